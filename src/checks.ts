@@ -1,0 +1,97 @@
+/**
+ * Argument checks shared by every layer. Each check takes the public function name, the
+ * argument name and the value, and throws `TypeError` (wrong kind) or `RangeError` (right kind,
+ * out of range) in one format: "random.split: `num` must be a non-negative integer; got -1".
+ * Dependency-free on purpose: kernels, tensors and samplers may all import it.
+ */
+
+/** A short, safe rendering of any value for an error message. */
+export function show(x: unknown): string {
+  if (typeof x === 'string') return JSON.stringify(x);
+  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'function') return 'a function';
+  if (x === null || x === undefined || typeof x !== 'object') return String(x);
+  if (Array.isArray(x)) return x.length > 8 ? `an array of length ${x.length}` : `[${x.map(show).join(', ')}]`;
+  const name = (x as object).constructor?.name ?? 'object';
+  return name === 'Object' ? 'an object' : `a ${name}`;
+}
+
+export function fail(kind: 'type' | 'range', fn: string, arg: string, what: string, x: unknown): never {
+  const msg = `${fn}: \`${arg}\` ${what}; got ${show(x)}`;
+  throw kind === 'type' ? new TypeError(msg) : new RangeError(msg);
+}
+
+/** A JS number that is an integer (NaN, ±Infinity and fractions are TypeErrors). */
+export function checkInteger(fn: string, arg: string, x: unknown): number {
+  if (typeof x !== 'number' || !Number.isInteger(x)) fail('type', fn, arg, 'must be an integer', x);
+  if (!Number.isSafeInteger(x)) fail('range', fn, arg, 'must be a safe integer (|x| < 2^53); pass a bigint', x);
+  return x;
+}
+
+export function checkNonNegativeInteger(fn: string, arg: string, x: unknown): number {
+  const n = checkInteger(fn, arg, x);
+  if (n < 0) fail('range', fn, arg, 'must be a non-negative integer', x);
+  return n;
+}
+
+/** An integer given as a number or a bigint, returned as a bigint. */
+export function checkBigIntLike(fn: string, arg: string, x: unknown): bigint {
+  if (typeof x === 'bigint') return x;
+  return BigInt(checkInteger(fn, arg, x));
+}
+
+/** A finite JS number. */
+export function checkFinite(fn: string, arg: string, x: unknown): number {
+  if (typeof x !== 'number') fail('type', fn, arg, 'must be a number', x);
+  if (!Number.isFinite(x)) fail('range', fn, arg, 'must be finite', x);
+  return x;
+}
+
+export function checkBoolean(fn: string, arg: string, x: unknown): boolean {
+  if (typeof x !== 'boolean') fail('type', fn, arg, 'must be a boolean', x);
+  return x;
+}
+
+/** One of a fixed set of strings. */
+export function checkOneOf<T extends string>(fn: string, arg: string, x: unknown, allowed: readonly T[]): T {
+  if (typeof x !== 'string' || !(allowed as readonly string[]).includes(x)) {
+    fail(typeof x === 'string' ? 'range' : 'type', fn, arg, `must be one of ${allowed.map((a) => `'${a}'`).join(', ')}`, x);
+  }
+  return x as T;
+}
+
+/** Largest number of elements one array may hold (V8's typed-array limit is 2^32 - 1). */
+export const MAX_SIZE = 2 ** 32 - 1;
+
+/**
+ * A shape: a non-negative integer (meaning `[n]`) or an array of them. Returns a fresh array.
+ * Rejects negative, fractional and non-numeric entries, and shapes too large to allocate.
+ */
+export function checkShape(fn: string, arg: string, x: unknown): number[] {
+  if (typeof x === 'number') return [checkDim(fn, arg, x, x)];
+  if (!Array.isArray(x)) fail('type', fn, arg, 'must be a non-negative integer or an array of them', x);
+  const shape = x.map((d: unknown, i: number) => checkDim(fn, `${arg}[${i}]`, d, x));
+  const size = shape.reduce((a, b) => a * b, 1);
+  if (size > MAX_SIZE) fail('range', fn, arg, `has ${size} elements, more than ${MAX_SIZE}`, x);
+  return shape;
+}
+
+function checkDim(fn: string, arg: string, d: unknown, whole: unknown): number {
+  if (typeof d !== 'number' || !Number.isInteger(d)) fail('type', fn, arg, 'must be an integer dimension', whole);
+  if (d < 0) fail('range', fn, arg, 'must be a non-negative dimension', whole);
+  return d;
+}
+
+/** An axis in [-ndim, ndim), returned normalised to [0, ndim). */
+export function checkAxis(fn: string, arg: string, x: unknown, ndim: number): number {
+  const a = checkInteger(fn, arg, x);
+  if (a < -ndim || a >= ndim) fail('range', fn, arg, `must be an axis in [${-ndim}, ${ndim})`, x);
+  return a < 0 ? a + ndim : a;
+}
+
+/** A plain options object (or undefined, meaning `{}`). */
+export function checkOptions<T extends object>(fn: string, x: T | undefined): T {
+  if (x === undefined) return {} as T;
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) fail('type', fn, 'options', 'must be an object', x);
+  return x;
+}

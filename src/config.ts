@@ -1,0 +1,50 @@
+import { checkBoolean, checkOptions, fail } from './checks.js';
+
+/**
+ * The global modes, read once at each public entry point and passed down explicitly; nothing
+ * below `src/random`'s public functions reads them.
+ */
+export interface Modes {
+  /** 64-bit default dtypes and seeds (JAX with `jax_enable_x64`). */
+  readonly x64: boolean;
+  /** JAX's `jax_threefry_partitionable` (default since JAX 0.5.0). */
+  readonly partitionable: boolean;
+}
+
+let current: Modes = Object.freeze({ x64: true, partitionable: true });
+
+/** Options accepted by `configure`. */
+export interface ConfigureOptions {
+  x64?: boolean;
+  threefryPartitionable?: boolean;
+}
+
+/**
+ * Sets the global modes and returns the previous ones (as options, so they can be restored).
+ * Defaults: `x64: true` (float64 default dtype, 64-bit seeds) and `threefryPartitionable: true`
+ * (JAX ≥ 0.5.0). `configure({ x64: false })` reproduces JAX's default 32-bit mode.
+ *
+ * @example
+ * const previous = configure({ x64: false, threefryPartitionable: false });
+ * // ... reproduce an old JAX result ...
+ * configure(previous);
+ */
+export function configure(options: ConfigureOptions): Required<ConfigureOptions> {
+  const opts = checkOptions('configure', options);
+  for (const k of Object.keys(opts)) {
+    if (k !== 'x64' && k !== 'threefryPartitionable') fail('range', 'configure', k, 'is not a known option (x64, threefryPartitionable)', k);
+  }
+  const previous = { x64: current.x64, threefryPartitionable: current.partitionable };
+  current = Object.freeze({
+    x64: opts.x64 === undefined ? current.x64 : checkBoolean('configure', 'x64', opts.x64),
+    partitionable: opts.threefryPartitionable === undefined
+      ? current.partitionable
+      : checkBoolean('configure', 'threefryPartitionable', opts.threefryPartitionable),
+  });
+  return previous;
+}
+
+/** The current modes (a frozen snapshot). */
+export function getModes(): Modes {
+  return current;
+}

@@ -1,0 +1,13 @@
+/**
+ * stochax: reproducible probabilistic programming with JAX-compatible counter-based keys.
+ *
+ * @example
+ * import { random, configure } from 'stochax';
+ * const [key, subkey] = random.split(random.key(0));
+ * random.uniform(subkey, [3]); // → Tensor float64 [3], the same bits as JAX
+ */
+export * as random from './random/index.js';
+export { configure, getModes, type ConfigureOptions, type Modes } from './config.js';
+export { Tensor, tensor } from './tensor/index.js';
+export type { DType, FloatDType, IntDType, NestedArray, TensorData } from './tensor/index.js';
+export * as prng from './prng/index.js';

@@ -1,0 +1,61 @@
+/**
+ * Exact floating-point helpers for reproducing XLA:CPU arithmetic: a correctly rounded fused
+ * multiply-add in float64 and float32, which JAX's `uniform` scaling compiles to on CPU.
+ */
+
+const SPLITTER = 134217729; // 2^27 + 1, Veltkamp's split constant for doubles
+
+/** a + b = s + e exactly (Knuth's TwoSum). */
+function twoSum(a: number, b: number): [number, number] {
+  const s = a + b;
+  const bb = s - a;
+  return [s, (a - (s - bb)) + (b - bb)];
+}
+
+/** a · b = p + e exactly (Dekker's TwoProduct with Veltkamp splitting). */
+function twoProduct(a: number, b: number): [number, number] {
+  const p = a * b;
+  let t = SPLITTER * a;
+  const ah = t - (t - a), al = a - ah;
+  t = SPLITTER * b;
+  const bh = t - (t - b), bl = b - bh;
+  return [p, ((ah * bh - p) + ah * bl + al * bh) + al * bl];
+}
+
+const view = new Float64Array(1);
+const words = new Uint32Array(view.buffer);
+const LOW = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1; // index of the low word
+
+/** a + b rounded to odd: the exact sum if representable, else the neighbour with an odd last bit. */
+function addRoundToOdd(a: number, b: number): number {
+  const [s, e] = twoSum(a, b);
+  if (e === 0 || !Number.isFinite(s)) return s;
+  view[0] = s;
+  if ((words[LOW]! & 1) === 1) return s;
+  // s is even and inexact: step one ulp toward the exact sum (which lies on e's side of s).
+  const up = (e > 0) === (s > 0);
+  if (words[LOW] === 0 && !up) words[1 - LOW]! -= 1;   // borrow from the high word
+  words[LOW] = up ? words[LOW]! + 1 : words[LOW]! - 1;
+  if (up && words[LOW] === 0) words[1 - LOW]! += 1;
+  return view[0]!;
+}
+
+/**
+ * fma(a, b, c) = a·b + c with one rounding, in float64 (Boldo and Melquiond, "Emulation of FMA
+ * and correctly rounded sums: proved algorithms using rounding to odd", 2008). Valid away from
+ * overflow and from products below 2^-969 (our inputs are uniforms and parameter ranges).
+ */
+export function fma64(a: number, b: number, c: number): number {
+  const [ph, pl] = twoProduct(a, b);
+  const [sh, sl] = twoSum(c, ph);
+  return sh + addRoundToOdd(sl, pl);
+}
+
+/**
+ * fma(a, b, c) rounded once to float32, for float32 inputs: the product of two float32 values
+ * is exact in float64, and the sum rounded to odd in float64 (53 ≥ 24 + 2 bits) rounds to the
+ * correct float32.
+ */
+export function fma32(a: number, b: number, c: number): number {
+  return Math.fround(addRoundToOdd(a * b, c));
+}

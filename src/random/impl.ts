@@ -1,0 +1,39 @@
+import type { Modes } from '../config.js';
+
+/** Names of the registered PRNG implementations. */
+export type ImplName = 'threefry2x32' | 'philox4x32';
+
+/** Bit widths `bits` can draw. */
+export type BitWidth = 8 | 16 | 32 | 64;
+
+/**
+ * A PRNG implementation is a record of pure functions over raw key words (JAX's `PRNGImpl`).
+ * Every mode is an explicit argument; nothing here reads `configure()`. A key is `keyWords`
+ * uint32 words; batches of keys are concatenated.
+ */
+export interface PrngImpl {
+  readonly name: ImplName;
+  /** Trailing length of one key's data. */
+  readonly keyWords: number;
+  /** Key words for a seed already reduced to its 64-bit pattern `(hi, lo)`. */
+  seed(hi: number, lo: number): Uint32Array;
+  /** `count` keys derived from `key`, concatenated (count × keyWords words). */
+  split(key: Uint32Array, count: number, modes: Modes): Uint32Array;
+  /** A key derived from `key` and the uint32 `data`. */
+  foldIn(key: Uint32Array, data: number, modes: Modes): Uint32Array;
+  /**
+   * `size` random values of `width` bits in row-major order. Widths 8/16/32 return a typed
+   * array of that width; width 64 returns 2·size words, `[hi0, lo0, hi1, lo1, ...]`.
+   */
+  bits(key: Uint32Array, width: BitWidth, size: number, modes: Modes): Uint8Array | Uint16Array | Uint32Array;
+  /** Optional fused paths for `uniform`'s default range, bit-identical to the generic path. */
+  uniformFloat64?(key: Uint32Array, out: Float64Array, modes: Modes): void;
+  uniformFloat32?(key: Uint32Array, out: Float32Array, modes: Modes): void;
+}
+
+/** Narrows 32-bit draws to 8 or 16 bits by keeping the low bits (a truncating convert). */
+export function truncateWords(words: Uint32Array, width: 8 | 16): Uint8Array | Uint16Array {
+  const out = width === 8 ? new Uint8Array(words.length) : new Uint16Array(words.length);
+  out.set(words); // typed-array conversion keeps the low bits
+  return out;
+}

@@ -1,0 +1,103 @@
+import type { Modes } from '../config.js';
+import { threefryFill } from '../prng/index.js';
+import { truncateWords, type BitWidth, type PrngImpl } from './impl.js';
+
+/**
+ * JAX's `threefry_2x32(key, count)` array wrapper over `iota(n)` (original mode): the counts
+ * are padded with one zero to even length, halved, and block m hashes `(count[m], count[m+h])`;
+ * the output is all first words then all second words, truncated to n. So for odd n the last
+ * block hashes `(h-1, 0)`, and every word depends on n.
+ */
+export function threefryIotaWords(key: Uint32Array, n: number): Uint32Array {
+  const h = Math.ceil(n / 2);
+  const out = new Uint32Array(2 * h);
+  const full = n % 2 === 0 ? h : h - 1;             // blocks whose pair is (m, m + h)
+  threefryFill('halves', key[0]!, key[1]!, 0, h, 1, full, out.subarray(0, full), out.subarray(h, h + full));
+  if (full < h) {                                    // odd n: the padded pair (h - 1, 0)
+    const last = new Uint32Array(2);
+    threefryFill('blocks', key[0]!, key[1]!, h - 1, 0, 0, 1, last);
+    out[h - 1] = last[0]!;
+  }
+  return out.subarray(0, n);
+}
+
+/** Little-endian 8/16-bit view of 32-bit words, truncated to `size` values. */
+function unpackWords(words: Uint32Array, width: 8 | 16, size: number): Uint8Array | Uint16Array {
+  const perWord = 32 / width;
+  const mask = width === 8 ? 0xff : 0xffff;
+  const out = width === 8 ? new Uint8Array(size) : new Uint16Array(size);
+  for (let j = 0; j < size; j++) out[j] = (words[(j / perWord) | 0]! >>> (width * (j % perWord))) & mask;
+  return out;
+}
+
+function checkCount(size: number): void {
+  // Partitionable counters are 64-bit row-major indices; the kernels take the low word as the
+  // running counter, so one call stays below 2^32 values (far beyond any typed array anyway).
+  if (size >= 2 ** 32) throw new RangeError(`threefry2x32: cannot draw ${size} values in one call (limit 2^32 - 1)`);
+}
+
+/** Threefry-2x32-20 exactly as JAX 0.10.2, in both `jax_threefry_partitionable` modes. */
+export const threefry2x32: PrngImpl = {
+  name: 'threefry2x32',
+  keyWords: 2,
+
+  seed(hi, lo) {
+    return Uint32Array.of(hi, lo);
+  },
+
+  split(key, count, modes) {
+    checkCount(2 * count);
+    if (modes.partitionable) {
+      // Key i hashes the 64-bit row-major index i as (hi32(i), lo32(i)).
+      const out = new Uint32Array(2 * count);
+      threefryFill('blocks', key[0]!, key[1]!, 0, 0, 0, count, out);
+      return out;
+    }
+    // Original mode: the wrapper over iota(2·count), read as consecutive word pairs.
+    return threefryIotaWords(key, 2 * count);
+  },
+
+  foldIn(key, data) {
+    // threefry_2x32(key, [0, data]) in both modes.
+    const out = new Uint32Array(2);
+    threefryFill('blocks', key[0]!, key[1]!, 0, data, 0, 1, out);
+    return out;
+  },
+
+  bits(key, width, size, modes) {
+    checkCount(size);
+    if (width === 64) {
+      // One block per value in both modes: hi = y0, lo = y1. Partitionable hashes
+      // (hi32(i), lo32(i)); original hashes (j, j + N), the wrapper's pairing over iota(2N).
+      const out = new Uint32Array(2 * size);
+      if (modes.partitionable) threefryFill('blocks', key[0]!, key[1]!, 0, 0, 0, size, out);
+      else threefryFill('blocks', key[0]!, key[1]!, 0, size, 1, size, out);
+      return out;
+    }
+    if (modes.partitionable) {
+      const words = new Uint32Array(size);
+      threefryFill('xor', key[0]!, key[1]!, 0, 0, 0, size, words);
+      return width === 32 ? words : truncateWords(words, width);
+    }
+    const words = threefryIotaWords(key, Math.ceil((width * size) / 32));
+    return width === 32 ? words : unpackWords(words, width, size);
+  },
+
+  uniformFloat64(key, out, modes) {
+    checkCount(out.length);
+    if (modes.partitionable) threefryFill('f64', key[0]!, key[1]!, 0, 0, 0, out.length, out);
+    else threefryFill('f64', key[0]!, key[1]!, 0, out.length, 1, out.length, out);
+  },
+
+  uniformFloat32(key, out, modes) {
+    checkCount(out.length);
+    if (modes.partitionable) {
+      threefryFill('f32', key[0]!, key[1]!, 0, 0, 0, out.length, out);
+      return;
+    }
+    const words = threefryIotaWords(key, out.length);
+    for (let i = 0; i < out.length; i++) out[i] = (words[i]! >>> 9) * 2 ** -23;
+  },
+};
+
+export type { BitWidth };

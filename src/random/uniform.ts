@@ -1,0 +1,99 @@
+import { checkFinite, checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
+import { getModes, type Modes } from '../config.js';
+import type { FloatDType } from '../tensor/dtype.js';
+import { Tensor } from '../tensor/tensor.js';
+import { randomBits } from './bits.js';
+import { fma32, fma64 } from './float.js';
+import { checkKey, type KeyArray } from './key-array.js';
+
+const FLOATS: readonly FloatDType[] = ['float32', 'float64'];
+const TWO_POW_20 = 2 ** 20;
+const TWO_POW_M52 = 2 ** -52;
+const TWO_POW_M23 = 2 ** -23;
+
+/** Checks a float dtype option against the mode: the default follows x64, float64 needs it. */
+export function checkFloatDtype(fn: string, dtype: unknown, modes: Modes): FloatDType {
+  if (dtype === undefined) return modes.x64 ? 'float64' : 'float32';
+  const d = checkOneOf(fn, 'dtype', dtype, FLOATS);
+  if (d === 'float64' && !modes.x64) fail('range', fn, 'dtype', "'float64' needs x64 mode (configure({ x64: true }))", d);
+  return d;
+}
+
+/**
+ * `size` uniforms in [0, 1) by JAX's mantissa trick: the top mantissa bits of a 64-bit
+ * (float64) or 32-bit (float32) draw under the exponent of 1.0, minus 1. So float64 values are
+ * multiples of 2^-52 and float32 values multiples of 2^-23.
+ */
+export function uniformUnit(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
+  const impl = key.impl;
+  if (dtype === 'float64') {
+    const out = new Float64Array(size);
+    if (impl.uniformFloat64) impl.uniformFloat64(key.data, out, modes);
+    else {
+      const w = randomBits(key, 64, size, modes);
+      for (let i = 0; i < size; i++) out[i] = (w[2 * i]! * TWO_POW_20 + (w[2 * i + 1]! >>> 12)) * TWO_POW_M52;
+    }
+    return out;
+  }
+  const out = new Float32Array(size);
+  if (impl.uniformFloat32) impl.uniformFloat32(key.data, out, modes);
+  else {
+    const w = randomBits(key, 32, size, modes);
+    for (let i = 0; i < size; i++) out[i] = (w[i]! >>> 9) * TWO_POW_M23;
+  }
+  return out;
+}
+
+/**
+ * Uniforms in [minval, maxval) exactly as JAX computes them on CPU: `max(mn, f·(mx − mn) + mn)`
+ * in the dtype, with `mx − mn` rounded to the dtype first and the multiply-add fused (one
+ * rounding), as XLA:CPU emits it.
+ */
+export function uniformData(
+  key: KeyArray, size: number, dtype: FloatDType, minval: number, maxval: number, modes: Modes,
+): Float64Array | Float32Array {
+  const out = uniformUnit(key, size, dtype, modes);
+  if (minval === 0 && maxval === 1) return out;
+  if (dtype === 'float64') {
+    const span = maxval - minval;
+    for (let i = 0; i < size; i++) out[i] = Math.max(minval, fma64(out[i]!, span, minval));
+  } else {
+    const mn = Math.fround(minval);
+    const span = Math.fround(Math.fround(maxval) - mn);
+    for (let i = 0; i < size; i++) out[i] = Math.max(mn, fma32(out[i]!, span, mn));
+  }
+  return out;
+}
+
+export interface UniformOptions {
+  /** `'float64'` (default in x64 mode) or `'float32'` (default in x32 mode). */
+  dtype?: FloatDType;
+  /** Lower bound, included (default 0). */
+  minval?: number;
+  /** Upper bound, excluded (default 1). */
+  maxval?: number;
+}
+
+/**
+ * Uniform random floats in [minval, maxval) (`jax.random.uniform`), bit-exact with JAX 0.10.2
+ * on CPU in all four modes. Float64 values have 52 random bits, float32 values 23.
+ *
+ * @param shape result shape (default `[]`, a scalar).
+ * @throws RangeError when `minval > maxval` or either is not finite.
+ * @example
+ * random.uniform(random.key(0), [3]);                       // → Tensor float64 [3]
+ * random.uniform(random.key(0), [2], { minval: -1, maxval: 1, dtype: 'float32' });
+ */
+export function uniform(key: KeyArray, shape: number | readonly number[] = [], options?: UniformOptions): Tensor {
+  const fn = 'random.uniform';
+  checkKey(fn, 'key', key);
+  const s = checkShape(fn, 'shape', shape as number[]);
+  const opts = checkOptions(fn, options);
+  const modes = getModes();
+  const dtype = checkFloatDtype(fn, opts.dtype, modes);
+  const minval = opts.minval === undefined ? 0 : checkFinite(fn, 'minval', opts.minval);
+  const maxval = opts.maxval === undefined ? 1 : checkFinite(fn, 'maxval', opts.maxval);
+  if (minval > maxval) fail('range', fn, 'minval', `must not exceed \`maxval\` (${maxval})`, minval);
+  const size = s.reduce((a, b) => a * b, 1);
+  return new Tensor(uniformData(key, size, dtype, minval, maxval, modes), s, dtype);
+}

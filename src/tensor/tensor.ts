@@ -1,0 +1,140 @@
+import { checkShape, fail, show } from '../checks.js';
+import { allocate, DTYPES, dtypeOfData, isBigIntDType, type DType, type TensorData } from './dtype.js';
+
+/** Nested JS arrays of numbers, booleans or bigints (what `toArray()` returns). */
+export type NestedArray = number | boolean | bigint | NestedArray[];
+
+/**
+ * An n-dimensional array: a shape, a dtype and row-major typed-array storage. Small on
+ * purpose for now: the full tensor engine (broadcasting ops, autodiff) is a later layer.
+ *
+ * @example
+ * const t = tensor([[1, 2], [3, 4]], 'float32');
+ * t.shape;            // [2, 2]
+ * t.reshape([4]).toArray(); // [1, 2, 3, 4]
+ */
+export class Tensor {
+  readonly shape: readonly number[];
+  readonly dtype: DType;
+  readonly data: TensorData;
+
+  /** Wraps `data` (not copied) as a tensor of `shape` and `dtype`; the sizes must agree. */
+  constructor(data: TensorData, shape: readonly number[], dtype: DType = dtypeOfData(data)) {
+    const size = shape.reduce((a, b) => a * b, 1);
+    if (data.length !== size) {
+      throw new RangeError(`Tensor: \`data\` has ${data.length} elements but \`shape\` ${show([...shape])} needs ${size}`);
+    }
+    const storage = dtype === 'bool' ? 'uint8' : dtype;
+    if (dtypeOfData(data) !== storage) {
+      throw new TypeError(`Tensor: \`data\` is a ${data.constructor.name}, which cannot hold dtype '${dtype}'`);
+    }
+    this.data = data;
+    this.shape = Object.freeze([...shape]);
+    this.dtype = dtype;
+  }
+
+  /** Same as the constructor; reads well at call sites that build data first. */
+  static fromData(data: TensorData, shape: readonly number[], dtype?: DType): Tensor {
+    return new Tensor(data, shape, dtype);
+  }
+
+  get size(): number { return this.data.length; }
+  get ndim(): number { return this.shape.length; }
+
+  /** The single element of a size-1 tensor as a JS value. */
+  item(): number | boolean | bigint {
+    if (this.size !== 1) throw new RangeError(`Tensor.item: the tensor has ${this.size} elements, not 1`);
+    return this.get(0);
+  }
+
+  /** Element at a flat row-major index. */
+  get(flatIndex: number): number | boolean | bigint {
+    const v = this.data[flatIndex]!;
+    return this.dtype === 'bool' ? v === 1 : v;
+  }
+
+  /** Nested JS arrays (numbers; booleans for `bool`; bigints for 64-bit integers). */
+  toArray(): NestedArray {
+    let pos = 0;
+    const build = (dim: number): NestedArray => {
+      if (dim === this.shape.length) return this.get(pos++);
+      const out: NestedArray[] = [];
+      for (let i = 0; i < this.shape[dim]!; i++) out.push(build(dim + 1));
+      return out;
+    };
+    return build(0);
+  }
+
+  /** A tensor sharing this data with a new shape of the same size; one entry may be -1. */
+  reshape(shape: number | readonly number[]): Tensor {
+    const dims = typeof shape === 'number' ? [shape] : [...shape];
+    const free = dims.indexOf(-1);
+    if (free >= 0) {
+      const known = dims.reduce((a, d, i) => (i === free ? a : a * d), 1);
+      dims[free] = known === 0 ? 0 : this.size / known;
+    }
+    const s = checkShape('Tensor.reshape', 'shape', dims);
+    if (s.reduce((a, b) => a * b, 1) !== this.size) {
+      fail('range', 'Tensor.reshape', 'shape', `must have ${this.size} elements like [${this.shape.join(', ')}]`, shape);
+    }
+    return new Tensor(this.data, s, this.dtype);
+  }
+
+  /** A tensor with the same values converted to `dtype` (numbers truncate toward zero, wrapping). */
+  astype(dtype: DType): Tensor {
+    if (dtype === this.dtype) return this;
+    const out = allocate(dtype, this.size);
+    for (let i = 0; i < this.size; i++) out[i] = convert(this.data[i]!, dtype) as never;
+    return new Tensor(out, this.shape, dtype);
+  }
+
+  toString(): string {
+    return `Tensor(${this.dtype}, [${this.shape.join(', ')}])`;
+  }
+}
+
+function convert(v: number | bigint, dtype: DType): number | bigint {
+  if (isBigIntDType(dtype)) return typeof v === 'bigint' ? v : BigInt(Math.trunc(v));
+  if (dtype === 'bool') return v ? 1 : 0;
+  return typeof v === 'bigint' ? Number(dtype.startsWith('float') ? v : BigInt.asIntN(64, v)) : v;
+}
+
+/**
+ * Builds a tensor from a number, boolean, bigint, typed array or nested arrays of them. Without
+ * `dtype`: booleans give `bool`, bigints `int64`, a typed array its own dtype, numbers `float64`.
+ *
+ * @example
+ * tensor([[1, 2, 3]]).shape; // [1, 3]
+ * tensor(7n).dtype;          // 'int64'
+ */
+export function tensor(values: unknown, dtype?: DType): Tensor {
+  if (values instanceof Tensor) return dtype ? values.astype(dtype) : values;
+  if (dtype !== undefined && !DTYPES.includes(dtype)) fail('range', 'tensor', 'dtype', `must be one of ${DTYPES.join(', ')}`, dtype);
+  if (ArrayBuffer.isView(values) && !(values instanceof DataView)) {
+    const data = values as TensorData;
+    const t = new Tensor(data.slice() as TensorData, [data.length]);
+    return dtype ? t.astype(dtype) : t;
+  }
+  const shape: number[] = [];
+  let probe: unknown = values;
+  while (Array.isArray(probe)) { shape.push(probe.length); probe = probe[0]; }
+  const flat: unknown[] = shape.length === 0 ? [values] : (values as unknown[]).flat(Infinity);
+  if (flat.length !== shape.reduce((a, b) => a * b, 1)) fail('type', 'tensor', 'values', 'must be a rectangular nested array', values);
+  const kind = inferDType(flat);
+  const out = allocate(dtype ?? kind, flat.length);
+  const target = dtype ?? kind;
+  for (let i = 0; i < flat.length; i++) {
+    const v = flat[i];
+    if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'bigint') {
+      fail('type', 'tensor', 'values', 'must hold only numbers, booleans or bigints', values);
+    }
+    out[i] = convert(typeof v === 'boolean' ? (v ? 1 : 0) : v, target) as never;
+  }
+  return new Tensor(out, shape, target);
+}
+
+function inferDType(flat: unknown[]): DType {
+  if (flat.length > 0 && flat.every((v) => typeof v === 'boolean')) return 'bool';
+  if (flat.length > 0 && flat.every((v) => typeof v === 'bigint')) return 'int64';
+  return 'float64';
+}

@@ -1,0 +1,25 @@
+import { configure, type ConfigureOptions } from '../src/config.js';
+
+/** Runs `f` with the given global modes, restoring the previous ones afterwards. */
+export function withModes<T>(modes: ConfigureOptions, f: () => T): T {
+  const previous = configure(modes);
+  try {
+    return f();
+  } finally {
+    configure(previous);
+  }
+}
+
+/** The four JAX modes, for tests that loop over them. */
+export const ALL_MODES = [
+  { x64: true, threefryPartitionable: true },
+  { x64: true, threefryPartitionable: false },
+  { x64: false, threefryPartitionable: true },
+  { x64: false, threefryPartitionable: false },
+] as const;
+
+/** The uint32 bit pattern of a float32, for bit-exact comparisons. */
+export function f32Bits(x: number): number {
+  const f = new Float32Array([x]);
+  return new Uint32Array(f.buffer)[0]!;
+}
