@@ -38,7 +38,7 @@ const PX_MIN_WASM = 2;
 const TWO_POW_32 = 4294967296;
 
 /** Decodes standard base64 (RFC 4648, with or without '=' padding) without Node built-ins. */
-export function decodeBase64(text: string): Uint8Array {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const lookup = new Uint8Array(128).fill(255);
   for (let i = 0; i < 64; i++) lookup[alphabet.charCodeAt(i)] = i;
@@ -114,30 +114,24 @@ export function wasmActive(): boolean {
   return kernels !== null && enabled;
 }
 
-/** The wasm memory, if loaded. Views on it detach when it grows (only `wasmScratch` grows it). */
-export function wasmMemory(): WebAssembly.Memory | null {
-  return kernels === null ? null : kernels.memory;
-}
-
-let scratchBytes = 0;
-
 /**
- * A region of wasm memory of at least `bytes` bytes (16-byte aligned, reused on every call, so
- * at most one scratch region exists). Typed-array views on it are valid until the next call of
- * `wasmScratch` that has to grow the memory; fills into such a view skip the copy. Returns null
- * when wasm is unavailable.
+ * A region of wasm memory of at least `bytes` bytes (16-byte aligned). There is one scratch
+ * region, shared by all callers and reused on every call. Typed-array views on it stay valid
+ * until a later `wasmScratch` call has to grow the memory (growing detaches the old buffer).
+ * `threefryFill` and `philoxFill` write into views on this region directly, skipping the copy
+ * out of wasm memory (~20-30% faster for large fills). Returns null when wasm is unavailable.
  *
  * @example
  * const mem = wasmScratch(8 * n);
- * if (mem) { const u = new Float64Array(mem.buffer, mem.byteOffset, n); threefryFill('f64', 0, 42, 0, 0, 0, n, u); }
+ * const u = mem ? new Float64Array(mem.buffer, mem.byteOffset, n) : new Float64Array(n);
+ * threefryFill('f64', 0, 42, 0, 0, 0, n, u); // generated in place when u is on wasm memory
  */
 export function wasmScratch(bytes: number): { buffer: ArrayBuffer; byteOffset: number } | null {
   const k = kernels;
   if (k === null) return null;
-  const need = SCRATCH_BASE + Math.ceil(bytes / 16) * 16;
+  const need = SCRATCH_BASE + Math.ceil(Math.max(0, bytes) / 16) * 16;
   const have = k.memory.buffer.byteLength;
   if (need > have) k.memory.grow(Math.ceil((need - have) / 65536));
-  if (need - SCRATCH_BASE > scratchBytes) scratchBytes = need - SCRATCH_BASE;
   return { buffer: k.memory.buffer, byteOffset: SCRATCH_BASE };
 }
 
@@ -181,8 +175,14 @@ export function threefryFill(
   const mem = k.memory.buffer;
   const step = x0Step | 0;
   k0 |= 0; k1 |= 0; x0 |= 0; x1 |= 0;
-  // Zero-copy when the destination lives in wasm memory outside the chunk buffers.
-  if (out.buffer === mem && out.byteOffset >= SCRATCH_BASE && layout !== 'halves') {
+  const onWasm = out.buffer === mem;
+  if ((onWasm && out.byteOffset < SCRATCH_BASE) || (outB !== undefined && outB.buffer === mem && outB.byteOffset < SCRATCH_BASE)) {
+    // A view overlapping the chunk buffers would be clobbered by the chunked path.
+    threefryFillJs(layout, k0, k1, x0, x1, x0Step, n, out, outB, offset);
+    return;
+  }
+  // Zero-copy when the destination lives in wasm memory (a `wasmScratch` view).
+  if (onWasm && layout !== 'halves') {
     const ptr = out.byteOffset + offset * out.BYTES_PER_ELEMENT;
     switch (layout) {
       case 'f64': k.tf_f64(k0, k1, x0, x1, step, n, ptr); return;
@@ -270,9 +270,13 @@ export function philoxFill(
     return;
   }
   refreshViews(k);
+  const direct = out.buffer === k.memory.buffer;
+  if (direct && out.byteOffset < SCRATCH_BASE) {
+    philoxFillJs(key, counter, nBlocks, out, offset); // would overlap the chunk buffers
+    return;
+  }
   const k0 = key[0]! | 0, k1 = key[1]! | 0;
   let c0 = counter[0]! >>> 0, c1 = counter[1]! | 0, c2 = counter[2]! | 0, c3 = counter[3]! | 0;
-  const direct = out.buffer === k.memory.buffer && out.byteOffset >= SCRATCH_BASE;
   const chunk = CHUNK_BYTES >> 4;
   for (let done = 0; done < nBlocks;) {
     let m = nBlocks - done;
