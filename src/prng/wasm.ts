@@ -299,6 +299,7 @@ export function philoxFill(
 }
 
 const LAYOUTS: readonly ThreefryOutput[] = ['f64', 'f32', 'xor', 'blocks', 'halves'];
+const WARM_CALLS = 20;
 
 function makeOut(layout: ThreefryOutput, n: number): Uint32Array | Float64Array | Float32Array {
   if (layout === 'f64') return new Float64Array(n);
@@ -319,35 +320,38 @@ function bitsEqual(a: ArrayBufferView, b: ArrayBufferView): boolean {
  * JS kernels optimised as whole functions before a user's first big fill (otherwise V8 may run
  * the fill loop as slower on-stack-replacement code for the life of the process; see
  * reference/performance.md, "V8 tiering trap"), and doubles as a check that the wasm kernels
- * agree with the JS ones bit for bit (SIMD path and scalar tail) -- if not, wasm is disabled.
+ * agree with the JS ones bit for bit (SIMD loop and scalar tail) -- if not, wasm is disabled.
+ * Costs a few milliseconds at import.
  */
 function selfWarm(): void {
-  const n = 37; // two SIMD iterations of 16 blocks + a 5-block scalar tail
-  const k0 = 0x9e3779b9, k1 = 0x243f6a88, x0 = 0x7fffffe0, x1 = 0xfffffff0;
-  let ok = kernels !== null;
-  for (let round = 0; round < 8; round++) {
-    for (const layout of LAYOUTS) {
-      const step = round & 1;
-      const js = makeOut(layout, n), jsB = new Uint32Array(n);
-      threefryFillJs(layout, k0 + round, k1, x0, x1, step, n, js, jsB);
-      if (ok) {
-        const wa = makeOut(layout, n), waB = new Uint32Array(n);
-        threefryFill(layout, k0 + round, k1, x0, x1, step, n, wa, waB);
-        if (!bitsEqual(js, wa) || (layout === 'halves' && !bitsEqual(jsB, waB))) ok = false;
-      }
-    }
+  // Philox first: its TurboFan job compiles concurrently while the threefry warm runs.
+  const nb = 16;
+  const px = new Uint32Array(4 * nb);
+  for (let i = 0; i < WARM_CALLS; i++) philoxFillJs([i, 0x299f31d0], [0xfffffff8, 0xffffffff, i, 7], nb, px);
+  // Every layout, so no layout's branch is first reached (and deoptimises) in a user's fill.
+  const n = 45; // two SIMD iterations of 20 blocks + a 5-block scalar tail
+  const outs = LAYOUTS.map((layout) => makeOut(layout, n));
+  const outB = new Uint32Array(n);
+  for (let i = 0; i < WARM_CALLS; i++) {
+    for (let j = 0; j < LAYOUTS.length; j++) threefryFillJs(LAYOUTS[j]!, i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, i & 1, 32, outs[j]!, outB);
   }
-  const nb = 19;
-  for (let round = 0; round < 20; round++) {
-    const key = [0xa4093822 + round, 0x299f31d0];
-    const ctr = [0xfffffff8, 0xffffffff, round, 7];
-    const js = new Uint32Array(4 * nb);
-    philoxFillJs(key, ctr, nb, js);
-    if (ok && round < 8) {
-      const wa = new Uint32Array(4 * nb);
-      philoxFill(key, ctr, nb, wa);
-      if (!bitsEqual(js, wa)) ok = false;
+  if (kernels === null) return;
+  let ok = true;
+  for (let i = 0; i < 4 && ok; i++) {
+    for (const layout of LAYOUTS) {
+      const step = i & 1;
+      const js = makeOut(layout, n), jsB = new Uint32Array(n);
+      threefryFillJs(layout, 0x9e3779b9 + i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, step, n, js, jsB);
+      const wa = makeOut(layout, n), waB = new Uint32Array(n);
+      threefryFill(layout, 0x9e3779b9 + i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, step, n, wa, waB);
+      if (!bitsEqual(js, wa) || (layout === 'halves' && !bitsEqual(jsB, waB))) ok = false;
     }
+    // 8 SIMD blocks up to the c0 wrap, then 8 SIMD + 3 scalar with the carry into c1, c2.
+    const key = [0xa4093822 + i, 0x299f31d0], ctr = [0xfffffff8, 0xffffffff, i, 7];
+    const js = new Uint32Array(4 * 19), wa = new Uint32Array(4 * 19);
+    philoxFillJs(key, ctr, 19, js);
+    philoxFill(key, ctr, 19, wa);
+    if (!bitsEqual(js, wa)) ok = false;
   }
   if (!ok) kernels = null;
 }

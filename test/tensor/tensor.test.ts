@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { Tensor, tensor } from '../../src/tensor/tensor.js';
+import { broadcastData } from '../../src/tensor/broadcast.js';
+
+describe('tensor()', () => {
+  it('infers shape and dtype from nested arrays', () => {
+    const t = tensor([[1, 2, 3], [4, 5, 6]]);
+    expect(t.shape).toEqual([2, 3]);
+    expect(t.dtype).toBe('float64');
+    expect(t.data).toBeInstanceOf(Float64Array);
+    expect(tensor([true, false]).dtype).toBe('bool');
+    expect(tensor([1n, 2n]).dtype).toBe('int64');
+    expect(tensor(Int32Array.of(1, 2)).dtype).toBe('int32');
+    expect(tensor(3).shape).toEqual([]);
+  });
+
+  it('converts to a requested dtype', () => {
+    expect(Array.from(tensor([1.7, -2.5], 'int32').data)).toEqual([1, -2]);
+    expect(Array.from(tensor([0.1], 'float32').data)).toEqual([Math.fround(0.1)]);
+    expect(tensor([1, 0], 'bool').toArray()).toEqual([true, false]);
+  });
+
+  it('round-trips through toArray and item', () => {
+    expect(tensor([[1, 2], [3, 4]]).toArray()).toEqual([[1, 2], [3, 4]]);
+    expect(tensor([5]).item()).toBe(5);
+    expect(tensor([2n ** 63n - 1n], 'int64').item()).toBe(2n ** 63n - 1n);
+    expect(tensor([[1, 2]]).toString()).toBe('Tensor(float64, [1, 2])');
+  });
+
+  it('reshapes sharing data, with one inferred dimension', () => {
+    const t = tensor([1, 2, 3, 4, 5, 6]);
+    const r = t.reshape([2, -1]);
+    expect(r.shape).toEqual([2, 3]);
+    expect(r.data).toBe(t.data);
+    expect(r.toArray()).toEqual([[1, 2, 3], [4, 5, 6]]);
+  });
+
+  it('rejects ragged arrays, wrong sizes and non-numbers', () => {
+    expect(() => tensor([[1, 2], [3]])).toThrow(/rectangular/);
+    expect(() => tensor(['a'])).toThrow(TypeError);
+    expect(() => tensor([1, 2, 3]).reshape([2, 2])).toThrow(RangeError);
+    expect(() => tensor([1]).reshape([1.5])).toThrow(TypeError);
+    expect(() => tensor([1, 2]).item()).toThrow(/2 elements/);
+    expect(() => new Tensor(new Float64Array(3), [2])).toThrow(RangeError);
+    expect(() => new Tensor(new Float64Array(2), [2], 'int32')).toThrow(TypeError);
+    expect(() => tensor([1], 'complex64' as never)).toThrow(RangeError);
+  });
+});
+
+describe('broadcastData', () => {
+  it('stretches size-1 and missing leading axes', () => {
+    expect(Array.from(broadcastData('f', 'x', tensor([[1], [2]]), [2, 3]))).toEqual([1, 1, 1, 2, 2, 2]);
+    expect(Array.from(broadcastData('f', 'x', tensor([1, 2, 3]), [2, 3]))).toEqual([1, 2, 3, 1, 2, 3]);
+    expect(Array.from(broadcastData('f', 'x', tensor(7), [2]))).toEqual([7, 7]);
+  });
+
+  it('names the function and argument when shapes do not broadcast', () => {
+    expect(() => broadcastData('random.f', 'p', tensor([1, 2]), [3])).toThrow(/random\.f: `p` of shape \[2\] must broadcast to shape \[3\]/);
+  });
+});
