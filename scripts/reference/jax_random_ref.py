@@ -712,6 +712,17 @@ def self_check():
     C.check("internal: round_fraction(double) == np.float32(double)", ok, True)
     ok = all(round_fraction(Fraction(float(v)) / 3, np.float64) == float(v) / 3 for v in dd)
     C.check("internal: round_fraction(double/3) == double/3", ok, True)
+    rf = lambda x: round_fraction(x, np.float32)
+    ties = [(Fraction(1) + Fraction(1, 2 ** 24), 1.0), (Fraction(1) + Fraction(3, 2 ** 24), 1 + 2 ** -22),
+            (Fraction(1, 2 ** 150), 0.0), (Fraction(3, 2 ** 150), 2.0 ** -148),
+            (Fraction(-3, 2 ** 150), -2.0 ** -148), (Fraction(2 ** 128 - 2 ** 103), math.inf),
+            (Fraction(2 ** 128 - 2 ** 104), float(np.finfo(np.float32).max))]
+    C.check("internal: round_fraction f32 half-even ties / subnormal / overflow",
+            [rf(x) for x, _ in ties], [e for _, e in ties])
+    C.check("internal: fma_exact f32 cancellation gives +0 and one rounding",
+            [fma_exact(np.float32(0.5), np.float32(2), np.float32(-1), np.float32),
+             fma_exact(np.float32(1 + 2 ** -23), np.float32(1 - 2 ** -23), np.float32(-1), np.float32)],
+            [0.0, -(2.0 ** -46)])
     return C
 
 
