@@ -60,15 +60,33 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** Settles when loading has finished: true if the wasm kernels are in use. */
+let ready: Promise<boolean> = Promise.resolve(false);
+
 function instantiate(): KernelExports | null {
+  if (typeof WebAssembly !== 'object' || WebAssembly === null) return null;
+  let bytes: Uint8Array<ArrayBuffer>;
   try {
-    if (typeof WebAssembly !== 'object' || WebAssembly === null) return null;
-    const bytes = decodeBase64(KERNELS_WASM_BASE64);
+    bytes = decodeBase64(KERNELS_WASM_BASE64);
     const module = new WebAssembly.Module(bytes);
     const instance = new WebAssembly.Instance(module, {});
     return instance.exports as unknown as KernelExports;
-  } catch {
-    return null; // no WebAssembly, no SIMD128, or compilation refused (e.g. CSP)
+  } catch (err) {
+    // Chromium refuses to compile modules over 4 KB synchronously on a page's main thread
+    // (RangeError); compile asynchronously instead and switch over when done. Anything else
+    // (no SIMD128, CSP without 'wasm-unsafe-eval') fails the async compile as well.
+    if (err instanceof RangeError && typeof WebAssembly.instantiate === 'function') {
+      const src = decodeBase64(KERNELS_WASM_BASE64);
+      ready = WebAssembly.instantiate(src, {}).then(
+        (res) => {
+          kernels = res.instance.exports as unknown as KernelExports;
+          if (!checkWasm()) kernels = null;
+          return kernels !== null;
+        },
+        () => false,
+      );
+    }
+    return null; // no WebAssembly, no SIMD128, or compilation refused
   }
 }
 
@@ -100,6 +118,16 @@ function refreshViews(k: KernelExports): void {
 /** True when the SIMD128 kernels loaded (and passed the load-time self-check). */
 export function wasmAvailable(): boolean {
   return kernels !== null;
+}
+
+/**
+ * Resolves once loading has settled, to `wasmAvailable()`. In Node and workers the module loads
+ * synchronously at import, so this is already settled; on a browser page's main thread
+ * (Chromium: no synchronous compile over 4 KB) the kernels arrive asynchronously and fills use
+ * the JS kernels (same bits) until then.
+ */
+export function wasmReady(): Promise<boolean> {
+  return ready;
 }
 
 /** Enables or disables the wasm path (for tests and comparisons); returns the previous setting. */
@@ -152,7 +180,7 @@ function typeMatches(layout: ThreefryOutput, out: Uint32Array | Float64Array | F
 /**
  * Counter-mode fill with Threefry-2x32-20: same signature and bit-identical results as
  * `threefryFillJs` (block i hashes `(x0 + i·x0Step, x1 + i)` mod 2^32 under `(k0, k1)`), using
- * the SIMD128 kernels for n >= 32 when available.
+ * the SIMD128 kernels for n >= 20 when available.
  *
  * @example
  * const out = new Float64Array(1e6);
@@ -316,44 +344,55 @@ function bitsEqual(a: ArrayBufferView, b: ArrayBufferView): boolean {
 }
 
 /**
- * Load-time self-warm and self-check. Calling every kernel a few times on small inputs gets the
- * JS kernels optimised as whole functions before a user's first big fill (otherwise V8 may run
- * the fill loop as slower on-stack-replacement code for the life of the process; see
- * reference/performance.md, "V8 tiering trap"), and doubles as a check that the wasm kernels
- * agree with the JS ones bit for bit (SIMD loop and scalar tail) -- if not, wasm is disabled.
- * Costs a few milliseconds at import.
+ * Load-time self-warm. Calling the JS kernels a few times on small inputs gets them optimised
+ * as whole functions before a user's first big fill (otherwise V8 may run the fill loop as
+ * slower on-stack-replacement code for the life of the process; see reference/performance.md,
+ * "V8 tiering trap"). Costs a few milliseconds at import.
  */
-function selfWarm(): void {
-  // Philox first: its TurboFan job compiles concurrently while the threefry warm runs.
-  const nb = 16;
-  const px = new Uint32Array(4 * nb);
-  for (let i = 0; i < WARM_CALLS; i++) philoxFillJs([i, 0x299f31d0], [0xfffffff8, 0xffffffff, i, 7], nb, px);
-  // Every layout, so no layout's branch is first reached (and deoptimises) in a user's fill.
-  const n = 45; // two SIMD iterations of 20 blocks + a 5-block scalar tail
+function warmJs(): void {
+  // Every layout (so no branch is first reached, and deoptimises, in a user's fill) and a mix
+  // of small and full-range uint32 keys and counters (warming with small integers only gets
+  // code specialised to them, which a user's first fill with a real key deoptimises, running
+  // 2-3x slower until re-optimised; measured).
+  const n = 64;
   const outs = LAYOUTS.map((layout) => makeOut(layout, n));
   const outB = new Uint32Array(n);
+  const px = new Uint32Array(4 * 16);
   for (let i = 0; i < WARM_CALLS; i++) {
-    for (let j = 0; j < LAYOUTS.length; j++) threefryFillJs(LAYOUTS[j]!, i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, i & 1, 32, outs[j]!, outB);
+    const k0 = i & 1 ? 0x9e3779b9 + i : i, k1 = i & 2 ? 0xdeadbeef : 7;
+    const x0 = i & 4 ? 0x80000000 : 0, x1 = i & 1 ? 0xfffffff0 : i;
+    philoxFillJs([k0, k1], [i & 1 ? 0xfffffff8 : i, x1, i & 4 ? 0xffffffff : 0, x0], 16, px);
+    for (let j = 0; j < LAYOUTS.length; j++) threefryFillJs(LAYOUTS[j]!, k0, k1, x0, x1, i & 1, n, outs[j]!, outB);
   }
-  if (kernels === null) return;
-  let ok = true;
-  for (let i = 0; i < 4 && ok; i++) {
+}
+
+/**
+ * Warms the wasm drivers and kernels and checks them against the JS kernels bit for bit (SIMD
+ * loop, scalar tail, philox carry); false if anything differs (the caller then disables wasm).
+ */
+function checkWasm(): boolean {
+  const m = 45; // two main-loop iterations of 20 blocks + a 5-block scalar tail
+  for (let i = 0; i < 4; i++) {
     for (const layout of LAYOUTS) {
       const step = i & 1;
-      const js = makeOut(layout, n), jsB = new Uint32Array(n);
-      threefryFillJs(layout, 0x9e3779b9 + i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, step, n, js, jsB);
-      const wa = makeOut(layout, n), waB = new Uint32Array(n);
-      threefryFill(layout, 0x9e3779b9 + i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, step, n, wa, waB);
-      if (!bitsEqual(js, wa) || (layout === 'halves' && !bitsEqual(jsB, waB))) ok = false;
+      const js = makeOut(layout, m), jsB = new Uint32Array(m);
+      threefryFillJs(layout, 0x9e3779b9 + i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, step, m, js, jsB);
+      const wa = makeOut(layout, m), waB = new Uint32Array(m);
+      threefryFill(layout, 0x9e3779b9 + i, 0x243f6a88, 0x7fffffe0, 0xfffffff0, step, m, wa, waB);
+      if (!bitsEqual(js, wa) || (layout === 'halves' && !bitsEqual(jsB, waB))) return false;
     }
-    // 8 SIMD blocks up to the c0 wrap, then 8 SIMD + 3 scalar with the carry into c1, c2.
+    // 8 SIMD blocks up to the c0 wrap, then 8 SIMD + 3 scalar after the carry into c1, c2.
     const key = [0xa4093822 + i, 0x299f31d0], ctr = [0xfffffff8, 0xffffffff, i, 7];
     const js = new Uint32Array(4 * 19), wa = new Uint32Array(4 * 19);
     philoxFillJs(key, ctr, 19, js);
     philoxFill(key, ctr, 19, wa);
-    if (!bitsEqual(js, wa)) ok = false;
+    if (!bitsEqual(js, wa)) return false;
   }
-  if (!ok) kernels = null;
+  return true;
 }
 
-selfWarm();
+warmJs();
+if (kernels !== null) {
+  if (!checkWasm()) kernels = null;
+  ready = Promise.resolve(kernels !== null);
+}

@@ -25,7 +25,7 @@ const NMANT: Record<FloatDType, number> = { float32: 23, float64: 52 };
 export function bernoulli(
   key: KeyArray, p: number | readonly number[] | Tensor = 0.5, shape?: number | readonly number[],
   options?: { mode?: 'low' | 'high' },
-): Tensor {
+): Tensor<'bool'> {
   const fn = 'random.bernoulli';
   checkKey(fn, 'key', key);
   const opts = checkOptions(fn, options);

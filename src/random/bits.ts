@@ -27,7 +27,7 @@ export function toUint64(words: Uint32Array): BigUint64Array {
  * @example
  * random.bits(random.key(0), [3], { dtype: 'uint8' }); // → Tensor uint8 [3]
  */
-export function bits(key: KeyArray, shape: number | readonly number[] = [], options?: { dtype?: BitsDType }): Tensor {
+export function bits(key: KeyArray, shape: number | readonly number[] = [], options?: { dtype?: BitsDType }): Tensor<BitsDType> {
   const fn = 'random.bits';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
@@ -38,5 +38,5 @@ export function bits(key: KeyArray, shape: number | readonly number[] = [], opti
   const size = s.reduce((a, b) => a * b, 1);
   const width = Number(dtype.slice(4)) as BitWidth;
   const raw = randomBits(key, width, size, modes);
-  return new Tensor(width === 64 ? toUint64(raw as Uint32Array) : raw, s, dtype);
+  return new Tensor<BitsDType>(width === 64 ? toUint64(raw as Uint32Array) : raw, s, dtype);
 }

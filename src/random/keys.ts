@@ -102,7 +102,7 @@ export function foldIn(key: KeyArray, data: number | bigint): KeyArray {
  * @example
  * random.keyData(random.key(7)).toArray(); // [0, 7]
  */
-export function keyData(keys: KeyArray): Tensor {
+export function keyData(keys: KeyArray): Tensor<'uint32'> {
   if (!(keys instanceof KeyArray)) fail('type', 'random.keyData', 'keys', 'must be a KeyArray', keys);
   return new Tensor(keys.data.slice(), [...keys.shape, keys.impl.keyWords], 'uint32');
 }

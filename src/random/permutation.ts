@@ -1,6 +1,6 @@
 import { checkAxis, checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
-import { allocate, type IntDType, type TensorData } from '../tensor/dtype.js';
+import { allocate, type DType, type IntDType, type TensorData } from '../tensor/dtype.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { shuffleData } from './shuffle.js';
@@ -76,7 +76,7 @@ export function permutation(
   if (typeof x === 'number') {
     const n = checkNonNegativeInteger(fn, 'x', x);
     if (opts.axis !== undefined) checkAxis(fn, 'axis', opts.axis, 1);
-    return new Tensor(shuffleData(key, arangeData(n, modes), [n], 0, modes), [n], defaultIntDtype(modes));
+    return new Tensor(shuffleData(key, arangeData(n, modes), [n], 0, modes) as TensorData, [n], defaultIntDtype(modes) as DType);
   }
   const t = checkArrayArg(fn, 'x', x);
   const axis = checkAxis(fn, 'axis', opts.axis ?? 0, t.ndim);

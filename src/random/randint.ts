@@ -103,7 +103,7 @@ export function randintData(
 export function randint(
   key: KeyArray, shape: number | readonly number[], minval: number | bigint, maxval: number | bigint,
   options?: { dtype?: IntDType },
-): Tensor {
+): Tensor<IntDType> {
   const fn = 'random.randint';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
@@ -114,5 +114,5 @@ export function randint(
   const modes = getModes();
   const dtype = checkIntDtype(fn, opts.dtype, modes);
   const size = s.reduce((a, b) => a * b, 1);
-  return new Tensor(randintData(key, size, lo, hi, dtype, modes), s, dtype);
+  return new Tensor<IntDType>(randintData(key, size, lo, hi, dtype, modes), s, dtype);
 }

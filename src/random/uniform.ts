@@ -84,7 +84,7 @@ export interface UniformOptions {
  * random.uniform(random.key(0), [3]);                       // → Tensor float64 [3]
  * random.uniform(random.key(0), [2], { minval: -1, maxval: 1, dtype: 'float32' });
  */
-export function uniform(key: KeyArray, shape: number | readonly number[] = [], options?: UniformOptions): Tensor {
+export function uniform(key: KeyArray, shape: number | readonly number[] = [], options?: UniformOptions): Tensor<FloatDType> {
   const fn = 'random.uniform';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
@@ -95,5 +95,5 @@ export function uniform(key: KeyArray, shape: number | readonly number[] = [], o
   const maxval = opts.maxval === undefined ? 1 : checkFinite(fn, 'maxval', opts.maxval);
   if (minval > maxval) fail('range', fn, 'minval', `must not exceed \`maxval\` (${maxval})`, minval);
   const size = s.reduce((a, b) => a * b, 1);
-  return new Tensor(uniformData(key, size, dtype, minval, maxval, modes), s, dtype);
+  return new Tensor<FloatDType>(uniformData(key, size, dtype, minval, maxval, modes), s, dtype);
 }

@@ -6,11 +6,23 @@ export type DType =
   | 'bool'
   | 'int64' | 'uint64';
 
-export type TensorData =
-  | Float64Array | Float32Array
-  | Int8Array | Int16Array | Int32Array
-  | Uint8Array | Uint16Array | Uint32Array
-  | BigInt64Array | BigUint64Array;
+/** The typed-array kind that stores each dtype (`bool` as 0/1 bytes). */
+export interface DataMap {
+  float64: Float64Array;
+  float32: Float32Array;
+  int8: Int8Array;
+  int16: Int16Array;
+  int32: Int32Array;
+  uint8: Uint8Array;
+  uint16: Uint16Array;
+  uint32: Uint32Array;
+  bool: Uint8Array;
+  int64: BigInt64Array;
+  uint64: BigUint64Array;
+}
+
+export type DataOf<D extends DType> = DataMap[D];
+export type TensorData = DataMap[DType];
 
 export const DTYPES: readonly DType[] = [
   'float64', 'float32', 'int8', 'int16', 'int32', 'uint8', 'uint16', 'uint32', 'bool', 'int64', 'uint64',
@@ -23,7 +35,11 @@ export const INT_DTYPES = ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16',
 export type IntDType = (typeof INT_DTYPES)[number];
 
 /** Allocates zeroed storage for `size` elements of `dtype`. */
-export function allocate(dtype: DType, size: number): TensorData {
+export function allocate<D extends DType>(dtype: D, size: number): DataOf<D> {
+  return allocateAny(dtype, size) as DataOf<D>;
+}
+
+function allocateAny(dtype: DType, size: number): TensorData {
   switch (dtype) {
     case 'float64': return new Float64Array(size);
     case 'float32': return new Float32Array(size);

@@ -1,5 +1,5 @@
 import { checkShape, fail, show } from '../checks.js';
-import { allocate, DTYPES, dtypeOfData, isBigIntDType, type DType, type TensorData } from './dtype.js';
+import { allocate, DTYPES, dtypeOfData, isBigIntDType, type DataOf, type DType, type TensorData } from './dtype.js';
 
 /** Nested JS arrays of numbers, booleans or bigints (what `toArray()` returns). */
 export type NestedArray = number | boolean | bigint | NestedArray[];
@@ -13,13 +13,13 @@ export type NestedArray = number | boolean | bigint | NestedArray[];
  * t.shape;            // [2, 2]
  * t.reshape([4]).toArray(); // [1, 2, 3, 4]
  */
-export class Tensor {
+export class Tensor<D extends DType = DType> {
   readonly shape: readonly number[];
-  readonly dtype: DType;
-  readonly data: TensorData;
+  readonly dtype: D;
+  readonly data: DataOf<D>;
 
   /** Wraps `data` (not copied) as a tensor of `shape` and `dtype`; the sizes must agree. */
-  constructor(data: TensorData, shape: readonly number[], dtype: DType = dtypeOfData(data)) {
+  constructor(data: DataOf<D>, shape: readonly number[], dtype: D = dtypeOfData(data) as D) {
     const size = shape.reduce((a, b) => a * b, 1);
     if (data.length !== size) {
       throw new RangeError(`Tensor: \`data\` has ${data.length} elements but \`shape\` ${show([...shape])} needs ${size}`);
@@ -34,7 +34,7 @@ export class Tensor {
   }
 
   /** Same as the constructor; reads well at call sites that build data first. */
-  static fromData(data: TensorData, shape: readonly number[], dtype?: DType): Tensor {
+  static fromData<D extends DType>(data: DataOf<D>, shape: readonly number[], dtype?: D): Tensor<D> {
     return new Tensor(data, shape, dtype);
   }
 
@@ -66,7 +66,7 @@ export class Tensor {
   }
 
   /** A tensor sharing this data with a new shape of the same size; one entry may be -1. */
-  reshape(shape: number | readonly number[]): Tensor {
+  reshape(shape: number | readonly number[]): Tensor<D> {
     const dims = typeof shape === 'number' ? [shape] : [...shape];
     const free = dims.indexOf(-1);
     if (free >= 0) {
@@ -77,15 +77,15 @@ export class Tensor {
     if (s.reduce((a, b) => a * b, 1) !== this.size) {
       fail('range', 'Tensor.reshape', 'shape', `must have ${this.size} elements like [${this.shape.join(', ')}]`, shape);
     }
-    return new Tensor(this.data, s, this.dtype);
+    return new Tensor<D>(this.data, s, this.dtype);
   }
 
   /** A tensor with the same values converted to `dtype` (numbers truncate toward zero, wrapping). */
-  astype(dtype: DType): Tensor {
-    if (dtype === this.dtype) return this;
+  astype<T extends DType>(dtype: T): Tensor<T> {
+    if ((dtype as DType) === this.dtype) return this as unknown as Tensor<T>;
     const out = allocate(dtype, this.size);
     for (let i = 0; i < this.size; i++) out[i] = convert(this.data[i]!, dtype) as never;
-    return new Tensor(out, this.shape, dtype);
+    return new Tensor<T>(out, this.shape, dtype);
   }
 
   toString(): string {
@@ -108,11 +108,11 @@ function convert(v: number | bigint, dtype: DType): number | bigint {
  * tensor(7n).dtype;          // 'int64'
  */
 export function tensor(values: unknown, dtype?: DType): Tensor {
-  if (values instanceof Tensor) return dtype ? values.astype(dtype) : values;
+  if (values instanceof Tensor) return dtype ? values.astype(dtype) : (values as Tensor);
   if (dtype !== undefined && !DTYPES.includes(dtype)) fail('range', 'tensor', 'dtype', `must be one of ${DTYPES.join(', ')}`, dtype);
   if (ArrayBuffer.isView(values) && !(values instanceof DataView)) {
     const data = values as TensorData;
-    const t = new Tensor(data.slice() as TensorData, [data.length]);
+    const t: Tensor = new Tensor(data.slice() as TensorData, [data.length]);
     return dtype ? t.astype(dtype) : t;
   }
   const shape: number[] = [];
@@ -121,8 +121,8 @@ export function tensor(values: unknown, dtype?: DType): Tensor {
   const flat: unknown[] = shape.length === 0 ? [values] : (values as unknown[]).flat(Infinity);
   if (flat.length !== shape.reduce((a, b) => a * b, 1)) fail('type', 'tensor', 'values', 'must be a rectangular nested array', values);
   const kind = inferDType(flat);
-  const out = allocate(dtype ?? kind, flat.length);
   const target = dtype ?? kind;
+  const out: TensorData = allocate(target, flat.length);
   for (let i = 0; i < flat.length; i++) {
     const v = flat[i];
     if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'bigint') {

@@ -55,7 +55,7 @@ describe('random.bits structure', () => {
 
   it('is prefix-stable and shape-independent in partitionable mode', () => {
     const six = bitsOf(3, 6, 'uint32');
-    expect(Array.from(random.bits(random.key(3), [2, 3], { dtype: 'uint32' }).data)).toEqual(six);
+    expect(Array.from(random.bits(random.key(3), [2, 3], { dtype: 'uint32' }).data as Uint32Array)).toEqual(six);
     expect(bitsOf(3, 4, 'uint32')).toEqual(six.slice(0, 4));
     expect(random.bits(random.key(3), [], { dtype: 'uint32' }).item()).toBe(six[0]);
   });
