@@ -17,7 +17,7 @@ import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import mt19937 from '@stdlib/random-base-mt19937';
 import { random } from '../src/index.js';
 import { philox4x32Rounds, philoxFill, philoxFillJs, threefryFill, threefryFillJs } from '../src/prng/index.js';
-import { wasmAvailable } from '../src/prng/wasm.js';
+import { wasmAvailable, wasmScratch } from '../src/prng/wasm.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const N = Number(process.env.BENCH_N ?? (quick ? 1_000_000 : 10_000_000));
@@ -33,6 +33,9 @@ const pure = xoroshiro128plus(42);
 const mt = mt19937.factory({ seed: 42 }) as unknown as { normalized: () => number };
 const k0 = 0x13198a2e, k1 = 0x03707344;
 const key = random.key(42);
+const mem = wasmScratch(8 * N);
+const scratch = mem ? new Float64Array(mem.buffer, mem.byteOffset, N) : new Float64Array(N);
+let last: ArrayLike<number> = out;
 
 const entries: Entry[] = [
   { name: 'Math.random', group: 'f64', values: N, fill: () => { for (let i = 0; i < N; i++) out[i] = Math.random(); } },
@@ -42,7 +45,8 @@ const entries: Entry[] = [
   { name: '@stdlib mt19937 .normalized()', group: 'f64', values: N, fill: () => { for (let i = 0; i < N; i++) out[i] = mt.normalized(); } },
   { name: 'stochax threefry f64 fill (wasm)', group: 'f64', values: N, fill: () => threefryFill('f64', k0, k1, 0, 0, 0, N, out) },
   { name: 'stochax threefry f64 fill (pure JS)', group: 'f64', values: N, fill: () => threefryFillJs('f64', k0, k1, 0, 0, 0, N, out) },
-  { name: 'stochax random.uniform(key, [N]) (allocates)', group: 'f64', values: N, fill: () => { out.set(random.uniform(key, [N]).data); } },
+  { name: 'stochax threefry f64 fill (wasm, zero-copy view)', group: 'f64', values: N, fill: () => threefryFill('f64', k0, k1, 0, 0, 0, N, scratch) },
+  { name: 'stochax random.uniform(key, [N]) (allocates)', group: 'f64', values: N, fill: () => { last = random.uniform(key, [N]).data; } },
   { name: 'philox4x32 naive JS loop (per block)', group: 'u32', values: N, fill: () => philoxNaive() },
   { name: 'philox4x32 fill (pure JS)', group: 'u32', values: N, fill: () => philoxFillJs([k0, k1], [0, 0, 0, 0], N / 4, words) },
   { name: 'philox4x32 fill (wasm)', group: 'u32', values: N, fill: () => philoxFill([k0, k1], [0, 0, 0, 0], N / 4, words) },
@@ -63,7 +67,8 @@ function philoxNaive(): void {
 
 function consume(e: Entry): number {
   let s = 0;
-  if (e.group === 'f64') for (let i = 0; i < N; i += 997) s += out[i]!;
+  const src: ArrayLike<number> = e.name.includes('zero-copy') ? scratch : e.name.includes('allocates') ? last : out;
+  if (e.group === 'f64') for (let i = 0; i < N; i += 997) s += src[i]!;
   else for (let i = 0; i < N; i += 997) s += words[i]!;
   if (Number.isNaN(s)) throw new Error(`${e.name} produced NaN`);
   return s;
