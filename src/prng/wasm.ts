@@ -99,9 +99,6 @@ let memF64 = new Float64Array(0);
 let memF32 = new Float32Array(0);
 let memU32 = new Uint32Array(0);
 /** Whole-chunk views (the common case; saves a subarray allocation per chunk). */
-let chunkF64 = new Float64Array(0);
-let chunkF32 = new Float32Array(0);
-let chunkU32 = new Uint32Array(0);
 
 function refreshViews(k: KernelExports): void {
   const buf = k.memory.buffer;
@@ -110,9 +107,6 @@ function refreshViews(k: KernelExports): void {
   memF64 = new Float64Array(buf);
   memF32 = new Float32Array(buf);
   memU32 = new Uint32Array(buf);
-  chunkF64 = new Float64Array(buf, 0, CHUNK_BYTES >> 3);
-  chunkF32 = new Float32Array(buf, 0, CHUNK_BYTES >> 2);
-  chunkU32 = new Uint32Array(buf, 0, CHUNK_BYTES >> 2);
 }
 
 /** True when the SIMD128 kernels loaded (and passed the load-time self-check). */
@@ -209,70 +203,33 @@ export function threefryFill(
     threefryFillJs(layout, k0, k1, x0, x1, x0Step, n, out, outB, offset);
     return;
   }
-  // Zero-copy when the destination lives in wasm memory (a `wasmScratch` view).
-  if (onWasm && layout !== 'halves') {
-    const ptr = out.byteOffset + offset * out.BYTES_PER_ELEMENT;
-    switch (layout) {
-      case 'f64': k.tf_f64(k0, k1, x0, x1, step, n, ptr); return;
-      case 'f32': k.tf_f32(k0, k1, x0, x1, step, n, ptr); return;
-      case 'xor': k.tf_xor(k0, k1, x0, x1, step, n, ptr); return;
-      case 'blocks': k.tf_blocks(k0, k1, x0, x1, step, n, ptr); return;
+  if (layout === 'halves') {
+    const b = outB as Uint32Array;
+    const words = CHUNK_BYTES >> 2;
+    for (let done = 0; done < n;) {
+      const m = Math.min(n - done, words);
+      k.tf_halves(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0, CHUNK_BYTES);
+      (out as Uint32Array).set(memU32.subarray(0, m), offset + done);
+      b.set(memU32.subarray(words, words + m), offset + done);
+      done += m;
     }
+    return;
   }
-  switch (layout) {
-    case 'f64': {
-      const chunk = CHUNK_BYTES >> 3;
-      for (let done = 0; done < n;) {
-        const m = n - done < chunk ? n - done : chunk;
-        k.tf_f64(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0);
-        (out as Float64Array).set(m === chunk ? chunkF64 : memF64.subarray(0, m), offset + done);
-        done += m;
-      }
-      return;
-    }
-    case 'f32': {
-      const chunk = CHUNK_BYTES >> 2;
-      for (let done = 0; done < n;) {
-        const m = n - done < chunk ? n - done : chunk;
-        k.tf_f32(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0);
-        (out as Float32Array).set(m === chunk ? chunkF32 : memF32.subarray(0, m), offset + done);
-        done += m;
-      }
-      return;
-    }
-    case 'xor': {
-      const chunk = CHUNK_BYTES >> 2;
-      for (let done = 0; done < n;) {
-        const m = n - done < chunk ? n - done : chunk;
-        k.tf_xor(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0);
-        (out as Uint32Array).set(m === chunk ? chunkU32 : memU32.subarray(0, m), offset + done);
-        done += m;
-      }
-      return;
-    }
-    case 'blocks': {
-      const chunk = CHUNK_BYTES >> 3;
-      for (let done = 0; done < n;) {
-        const m = n - done < chunk ? n - done : chunk;
-        k.tf_blocks(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0);
-        (out as Uint32Array).set(m === chunk ? chunkU32 : memU32.subarray(0, 2 * m), offset + 2 * done);
-        done += m;
-      }
-      return;
-    }
-    case 'halves': {
-      const chunk = CHUNK_BYTES >> 2;
-      const b = outB as Uint32Array;
-      const bWords = CHUNK_BYTES >> 2;
-      for (let done = 0; done < n;) {
-        const m = n - done < chunk ? n - done : chunk;
-        k.tf_halves(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0, CHUNK_BYTES);
-        (out as Uint32Array).set(memU32.subarray(0, m), offset + done);
-        b.set(memU32.subarray(bWords, bWords + m), offset + done);
-        done += m;
-      }
-      return;
-    }
+  const kernel = layout === 'f64' ? k.tf_f64 : layout === 'f32' ? k.tf_f32 : layout === 'xor' ? k.tf_xor : k.tf_blocks;
+  // Zero-copy when the destination lives in wasm memory (a `wasmScratch` view).
+  if (onWasm) {
+    kernel(k0, k1, x0, x1, step, n, out.byteOffset + offset * out.BYTES_PER_ELEMENT);
+    return;
+  }
+  // Otherwise generate chunk by chunk into wasm memory and copy each chunk out.
+  const view = layout === 'f64' ? memF64 : layout === 'f32' ? memF32 : memU32;
+  const perBlock = widthOf(layout);
+  const chunk = CHUNK_BYTES / view.BYTES_PER_ELEMENT / perBlock;   // blocks per chunk
+  for (let done = 0; done < n;) {
+    const m = Math.min(n - done, chunk);
+    kernel(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0);
+    (out as Float64Array).set(view.subarray(0, perBlock * m), offset + perBlock * done);
+    done += m;
   }
 }
 
@@ -314,7 +271,7 @@ export function philoxFill(
       k.philox(k0, k1, c0 | 0, c1, c2, c3, m, out.byteOffset + 4 * (offset + 4 * done));
     } else {
       k.philox(k0, k1, c0 | 0, c1, c2, c3, m, 0);
-      out.set(m === chunk ? chunkU32 : memU32.subarray(0, 4 * m), offset + 4 * done);
+      out.set(memU32.subarray(0, 4 * m), offset + 4 * done);
     }
     done += m;
     c0 += m;
