@@ -1,4 +1,4 @@
-import { fail, show } from '../checks.js';
+import { fail } from '../checks.js';
 import { philox4x32 } from './philox-impl.js';
 import { threefry2x32 } from './threefry-impl.js';
 import type { ImplName, PrngImpl } from './impl.js';
@@ -83,4 +83,3 @@ export function checkImpl(fn: string, impl: unknown): PrngImpl {
   return IMPLS[impl as ImplName];
 }
 
-export { show };

@@ -2,8 +2,7 @@ import { checkBigIntLike, checkOneOf, checkOptions, checkShape, fail } from '../
 import { getModes, type Modes } from '../config.js';
 import { allocate, INT_DTYPES, intBits, intRange, type IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { KeyArray } from './key-array.js';
-import { checkKey } from './key-array.js';
+import { checkKey, KeyArray } from './key-array.js';
 
 const clip = (x: bigint, lo: bigint, hi: bigint) => (x < lo ? lo : x > hi ? hi : x);
 

@@ -1,6 +1,6 @@
 import type { Modes } from '../config.js';
 import { threefryFill } from '../prng/index.js';
-import { truncateWords, type BitWidth, type PrngImpl } from './impl.js';
+import { truncateWords, type PrngImpl } from './impl.js';
 
 /**
  * JAX's `threefry_2x32(key, count)` array wrapper over `iota(n)` (original mode): the counts
@@ -100,4 +100,3 @@ export const threefry2x32: PrngImpl = {
   },
 };
 
-export type { BitWidth };
