@@ -11,3 +11,6 @@ export { randint } from './randint.js';
 export { bernoulli } from './bernoulli.js';
 export { permutation } from './permutation.js';
 export { choice, type ChoiceOptions } from './choice.js';
+export { normal } from './normal.js';
+export { exponential } from './exponential.js';
+export { gumbel, type GumbelMode } from './gumbel.js';

@@ -1,0 +1,30 @@
+import { checkOptions, checkShape } from '../checks.js';
+import { getModes, type Modes } from '../config.js';
+import type { FloatDType } from '../tensor/dtype.js';
+import { Tensor } from '../tensor/tensor.js';
+import { checkKey, type KeyArray } from './key-array.js';
+import { floatDtype, rounder, type ShapeLike } from './params.js';
+import { uniformUnit } from './uniform.js';
+
+/** `size` standard exponentials as JAX draws them: −log1p(−u), u uniform on [0, 1). */
+export function exponentialData(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
+  const out = uniformUnit(key, size, dtype, modes);
+  const round = rounder(dtype);
+  for (let i = 0; i < size; i++) out[i] = round(-Math.log1p(-out[i]!));
+  return out;
+}
+
+/**
+ * Standard exponential samples (`jax.random.exponential`): density e^(−x) on [0, ∞).
+ *
+ * @example
+ * random.exponential(random.key(0), [3]); // → Tensor float64 [3]
+ */
+export function exponential(key: KeyArray, shape: ShapeLike = [], options?: { dtype?: FloatDType }): Tensor<FloatDType> {
+  const fn = 'random.exponential';
+  checkKey(fn, 'key', key);
+  const s = checkShape(fn, 'shape', shape as number[]);
+  const modes = getModes();
+  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  return new Tensor<FloatDType>(exponentialData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+}

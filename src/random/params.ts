@@ -1,0 +1,82 @@
+import { checkOneOf, checkShape, fail } from '../checks.js';
+import type { Modes } from '../config.js';
+import { broadcastData } from '../tensor/broadcast.js';
+import type { FloatDType } from '../tensor/dtype.js';
+import { Tensor, tensor } from '../tensor/tensor.js';
+
+/** A sampler parameter: a number, nested arrays of numbers, or a Tensor. */
+export type ParamLike = number | readonly unknown[] | Tensor;
+export type ShapeLike = number | readonly number[];
+
+const FLOATS: readonly FloatDType[] = ['float32', 'float64'];
+
+/** The float dtype option: default float64 in x64 mode and float32 in x32 mode. */
+export function floatDtype(fn: string, dtype: unknown, modes: Modes): FloatDType {
+  if (dtype === undefined) return modes.x64 ? 'float64' : 'float32';
+  const d = checkOneOf(fn, 'dtype', dtype, FLOATS);
+  if (d === 'float64' && !modes.x64) fail('range', fn, 'dtype', "'float64' needs x64 mode (configure({ x64: true }))", d);
+  return d;
+}
+
+/** A parameter as a tensor of `dtype` (values rounded to float32 for float32 samplers). */
+export function floatParam(fn: string, arg: string, value: unknown, dtype: FloatDType): Tensor {
+  if (value instanceof Tensor) {
+    if (value.dtype === 'bool' || value.dtype === 'int64' || value.dtype === 'uint64') {
+      fail('type', fn, arg, 'must be a number, an array of numbers or a numeric Tensor', `a ${value.dtype} tensor`);
+    }
+    return value.astype(dtype);
+  }
+  if (typeof value !== 'number' && !Array.isArray(value)) fail('type', fn, arg, 'must be a number, an array of numbers or a Tensor', value);
+  const flat = [value].flat(Infinity);
+  if (flat.some((v) => typeof v !== 'number')) fail('type', fn, arg, 'must hold only numbers', value);
+  return tensor(value, dtype);
+}
+
+/** NumPy broadcasting of several shapes, or a RangeError naming the arguments. */
+export function broadcastShapes(fn: string, named: [string, readonly number[]][]): number[] {
+  const ndim = Math.max(0, ...named.map(([, s]) => s.length));
+  const out = new Array<number>(ndim).fill(1);
+  for (const [, s] of named) {
+    for (let i = 0; i < s.length; i++) {
+      const j = ndim - s.length + i;
+      const d = s[i]!;
+      if (d === out[j] || d === 1) continue;
+      if (out[j] === 1) { out[j] = d; continue; }
+      const desc = named.map(([n, sh]) => `\`${n}\` [${sh.join(', ')}]`).join(', ');
+      throw new RangeError(`${fn}: the shapes of ${desc} do not broadcast together`);
+    }
+  }
+  return out;
+}
+
+/**
+ * JAX's shape rule: without `shape`, the result has the parameters' broadcast shape; with it,
+ * every parameter must broadcast to exactly `shape`.
+ */
+export function resolveShape(fn: string, shape: ShapeLike | undefined, params: [string, Tensor][]): number[] {
+  const named = params.map(([n, t]) => [n, t.shape] as [string, readonly number[]]);
+  if (shape === undefined) return broadcastShapes(fn, named);
+  const s = checkShape(fn, 'shape', shape as number[]);
+  for (const [n, t] of params) {
+    const joint = broadcastShapes(fn, [['shape', s], [n, t.shape]]);
+    if (joint.length !== s.length || joint.some((d, i) => d !== s[i])) {
+      fail('range', fn, n, `of shape [${t.shape.join(', ')}] must broadcast to \`shape\` [${s.join(', ')}]`, t);
+    }
+  }
+  return s;
+}
+
+/** A parameter's values broadcast to `shape`, as a Float64Array or Float32Array. */
+export function paramValues(fn: string, arg: string, t: Tensor, shape: readonly number[]): Float64Array | Float32Array {
+  return broadcastData(fn, arg, t, shape) as Float64Array | Float32Array;
+}
+
+/** Throws a RangeError naming `arg` unless every value satisfies `ok`. */
+export function checkValues(fn: string, arg: string, values: ArrayLike<number>, ok: (v: number) => boolean, what: string): void {
+  for (let i = 0; i < values.length; i++) if (!ok(values[i]!)) fail('range', fn, arg, what, values[i]);
+}
+
+/** Rounding to the sampler's dtype: Math.fround for float32, identity for float64. */
+export function rounder(dtype: FloatDType): (x: number) => number {
+  return dtype === 'float32' ? Math.fround : (x: number) => x;
+}
