@@ -57,5 +57,22 @@ export function fma64(a: number, b: number, c: number): number {
  * correct float32.
  */
 export function fma32(a: number, b: number, c: number): number {
+  const p = a * b;                     // exact: two 24-bit significands fit in 53 bits
+  const s = p + c;
+  const r = Math.fround(s);
+  const h = s - r;
+  if (h === 0) return r;
+  // Rounding s instead of the exact sum can only go wrong when s sits exactly halfway between
+  // two float32 values r and t = r + 2h; anywhere else both round to r.
+  const t = r + 2 * h;
+  if (Math.fround(t) !== t) return r;
+  const bb = s - p;
+  const e = (p - (s - bb)) + (c - bb); // the exact sum is s + e (TwoSum)
+  if (e === 0) return r;
+  return (e > 0) === (t > r) ? t : r;
+}
+
+/** The reference fma32 by rounding to odd; slower, used to test `fma32`. */
+export function fma32RoundToOdd(a: number, b: number, c: number): number {
   return Math.fround(addRoundToOdd(a * b, c));
 }

@@ -150,3 +150,22 @@ describe('random.uniform bad input', () => {
     expect(() => random.uniform(42 as never)).toThrow(/random\.uniform: `key` must be a KeyArray/);
   });
 });
+
+describe('fma32 fast path', () => {
+  it('equals the round-to-odd reference on 10^6 random and 10^5 near-tie float32 triples', async () => {
+    const { fma32: fast, fma32RoundToOdd: slow } = await import('../../src/random/float.js');
+    let s = 12345;
+    const next = () => { s = (Math.imul(s, 1103515245) + 12345) >>> 0; return s; };
+    const f32 = () => Math.fround((next() / 2 ** 32 - 0.5) * 2 ** ((next() % 40) - 20));
+    for (let i = 0; i < 1_000_000; i++) {
+      const a = f32(), b = f32(), c = f32();
+      if (fast(a, b, c) !== slow(a, b, c)) throw new Error(`fma32(${a}, ${b}, ${c})`);
+    }
+    // Near ties: a·b + c lands within a few double ulps of a float32 midpoint.
+    for (let i = 0; i < 100_000; i++) {
+      const c = Math.fround(1 + (next() % 1000) * 2 ** -23);
+      const a = Math.fround(2 ** -24 + (next() % 8) * 2 ** -48), b = Math.fround(1 + (next() % 4) * 2 ** -23 * (next() % 2 ? 1 : -1));
+      expect(fast(a, b, c)).toBe(slow(a, b, c));
+    }
+  });
+});
