@@ -13,11 +13,41 @@ export const ALPHA = 1e-6;
 
 /** Kolmogorov–Smirnov p-value of `values` against Uniform(a, b). */
 export function ksUniformPValue(values: ArrayLike<number>, a = 0, b = 1): number {
-  return kstest(Array.from(values), 'uniform', a, b).pValue;
+  return ksPValue(values, (x) => (x <= a ? 0 : x >= b ? 1 : (x - a) / (b - a)));
 }
 
-/** KS p-value against an arbitrary CDF. */
+/**
+ * KS p-value against an arbitrary CDF, fast: the statistic D from the sorted sample, and the
+ * p-value from Kolmogorov's limiting distribution at (√n + 0.12 + 0.11/√n)·D (Stephens 1970),
+ * accurate to ~1e-3 for n ≥ 1000 (test/stats.test.ts compares it with @stdlib's exact kstest,
+ * which costs ~0.3 s per call at n = 20000).
+ */
 export function ksPValue(values: ArrayLike<number>, cdf: (x: number) => number): number {
+  const x = Float64Array.from(values).sort();
+  const n = x.length;
+  let d = 0;
+  for (let i = 0; i < n; i++) {
+    const f = cdf(x[i]!);
+    d = Math.max(d, f - i / n, (i + 1) / n - f);
+  }
+  const sqrtN = Math.sqrt(n);
+  return kolmogorovSurvival((sqrtN + 0.12 + 0.11 / sqrtN) * d);
+}
+
+/** P(K > t) for the Kolmogorov distribution: 2 Σ (−1)^(k−1) exp(−2k²t²). */
+export function kolmogorovSurvival(t: number): number {
+  if (t < 0.2) return 1;
+  let sum = 0;
+  for (let k = 1; k <= 100; k++) {
+    const term = Math.exp(-2 * k * k * t * t);
+    sum += (k % 2 === 1 ? 1 : -1) * term;
+    if (term < 1e-16) break;
+  }
+  return Math.min(1, Math.max(0, 2 * sum));
+}
+
+/** The exact @stdlib test, for checking `ksPValue`. */
+export function ksPValueExact(values: ArrayLike<number>, cdf: (x: number) => number): number {
   return kstest(Array.from(values), cdf).pValue;
 }
 

@@ -14,7 +14,8 @@ const NMANT: Record<FloatDType, number> = { float32: 23, float64: 52 };
  * `size` standard Gumbel samples as JAX draws them.
  * - `'low'` (JAX's default): −log(−log(u)), u uniform on [tiny, 1).
  * - `'high'`: two uniforms hi, lo; x = hi when hi ≥ ½, else hi + 2^−nmant·lo + max(2^−(2·nmant+1),
- *   tiny), which resolves the left tail; then −log(−log1p(−x)).
+ *   tiny), which resolves the right tail (large values, where Gumbel-max decides); then
+ *   −log(−log1p(−x)).
  */
 export function gumbelData(key: KeyArray, size: number, dtype: FloatDType, mode: GumbelMode, modes: Modes): Float64Array | Float32Array {
   const round = rounder(dtype);
@@ -38,7 +39,7 @@ export function gumbelData(key: KeyArray, size: number, dtype: FloatDType, mode:
 /**
  * Standard Gumbel samples (`jax.random.gumbel`): density exp(−(x + e^(−x))) on ℝ.
  *
- * @param options.mode `'low'` (default, as JAX) or `'high'` (better left tail, two uniforms).
+ * @param options.mode `'low'` (default, as JAX) or `'high'` (finer right tail, two uniforms).
  * @example
  * random.gumbel(random.key(0), [3]); // → Tensor float64 [3]
  */
