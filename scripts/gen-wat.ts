@@ -1,6 +1,7 @@
 /**
  * Generates wasm/kernels.wat: WebAssembly SIMD128 kernels for Threefry-2x32-20 (one function per
- * output layout) and Philox-4x32-10. The round code is fully unrolled and several independent
+ * output layout), Philox-4x32-10 and standard normals (JAX's √2·erfinv(u) transform, float64 and
+ * float32, bit-identical to the deterministic JS in src/random/detmath.ts). The round code is fully unrolled and several independent
  * vectors are interleaved per loop iteration, which is too long to write by hand.
  *
  * Run directly (`npx tsx scripts/gen-wat.ts`) to rewrite wasm/kernels.wat; scripts/build-wasm.ts
@@ -20,6 +21,17 @@
  *     Block i hashes the counter (c0 + i, c1, c2, c3). The kernel does NOT carry out of c0: the
  *     caller must split calls so that c0 + n - 1 <= 0xffffffff (src/prng/wasm.ts does).
  *
+ *   normal_f64(k0, k1, x0, x1, x0Step, n, out)       out: n float64
+ *     Standard normals: tf_f64's uniform f for block i, then √2·erfinv(2f + lo) exactly as
+ *     `normalF64FromUnitDet` in src/random/detmath.ts computes it (same IEEE operations in the
+ *     same order, so the same bits). Works in L1-sized pieces: tf_f64 into out, then nf64_unit.
+ *   nf64_unit(p, n)                                   p: n float64, in place
+ *     The transform alone: unit uniforms f at p become normalF64FromUnitDet(f).
+ *   normal_f32(k0, k1, x0, x1, x0Step, n, out)       out: n float32
+ *   nf32_unit(p, n)                                   p: n float32, in place
+ *     The same for float32: tf_f32's uniforms, normalF32FromUnitDet (Giles' float32 erfinv,
+ *     float32 rounding at every step, exact float32 FMAs).
+ *
  * Pointers need no alignment (wasm loads/stores accept any address); the driver's chunk buffers
  * are 16-byte aligned, views handed in by users (zero-copy) may not be.
  *
@@ -35,9 +47,18 @@
  *   - Philox: 2 vectors (8 blocks) per iteration, 32x32->64 products with
  *     i64x2.extmul_{low,high}_i32x4_u and word shuffles; the first round's c2 product and the
  *     c1/c3 xors are constant per call and hoisted.
+ *   - Normals: the common branch of erfinv in f64x2 lanes, 4 vectors (8 values) per iteration,
+ *     kept interleaved by ordering stores (`nfFence`); the rare branches and float32 FMA sums
+ *     that land exactly halfway between two float32 values (where double rounding could differ
+ *     from a true FMA) are redone by a scalar function with the same operations. No fused
+ *     multiply-add and no relaxed SIMD anywhere: every operation is deterministic IEEE.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import {
+  ERFINV_CENTRAL, ERFINV_MIDDLE, ERFINV_TAIL, ERFINV32_CENTRAL, ERFINV32_TAIL, LG1, LG2, LG3, LG4, LG5, LG6, LG7,
+  LN2_HI, LN2_LO, NORMAL_F32_LO, NORMAL_F64_LO, SQRT2_F32,
+} from '../src/random/detmath.js';
 
 /** Threefry-2x32 rotation schedule; round r uses ROT[r % 8]. */
 const ROT = [13, 15, 26, 6, 17, 29, 16, 24] as const;
@@ -48,6 +69,27 @@ const PHILOX_W0 = 0x9e3779b9;
 const PHILOX_W1 = 0xbb67ae85;
 
 export interface GenOptions {
+  /** Normal kernels: f64x2 vectors (2 values each) transformed per loop iteration (float64). */
+  nfVectors: number;
+  /** The same for the float32 kernel. */
+  nf32Vectors: number;
+  /**
+   * Normal kernels: after every statement of vector g, store its value to vector g's own output
+   * slot (overwritten by the result later). V8 emits pure code just before its first use, so
+   * without these the vectors' long dependency chains run one after the other and fill the
+   * out-of-order window; the stores are effects, kept in program order, and interleave them
+   * (float64 8.3 -> 6.3 ns/value, float32 16.9 -> 11 ns/value with 4 vectors).
+   */
+  nfFence: boolean;
+  /** Float32 kernel: round to float32 with integer operations on the bits (see Emit.r32). */
+  nfIntRound32: boolean;
+  /**
+   * Normal kernels: hold the splatted constants in locals (V8 keeps them in stack slots; a
+   * v128.const at each use costs V8 3-4 instructions to materialise).
+   */
+  nfConstLocals: boolean;
+  /** normal_f64/f32: values per tf + unit-kernel piece (stays in L1; a multiple of 20 suits tf's loop). */
+  nfSub: number;
   /** Threefry blocks per SIMD iteration, in vectors of 4 lanes (performance.md: 4 is best). */
   tfVectors: number;
   /** Philox vectors (of 4 blocks) per SIMD iteration; a power of two. */
@@ -60,7 +102,10 @@ export interface GenOptions {
   f64Shift64: boolean;
 }
 
-export const DEFAULT_OPTIONS: GenOptions = { tfVectors: 4, pxVectors: 2, byteRotate: false, scalarLanes: 4, f64Shift64: true };
+export const DEFAULT_OPTIONS: GenOptions = {
+  tfVectors: 4, pxVectors: 2, byteRotate: false, scalarLanes: 4, f64Shift64: true,
+  nfVectors: 4, nf32Vectors: 4, nfFence: true, nfIntRound32: true, nfConstLocals: true, nfSub: 1280,
+};
 
 /** i8x16.shuffle lane list for i32 lanes taken from (lhs words 0..3, rhs words 4..7). */
 function wordShuffle(words: readonly number[]): string {
@@ -392,6 +437,444 @@ function philoxKernel(opts: GenOptions): string {
   return L.join('\n');
 }
 
+// ---------------------------------------------------------------------------------------------
+// Standard normals (float64): √2·erfinv(2f + lo) with src/random/detmath.ts's deterministic
+// erfinv64det. Every expression below mirrors one in detmath.ts (log1pNeg, erfinvCentralPoly,
+// hornerLow, normalF64FromUnitDet); test/random/normal-det.test.ts checks the bits.
+// ---------------------------------------------------------------------------------------------
+const bits64 = (x: number): bigint => new BigUint64Array(new Float64Array([x]).buffer)[0]!;
+const hex64 = (b: bigint): string => '0x' + b.toString(16).padStart(16, '0');
+
+/** Exact WAT hex-float literal of a (normal or zero) double. */
+export function hexFloat(x: number): string {
+  const b = bits64(x);
+  const sign = b >> 63n ? '-' : '';
+  const e = Number((b >> 52n) & 0x7ffn);
+  const m = b & ((1n << 52n) - 1n);
+  if (e === 0 && m === 0n) return `${sign}0x0p+0`;
+  if (e === 0 || e === 0x7ff) throw new Error(`hexFloat: unsupported ${x}`);
+  return `${sign}0x1.${m.toString(16).padStart(13, '0')}p${e - 1023}`;
+}
+
+/** Named float constants of the transform (splatted into v128 locals $K_<name> in the SIMD kernel). */
+const FCONST: Record<string, number> = {
+  ONE: 1, TWO: 2, HALF: 0.5, LN2_HI, LN2_LO, LG1, LG2, LG3, LG4, LG5, LG6, LG7,
+  C3125: 3.125, C625: 6.25, LO: NORMAL_F64_LO, SQRT2: Math.SQRT2, MAGICF: 2 ** 52 + 1023,
+};
+ERFINV_CENTRAL.forEach((c, i) => { FCONST[`C${i}`] = c; });
+// Float32 kernel: Giles' float32 central coefficients (A0 = highest degree) and constants.
+ERFINV32_CENTRAL.forEach((c, i) => { FCONST[`A${i}`] = c; });
+for (const [k, v] of Object.entries({ LO32: NORMAL_F32_LO, SQRT2F: SQRT2_F32, F32_2P5: 2.5, F32_5: 5 })) {
+  if (k in FCONST) throw new Error(`duplicate constant ${k}`);
+  FCONST[k] = v;
+}
+/** Named 64-bit integer constants (bit manipulation of 1 + y). */
+const ICONST: Record<string, bigint> = {
+  HADD: 0x0009_5f62_0000_0000n, // 0x3ff00000 - 0x3fe6a09e in the high word
+  K2046: 2046n,
+  MAGIC: 0x4330_0000_0000_0000n, // exponent of 2^52
+  MIDMASK: 0x1fff_ffffn, // the 29 float64 mantissa bits below float32 precision
+  MIDVAL: 0x1000_0000n,  // ... equal to this: exactly halfway between two float32 values
+  RND32: 0x0fff_ffffn,   // rounding to 24 significant bits: add this plus bit 29,
+  BIT0: 1n,
+  CLR32: 0xffff_ffff_e000_0000n, // then clear the low 29 bits
+};
+
+type Mode = 'v' | 's';
+
+/**
+ * Straight-line code builder for one instance of the transform, as scalar f64 ('s') or f64x2
+ * lanes ('v'): the same expression tree in both, so the scalar fix-up path and the SIMD lanes
+ * perform identical IEEE operations.
+ */
+class Emit {
+  readonly stmts: string[] = [];
+  readonly locals = new Map<string, string>();
+  /** Names of the FCONST/ICONST constants used (the SIMD kernels hold them in locals). */
+  readonly used = new Set<string>();
+  constructor(readonly mode: Mode, readonly prefix: string, readonly constLocals: boolean) {}
+  private ft(): string { return this.mode === 'v' ? 'v128' : 'f64'; }
+  private it(): string { return this.mode === 'v' ? 'v128' : 'i64'; }
+  set(name: string, expr: string, int = false): string {
+    const n = this.prefix + name;
+    this.locals.set(n, int ? this.it() : this.ft());
+    this.stmts.push(`(local.set $${n} ${expr})`);
+    if (this.fence !== '') this.stmts.push(`(v128.store64_lane ${this.fence} 0 (local.get $p) (local.get $${n}))`);
+    return `(local.get $${n})`;
+  }
+  f(op: string, ...args: string[]): string { return `(${this.mode === 'v' ? 'f64x2' : 'f64'}.${op} ${args.join(' ')})`; }
+  add(a: string, b: string): string { return this.f('add', a, b); }
+  sub(a: string, b: string): string { return this.f('sub', a, b); }
+  mul(a: string, b: string): string { return this.f('mul', a, b); }
+  div(a: string, b: string): string { return this.f('div', a, b); }
+  c(name: string): string {
+    const v = FCONST[name];
+    if (v === undefined) throw new Error(name);
+    this.used.add(name);
+    if (this.mode === 's') return `(f64.const ${hexFloat(v)})`;
+    if (this.constLocals) return `(local.get $K_${name})`;
+    const h = hex64(bits64(v));
+    return `(v128.const i64x2 ${h} ${h})`;
+  }
+  ic(name: string): string {
+    const v = ICONST[name];
+    if (v === undefined) throw new Error(name);
+    this.used.add(name);
+    if (this.mode === 's') return `(i64.const ${hex64(v)})`;
+    if (this.constLocals) return `(local.get $K_${name})`;
+    return `(v128.const i64x2 ${hex64(v)} ${hex64(v)})`;
+  }
+  bits(a: string): string { return this.mode === 'v' ? a : `(i64.reinterpret_f64 ${a})`; }
+  fromBits(a: string): string { return this.mode === 'v' ? a : `(f64.reinterpret_i64 ${a})`; }
+  i(op: string, a: string, b: string): string { return `(${this.mode === 'v' ? 'i64x2' : 'i64'}.${op} ${a} ${b})`; }
+  shift(op: 'shl' | 'shr_u', a: string, n: number): string {
+    return this.mode === 'v' ? `(i64x2.${op} ${a} (i32.const ${n}))` : `(i64.${op} ${a} (i64.const ${n}))`;
+  }
+  or(a: string, b: string): string { return this.mode === 'v' ? `(v128.or ${a} ${b})` : `(i64.or ${a} ${b})`; }
+  /**
+   * Rounds a double to the nearest float32 (and back): Math.fround. In f64x2 lanes (with
+   * `intRound32`) by integer operations on the bits instead of demote + promote: round the
+   * significand to 24 bits, ties to even (add 0x0fffffff plus bit 29, clear the low 29 bits). That
+   * equals Math.fround for values of float32 normal magnitude (or zero), which is all the
+   * float32 kernel rounds; carries into the exponent come out right.
+   */
+  r32(a: string): string {
+    if (this.mode === 's') return `(f64.promote_f32 (f32.demote_f64 ${a}))`;
+    if (!this.intRound32) return `(f64x2.promote_low_f32x4 (f32x4.demote_f64x2_zero ${a}))`;
+    const v = this.set(`r${this.rounds++}`, a);
+    return `(v128.and (i64x2.add (i64x2.add ${v} ${this.ic('RND32')}) (v128.and (i64x2.shr_u ${v} (i32.const 29)) ${this.ic('BIT0')})) ${this.ic('CLR32')})`;
+  }
+  /** Memarg of the ordering store after each statement (GenOptions.nfFence; '' = none). */
+  fence = '';
+  /** Use the integer rounding in `r32` (f64x2 only). */
+  intRound32 = false;
+  private rounds = 0;
+}
+
+/**
+ * w = −log1p(−u²) with exactly log1pNeg's operations (src/random/detmath.ts). The reduction reads
+ * k off the bits of 1 − u² as the JS does: E = (bits + HADD) >>> 52 is the biased exponent
+ * k + 1023 after the high-word offset; scale = 2^−k is built as the bits (2046 − E) << 52, and
+ * k as a double as (bits E | bits of 2^52) − (2^52 + 1023). Returns the expression for w.
+ */
+function emitW(e: Emit, u: string): string {
+  return emitLog1pW(e, e.set('uu', e.mul(u, u)));
+}
+
+/**
+ * w = −log1pNeg(−uu) for uu = u² (already rounded as the caller's dtype requires). The JS
+ * computes y = −uu (exact); every use of y is rewritten exactly: 1 + y = 1 − uu and
+ * y·sc + (sc − 1) = (sc − 1) − uu·sc (a + (−b) = a − b and (−a)·b = −(a·b) in IEEE arithmetic).
+ */
+function emitLog1pW(e: Emit, uu: string): string {
+  const u1 = e.sub(e.c('ONE'), uu);
+  const E = e.set('E', e.shift('shr_u', e.i('add', e.bits(u1), e.ic('HADD')), 52), true);
+  const sc = e.set('sc', e.fromBits(e.shift('shl', e.i('sub', e.ic('K2046'), E), 52)));
+  const dk = e.set('dk', e.sub(e.fromBits(e.or(E, e.ic('MAGIC'))), e.c('MAGICF')));
+  const f = e.set('f', e.sub(e.sub(sc, e.c('ONE')), e.mul(uu, sc)));
+  const hfsq = e.set('hfsq', e.mul(e.mul(e.c('HALF'), f), f));
+  const s = e.set('s', e.div(f, e.add(e.c('TWO'), f)));
+  const z = e.set('z', e.mul(s, s));
+  const w4 = e.set('w4', e.mul(z, z));
+  const t1 = e.mul(w4, e.add(e.c('LG2'), e.mul(w4, e.add(e.c('LG4'), e.mul(w4, e.c('LG6'))))));
+  const t2 = e.mul(z, e.add(e.c('LG1'), e.mul(w4, e.add(e.c('LG3'), e.mul(w4, e.add(e.c('LG5'), e.mul(w4, e.c('LG7'))))))));
+  const r = e.set('r', e.add(t2, t1));
+  // w = −(k·ln2_hi − (A − f)) = (A − f) − k·ln2_hi (exact; only the sign of a zero w could differ,
+  // and w is only used through comparisons, w − 3.125 (float64), fl32(w) − 2.5 (float32) and, in
+  // branches where w >= 5, √w).
+  const A = e.sub(hfsq, e.add(e.mul(s, e.add(hfsq, r)), e.mul(dk, e.c('LN2_LO'))));
+  return e.set('w', e.sub(e.sub(A, f), e.mul(dk, e.c('LN2_HI'))));
+}
+
+/** erfinvCentralPoly(t) in Estrin order; returns the expression for p. */
+function emitCentral(e: Emit, w: string): string {
+  const t = e.set('t', e.sub(w, e.c('C3125')));
+  const t2 = e.set('t2', e.mul(t, t));
+  const t4 = e.set('t4', e.mul(t2, t2));
+  const t8 = e.set('t8', e.mul(t4, t4));
+  const t16 = e.set('t16', e.mul(t8, t8));
+  const q = (i: number): string => e.add(e.c(`C${2 * i}`), e.mul(e.c(`C${2 * i + 1}`), t));
+  const r: string[] = [];
+  for (let j = 0; j < 5; j++) r.push(e.set(`r${j}`, e.add(q(2 * j), e.mul(q(2 * j + 1), t2))));
+  r.push(e.set('r5', e.add(q(10), e.mul(e.c('C22'), t2))));
+  const s0 = e.set('s0', e.add(r[0]!, e.mul(r[1]!, t4)));
+  const s1 = e.set('s1', e.add(r[2]!, e.mul(r[3]!, t4)));
+  const s2 = e.set('s2', e.add(r[4]!, e.mul(r[5]!, t4)));
+  return e.add(e.add(s0, e.mul(s1, t8)), e.mul(s2, t16));
+}
+
+function hornerScalar(c: readonly number[], t: string): string {
+  let p = `(f64.const ${hexFloat(c[c.length - 1]!)})`;
+  for (let i = c.length - 2; i >= 0; i--) p = `(f64.add (f64.mul ${p} ${t}) (f64.const ${hexFloat(c[i]!)}))`;
+  return p;
+}
+
+/** $nf64_s(u) = √2 · erfinv64det(u), all three branches (normalF64FromUnitDet without the 2f + lo). */
+function scalarFunction64(): string {
+  const e = new Emit('s', '', false);
+  const w = emitW(e, '(local.get $u)');
+  const central = new Emit('s', 'c_', false);
+  const pc = emitCentral(central, w);
+  const L: string[] = [];
+  L.push('(func $nf64_s (param $u f64) (result f64)');
+  const locals = new Map([...e.locals, ...central.locals, ['sw', 'f64'], ['p', 'f64']]);
+  L.push(`  ${[...locals].map(([n, t]) => `(local $${n} ${t})`).join(' ')}`);
+  for (const s of e.stmts) L.push(`  ${s}`);
+  L.push(`  (if (f64.lt ${w} (f64.const ${hexFloat(6.25)})) (then`);
+  for (const s of central.stmts) L.push(`    ${s}`);
+  L.push(`    (local.set $p ${pc})`);
+  L.push(`  ) (else`);
+  L.push(`    (local.set $sw (f64.sqrt ${w}))`);
+  L.push(`    (if (f64.lt ${w} (f64.const 16)) (then`);
+  L.push(`      (local.set $p ${hornerScalar(ERFINV_MIDDLE, `(f64.sub (local.get $sw) (f64.const ${hexFloat(3.25)}))`)})`);
+  L.push(`    ) (else`);
+  L.push(`      (local.set $p ${hornerScalar(ERFINV_TAIL, `(f64.sub (local.get $sw) (f64.const 5))`)})`);
+  L.push(`    ))`);
+  L.push(`  ))`);
+  L.push(`  (f64.mul (f64.const ${hexFloat(Math.SQRT2)}) (f64.mul (local.get $p) (local.get $u)))`);
+  L.push(')');
+  return L.join('\n');
+}
+
+const r32s = (a: string): string => `(f64.promote_f32 (f32.demote_f64 ${a}))`;
+
+/**
+ * $fma32(a, b, c): fma rounded once to float32 for float32 a, b, c (as doubles), like `fma32` in
+ * src/random/float.ts: a·b is exact in float64; the sum is rounded to odd (TwoSum error e; if
+ * e ≠ 0, step s toward zero when e points that way, then set the last bit), which float32
+ * rounding then turns into the correctly rounded result (Boldo and Melquiond 2008).
+ */
+function fma32Function(): string {
+  return [
+    '(func $fma32 (param $a f64) (param $b f64) (param $c f64) (result f64)',
+    '  (local $p f64) (local $s f64) (local $bb f64) (local $e f64) (local $sb i64) (local $inexact i64)',
+    '  (local.set $p (f64.mul (local.get $a) (local.get $b)))',
+    '  (local.set $s (f64.add (local.get $p) (local.get $c)))',
+    '  (local.set $bb (f64.sub (local.get $s) (local.get $p)))',
+    '  (local.set $e (f64.add (f64.sub (local.get $p) (f64.sub (local.get $s) (local.get $bb))) (f64.sub (local.get $c) (local.get $bb))))',
+    '  (local.set $sb (i64.reinterpret_f64 (local.get $s)))',
+    '  (local.set $inexact (i64.extend_i32_u (f64.ne (local.get $e) (f64.const 0))))',
+    '  (local.set $sb (i64.sub (local.get $sb) (i64.and (local.get $inexact)',
+    '    (i64.extend_i32_u (i64.lt_s (i64.xor (local.get $sb) (i64.reinterpret_f64 (local.get $e))) (i64.const 0))))))',
+    `  ${r32s('(f64.reinterpret_i64 (i64.or (local.get $sb) (local.get $inexact)))')}`,
+    ')',
+  ].join('\n');
+}
+
+/** Horner with exact float32 FMAs (scalar): p = c[0]; p = fma32(p, t, c[i]). */
+function horner32Scalar(c: readonly number[], t: string): string {
+  let p = `(f64.const ${hexFloat(c[0]!)})`;
+  for (let i = 1; i < c.length; i++) p = `(call $fma32 ${p} ${t} (f64.const ${hexFloat(c[i]!)}))`;
+  return p;
+}
+
+/** $nf32_s(f) = normalF32FromUnitDet(f) for a float32 unit uniform f (as a double), both branches. */
+function scalarFunction32(): string {
+  const e = new Emit('s', '', false);
+  const f = '(local.get $unit)';
+  const x = e.set('x', e.add(e.add(f, f), e.c('LO32')));
+  const w = emitLog1pW(e, e.set('xx', e.r32(e.mul(x, x))));
+  const w0 = e.set('w0', e.r32(w));
+  const L: string[] = [];
+  L.push('(func $nf32_s (param $unit f64) (result f64)');
+  const locals = new Map([...e.locals, ['t', 'f64'], ['p', 'f64']]);
+  L.push(`  ${[...locals].map(([n, t]) => `(local $${n} ${t})`).join(' ')}`);
+  for (const st of e.stmts) L.push(`  ${st}`);
+  L.push(`  (if (f64.lt ${w0} (f64.const 5)) (then`);
+  L.push(`    (local.set $t ${r32s(`(f64.sub ${w0} (f64.const 2.5))`)})`);
+  L.push(`    (local.set $p ${horner32Scalar(ERFINV32_CENTRAL, '(local.get $t)')})`);
+  L.push(`  ) (else`);
+  L.push(`    (local.set $t ${r32s(`(f64.sub ${r32s(`(f64.sqrt ${w0})`)} (f64.const 3))`)})`);
+  L.push(`    (local.set $p ${horner32Scalar(ERFINV32_TAIL, '(local.get $t)')})`);
+  L.push(`  ))`);
+  L.push(`  ${r32s(`(f64.mul (f64.const ${hexFloat(SQRT2_F32)}) ${r32s(`(f64.mul (local.get $p) ${x})`)})`)}`);
+  L.push(')');
+  return L.join('\n');
+}
+
+/** Interleaves statement lists (round robin) so independent vectors overlap. */
+function zip(lists: string[][]): string[] {
+  const out: string[] = [];
+  const n = Math.max(...lists.map((l) => l.length));
+  for (let i = 0; i < n; i++) for (const l of lists) if (i < l.length) out.push(l[i]!);
+  return out;
+}
+
+/** One f64x2 vector (2 values) of a unit kernel's main loop. */
+interface Lane2 {
+  e: Emit;
+  /** Expression of the 2 results (f64x2). */
+  res: string;
+  /** Expression (v128 mask) of the lanes that must be redone by the scalar function. */
+  redo: string;
+  /** Local holding the input vector (f64x2) the scalar function is applied to, lane by lane. */
+  input: string;
+}
+
+interface UnitSpec {
+  name: string;
+  /** Bytes per value in memory (8 for float64, 4 for float32). */
+  bytes: 8 | 4;
+  /** Scalar function applied to the loaded value (as a double) for redone lanes and the tail. */
+  scalar: string;
+  /** Builds vector g: code loading 2 values at $p + offset into `input`, then the transform. */
+  build: (e: Emit, g: number, offset: number) => Omit<Lane2, 'e'>;
+}
+
+/**
+ * An in-place unit kernel: G f64x2 vectors per iteration through `spec.build`; if any lane is
+ * flagged (`redo`), every lane of the iteration is recomputed by the scalar function (same
+ * operations, all branches); the last n mod 2G values go through the scalar function.
+ */
+function unitKernel(spec: UnitSpec, opts: GenOptions): string {
+  const G = spec.bytes === 8 ? opts.nfVectors : opts.nf32Vectors;
+  const V = 2 * G;
+  const B = spec.bytes;
+  const lanes: Lane2[] = [];
+  for (let g = 0; g < G; g++) {
+    const e = new Emit('v', `g${g}_`, opts.nfConstLocals);
+    if (opts.nfFence) e.fence = `offset=${2 * B * g}`;
+    e.intRound32 = opts.nfIntRound32;
+    lanes.push({ e, ...spec.build(e, g, 2 * B * g) });
+  }
+  const locals = new Map<string, string>();
+  const used = new Set<string>();
+  for (const { e } of lanes) {
+    for (const [n, t] of e.locals) locals.set(n, t);
+    for (const n of e.used) used.add(n);
+  }
+  if (opts.nfConstLocals) for (const n of used) locals.set(`K_${n}`, 'v128');
+  const L: string[] = [];
+  L.push(`(func $${spec.name} (export "${spec.name}") (param $p i32) (param $n i32)`);
+  L.push(`  ${[...locals].map(([n, t]) => `(local $${n} ${t})`).join(' ')}`);
+  L.push('  (local $iters i32) (local $rest i32)');
+  L.push(`  (local.set $iters (i32.shr_u (local.get $n) (i32.const ${Math.log2(V)})))`);
+  L.push('  (if (local.get $iters) (then');
+  if (opts.nfConstLocals) {
+    for (const n of used) {
+      const h = hex64(n in FCONST ? bits64(FCONST[n]!) : ICONST[n]!);
+      L.push(`    (local.set $K_${n} (v128.const i64x2 ${h} ${h}))`);
+    }
+  }
+  L.push('    (loop $simd');
+  for (const st of zip(lanes.map((l) => l.e.stmts))) L.push(`      ${st}`);
+  const redo = lanes.map((l) => l.redo).reduce((a, b) => `(v128.or ${a} ${b})`);
+  L.push(`      (if (v128.any_true ${redo}) (then`);
+  lanes.forEach((l, g) => {
+    for (let k = 0; k < 2; k++) {
+      L.push(`        (local.set $g${g}_res (f64x2.replace_lane ${k} ${l.res} (call $${spec.scalar} (f64x2.extract_lane ${k} ${l.input}))))`);
+    }
+  });
+  L.push('      ))');
+  lanes.forEach((l, g) => {
+    if (B === 8) L.push(`      (v128.store offset=${16 * g} (local.get $p) ${l.res})`);
+    else L.push(`      (v128.store64_lane offset=${8 * g} 0 (local.get $p) (f32x4.demote_f64x2_zero ${l.res}))`);
+  });
+  L.push(`      (local.set $p (i32.add (local.get $p) (i32.const ${V * B})))`);
+  L.push('      (br_if $simd (local.tee $iters (i32.sub (local.get $iters) (i32.const 1))))');
+  L.push('    )');
+  L.push('  ))');
+  L.push(`  (local.set $rest (i32.and (local.get $n) (i32.const ${V - 1})))`);
+  L.push('  (if (local.get $rest) (then');
+  L.push('    (loop $tail');
+  if (B === 8) L.push(`      (f64.store (local.get $p) (call $${spec.scalar} (f64.load (local.get $p))))`);
+  else L.push(`      (f32.store (local.get $p) (f32.demote_f64 (call $${spec.scalar} (f64.promote_f32 (f32.load (local.get $p))))))`);
+  L.push(`      (local.set $p (i32.add (local.get $p) (i32.const ${B})))`);
+  L.push('      (br_if $tail (local.tee $rest (i32.sub (local.get $rest) (i32.const 1))))');
+  L.push('    )');
+  L.push('  ))');
+  L.push(')');
+  return L.join('\n');
+}
+
+/**
+ * nf64_unit(p, n): float64 unit uniforms f at p become normalF64FromUnitDet(f). Central branch in
+ * the lanes; a lane with w >= 6.25 (about 1 in 1000) sends its iteration to $nf64_f.
+ */
+const UNIT64: UnitSpec = {
+  name: 'nf64_unit',
+  bytes: 8,
+  scalar: 'nf64_f',
+  build(e, g, offset) {
+    const fl = e.set('x', `(v128.load offset=${offset} (local.get $p))`);
+    const u = e.set('u', e.add(e.add(fl, fl), e.c('LO')));
+    const w = emitW(e, u);
+    const p = emitCentral(e, w);
+    const res = e.set('res', e.mul(e.c('SQRT2'), e.mul(p, u)));
+    return { res, redo: `(f64x2.ge ${w} ${e.c('C625')})`, input: `(local.get $g${g}_x)` };
+  },
+};
+
+/** $nf64_f(f) = normalF64FromUnitDet(f): the 2f + lo step, then $nf64_s. */
+function scalarFromUnit64(): string {
+  return [
+    '(func $nf64_f (param $f f64) (result f64)',
+    `  (call $nf64_s (f64.add (f64.add (local.get $f) (local.get $f)) (f64.const ${hexFloat(NORMAL_F64_LO)})))`,
+    ')',
+  ].join('\n');
+}
+
+/**
+ * nf32_unit(p, n): float32 unit uniforms f at p become normalF32FromUnitDet(f), two per f64x2
+ * vector: every float32 operation is done exactly in float64 and rounded with demote (+ promote),
+ * which is what float32 arithmetic gives, and each Horner step fma32(p, t, c) is the float64
+ * p·t + c (p·t exact) rounded to float32 -- correct unless that sum is exactly halfway between two
+ * float32 values (double rounding), which is flagged, as is the tail branch w >= 5: flagged
+ * iterations are redone by $nf32_s with the exact round-to-odd $fma32.
+ */
+const UNIT32: UnitSpec = {
+  name: 'nf32_unit',
+  bytes: 4,
+  scalar: 'nf32_s',
+  build(e, g) {
+
+    const fv = e.set('x', `(f64x2.promote_low_f32x4 (v128.load64_zero offset=${8 * g} (local.get $p)))`);
+    const x = e.set('u', e.add(e.add(fv, fv), e.c('LO32')));
+    const w0 = e.set('w0', e.r32(emitLog1pW(e, e.set('xx', e.r32(e.mul(x, x))))));
+    const t = e.set('t', e.r32(e.sub(w0, e.c('F32_2P5'))));
+    let p = e.c('A0');
+    let mid = '';
+    for (let i = 1; i < ERFINV32_CENTRAL.length; i++) {
+      const sum = e.set(`s${i}`, e.add(e.mul(p, t), e.c(`A${i}`)));
+      const m = `(i64x2.eq (v128.and ${sum} ${e.ic('MIDMASK')}) ${e.ic('MIDVAL')})`;
+      mid = mid === '' ? m : `(v128.or ${mid} ${m})`;
+      p = e.set(`p${i}`, e.r32(sum));
+    }
+    const res = e.set('res', e.r32(e.mul(e.c('SQRT2F'), e.r32(e.mul(p, x)))));
+    return { res, redo: `(v128.or (f64x2.ge ${w0} ${e.c('F32_5')}) ${mid})`, input: `(local.get $g${g}_x)` };
+  },
+};
+
+/**
+ * normal_f64 / normal_f32 (k0, k1, x0, x1, step, n, out): tf_f64 (tf_f32) into out, then the unit
+ * kernel in place, in pieces of opts.nfSub values (which stay in L1).
+ */
+function fillKernel(name: string, tf: string, unit: string, shift: number, opts: GenOptions): string {
+  const SUB = opts.nfSub;
+  const at = `(i32.add (local.get $out) (i32.shl (local.get $done) (i32.const ${shift})))`;
+  return [
+    `(func $${name} (export "${name}") (param $k0 i32) (param $k1 i32) (param $x0 i32) (param $x1 i32) (param $step i32) (param $n i32) (param $out i32)`,
+    '  (local $done i32) (local $m i32)',
+    '  (block $exit (loop $chunk',
+    '    (br_if $exit (i32.ge_u (local.get $done) (local.get $n)))',
+    `    (local.set $m (select (i32.const ${SUB}) (local.tee $m (i32.sub (local.get $n) (local.get $done))) (i32.gt_u (local.get $m) (i32.const ${SUB}))))`,
+    `    (call $${tf} (local.get $k0) (local.get $k1) (i32.add (local.get $x0) (i32.mul (local.get $done) (local.get $step)))`,
+    `      (i32.add (local.get $x1) (local.get $done)) (local.get $step) (local.get $m) ${at})`,
+    `    (call $${unit} ${at} (local.get $m))`,
+    '    (local.set $done (i32.add (local.get $done) (local.get $m)))',
+    '    (br $chunk)',
+    '  ))',
+    ')',
+  ].join('\n');
+}
+
+export function normalKernels(opts: GenOptions): string[] {
+  return [
+    scalarFunction64(), scalarFromUnit64(), unitKernel(UNIT64, opts), fillKernel('normal_f64', 'tf_f64', 'nf64_unit', 3, opts),
+    fma32Function(), scalarFunction32(), unitKernel(UNIT32, opts), fillKernel('normal_f32', 'tf_f32', 'nf32_unit', 2, opts),
+  ];
+}
+
 /** Initial (and minimum) memory in 64 KiB pages; the JS driver may grow it. */
 export const MEMORY_PAGES = 4;
 
@@ -399,13 +882,15 @@ export function generateWat(opts: GenOptions = DEFAULT_OPTIONS): string {
   const parts: string[] = [
     ';; GENERATED by scripts/gen-wat.ts -- do not edit by hand; run `npm run build:wasm`.',
     ';; Threefry-2x32-20 and Philox-4x32-10 counter-mode fills, SIMD128, bit-identical to the',
-    ';; pure-JS kernels in src/prng/threefry.ts and src/prng/philox.ts.',
+    ';; pure-JS kernels in src/prng/threefry.ts and src/prng/philox.ts; float64 standard normals',
+    ';; bit-identical to normalF64FromUnitDet in src/random/detmath.ts.',
     `;; options: ${JSON.stringify(opts)}`,
     '(module',
     `(memory (export "memory") ${MEMORY_PAGES})`,
   ];
   for (const layout of ['f64', 'f32', 'xor', 'blocks', 'halves'] as const) parts.push(threefryKernel(layout, opts));
   parts.push(philoxKernel(opts));
+  parts.push(...normalKernels(opts));
   parts.push(')');
   return parts.join('\n') + '\n';
 }

@@ -7,6 +7,7 @@
  * random.uniform(subkey, [3]); // → Tensor float64 [3], the same bits as JAX
  */
 export * as random from './random/index.js';
+export * as samplers from './samplers.js';
 export { configure, getModes, type ConfigureOptions, type Modes } from './config.js';
 export { Tensor, tensor } from './tensor/index.js';
 export type { DType, FloatDType, IntDType, NestedArray, TensorData } from './tensor/index.js';

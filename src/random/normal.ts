@@ -2,27 +2,36 @@ import { checkOptions, checkShape } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { erfinv32, erfinv64 } from './erfinv.js';
 import { checkKey, type KeyArray } from './key-array.js';
+import { normalF32Fill, normalF64Fill, normalFromUnit } from './normal-fill.js';
 import { floatDtype, type ShapeLike } from './params.js';
+import { threefry2x32 } from './threefry-impl.js';
 import { uniformUnit } from './uniform.js';
-
-const SQRT2_F32 = Math.fround(Math.SQRT2);
 
 /**
  * `size` standard normals exactly as JAX draws them: `√2 · erfinv(u)` with u uniform on
- * [nextafter(−1, 0), 1). That u is `2f + lo` for the unit uniform f, which is exact in both
- * dtypes (no fused multiply-add question arises).
+ * [nextafter(−1, 0), 1), i.e. u = `2f + lo` for the unit uniform f (exact in both dtypes).
+ * The transform is stochax's deterministic one (src/random/detmath.ts: our own log1p, no
+ * Math.log), run by the WebAssembly kernels or the identical JS fallback, so the bits are the
+ * same in every engine.
  */
 export function normalData(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
-  const out = uniformUnit(key, size, dtype, modes);
-  if (dtype === 'float32') {
-    const lo = -(1 - 2 ** -24);
-    for (let i = 0; i < size; i++) out[i] = Math.fround(SQRT2_F32 * erfinv32(2 * out[i]! + lo));
-  } else {
-    const lo = -(1 - 2 ** -53);
-    for (let i = 0; i < size; i++) out[i] = Math.SQRT2 * erfinv64(2 * out[i]! + lo);
+  if (key.impl === threefry2x32) {
+    const k0 = key.data[0]!, k1 = key.data[1]!;
+    if (dtype === 'float64') {
+      const out = new Float64Array(size);
+      if (modes.partitionable) normalF64Fill(k0, k1, 0, 0, 0, size, out);
+      else normalF64Fill(k0, k1, 0, size, 1, size, out);   // original mode pairs blocks (i, i + n)
+      return out;
+    }
+    if (modes.partitionable) {
+      const out = new Float32Array(size);
+      normalF32Fill(k0, k1, 0, 0, 0, size, out);
+      return out;
+    }
   }
+  const out = uniformUnit(key, size, dtype, modes);        // philox keys, original-mode float32
+  normalFromUnit(out);                                     // the same transform, in place
   return out;
 }
 

@@ -1,0 +1,266 @@
+import { checkOptions, fail } from '../checks.js';
+import { getModes, type Modes } from '../config.js';
+import { allocate, intRange, isBigIntDType, type DataOf, type FloatDType, type IntDType } from '../tensor/dtype.js';
+import { Tensor } from '../tensor/tensor.js';
+import { fma32, fma64 } from './float.js';
+import { checkKey, KeyArray } from './key-array.js';
+import { floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
+import { checkIntDtype } from './randint.js';
+import { uniformUnit } from './uniform.js';
+
+// ---------------------------------------------------------------------------------------------
+// Small XLA-arithmetic helpers shared by the discrete samplers (poisson, binomial, geometric).
+
+/** `split(key, n)` as n single keys (JAX's `_split`; element i is `keys[i]`). */
+export function splitKeys(key: KeyArray, n: number, modes: Modes): KeyArray[] {
+  const words = key.impl.split(key.data, n, modes);
+  const w = key.impl.keyWords;
+  return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.subarray(w * i, w * (i + 1)), []));
+}
+
+/**
+ * a·b + c as XLA:CPU computes a multiply whose only use is an add: LLVM contracts the pair
+ * into one fused multiply-add (XLA allows FP-op fusion), so the product is not rounded.
+ * Non-finite operands fall back to the plain expression (which is then exact).
+ */
+export function fmaFor(dtype: FloatDType): (a: number, b: number, c: number) => number {
+  if (dtype === 'float32') return fma32;
+  return (a, b, c) => {
+    const p = a * b;
+    return Number.isFinite(p) && Number.isFinite(c) && p !== 0 ? fma64(a, b, c) : p + c;
+  };
+}
+
+const LOG1P_SMALL = 0.41421356237309504880; // √2 − 1: XLA's switch from its rational log1p to log(1 + x)
+
+/**
+ * `log1p(x)` as XLA emits it: a (nearly correctly rounded) rational approximation for
+ * |x| < √2 − 1, and `log(1 + x)` with `1 + x` rounded to the dtype above that.
+ */
+export function log1pXla(x: number, round: (v: number) => number): number {
+  return Math.abs(x) < LOG1P_SMALL ? round(Math.log1p(x)) : round(Math.log(round(1 + x)));
+}
+
+type IntData = DataOf<IntDType>;
+
+/**
+ * Integer-valued floats converted to an integer dtype as XLA converts: saturating at the
+ * dtype's range, NaN to 0.
+ */
+export function floatToIntData(values: ArrayLike<number>, dtype: IntDType): IntData {
+  const n = values.length;
+  const out = allocate(dtype, n);
+  const [lo, hi] = intRange(dtype);
+  const loN = Number(lo), hiN = Number(hi);
+  if (isBigIntDType(dtype)) {
+    const big = out as BigInt64Array | BigUint64Array;
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      big[i] = v !== v ? 0n : v <= loN ? lo : v >= hiN ? hi : BigInt(Math.trunc(v));
+    }
+  } else {
+    const small = out as Int32Array;
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      small[i] = v !== v ? 0 : v <= loN ? loN : v >= hiN ? hiN : Math.trunc(v);
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// XLA's float32 lgamma (the CHLO decomposition: Lanczos, g = 7, nine coefficients).
+
+const f = Math.fround;
+const LANCZOS_BASE = f(0.99999999999980993227684700473478);
+const LANCZOS = [
+  676.520368121885098567009190444019, -1259.13921672240287047156078755283, 771.3234287776530788486528258894,
+  -176.61502916214059906584551354, 12.507343278686904814458936853, -0.13857109526572011689554707,
+  9.984369578019570859563e-6, 1.50563273514931155834e-7,
+].map(f);
+const LANCZOS_G_HALF = 7.5;
+const LOG_LANCZOS_G_HALF = f(Math.log(7.5));
+const INV_LANCZOS_G_HALF = f(1 / 7.5);        // XLA rewrites z / 7.5 as z · (1/7.5)
+const LOG_SQRT_2PI = f((Math.log(2) + Math.log(Math.PI)) / 2);
+const LOG_PI = f(Math.log(Math.PI));
+const PI32 = f(Math.PI);
+
+/**
+ * log|Γ(x)| in float32, operation for operation as XLA lowers `lax.lgamma`: z = x − 1 (or −x
+ * below ½), a = 1 + Σ cᵢ/(z + i), t = 7.5 + z, log t = log 7.5 + log1p(z/7.5), and
+ * log Γ = log √(2π) + (z + ½ − t/log t)·log t + log a, every step rounded to float32 (the
+ * product fused into the add, as XLA:CPU contracts it). Below ½ it reflects:
+ * log π − log|sin(π·frac)| − lgamma(1 − x). ±∞ gives +∞.
+ */
+export function lgamma32(x: number): number {
+  if (x === Infinity || x === -Infinity) return Infinity;
+  const reflect = x < 0.5;
+  const z = reflect ? -x : f(x - 1);
+  let a = LANCZOS_BASE;
+  for (let i = 0; i < 8; i++) a = f(a + f(LANCZOS[i]! / f(z + (i + 1))));
+  const t = f(LANCZOS_G_HALF + z);
+  const logT = f(LOG_LANCZOS_G_HALF + log1pXla(f(z * INV_LANCZOS_G_HALF), f));
+  const sum = f(f(z + 0.5) - f(t / logT));
+  const logY = f(fma32(sum, logT, LOG_SQRT_2PI) + f(Math.log(a)));
+  if (!reflect) return logY;
+  const absX = Math.abs(x);
+  const frac = f(absX - Math.floor(absX));
+  const reduced = frac > 0.5 ? f(1 - frac) : frac;
+  const denom = f(Math.log(f(Math.sin(f(PI32 * reduced)))));
+  return Number.isFinite(denom) ? f(f(LOG_PI - denom) - logY) : -denom;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Poisson
+
+const C = {
+  b0: f(0.931), b1: f(2.53), a0: f(-0.059), a1: f(0.02483), ia0: f(1.1239), ia1: f(1.1328), ia2: f(3.4),
+  vr0: f(0.9277), vr1: f(3.6224), k0: f(0.43), us1: f(0.07), us2: f(0.013),
+};
+
+/**
+ * Knuth's multiplication method in lockstep, for the listed elements (the others have
+ * λ replaced by 0 and finish at once): each round `rng, sub = split(rng)`, k += 1 where
+ * log p > −λ, then log p += log(u) for a whole-shape float32 uniform from `sub`. Returns k − 1
+ * into `out` at the listed positions.
+ */
+function knuth(key: KeyArray, lam: Float32Array, active: number[], out: Float64Array, modes: Modes): void {
+  const n = lam.length;
+  const logp = new Float32Array(n);
+  const k = new Float64Array(n);
+  const idx = Int32Array.from(active);          // the elements still counting, compacted in place
+  let live = idx.length;
+  let rng = key;
+  while (live > 0) {
+    const [next, sub] = splitKeys(rng, 2, modes) as [KeyArray, KeyArray];
+    rng = next;
+    const u = uniformUnit(sub, n, 'float32', modes);
+    let w = 0;
+    for (let t = 0; t < live; t++) {
+      const i = idx[t]!;
+      k[i]!++;
+      const lp = f(logp[i]! + f(Math.log(u[i]!)));
+      logp[i] = lp;
+      if (lp > -lam[i]!) idx[w++] = i;
+    }
+    live = w;
+  }
+  for (const i of active) out[i] = k[i]! - 1;
+}
+
+/**
+ * Hörmann's transformed rejection (PTRS) in lockstep over the whole array, in float32: each
+ * round `key, s0, s1 = split(key, 3)`, u = U(s0) − ½, v = U(s1). As in JAX, the loop runs until
+ * every element has accepted once, and *every* accepted proposal overwrites the element's value
+ * (`k_out = select(accept, k, k_out)`, with no mask for earlier acceptances): a value is the last
+ * proposal it accepted before the slowest element finished. So the elements of the other branch
+ * (λ replaced by 1e5) matter too: they decide how many rounds run. `real[i]` marks the elements
+ * whose value is kept; the others are only followed until their first acceptance.
+ */
+function ptrs(key: KeyArray, lam: Float32Array, real: Uint8Array, out: Float64Array, modes: Modes): void {
+  const n = lam.length;
+  const logLam = new Float32Array(n), b = new Float32Array(n), a2 = new Float32Array(n), a = new Float32Array(n);
+  const invAlpha = new Float32Array(n), vr = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const l = lam[i]!;
+    logLam[i] = f(Math.log(l));
+    const bi = fma32(C.b1, f(Math.sqrt(l)), C.b0);
+    b[i] = bi;
+    a[i] = fma32(C.a1, bi, C.a0);
+    a2[i] = f(2 * a[i]!);
+    invAlpha[i] = f(C.ia0 + f(C.ia1 / f(bi - C.ia2)));
+    vr[i] = f(C.vr0 - f(C.vr1 / f(bi - 2)));
+  }
+  const accepted = new Uint8Array(n);
+  let pending = n;
+  let loopKey = key;
+  while (pending > 0) {
+    const [next, s0, s1] = splitKeys(loopKey, 3, modes) as [KeyArray, KeyArray, KeyArray];
+    loopKey = next;
+    const us0 = uniformUnit(s0, n, 'float32', modes);
+    const vs = uniformUnit(s1, n, 'float32', modes);
+    for (let i = 0; i < n; i++) {
+      if (accepted[i] && !real[i]) continue;          // its value is discarded and it no longer holds the loop
+      const l = lam[i]!, bi = b[i]!, ai = a[i]!;
+      const u = us0[i]! - 0.5;                         // exact
+      const v = vs[i]!;
+      const us = 0.5 - Math.abs(u);                    // exact
+      const k = Math.floor(f(fma32(f(f(a2[i]! / us) + bi), u, l) + C.k0));
+      let accept = us >= C.us1 && v <= vr[i]!;
+      if (!accept && !(k < 0 || (us < C.us2 && v > us))) {
+        const s = f(Math.log(f(f(v * invAlpha[i]!) / f(f(ai / f(us * us)) + bi))));
+        const t = f(fma32(k, logLam[i]!, -l) - lgamma32(f(k + 1)));
+        accept = s <= t;
+      }
+      if (!accept) continue;
+      if (real[i]) out[i] = k;
+      if (!accepted[i]) { accepted[i] = 1; pending--; }
+    }
+  }
+}
+
+/**
+ * Poisson samples exactly as JAX's `_poisson` (§6.14), for float32 rates: Knuth's method where
+ * λ < 10 or NaN, transformed rejection elsewhere, both in lockstep from the same key; λ = 0
+ * gives 0; negative or NaN λ gives −1 (as JAX). The Knuth loop follows only its own elements
+ * (its counts stop changing once done, so the loop length does not matter); the rejection loop
+ * runs over the whole array with λ = 1e5 for the Knuth elements, as JAX does, because there the
+ * number of rounds changes the values (see `ptrs`). Without rejection elements it is skipped.
+ */
+export function poissonData(key: KeyArray, lam: Float32Array, dtype: IntDType, modes: Modes): IntData {
+  const n = lam.length;
+  const k = new Float64Array(n).fill(-1);
+  const knuthIdx: number[] = [];
+  const real = new Uint8Array(n);
+  const lamRejection = new Float32Array(n).fill(1e5);
+  let anyRejection = false;
+  for (let i = 0; i < n; i++) {
+    const l = lam[i]!;
+    if (l !== l || l < 10) {
+      if (l > 0) knuthIdx.push(i);                     // λ ≤ 0 or NaN: logp = 0 ≯ −λ, so k − 1 = −1
+    } else {
+      real[i] = 1;
+      lamRejection[i] = l;
+      anyRejection = true;
+    }
+  }
+  if (knuthIdx.length > 0) knuth(key, lam, knuthIdx, k, modes);
+  if (anyRejection) ptrs(key, lamRejection, real, k, modes);
+  for (let i = 0; i < n; i++) if (lam[i] === 0) k[i] = 0;
+  return floatToIntData(k, dtype);
+}
+
+/**
+ * Poisson samples (`jax.random.poisson`): P(k) = λᵏ e^(−λ) / k! on k = 0, 1, 2, …
+ *
+ * Follows JAX exactly: λ is broadcast to `shape` and converted to float32 in every mode;
+ * Knuth's multiplication method for λ < 10 and Hörmann's transformed rejection (PTRS) above,
+ * each in lockstep over the whole array with the same key, with JAX's float32 arithmetic
+ * (including XLA's float32 lgamma). Integer results equal JAX's except where XLA's `log`
+ * differs from ours in the last float32 bit and that flips a comparison (rare; for very large
+ * λ the float32 rejection test itself is coarse, in JAX too). Unlike JAX, any PRNG impl is
+ * accepted (JAX allows only threefry2x32).
+ *
+ * @param lam rate λ ≥ 0: a number, array or Tensor. As in JAX, a negative or NaN λ gives −1
+ *   for that element (no error); λ = 0 gives 0.
+ * @param shape result shape; defaults to `lam`'s shape, and `lam` must broadcast to it.
+ * @param options.dtype integer dtype; default `int64` in x64 mode (bigints), `int32` in x32.
+ * @throws RangeError for an infinite λ (JAX would loop without end or return garbage), or a
+ *   `lam` that does not broadcast to `shape`; TypeError for a non-numeric `lam`.
+ * @example
+ * random.poisson(random.key(0), 3.5, [4]);           // → Tensor int64 [4]
+ * random.poisson(random.key(0), [0.5, 20, 1e4]);      // → Tensor int64 [3]
+ */
+export function poisson(key: KeyArray, lam: ParamLike, shape?: ShapeLike, options?: { dtype?: IntDType }): Tensor<IntDType> {
+  const fn = 'random.poisson';
+  checkKey(fn, 'key', key);
+  const opts = checkOptions(fn, options);
+  const modes = getModes();
+  const dtype = checkIntDtype(fn, opts.dtype, modes);
+  const lamT = floatParam(fn, 'lam', lam, 'float32');
+  const s = resolveShape(fn, shape, [['lam', lamT]]);
+  const values = paramValues(fn, 'lam', lamT, s) as Float32Array;
+  for (const v of values) if (v === Infinity) fail('range', fn, 'lam', 'must be finite', v);
+  return new Tensor<IntDType>(poissonData(key, values, dtype, modes), s, dtype);
+}
+
