@@ -5,7 +5,9 @@
  * Float64Array once per round, in rotating order, and the table reports medians and the
  * median same-round ratio to Math.random (the least noise-sensitive figure on a shared VM;
  * see reference/performance.md). Every fill is consumed (summed) so nothing is optimised away.
- * Per-call latency of small key operations is measured with mitata.
+ * A second table does the same for normals and gamma draws (2M per fill) against @stdlib's
+ * ziggurat normal, Box–Muller over Math.random and @stdlib's gamma. Per-call latency of small
+ * key operations is measured with mitata.
  *
  * Options: BENCH_N (values per fill, default 10M), BENCH_ROUNDS (default 7), BENCH_QUICK=1
  * (1M values, 3 rounds, no mitata: a smoke run).
@@ -15,9 +17,12 @@ import seedrandom from 'seedrandom';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import mt19937 from '@stdlib/random-base-mt19937';
+import stdlibNormal from '@stdlib/random-base-normal';
+import stdlibGamma from '@stdlib/random-base-gamma';
 import { random } from '../src/index.js';
 import { philox4x32Rounds, philoxFill, philoxFillJs, threefryFill, threefryFillJs } from '../src/prng/index.js';
 import { wasmAvailable, wasmScratch } from '../src/prng/wasm.js';
+import { normalF64Fill } from '../src/random/normal-fill.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const N = Number(process.env.BENCH_N ?? (quick ? 1_000_000 : 10_000_000));
@@ -76,38 +81,68 @@ function consume(e: Entry): number {
 
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 
-console.log(`stochax bench: ${N.toLocaleString()} values per fill, ${ROUNDS} interleaved rounds, node ${process.version}, wasm SIMD ${wasmAvailable() ? 'on' : 'OFF'}`);
-// Warm-up: every entry a few times on its own, so no timed run is cold (OSR) code.
-for (const e of entries) for (let w = 0; w < 2; w++) { e.fill(); consume(e); }
-
-const times = new Map<string, number[]>(entries.map((e) => [e.name, []]));
-const ratios = new Map<string, number[]>(entries.map((e) => [e.name, []]));
-let sink = 0;
-for (let r = 0; r < ROUNDS; r++) {
-  const round = new Map<string, number>();
-  for (let j = 0; j < entries.length; j++) {
-    const e = entries[(j + r) % entries.length]!;
-    const t0 = process.hrtime.bigint();
-    e.fill();
-    const dt = Number(process.hrtime.bigint() - t0) / 1e9;
-    sink += consume(e);
-    round.set(e.name, dt);
-    times.get(e.name)!.push(dt);
+/** Interleaved rounds over `list`; prints a table with same-round ratios to `baseline`. */
+function measure(list: Entry[], baseline: string, consumeOne: (e: Entry) => number, extra?: (name: string, mps: number, rows: Map<string, number>) => string): number {
+  for (const e of list) for (let w = 0; w < 2; w++) { e.fill(); consumeOne(e); }   // no cold (OSR) timed runs
+  const times = new Map<string, number[]>(list.map((e) => [e.name, []]));
+  const ratios = new Map<string, number[]>(list.map((e) => [e.name, []]));
+  let sink = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const round = new Map<string, number>();
+    for (let j = 0; j < list.length; j++) {
+      const e = list[(j + r) % list.length]!;
+      const t0 = process.hrtime.bigint();
+      e.fill();
+      const dt = Number(process.hrtime.bigint() - t0) / 1e9;
+      sink += consumeOne(e);
+      round.set(e.name, dt);
+      times.get(e.name)!.push(dt);
+    }
+    for (const e of list) ratios.get(e.name)!.push(round.get(baseline)! / round.get(e.name)!);
   }
-  for (const e of entries) ratios.get(e.name)!.push(round.get('Math.random')! / round.get(e.name)!);
+  const mps = new Map(list.map((e) => [e.name, e.values / median(times.get(e.name)!) / 1e6]));
+  console.log(`\n| generator | M values/s | ns/value | × ${baseline} (same round) |${extra ? ' × philox naive |' : ''}`);
+  console.log(`|---|---:|---:|---:|${extra ? '---:|' : ''}`);
+  for (const e of list) {
+    const m = mps.get(e.name)!;
+    console.log(`| ${e.name} | ${m.toFixed(1)} | ${(1000 / m).toFixed(2)} | ${median(ratios.get(e.name)!).toFixed(2)} |${extra ? ` ${extra(e.name, m, mps)} |` : ''}`);
+  }
+  return sink;
 }
 
-const rows = entries.map((e) => {
-  const t = median(times.get(e.name)!);
-  return { name: e.name, mps: e.values / t / 1e6, ns: (t / e.values) * 1e9, vsMath: median(ratios.get(e.name)!) };
-});
-const naive = rows.find((r) => r.name.startsWith('philox4x32 naive'))!;
-console.log('\n| generator | M values/s | ns/value | × Math.random (same round) | × philox naive |');
-console.log('|---|---:|---:|---:|---:|');
-for (const r of rows) {
-  const vsNaive = r.name.startsWith('philox') ? (r.mps / naive.mps).toFixed(2) : '';
-  console.log(`| ${r.name} | ${r.mps.toFixed(1)} | ${r.ns.toFixed(2)} | ${r.vsMath.toFixed(2)} | ${vsNaive} |`);
-}
+console.log(`stochax bench: ${N.toLocaleString()} values per uniform fill, ${ROUNDS} interleaved rounds, node ${process.version}, wasm SIMD ${wasmAvailable() ? 'on' : 'OFF'}`);
+let sink = measure(entries, 'Math.random', consume, (name, m, mps) =>
+  name.startsWith('philox') ? (m / mps.get('philox4x32 naive JS loop (per block)')!).toFixed(2) : '');
+
+// Normals and gamma: 2M values per fill.
+const M = Math.min(N, 2_000_000);
+const normals = new Float64Array(M);
+const rn = (stdlibNormal as unknown as { factory: (mu: number, s: number, o: object) => () => number }).factory(0, 1, { seed: 7 });
+const rg = (stdlibGamma as unknown as { factory: (a: number, b: number, o: object) => () => number }).factory(2.5, 1, { seed: 7 });
+let lastNormals: ArrayLike<number> = normals;
+const normalEntries: Entry[] = [
+  { name: '@stdlib random-base-normal (ziggurat, MT19937)', group: 'f64', values: M, fill: () => { for (let i = 0; i < M; i++) normals[i] = rn(); } },
+  { name: 'Box–Muller over Math.random', group: 'f64', values: M, fill: () => {
+    for (let i = 0; i < M; i += 2) {
+      const r = Math.sqrt(-2 * Math.log(1 - Math.random())), a = 2 * Math.PI * Math.random();
+      normals[i] = r * Math.cos(a); normals[i + 1] = r * Math.sin(a);
+    }
+  } },
+  { name: 'stochax random.normal(key, [N]) float64 (allocates)', group: 'f64', values: M, fill: () => { lastNormals = random.normal(key, [M]).data; } },
+  { name: 'stochax normal float64 fill (JAX-compatible, wasm)', group: 'f64', values: M, fill: () => normalF64Fill(k0, k1, 0, 0, 0, M, normals) },
+  { name: 'stochax random.normal(key, [N]) float32', group: 'f64', values: M, fill: () => { lastNormals = random.normal(key, [M], { dtype: 'float32' }).data; } },
+  { name: '@stdlib random-base-gamma factory(2.5, 1)', group: 'f64', values: M, fill: () => { for (let i = 0; i < M; i++) normals[i] = rg(); } },
+  { name: 'stochax random.gamma(key, 2.5, [N]) float64', group: 'f64', values: M, fill: () => { lastNormals = random.gamma(key, 2.5, [M]).data; } },
+];
+const consumeNormals = (e: Entry) => {
+  const src = e.name.includes('random.') ? lastNormals : normals;
+  let s = 0;
+  for (let i = 0; i < M; i += 997) s += src[i]!;
+  if (Number.isNaN(s)) throw new Error(`${e.name} produced NaN`);
+  return s;
+};
+console.log(`\nNormals and gamma: ${M.toLocaleString()} values per fill.`);
+sink += measure(normalEntries, '@stdlib random-base-normal (ziggurat, MT19937)', consumeNormals);
 console.log(`(checksum ${sink.toFixed(3)})`);
 
 if (!quick) {
