@@ -8,7 +8,7 @@
  * computed side by side and the CPU overlaps them; nothing is allocated per value.
  */
 import type { Modes } from '../config.js';
-import { THREEFRY_PARITY, threefryFill } from '../prng/index.js';
+import { threefryFill, threefryLanes } from '../prng/index.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { erfinv32 } from './erfinv.js';
 import { candidate, finish, rejected, rounder, SQUEEZE, THIRD, type FloatArray } from './gamma-steps.js';
@@ -18,7 +18,6 @@ import { threefry2x32 } from './threefry-impl.js';
 const SQRT2_F32 = Math.fround(Math.SQRT2);
 const NORMAL_LO_F32 = -(1 - 2 ** -24);   // nextafter(-1, 0), as normalData uses it
 // A module-local copy: an imported binding may be read through a getter on every use.
-const PARITY: number = THREEFRY_PARITY;
 const TWO_POW_20 = 1048576;
 const TWO_POW_M52 = 2 ** -52;
 const TWO_POW_M23 = 2 ** -23;
@@ -42,239 +41,13 @@ function unitOf(a: number, b: number, f32: boolean, part: boolean): number {
  * iteration reads its key words before writing).
  */
 
-/** For each listed lane j: (out[2j], out[2j+1]) = threefry(keys[2j], keys[2j+1]; x0, x1). */
-function hashLanes(keys: Int32Array, x0: number, x1: number, lanes: Int32Array, m: number, out: Int32Array): void {
-  for (let t = 0; t < m; t += 4) {
-    // Four lanes per iteration; past the end, the last lane is hashed again.
-    const j0 = 2 * lanes[t]!, j1 = 2 * lanes[t + 1 < m ? t + 1 : m - 1]!;
-    const j2 = 2 * lanes[t + 2 < m ? t + 2 : m - 1]!, j3 = 2 * lanes[t + 3 < m ? t + 3 : m - 1]!;
-    const k0_0 = keys[j0]!, k1_0 = keys[j0 + 1]!, k2_0 = k0_0 ^ k1_0 ^ PARITY;
-    const k0_1 = keys[j1]!, k1_1 = keys[j1 + 1]!, k2_1 = k0_1 ^ k1_1 ^ PARITY;
-    const k0_2 = keys[j2]!, k1_2 = keys[j2 + 1]!, k2_2 = k0_2 ^ k1_2 ^ PARITY;
-    const k0_3 = keys[j3]!, k1_3 = keys[j3 + 1]!, k2_3 = k0_3 ^ k1_3 ^ PARITY;
-    let a0 = (x0 + k0_0) | 0, b0 = (x1 + k1_0) | 0;
-    let a1 = (x0 + k0_1) | 0, b1 = (x1 + k1_1) | 0;
-    let a2 = (x0 + k0_2) | 0, b2 = (x1 + k1_2) | 0;
-    let a3 = (x0 + k0_3) | 0, b3 = (x1 + k1_3) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 13) | (b0 >>> 19)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 13) | (b1 >>> 19)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 13) | (b2 >>> 19)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 13) | (b3 >>> 19)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 15) | (b0 >>> 17)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 15) | (b1 >>> 17)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 15) | (b2 >>> 17)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 15) | (b3 >>> 17)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 26) | (b0 >>> 6)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 26) | (b1 >>> 6)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 26) | (b2 >>> 6)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 26) | (b3 >>> 6)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 6) | (b0 >>> 26)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 6) | (b1 >>> 26)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 6) | (b2 >>> 26)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 6) | (b3 >>> 26)) ^ a3;
-    a0 = (a0 + k1_0) | 0; b0 = (b0 + k2_0 + 1) | 0;
-    a1 = (a1 + k1_1) | 0; b1 = (b1 + k2_1 + 1) | 0;
-    a2 = (a2 + k1_2) | 0; b2 = (b2 + k2_2 + 1) | 0;
-    a3 = (a3 + k1_3) | 0; b3 = (b3 + k2_3 + 1) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 17) | (b0 >>> 15)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 17) | (b1 >>> 15)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 17) | (b2 >>> 15)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 17) | (b3 >>> 15)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 29) | (b0 >>> 3)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 29) | (b1 >>> 3)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 29) | (b2 >>> 3)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 29) | (b3 >>> 3)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 16) | (b0 >>> 16)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 16) | (b1 >>> 16)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 16) | (b2 >>> 16)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 16) | (b3 >>> 16)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 24) | (b0 >>> 8)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 24) | (b1 >>> 8)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 24) | (b2 >>> 8)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 24) | (b3 >>> 8)) ^ a3;
-    a0 = (a0 + k2_0) | 0; b0 = (b0 + k0_0 + 2) | 0;
-    a1 = (a1 + k2_1) | 0; b1 = (b1 + k0_1 + 2) | 0;
-    a2 = (a2 + k2_2) | 0; b2 = (b2 + k0_2 + 2) | 0;
-    a3 = (a3 + k2_3) | 0; b3 = (b3 + k0_3 + 2) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 13) | (b0 >>> 19)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 13) | (b1 >>> 19)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 13) | (b2 >>> 19)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 13) | (b3 >>> 19)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 15) | (b0 >>> 17)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 15) | (b1 >>> 17)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 15) | (b2 >>> 17)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 15) | (b3 >>> 17)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 26) | (b0 >>> 6)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 26) | (b1 >>> 6)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 26) | (b2 >>> 6)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 26) | (b3 >>> 6)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 6) | (b0 >>> 26)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 6) | (b1 >>> 26)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 6) | (b2 >>> 26)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 6) | (b3 >>> 26)) ^ a3;
-    a0 = (a0 + k0_0) | 0; b0 = (b0 + k1_0 + 3) | 0;
-    a1 = (a1 + k0_1) | 0; b1 = (b1 + k1_1 + 3) | 0;
-    a2 = (a2 + k0_2) | 0; b2 = (b2 + k1_2 + 3) | 0;
-    a3 = (a3 + k0_3) | 0; b3 = (b3 + k1_3 + 3) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 17) | (b0 >>> 15)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 17) | (b1 >>> 15)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 17) | (b2 >>> 15)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 17) | (b3 >>> 15)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 29) | (b0 >>> 3)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 29) | (b1 >>> 3)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 29) | (b2 >>> 3)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 29) | (b3 >>> 3)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 16) | (b0 >>> 16)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 16) | (b1 >>> 16)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 16) | (b2 >>> 16)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 16) | (b3 >>> 16)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 24) | (b0 >>> 8)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 24) | (b1 >>> 8)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 24) | (b2 >>> 8)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 24) | (b3 >>> 8)) ^ a3;
-    a0 = (a0 + k1_0) | 0; b0 = (b0 + k2_0 + 4) | 0;
-    a1 = (a1 + k1_1) | 0; b1 = (b1 + k2_1 + 4) | 0;
-    a2 = (a2 + k1_2) | 0; b2 = (b2 + k2_2 + 4) | 0;
-    a3 = (a3 + k1_3) | 0; b3 = (b3 + k2_3 + 4) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 13) | (b0 >>> 19)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 13) | (b1 >>> 19)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 13) | (b2 >>> 19)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 13) | (b3 >>> 19)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 15) | (b0 >>> 17)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 15) | (b1 >>> 17)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 15) | (b2 >>> 17)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 15) | (b3 >>> 17)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 26) | (b0 >>> 6)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 26) | (b1 >>> 6)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 26) | (b2 >>> 6)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 26) | (b3 >>> 6)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 6) | (b0 >>> 26)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 6) | (b1 >>> 26)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 6) | (b2 >>> 26)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 6) | (b3 >>> 26)) ^ a3;
-    out[j0] = (a0 + k2_0) | 0; out[j0 + 1] = (b0 + k0_0 + 5) | 0;
-    out[j1] = (a1 + k2_1) | 0; out[j1 + 1] = (b1 + k0_1 + 5) | 0;
-    out[j2] = (a2 + k2_2) | 0; out[j2 + 1] = (b2 + k0_2 + 5) | 0;
-    out[j3] = (a3 + k2_3) | 0; out[j3 + 1] = (b3 + k0_3 + 5) | 0;
-  }
-}
-
-/** Two blocks per listed lane: `hashLanes(kA, xA0, xA1, …, oA)` and the same for B. */
+/** Two blocks per listed lane: `threefryLanes(kA, xA0, xA1, …, oA)` and the same for B. */
 function hashLanes2(
   kA: Int32Array, xA0: number, xA1: number, oA: Int32Array,
   kB: Int32Array, xB0: number, xB1: number, oB: Int32Array, lanes: Int32Array, m: number,
 ): void {
-  for (let t = 0; t < m; t += 2) {
-    const j0 = 2 * lanes[t]!, j1 = 2 * lanes[t + 1 < m ? t + 1 : t]!;
-    const k0_0 = kA[j0]!, k1_0 = kA[j0 + 1]!, k2_0 = k0_0 ^ k1_0 ^ PARITY;
-    const k0_1 = kB[j0]!, k1_1 = kB[j0 + 1]!, k2_1 = k0_1 ^ k1_1 ^ PARITY;
-    const k0_2 = kA[j1]!, k1_2 = kA[j1 + 1]!, k2_2 = k0_2 ^ k1_2 ^ PARITY;
-    const k0_3 = kB[j1]!, k1_3 = kB[j1 + 1]!, k2_3 = k0_3 ^ k1_3 ^ PARITY;
-    let a0 = (xA0 + k0_0) | 0, b0 = (xA1 + k1_0) | 0;
-    let a1 = (xB0 + k0_1) | 0, b1 = (xB1 + k1_1) | 0;
-    let a2 = (xA0 + k0_2) | 0, b2 = (xA1 + k1_2) | 0;
-    let a3 = (xB0 + k0_3) | 0, b3 = (xB1 + k1_3) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 13) | (b0 >>> 19)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 13) | (b1 >>> 19)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 13) | (b2 >>> 19)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 13) | (b3 >>> 19)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 15) | (b0 >>> 17)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 15) | (b1 >>> 17)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 15) | (b2 >>> 17)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 15) | (b3 >>> 17)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 26) | (b0 >>> 6)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 26) | (b1 >>> 6)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 26) | (b2 >>> 6)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 26) | (b3 >>> 6)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 6) | (b0 >>> 26)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 6) | (b1 >>> 26)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 6) | (b2 >>> 26)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 6) | (b3 >>> 26)) ^ a3;
-    a0 = (a0 + k1_0) | 0; b0 = (b0 + k2_0 + 1) | 0;
-    a1 = (a1 + k1_1) | 0; b1 = (b1 + k2_1 + 1) | 0;
-    a2 = (a2 + k1_2) | 0; b2 = (b2 + k2_2 + 1) | 0;
-    a3 = (a3 + k1_3) | 0; b3 = (b3 + k2_3 + 1) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 17) | (b0 >>> 15)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 17) | (b1 >>> 15)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 17) | (b2 >>> 15)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 17) | (b3 >>> 15)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 29) | (b0 >>> 3)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 29) | (b1 >>> 3)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 29) | (b2 >>> 3)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 29) | (b3 >>> 3)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 16) | (b0 >>> 16)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 16) | (b1 >>> 16)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 16) | (b2 >>> 16)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 16) | (b3 >>> 16)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 24) | (b0 >>> 8)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 24) | (b1 >>> 8)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 24) | (b2 >>> 8)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 24) | (b3 >>> 8)) ^ a3;
-    a0 = (a0 + k2_0) | 0; b0 = (b0 + k0_0 + 2) | 0;
-    a1 = (a1 + k2_1) | 0; b1 = (b1 + k0_1 + 2) | 0;
-    a2 = (a2 + k2_2) | 0; b2 = (b2 + k0_2 + 2) | 0;
-    a3 = (a3 + k2_3) | 0; b3 = (b3 + k0_3 + 2) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 13) | (b0 >>> 19)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 13) | (b1 >>> 19)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 13) | (b2 >>> 19)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 13) | (b3 >>> 19)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 15) | (b0 >>> 17)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 15) | (b1 >>> 17)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 15) | (b2 >>> 17)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 15) | (b3 >>> 17)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 26) | (b0 >>> 6)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 26) | (b1 >>> 6)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 26) | (b2 >>> 6)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 26) | (b3 >>> 6)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 6) | (b0 >>> 26)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 6) | (b1 >>> 26)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 6) | (b2 >>> 26)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 6) | (b3 >>> 26)) ^ a3;
-    a0 = (a0 + k0_0) | 0; b0 = (b0 + k1_0 + 3) | 0;
-    a1 = (a1 + k0_1) | 0; b1 = (b1 + k1_1 + 3) | 0;
-    a2 = (a2 + k0_2) | 0; b2 = (b2 + k1_2 + 3) | 0;
-    a3 = (a3 + k0_3) | 0; b3 = (b3 + k1_3 + 3) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 17) | (b0 >>> 15)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 17) | (b1 >>> 15)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 17) | (b2 >>> 15)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 17) | (b3 >>> 15)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 29) | (b0 >>> 3)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 29) | (b1 >>> 3)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 29) | (b2 >>> 3)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 29) | (b3 >>> 3)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 16) | (b0 >>> 16)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 16) | (b1 >>> 16)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 16) | (b2 >>> 16)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 16) | (b3 >>> 16)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 24) | (b0 >>> 8)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 24) | (b1 >>> 8)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 24) | (b2 >>> 8)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 24) | (b3 >>> 8)) ^ a3;
-    a0 = (a0 + k1_0) | 0; b0 = (b0 + k2_0 + 4) | 0;
-    a1 = (a1 + k1_1) | 0; b1 = (b1 + k2_1 + 4) | 0;
-    a2 = (a2 + k1_2) | 0; b2 = (b2 + k2_2 + 4) | 0;
-    a3 = (a3 + k1_3) | 0; b3 = (b3 + k2_3 + 4) | 0;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 13) | (b0 >>> 19)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 13) | (b1 >>> 19)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 13) | (b2 >>> 19)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 13) | (b3 >>> 19)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 15) | (b0 >>> 17)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 15) | (b1 >>> 17)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 15) | (b2 >>> 17)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 15) | (b3 >>> 17)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 26) | (b0 >>> 6)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 26) | (b1 >>> 6)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 26) | (b2 >>> 6)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 26) | (b3 >>> 6)) ^ a3;
-    a0 = (a0 + b0) | 0; b0 = ((b0 << 6) | (b0 >>> 26)) ^ a0;
-    a1 = (a1 + b1) | 0; b1 = ((b1 << 6) | (b1 >>> 26)) ^ a1;
-    a2 = (a2 + b2) | 0; b2 = ((b2 << 6) | (b2 >>> 26)) ^ a2;
-    a3 = (a3 + b3) | 0; b3 = ((b3 << 6) | (b3 >>> 26)) ^ a3;
-    oA[j0] = (a0 + k2_0) | 0; oA[j0 + 1] = (b0 + k0_0 + 5) | 0;
-    oB[j0] = (a1 + k2_1) | 0; oB[j0 + 1] = (b1 + k0_1 + 5) | 0;
-    oA[j1] = (a2 + k2_2) | 0; oA[j1 + 1] = (b2 + k0_2 + 5) | 0;
-    oB[j1] = (a3 + k2_3) | 0; oB[j1 + 1] = (b3 + k0_3 + 5) | 0;
-  }
+  threefryLanes(kA, xA0, xA1, lanes, m, oA);
+  threefryLanes(kB, xB0, xB1, lanes, m, oB);
 }
 
 /** Copies word pairs: dst[2j] = a[2j + aw], dst[2j + 1] = b[2j + bw], for the listed lanes. */
@@ -389,11 +162,11 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
 
     // key, subkey = split(key): the loop key for every lane, the subkey where a < 1.
     if (part) {
-      hashLanes(K, 0, 0, lanes, m, L);
-      hashLanes(K, 0, 1, boosted, mb, S);
+      threefryLanes(K, 0, 0, lanes, m, L);
+      threefryLanes(K, 0, 1, boosted, mb, S);
     } else {
-      hashLanes(K, 0, 2, lanes, m, Q1);
-      hashLanes(K, 1, 3, lanes, m, Q2);
+      threefryLanes(K, 0, 2, lanes, m, Q1);
+      threefryLanes(K, 1, 3, lanes, m, Q2);
       gatherPair(L, Q1, 0, Q2, 0, lanes, m);
       gatherPair(S, Q1, 1, Q2, 1, boosted, mb);
     }
@@ -406,9 +179,9 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
       if (part) {
         hashLanes2(L, 0, 1, XK, L, 0, 2, UK, active, ma);
       } else {
-        hashLanes(L, 0, 3, active, ma, P1);
-        hashLanes(L, 1, 4, active, ma, P2);
-        hashLanes(L, 2, 5, active, ma, P3);
+        threefryLanes(L, 0, 3, active, ma, P1);
+        threefryLanes(L, 1, 4, active, ma, P2);
+        threefryLanes(L, 2, 5, active, ma, P3);
         gatherPair(XK, P3, 0, P1, 1, active, ma);
         gatherPair(UK, P2, 1, P3, 1, active, ma);
       }
@@ -423,15 +196,15 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
         if (part && first) {
           hashLanes2(XK, 0, 1, SK, UK, 0, 0, UB, inner, mi);
         } else if (part) {
-          hashLanes(XK, 0, 1, inner, mi, SK);
+          threefryLanes(XK, 0, 1, inner, mi, SK);
         } else {
-          hashLanes(XK, 0, 2, inner, mi, Q1);
-          hashLanes(XK, 1, 3, inner, mi, Q2);
+          threefryLanes(XK, 0, 2, inner, mi, Q1);
+          threefryLanes(XK, 1, 3, inner, mi, Q2);
           gatherPair(SK, Q1, 1, Q2, 1, inner, mi);
-          if (first) hashLanes(UK, 0, drawX1, inner, mi, UB);
+          if (first) threefryLanes(UK, 0, drawX1, inner, mi, UB);
         }
         first = false;
-        hashLanes(SK, 0, drawX1, inner, mi, NB);
+        threefryLanes(SK, 0, drawX1, inner, mi, NB);
         if (f32) {
           for (let t = 0; t < mi; t++) {
             const j = inner[t]!;
@@ -457,13 +230,13 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
           }
         }
         if (k > 0) {
-          if (part) hashLanes(XK, 0, 0, inner, k, XK);
+          if (part) threefryLanes(XK, 0, 0, inner, k, XK);
           else gatherPair(XK, Q1, 0, Q2, 0, inner, k);
         }
         mi = k;
       }
       if (rej > 0) {                              // key = split(key, 3)[0] for the next round
-        if (part) hashLanes(L, 0, 0, active, rej, L);
+        if (part) threefryLanes(L, 0, 0, active, rej, L);
         else gatherPair(L, P1, 0, P2, 0, active, rej);
       }
       ma = rej;
@@ -471,7 +244,7 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
 
     // The boost draw from the subkey, where a < 1. loggamma's is −exponential(subkey) =
     // −round(−log1p(−u)) = round(log1p(−u)) exactly.
-    hashLanes(S, 0, drawX1, boosted, mb, UB);
+    threefryLanes(S, 0, drawX1, boosted, mb, UB);
     for (let t = 0; t < mb; t++) {
       const j = boosted[t]!;
       const u = unitOf(UB[2 * j]!, UB[2 * j + 1]!, f32, part);

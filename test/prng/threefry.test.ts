@@ -64,3 +64,23 @@ describe('threefryFillJs layouts', () => {
     expect(Array.from(out)).toEqual([9, 9, 9, (ref[0]! ^ ref[1]!) >>> 0, (ref[2]! ^ ref[3]!) >>> 0, 9]);
   });
 });
+
+describe('threefryLanes (one key per block)', () => {
+  it('equals the generic kernel for every listed lane, in any order and count', async () => {
+    const { threefryLanes } = await import('../../src/prng/threefry.js');
+    const n = 11;
+    const keys = new Int32Array(2 * n);
+    let s = 5;
+    for (let i = 0; i < 2 * n; i++) { s = (Math.imul(s, 1103515245) + 12345) | 0; keys[i] = s; }
+    for (const m of [1, 2, 3, 4, 5, 8, 11]) {
+      const lanes = Int32Array.from({ length: m }, (_, t) => (t * 7) % n);
+      const out = new Int32Array(2 * n);
+      threefryLanes(keys, 0x243f6a88, 0x85a308d3, lanes, m, out);
+      for (const j of lanes) {
+        const want = new Uint32Array(2);
+        threefry2x32Rounds(20, keys[2 * j]!, keys[2 * j + 1]!, 0x243f6a88, 0x85a308d3, want);
+        expect([out[2 * j]! >>> 0, out[2 * j + 1]! >>> 0]).toEqual([want[0], want[1]]);
+      }
+    }
+  });
+});
