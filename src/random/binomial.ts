@@ -4,7 +4,8 @@ import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
-import { fmaFor, log1pXla, splitKeys } from './poisson.js';
+import { splitKeys } from './key-array.js';
+import { fmaFor, log1pXla } from './xla-math.js';
 import { uniformUnit } from './uniform.js';
 
 type FloatArray = Float64Array | Float32Array;

@@ -5,7 +5,8 @@ import { Tensor } from '../tensor/tensor.js';
 import { inexactDtype } from './binomial.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { checkValues, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
-import { floatToIntData, log1pXla } from './poisson.js';
+import { floatToIntData } from './params.js';
+import { log1pXla } from './xla-math.js';
 import { checkIntDtype } from './randint.js';
 import { uniformUnit } from './uniform.js';
 

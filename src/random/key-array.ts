@@ -1,6 +1,7 @@
 import { fail } from '../checks.js';
 import { philox4x32 } from './philox-impl.js';
 import { threefry2x32 } from './threefry-impl.js';
+import type { Modes } from '../config.js';
 import type { ImplName, PrngImpl } from './impl.js';
 
 /** The registered implementations, by name. */
@@ -83,3 +84,9 @@ export function checkImpl(fn: string, impl: unknown): PrngImpl {
   return IMPLS[impl as ImplName];
 }
 
+/** `split(key, n)` as n single keys (JAX's `_split`; element i is `keys[i]`). */
+export function splitKeys(key: KeyArray, n: number, modes: Modes): KeyArray[] {
+  const words = key.impl.split(key.data, n, modes);
+  const w = key.impl.keyWords;
+  return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.subarray(w * i, w * (i + 1)), []));
+}

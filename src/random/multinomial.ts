@@ -6,7 +6,7 @@ import { binomialData } from './binomial.js';
 import { associativeCumsum } from './cumsum.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, paramValues, rounder, type ParamLike, type ShapeLike } from './params.js';
-import { splitKeys } from './poisson.js';
+import { splitKeys } from './key-array.js';
 
 /**
  * JAX's `promote_dtypes_inexact(n, p)`: float Tensors are strongly typed, arrays take the

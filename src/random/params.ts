@@ -1,7 +1,7 @@
 import { checkOneOf, checkShape, fail } from '../checks.js';
 import type { Modes } from '../config.js';
 import { broadcastData } from '../tensor/broadcast.js';
-import type { FloatDType } from '../tensor/dtype.js';
+import { allocate, intRange, isBigIntDType, type DataOf, type FloatDType, type IntDType } from '../tensor/dtype.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
 
 /** A sampler parameter: a number, nested arrays of numbers, or a Tensor. */
@@ -79,4 +79,31 @@ export function checkValues(fn: string, arg: string, values: ArrayLike<number>, 
 /** Rounding to the sampler's dtype: Math.fround for float32, identity for float64. */
 export function rounder(dtype: FloatDType): (x: number) => number {
   return dtype === 'float32' ? Math.fround : (x: number) => x;
+}
+
+export type IntData = DataOf<IntDType>;
+
+/**
+ * Integer-valued floats converted to an integer dtype as XLA converts: saturating at the
+ * dtype's range, NaN to 0.
+ */
+export function floatToIntData(values: ArrayLike<number>, dtype: IntDType): IntData {
+  const n = values.length;
+  const out = allocate(dtype, n);
+  const [lo, hi] = intRange(dtype);
+  const loN = Number(lo), hiN = Number(hi);
+  if (isBigIntDType(dtype)) {
+    const big = out as BigInt64Array | BigUint64Array;
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      big[i] = v !== v ? 0n : v <= loN ? lo : v >= hiN ? hi : BigInt(Math.trunc(v));
+    }
+  } else {
+    const small = out as Int32Array;
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      small[i] = v !== v ? 0 : v <= loN ? loN : v >= hiN ? hiN : Math.trunc(v);
+    }
+  }
+  return out;
 }

@@ -1,114 +1,15 @@
 import { checkOptions, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
-import { allocate, intRange, isBigIntDType, type DataOf, type FloatDType, type IntDType } from '../tensor/dtype.js';
+import type { IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { fma32, fma64 } from './float.js';
-import { checkKey, KeyArray } from './key-array.js';
-import { floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
+import { fma32 } from './float.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
+import { floatParam, floatToIntData, paramValues, resolveShape, type IntData, type ParamLike, type ShapeLike } from './params.js';
 import { checkIntDtype } from './randint.js';
 import { uniformUnit } from './uniform.js';
-
-// ---------------------------------------------------------------------------------------------
-// Small XLA-arithmetic helpers shared by the discrete samplers (poisson, binomial, geometric).
-
-/** `split(key, n)` as n single keys (JAX's `_split`; element i is `keys[i]`). */
-export function splitKeys(key: KeyArray, n: number, modes: Modes): KeyArray[] {
-  const words = key.impl.split(key.data, n, modes);
-  const w = key.impl.keyWords;
-  return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.subarray(w * i, w * (i + 1)), []));
-}
-
-/**
- * a·b + c as XLA:CPU computes a multiply whose only use is an add: LLVM contracts the pair
- * into one fused multiply-add (XLA allows FP-op fusion), so the product is not rounded.
- * Non-finite operands fall back to the plain expression (which is then exact).
- */
-export function fmaFor(dtype: FloatDType): (a: number, b: number, c: number) => number {
-  if (dtype === 'float32') return fma32;
-  return (a, b, c) => {
-    const p = a * b;
-    return Number.isFinite(p) && Number.isFinite(c) && p !== 0 ? fma64(a, b, c) : p + c;
-  };
-}
-
-const LOG1P_SMALL = 0.41421356237309504880; // √2 − 1: XLA's switch from its rational log1p to log(1 + x)
-
-/**
- * `log1p(x)` as XLA emits it: a (nearly correctly rounded) rational approximation for
- * |x| < √2 − 1, and `log(1 + x)` with `1 + x` rounded to the dtype above that.
- */
-export function log1pXla(x: number, round: (v: number) => number): number {
-  return Math.abs(x) < LOG1P_SMALL ? round(Math.log1p(x)) : round(Math.log(round(1 + x)));
-}
-
-type IntData = DataOf<IntDType>;
-
-/**
- * Integer-valued floats converted to an integer dtype as XLA converts: saturating at the
- * dtype's range, NaN to 0.
- */
-export function floatToIntData(values: ArrayLike<number>, dtype: IntDType): IntData {
-  const n = values.length;
-  const out = allocate(dtype, n);
-  const [lo, hi] = intRange(dtype);
-  const loN = Number(lo), hiN = Number(hi);
-  if (isBigIntDType(dtype)) {
-    const big = out as BigInt64Array | BigUint64Array;
-    for (let i = 0; i < n; i++) {
-      const v = values[i]!;
-      big[i] = v !== v ? 0n : v <= loN ? lo : v >= hiN ? hi : BigInt(Math.trunc(v));
-    }
-  } else {
-    const small = out as Int32Array;
-    for (let i = 0; i < n; i++) {
-      const v = values[i]!;
-      small[i] = v !== v ? 0 : v <= loN ? loN : v >= hiN ? hiN : Math.trunc(v);
-    }
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------
-// XLA's float32 lgamma (the CHLO decomposition: Lanczos, g = 7, nine coefficients).
+import { lgamma32 } from './xla-math.js';
 
 const f = Math.fround;
-const LANCZOS_BASE = f(0.99999999999980993227684700473478);
-const LANCZOS = [
-  676.520368121885098567009190444019, -1259.13921672240287047156078755283, 771.3234287776530788486528258894,
-  -176.61502916214059906584551354, 12.507343278686904814458936853, -0.13857109526572011689554707,
-  9.984369578019570859563e-6, 1.50563273514931155834e-7,
-].map(f);
-const LANCZOS_G_HALF = 7.5;
-const LOG_LANCZOS_G_HALF = f(Math.log(7.5));
-const INV_LANCZOS_G_HALF = f(1 / 7.5);        // XLA rewrites z / 7.5 as z · (1/7.5)
-const LOG_SQRT_2PI = f((Math.log(2) + Math.log(Math.PI)) / 2);
-const LOG_PI = f(Math.log(Math.PI));
-const PI32 = f(Math.PI);
-
-/**
- * log|Γ(x)| in float32, operation for operation as XLA lowers `lax.lgamma`: z = x − 1 (or −x
- * below ½), a = 1 + Σ cᵢ/(z + i), t = 7.5 + z, log t = log 7.5 + log1p(z/7.5), and
- * log Γ = log √(2π) + (z + ½ − t/log t)·log t + log a, every step rounded to float32 (the
- * product fused into the add, as XLA:CPU contracts it). Below ½ it reflects:
- * log π − log|sin(π·frac)| − lgamma(1 − x). ±∞ gives +∞.
- */
-export function lgamma32(x: number): number {
-  if (x === Infinity || x === -Infinity) return Infinity;
-  const reflect = x < 0.5;
-  const z = reflect ? -x : f(x - 1);
-  let a = LANCZOS_BASE;
-  for (let i = 0; i < 8; i++) a = f(a + f(LANCZOS[i]! / f(z + (i + 1))));
-  const t = f(LANCZOS_G_HALF + z);
-  const logT = f(LOG_LANCZOS_G_HALF + log1pXla(f(z * INV_LANCZOS_G_HALF), f));
-  const sum = f(f(z + 0.5) - f(t / logT));
-  const logY = f(fma32(sum, logT, LOG_SQRT_2PI) + f(Math.log(a)));
-  if (!reflect) return logY;
-  const absX = Math.abs(x);
-  const frac = f(absX - Math.floor(absX));
-  const reduced = frac > 0.5 ? f(1 - frac) : frac;
-  const denom = f(Math.log(f(Math.sin(f(PI32 * reduced)))));
-  return Number.isFinite(denom) ? f(f(LOG_PI - denom) - logY) : -denom;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Poisson

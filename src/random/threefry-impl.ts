@@ -1,4 +1,3 @@
-import type { Modes } from '../config.js';
 import { threefryFill } from '../prng/index.js';
 import { truncateWords, type PrngImpl } from './impl.js';
 

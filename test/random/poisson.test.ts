@@ -13,7 +13,8 @@
 import { describe, expect, it } from 'vitest';
 import poissonPmf from '@stdlib/stats-base-dists-poisson-pmf';
 import * as random from '../../src/random/index.js';
-import { lgamma32, poisson } from '../../src/random/poisson.js';
+import { poisson } from '../../src/random/poisson.js';
+import { lgamma32 } from '../../src/random/xla-math.js';
 import { tensor } from '../../src/tensor/tensor.js';
 import { ALL_MODES, withModes } from '../helpers.js';
 import { ALPHA } from '../stats.js';
