@@ -1,0 +1,2 @@
+export * as openvino from './openvino.js';
+export * as tensorflow from './tensorflow.js';
