@@ -429,3 +429,41 @@ if (kernels !== null) {
   if (!checkWasm()) kernels = null;
   ready = Promise.resolve(kernels !== null);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Fused fold-in + uniform (tf_fold_*), for the stateful Generator's buffer of scalar uniforms
+// (src/generator/unit-cache.ts owns the JS mirror and checks this driver against it).
+// ---------------------------------------------------------------------------------------------
+type FoldKernel = (k0: number, k1: number, c: number, x1: number, n: number, out: number) => void;
+
+/** Output conversion of `threefryFoldUnitWasm`: f64, or float32 from y0 ^ y1 ('f32x') or y0 ('f32h'). */
+export type FoldUnitLayout = 'f64' | 'f32x' | 'f32h';
+
+/**
+ * out[i] (i < n) becomes the unit uniform of block (0, x1) under the key
+ * threefry((k0, k1); (0, c + i)) -- the scalar `random.uniform(foldIn(key, c + i), [])` when x1
+ * and the layout match the mode -- with the wasm kernels `tf_fold_f64` / `tf_fold_f32x` /
+ * `tf_fold_f32h` (float32 values are widened exactly to float64). Counters wrap mod 2^32.
+ * Returns false, writing nothing, when the wasm path is not active or the arguments do not suit.
+ *
+ * @example
+ * const out = new Float64Array(384);
+ * threefryFoldUnitWasm('f64', 0, 1701, 0, 0, 384, out); // statefulRng(1701)'s first 384 random() (x64, partitionable)
+ */
+export function threefryFoldUnitWasm(
+  layout: FoldUnitLayout, k0: number, k1: number, c: number, x1: number, n: number, out: Float64Array,
+): boolean {
+  const k = kernels;
+  if (k === null || !enabled || !(out instanceof Float64Array) || (n | 0) !== n || n < 0 || n > out.length) return false;
+  const f = (k as unknown as Record<string, FoldKernel | undefined>)[`tf_fold_${layout}`];
+  if (f === undefined || out.buffer === k.memory.buffer) return false;
+  refreshViews(k);
+  const chunk = CHUNK_BYTES >> 3;
+  for (let done = 0; done < n;) {
+    const m = Math.min(n - done, chunk);
+    f(k0 | 0, k1 | 0, (c + done) | 0, x1 | 0, m, 0);
+    out.set(memF64.subarray(0, m), done);
+    done += m;
+  }
+  return true;
+}
