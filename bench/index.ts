@@ -156,3 +156,9 @@ if (!quick) {
   bench('random.permutation(key, 1000)', () => random.permutation(key, 1000));
   await run();
 }
+
+// The stateful Generator beside random.uniform and seedrandom's alea (its own tables).
+if (!quick) {
+  console.log('\nStateful Generator (bench/generator.ts):');
+  await import('./generator.js');
+}
