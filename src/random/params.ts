@@ -1,6 +1,8 @@
 import { checkOneOf, checkShape, fail } from '../checks.js';
 import type { Modes } from '../config.js';
-import { broadcastData } from '../tensor/broadcast.js';
+import { broadcastData, broadcastShapes } from '../tensor/broadcast.js';
+
+export { broadcastShapes };
 import { allocate, intRange, isBigIntDType, type DataOf, type FloatDType, type IntDType } from '../tensor/dtype.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
 
@@ -30,23 +32,6 @@ export function floatParam(fn: string, arg: string, value: unknown, dtype: Float
   const flat = [value].flat(Infinity);
   if (flat.some((v) => typeof v !== 'number')) fail('type', fn, arg, 'must hold only numbers', value);
   return tensor(value, dtype);
-}
-
-/** NumPy broadcasting of several shapes, or a RangeError naming the arguments. */
-export function broadcastShapes(fn: string, named: [string, readonly number[]][]): number[] {
-  const ndim = Math.max(0, ...named.map(([, s]) => s.length));
-  const out = new Array<number>(ndim).fill(1);
-  for (const [, s] of named) {
-    for (let i = 0; i < s.length; i++) {
-      const j = ndim - s.length + i;
-      const d = s[i]!;
-      if (d === out[j] || d === 1) continue;
-      if (out[j] === 1) { out[j] = d; continue; }
-      const desc = named.map(([n, sh]) => `\`${n}\` [${sh.join(', ')}]`).join(', ');
-      throw new RangeError(`${fn}: the shapes of ${desc} do not broadcast together`);
-    }
-  }
-  return out;
 }
 
 /**

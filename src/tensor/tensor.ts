@@ -1,5 +1,6 @@
 import { checkShape, fail, show } from '../checks.js';
 import { allocate, DTYPES, dtypeOfData, isBigIntDType, type DataOf, type DType, type TensorData } from './dtype.js';
+import type { TapeNode } from './tape.js';
 
 /** Nested JS arrays of numbers, booleans or bigints (what `toArray()` returns). */
 export type NestedArray = number | boolean | bigint | NestedArray[];
@@ -17,9 +18,11 @@ export class Tensor<D extends DType = DType> {
   readonly shape: readonly number[];
   readonly dtype: D;
   readonly data: DataOf<D>;
+  /** The tape node of a value being differentiated (set by the autodiff engine only). */
+  readonly node: TapeNode | undefined;
 
   /** Wraps `data` (not copied) as a tensor of `shape` and `dtype`; the sizes must agree. */
-  constructor(data: DataOf<D>, shape: readonly number[], dtype: D = dtypeOfData(data) as D) {
+  constructor(data: DataOf<D>, shape: readonly number[], dtype: D = dtypeOfData(data) as D, node?: TapeNode) {
     const size = shape.reduce((a, b) => a * b, 1);
     if (data.length !== size) {
       throw new RangeError(`Tensor: \`data\` has ${data.length} elements but \`shape\` ${show([...shape])} needs ${size}`);
@@ -31,6 +34,7 @@ export class Tensor<D extends DType = DType> {
     this.data = data;
     this.shape = Object.freeze([...shape]);
     this.dtype = dtype;
+    this.node = node;
   }
 
   /** Same as the constructor; reads well at call sites that build data first. */
@@ -77,7 +81,7 @@ export class Tensor<D extends DType = DType> {
     if (s.reduce((a, b) => a * b, 1) !== this.size) {
       fail('range', 'Tensor.reshape', 'shape', `must have ${this.size} elements like [${this.shape.join(', ')}]`, shape);
     }
-    return new Tensor<D>(this.data, s, this.dtype);
+    return new Tensor<D>(this.data, s, this.dtype, this.node); // same flat layout: same adjoint
   }
 
   /** A tensor with the same values converted to `dtype` (numbers truncate toward zero, wrapping). */
@@ -85,7 +89,9 @@ export class Tensor<D extends DType = DType> {
     if ((dtype as DType) === this.dtype) return this as unknown as Tensor<T>;
     const out = allocate(dtype, this.size);
     for (let i = 0; i < this.size; i++) out[i] = convert(this.data[i]!, dtype) as never;
-    return new Tensor<T>(out, this.shape, dtype);
+    // A float-to-float conversion passes gradients through unchanged; integer results do not.
+    const keep = (dtype === 'float32' || dtype === 'float64') && (this.dtype === 'float32' || this.dtype === 'float64');
+    return new Tensor<T>(out, this.shape, dtype, keep ? this.node : undefined);
   }
 
   toString(): string {

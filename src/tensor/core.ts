@@ -1,0 +1,63 @@
+/**
+ * What every op needs: argument conversion, the float dtype rule, and creating a result that
+ * records a tape node when an input is being differentiated.
+ */
+import { fail } from '../checks.js';
+import type { DType } from './dtype.js';
+import { currentTape, type TapeNode } from './tape.js';
+import { Tensor, tensor } from './tensor.js';
+
+/** What ops accept where a tensor is expected: a Tensor, a number, or nested arrays of numbers. */
+export type TensorLike = Tensor | number | boolean | readonly unknown[] | ArrayBufferView;
+
+/** `x` as a Tensor (numbers and nested arrays become float64 tensors). */
+export function asTensor(fn: string, arg: string, x: unknown): Tensor {
+  if (x instanceof Tensor) return x;
+  if (typeof x === 'number' || typeof x === 'boolean' || Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) {
+    return tensor(x);
+  }
+  fail('type', fn, arg, 'must be a Tensor, a number or a nested array of numbers', x);
+}
+
+export type FloatKind = 'float32' | 'float64';
+
+/** Math ops compute in float64; the result is float32 only when every input is float32. */
+export function floatKind(...ts: readonly Tensor[]): FloatKind {
+  return ts.every((t) => t.dtype === 'float32') ? 'float32' : 'float64';
+}
+
+/** Values of any tensor as numbers (bigints converted). */
+export function numbers(t: Tensor): ArrayLike<number> {
+  return t.dtype === 'int64' || t.dtype === 'uint64' ? Float64Array.from(t.data as BigInt64Array, Number) : (t.data as ArrayLike<number>);
+}
+
+/** Storage for `n` values of a float kind. */
+export function floatStorage(kind: FloatKind, n: number): Float64Array | Float32Array {
+  return kind === 'float32' ? new Float32Array(n) : new Float64Array(n);
+}
+
+/** Vector–Jacobian product: output adjoint → one adjoint per input (null: no contribution). */
+export type Vjp = (g: Float64Array) => readonly (Float64Array | null)[];
+
+/**
+ * The result of an op: a tensor that records a tape node when any input is tracked on the
+ * current tape. `vjp` is called lazily, during the backward pass only.
+ */
+export function result(
+  data: Float64Array | Float32Array, shape: readonly number[], inputs: readonly Tensor[], vjp: Vjp | null, dtype?: DType,
+): Tensor {
+  const tape = currentTape();
+  let node: TapeNode | undefined;
+  if (tape !== undefined && vjp !== null) {
+    let tracked = false;
+    for (const t of inputs) if (t.node !== undefined && t.node.tape === tape) { tracked = true; break; }
+    if (tracked) node = tape.add(data.length, inputs.map((t) => (t.node?.tape === tape ? t.node : null)), vjp);
+  }
+  return new Tensor(data, shape, dtype ?? (data instanceof Float32Array ? 'float32' : 'float64'), node);
+}
+
+/** True if the current tape tracks `t`. */
+export function isTracked(t: Tensor): boolean {
+  const tape = currentTape();
+  return tape !== undefined && t.node !== undefined && t.node.tape === tape;
+}
