@@ -9,7 +9,11 @@ import { asTensor, numbers, result, type TensorLike } from './core.js';
 import { Tape, withTape } from './tape.js';
 import { Tensor } from './tensor.js';
 
-/** Arguments may be tensors, numbers, arrays, or arrays and plain objects nesting them. */
+/**
+ * Arguments may be tensors, numbers, arrays, or arrays and plain objects nesting them. An array
+ * holding only numbers (at any depth) is one tensor, as everywhere in stochax; an array holding
+ * tensors or objects is structure: `[tensor(1), tensor(2)]` has two leaves, `[1, 2]` one.
+ */
 export type Tree = TensorLike | readonly Tree[] | { readonly [key: string]: Tree };
 
 /** The gradient of a tree: the same structure with a Tensor at every leaf. */
