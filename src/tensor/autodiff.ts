@@ -80,7 +80,14 @@ export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: number 
     const inputs = args.slice();
     const parts = list.map((a) => {
       if (a >= args.length) fail('range', fn, 'argnums', `refers to argument ${a}, but f got ${args.length}`, argnums);
-      const { leaves, rebuild } = flattenTree(fn, `args[${a}]`, args[a]);
+      const arg = args[a];
+      if (arg instanceof Tensor || typeof arg === 'number') {   // the common case: one tensor
+        const t = asTensor(fn, `args[${a}]`, arg);
+        const tracked = [new Tensor(t.data, t.shape, t.dtype, tape.leaf(t.size), true)];
+        inputs[a] = tracked[0];
+        return { tracked, rebuild: (leaves: Tensor[]) => leaves[0]! as GradTree };
+      }
+      const { leaves, rebuild } = flattenTree(fn, `args[${a}]`, arg);
       const tracked = leaves.map((t) => new Tensor(t.data, t.shape, t.dtype, tape.leaf(t.size)));
       inputs[a] = rebuild(tracked);
       return { tracked, rebuild };

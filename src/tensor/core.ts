@@ -11,8 +11,11 @@ import { Tensor, tensor } from './tensor.js';
 export type TensorLike = Tensor | number | boolean | readonly unknown[] | ArrayBufferView;
 
 /** `x` as a Tensor (numbers and nested arrays become float64 tensors). */
+const SCALAR_SHAPE: readonly number[] = Object.freeze([]);
+
 export function asTensor(fn: string, arg: string, x: unknown): Tensor {
   if (x instanceof Tensor) return x;
+  if (typeof x === 'number') return new Tensor(Float64Array.of(x), SCALAR_SHAPE, 'float64', undefined, true);
   if (typeof x === 'number' || typeof x === 'boolean' || Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView))) {
     return tensor(x);
   }
@@ -23,7 +26,8 @@ export type FloatKind = 'float32' | 'float64';
 
 /** Math ops compute in float64; the result is float32 only when every input is float32. */
 export function floatKind(...ts: readonly Tensor[]): FloatKind {
-  return ts.every((t) => t.dtype === 'float32') ? 'float32' : 'float64';
+  for (let i = 0; i < ts.length; i++) if (ts[i]!.dtype !== 'float32') return 'float64';
+  return 'float32';
 }
 
 /** Values of any tensor as numbers (bigints converted). */
@@ -50,10 +54,14 @@ export function result(
   let node: TapeNode | undefined;
   if (tape !== undefined && vjp !== null) {
     let tracked = false;
-    for (const t of inputs) if (t.node !== undefined && t.node.tape === tape) { tracked = true; break; }
-    if (tracked) node = tape.add(data.length, inputs.map((t) => (t.node?.tape === tape ? t.node : null)), vjp);
+    for (let i = 0; i < inputs.length; i++) if (inputs[i]!.node?.tape === tape) { tracked = true; break; }
+    if (tracked) {
+      const nodes = new Array<TapeNode | null>(inputs.length);
+      for (let i = 0; i < inputs.length; i++) { const n = inputs[i]!.node; nodes[i] = n !== undefined && n.tape === tape ? n : null; }
+      node = tape.add(data.length, nodes, vjp);
+    }
   }
-  return new Tensor(data, shape, dtype ?? (data instanceof Float32Array ? 'float32' : 'float64'), node);
+  return new Tensor(data, shape, dtype ?? (data instanceof Float32Array ? 'float32' : 'float64'), node, true);
 }
 
 /** True if the current tape tracks `t`. */

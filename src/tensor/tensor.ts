@@ -21,8 +21,20 @@ export class Tensor<D extends DType = DType> {
   /** The tape node of a value being differentiated (set by the autodiff engine only). */
   readonly node: TapeNode | undefined;
 
-  /** Wraps `data` (not copied) as a tensor of `shape` and `dtype`; the sizes must agree. */
-  constructor(data: DataOf<D>, shape: readonly number[], dtype: D = dtypeOfData(data) as D, node?: TapeNode) {
+  /**
+   * Wraps `data` (not copied) as a tensor of `shape` and `dtype`; the sizes must agree.
+   * (`trusted` is for the engine's own results: their shape arrays are fresh or already frozen,
+   * so the checks and the defensive copy are skipped on the hot path.)
+   */
+  constructor(data: DataOf<D>, shape: readonly number[], dtype?: D, node?: TapeNode, trusted = false) {
+    if (trusted) {
+      this.data = data;
+      this.shape = shape;
+      this.dtype = dtype!;
+      this.node = node;
+      return;
+    }
+    dtype ??= dtypeOfData(data) as D;
     const size = shape.reduce((a, b) => a * b, 1);
     if (data.length !== size) {
       throw new RangeError(`Tensor: \`data\` has ${data.length} elements but \`shape\` ${show([...shape])} needs ${size}`);

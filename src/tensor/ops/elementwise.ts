@@ -16,11 +16,11 @@ const LN2 = Math.LN2;
 // ---- arithmetic --------------------------------------------------------------------------------
 
 /** x + y. */
-export const add = binaryOp('add', (a, b) => a + b, () => 1, () => 1);
+export const add = binaryOp('add', (a, b) => a + b, 1, 1);
 /** x − y. */
-export const sub = binaryOp('sub', (a, b) => a - b, () => 1, () => -1);
+export const sub = binaryOp('sub', (a, b) => a - b, 1, -1);
 /** x · y. */
-export const mul = binaryOp('mul', (a, b) => a * b, (_, b) => b, (a) => a);
+export const mul = binaryOp('mul', (a, b) => a * b, 'other', 'other');
 /** x / y. */
 export const div = binaryOp('div', (a, b) => a / b, (_, b) => 1 / b, (a, b) => -a / (b * b));
 /** −x. */

@@ -3,14 +3,14 @@
  * value and its partial derivatives; the factories handle conversion, broadcasting, dtype and
  * the tape (the gradient of a broadcast is summed back to each input's shape).
  */
-import { broadcastShapes, broadcastStrides, forEachBroadcast, reduceToShape } from '../broadcast.js';
+import { broadcastShapes, broadcastStrides, forEachBroadcast } from '../broadcast.js';
 import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
-import type { Tensor } from '../tensor.js';
+import { Tensor } from '../tensor.js';
 
 /** A unary element-wise op: `f(x)` and its derivative `df(x, y)` given the output y = f(x). */
 export function unaryOp(name: string, f: (x: number) => number, df: ((x: number, y: number) => number) | null) {
   return (xLike: TensorLike): Tensor => {
-    const x = asTensor(name, 'x', xLike);
+    const x = xLike instanceof Tensor ? xLike : asTensor(name, 'x', xLike);
     const xs = numbers(x);
     const n = xs.length;
     const out = floatStorage(floatKind(x), n);
@@ -23,45 +23,86 @@ export function unaryOp(name: string, f: (x: number) => number, df: ((x: number,
   };
 }
 
-type Partial = ((a: number, b: number, y: number) => number) | null;
+/**
+ * A partial derivative: a function of (a, b, y), a constant (add's 1, sub's −1), or 'other' for
+ * the other operand (mul). The last two take loops without a call per element.
+ */
+type Partial = ((a: number, b: number, y: number) => number) | number | 'other' | null;
 
 /**
  * A binary element-wise op with NumPy broadcasting: `f(a, b)` and its partials `da`, `db`
- * (given a, b and the output y). A null partial means that operand gets no gradient.
+ * (given a, b and the output y). A null partial means that operand gets no gradient. Equal
+ * shapes and scalar operands take direct loops; other broadcasts go through index maps.
  */
 export function binaryOp(name: string, f: (a: number, b: number) => number, da: Partial, db: Partial) {
   return (aLike: TensorLike, bLike: TensorLike): Tensor => {
-    const a = asTensor(name, 'x', aLike), b = asTensor(name, 'y', bLike);
+    const a = aLike instanceof Tensor ? aLike : asTensor(name, 'x', aLike);
+    const b = bLike instanceof Tensor ? bLike : asTensor(name, 'y', bLike);
     const av = numbers(a), bv = numbers(b);
-    const same = a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]);
+    const na = av.length, nb = bv.length;
+    const same = na === nb && sameShape(a.shape, b.shape);
     const shape = same ? a.shape : broadcastShapes(name, [['x', a.shape], ['y', b.shape]]);
-    const n = shape.reduce((p, d) => p * d, 1);
+    const n = same ? na : shape.reduce((p, d) => p * d, 1);
     const out = floatStorage(floatKind(a, b), n);
-    // Flat operand index per output element: identity, a scalar, or broadcast strides.
+    // Index of each output element in a and b: null when it is k itself (same size) or 0 (scalar).
     let ia: Int32Array | null = null, ib: Int32Array | null = null;
-    if (same) for (let k = 0; k < n; k++) out[k] = f(av[k]!, bv[k]!);
-    else if (b.size === 1 && a.size === n) { const s = bv[0]!; for (let k = 0; k < n; k++) out[k] = f(av[k]!, s); }
-    else if (a.size === 1 && b.size === n) { const s = av[0]!; for (let k = 0; k < n; k++) out[k] = f(s, bv[k]!); }
+    if (na === n && nb === n) for (let k = 0; k < n; k++) out[k] = f(av[k]!, bv[k]!);
+    else if (nb === 1 && na === n) { const s = bv[0]!; for (let k = 0; k < n; k++) out[k] = f(av[k]!, s); }
+    else if (na === 1 && nb === n) { const s = av[0]!; for (let k = 0; k < n; k++) out[k] = f(s, bv[k]!); }
     else {
-      ia = new Int32Array(n); ib = new Int32Array(n);
-      const ja = ia, jb = ib;
+      const ja = new Int32Array(n), jb = new Int32Array(n);
       forEachBroadcast(shape, broadcastStrides(a.shape, shape), broadcastStrides(b.shape, shape), (k, i, j) => {
         ja[k] = i; jb[k] = j; out[k] = f(av[i]!, bv[j]!);
       });
+      ia = ja; ib = jb;
     }
-    const at = (v: ArrayLike<number>, idx: Int32Array | null, size: number, k: number) => v[idx ? idx[k]! : size === 1 ? 0 : k]!;
-    return result(out, shape, [a, b], da === null && db === null ? null : (g) => {
-      const grads: (Float64Array | null)[] = [null, null];
-      for (const [which, partial] of [[0, da], [1, db]] as const) {
-        if (partial === null) continue;
-        const full = new Float64Array(n);
-        for (let k = 0; k < n; k++) {
-          if (g[k] === 0) continue;
-          full[k] = g[k]! * partial(at(av, ia, a.size, k), at(bv, ib, b.size, k), out[k]!);
-        }
-        grads[which] = reduceToShape(full, shape, which === 0 ? a.shape : b.shape);
-      }
-      return grads;
-    });
+    if (da === null && db === null) return result(out, shape, [a, b], null);
+    return result(out, shape, [a, b], (g) => [
+      da === null ? null : partialGrad(g, da, av, bv, out, ia, ib, n, na, nb, true),
+      db === null ? null : partialGrad(g, db, av, bv, out, ia, ib, n, na, nb, false),
+    ]);
   };
+}
+
+function sameShape(x: readonly number[], y: readonly number[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * The gradient for one operand of a binary op: g·∂f/∂operand at each output element, summed
+ * into the operand's elements (the reduction of a broadcast).
+ */
+function partialGrad(
+  g: Float64Array, partial: Exclude<Partial, null>, av: ArrayLike<number>, bv: ArrayLike<number>,
+  out: ArrayLike<number>, ia: Int32Array | null, ib: Int32Array | null, n: number, na: number, nb: number, forA: boolean,
+): Float64Array {
+  const size = forA ? na : nb;
+  const gx = new Float64Array(size);
+  const other = forA ? bv : av, otherScalar = (forA ? nb : na) === 1;
+  if (ia !== null && ib !== null) {
+    const idx = forA ? ia : ib, jdx = forA ? ib : ia;
+    if (typeof partial === 'number') for (let k = 0; k < n; k++) gx[idx[k]!]! += g[k]! * partial;
+    else if (partial === 'other') for (let k = 0; k < n; k++) gx[idx[k]!]! += g[k]! * other[jdx[k]!]!;
+    else for (let k = 0; k < n; k++) if (g[k] !== 0) gx[idx[k]!]! += g[k]! * partial(av[ia[k]!]!, bv[ib[k]!]!, out[k]!);
+    return gx;
+  }
+  if (size === 1 && n !== 1) {                       // a broadcast scalar: sum the contributions
+    let acc = 0;
+    if (typeof partial === 'number') { for (let k = 0; k < n; k++) acc += g[k]!; acc *= partial; }
+    else if (partial === 'other') for (let k = 0; k < n; k++) acc += g[k]! * other[k]!;
+    else for (let k = 0; k < n; k++) if (g[k] !== 0) acc += g[k]! * partial(forA ? av[0]! : av[k]!, forA ? bv[k]! : bv[0]!, out[k]!);
+    gx[0] = acc;
+    return gx;
+  }
+  if (typeof partial === 'number') for (let k = 0; k < n; k++) gx[k] = g[k]! * partial;
+  else if (partial === 'other') {
+    if (otherScalar) { const o = other[0]!; for (let k = 0; k < n; k++) gx[k] = g[k]! * o; }
+    else for (let k = 0; k < n; k++) gx[k] = g[k]! * other[k]!;
+  } else {
+    const sa = na === 1, sb = nb === 1;
+    for (let k = 0; k < n; k++) if (g[k] !== 0) gx[k] = g[k]! * partial(sa ? av[0]! : av[k]!, sb ? bv[0]! : bv[k]!, out[k]!);
+  }
+  return gx;
 }

@@ -1,15 +1,20 @@
 /**
  * Reductions over axes. A reduction with no axis reduces over everything. Each is built on one
  * index map from input elements to output elements, so gradients are a gather through the map.
+ * Values are computed in float64; the result is float32 only for float32 input. `argmax` and
+ * `argmin` return int32 positions and have no gradient. The cumulative ops (`cumsum`,
+ * `cumlogsumexp`) follow NumPy: without an axis they run over the flattened tensor.
  *
  * @example
  * sum([[1, 2], [3, 4]]).item();            // 10
  * sum([[1, 2], [3, 4]], 0).toArray();      // [4, 6]
  * mean([[1, 2], [3, 4]], -1, true).shape;  // [2, 1]
+ * max([[1, 5], [3, 4]], 1).toArray();      // [5, 4]
+ * cumsum([1, 2, 3]).toArray();             // [1, 3, 6]
  */
-import { checkAxis, checkBoolean, fail } from '../../checks.js';
+import { checkAxis, checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../../checks.js';
 import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
-import type { Tensor } from '../tensor.js';
+import { Tensor } from '../tensor.js';
 
 export type Axes = number | readonly number[] | undefined;
 
@@ -71,6 +76,7 @@ function keep(fn: string, keepdims: unknown): boolean {
 /** Sum over `axis` (all axes by default). */
 export function sum(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
   const t = asTensor('sum', 'x', x);
+  if (axis === undefined && !keepdims) return total(t, 1);
   const r = reduction('sum', t.shape, axis, keep('sum', keepdims));
   const v = numbers(t);
   const acc = new Float64Array(r.size);
@@ -87,6 +93,7 @@ export function sum(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
 /** Mean over `axis` (all axes by default). */
 export function mean(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
   const t = asTensor('mean', 'x', x);
+  if (axis === undefined && !keepdims) return total(t, 1 / t.size);
   const r = reduction('mean', t.shape, axis, keep('mean', keepdims));
   const v = numbers(t);
   const acc = new Float64Array(r.size);
@@ -96,6 +103,345 @@ export function mean(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
   return result(out, r.shape, [t], (g) => {
     const gx = new Float64Array(v.length);
     for (let k = 0; k < v.length; k++) gx[k] = g[r.map[k]!]! / r.count;
+    return [gx];
+  });
+}
+
+/** scale · (sum of all elements), as a scalar: the common full reduction, without an index map. */
+function total(t: Tensor, scale: number): Tensor {
+  const v = numbers(t);
+  let acc = 0;
+  for (let k = 0; k < v.length; k++) acc += v[k]!;
+  const out = floatStorage(floatKind(t), 1);
+  out[0] = acc * scale;
+  return result(out, SCALAR, [t], (g) => new Array(1).fill(new Float64Array(v.length).fill(g[0]! * scale)));
+}
+
+const SCALAR: readonly number[] = Object.freeze([]);
+
+/**
+ * Input indices grouped by output element: group j is `order[j·count, (j+1)·count)`, each group
+ * in input (row-major) order.
+ */
+export function groupOrder(r: Reduction): Int32Array {
+  const order = new Int32Array(r.map.length);
+  const pos = new Int32Array(r.size);
+  for (let j = 0; j < r.size; j++) pos[j] = j * r.count;
+  for (let k = 0; k < r.map.length; k++) order[pos[r.map[k]!]!++] = k;
+  return order;
+}
+
+/**
+ * Product over `axis` (all axes by default). The gradient is the product of the other elements
+ * (prefix times suffix products), so it is exact when the input holds zeros.
+ *
+ * @example
+ * prod([[1, 2], [3, 4]], 1).toArray();                   // [2, 12]
+ * grad((x) => prod(x))([2, 0, 5]).toArray();             // [0, 10, 0]
+ */
+export function prod(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
+  const t = asTensor('prod', 'x', x);
+  const r = reduction('prod', t.shape, axis, keep('prod', keepdims));
+  const v = numbers(t);
+  const acc = new Float64Array(r.size).fill(1);
+  for (let k = 0; k < v.length; k++) acc[r.map[k]!]! *= v[k]!;
+  const out = floatStorage(floatKind(t), r.size);
+  out.set(acc);
+  return result(out, r.shape, [t], (g) => {
+    const order = groupOrder(r), c = r.count;
+    const gx = new Float64Array(v.length);
+    for (let j = 0; j < r.size; j++) {
+      let p = 1;
+      for (let i = 0; i < c; i++) { const k = order[j * c + i]!; gx[k] = p; p *= v[k]!; }
+      let s = g[j]!;
+      for (let i = c - 1; i >= 0; i--) { const k = order[j * c + i]!; gx[k]! *= s; s *= v[k]!; }
+    }
+    return [gx];
+  });
+}
+
+/** max (sign 1) or min (sign −1) with the adjoint split equally among tied extremes, as in JAX. */
+function extremum(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | undefined, sign: 1 | -1): Tensor {
+  const t = asTensor(fn, 'x', x);
+  const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
+  const v = numbers(t);
+  const acc = new Float64Array(r.size).fill(-sign * Infinity);
+  for (let k = 0; k < v.length; k++) {
+    const a = v[k]!, j = r.map[k]!;
+    if (sign * a > sign * acc[j]! || a !== a) acc[j] = a; // NaN wins and stays
+  }
+  const out = floatStorage(floatKind(t), r.size);
+  out.set(acc);
+  const hit = (a: number, m: number) => a === m || (a !== a && m !== m);
+  return result(out, r.shape, [t], (g) => {
+    const ties = new Float64Array(r.size);
+    for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (hit(v[k]!, acc[j]!)) ties[j]!++; }
+    const gx = new Float64Array(v.length);
+    for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (hit(v[k]!, acc[j]!)) gx[k] = g[j]! / ties[j]!; }
+    return [gx];
+  });
+}
+
+/**
+ * Maximum over `axis` (all axes by default). NaN propagates; an empty reduction gives −∞ (as
+ * in JAX). The gradient is split equally among elements tied for the maximum (JAX's rule).
+ *
+ * @example
+ * max([[1, 5], [3, 4]]).item();                  // 5
+ * grad((x) => max(x))([1, 3, 3]).toArray();      // [0, 0.5, 0.5]
+ */
+export function max(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
+  return extremum('max', x, axis, keepdims, 1);
+}
+
+/**
+ * Minimum over `axis` (all axes by default). NaN propagates; an empty reduction gives +∞. The
+ * gradient is split equally among elements tied for the minimum.
+ *
+ * @example
+ * min([[1, 5], [3, 4]], 0).toArray();            // [1, 4]
+ */
+export function min(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
+  return extremum('min', x, axis, keepdims, -1);
+}
+
+/**
+ * ln Σ exp(x) over `axis` (all axes by default), computed stably as m + log1p(Σ' exp(x − m))
+ * with m the maximum (Σ' leaves out one maximal element). All −∞ (or an empty reduction) gives
+ * −∞ with a zero gradient; the gradient is softmax(x) along the reduced axes.
+ *
+ * @example
+ * logsumexp([1000, 1000]).item();                // 1000.6931471805599
+ * logsumexp([[0, -Infinity]], 1).toArray();      // [0]
+ */
+export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
+  const fn = 'logsumexp';
+  const t = asTensor(fn, 'x', x);
+  const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
+  const v = numbers(t);
+  const m = new Float64Array(r.size).fill(-Infinity);
+  const first = new Int32Array(r.size).fill(-1);
+  for (let k = 0; k < v.length; k++) {
+    const a = v[k]!, j = r.map[k]!;
+    if (first[j] === -1 || a > m[j]! || (a !== a && m[j] === m[j])) { m[j] = a; first[j] = k; } // NaN wins
+  }
+  const s = new Float64Array(r.size);
+  for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (k !== first[j]) s[j]! += Math.exp(v[k]! - m[j]!); }
+  const y = new Float64Array(r.size);
+  for (let j = 0; j < r.size; j++) y[j] = Number.isFinite(m[j]!) ? m[j]! + Math.log1p(s[j]!) : m[j]!;
+  const out = floatStorage(floatKind(t), r.size);
+  out.set(y);
+  return result(out, r.shape, [t], (g) => {
+    const gx = new Float64Array(v.length);
+    let inf: Float64Array | undefined; // count of +∞ elements per group whose result is +∞
+    for (let k = 0; k < v.length; k++) {
+      const j = r.map[k]!, yj = y[j]!;
+      if (yj === -Infinity) continue;
+      if (yj === Infinity) {
+        if (inf === undefined) {
+          inf = new Float64Array(r.size);
+          for (let i = 0; i < v.length; i++) if (v[i] === Infinity) inf[r.map[i]!]!++;
+        }
+        if (v[k] === Infinity) gx[k] = g[j]! / inf[j]!;
+        continue;
+      }
+      gx[k] = g[j]! * Math.exp(v[k]! - yj);
+    }
+    return [gx];
+  });
+}
+
+/** The position of the first extreme element along one axis (or of the flattened tensor). */
+function argExtremum(fn: string, x: TensorLike, axis: number | undefined, keepdims: boolean | undefined, sign: 1 | -1): Tensor {
+  const t = asTensor(fn, 'x', x);
+  if (axis !== undefined && typeof axis !== 'number') fail('type', fn, 'axis', 'must be an integer (or undefined for the flattened tensor)', axis);
+  const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
+  if (t.size === 0 || r.count === 0) fail('range', fn, 'x', `has no elements along the reduced axis (shape [${t.shape.join(', ')}])`, x);
+  const v = numbers(t);
+  const best = new Float64Array(r.size), pos = new Int32Array(r.size), seen = new Int32Array(r.size);
+  for (let k = 0; k < v.length; k++) {
+    const a = v[k]!, j = r.map[k]!, i = seen[j]!++;
+    const b = best[j]!;
+    // The first NaN wins (NumPy); otherwise a strictly better value.
+    if (i === 0 || (b === b && (a !== a || sign * a > sign * b))) { best[j] = a; pos[j] = i; }
+  }
+  return new Tensor(pos, r.shape, 'int32');
+}
+
+/**
+ * Position (int32) of the first maximum along `axis`, or in the flattened tensor when `axis`
+ * is undefined; NaN counts as the maximum (NumPy). No gradient.
+ *
+ * @throws RangeError if the reduced axis is empty.
+ * @example
+ * argmax([3, 7, 7]).item();                      // 1
+ * argmax([[1, 9], [8, 2]], 1).toArray();         // [1, 0]
+ */
+export function argmax(x: TensorLike, axis?: number, keepdims?: boolean): Tensor {
+  return argExtremum('argmax', x, axis, keepdims, 1);
+}
+
+/**
+ * Position (int32) of the first minimum along `axis`, or in the flattened tensor when `axis`
+ * is undefined; NaN counts as the minimum (NumPy). No gradient.
+ *
+ * @example
+ * argmin([[1, 9], [8, 2]], 0).toArray();         // [0, 1]
+ */
+export function argmin(x: TensorLike, axis?: number, keepdims?: boolean): Tensor {
+  return argExtremum('argmin', x, axis, keepdims, -1);
+}
+
+/** Lanes of a cumulative op: element i of lane (o, j) is at (o·len + i)·inner + j. */
+function lanes(fn: string, t: Tensor, axis: number | undefined): { shape: number[]; outer: number; len: number; inner: number } {
+  if (axis === undefined) return { shape: [t.size], outer: 1, len: t.size, inner: 1 };
+  const ax = checkAxis(fn, 'axis', axis, t.ndim);
+  const prodOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+  return { shape: [...t.shape], outer: prodOf(t.shape.slice(0, ax)), len: t.shape[ax]!, inner: prodOf(t.shape.slice(ax + 1)) };
+}
+
+/**
+ * Cumulative sum along `axis`; without an axis, of the flattened tensor (NumPy's `cumsum`, so
+ * the result is 1-D).
+ *
+ * @example
+ * cumsum([[1, 2], [3, 4]]).toArray();            // [1, 3, 6, 10]
+ * cumsum([[1, 2], [3, 4]], 0).toArray();         // [[1, 2], [4, 6]]
+ */
+export function cumsum(x: TensorLike, axis?: number): Tensor {
+  const fn = 'cumsum';
+  const t = asTensor(fn, 'x', x);
+  const { shape, outer, len, inner } = lanes(fn, t, axis);
+  const v = numbers(t);
+  const y = new Float64Array(v.length);
+  for (let o = 0; o < outer; o++) {
+    for (let j = 0; j < inner; j++) {
+      let s = 0;
+      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s += v[k]!; y[k] = s; }
+    }
+  }
+  const out = floatStorage(floatKind(t), y.length);
+  out.set(y);
+  return result(out, shape, [t], (g) => {
+    const gx = new Float64Array(v.length);
+    for (let o = 0; o < outer; o++) {
+      for (let j = 0; j < inner; j++) {
+        let s = 0;
+        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
+      }
+    }
+    return [gx];
+  });
+}
+
+/** ln(eᵃ + eᵇ) for a running total a, exact for equal infinities. */
+function logAddExp(a: number, b: number): number {
+  if (a === b) return a + Math.LN2; // also ±∞ (−∞ + ln 2 = −∞)
+  const m = a > b ? a : b;
+  if (m === Infinity) return Infinity;
+  return m + Math.log1p(Math.exp(-Math.abs(a - b)));
+}
+
+/**
+ * Cumulative ln Σ exp along `axis` (the flattened tensor when undefined): yᵢ = ln Σ_{l≤i} exp(xₗ),
+ * computed stably as a running logaddexp. The gradient uses only exp of non-positive numbers,
+ * so it neither overflows nor turns −∞ inputs into NaN.
+ *
+ * @example
+ * cumlogsumexp([0, 0, 0]).toArray();             // [0, 0.6931471805599453, 1.0986122886681098]
+ */
+export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
+  const fn = 'cumlogsumexp';
+  const t = asTensor(fn, 'x', x);
+  const { shape, outer, len, inner } = lanes(fn, t, axis);
+  const v = numbers(t);
+  const y = new Float64Array(v.length);
+  for (let o = 0; o < outer; o++) {
+    for (let j = 0; j < inner; j++) {
+      let s = -Infinity;
+      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s = i === 0 ? v[k]! : logAddExp(s, v[k]!); y[k] = s; }
+    }
+  }
+  const out = floatStorage(floatKind(t), y.length);
+  out.set(y);
+  return result(out, shape, [t], (g) => {
+    // ∂/∂xⱼ = exp(xⱼ − yⱼ)·τⱼ with τⱼ = Σ_{i≥j} gᵢ·exp(yⱼ − yᵢ) = gⱼ + exp(yⱼ − yⱼ₊₁)·τⱼ₊₁ (y is non-decreasing).
+    const gx = new Float64Array(v.length);
+    for (let o = 0; o < outer; o++) {
+      for (let j = 0; j < inner; j++) {
+        let tau = 0, next = 0;
+        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) {
+          const yk = y[k]!;
+          tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
+          next = yk;
+          const xk = v[k]!;
+          gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
+        }
+      }
+    }
+    return [gx];
+  });
+}
+
+/** Options of `variance` and `std`. */
+export interface MomentOptions {
+  /** Delta degrees of freedom: the divisor is N − ddof; default 0. */
+  readonly ddof?: number;
+}
+
+/** Per output element: the mean, Σ(x − mean)², and the divisor N − ddof. */
+function moments(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | undefined, options: MomentOptions | undefined) {
+  const t = asTensor(fn, 'x', x);
+  const opts = checkOptions(fn, options);
+  const ddof = opts.ddof === undefined ? 0 : checkNonNegativeInteger(fn, 'ddof', opts.ddof);
+  const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
+  const v = numbers(t);
+  const mu = new Float64Array(r.size);
+  for (let k = 0; k < v.length; k++) mu[r.map[k]!]! += v[k]!;
+  for (let j = 0; j < r.size; j++) mu[j]! /= r.count;
+  const ss = new Float64Array(r.size);
+  for (let k = 0; k < v.length; k++) { const j = r.map[k]!, d = v[k]! - mu[j]!; ss[j]! += d * d; }
+  return { t, r, v, mu, ss, div: Math.max(r.count - ddof, 0) };
+}
+
+/**
+ * Variance over `axis` (all axes by default): Σ(x − mean)²/(N − ddof), two-pass. With N ≤ ddof
+ * the result is NaN or +∞, as in NumPy.
+ *
+ * @example
+ * variance([1, 2, 3, 4]).item();                 // 1.25
+ * variance([1, 2, 3, 4], 0, false, { ddof: 1 }).item(); // 1.6666666666666667
+ */
+export function variance(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
+  const { t, r, v, mu, ss, div } = moments('variance', x, axis, keepdims, options);
+  const out = floatStorage(floatKind(t), r.size);
+  for (let j = 0; j < r.size; j++) out[j] = ss[j]! / div;
+  return result(out, r.shape, [t], (g) => {
+    const gx = new Float64Array(v.length);
+    for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = (2 * g[j]! * (v[k]! - mu[j]!)) / div; }
+    return [gx];
+  });
+}
+
+/**
+ * Standard deviation over `axis`: √variance. Where it is 0 the gradient is taken as 0 (the
+ * derivative does not exist there).
+ *
+ * @example
+ * std([2, 4, 4, 4, 5, 5, 7, 9]).item();          // 2
+ */
+export function std(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
+  const { t, r, v, mu, ss, div } = moments('std', x, axis, keepdims, options);
+  const sd = new Float64Array(r.size);
+  for (let j = 0; j < r.size; j++) sd[j] = Math.sqrt(ss[j]! / div);
+  const out = floatStorage(floatKind(t), r.size);
+  out.set(sd);
+  return result(out, r.shape, [t], (g) => {
+    const gx = new Float64Array(v.length);
+    for (let k = 0; k < v.length; k++) {
+      const j = r.map[k]!;
+      gx[k] = sd[j] === 0 ? 0 : (g[j]! * (v[k]! - mu[j]!)) / (div * sd[j]!);
+    }
     return [gx];
   });
 }
