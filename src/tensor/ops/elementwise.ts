@@ -98,9 +98,9 @@ export function log1mexpScalar(x: number): number {
 }
 
 export function logaddexpScalar(a: number, b: number): number {
-  if (a === -Infinity) return b;
-  if (b === -Infinity) return a;
-  const m = Math.max(a, b);
+  if (a === b) return a + Math.LN2; // also ±∞ (−∞ + ln 2 = −∞)
+  const m = a > b ? a : b;
+  if (m === Infinity) return Infinity;
   return m + Math.log1p(Math.exp(-Math.abs(a - b)));
 }
 

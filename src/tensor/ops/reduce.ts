@@ -1,6 +1,7 @@
 /**
- * Reductions over axes. A reduction with no axis reduces over everything. Each is built on one
- * index map from input elements to output elements, so gradients are a gather through the map.
+ * Reductions over axes. A reduction with no axis reduces over everything. Each axis reduction is
+ * built on one index map from input elements to output elements, so gradients are a gather
+ * through the map; the cumulative ops walk lanes along one axis instead.
  * Values are computed in float64; the result is float32 only for float32 input. `argmax` and
  * `argmin` return int32 positions and have no gradient. The cumulative ops (`cumsum`,
  * `cumlogsumexp`) follow NumPy: without an axis they run over the flattened tensor.
@@ -12,7 +13,7 @@
  * max([[1, 5], [3, 4]], 1).toArray();      // [5, 4]
  * cumsum([1, 2, 3]).toArray();             // [1, 3, 6]
  */
-import { checkAxis, checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../../checks.js';
+import { checkAxis, checkBoolean, fail } from '../../checks.js';
 import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
 import { Tensor } from '../tensor.js';
 
@@ -69,7 +70,7 @@ export function reduction(fn: string, shape: readonly number[], axes: Axes, keep
   return { shape: outShape, map, size, count: size === 0 ? 0 : inSize / size };
 }
 
-function keep(fn: string, keepdims: unknown): boolean {
+export function keep(fn: string, keepdims: unknown): boolean {
   return keepdims === undefined ? false : checkBoolean(fn, 'keepdims', keepdims);
 }
 
@@ -293,155 +294,3 @@ export function argmin(x: TensorLike, axis?: number, keepdims?: boolean): Tensor
 }
 
 /** Lanes of a cumulative op: element i of lane (o, j) is at (o·len + i)·inner + j. */
-function lanes(fn: string, t: Tensor, axis: number | undefined): { shape: number[]; outer: number; len: number; inner: number } {
-  if (axis === undefined) return { shape: [t.size], outer: 1, len: t.size, inner: 1 };
-  const ax = checkAxis(fn, 'axis', axis, t.ndim);
-  const prodOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
-  return { shape: [...t.shape], outer: prodOf(t.shape.slice(0, ax)), len: t.shape[ax]!, inner: prodOf(t.shape.slice(ax + 1)) };
-}
-
-/**
- * Cumulative sum along `axis`; without an axis, of the flattened tensor (NumPy's `cumsum`, so
- * the result is 1-D).
- *
- * @example
- * cumsum([[1, 2], [3, 4]]).toArray();            // [1, 3, 6, 10]
- * cumsum([[1, 2], [3, 4]], 0).toArray();         // [[1, 2], [4, 6]]
- */
-export function cumsum(x: TensorLike, axis?: number): Tensor {
-  const fn = 'cumsum';
-  const t = asTensor(fn, 'x', x);
-  const { shape, outer, len, inner } = lanes(fn, t, axis);
-  const v = numbers(t);
-  const y = new Float64Array(v.length);
-  for (let o = 0; o < outer; o++) {
-    for (let j = 0; j < inner; j++) {
-      let s = 0;
-      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s += v[k]!; y[k] = s; }
-    }
-  }
-  const out = floatStorage(floatKind(t), y.length);
-  out.set(y);
-  return result(out, shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    for (let o = 0; o < outer; o++) {
-      for (let j = 0; j < inner; j++) {
-        let s = 0;
-        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
-      }
-    }
-    return [gx];
-  });
-}
-
-/** ln(eᵃ + eᵇ) for a running total a, exact for equal infinities. */
-function logAddExp(a: number, b: number): number {
-  if (a === b) return a + Math.LN2; // also ±∞ (−∞ + ln 2 = −∞)
-  const m = a > b ? a : b;
-  if (m === Infinity) return Infinity;
-  return m + Math.log1p(Math.exp(-Math.abs(a - b)));
-}
-
-/**
- * Cumulative ln Σ exp along `axis` (the flattened tensor when undefined): yᵢ = ln Σ_{l≤i} exp(xₗ),
- * computed stably as a running logaddexp. The gradient uses only exp of non-positive numbers,
- * so it neither overflows nor turns −∞ inputs into NaN.
- *
- * @example
- * cumlogsumexp([0, 0, 0]).toArray();             // [0, 0.6931471805599453, 1.0986122886681098]
- */
-export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
-  const fn = 'cumlogsumexp';
-  const t = asTensor(fn, 'x', x);
-  const { shape, outer, len, inner } = lanes(fn, t, axis);
-  const v = numbers(t);
-  const y = new Float64Array(v.length);
-  for (let o = 0; o < outer; o++) {
-    for (let j = 0; j < inner; j++) {
-      let s = -Infinity;
-      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s = i === 0 ? v[k]! : logAddExp(s, v[k]!); y[k] = s; }
-    }
-  }
-  const out = floatStorage(floatKind(t), y.length);
-  out.set(y);
-  return result(out, shape, [t], (g) => {
-    // ∂/∂xⱼ = exp(xⱼ − yⱼ)·τⱼ with τⱼ = Σ_{i≥j} gᵢ·exp(yⱼ − yᵢ) = gⱼ + exp(yⱼ − yⱼ₊₁)·τⱼ₊₁ (y is non-decreasing).
-    const gx = new Float64Array(v.length);
-    for (let o = 0; o < outer; o++) {
-      for (let j = 0; j < inner; j++) {
-        let tau = 0, next = 0;
-        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) {
-          const yk = y[k]!;
-          tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
-          next = yk;
-          const xk = v[k]!;
-          gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
-        }
-      }
-    }
-    return [gx];
-  });
-}
-
-/** Options of `variance` and `std`. */
-export interface MomentOptions {
-  /** Delta degrees of freedom: the divisor is N − ddof; default 0. */
-  readonly ddof?: number;
-}
-
-/** Per output element: the mean, Σ(x − mean)², and the divisor N − ddof. */
-function moments(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | undefined, options: MomentOptions | undefined) {
-  const t = asTensor(fn, 'x', x);
-  const opts = checkOptions(fn, options);
-  const ddof = opts.ddof === undefined ? 0 : checkNonNegativeInteger(fn, 'ddof', opts.ddof);
-  const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
-  const v = numbers(t);
-  const mu = new Float64Array(r.size);
-  for (let k = 0; k < v.length; k++) mu[r.map[k]!]! += v[k]!;
-  for (let j = 0; j < r.size; j++) mu[j]! /= r.count;
-  const ss = new Float64Array(r.size);
-  for (let k = 0; k < v.length; k++) { const j = r.map[k]!, d = v[k]! - mu[j]!; ss[j]! += d * d; }
-  return { t, r, v, mu, ss, div: Math.max(r.count - ddof, 0) };
-}
-
-/**
- * Variance over `axis` (all axes by default): Σ(x − mean)²/(N − ddof), two-pass. With N ≤ ddof
- * the result is NaN or +∞, as in NumPy.
- *
- * @example
- * variance([1, 2, 3, 4]).item();                 // 1.25
- * variance([1, 2, 3, 4], 0, false, { ddof: 1 }).item(); // 1.6666666666666667
- */
-export function variance(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
-  const { t, r, v, mu, ss, div } = moments('variance', x, axis, keepdims, options);
-  const out = floatStorage(floatKind(t), r.size);
-  for (let j = 0; j < r.size; j++) out[j] = ss[j]! / div;
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = (2 * g[j]! * (v[k]! - mu[j]!)) / div; }
-    return [gx];
-  });
-}
-
-/**
- * Standard deviation over `axis`: √variance. Where it is 0 the gradient is taken as 0 (the
- * derivative does not exist there).
- *
- * @example
- * std([2, 4, 4, 4, 5, 5, 7, 9]).item();          // 2
- */
-export function std(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
-  const { t, r, v, mu, ss, div } = moments('std', x, axis, keepdims, options);
-  const sd = new Float64Array(r.size);
-  for (let j = 0; j < r.size; j++) sd[j] = Math.sqrt(ss[j]! / div);
-  const out = floatStorage(floatKind(t), r.size);
-  out.set(sd);
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    for (let k = 0; k < v.length; k++) {
-      const j = r.map[k]!;
-      gx[k] = sd[j] === 0 ? 0 : (g[j]! * (v[k]! - mu[j]!)) / (div * sd[j]!);
-    }
-    return [gx];
-  });
-}

@@ -1,0 +1,94 @@
+/**
+ * Cumulative sums along an axis (flattened when no axis is given, as NumPy does), in linear and
+ * log space, with gradients.
+ */
+import { checkAxis } from '../../checks.js';
+import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
+import { Tensor } from '../tensor.js';
+import { logaddexpScalar } from './elementwise.js';
+
+function lanes(fn: string, t: Tensor, axis: number | undefined): { shape: number[]; outer: number; len: number; inner: number } {
+  if (axis === undefined) return { shape: [t.size], outer: 1, len: t.size, inner: 1 };
+  const ax = checkAxis(fn, 'axis', axis, t.ndim);
+  const prodOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+  return { shape: [...t.shape], outer: prodOf(t.shape.slice(0, ax)), len: t.shape[ax]!, inner: prodOf(t.shape.slice(ax + 1)) };
+}
+
+/**
+ * Cumulative sum along `axis`; without an axis, of the flattened tensor (NumPy's `cumsum`, so
+ * the result is 1-D).
+ *
+ * @example
+ * cumsum([[1, 2], [3, 4]]).toArray();            // [1, 3, 6, 10]
+ * cumsum([[1, 2], [3, 4]], 0).toArray();         // [[1, 2], [4, 6]]
+ */
+export function cumsum(x: TensorLike, axis?: number): Tensor {
+  const fn = 'cumsum';
+  const t = asTensor(fn, 'x', x);
+  const { shape, outer, len, inner } = lanes(fn, t, axis);
+  const v = numbers(t);
+  const y = new Float64Array(v.length);
+  for (let o = 0; o < outer; o++) {
+    for (let j = 0; j < inner; j++) {
+      let s = 0;
+      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s += v[k]!; y[k] = s; }
+    }
+  }
+  const out = floatStorage(floatKind(t), y.length);
+  out.set(y);
+  return result(out, shape, [t], (g) => {
+    const gx = new Float64Array(v.length);
+    for (let o = 0; o < outer; o++) {
+      for (let j = 0; j < inner; j++) {
+        let s = 0;
+        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
+      }
+    }
+    return [gx];
+  });
+}
+
+/** ln(eᵃ + eᵇ) for a running total a, exact for equal infinities. */
+
+/**
+ * Cumulative ln Σ exp along `axis` (the flattened tensor when undefined): yᵢ = ln Σ_{l≤i} exp(xₗ),
+ * computed stably as a running logaddexp. The gradient uses only exp of non-positive numbers,
+ * so it neither overflows nor turns −∞ inputs into NaN.
+ *
+ * @example
+ * cumlogsumexp([0, 0, 0]).toArray();             // [0, 0.6931471805599453, 1.0986122886681096]
+ */
+export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
+  const fn = 'cumlogsumexp';
+  const t = asTensor(fn, 'x', x);
+  const { shape, outer, len, inner } = lanes(fn, t, axis);
+  const v = numbers(t);
+  const y = new Float64Array(v.length);
+  for (let o = 0; o < outer; o++) {
+    for (let j = 0; j < inner; j++) {
+      let s = -Infinity;
+      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s = i === 0 ? v[k]! : logaddexpScalar(s, v[k]!); y[k] = s; }
+    }
+  }
+  const out = floatStorage(floatKind(t), y.length);
+  out.set(y);
+  return result(out, shape, [t], (g) => {
+    // ∂/∂xⱼ = exp(xⱼ − yⱼ)·τⱼ with τⱼ = Σ_{i≥j} gᵢ·exp(yⱼ − yᵢ) = gⱼ + exp(yⱼ − yⱼ₊₁)·τⱼ₊₁ (y is non-decreasing).
+    const gx = new Float64Array(v.length);
+    for (let o = 0; o < outer; o++) {
+      for (let j = 0; j < inner; j++) {
+        let tau = 0, next = 0;
+        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) {
+          const yk = y[k]!;
+          tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
+          next = yk;
+          const xk = v[k]!;
+          gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
+        }
+      }
+    }
+    return [gx];
+  });
+}
+
+/** Options of `variance` and `std`. */
