@@ -9,6 +9,5 @@
 export * as random from './random/index.js';
 export * as samplers from './samplers.js';
 export { configure, getModes, type ConfigureOptions, type Modes } from './config.js';
-export { Tensor, tensor } from './tensor/index.js';
-export type { DType, FloatDType, IntDType, NestedArray, TensorData } from './tensor/index.js';
+export * from './tensor/index.js';
 export * as prng from './prng/index.js';

@@ -1,3 +1,4 @@
+import './methods.js';
 export { Tensor, tensor, type NestedArray } from './tensor.js';
 export type { DType, FloatDType, IntDType, TensorData } from './dtype.js';
 export type { TensorLike } from './core.js';

@@ -150,3 +150,14 @@ describe('checkGradient', () => {
     expect(checkGradient((x) => wrong(x), [3, 4]).maxRelativeError).toBeGreaterThan(0.5);
   });
 });
+
+describe('Tensor methods mirror the functions', () => {
+  it('chain and differentiate', () => {
+    expect(tensor([1, 2, 3]).mul(2).add(1).sum().item()).toBe(15);
+    expect(tensor([[1, 2], [3, 4]]).sum(0).toArray()).toEqual([4, 6]);
+    expect(tensor([1, 4]).sqrt().toArray()).toEqual([1, 2]);
+    const g = grad((x: Tensor) => x.square().mul(3).sum())([1, 2]);
+    expect((g as Tensor).toArray()).toEqual([6, 12]);
+    expect(tensor([[1, 2]]).transpose().shape).toEqual([2, 1]);
+  });
+});
