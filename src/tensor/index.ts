@@ -8,4 +8,7 @@ export { reshape, expandDims, squeeze, transpose, concat, stack, slice, gather, 
 export { sum, mean, prod, max, min, logsumexp, argmax, argmin, type Axes } from './ops/reduce.js';
 export { cumsum, cumlogsumexp } from './ops/cumulative.js';
 export { variance, std, type MomentOptions } from './ops/moments.js';
+export { matmul, dot } from './ops/matmul.js';
+export { cholesky, triangularSolve, choleskySolve, logDet, inv, type TriangularSolveOptions } from './ops/linalg.js';
+export { eigh, type Eigh } from './ops/eigh.js';
 export { grad, valueAndGrad, fusedNode, customGradient, checkGradient, type GradientCheck, type Tree, type GradTree } from './autodiff.js';

@@ -9,6 +9,7 @@
 import type { TensorLike } from './core.js';
 import * as cumulative from './ops/cumulative.js';
 import * as E from './ops/elementwise.js';
+import * as M from './ops/matmul.js';
 import * as moments from './ops/moments.js';
 import * as R from './ops/reduce.js';
 import * as S from './ops/shape.js';
@@ -37,6 +38,7 @@ declare module './tensor.js' {
     expandDims(axis: number): Tensor; squeeze(axis?: number | readonly number[]): Tensor;
     transpose(axes?: readonly number[]): Tensor; broadcastTo(shape: readonly number[]): Tensor;
     gather(indices: TensorLike, axis?: number): Tensor;
+    matmul(y: TensorLike): Tensor; dot(y: TensorLike): Tensor;
   }
 }
 
@@ -59,3 +61,5 @@ attach('std', moments.std);
 for (const name of ['expandDims', 'squeeze', 'transpose', 'broadcastTo', 'gather'] as const) {
   attach(name, S[name] as (x: Tensor, ...args: any[]) => Tensor);
 }
+attach('matmul', M.matmul as (x: Tensor, ...args: any[]) => Tensor);
+attach('dot', M.dot as (x: Tensor, ...args: any[]) => Tensor);

@@ -58,7 +58,7 @@ describe('random.pareto shapes and bad input', () => {
 
   it('rejects non-numeric b, shapes that b does not broadcast to, and bad dtypes', () => {
     expect(() => pareto(random.key(0), '2' as never)).toThrow(TypeError);
-    expect(() => pareto(random.key(0), [1, 2, 3], [2])).toThrow(/random\.pareto: the shapes of `shape` \[2\], `b` \[3\] do not broadcast/);
+    expect(() => pareto(random.key(0), [1, 2, 3], [2])).toThrow(/random\.pareto: the shapes of `shape` \[2\] and `b` \[3\] do not broadcast/);
     expect(() => pareto(random.key(0), [[1], [2]], [3])).toThrow(/random\.pareto: `b` of shape \[2, 1\] must broadcast to `shape` \[3\]/);
     expect(() => pareto(random.key(0), 1, [2], { dtype: 'int32' as never })).toThrow(/`dtype`/);
   });
