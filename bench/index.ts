@@ -162,3 +162,9 @@ if (!quick) {
   console.log('\nStateful Generator (bench/generator.ts):');
   await import('./generator.js');
 }
+
+// Tensor engine and reverse-mode autodiff, beside tfjs and jax-js (its own table).
+if (!quick) {
+  console.log('\nAutodiff (bench/autodiff.ts):');
+  await import('./autodiff.js');
+}
