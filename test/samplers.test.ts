@@ -424,7 +424,7 @@ describe('samplers.gamma', () => {
   it('bad input', () => {
     expect(() => samplers.gamma([2], undefined as never)).toThrow(/samplers\.gamma: `alpha` is required/);
     expect(() => samplers.gamma([2], { alpha: 'x' as never, seed: 0 })).toThrow(TypeError);
-    expect(() => samplers.gamma([2], { alpha: [1, 2], beta: [1, 2, 3], seed: 0 })).toThrow(/samplers\.gamma: the shapes of `alpha` \[2\], `beta` \[3\]/);
+    expect(() => samplers.gamma([2], { alpha: [1, 2], beta: [1, 2, 3], seed: 0 })).toThrow(/samplers\.gamma: the shapes of `alpha` \[2\] and `beta` \[3\]/);
     expect(() => samplers.gamma([2], { alpha: 1, seed: 'x' as never })).toThrow(/samplers\.gamma: `seed`/);
   });
 });
