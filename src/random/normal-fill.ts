@@ -23,6 +23,19 @@ function wasmOk(): boolean {
   return wasmState === 'ok' || (wasmState === 'unchecked' && selfCheck());
 }
 
+/** Pure-JS fill: threefry uniforms of `layout` for blocks (x0 + i·x0Step, x1 + i), then `toNormal` in place. */
+function fillJs<A extends Float64Array | Float32Array>(
+  layout: 'f64' | 'f32', toNormal: (out: A, from: number, to: number) => void,
+  k0: number, k1: number, x0: number, x1: number, x0Step: number, n: number, out: A, offset: number,
+): void {
+  for (let done = 0; done < n;) {
+    const m = Math.min(n - done, JS_PIECE);
+    threefryFillJs(layout, k0, k1, (x0 + Math.imul(done, x0Step)) | 0, (x1 + done) | 0, x0Step, m, out, undefined, offset + done);
+    toNormal(out, offset + done, offset + done + m);
+    done += m;
+  }
+}
+
 /**
  * Pure-JS float64 normals: block i hashes (x0 + i·x0Step, x1 + i) mod 2^32 under (k0, k1) and
  * out[offset + i] = normalF64FromUnitDet(its 'f64' uniform). The reference for `normalF64Fill`.
@@ -30,12 +43,7 @@ function wasmOk(): boolean {
 export function normalF64FillJs(
   k0: number, k1: number, x0: number, x1: number, x0Step: number, n: number, out: Float64Array, offset = 0,
 ): void {
-  for (let done = 0; done < n;) {
-    const m = Math.min(n - done, JS_PIECE);
-    threefryFillJs('f64', k0, k1, (x0 + Math.imul(done, x0Step)) | 0, (x1 + done) | 0, x0Step, m, out, undefined, offset + done);
-    normalF64FromUnitDetInPlace(out, offset + done, offset + done + m);
-    done += m;
-  }
+  fillJs('f64', normalF64FromUnitDetInPlace, k0, k1, x0, x1, x0Step, n, out, offset);
 }
 
 /**
@@ -46,12 +54,7 @@ export function normalF64FillJs(
 export function normalF32FillJs(
   k0: number, k1: number, x0: number, x1: number, x0Step: number, n: number, out: Float32Array, offset = 0,
 ): void {
-  for (let done = 0; done < n;) {
-    const m = Math.min(n - done, JS_PIECE);
-    threefryFillJs('f32', k0, k1, (x0 + Math.imul(done, x0Step)) | 0, (x1 + done) | 0, x0Step, m, out, undefined, offset + done);
-    normalF32FromUnitDetInPlace(out, offset + done, offset + done + m);
-    done += m;
-  }
+  fillJs('f32', normalF32FromUnitDetInPlace, k0, k1, x0, x1, x0Step, n, out, offset);
 }
 
 /**

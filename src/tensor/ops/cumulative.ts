@@ -7,6 +7,11 @@ import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } f
 import { Tensor } from '../tensor.js';
 import { logaddexpScalar } from './elementwise.js';
 
+/** Calls `visit` with the flat index of the first element of every lane along the axis. */
+function forEachLane(outer: number, len: number, inner: number, visit: (first: number) => void): void {
+  for (let o = 0; o < outer; o++) for (let j = 0; j < inner; j++) visit(o * len * inner + j);
+}
+
 function lanes(fn: string, t: Tensor, axis: number | undefined): { shape: number[]; outer: number; len: number; inner: number } {
   if (axis === undefined) return { shape: [t.size], outer: 1, len: t.size, inner: 1 };
   const ax = checkAxis(fn, 'axis', axis, t.ndim);
@@ -28,27 +33,21 @@ export function cumsum(x: TensorLike, axis?: number): Tensor {
   const { shape, outer, len, inner } = lanes(fn, t, axis);
   const v = numbers(t);
   const y = new Float64Array(v.length);
-  for (let o = 0; o < outer; o++) {
-    for (let j = 0; j < inner; j++) {
-      let s = 0;
-      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s += v[k]!; y[k] = s; }
-    }
-  }
+  forEachLane(outer, len, inner, (first) => {
+    let s = 0;
+    for (let i = 0, k = first; i < len; i++, k += inner) { s += v[k]!; y[k] = s; }
+  });
   const out = floatStorage(floatKind(t), y.length);
   out.set(y);
   return result(out, shape, [t], (g) => {
     const gx = new Float64Array(v.length);
-    for (let o = 0; o < outer; o++) {
-      for (let j = 0; j < inner; j++) {
-        let s = 0;
-        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
-      }
-    }
+    forEachLane(outer, len, inner, (first) => {
+      let s = 0;
+      for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
+    });
     return [gx];
   });
 }
-
-/** ln(eᵃ + eᵇ) for a running total a, exact for equal infinities. */
 
 /**
  * Cumulative ln Σ exp along `axis` (the flattened tensor when undefined): yᵢ = ln Σ_{l≤i} exp(xₗ),
@@ -64,29 +63,25 @@ export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
   const { shape, outer, len, inner } = lanes(fn, t, axis);
   const v = numbers(t);
   const y = new Float64Array(v.length);
-  for (let o = 0; o < outer; o++) {
-    for (let j = 0; j < inner; j++) {
-      let s = -Infinity;
-      for (let i = 0, k = o * len * inner + j; i < len; i++, k += inner) { s = i === 0 ? v[k]! : logaddexpScalar(s, v[k]!); y[k] = s; }
-    }
-  }
+  forEachLane(outer, len, inner, (first) => {
+    let s = -Infinity;
+    for (let i = 0, k = first; i < len; i++, k += inner) { s = i === 0 ? v[k]! : logaddexpScalar(s, v[k]!); y[k] = s; }
+  });
   const out = floatStorage(floatKind(t), y.length);
   out.set(y);
   return result(out, shape, [t], (g) => {
     // ∂/∂xⱼ = exp(xⱼ − yⱼ)·τⱼ with τⱼ = Σ_{i≥j} gᵢ·exp(yⱼ − yᵢ) = gⱼ + exp(yⱼ − yⱼ₊₁)·τⱼ₊₁ (y is non-decreasing).
     const gx = new Float64Array(v.length);
-    for (let o = 0; o < outer; o++) {
-      for (let j = 0; j < inner; j++) {
-        let tau = 0, next = 0;
-        for (let i = len - 1, k = (o * len + len - 1) * inner + j; i >= 0; i--, k -= inner) {
-          const yk = y[k]!;
-          tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
-          next = yk;
-          const xk = v[k]!;
-          gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
-        }
+    forEachLane(outer, len, inner, (first) => {
+      let tau = 0, next = 0;
+      for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) {
+        const yk = y[k]!;
+        tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
+        next = yk;
+        const xk = v[k]!;
+        gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
       }
-    }
+    });
     return [gx];
   });
 }
