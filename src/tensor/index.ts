@@ -3,6 +3,7 @@ export { Tensor, tensor, type NestedArray } from './tensor.js';
 export type { DType, FloatDType, IntDType, TensorData } from './dtype.js';
 export type { TensorLike } from './core.js';
 export * from './ops/elementwise.js';
+export { erf, erfc, erfinv, lgamma, digamma, trigamma, lbeta, igamma, igammac, betainc } from './ops/special.js';
 export { zeros, ones, full, zerosLike, onesLike, arange, linspace, eye, type ShapeLike } from './ops/create.js';
 export { reshape, expandDims, squeeze, transpose, concat, stack, slice, gather, broadcastTo, type SliceSpec } from './ops/shape.js';
 export { sum, mean, prod, max, min, logsumexp, argmax, argmin, type Axes } from './ops/reduce.js';

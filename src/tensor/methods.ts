@@ -13,6 +13,7 @@ import * as M from './ops/matmul.js';
 import * as moments from './ops/moments.js';
 import * as R from './ops/reduce.js';
 import * as S from './ops/shape.js';
+import * as SP from './ops/special.js';
 import { Tensor } from './tensor.js';
 
 type Axes = R.Axes;
@@ -39,6 +40,7 @@ declare module './tensor.js' {
     transpose(axes?: readonly number[]): Tensor; broadcastTo(shape: readonly number[]): Tensor;
     gather(indices: TensorLike, axis?: number): Tensor;
     matmul(y: TensorLike): Tensor; dot(y: TensorLike): Tensor;
+    erf(): Tensor; erfc(): Tensor; erfinv(): Tensor; lgamma(): Tensor; digamma(): Tensor; trigamma(): Tensor;
   }
 }
 
@@ -63,3 +65,4 @@ for (const name of ['expandDims', 'squeeze', 'transpose', 'broadcastTo', 'gather
 }
 attach('matmul', M.matmul as (x: Tensor, ...args: any[]) => Tensor);
 attach('dot', M.dot as (x: Tensor, ...args: any[]) => Tensor);
+for (const name of ['erf', 'erfc', 'erfinv', 'lgamma', 'digamma', 'trigamma'] as const) attach(name, SP[name] as (x: Tensor, ...args: any[]) => Tensor);
