@@ -155,7 +155,7 @@ export const lbeta = naryOp('lbeta', ['a', 'b'], lbetaScalar, (v, _y, need, out)
  * The regularised lower incomplete gamma function P(a, x) = (1/Γ(a)) ∫₀ˣ t^(a−1) e^(−t) dt for
  * a ≥ 0, x ≥ 0 (NaN elsewhere), with broadcasting. It is the CDF of Gamma(a, 1) at x.
  * Gradients: ∂/∂x = x^(a−1) e^(−x)/Γ(a); ∂/∂a from the differentiated series or continued
- * fraction (within about 1e−12 relative; see the test).
+ * fraction (within 2.2e−13 relative against mpmath over the test's range).
  *
  * @example
  * igamma(1, [1, 2]).toArray(); // 1 − e^(−x): [0.6321205588285578, 0.8646647167633873]
@@ -182,7 +182,8 @@ export const igammac = naryOp('igammac', ['a', 'x'], igammacScalar, (v, _y, need
  * The regularised incomplete beta function I_x(a, b) = (1/B(a, b)) ∫₀ˣ t^(a−1) (1−t)^(b−1) dt
  * for a, b > 0 and 0 ≤ x ≤ 1 (NaN elsewhere), with broadcasting over all three arguments. It is
  * the CDF of Beta(a, b) at x. Gradients: ∂/∂x = x^(a−1)(1−x)^(b−1)/B(a, b); ∂/∂a and ∂/∂b from
- * the differentiated continued fraction (within about 1e−12 relative; see the test).
+ * the differentiated continued fraction (within 2.1e−12 relative against mpmath over the test's
+ * range; about 1e−11 where one of a, b is far larger than the other and x lies past the mean).
  *
  * @example
  * betainc(2, 3, [0.25, 0.5]).toArray(); // [0.26171875, 0.6875]

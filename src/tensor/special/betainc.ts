@@ -2,15 +2,18 @@
  * The regularised incomplete beta function I_x(a, b) in float64 and its derivatives: in x in
  * closed form, in a and b by differentiating the continued fraction along with its value.
  *
- * The value comes from @stdlib/math-base-special-betainc (a port of Boost's ibeta), verified
- * against mpmath in test/tensor/special.test.ts. The parameter derivatives use the continued
- * fraction (DLMF 8.17.22)
+ * The continued fraction (DLMF 8.17.22)
  *   I_x(a, b) = x^a (1−x)^b / (a B(a, b)) · 1/(1 + d₁/(1 + d₂/(1 + …))),
  *   d₂ₘ₊₁ = −(a+m)(a+b+m) x / ((a+2m)(a+2m+1)),  d₂ₘ = m(b−m) x / ((a+2m−1)(a+2m)),
- * on the side x ≤ (a+1)/(a+b+2) where it converges fast (the other side by the symmetry
- * I_x(a, b) = 1 − I_{1−x}(b, a)), evaluated by forward recurrence with the two tangents carried
- * alongside (the approach of Boik and Robison-Cox, 1998). Near the mode of a beta with large
- * a + b it takes O(√(a + b)) terms.
+ * is used on the side x ≤ (a+1)/(a+b+2) where it converges (the other side by the symmetry
+ * I_x(a, b) = 1 − I_{1−x}(b, a)), evaluated by forward recurrence with the two tangents ∂/∂a,
+ * ∂/∂b carried alongside (the approach of Boik and Robison-Cox, 1998). Near the mode of a beta
+ * with large a + b it takes O(√(a + b)) terms.
+ *
+ * Values: from @stdlib/math-base-special-betainc (a port of Boost's ibeta, whose several
+ * expansions keep skewed cases accurate) except for large, comparable a and b, where Boost's
+ * port loses digits and the fraction (with its power term through Stirling's formula) does not.
+ * Both choices are measured against mpmath in test/tensor/special.test.ts.
  */
 import stdBetainc from '@stdlib/math-base-special-betainc';
 import { betaPowerLog, digammaDiff, logOneSide } from './gamma.js';
@@ -19,7 +22,7 @@ const MAX_TERMS = 50_000_000;
 const CF_EPS = 4e-16;
 
 /** Results of the last parameter-derivative evaluation (module scratch, no allocation). */
-let VALUE = 0, DA = 0, DB = 0, SWAPPED = false;
+let VALUE = 0, DA = 0, DB = 0;
 
 function badArgs(a: number, b: number, x: number): boolean {
   return !(a > 0 && b > 0 && x >= 0 && x <= 1);
@@ -34,10 +37,13 @@ export function betaincScalar(a: number, b: number, x: number): number {
   if (x === 0 || x === 1) return x;
   if (a === Infinity) return b === Infinity ? NaN : 0;
   if (b === Infinity) return 1;
+  // Boost's ibeta (via @stdlib) is accurate except for large, comparable a and b, where it loses
+  // 10 to 550 ulp times the condition number near the mean (measured for a, b from 10⁴ to 10⁷);
+  // the fraction, with its power term through Stirling's formula, keeps within 1.5 there for
+  // b ≤ 10a and within about 23 for b up to 100a.
+  const lo = Math.min(a, b), hi = Math.max(a, b);
+  if (lo < 1000 || hi > 100 * lo) return stdBetainc(x, a, b, true, false);
   evaluate(a, b, x, false);
-  // The fraction's value is accurate unless it came as 1 − J with J near 1 (a skewed beta, one
-  // parameter small): then Boost's other expansions (via @stdlib) keep the digits.
-  if (SWAPPED && VALUE < 0.1) return stdBetainc(x, a, b, true, false);
   return VALUE;
 }
 
@@ -116,8 +122,7 @@ function fraction(a: number, b: number, x: number, y: number, wantGrad: boolean)
 
 /** Sets VALUE = I_x(a, b) and, when asked, DA, DB, from the fraction on the side where it converges. */
 function evaluate(a: number, b: number, x: number, wantGrad: boolean): void {
-  SWAPPED = x > (a + 1) / (a + b + 2);
-  if (!SWAPPED) {
+  if (x <= (a + 1) / (a + b + 2)) {
     fraction(a, b, x, 1 - x, wantGrad);
   } else {
     // I_x(a, b) = 1 − I_y(b, a): the fraction's ∂/∂(first) is ∂/∂b here, negated.

@@ -14,8 +14,10 @@
  * costs no digits there. Near x ≈ a the sums take O(√a) terms (about 8.6·√a), which is the price
  * of not using Temme's uniform expansion: 2,700 terms at a = 10⁵.
  *
- * Accuracy (measured against mpmath at 357 points, a from 10⁻³ to 10⁵, in test/tensor/special.test.ts):
- * within a few ulp times the condition number; see the test for the figures.
+ * Accuracy, measured against mpmath at 357 points (a from 10⁻³ to 10⁵, x from a/1000 to 10a,
+ * tails down to 1e−300) in test/tensor/special.test.ts: P and Q within 5 ulp times the
+ * condition number (1 + κ); 4.4e−15 relative at most where κ ≤ 10; ∂P/∂a within 2.2e−13.
+ * (@stdlib's gammainc was rejected: its Temme branch is off by up to 2e−2 near a ≈ x ≥ 1000.)
  */
 import { digamma, gammaPowerLog, lgamma1p } from './gamma.js';
 
