@@ -13,11 +13,17 @@ import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } 
  */
 export function chisquareData(key: KeyArray, df: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes): FloatArray {
   const r = rounder(dtype);
-  const half = dtype === 'float32' ? new Float32Array(df.length) : new Float64Array(df.length);
-  for (let i = 0; i < df.length; i++) half[i] = r(df[i]! / 2);
-  const out = loggammaData(key, half, size, dtype, modes);
+  const out = loggammaData(key, halfDegrees(df, dtype), size, dtype, modes);
   for (let i = 0; i < size; i++) out[i] = r(r(Math.exp(out[i]!)) * 2);
   return out;
+}
+
+/** ν/2 for each degrees-of-freedom value, rounded to `dtype` (the Gamma shape of χ² and t). */
+export function halfDegrees(df: ArrayLike<number>, dtype: FloatDType): FloatArray {
+  const r = rounder(dtype);
+  const half = dtype === 'float32' ? new Float32Array(df.length) : new Float64Array(df.length);
+  for (let i = 0; i < df.length; i++) half[i] = r(df[i]! / 2);
+  return half;
 }
 
 /**

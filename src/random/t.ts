@@ -6,6 +6,7 @@ import { gammaData, paramOrScalar, sizeOf, splitKey } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
+import { halfDegrees } from './chisquare.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 
 /**
@@ -17,8 +18,7 @@ export function tData(key: KeyArray, df: ArrayLike<number>, size: number, dtype:
   const r = rounder(dtype);
   const [kn, kg] = splitKey(key, 2, modes) as [KeyArray, KeyArray];
   const n = normalData(kn, size, dtype, modes);
-  const half = dtype === 'float32' ? new Float32Array(df.length) : new Float64Array(df.length);
-  for (let i = 0; i < df.length; i++) half[i] = r(df[i]! / 2);
+  const half = halfDegrees(df, dtype);
   const g = gammaData(kg, half, size, dtype, modes);
   const step = half.length === 1 ? 0 : 1;
   for (let i = 0; i < size; i++) n[i] = r(n[i]! * r(Math.sqrt(r(half[i * step]! / g[i]!))));
