@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import wabtInit from 'wabt';
-import { DEFAULT_OPTIONS, generateWat, type GenOptions } from './gen-wat.js';
+import { DEFAULT_OPTIONS, generateWat, MEMORY_PAGES, type GenOptions } from './gen-wat.js';
 
 /** Assembles WAT text into a module binary (SIMD128 enabled; validated). */
 export async function assembleWat(wat: string, filename = 'kernels.wat'): Promise<Uint8Array> {
@@ -55,6 +55,8 @@ if (isMain) {
     `export const KERNELS_WASM_BASE64 =\n  '${toBase64(bytes)}';`,
     `/** Byte length of the decoded module. */`,
     `export const KERNELS_WASM_BYTES = ${bytes.length};`,
+    '/** Minimum size of the memory the module imports as env.memory, in 64 KiB pages. */',
+    `export const KERNELS_MEMORY_PAGES = ${MEMORY_PAGES};`,
     '',
   ].join('\n');
   writeIfChanged(tsPath, ts);

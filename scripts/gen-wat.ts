@@ -1036,7 +1036,11 @@ export function foldKernels(): string[] {
   return (['f64', 'f32x', 'f32h'] as const).map((layout) => foldKernel(layout));
 }
 
-/** Initial (and minimum) memory in 64 KiB pages; the JS driver may grow it. */
+/**
+ * Minimum memory in 64 KiB pages. The memory is imported, not defined: the JS driver never grows
+ * it (growing detaches the old ArrayBuffer, and one detach slows every typed-array access in the
+ * thread for good), but instantiates the module again over a new, larger memory.
+ */
 export const MEMORY_PAGES = 4;
 
 export function generateWat(opts: GenOptions = DEFAULT_OPTIONS): string {
@@ -1047,7 +1051,8 @@ export function generateWat(opts: GenOptions = DEFAULT_OPTIONS): string {
     ';; bit-identical to normalF64FromUnitDet in src/random/detmath.ts.',
     `;; options: ${JSON.stringify(opts)}`,
     '(module',
-    `(memory (export "memory") ${MEMORY_PAGES})`,
+    `(import "env" "memory" (memory ${MEMORY_PAGES}))`,
+    '(export "memory" (memory 0))',
   ];
   for (const layout of ['f64', 'f32', 'xor', 'blocks', 'halves'] as const) parts.push(threefryKernel(layout, opts));
   parts.push(philoxKernel(opts));

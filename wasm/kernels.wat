@@ -4,7 +4,8 @@
 ;; bit-identical to normalF64FromUnitDet in src/random/detmath.ts.
 ;; options: {"tfVectors":4,"pxVectors":2,"byteRotate":false,"scalarLanes":4,"f64Shift64":true,"nfVectors":4,"nf32Vectors":4,"nfFence":true,"nfIntRound32":true,"nfConstLocals":true,"nfSub":1280}
 (module
-(memory (export "memory") 4)
+(import "env" "memory" (memory 4))
+(export "memory" (memory 0))
 (func $tf_f64 (export "tf_f64") (param $k0 i32) (param $k1 i32) (param $x0 i32) (param $x1 i32) (param $step i32) (param $n i32) (param $out i32)
   (local $ks0 v128) (local $ks1 v128) (local $ks2 v128) (local $ib1 v128) (local $ib2 v128) (local $ib3 v128) (local $ib4 v128) (local $ib5 v128) (local $da v128) (local $db v128) (local $expo v128) (local $one v128) (local $ca0 v128) (local $cb0 v128) (local $a0 v128) (local $b0 v128) (local $ca1 v128) (local $cb1 v128) (local $a1 v128) (local $b1 v128) (local $ca2 v128) (local $cb2 v128) (local $a2 v128) (local $b2 v128) (local $ca3 v128) (local $cb3 v128) (local $a3 v128) (local $b3 v128)
   (local $iters i32) (local $s0 i32) (local $s1 i32) (local $s2 i32) (local $sa i32) (local $sb i32) (local $c0 i32) (local $c1 i32) (local $rest i32) (local $qa0 i32) (local $qb0 i32) (local $qc0 i32) (local $qd0 i32) (local $qa1 i32) (local $qb1 i32) (local $qc1 i32) (local $qd1 i32) (local $qa2 i32) (local $qb2 i32) (local $qc2 i32) (local $qd2 i32) (local $qa3 i32) (local $qb3 i32) (local $qc3 i32) (local $qd3 i32)

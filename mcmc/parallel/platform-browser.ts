@@ -8,7 +8,7 @@ import type { FromWorker, ToWorker } from './messages.js';
 import type { ParentPort, Platform, WorkerHandle } from './platform.js';
 
 interface WorkerScope {
-  postMessage(message: unknown, transfer?: Transferable[]): void;
+  postMessage(message: unknown): void;
   addEventListener(type: 'message', listener: (e: MessageEvent) => void): void;
 }
 
@@ -27,7 +27,7 @@ export const browserPlatform: Platform = {
     worker.addEventListener('error', (e) => { e.preventDefault(); failure(new Error(e.message || 'worker failed to load or threw')); });
     worker.addEventListener('messageerror', () => failure(new Error('a worker message could not be deserialized')));
     return {
-      post: (m: ToWorker, transfer?: Transferable[]) => worker.postMessage(m, transfer ?? []),
+      post: (m: ToWorker) => worker.postMessage(m),
       onMessage: (listener) => worker.addEventListener('message', (e: MessageEvent) => listener(e.data as FromWorker)),
       onFailure: (listener) => { failed = listener; },
       terminate: () => { done = true; worker.terminate(); },
@@ -36,7 +36,7 @@ export const browserPlatform: Platform = {
   parent(): ParentPort {
     const scope = globalThis as unknown as WorkerScope;
     return {
-      post: (m, transfer) => scope.postMessage(m, transfer ?? []),
+      post: (m) => scope.postMessage(m),
       onMessage: (listener) => scope.addEventListener('message', (e) => listener(e.data as ToWorker)),
     };
   },

@@ -61,7 +61,7 @@ export const nodePlatform: Platform = {
     worker.on('messageerror', (e) => failure(e instanceof Error ? e : new Error('a worker message could not be deserialized')));
     worker.on('exit', (code) => failure(new Error(`the worker exited with code ${code}`)));
     return {
-      post: (m: ToWorker, transfer?: Transferable[]) => worker.postMessage(m, transfer as never),
+      post: (m: ToWorker) => worker.postMessage(m),
       onMessage: (listener) => { worker.on('message', (m: FromWorker) => listener(m)); },
       onFailure: (listener) => { failed = listener; },
       terminate: () => { done = true; void worker.terminate(); },
@@ -72,7 +72,7 @@ export const nodePlatform: Platform = {
     const port = parentPort;
     if (port === null) throw new Error('sampleChains: worker.ts must run in a worker thread');
     return {
-      post: (m, transfer) => port.postMessage(m, transfer as never),
+      post: (m) => port.postMessage(m),
       onMessage: (listener) => { port.on('message', (m: ToWorker) => listener(m)); },
     };
   },

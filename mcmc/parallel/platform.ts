@@ -9,7 +9,7 @@ import type { FromWorker, ToWorker } from './messages.js';
 
 /** The main thread's handle on one worker. */
 export interface WorkerHandle {
-  post(message: ToWorker, transfer?: Transferable[]): void;
+  post(message: ToWorker): void;
   onMessage(listener: (message: FromWorker) => void): void;
   /** Called once if the worker throws outside a chain, fails to load, or exits unasked. */
   onFailure(listener: (error: Error) => void): void;
@@ -21,7 +21,8 @@ export interface WorkerHandle {
 
 /** A worker's connection to the main thread. */
 export interface ParentPort {
-  post(message: FromWorker, transfer?: Transferable[]): void;
+  /** Copies `message` (never transfers: a detached buffer slows the thread's typed arrays). */
+  post(message: FromWorker): void;
   onMessage(listener: (message: ToWorker) => void): void;
 }
 

@@ -78,7 +78,7 @@ export async function createWorkerPool(options: WorkerPoolOptions): Promise<Work
     const m: Member = {
       worker, message: undefined, failure: undefined, dead: false,
       handle: {
-        post: (msg, transfer) => worker.post(msg, transfer),
+        post: (msg) => worker.post(msg),
         onMessage: (l) => { m.message = l; },
         onFailure: (l) => { m.failure = l; },
         terminate: () => { m.dead = true; worker.terminate(); },

@@ -27,17 +27,13 @@ function compact<A extends TypedArray>(a: A): A {
   return (a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : a.slice()) as A;
 }
 
-function addTransfer(transfer: ArrayBuffer[] | undefined, data: TypedArray): void {
-  const buffer = data.buffer;
-  if (transfer !== undefined && buffer instanceof ArrayBuffer && !transfer.includes(buffer)) transfer.push(buffer);
-}
-
 /**
  * Rewrites `value` into structured-cloneable form: a `Tensor` becomes `{ $stochax: 'Tensor',
  * dtype, shape, data }`, a `KeyArray` `{ $stochax: 'KeyArray', impl, shape, data }` (tape nodes
  * are dropped), arrays and plain objects are rewritten element by element, and primitives,
- * typed arrays and other cloneable built-ins pass through. When `transfer` is given, the
- * buffers of tensors and keys are pushed onto it (for `postMessage`'s transfer list).
+ * typed arrays and other cloneable built-ins pass through. Buffers are meant to be copied, never
+ * transferred: transferring detaches the sender's ArrayBuffer, and in V8 one detached buffer
+ * makes every typed-array access in that thread ~15% slower for the rest of its life.
  *
  * @param fn - the public function, for errors.
  * @param arg - the argument being encoded, for errors.
@@ -47,7 +43,7 @@ function addTransfer(transfer: ArrayBuffer[] | undefined, data: TypedArray): voi
  * const e = encodeValue('effects.callback', 'args', { x: tensor([1, 2]) });
  * decodeValue(structuredClone(e)); // → { x: Tensor float64 [2] }
  */
-export function encodeValue(fn: string, arg: string, value: unknown, transfer?: ArrayBuffer[]): Encoded {
+export function encodeValue(fn: string, arg: string, value: unknown): Encoded {
   if (value === null || typeof value !== 'object') {
     if (typeof value === 'function' || typeof value === 'symbol') {
       fail('type', fn, arg, 'must be cloneable (tensors, keys, numbers, strings, booleans, typed arrays, arrays and plain objects of them), not a function or symbol', value);
@@ -56,15 +52,13 @@ export function encodeValue(fn: string, arg: string, value: unknown, transfer?: 
   }
   if (value instanceof Tensor) {
     const data = compact(value.data as TypedArray);
-    addTransfer(transfer, data);
     return { [TAG]: 'Tensor', dtype: value.dtype, shape: [...value.shape], data };
   }
   if (value instanceof KeyArray) {
     const data = compact(value.data);
-    addTransfer(transfer, data);
     return { [TAG]: 'KeyArray', impl: value.impl.name, shape: [...value.shape], data };
   }
-  if (Array.isArray(value)) return value.map((v, i) => encodeValue(fn, `${arg}[${i}]`, v, transfer));
+  if (Array.isArray(value)) return value.map((v, i) => encodeValue(fn, `${arg}[${i}]`, v));
   if (ArrayBuffer.isView(value) || value instanceof Date || value instanceof Map || value instanceof Set
     || value instanceof Error || value instanceof ArrayBuffer || value instanceof RegExp) {
     return value;
@@ -73,7 +67,7 @@ export function encodeValue(fn: string, arg: string, value: unknown, transfer?: 
     fail('type', fn, arg, 'must be cloneable (tensors, keys, numbers, strings, booleans, typed arrays, arrays and plain objects of them)', value);
   }
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = encodeValue(fn, `${arg}.${k}`, v, transfer);
+  for (const [k, v] of Object.entries(value)) out[k] = encodeValue(fn, `${arg}.${k}`, v);
   return out;
 }
 

@@ -14,7 +14,7 @@
  * caller's array with `TypedArray.prototype.set`. When the caller's array is itself a view on
  * the wasm memory (see `wasmScratch`), threefryFill and philoxFill write into it directly.
  */
-import { KERNELS_WASM_BASE64 } from './wasm/kernels.wasm.js';
+import { KERNELS_MEMORY_PAGES, KERNELS_WASM_BASE64 } from './wasm/kernels.wasm.js';
 import { philoxFillJs } from './philox.js';
 import { threefryFillJs, type ThreefryOutput } from './threefry.js';
 
@@ -69,23 +69,29 @@ export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
 /** Settles when loading has finished: true if the wasm kernels are in use. */
 let ready: Promise<boolean> = Promise.resolve(false);
 
+/** The compiled module, kept to instantiate it again over a larger memory (see `wasmScratch`). */
+let compiled: WebAssembly.Module | null = null;
+
+/** An instance of `module` over a fresh memory of `pages` 64 KiB pages (imported as env.memory). */
+function instanceWith(module: WebAssembly.Module, pages: number): KernelExports {
+  const memory = new WebAssembly.Memory({ initial: Math.max(pages, KERNELS_MEMORY_PAGES) });
+  return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as KernelExports;
+}
+
 function instantiate(): KernelExports | null {
   if (typeof WebAssembly !== 'object' || WebAssembly === null) return null;
-  let bytes: Uint8Array<ArrayBuffer>;
   try {
-    bytes = decodeBase64(KERNELS_WASM_BASE64);
-    const module = new WebAssembly.Module(bytes);
-    const instance = new WebAssembly.Instance(module, {});
-    return instance.exports as unknown as KernelExports;
+    compiled = new WebAssembly.Module(decodeBase64(KERNELS_WASM_BASE64));
+    return instanceWith(compiled, KERNELS_MEMORY_PAGES);
   } catch (err) {
     // Chromium refuses to compile modules over 4 KB synchronously on a page's main thread
     // (RangeError); compile asynchronously instead and switch over when done. Anything else
     // (no SIMD128, CSP without 'wasm-unsafe-eval') fails the async compile as well.
-    if (err instanceof RangeError && typeof WebAssembly.instantiate === 'function') {
-      const src = decodeBase64(KERNELS_WASM_BASE64);
-      ready = WebAssembly.instantiate(src, {}).then(
-        (res) => {
-          kernels = res.instance.exports as unknown as KernelExports;
+    if (err instanceof RangeError && typeof WebAssembly.compile === 'function') {
+      ready = WebAssembly.compile(decodeBase64(KERNELS_WASM_BASE64)).then(
+        (module) => {
+          compiled = module;
+          kernels = instanceWith(module, KERNELS_MEMORY_PAGES);
           if (!checkWasm()) kernels = null;
           return kernels !== null;
         },
@@ -99,7 +105,7 @@ function instantiate(): KernelExports | null {
 let kernels: KernelExports | null = instantiate();
 let enabled = true;
 
-/** Typed-array views on the wasm memory, rebuilt if the memory grows (the old buffer detaches). */
+/** Typed-array views on the wasm memory, rebuilt when `wasmScratch` moves to a larger one. */
 let viewBuffer: ArrayBuffer | null = null;
 let memF64 = new Float64Array(0);
 let memF32 = new Float32Array(0);
@@ -144,8 +150,11 @@ export function wasmActive(): boolean {
 
 /**
  * A region of wasm memory of at least `bytes` bytes (16-byte aligned). There is one scratch
- * region, shared by all callers and reused on every call. Typed-array views on it stay valid
- * until a later `wasmScratch` call has to grow the memory (growing detaches the old buffer).
+ * region, shared by all callers and reused on every call. When a call needs more room than the
+ * memory has, the kernels move to a new, larger memory (the module is instantiated again) rather
+ * than growing the old one: growing would detach its ArrayBuffer, and in V8 a single detached
+ * ArrayBuffer makes every typed-array access in the thread ~15% slower from then on. Views
+ * taken earlier stay valid (they are no longer on the kernels' memory, so fills into them copy).
  * `threefryFill` and `philoxFill` write into views on this region directly, skipping the copy
  * out of wasm memory (~20-30% faster for large fills). Returns null when wasm is unavailable.
  *
@@ -158,9 +167,13 @@ export function wasmScratch(bytes: number): { buffer: ArrayBuffer; byteOffset: n
   const k = kernels;
   if (k === null) return null;
   const need = SCRATCH_BASE + Math.ceil(Math.max(0, bytes) / 16) * 16;
-  const have = k.memory.buffer.byteLength;
-  if (need > have) k.memory.grow(Math.ceil((need - have) / 65536));
-  return { buffer: k.memory.buffer, byteOffset: SCRATCH_BASE };
+  let memory = k.memory;
+  if (need > memory.buffer.byteLength && compiled !== null) {
+    const next = instanceWith(compiled, Math.ceil(need / 65536));
+    kernels = next;
+    memory = next.memory;
+  }
+  return { buffer: memory.buffer, byteOffset: SCRATCH_BASE };
 }
 
 /** Words written to `out` per block for each layout. */

@@ -20,13 +20,11 @@ describe('encodeValue / decodeValue / copyValue', () => {
     expect(y.u).toEqual(x.u);
   });
 
-  it('copies only the visible part of a view, and lists buffers to transfer', () => {
+  it('copies only the visible part of a view', () => {
     const big = new Float64Array(1000);
     const view = new Tensor(big.subarray(10, 12), [2]);
-    const transfer: ArrayBuffer[] = [];
-    const e = encodeValue('f', 'x', [view, view], transfer) as { data: Float64Array }[];
+    const e = encodeValue('f', 'x', [view, view]) as { data: Float64Array }[];
     expect(e[0]!.data.buffer.byteLength).toBe(16);
-    expect(transfer).toHaveLength(2);
     expect((decodeValue(structuredClone(e)) as Tensor[])[1]!.shape).toEqual([2]);
   });
 

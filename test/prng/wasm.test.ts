@@ -87,7 +87,9 @@ describe('wasm module', () => {
     const fake = {
       ...real,
       Module: function Module() { throw new RangeError('WebAssembly.Compile is disallowed on the main thread'); },
-      instantiate: real.instantiate.bind(real),
+      compile: real.compile.bind(real),
+      Memory: real.Memory,
+      Instance: real.Instance,
     };
     vi.resetModules();
     vi.stubGlobal('WebAssembly', fake);
@@ -188,6 +190,26 @@ describe('threefryFill: wasm and JS give identical bits', () => {
     threefryFill('halves', 5, 6, 7, 8, 0, n, ha, hb);
     expect(firstDiff(ja, ha)).toBe(-1);
     expect(firstDiff(jb, hb)).toBe(-1);
+  });
+
+  it('moves to a larger memory instead of growing: earlier views are never detached', () => {
+    const small = wasmScratch(16)!;
+    const before = new Float64Array(small.buffer, small.byteOffset, 2).fill(5);
+    const big = wasmScratch(small.buffer.byteLength + 3 * 65536)!;
+    // A grow would have detached `small.buffer` (byteLength 0, views emptied), which in V8 slows
+    // every typed-array access in the thread afterwards.
+    expect(big.buffer).not.toBe(small.buffer);
+    expect(small.buffer.byteLength).toBeGreaterThan(0);
+    expect(Array.from(before)).toEqual([5, 5]);
+    expect(big.buffer.byteLength).toBeGreaterThanOrEqual(big.byteOffset + small.buffer.byteLength + 3 * 65536);
+    // Fills into the old view copy out of the new memory; fills into the new one write in place.
+    const n = 4000, js = new Float64Array(n);
+    threefryFillJs('f64', 8, 9, 1, 2, 0, n, js);
+    const old = new Float64Array(small.buffer, small.byteOffset, n), fresh = new Float64Array(big.buffer, big.byteOffset, n);
+    threefryFill('f64', 8, 9, 1, 2, 0, n, old);
+    threefryFill('f64', 8, 9, 1, 2, 0, n, fresh);
+    expect(firstDiff(js, old)).toBe(-1);
+    expect(firstDiff(js, fresh)).toBe(-1);
   });
 
   it('is not corrupted by a destination view overlapping the internal chunk buffers', () => {
