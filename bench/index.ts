@@ -12,6 +12,8 @@
  * Options: BENCH_N (values per fill, default 10M), BENCH_ROUNDS (default 7), BENCH_QUICK=1
  * (1M values, 3 rounds, no mitata: a smoke run).
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { bench, run } from 'mitata';
 import seedrandom from 'seedrandom';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
@@ -182,9 +184,12 @@ if (!quick) {
   await import('./windowed-nuts.js');
 }
 
-// Parallel chains: 4 chains on 2 workers vs serial, worker start-up (bench/parallel-chains.ts).
+// Parallel chains: 4 chains on 2 workers vs serial, worker start-up (bench/parallel-chains.ts),
+// run as compiled JavaScript (`npm run bench` compiles it first): under tsx every worker would
+// register tsx before loading the library, a start-up cost package users never pay.
 if (!quick) {
-  console.log('\nParallel chains (bench/parallel-chains.ts):');
-  const { benchParallelChains } = await import('./parallel-chains.js');
-  await benchParallelChains();
+  console.log('\nParallel chains (node dist/bench/parallel-chains.js):');
+  const compiled = fileURLToPath(new URL('../dist/bench/parallel-chains.js', import.meta.url));
+  const r = spawnSync(process.execPath, [compiled], { stdio: 'inherit' });
+  if (r.status !== 0) process.exitCode = 1;
 }
