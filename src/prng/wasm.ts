@@ -72,26 +72,25 @@ let ready: Promise<boolean> = Promise.resolve(false);
 /** The compiled module, kept to instantiate it again over a larger memory (see `wasmScratch`). */
 let compiled: WebAssembly.Module | null = null;
 
-/** An instance of `module` over a fresh memory of `pages` 64 KiB pages (imported as env.memory). */
-function instanceWith(module: WebAssembly.Module, pages: number): KernelExports {
-  const memory = new WebAssembly.Memory({ initial: Math.max(pages, KERNELS_MEMORY_PAGES) });
-  return new WebAssembly.Instance(module, { env: { memory } }).exports as unknown as KernelExports;
+/** The imports of an instance over a fresh memory of `pages` 64 KiB pages. */
+function importsWith(pages: number): WebAssembly.Imports {
+  return { env: { memory: new WebAssembly.Memory({ initial: Math.max(pages, KERNELS_MEMORY_PAGES) }) } };
 }
 
 function instantiate(): KernelExports | null {
   if (typeof WebAssembly !== 'object' || WebAssembly === null) return null;
   try {
     compiled = new WebAssembly.Module(decodeBase64(KERNELS_WASM_BASE64));
-    return instanceWith(compiled, KERNELS_MEMORY_PAGES);
+    return new WebAssembly.Instance(compiled, importsWith(KERNELS_MEMORY_PAGES)).exports as unknown as KernelExports;
   } catch (err) {
     // Chromium refuses to compile modules over 4 KB synchronously on a page's main thread
     // (RangeError); compile asynchronously instead and switch over when done. Anything else
     // (no SIMD128, CSP without 'wasm-unsafe-eval') fails the async compile as well.
-    if (err instanceof RangeError && typeof WebAssembly.compile === 'function') {
-      ready = WebAssembly.compile(decodeBase64(KERNELS_WASM_BASE64)).then(
-        (module) => {
-          compiled = module;
-          kernels = instanceWith(module, KERNELS_MEMORY_PAGES);
+    if (err instanceof RangeError && typeof WebAssembly.instantiate === 'function') {
+      ready = WebAssembly.instantiate(decodeBase64(KERNELS_WASM_BASE64), importsWith(KERNELS_MEMORY_PAGES)).then(
+        (res) => {
+          compiled = res.module;
+          kernels = res.instance.exports as unknown as KernelExports;
           if (!checkWasm()) kernels = null;
           return kernels !== null;
         },
@@ -156,7 +155,9 @@ export function wasmActive(): boolean {
  * ArrayBuffer makes every typed-array access in the thread ~15% slower from then on. Views
  * taken earlier stay valid (they are no longer on the kernels' memory, so fills into them copy).
  * `threefryFill` and `philoxFill` write into views on this region directly, skipping the copy
- * out of wasm memory (~20-30% faster for large fills). Returns null when wasm is unavailable.
+ * out of wasm memory (~20-30% faster for large fills). Returns null when wasm is unavailable,
+ * or when a larger memory is needed where the module cannot be instantiated synchronously (a
+ * browser page's main thread).
  *
  * @example
  * const mem = wasmScratch(8 * n);
@@ -168,10 +169,14 @@ export function wasmScratch(bytes: number): { buffer: ArrayBuffer; byteOffset: n
   if (k === null) return null;
   const need = SCRATCH_BASE + Math.ceil(Math.max(0, bytes) / 16) * 16;
   let memory = k.memory;
-  if (need > memory.buffer.byteLength && compiled !== null) {
-    const next = instanceWith(compiled, Math.ceil(need / 65536));
-    kernels = next;
-    memory = next.memory;
+  if (need > memory.buffer.byteLength) {
+    try {
+      const next = new WebAssembly.Instance(compiled as WebAssembly.Module, importsWith(Math.ceil(need / 65536))).exports as unknown as KernelExports;
+      kernels = next;
+      memory = next.memory;
+    } catch {
+      return null; // no synchronous instantiation here (a browser page's main thread) or no memory
+    }
   }
   return { buffer: memory.buffer, byteOffset: SCRATCH_BASE };
 }
