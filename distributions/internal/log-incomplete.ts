@@ -13,7 +13,7 @@
  */
 import { igammainv } from './igammainv.js';
 import { digamma, gammaPowerLog, lgamma1p, betaPowerLog } from '../../src/tensor/special/gamma.js';
-import { igammaDa, igammaScalar, igammacScalar } from '../../src/tensor/special/igamma.js';
+import { igammaDa, igammaScalar, igammacScalar, legendreFraction } from '../../src/tensor/special/igamma.js';
 import { betaincDaDb, betaincScalar } from '../../src/tensor/special/betainc.js';
 
 const TINY = 1e-280;
@@ -120,30 +120,7 @@ export function igammaInv(a: number, p: number, upper = false): number {
   return z;
 }
 
-/**
- * Legendre's continued fraction for the upper incomplete gamma function,
- * K = b₀ + a₁/(b₁ + a₂/(b₂ + …)) with bₙ = x + 2n + 1 − a, aₙ = n(a − n) (so that
- * Γ(a, x) = xᵃe⁻ˣ/K), and its a-derivative dK/da alongside, by forward recurrence with rescaling.
- */
+/** Legendre's continued fraction K for Γ(a, x) = xᵃe⁻ˣ/K and dK/da (see `legendreFraction`). */
 export function gammaContinuedFraction(a: number, x: number): [number, number] {
-  let a2 = 1, b2 = 0, da2 = 0, db2 = 0;
-  let a1 = x + 1 - a, b1 = 1, da1 = -1, db1 = 0;
-  let k = a1, dk = -1;
-  for (let n = 1; n < 100000; n++) {
-    const bn = x + 2 * n + 1 - a, an = n * (a - n);
-    const A = bn * a1 + an * a2, B = bn * b1 + an * b2;
-    const dA = -a1 + bn * da1 + n * a2 + an * da2, dB = -b1 + bn * db1 + n * b2 + an * db2;
-    a2 = a1; b2 = b1; da2 = da1; db2 = db1;
-    a1 = A; b1 = B; da1 = dA; db1 = dB;
-    if (Math.abs(B) > 1e150 || Math.abs(A) > 1e150) {
-      const s = 1e-150;
-      a1 *= s; b1 *= s; da1 *= s; db1 *= s; a2 *= s; b2 *= s; da2 *= s; db2 *= s;
-    }
-    if (b1 === 0) continue;
-    const kn = a1 / b1, dkn = (da1 - kn * db1) / b1;
-    const done = Math.abs(kn - k) <= 4e-16 * Math.abs(kn) && Math.abs(dkn - dk) <= 4e-16 * Math.abs(dkn);
-    k = kn; dk = dkn;
-    if (done) break;
-  }
-  return [k, dk];
+  return legendreFraction(a, x, { wantDa: true, maxTerms: 100_000, settle: false });
 }

@@ -71,14 +71,25 @@ function smallUpper(a: number, x: number, wantDa: boolean): void {
   }
 }
 
-/** Q by Legendre's continued fraction (sets P, Q and, when asked, dP/da). */
-function upperFraction(a: number, x: number, wantDa: boolean): void {
-  // K = b0 + a1/(b1 + a2/(b2 + …)), bₙ = x + 2n + 1 − a, aₙ = n(a − n); Q = power/K.
-  // Forward recurrence Aₙ = bₙAₙ₋₁ + aₙAₙ₋₂ (same for B), with the a-tangents alongside.
+/**
+ * Legendre's continued fraction K = b₀ + a₁/(b₁ + a₂/(b₂ + …)), bₙ = x + 2n + 1 − a,
+ * aₙ = n(a − n), so that Γ(a, x) = xᵃe⁻ˣ/K, and its a-derivative dK/da alongside, by forward
+ * recurrence Aₙ = bₙAₙ₋₁ + aₙAₙ₋₂ (same for B) with rescaling. Returns [K, dK/da].
+ *
+ * Stops when successive approximants agree to 2 ulp (their a-derivatives too, with `wantDa`),
+ * after `maxTerms`, or, with `settle`, once K has held to 1e−12 for as many terms again plus 100
+ * (for the last digits where convergence is slow).
+ *
+ * @example
+ * const [k, dk] = legendreFraction(2.5, 40, { wantDa: true, maxTerms: 100_000, settle: false });
+ */
+export function legendreFraction(
+  a: number, x: number, stop: { readonly wantDa: boolean; readonly maxTerms: number; readonly settle: boolean },
+): [number, number] {
   let a2 = 1, b2 = 0, da2 = 0, db2 = 0; // n − 2
   let a1 = x + 1 - a, b1 = 1, da1 = -1, db1 = 0; // n − 1
   let k = a1, dk = -1, settled = 0;
-  for (let n = 1; n < MAX_TERMS; n++) {
+  for (let n = 1; n < stop.maxTerms; n++) {
     const bn = x + 2 * n + 1 - a, an = n * (a - n);
     const A = bn * a1 + an * a2, B = bn * b1 + an * b2;
     const dA = -a1 + bn * da1 + n * a2 + an * da2, dB = -b1 + bn * db1 + n * b2 + an * db2;
@@ -90,13 +101,18 @@ function upperFraction(a: number, x: number, wantDa: boolean): void {
     }
     if (b1 === 0) continue;
     const kn = a1 / b1, dkn = (da1 - kn * db1) / b1;
-    // Once K has settled to 1e−12, allow as many terms again for the last digits, then stop.
-    if (settled === 0 && Math.abs(kn - k) <= 1e-12 * Math.abs(kn)) settled = n;
+    if (stop.settle && settled === 0 && Math.abs(kn - k) <= 1e-12 * Math.abs(kn)) settled = n;
     const done = (settled > 0 && n > 2 * settled + 100)
-      || (Math.abs(kn - k) <= CF_EPS * Math.abs(kn) && (!wantDa || Math.abs(dkn - dk) <= CF_EPS * Math.abs(dkn)));
+      || (Math.abs(kn - k) <= CF_EPS * Math.abs(kn) && (!stop.wantDa || Math.abs(dkn - dk) <= CF_EPS * Math.abs(dkn)));
     k = kn; dk = dkn;
     if (done) break;
   }
+  return [k, dk];
+}
+
+/** Q by Legendre's continued fraction (sets P, Q and, when asked, dP/da). */
+function upperFraction(a: number, x: number, wantDa: boolean): void {
+  const [k, dk] = legendreFraction(a, x, { wantDa, maxTerms: MAX_TERMS, settle: true });
   const pre = Math.exp(gammaPowerLog(a, x));
   Q = pre / k;
   P = 1 - Q;
