@@ -3,11 +3,12 @@ import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import { allocate, type DType, type FloatDType } from '../src/tensor/dtype.js';
-import { log, log1p, mul, neg, sigmoid, sigmoidScalar, softplusScalar, sub } from '../src/tensor/ops/elementwise.js';
+import { mul, sigmoidScalar, softplusScalar } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { elementwise, real, unitInterval } from './internal/constraints.js';
+import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 
@@ -53,9 +54,7 @@ export class Bernoulli extends Distribution {
 
   constructor(options: BernoulliOptions) {
     super('Bernoulli', options, false);
-    if ((options.logits === undefined) === (options.probs === undefined)) {
-      fail('type', 'Bernoulli', 'logits', 'or `probs` must be given, but not both', options.logits ?? options.probs);
-    }
+    checkExactlyOne('Bernoulli', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
     const dt = options.dtype ?? 'int32';
@@ -66,9 +65,9 @@ export class Bernoulli extends Distribution {
   override get dtype(): string { return this.sampleDtype; }
 
   /** p (sigmoid(logits) when given logits), differentiable. */
-  probsParameter(): Tensor { return this.probs ?? sigmoid(this.logits!); }
+  probsParameter(): Tensor { return probsOf(this.logits, this.probs); }
   /** log(p / (1 − p)), differentiable. */
-  logitsParameter(): Tensor { return this.logits ?? sub(log(this.probs!), log1p(neg(this.probs!))); }
+  logitsParameter(): Tensor { return logitsOf(this.logits, this.probs); }
   private get paramEntry(): [string, Tensor] { return this.logits ? ['logits', this.logits] : ['probs', this.probs!]; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
@@ -119,7 +118,7 @@ export class Bernoulli extends Distribution {
 
   protected override meanImpl(): Tensor { return broadcastTo(this.probsParameter(), this.batchShape); }
   protected override varianceImpl(): Tensor {
-    const q = this.logits ? sigmoid(neg(this.logits)) : sub(1, this.probs!);
+    const q = oneMinusProbsOf(this.logits, this.probs);
     return broadcastTo(mul(this.probsParameter(), q), this.batchShape);
   }
   protected override modeImpl(): Tensor {

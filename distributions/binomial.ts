@@ -1,16 +1,16 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed } from '../src/samplers/seeds.js';
 import { broadcastData } from '../src/tensor/broadcast.js';
 import { floatStorage, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
-import { log, log1p, mul, neg, sigmoid, sigmoidScalar, softplusScalar, sub } from '../src/tensor/ops/elementwise.js';
+import { mul, sigmoidScalar, softplusScalar } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { betaincDa, betaincDb, betaincDx, betaincScalar } from '../src/tensor/special/betainc.js';
 import { betaPowerLog, digammaDiff, lbeta } from '../src/tensor/special/gamma.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegativeInteger, real, unitInterval, type Constraint } from './internal/constraints.js';
+import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/either-parameter.js';
 import { countsUpTo } from './internal/count-support.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
@@ -61,19 +61,17 @@ export class Binomial extends Distribution {
   constructor(options: BinomialOptions) {
     super('Binomial', options, false);
     this.totalCount = this.param('totalCount');
-    if ((options.logits === undefined) === (options.probs === undefined)) {
-      fail('type', 'Binomial', 'logits', 'or `probs` must be given, but not both', options.logits ?? options.probs);
-    }
+    checkExactlyOne('Binomial', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
   }
 
   /** p (sigmoid(logits) when given logits), differentiable. */
-  probsParameter(): Tensor { return this.probs ?? sigmoid(this.logits!); }
+  probsParameter(): Tensor { return probsOf(this.logits, this.probs); }
   /** log(p / (1 − p)), differentiable. */
-  logitsParameter(): Tensor { return this.logits ?? sub(log(this.probs!), log1p(neg(this.probs!))); }
+  logitsParameter(): Tensor { return logitsOf(this.logits, this.probs); }
   /** 1 − p, accurate from logits. */
-  private oneMinusProbs(): Tensor { return this.logits ? sigmoid(neg(this.logits)) : sub(1, this.probs!); }
+  private oneMinusProbs(): Tensor { return oneMinusProbsOf(this.logits, this.probs); }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape], dtype = this.dtype as FloatDType;

@@ -9,6 +9,7 @@ import { logsumexp } from '../src/tensor/ops/reduce.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { elementwise, real, simplex, type Constraint } from './internal/constraints.js';
+import { checkExactlyOne } from './internal/either-parameter.js';
 import { addRowGrad, rowIndex, simplexRows, type SimplexRows } from './internal/simplex-rows.js';
 import { registerKL } from './kl.js';
 
@@ -60,9 +61,7 @@ export class Categorical extends Distribution {
 
   constructor(options: CategoricalOptions) {
     super('Categorical', options, false);
-    if ((options.logits === undefined) === (options.probs === undefined)) {
-      fail('type', 'Categorical', 'logits', 'or `probs` must be given, but not both', options.logits ?? options.probs);
-    }
+    checkExactlyOne('Categorical', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
     if (this.parameter.shape[this.parameter.ndim - 1] === 0) fail('range', 'Categorical', this.logits ? 'logits' : 'probs', 'must have at least one class (its last axis is empty)', this.parameter);

@@ -1,4 +1,3 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed } from '../src/samplers/seeds.js';
 import { broadcastData, reduceToShape } from '../src/tensor/broadcast.js';
@@ -14,6 +13,7 @@ import type { Bijector } from './bijectors/bijector.js';
 import { Softplus } from './bijectors/softplus.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { finite, positive } from './internal/constraints.js';
+import { checkExactlyOne } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { igammainv } from './internal/igammainv.js';
 import { gammaContinuedFraction } from './internal/log-incomplete.js';
@@ -62,9 +62,7 @@ export class Gamma extends Distribution {
   constructor(options: GammaOptions) {
     super('Gamma', options, true);
     this.concentration = this.param('concentration');
-    if ((options.rate === undefined) === (options.logRate === undefined)) {
-      fail('type', 'Gamma', 'rate', 'or `logRate` must be given, but not both', options.rate ?? options.logRate);
-    }
+    checkExactlyOne('Gamma', options, 'rate', 'logRate');
     this.rate = this.params.rate;
     this.logRate = this.params.logRate;
   }

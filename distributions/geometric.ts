@@ -1,14 +1,14 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
 import { floatStorage, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
-import { div, exp, log, log1mexpScalar, log1p, neg, sigmoid, sigmoidScalar, softplusScalar, square, sub } from '../src/tensor/ops/elementwise.js';
+import { div, exp, log1mexpScalar, neg, sigmoidScalar, softplusScalar, square, sub } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { zeros } from '../src/tensor/ops/create.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { elementwise, nonNegativeInteger, real } from './internal/constraints.js';
+import { checkExactlyOne, logitsOf, probsOf } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 
 export interface GeometricOptions extends DistributionOptions {
@@ -48,17 +48,15 @@ export class Geometric extends Distribution {
 
   constructor(options: GeometricOptions) {
     super('Geometric', options, false);
-    if ((options.logits === undefined) === (options.probs === undefined)) {
-      fail('type', 'Geometric', 'logits', 'or `probs` must be given, but not both', options.logits ?? options.probs);
-    }
+    checkExactlyOne('Geometric', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
   }
 
   /** p (sigmoid(logits) when given logits), differentiable. */
-  probsParameter(): Tensor { return this.probs ?? sigmoid(this.logits!); }
+  probsParameter(): Tensor { return probsOf(this.logits, this.probs); }
   /** log(p / (1 − p)), differentiable. */
-  logitsParameter(): Tensor { return this.logits ?? sub(log(this.probs!), log1p(neg(this.probs!))); }
+  logitsParameter(): Tensor { return logitsOf(this.logits, this.probs); }
   private get paramEntry(): [string, Tensor] { return this.logits ? ['logits', this.logits] : ['probs', this.probs!]; }
   /** [p, log p, log(1 − p), d log(1 − p)/dθ] for θ the given parameter. */
   private parts(t: number): [number, number, number, number] {

@@ -1,4 +1,3 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { broadcastData, reduceToShape } from '../src/tensor/broadcast.js';
 import { floatKind, floatStorage, numbers, result, type TensorLike } from '../src/tensor/core.js';
@@ -11,6 +10,7 @@ import { digamma, stirlingError } from '../src/tensor/special/gamma.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegativeInteger, real, simplex, type Constraint } from './internal/constraints.js';
+import { checkExactlyOne } from './internal/either-parameter.js';
 import { countVectorsSumming } from './internal/count-support.js';
 import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
 import { addRowGrad, rowIndex, simplexRows, type SimplexRows } from './internal/simplex-rows.js';
@@ -58,9 +58,7 @@ export class Multinomial extends Distribution {
   constructor(options: MultinomialOptions) {
     super('Multinomial', options, false);
     this.totalCount = this.param('totalCount');
-    if ((options.logits === undefined) === (options.probs === undefined)) {
-      fail('type', 'Multinomial', 'logits', 'or `probs` must be given, but not both', options.logits ?? options.probs);
-    }
+    checkExactlyOne('Multinomial', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
   }

@@ -1,17 +1,17 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { gamma as samplersGamma } from '../src/samplers/gamma.js';
 import { poisson as samplersPoisson } from '../src/samplers/poisson.js';
 import { splitSeed } from '../src/samplers/seeds.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
-import { div, exp, log, log1p, mul, neg, sigmoid, sigmoidScalar, softplusScalar, sub } from '../src/tensor/ops/elementwise.js';
+import { div, exp, mul, neg, sigmoidScalar, softplusScalar } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { betaincDa, betaincDb, betaincDx, betaincScalar } from '../src/tensor/special/betainc.js';
 import { betaPowerLog, digammaDiff, lbeta } from '../src/tensor/special/gamma.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { elementwise, nonNegativeInteger, positive, real } from './internal/constraints.js';
+import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 
@@ -60,17 +60,15 @@ export class NegativeBinomial extends Distribution {
   constructor(options: NegativeBinomialOptions) {
     super('NegativeBinomial', options, false);
     this.totalCount = this.param('totalCount');
-    if ((options.logits === undefined) === (options.probs === undefined)) {
-      fail('type', 'NegativeBinomial', 'logits', 'or `probs` must be given, but not both', options.logits ?? options.probs);
-    }
+    checkExactlyOne('NegativeBinomial', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
   }
 
   /** p (sigmoid(logits) when given logits), differentiable. */
-  probsParameter(): Tensor { return this.probs ?? sigmoid(this.logits!); }
+  probsParameter(): Tensor { return probsOf(this.logits, this.probs); }
   /** log(p / (1 − p)), differentiable. */
-  logitsParameter(): Tensor { return this.logits ?? sub(log(this.probs!), log1p(neg(this.probs!))); }
+  logitsParameter(): Tensor { return logitsOf(this.logits, this.probs); }
   private get paramEntry(): [string, Tensor] { return this.logits ? ['logits', this.logits] : ['probs', this.probs!]; }
   /** [p, 1 − p, log p, log(1 − p)] from the given parameter. */
   private parts(t: number): [number, number, number, number] {
@@ -154,7 +152,7 @@ export class NegativeBinomial extends Distribution {
   }
   /** mean/(1 − p). */
   protected override varianceImpl(): Tensor {
-    const q = this.logits ? sigmoid(neg(this.logits)) : sub(1, this.probs!);
+    const q = oneMinusProbsOf(this.logits, this.probs);
     return broadcastTo(div(mul(this.totalCount, exp(this.logitsParameter())), q), this.batchShape);
   }
   /** ⌊(r − 1)·p/(1 − p)⌋ for r > 1, else 0 (TFP). */

@@ -10,6 +10,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import { Categorical } from './categorical.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { real, simplex, type Constraint } from './internal/constraints.js';
+import { checkExactlyOne } from './internal/either-parameter.js';
 import { rowIndex, simplexRows, type SimplexRows } from './internal/simplex-rows.js';
 import { registerKL } from './kl.js';
 
@@ -73,9 +74,7 @@ export class OneHotCategorical extends Distribution {
 
   constructor(options: OneHotCategoricalOptions) {
     super('OneHotCategorical', options, false);
-    if ((options.logits === undefined) === (options.probs === undefined)) {
-      fail('type', 'OneHotCategorical', 'logits', 'or `probs` must be given, but not both', options.logits ?? options.probs);
-    }
+    checkExactlyOne('OneHotCategorical', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
     const dt = options.dtype ?? 'int32';

@@ -1,4 +1,3 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed } from '../src/samplers/seeds.js';
 import { broadcastData } from '../src/tensor/broadcast.js';
@@ -11,6 +10,7 @@ import { igammaDx, igammaScalar, igammacScalar } from '../src/tensor/special/iga
 import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegative, nonNegativeInteger, real } from './internal/constraints.js';
+import { checkExactlyOne } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 import { randomPoisson } from './internal/random-poisson.js';
@@ -50,9 +50,7 @@ export class Poisson extends Distribution {
 
   constructor(options: PoissonOptions) {
     super('Poisson', options, false);
-    if ((options.rate === undefined) === (options.logRate === undefined)) {
-      fail('type', 'Poisson', 'rate', 'or `logRate` must be given, but not both', options.rate ?? options.logRate);
-    }
+    checkExactlyOne('Poisson', options, 'rate', 'logRate');
     this.rate = this.params.rate;
     this.logRate = this.params.logRate;
   }
