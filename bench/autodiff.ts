@@ -9,11 +9,11 @@
  */
 import * as tf from '@tensorflow/tfjs';
 import { grad as jgrad, numpy as jnp } from '@jax-js/jax';
+import { median } from './median.js';
 import {
   add, div, exp, fusedNode, log, mul, sin, sqrt, square, stopGradient, sub, sum, tanh, tensor, valueAndGrad, type Tensor,
 } from '../src/tensor/index.js';
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Median microseconds per call of `f` over `calls` calls per run. */
 function time(f: () => unknown, calls: number): number {

@@ -13,6 +13,7 @@ import stdlibNormalLogpdf from '@stdlib/stats-base-dists-normal-logpdf';
 import { Normal } from '../distributions/normal.js';
 import { Gamma } from '../distributions/gamma.js';
 import { random, samplers } from '../src/index.js';
+import { median } from './median.js';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -33,7 +34,6 @@ const entries: Entry[] = [
   { group: 'gamma', name: 'stochax samplers.gamma([1e6], {alpha: 2.5})', run: () => samplers.gamma([N], { alpha: 2.5, seed: 1 }).data as Float64Array },
 ];
 
-const median = (v: number[]) => { const s = [...v].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 let sink = 0;
 const consume = (v: ArrayLike<number>) => { let s = 0; for (let i = 0; i < v.length; i += 997) s += v[i]!; sink += s; };
 

@@ -11,6 +11,7 @@
 import stdlibGamma from '@stdlib/random-base-gamma';
 import { random } from '../src/index.js';
 import { gamma } from '../src/random/gamma.js';
+import { median } from './median.js';
 
 const N = Number(process.env.BENCH_N ?? 1_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
@@ -33,7 +34,6 @@ function consume(xs: ArrayLike<number>): number {
   return s;
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 
 console.log(`gamma bench: ${N.toLocaleString()} values per round, ${ROUNDS} interleaved rounds, node ${process.version}`);
 for (const e of entries) for (let w = 0; w < 2; w++) consume(e.run());   // warm-up

@@ -19,6 +19,7 @@ import seedrandom from 'seedrandom';
 import { statefulRng } from '../src/generator.js';
 import { wasmAvailable } from '../src/prng/wasm.js';
 import * as random from '../src/random/index.js';
+import { median } from './median.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 9));
@@ -27,7 +28,6 @@ const BULK = 1_000_000;
 
 interface Case { name: string; run: () => number; times: number[]; ratios: number[] }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 function measure(title: string, cases: Case[], reference: string, perCall: number, unit: string, rounds = ROUNDS): Case[] {
   for (const c of cases) for (let i = 0; i < 3; i++) consume(c.name, c.run()); // warm-up

@@ -25,6 +25,7 @@ import { random } from '../src/index.js';
 import { philox4x32Rounds, philoxFill, philoxFillJs, threefryFill, threefryFillJs } from '../src/prng/index.js';
 import { wasmAvailable, wasmScratch } from '../src/prng/wasm.js';
 import { normalF64Fill } from '../src/random/normal-fill.js';
+import { median } from './median.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const N = Number(process.env.BENCH_N ?? (quick ? 1_000_000 : 10_000_000));
@@ -81,7 +82,6 @@ function consume(e: Entry): number {
   return s;
 }
 
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]!; };
 
 /** Interleaved rounds over `list`; prints a table with same-round ratios to `baseline`. */
 function measure(list: Entry[], baseline: string, consumeOne: (e: Entry) => number, extra?: (name: string, mps: number, rows: Map<string, number>) => string): number {

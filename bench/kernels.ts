@@ -10,6 +10,7 @@
 import { philoxFillJs } from '../src/prng/philox.js';
 import { threefryFillJs } from '../src/prng/threefry.js';
 import { philoxFill, threefryFill, wasmAvailable, wasmScratch } from '../src/prng/wasm.js';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.argv[2] ?? 7);
 const N = Math.round(Number(process.argv[3] ?? 10) * 1e6);
@@ -70,11 +71,6 @@ for (let r = 0; r < ROUNDS; r++) {
   for (let j = 0; j < gens.length; j++) ratios[j]!.push(t[j]! / t[mathIdx]!);
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const rows = gens.map((g, j) => {
   const ms = median(g.times);

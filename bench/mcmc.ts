@@ -17,9 +17,9 @@ import { NoUTurnSampler } from '../mcmc/kernels/no-u-turn-sampler.js';
 import type { State, TransitionKernel } from '../mcmc/kernel.js';
 import { splitSeed } from '../src/samplers/seeds.js';
 import { Tensor } from '../src/tensor/tensor.js';
+import { median } from './median.js';
 
 const D = 10;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** Precision of the N(0, Σ) target, Σ_ij = s_i s_j 0.7^|i−j| (an AR(1) correlation: tridiagonal precision). */
 function precision(): Float64Array {

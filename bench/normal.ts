@@ -15,6 +15,7 @@ import { erfinv64 } from '../src/random/erfinv.js';
 import { random } from '../src/index.js';
 import { normalF32Fill, normalF32FillJs, normalF64Fill, normalF64FillJs, normalWasmActive } from '../src/random/normal-fill.js';
 import { cpus, loadavg } from 'node:os';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.argv[2] ?? 7);
 const N = Math.round(Number(process.argv[3] ?? 4) * 1e6);
@@ -65,7 +66,6 @@ if (scratch !== null) {
   gens.splice(1, 0, { name: 'normalF64Fill (new; wasm, zero-copy wasmScratch view)', run: (r) => normalF64Fill(K0, K1, 0, r * N, 0, N, z), wall: [], cpu: [], ratio: [] });
 }
 
-const median = (a: number[]): number => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
 
 const cpu = `${cpus()[0]?.model ?? '?'} x${cpus().length}`;
 console.log(`node ${process.version}; ${cpu}; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}; wasm ${wasmAvailable() ? 'loaded' : 'NOT available'}, wasm normals ${normalWasmActive() ? 'on' : 'off'}`);

@@ -46,6 +46,7 @@ import { mul, softplus, square, sub } from '../src/tensor/ops/elementwise.js';
 import { matmul } from '../src/tensor/ops/matmul.js';
 import { sum } from '../src/tensor/ops/reduce.js';
 import { Tensor } from '../src/tensor/tensor.js';
+import { median } from './median.js';
 
 const D = 8;
 type Variant = 'hand' | 'autodiff';
@@ -140,7 +141,6 @@ function fresh(workers: number, draws: number, variant: Variant): { seconds: num
   return JSON.parse(p.stdout.trim().split('\n').pop()!) as { seconds: number; digest: string };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number) => `${x.toFixed(2)}×`;
 
 function table(rows: [string, string][]): void {

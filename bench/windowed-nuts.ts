@@ -17,9 +17,9 @@ import { summary } from '../mcmc/diagnostics/index.js';
 import { windowedAdaptiveNuts, type WindowedTrace } from '../mcmc/windowed-adaptive-nuts.js';
 import type { PartialValues } from '../distributions/joint/values.js';
 import type { Tensor } from '../src/tensor/tensor.js';
+import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const mean = (t: Tensor) => Array.from(t.data as ArrayLike<number>).reduce((a, b) => a + Number(b), 0) / t.size;
 
 const models: { name: string; model: JointDistributionNamed; pins?: PartialValues }[] = [

@@ -1,0 +1,11 @@
+/**
+ * The median of `xs` (the mean of the two middle values for an even count), for benchmark rounds.
+ *
+ * @example
+ * median([3, 1, 2]); // 2
+ */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
