@@ -166,3 +166,15 @@ export function chunkedAndWhole(kernel: TransitionKernel<object>, init: Tensor, 
   for (const p of pieces) { data.set(p, off); off += p.length; }
   return [whole, new Tensor(data, whole.shape)];
 }
+
+/** −½a² − ½Σb² − 0.3·a·b₀ over parts a [C] and b [C, 2], with its gradient: a two-part target for the seed-usage tests. */
+export function twoParts(a: Tensor, b: Tensor): readonly [Tensor, readonly Tensor[]] {
+  const ad = a.data as Float64Array, bd = b.data as Float64Array, C = ad.length;
+  const lp = new Float64Array(C), ga = new Float64Array(C), gb = new Float64Array(2 * C);
+  for (let c = 0; c < C; c++) {
+    const x = ad[c]!, y0 = bd[2 * c]!, y1 = bd[2 * c + 1]!;
+    lp[c] = -0.5 * x * x - 0.5 * (y0 * y0 + y1 * y1) - 0.3 * x * y0;
+    ga[c] = -x - 0.3 * y0; gb[2 * c] = -y0 - 0.3 * x; gb[2 * c + 1] = -y1;
+  }
+  return [new Tensor(lp, [C]), [new Tensor(ga, [C]), new Tensor(gb, [C, 2])]];
+}

@@ -16,7 +16,7 @@ import { uniform } from '../../src/samplers/uniform.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import {
-  chunkedAndWhole, correlatedGaussian, expectMoments, gammaPoisson, normalNormal, stdNormal, stdNormalGrad,
+  chunkedAndWhole, correlatedGaussian, expectMoments, gammaPoisson, normalNormal, stdNormal, stdNormalGrad, twoParts,
 } from './conjugate.js';
 
 describe('HamiltonianMonteCarlo on conjugate models (within 4 MCSE)', () => {
@@ -45,18 +45,6 @@ describe('HamiltonianMonteCarlo on conjugate models (within 4 MCSE)', () => {
     expectMoments(m.name, allStates as Tensor, m.mean, m.variance);
   });
 });
-
-/** −½a² − ½Σb² − 0.3·a·b₀ over parts a [C] and b [C, 2], with its gradient. */
-function twoParts(a: Tensor, b: Tensor): readonly [Tensor, readonly Tensor[]] {
-  const ad = a.data as Float64Array, bd = b.data as Float64Array, C = ad.length;
-  const lp = new Float64Array(C), ga = new Float64Array(C), gb = new Float64Array(2 * C);
-  for (let c = 0; c < C; c++) {
-    const x = ad[c]!, y0 = bd[2 * c]!, y1 = bd[2 * c + 1]!;
-    lp[c] = -0.5 * x * x - 0.5 * (y0 * y0 + y1 * y1) - 0.3 * x * y0;
-    ga[c] = -x - 0.3 * y0; gb[2 * c] = -y0 - 0.3 * x; gb[2 * c + 1] = -y1;
-  }
-  return [new Tensor(lp, [C]), [new Tensor(ga, [C]), new Tensor(gb, [C, 2])]];
-}
 
 describe('HamiltonianMonteCarlo seed usage', () => {
   it('equals a step assembled by hand from splitSeed, samplers.normal/uniform and a leapfrog loop', () => {
