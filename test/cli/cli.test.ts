@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type CliIo } from '../../cli/main.js';
 import { fromArvizJson } from '../../cli/report/index.js';
+import { GAUSS_MODULE } from './gauss-module.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repo so the models' relative imports reach the library; .js so tsc skips them.
@@ -36,17 +37,7 @@ export const pins = { y: tensor(0) };
 `,
   'empty.js': 'export const answer = 42;\n',
   'not-a-model.js': 'export const model = { logProb: () => 0 };\n',
-  'gauss.js': `import { HamiltonianMonteCarlo } from '../../../mcmc/kernels/hamiltonian-monte-carlo.js';
-import { normal } from '../../../src/random/normal.js';
-import { add, mul, square } from '../../../src/tensor/ops/elementwise.js';
-import { sum } from '../../../src/tensor/ops/reduce.js';
-const target = (x) => sum(mul(-0.125, square(add(x, -1))));
-export const names = ['x'];
-export function setup({ seed }) {
-  const kernel = new HamiltonianMonteCarlo({ targetLogProbFn: target, stepSize: 0.6, numLeapfrogSteps: 4 });
-  return { kernel, currentState: normal(seed, [2]), traceFn: (s, r) => ({ isAccepted: r.isAccepted, targetLogProb: target(s) }) };
-}
-`,
+  'gauss.js': GAUSS_MODULE,
 };
 
 interface Ran { code: number; out: string; err: string }

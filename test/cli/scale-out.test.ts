@@ -8,23 +8,11 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GAUSS_MODULE } from './gauss-module.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repo so the model's relative imports reach the library; .js so tsc skips it.
 const dir = join(repo, 'test', 'cli', `.tmp-scale-out-${process.pid}`);
-
-// The `setup` fixture of test/cli/cli.test.ts.
-const GAUSS = `import { HamiltonianMonteCarlo } from '../../../mcmc/kernels/hamiltonian-monte-carlo.js';
-import { normal } from '../../../src/random/normal.js';
-import { add, mul, square } from '../../../src/tensor/ops/elementwise.js';
-import { sum } from '../../../src/tensor/ops/reduce.js';
-const target = (x) => sum(mul(-0.125, square(add(x, -1))));
-export const names = ['x'];
-export function setup({ seed }) {
-  const kernel = new HamiltonianMonteCarlo({ targetLogProbFn: target, stepSize: 0.6, numLeapfrogSteps: 4 });
-  return { kernel, currentState: normal(seed, [2]), traceFn: (s, r) => ({ isAccepted: r.isAccepted, targetLogProb: target(s) }) };
-}
-`;
 
 interface Ran { code: number; out: string; err: string }
 
@@ -41,7 +29,7 @@ async function spawnCli(...argv: string[]): Promise<Ran> {
 
 beforeAll(() => {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'gauss.js'), GAUSS);
+  writeFileSync(join(dir, 'gauss.js'), GAUSS_MODULE);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
