@@ -23,3 +23,18 @@ export function f32Bits(x: number): number {
   const f = new Float32Array([x]);
   return new Uint32Array(f.buffer)[0]!;
 }
+
+/**
+ * Deterministic pseudo-random numbers in [0, 1) from a 32-bit seed (mulberry32): test inputs
+ * only, not a sampler.
+ */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

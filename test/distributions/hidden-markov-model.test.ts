@@ -18,6 +18,7 @@ import { mul } from '../../src/tensor/ops/elementwise.js';
 import { logsumexp, sum } from '../../src/tensor/ops/reduce.js';
 import { gather } from '../../src/tensor/ops/shape.js';
 import { tensor, type Tensor } from '../../src/tensor/tensor.js';
+import { mulberry32 } from '../helpers.js';
 import { ALPHA, chiSquarePValue, ksPValue } from '../stats.js';
 import { expectGradients, expectSampleShapeInvariance } from './harness.js';
 import { ndtr } from '../../distributions/internal/ndtr.js';
@@ -25,17 +26,6 @@ import { ndtr } from '../../distributions/internal/ndtr.js';
 const flat = (t: Tensor) => Array.from(t.data as ArrayLike<number>, Number);
 const close = (a: number, b: number, tol = 1e-12) => expect(Math.abs(a - b), `${a} vs ${b}`).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b)));
 
-/** Deterministic pseudo-random numbers for parameters (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 const simplexRow = (r: () => number, k: number) => { const v = Array.from({ length: k }, () => 0.2 + r()); const s = v.reduce((a, b) => a + b); return v.map((x) => x / s); };
 const normalLp = (x: number, m: number, s: number) => -0.5 * ((x - m) / s) ** 2 - Math.log(s) - 0.5 * Math.log(2 * Math.PI);
 
@@ -77,7 +67,7 @@ function weather(numSteps = 7): HiddenMarkovModel {
 
 /** A random K-state Normal-emission HMM and its plain form for observations x. */
 function randomModel(seed: number, K: number, T: number, opts: { tvT?: boolean; tvO?: boolean; mask?: boolean[] } = {}) {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const pi = simplexRow(r, K);
   const A = Array.from({ length: opts.tvT ? T - 1 : 1 }, () => Array.from({ length: K }, () => simplexRow(r, K)));
   const loc = Array.from({ length: opts.tvO ? T : 1 }, () => Array.from({ length: K }, () => 4 * r() - 2));
@@ -161,7 +151,7 @@ describe('HiddenMarkovModel', () => {
   });
 
   it('broadcast batch shapes: each member matches its own brute force', () => {
-    const r = rng(11), K = 2, T = 3;
+    const r = mulberry32(11), K = 2, T = 3;
     const pis = [simplexRow(r, K), simplexRow(r, K)];                       // initial batch [2]
     const A = [simplexRow(r, K), simplexRow(r, K)];                         // shared transition
     const locs = [0, 1, 2].map(() => [[4 * r() - 2, 4 * r() - 2]]);         // observation batch [3, 1, K]
@@ -241,7 +231,7 @@ describe('HiddenMarkovModel', () => {
   });
 
   it('seed discipline with a broadcast batch and time-varying components (TFP\'s repeats and [..., t, :] slices)', () => {
-    const r = rng(14), K = 2, T = 3, n = 3;
+    const r = mulberry32(14), K = 2, T = 3, n = 3;
     const hmm = new HiddenMarkovModel({
       initialDistribution: new Categorical({ probs: simplexRow(r, K) }),                                        // batch []: repeat 2
       transitionDistribution: new Categorical({ probs: [0, 1].map(() => [0, 1].map(() => simplexRow(r, K))) }), // [T−1, K] time-varying
@@ -267,7 +257,7 @@ describe('HiddenMarkovModel', () => {
   });
 
   it("seed discipline with leading broadcast: TFP's reshape of [n · repeat, ...component batch] to [n, batch]", () => {
-    const r = rng(16), K = 2, T = 3, n = 3;
+    const r = mulberry32(16), K = 2, T = 3, n = 3;
     const hmm = new HiddenMarkovModel({
       initialDistribution: new Categorical({ probs: [simplexRow(r, K), simplexRow(r, K)] }),  // batch [2]
       transitionDistribution: new Categorical({ probs: [simplexRow(r, K), simplexRow(r, K)] }), // shared: repeat 2

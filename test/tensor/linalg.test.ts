@@ -13,24 +13,14 @@ import { cholesky, choleskySolve, inv, logDet, triangularSolve } from '../../src
 import { dot, matmul } from '../../src/tensor/ops/matmul.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
+import { mulberry32 } from '../helpers.js';
 
 // ---- helpers -------------------------------------------------------------------------------------
 
-/** A small deterministic generator (mulberry32) for test inputs. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** A float64 tensor of `shape` with entries uniform in (−1, 1). */
 function rand(shape: number[], seed: number): Tensor {
-  const u = rng(seed);
+  const u = mulberry32(seed);
   const data = Float64Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => 2 * u() - 1);
   return new Tensor(data, shape);
 }

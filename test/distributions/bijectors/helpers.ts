@@ -10,17 +10,12 @@ import { mul } from '../../../src/tensor/ops/elementwise.js';
 import { sum } from '../../../src/tensor/ops/reduce.js';
 import { reshape } from '../../../src/tensor/ops/shape.js';
 import { tensor, Tensor } from '../../../src/tensor/tensor.js';
+import { mulberry32 } from '../../helpers.js';
 
-/** Deterministic uniforms on (0, 1) (mulberry32); test inputs only, not a sampler. */
+/** Deterministic uniforms on (0, 1): mulberry32 shifted by half a step (test inputs only). */
 export function uniforms(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) + 0.5) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() + 0.5 / 4294967296;
 }
 
 /** A float64 tensor of `shape` with standard normal entries times `scale` (Box–Muller on `uniforms`). */
