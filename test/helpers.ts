@@ -38,3 +38,12 @@ export function mulberry32(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A deterministic uint32 stream (a 32-bit LCG with an xorshift on output): test inputs only. */
+export function lcg(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return (s ^ (s >>> 13)) >>> 0;
+  };
+}

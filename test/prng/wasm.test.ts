@@ -5,21 +5,13 @@ import {
   decodeBase64, philoxFill, setWasmEnabled, threefryFill, wasmActive, wasmAvailable, wasmReady, wasmScratch,
 } from '../../src/prng/wasm.js';
 import { loadKatVectors } from './kat.js';
+import { lcg } from '../helpers.js';
 
 type Out = Uint32Array | Float64Array | Float32Array;
 
 const LAYOUTS: readonly ThreefryOutput[] = ['f64', 'f32', 'xor', 'blocks', 'halves'];
 /** Around the SIMD width (20 blocks per iteration), its multiples, and the chunk sizes. */
 const SIZES = [0, 1, 2, 3, 15, 16, 17, 19, 20, 21, 31, 33, 39, 40, 41, 1000, 4095, 4096, 4097, 8193, 70000];
-
-/** Deterministic uint32 stream for keys and counters. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s ^ (s >>> 13)) >>> 0;
-  };
-}
 
 function makeOut(layout: ThreefryOutput, len: number): Out {
   if (layout === 'f64') return new Float64Array(len);

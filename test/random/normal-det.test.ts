@@ -7,6 +7,7 @@ import {
   normalF64FromUnitDetInPlace, NORMAL_F32_LO, NORMAL_F64_LO, SQRT2_F32,
 } from '../../src/random/detmath.js';
 import { erfinv32, erfinv64 } from '../../src/random/erfinv.js';
+import { lcg } from '../helpers.js';
 import {
   normalF32Fill, normalF32FillJs, normalF64Fill, normalF64FillJs, normalFromUnit, normalWasmActive,
 } from '../../src/random/normal-fill.js';
@@ -97,15 +98,6 @@ const next = (x: number, steps: number): number => {
   b[0] = b[0]! + BigInt(steps);
   return new Float64Array(b.buffer)[0]!;
 };
-
-/** Deterministic uint32 stream. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return (s ^ (s >>> 13)) >>> 0;
-  };
-}
 
 /** Deterministic doubles in [0, 1) with 53 random bits. */
 function unit53(seed: number): () => number {
