@@ -2,15 +2,13 @@
 // module (windowedAdaptiveNuts) and on a `setup` module (sampleChains), `summary`, `merge` of
 // per-chain runs equal to the all-chains run byte for byte, `--help`, and errors as one-line
 // messages with exit code 1.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type CliIo } from '../../cli/main.js';
 import { fromArvizJson } from '../../cli/report/index.js';
-import { GAUSS_MODULE } from './gauss-module.js';
+import { GAUSS_MODULE, spawnCli, type Ran } from './cli-support.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repo so the models' relative imports reach the library; .js so tsc skips them.
@@ -39,8 +37,6 @@ export const pins = { y: tensor(0) };
   'not-a-model.js': 'export const model = { logProb: () => 0 };\n',
   'gauss.js': GAUSS_MODULE,
 };
-
-interface Ran { code: number; out: string; err: string }
 
 async function cli(...argv: string[]): Promise<Ran> {
   let out = '', err = '';
@@ -139,24 +135,13 @@ describe('stochax sample (setup module) and merge', () => {
   });
 });
 
-/** The CLI as a real process (`node --import tsx cli/main.ts …`): exit code and streams. */
-async function spawnCli(...argv: string[]): Promise<Ran> {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(repo, 'cli', 'main.ts'), ...argv], { cwd: dir });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (e) {
-    const x = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof x.code === 'number' ? x.code : -1, out: x.stdout ?? '', err: x.stderr ?? '' };
-  }
-}
-
 describe('stochax as separate processes', () => {
   it('two processes, one chain each, merge to the in-process two-chain run; errors exit 1 without a stack', async () => {
     const base = ['sample', 'gauss.js', '--chains', '2', '--draws', '25', '--warmup', '5', '--seed', '5'];
     const [p0, p1, bad] = await Promise.all([
-      spawnCli(...base, '--chain-index', '0', '--out', 'p0'),
-      spawnCli(...base, '--chain-index', '1', '--out', 'p1'),
-      spawnCli('sample', 'missing.js'),
+      spawnCli(dir, ...base, '--chain-index', '0', '--out', 'p0'),
+      spawnCli(dir, ...base, '--chain-index', '1', '--out', 'p1'),
+      spawnCli(dir, 'sample', 'missing.js'),
     ]);
     expect([p0.code, p1.code]).toEqual([0, 0]);
     expect((await cli(...base, '--workers', '0', '--out', 'p-all')).code).toBe(0);
