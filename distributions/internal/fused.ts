@@ -4,9 +4,10 @@
  * distributions are written as a scalar kernel, and this file handles broadcasting, dtype,
  * and the gradient. Partials are computed lazily, in the backward pass only.
  */
-import { broadcastData, broadcastShapes, reduceToShape } from '../../src/tensor/broadcast.js';
-import { floatKind, floatStorage, isTracked, numbers, result } from '../../src/tensor/core.js';
+import { broadcastIndex, broadcastShapes } from '../../src/tensor/broadcast.js';
+import { floatKind, floatStorage, isTracked, result } from '../../src/tensor/core.js';
 import type { TensorData } from '../../src/tensor/dtype.js';
+import type { Lowering } from '../../src/tensor/lowering.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 
 /** A scalar function of up to four arguments (unused trailing arguments are 0). */
@@ -39,31 +40,80 @@ export type BulkFill = (out: Float64Array | Float32Array, n: number, values: rea
 
 export function fusedMap(fn: string, args: readonly (readonly [string, Tensor])[], f: ScalarFn, partials?: ScalarPartials, fill?: BulkFill): Tensor {
   const shape = broadcastShapes(fn, args.map(([name, t]) => [name, t.shape] as const));
-  const n = shape.reduce((p, d) => p * d, 1);
   const tensors = args.map(([, t]) => t);
-  const values: ArrayLike<number>[] = [], strides: number[] = [];
-  for (const [name, t] of args) {
-    if (t.size === n) { values.push(numbers(t)); strides.push(1); }
-    else if (t.size === 1) { values.push(numbers(t)); strides.push(0); }
-    else { values.push(asNumbers(broadcastData(fn, name, t, shape))); strides.push(1); }
-  }
-  while (values.length < 4) { values.push(ZERO); strides.push(0); }
-  const [va, vb, vc, vd] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
-  const [sa, sb, sc, sd] = strides as [number, number, number, number];
-  const out = floatStorage(floatKind(...tensors), n);
-  if (fill !== undefined) fill(out, n, values, strides);
-  else for (let k = 0; k < n; k++) out[k] = f(va[k * sa]!, vb[k * sb]!, vc[k * sc]!, vd[k * sd]!);
   const tracked = tensors.map(isTracked);
-  if (partials === undefined || !tracked.some(Boolean)) return result(out, shape, tensors, null);
+  const grads = partials !== undefined && tracked.some(Boolean);
+  const op = fusedLowering(fn, shape, tensors, f, grads ? partials : undefined, tracked, fill);
+  const ins = tensors.map((t) => asNumbers(t.data));
+  const out = floatStorage(floatKind(...tensors), op.n);
+  op.forward(ins, out);
+  if (!grads) return result(out, shape, tensors, null, undefined, op);
   return result(out, shape, tensors, (g) => {
-    const grads = tensors.map((_, i) => (tracked[i] ? new Float64Array(n) : null));
-    const p = new Float64Array(4);
-    for (let k = 0; k < n; k++) {
-      if (g[k] === 0) continue;
-      p.fill(0);
-      partials(p, va[k * sa]!, vb[k * sb]!, vc[k * sc]!, vd[k * sd]!, out[k]!);
-      for (let i = 0; i < grads.length; i++) { const gi = grads[i]; if (gi) gi[k] = g[k]! * p[i]!; }
+    const parts = tensors.map((t, i) => (tracked[i] ? new Float64Array(t.size) : null));
+    op.backward!(g, ins, out, parts);
+    return parts;
+  }, undefined, op);
+}
+
+/**
+ * fusedMap's kernel with its broadcast fixed: operands of the output's size are read at k, size-1
+ * operands at 0, others through an index map (gathered into scratch first, as `broadcastData`
+ * would copy them); partials go to every tracked operand, summed back to its shape.
+ */
+function fusedLowering(
+  fn: string, shape: readonly number[], tensors: readonly Tensor[], f: ScalarFn, partials: ScalarPartials | undefined,
+  tracked: readonly boolean[], fill: BulkFill | undefined,
+): Lowering & { readonly n: number } {
+  const n = shape.reduce((p, d) => p * d, 1);
+  const m = tensors.length;
+  const index = tensors.map((t) => (t.size === n || t.size === 1 ? null : broadcastIndex(t.shape, shape)));
+  const strides = tensors.map((t, i) => (t.size === n || index[i] !== null ? 1 : 0));
+  const scratch = index.map((idx) => (idx === null ? null : new Float64Array(n)));
+  const values: ArrayLike<number>[] = new Array(4).fill(ZERO);
+  while (strides.length < 4) strides.push(0);
+  const [sa, sb, sc, sd] = strides as [number, number, number, number];
+  const load = (ins: readonly ArrayLike<number>[]) => {
+    for (let i = 0; i < m; i++) {
+      const idx = index[i], src = ins[i]!;
+      if (idx === null) { values[i] = src; continue; }
+      const dst = scratch[i]!;
+      for (let k = 0; k < n; k++) dst[k] = src[idx[k]!]!;
+      values[i] = dst;
     }
-    return grads.map((gi, i) => (gi === null ? null : reduceToShape(gi, shape, tensors[i]!.shape)));
-  });
+  };
+  // Full-size partials per tracked operand (written in place when the operand is full size).
+  const full = tensors.map((t, i) => (tracked[i] && t.size !== n ? new Float64Array(n) : null));
+  const p = new Float64Array(4);
+  return {
+    name: fn,
+    n,
+    forward(ins, out) {
+      load(ins);
+      const [va, vb, vc, vd] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+      if (fill !== undefined) fill(out as Float64Array, n, values, strides);
+      else for (let k = 0; k < n; k++) out[k] = f(va[k * sa]!, vb[k * sb]!, vc[k * sc]!, vd[k * sd]!);
+    },
+    ...(partials === undefined ? {} : {
+      backward(g: Float64Array, ins: readonly ArrayLike<number>[], out: ArrayLike<number>, parts: readonly (Float64Array | null)[]) {
+        load(ins);
+        const [va, vb, vc, vd] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+        const dst = parts.map((part, i) => (part === null ? null : full[i] ?? part));
+        for (let i = 0; i < m; i++) dst[i]?.fill(0);
+        for (let k = 0; k < n; k++) {
+          if (g[k] === 0) continue;
+          p.fill(0);
+          partials(p, va[k * sa]!, vb[k * sb]!, vc[k * sc]!, vd[k * sd]!, out[k]!);
+          for (let i = 0; i < m; i++) { const gi = dst[i]; if (gi) gi[k] = g[k]! * p[i]!; }
+        }
+        for (let i = 0; i < m; i++) {       // sum broadcast operands back to their shape
+          const part = parts[i], gi = full[i];
+          if (!part || !gi) continue;
+          if (part.length === 1) { let s = 0; for (let k = 0; k < n; k++) s += gi[k]!; part[0] = s; continue; }
+          const map = index[i]!;
+          part.fill(0);
+          for (let k = 0; k < n; k++) part[map[k]!]! += gi[k]!;
+        }
+      },
+    }),
+  };
 }

@@ -4,8 +4,9 @@
  * (through any JS control flow); one backward pass gives the gradient of a scalar output.
  */
 import { fail } from '../checks.js';
-import { broadcastData, reduceToShape } from './broadcast.js';
-import { asTensor, numbers, result, type TensorLike } from './core.js';
+import { broadcastData, broadcastIndex, reduceToShape } from './broadcast.js';
+import { asTensor, numbers, result, tracing, type TensorLike } from './core.js';
+import type { Lowering } from './lowering.js';
 import { Tape, withTape } from './tape.js';
 import { Tensor } from './tensor.js';
 
@@ -142,6 +143,33 @@ export function fusedNode(value: TensorLike, partials: readonly (readonly [Tenso
     if (!ok) fail('range', fn, `partials[${i}][0]`, `of shape [${x.shape.join(', ')}] must broadcast to the value's shape [${v.shape.join(', ')}]`, x);
   });
   const data = v.dtype === 'float32' ? Float32Array.from(v.data as Float32Array) : Float64Array.from(numbers(v));
+  if (tracing()) {
+    // Compiled: the value and the partials are operands the node reads (no gradient flows into them).
+    const m = inputs.length;
+    const full = dense.map(() => new Float64Array(v.size));
+    const maps = inputs.map((x) => (x.size === v.size || x.size === 1 ? null : broadcastIndex(x.shape, v.shape)));
+    const pIdx = parts.map((p) => (p === null || p.size === v.size ? null : broadcastIndex(p.shape, v.shape)));
+    const op: Lowering = {
+      name: 'fusedNode',
+      gradOperands: [false, ...inputs.map((_, i) => parts[i] !== null), ...parts.filter((p) => p !== null).map(() => false)],
+      forward(ins, out) { const x = ins[0]!; for (let k = 0; k < out.length; k++) out[k] = x[k]!; },
+      backward(g, ins, _out, gs) {
+        let j = 1 + m;
+        for (let i = 0; i < m; i++) {
+          const gx = gs[1 + i];
+          if (parts[i] === null) continue;
+          const p = ins[j++]!, idx = pIdx[i], f = full[i]!;
+          for (let k = 0; k < g.length; k++) f[k] = g[k]! * p[idx === null ? k : idx[k]!]!;
+          if (!gx) continue;
+          const map = maps[i];
+          if (gx.length === f.length) gx.set(f);
+          else if (gx.length === 1) { let s = 0; for (let k = 0; k < f.length; k++) s += f[k]!; gx[0] = s; }
+          else { gx.fill(0); for (let k = 0; k < f.length; k++) gx[map![k]!]! += f[k]!; }
+        }
+      },
+    };
+    return result(data, v.shape, [v, ...inputs, ...parts.filter((p): p is Tensor => p !== null)], null, undefined, op);
+  }
   return result(data, v.shape, inputs, (g) => inputs.map((x, i) => {
     const d = dense[i];
     if (d === null || d === undefined) return null;
@@ -176,7 +204,7 @@ export function customGradient(
         if (gi.size !== x.size) fail('range', fn, `grad(dy)[${i}]`, `must have the shape of argument ${i} [${x.shape.join(', ')}]`, gi);
         return Float64Array.from(numbers(gi));
       });
-    });
+    }, undefined, 'customGradient');
   };
 }
 

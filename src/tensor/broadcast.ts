@@ -57,22 +57,34 @@ export function forEachBroadcast(
 
 /**
  * An adjoint of the broadcast shape `from` summed down to `to` (the gradient of broadcasting):
- * stretched and leading axes are summed over.
+ * stretched and leading axes are summed over. Returns `g` itself when nothing is summed.
  */
 export function reduceToShape(g: Float64Array, from: readonly number[], to: readonly number[]): Float64Array {
   const toSize = to.reduce((a, b) => a * b, 1);
-  if (toSize === g.length) return g;
-  const out = new Float64Array(toSize);
-  if (toSize === 1) {
+  return toSize === g.length ? g : reduceToShapeInto(new Float64Array(toSize), g, from, to);
+}
+
+/** {@link reduceToShape} written into `out` (of `to`'s size), which it returns. */
+export function reduceToShapeInto(out: Float64Array, g: Float64Array, from: readonly number[], to: readonly number[]): Float64Array {
+  if (out.length === g.length) { out.set(g); return out; }
+  if (out.length === 1) {
     let s = 0;
     for (let i = 0; i < g.length; i++) s += g[i]!;
     out[0] = s;
     return out;
   }
+  out.fill(0);
   const st = broadcastStrides(to, from);
   const zero = new Array<number>(from.length).fill(0);
   forEachBroadcast(from, st, zero, (k, it) => { out[it]! += g[k]!; });
   return out;
+}
+
+/** Flat index into a tensor of `shape` for every element of the broadcast shape `to`. */
+export function broadcastIndex(shape: readonly number[], to: readonly number[]): Int32Array {
+  const idx = new Int32Array(to.reduce((a, b) => a * b, 1));
+  forEachBroadcast(to, broadcastStrides(shape, to), new Array<number>(to.length).fill(0), (k, i) => { idx[k] = i; });
+  return idx;
 }
 
 /**

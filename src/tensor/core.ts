@@ -4,6 +4,7 @@
  */
 import { fail } from '../checks.js';
 import type { DType } from './dtype.js';
+import { isTraced, noLoweringError, Trace, type Flat, type Lowering } from './lowering.js';
 import { currentTape, type TapeNode } from './tape.js';
 import { Tensor, tensor } from './tensor.js';
 
@@ -45,23 +46,38 @@ export type Vjp = (g: Float64Array) => readonly (Float64Array | null)[];
 
 /**
  * The result of an op: a tensor that records a tape node when any input is tracked on the
- * current tape. `vjp` is called lazily, during the backward pass only.
+ * current tape. `vjp` is called lazily, during the backward pass only. `op` is the op's
+ * lowering (or just its name): while a function is traced for compilation, the result records
+ * the lowering instead, whatever `vjp` is, and an op with only a name fails the trace.
  */
 export function result(
   data: Float64Array | Float32Array, shape: readonly number[], inputs: readonly Tensor[], vjp: Vjp | null, dtype?: DType,
+  op?: Lowering | string,
 ): Tensor {
   const tape = currentTape();
   let node: TapeNode | undefined;
-  if (tape !== undefined && vjp !== null) {
+  if (tape !== undefined) {
     let tracked = false;
     for (let i = 0; i < inputs.length; i++) if (inputs[i]!.node?.tape === tape) { tracked = true; break; }
-    if (tracked) {
+    if (tracked && tape instanceof Trace) {
+      if (op === undefined || typeof op === 'string') throw noLoweringError(op ?? 'an op');
+      node = tape.record(op, inputs, data as Flat, shape);
+    } else if (tracked && vjp !== null) {
       const nodes = new Array<TapeNode | null>(inputs.length);
       for (let i = 0; i < inputs.length; i++) { const n = inputs[i]!.node; nodes[i] = n !== undefined && n.tape === tape ? n : null; }
       node = tape.add(data.length, nodes, vjp);
+    } else if (!tracked) {
+      for (let i = 0; i < inputs.length; i++) {
+        if (isTraced(inputs[i]!.node)) throw new TypeError('compile: a traced value reached a nested `grad`/`valueAndGrad`; differentiate the whole function with the compiler instead');
+      }
     }
   }
   return new Tensor(data, shape, dtype ?? (data instanceof Float32Array ? 'float32' : 'float64'), node, true);
+}
+
+/** True while a function is being traced for compilation (ops then build their lowering). */
+export function tracing(): boolean {
+  return currentTape() instanceof Trace;
 }
 
 /** True if the current tape tracks `t`. */

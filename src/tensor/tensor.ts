@@ -1,5 +1,6 @@
 import { checkShape, fail, show } from '../checks.js';
 import { allocate, DTYPES, dtypeOfData, isBigIntDType, type DataOf, type DType, type TensorData } from './dtype.js';
+import { isTraced, tracedValueError, type Flat, type Lowering } from './lowering.js';
 import type { TapeNode } from './tape.js';
 
 /** Nested JS arrays of numbers, booleans or bigints (what `toArray()` returns). */
@@ -59,18 +60,21 @@ export class Tensor<D extends DType = DType> {
 
   /** The single element of a size-1 tensor as a JS value. */
   item(): number | boolean | bigint {
+    if (isTraced(this.node)) throw tracedValueError('Tensor.item()');
     if (this.size !== 1) throw new RangeError(`Tensor.item: the tensor has ${this.size} elements, not 1`);
     return this.get(0);
   }
 
   /** Element at a flat row-major index. */
   get(flatIndex: number): number | boolean | bigint {
+    if (isTraced(this.node)) throw tracedValueError('Tensor.get()');
     const v = this.data[flatIndex]!;
     return this.dtype === 'bool' ? v === 1 : v;
   }
 
   /** Nested JS arrays (numbers; booleans for `bool`; bigints for 64-bit integers). */
   toArray(): NestedArray {
+    if (isTraced(this.node)) throw tracedValueError('Tensor.toArray()');
     let pos = 0;
     const build = (dim: number): NestedArray => {
       if (dim === this.shape.length) return this.get(pos++);
@@ -103,12 +107,27 @@ export class Tensor<D extends DType = DType> {
     for (let i = 0; i < this.size; i++) out[i] = convert(this.data[i]!, dtype) as never;
     // A float-to-float conversion passes gradients through unchanged; integer results do not.
     const keep = (dtype === 'float32' || dtype === 'float64') && (this.dtype === 'float32' || this.dtype === 'float64');
+    if (isTraced(this.node) && !keep) {   // a traced value stays traced: record the cast (no gradient)
+      if (isBigIntDType(dtype)) throw tracedValueError(`Tensor.astype('${dtype}')`);
+      const node = this.node.tape.record(castLowering(dtype), [this], out as Flat, this.shape);
+      return new Tensor<T>(out, this.shape, dtype, node);
+    }
     return new Tensor<T>(out, this.shape, dtype, keep ? this.node : undefined);
   }
 
   toString(): string {
     return `Tensor(${this.dtype}, [${this.shape.join(', ')}])`;
   }
+}
+
+function castLowering(dtype: DType): Lowering {
+  return {
+    name: 'astype',
+    forward(ins, out) {
+      const x = ins[0]!;
+      for (let i = 0; i < out.length; i++) out[i] = convert(x[i]!, dtype) as number;
+    },
+  };
 }
 
 function convert(v: number | bigint, dtype: DType): number | bigint {

@@ -7,10 +7,12 @@
  * mul(tensor([[1], [2]]), [3, 4]);   // → Tensor float64 [2, 2]
  */
 import { detPow, detTanh } from '../../random/detmath.js';
-import { broadcastData, broadcastShapes } from '../broadcast.js';
+import { broadcastShapes } from '../broadcast.js';
 import { asTensor, result, type TensorLike } from '../core.js';
+import type { Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 import { binaryOp, unaryOp } from './factories.js';
+import { broadcastTo } from './shape.js';
 
 const LN2 = Math.LN2;
 
@@ -111,10 +113,7 @@ export function logaddexpScalar(a: number, b: number): number {
 // ---- comparisons and selection (no gradient through the condition) ---------------------------
 
 const compare = (name: string, f: (a: number, b: number) => boolean) =>
-  (x: TensorLike, y: TensorLike): Tensor => {
-    const t = binaryOp(name, (a, b) => (f(a, b) ? 1 : 0), null, null)(x, y);
-    return new Tensor(Uint8Array.from(t.data as Float64Array), t.shape, 'bool');
-  };
+  binaryOp(name, (a, b) => (f(a, b) ? 1 : 0), null, null, 'bool');
 
 export const equal = compare('equal', (a, b) => a === b);
 export const notEqual = compare('notEqual', (a, b) => a !== b);
@@ -122,6 +121,9 @@ export const less = compare('less', (a, b) => a < b);
 export const lessEqual = compare('lessEqual', (a, b) => a <= b);
 export const greater = compare('greater', (a, b) => a > b);
 export const greaterEqual = compare('greaterEqual', (a, b) => a >= b);
+
+const onX = binaryOp('where', (m, v) => (m ? v : 0), null, (m) => (m ? 1 : 0));
+const onY = binaryOp('where', (m, v) => (m ? 0 : v), null, (m) => (m ? 0 : 1));
 
 /**
  * Element-wise selection: x where `condition` is true (non-zero), else y; all three broadcast.
@@ -134,14 +136,15 @@ export function where(condition: TensorLike, x: TensorLike, y: TensorLike): Tens
   const c = asTensor('where', 'condition', condition);
   const xt = asTensor('where', 'x', x), yt = asTensor('where', 'y', y);
   const shape = broadcastShapes('where', [['condition', c.shape], ['x', xt.shape], ['y', yt.shape]]);
-  const mask = new Tensor(broadcastData('where', 'condition', c.astype('float64'), shape) as Float64Array, shape, 'float64');
-  const onX = binaryOp('where', (m, v) => (m ? v : 0), null, (m) => (m ? 1 : 0))(mask, xt);
-  const onY = binaryOp('where', (m, v) => (m ? 0 : v), null, (m) => (m ? 0 : 1))(mask, yt);
-  return add(onX, onY);
+  const mask = broadcastTo(c.astype('float64'), shape);
+  return add(onX(mask, xt), onY(mask, yt));
 }
 
 /** A copy of x that the tape does not track (gradients stop here). */
 export function stopGradient(x: TensorLike): Tensor {
   const t = asTensor('stopGradient', 'x', x);
-  return result(t.dtype === 'float32' ? Float32Array.from(t.data as Float32Array) : Float64Array.from(t.data as ArrayLike<number>), t.shape, [t], null);
+  return result(t.dtype === 'float32' ? Float32Array.from(t.data as Float32Array) : Float64Array.from(t.data as ArrayLike<number>), t.shape, [t], null,
+    undefined, STOP_GRADIENT);
 }
+
+const STOP_GRADIENT: Lowering = { name: 'stopGradient', forward(ins, out) { for (let i = 0; i < out.length; i++) out[i] = ins[0]![i]!; } };

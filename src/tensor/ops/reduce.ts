@@ -15,6 +15,7 @@
  */
 import { checkAxis, checkBoolean, fail } from '../../checks.js';
 import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
+import type { Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 
 export type Axes = number | readonly number[] | undefined;
@@ -78,44 +79,54 @@ export function keep(fn: string, keepdims: unknown): boolean {
 export function sum(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
   const t = asTensor('sum', 'x', x);
   if (axis === undefined && !keepdims) return total(t, 1);
-  const r = reduction('sum', t.shape, axis, keep('sum', keepdims));
-  const v = numbers(t);
-  const acc = new Float64Array(r.size);
-  for (let k = 0; k < v.length; k++) acc[r.map[k]!]! += v[k]!;
-  const out = floatStorage(floatKind(t), r.size);
-  out.set(acc);
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    for (let k = 0; k < v.length; k++) gx[k] = g[r.map[k]!]!;
-    return [gx];
-  });
+  return mapped('sum', t, reduction('sum', t.shape, axis, keep('sum', keepdims)), 1);
 }
 
 /** Mean over `axis` (all axes by default). */
 export function mean(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
   const t = asTensor('mean', 'x', x);
   if (axis === undefined && !keepdims) return total(t, 1 / t.size);
-  const r = reduction('mean', t.shape, axis, keep('mean', keepdims));
-  const v = numbers(t);
+  return mapped('mean', t, reduction('mean', t.shape, axis, keep('mean', keepdims)), 0);
+}
+
+/** Sum (scale 1) or mean (scale 0: divide by the count) through the reduction's index map. */
+function mapped(name: string, t: Tensor, r: Reduction, scale: 0 | 1): Tensor {
   const acc = new Float64Array(r.size);
-  for (let k = 0; k < v.length; k++) acc[r.map[k]!]! += v[k]!;
+  const op: Lowering = {
+    name,
+    forward(ins, out) {
+      const v = ins[0]!;
+      acc.fill(0);
+      for (let k = 0; k < v.length; k++) acc[r.map[k]!]! += v[k]!;
+      if (scale === 1) for (let j = 0; j < r.size; j++) out[j] = acc[j]!;
+      else for (let j = 0; j < r.size; j++) out[j] = acc[j]! / r.count;
+    },
+    backward(g, _ins, _out, parts) {
+      const gx = parts[0]!;
+      if (scale === 1) for (let k = 0; k < gx.length; k++) gx[k] = g[r.map[k]!]!;
+      else for (let k = 0; k < gx.length; k++) gx[k] = g[r.map[k]!]! / r.count;
+    },
+  };
   const out = floatStorage(floatKind(t), r.size);
-  for (let j = 0; j < r.size; j++) out[j] = acc[j]! / r.count;
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    for (let k = 0; k < v.length; k++) gx[k] = g[r.map[k]!]! / r.count;
-    return [gx];
-  });
+  op.forward([numbers(t)], out);
+  return result(out, r.shape, [t], (g) => { const gx = new Float64Array(t.size); op.backward!(g, [], out, [gx]); return [gx]; }, undefined, op);
 }
 
 /** scale · (sum of all elements), as a scalar: the common full reduction, without an index map. */
 function total(t: Tensor, scale: number): Tensor {
-  const v = numbers(t);
-  let acc = 0;
-  for (let k = 0; k < v.length; k++) acc += v[k]!;
   const out = floatStorage(floatKind(t), 1);
-  out[0] = acc * scale;
-  return result(out, SCALAR, [t], (g) => new Array(1).fill(new Float64Array(v.length).fill(g[0]! * scale)));
+  const op: Lowering = {
+    name: 'sum',
+    forward(ins, o) {
+      const v = ins[0]!;
+      let acc = 0;
+      for (let k = 0; k < v.length; k++) acc += v[k]!;
+      o[0] = acc * scale;
+    },
+    backward(g, _ins, _out, parts) { parts[0]!.fill(g[0]! * scale); },
+  };
+  op.forward([numbers(t)], out);
+  return result(out, SCALAR, [t], (g) => { const gx = new Float64Array(t.size); op.backward!(g, [], out, [gx]); return [gx]; }, undefined, op);
 }
 
 const SCALAR: readonly number[] = Object.freeze([]);
@@ -143,44 +154,62 @@ export function groupOrder(r: Reduction): Int32Array {
 export function prod(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
   const t = asTensor('prod', 'x', x);
   const r = reduction('prod', t.shape, axis, keep('prod', keepdims));
+  const acc = new Float64Array(r.size);
+  const op: Lowering = {
+    name: 'prod',
+    forward(ins, out) {
+      const v = ins[0]!;
+      acc.fill(1);
+      for (let k = 0; k < v.length; k++) acc[r.map[k]!]! *= v[k]!;
+      for (let j = 0; j < r.size; j++) out[j] = acc[j]!;
+    },
+    backward(g, ins, _out, parts) {
+      const v = ins[0]!, gx = parts[0]!;
+      const order = groupOrder(r), c = r.count;
+      gx.fill(0);
+      for (let j = 0; j < r.size; j++) {
+        let p = 1;
+        for (let i = 0; i < c; i++) { const k = order[j * c + i]!; gx[k] = p; p *= v[k]!; }
+        let s = g[j]!;
+        for (let i = c - 1; i >= 0; i--) { const k = order[j * c + i]!; gx[k]! *= s; s *= v[k]!; }
+      }
+    },
+  };
+  return reduced(op, t, r);
+}
+
+/** Runs a reduction's lowering eagerly and records it. */
+function reduced(op: Lowering, t: Tensor, r: Reduction): Tensor {
   const v = numbers(t);
-  const acc = new Float64Array(r.size).fill(1);
-  for (let k = 0; k < v.length; k++) acc[r.map[k]!]! *= v[k]!;
   const out = floatStorage(floatKind(t), r.size);
-  out.set(acc);
-  return result(out, r.shape, [t], (g) => {
-    const order = groupOrder(r), c = r.count;
-    const gx = new Float64Array(v.length);
-    for (let j = 0; j < r.size; j++) {
-      let p = 1;
-      for (let i = 0; i < c; i++) { const k = order[j * c + i]!; gx[k] = p; p *= v[k]!; }
-      let s = g[j]!;
-      for (let i = c - 1; i >= 0; i--) { const k = order[j * c + i]!; gx[k]! *= s; s *= v[k]!; }
-    }
-    return [gx];
-  });
+  op.forward([v], out);
+  return result(out, r.shape, [t], (g) => { const gx = new Float64Array(v.length); op.backward!(g, [v], out, [gx]); return [gx]; }, undefined, op);
 }
 
 /** max (sign 1) or min (sign −1) with the adjoint split equally among tied extremes, as in JAX. */
 function extremum(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | undefined, sign: 1 | -1): Tensor {
   const t = asTensor(fn, 'x', x);
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
-  const v = numbers(t);
-  const acc = new Float64Array(r.size).fill(-sign * Infinity);
-  for (let k = 0; k < v.length; k++) {
-    const a = v[k]!, j = r.map[k]!;
-    if (sign * a > sign * acc[j]! || a !== a) acc[j] = a; // NaN wins and stays
-  }
-  const out = floatStorage(floatKind(t), r.size);
-  out.set(acc);
+  const acc = new Float64Array(r.size), ties = new Float64Array(r.size);
   const hit = (a: number, m: number) => a === m || (a !== a && m !== m);
-  return result(out, r.shape, [t], (g) => {
-    const ties = new Float64Array(r.size);
-    for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (hit(v[k]!, acc[j]!)) ties[j]!++; }
-    const gx = new Float64Array(v.length);
-    for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (hit(v[k]!, acc[j]!)) gx[k] = g[j]! / ties[j]!; }
-    return [gx];
-  });
+  return reduced({
+    name: fn,
+    forward(ins, out) {
+      const v = ins[0]!;
+      acc.fill(-sign * Infinity);
+      for (let k = 0; k < v.length; k++) {
+        const a = v[k]!, j = r.map[k]!;
+        if (sign * a > sign * acc[j]! || a !== a) acc[j] = a; // NaN wins and stays
+      }
+      for (let j = 0; j < r.size; j++) out[j] = acc[j]!;
+    },
+    backward(g, ins, _out, parts) {
+      const v = ins[0]!, gx = parts[0]!;
+      ties.fill(0);
+      for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (hit(v[k]!, acc[j]!)) ties[j]!++; }
+      for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = hit(v[k]!, acc[j]!) ? g[j]! / ties[j]! : 0; }
+    },
+  }, t, r);
 }
 
 /**
@@ -219,37 +248,40 @@ export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tenso
   const fn = 'logsumexp';
   const t = asTensor(fn, 'x', x);
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
-  const v = numbers(t);
-  const m = new Float64Array(r.size).fill(-Infinity);
-  const first = new Int32Array(r.size).fill(-1);
-  for (let k = 0; k < v.length; k++) {
-    const a = v[k]!, j = r.map[k]!;
-    if (first[j] === -1 || a > m[j]! || (a !== a && m[j] === m[j])) { m[j] = a; first[j] = k; } // NaN wins
-  }
-  const s = new Float64Array(r.size);
-  for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (k !== first[j]) s[j]! += Math.exp(v[k]! - m[j]!); }
-  const y = new Float64Array(r.size);
-  for (let j = 0; j < r.size; j++) y[j] = Number.isFinite(m[j]!) ? m[j]! + Math.log1p(s[j]!) : m[j]!;
-  const out = floatStorage(floatKind(t), r.size);
-  out.set(y);
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    let inf: Float64Array | undefined; // count of +∞ elements per group whose result is +∞
-    for (let k = 0; k < v.length; k++) {
-      const j = r.map[k]!, yj = y[j]!;
-      if (yj === -Infinity) continue;
-      if (yj === Infinity) {
-        if (inf === undefined) {
-          inf = new Float64Array(r.size);
-          for (let i = 0; i < v.length; i++) if (v[i] === Infinity) inf[r.map[i]!]!++;
-        }
-        if (v[k] === Infinity) gx[k] = g[j]! / inf[j]!;
-        continue;
+  const m = new Float64Array(r.size), s = new Float64Array(r.size), y = new Float64Array(r.size);
+  const first = new Int32Array(r.size);
+  return reduced({
+    name: fn,
+    forward(ins, out) {
+      const v = ins[0]!;
+      m.fill(-Infinity); first.fill(-1); s.fill(0);
+      for (let k = 0; k < v.length; k++) {
+        const a = v[k]!, j = r.map[k]!;
+        if (first[j] === -1 || a > m[j]! || (a !== a && m[j] === m[j])) { m[j] = a; first[j] = k; } // NaN wins
       }
-      gx[k] = g[j]! * Math.exp(v[k]! - yj);
-    }
-    return [gx];
-  });
+      for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (k !== first[j]) s[j]! += Math.exp(v[k]! - m[j]!); }
+      for (let j = 0; j < r.size; j++) y[j] = Number.isFinite(m[j]!) ? m[j]! + Math.log1p(s[j]!) : m[j]!;
+      for (let j = 0; j < r.size; j++) out[j] = y[j]!;
+    },
+    backward(g, ins, _out, parts) {
+      const v = ins[0]!, gx = parts[0]!;
+      gx.fill(0);
+      let inf: Float64Array | undefined; // count of +∞ elements per group whose result is +∞
+      for (let k = 0; k < v.length; k++) {
+        const j = r.map[k]!, yj = y[j]!;
+        if (yj === -Infinity) continue;
+        if (yj === Infinity) {
+          if (inf === undefined) {
+            inf = new Float64Array(r.size);
+            for (let i = 0; i < v.length; i++) if (v[i] === Infinity) inf[r.map[i]!]!++;
+          }
+          if (v[k] === Infinity) gx[k] = g[j]! / inf[j]!;
+          continue;
+        }
+        gx[k] = g[j]! * Math.exp(v[k]! - yj);
+      }
+    },
+  }, t, r);
 }
 
 /** The position of the first extreme element along one axis (or of the flattened tensor). */

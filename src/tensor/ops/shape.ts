@@ -14,6 +14,7 @@
 import { checkAxis, checkInteger, checkShape, fail, show } from '../../checks.js';
 import { asTensor, floatKind, numbers, result, type TensorLike } from '../core.js';
 import { allocate, type DType, type TensorData } from '../dtype.js';
+import type { Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 
 const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;
@@ -51,15 +52,30 @@ function stridedIndex(shape: readonly number[], base: number, strides: readonly 
  * stores any typed array, so integer tensors keep their dtype (and a tracked one its gradient).
  */
 function take(x: Tensor, idx: Int32Array, shape: readonly number[]): Tensor {
-  const n = idx.length;
-  const out = allocate(x.dtype, n) as TensorData;
-  const src = x.data;
-  for (let k = 0; k < n; k++) out[k] = src[idx[k]!]! as never;
+  const op = takeLowering(idx);
+  const out = allocate(x.dtype, idx.length) as TensorData;
+  op.forward([x.data as ArrayLike<number>], out as Float64Array);
   return result(out as Float64Array, shape, [x], (g) => {
     const gx = new Float64Array(x.size);
-    for (let k = 0; k < n; k++) gx[idx[k]!]! += g[k]!;
+    op.backward!(g, [], [], [gx]);
     return [gx];
-  }, x.dtype);
+  }, x.dtype, op);
+}
+
+/** out[k] = x[idx[k]]; the adjoint scatter-adds back. */
+function takeLowering(idx: Int32Array): Lowering {
+  return {
+    name: 'take',
+    forward(ins, out) {
+      const src = ins[0]!;
+      for (let k = 0; k < idx.length; k++) out[k] = src[idx[k]!]!;
+    },
+    backward(g, _ins, _out, parts) {
+      const gx = parts[0]!;
+      gx.fill(0);
+      for (let k = 0; k < idx.length; k++) gx[idx[k]!]! += g[k]!;
+    },
+  };
 }
 
 /** The same data and tape node viewed with another shape of the same size. */

@@ -1,0 +1,96 @@
+/**
+ * What an op tells the compiler (`src/compile/`) about itself: a *lowering*, the op's arithmetic
+ * as a re-entrant kernel over flat typed arrays whose shapes were fixed when the op ran. The
+ * eager op runs the same kernel, so a compiled program and the tape compute the same bits.
+ *
+ * While a function is being traced, every op on a traced value records one {@link TraceNode}
+ * (its lowering, its operands: traced nodes or constants) instead of a plain tape node. An op
+ * without a lowering fails the trace with an error that names it.
+ */
+import { Tape, type TapeNode } from './tape.js';
+
+/** Flat storage an op reads or writes (float64 for adjoints; the op's own class for values). */
+export type Flat = Float64Array | Float32Array | Int32Array | Uint8Array | Uint32Array | Int8Array | Int16Array | Uint16Array;
+
+/**
+ * An op as a pure, re-entrant kernel with every shape, index map and static attribute already
+ * bound. `forward` must write every element of `out`; `backward` every element of each
+ * non-null `parts[i]` (the vector–Jacobian product for input i, reduced to input i's size).
+ */
+export interface Lowering {
+  /** The op's public name, for errors and program listings. */
+  readonly name: string;
+  /** Which operands the backward pass writes a part for (default: all). */
+  readonly gradOperands?: readonly boolean[];
+  /** out ← op(ins), the same arithmetic as the eager op. */
+  forward(ins: readonly ArrayLike<number>[], out: Flat): void;
+  /**
+   * parts[i] ← contribution of adjoint `g` to input i, for each non-null `parts[i]`; the same
+   * arithmetic as the eager op's vector–Jacobian product. Absent for ops with no gradient.
+   */
+  readonly backward?: (g: Float64Array, ins: readonly ArrayLike<number>[], out: ArrayLike<number>, parts: readonly (Float64Array | null)[]) => void;
+}
+
+/** A value an op read that is not traced: its data is a constant of the program. */
+export interface Constant {
+  readonly constant: true;
+  readonly data: ArrayLike<number>;
+  readonly shape: readonly number[];
+}
+
+/** One recorded op of a traced function. */
+export interface TraceNode extends TapeNode {
+  readonly tape: Trace;
+  /** null for an input. */
+  readonly op: Lowering | null;
+  /** Operands in order: traced nodes or constants. */
+  readonly operands: readonly (TraceNode | Constant)[];
+  readonly shape: readonly number[];
+  /** The value computed at trace time (its typed-array class is the node's storage class). */
+  readonly data: Flat;
+}
+
+/**
+ * A recording of one traced call: a tape whose nodes carry lowerings. Ops record through
+ * `record` (from `result` in core.ts); nothing here computes.
+ */
+export class Trace extends Tape {
+  declare readonly nodes: TraceNode[];
+
+  /** A traced input of the given shape whose value at trace time is `data`. */
+  input(data: Flat, shape: readonly number[]): TraceNode {
+    const node: TraceNode = { tape: this, index: this.nodes.length, size: data.length, inputs: [], vjp: null, op: null, operands: [], shape, data };
+    this.nodes.push(node);
+    return node;
+  }
+
+  record(op: Lowering, operands: readonly { readonly node: TapeNode | undefined; readonly data: unknown; readonly shape: readonly number[] }[], data: Flat, shape: readonly number[]): TraceNode {
+    const ops = operands.map((t) => (t.node !== undefined && t.node.tape === this ? t.node as TraceNode
+      : { constant: true as const, data: t.data as ArrayLike<number>, shape: t.shape }));
+    const node: TraceNode = {
+      tape: this, index: this.nodes.length, size: data.length, inputs: ops.map((o) => ('constant' in o ? null : o)), vjp: null,
+      op, operands: ops, shape, data,
+    };
+    this.nodes.push(node);
+    return node;
+  }
+}
+
+/** True if `node` belongs to a trace (the value it stands for is traced). */
+export function isTraced(node: TapeNode | undefined): node is TraceNode {
+  return node !== undefined && node.tape instanceof Trace;
+}
+
+/**
+ * The error for JS that needs a traced value's number (`item()`, `toArray()`, a comparison
+ * turned into a boolean): a compiled function runs the same ops for every input, so it cannot
+ * branch on one.
+ */
+export function tracedValueError(what: string): TypeError {
+  return new TypeError(`compile: \`${what}\` reads a traced value, but a compiled function cannot depend on values in JavaScript control flow; compute both branches and select with \`where\`, or keep this function on the tape (compile: false)`);
+}
+
+/** The error for an op that has no lowering rule. */
+export function noLoweringError(name: string): TypeError {
+  return new TypeError(`compile: the op \`${name}\` has no lowering rule, so this function cannot be compiled; keep it on the tape (compile: false)`);
+}
