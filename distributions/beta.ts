@@ -92,7 +92,7 @@ export class Beta extends Distribution {
         if (d0) d0[k] = -slope * gammaLogDrawDa(c0[k]!, g2[k]!);
       }
       return [d1 && reduceToShape(d1, shape, params[0]!.shape), d0 && reduceToShape(d0, shape, params[1]!.shape)];
-    }, dtype);
+    }, dtype, 'Beta.sample');
   }
 
   protected override get support() { return unitInterval; }

@@ -1,9 +1,10 @@
 import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { categorical as samplersCategorical } from '../src/samplers/categorical.js';
-import { broadcastData, broadcastShapes } from '../src/tensor/broadcast.js';
-import { floatKind, floatStorage, numbers, result, type TensorLike } from '../src/tensor/core.js';
+import { broadcastData, broadcastIndex, broadcastShapes } from '../src/tensor/broadcast.js';
+import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
 import { allocate, type DType, type IntDType } from '../src/tensor/dtype.js';
+import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { exp, log, sub } from '../src/tensor/ops/elementwise.js';
 import { logsumexp } from '../src/tensor/ops/reduce.js';
 import { Tensor } from '../src/tensor/tensor.js';
@@ -111,29 +112,10 @@ export class Categorical extends Distribution {
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    const s = this.rows, k = s.k, p = this.parameter;
-    const { shape, values, rows } = rowIndex('Categorical.logProb', x, this.batchShape);
-    const out = floatStorage(floatKind(p), rows.length);
-    for (let i = 0; i < out.length; i++) {
-      const v = values[i]!;
-      out[i] = Number.isNaN(v) ? NaN : Number.isInteger(v) && v >= 0 && v < k ? s.logq[rows[i]! * k + v]! : -Infinity;
-    }
-    return result(out, shape, [p], (g) => {
-      const grad = new Float64Array(s.rows * k), pv = numbers(p);
-      for (let i = 0; i < out.length; i++) {
-        const o = rows[i]! * k, v = values[i]!;
-        if (g[i] === 0 || !(out[i]! > -Infinity)) continue;
-        if (s.isLogits) {
-          for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! * s.q[o + j]!;
-          grad[o + v]! += g[i]!;
-        } else {
-          const t = s.total[rows[i]!]!;
-          for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! / t;
-          grad[o + v]! += g[i]! / pv[o + v]!;
-        }
-      }
-      return [grad];
-    });
+    const fn = 'Categorical.logProb', p = this.parameter;
+    const { shape, values, rows } = rowIndex(fn, x, this.batchShape);
+    return rowsResult(fn, p, this.rows, x, shape, shape, values, rows, (s, vals, out) => logProbRows(s, vals, rows, out),
+      (s, vals, pv, out, g, grad) => logProbRowsGrad(s, vals, rows, pv, out, g, grad));
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.tail('cdf', x, true); }
@@ -141,55 +123,56 @@ export class Categorical extends Distribution {
 
   /** Σ_{j ≤ ⌊x⌋} qⱼ (lower) or Σ_{j > ⌊x⌋} qⱼ (upper), each summed directly. */
   private tail(method: string, x: Tensor, lower: boolean): Tensor {
-    const s = this.rows, k = s.k, p = this.parameter;
-    const { shape, values, rows } = rowIndex(`Categorical.${method}`, x, this.batchShape);
-    const out = floatStorage(floatKind(p), rows.length);
+    const fn = `Categorical.${method}`, p = this.parameter, k = this.rows.k;
+    const { shape, values, rows } = rowIndex(fn, x, this.batchShape);
     const cut = (v: number) => Math.min(Math.floor(v), k - 1);
-    for (let i = 0; i < out.length; i++) {
-      const v = values[i]!, o = rows[i]! * k;
-      if (Number.isNaN(v)) { out[i] = NaN; continue; }
-      const c = cut(v);
-      let acc = 0;
-      if (lower) for (let j = 0; j <= c; j++) acc += s.q[o + j]!;
-      else for (let j = Math.max(c + 1, 0); j < k; j++) acc += s.q[o + j]!;
-      out[i] = acc;
-    }
-    return result(out, shape, [p], (g) => {
-      const grad = new Float64Array(s.rows * k), h = new Float64Array(k);
-      for (let i = 0; i < out.length; i++) {
-        if (g[i] === 0 || Number.isNaN(values[i]!)) continue;
-        const c = cut(values[i]!);
-        for (let j = 0; j < k; j++) h[j] = (j <= c) === lower ? 1 : 0;
-        addRowGrad(s, rows[i]!, h, g[i]!, grad);
-      }
-      return [grad];
-    });
+    const h = new Float64Array(k);
+    return rowsResult(fn, p, this.rows, x, shape, shape, values, rows,
+      (s, vals, out) => {
+        for (let i = 0; i < out.length; i++) {
+          const v = vals[i]!, o = rows[i]! * k;
+          if (Number.isNaN(v)) { out[i] = NaN; continue; }
+          const c = cut(v);
+          let acc = 0;
+          if (lower) for (let j = 0; j <= c; j++) acc += s.q[o + j]!;
+          else for (let j = Math.max(c + 1, 0); j < k; j++) acc += s.q[o + j]!;
+          out[i] = acc;
+        }
+      },
+      (s, vals, _pv, out, g, grad) => {
+        grad.fill(0);
+        for (let i = 0; i < out.length; i++) {
+          if (g[i] === 0 || Number.isNaN(vals[i]!)) continue;
+          const c = cut(vals[i]!);
+          for (let j = 0; j < k; j++) h[j] = (j <= c) === lower ? 1 : 0;
+          addRowGrad(s, rows[i]!, h, g[i]!, grad);
+        }
+      });
   }
 
   /** A batch-shaped statistic Σⱼ f(j, row) as one node, given h = ∂/∂q per row. */
-  private rowStat(value: (s: SimplexRows, r: number) => number, dq: (s: SimplexRows, r: number, y: number, h: Float64Array) => void): Tensor {
-    const s = this.rows, p = this.parameter;
-    const out = floatStorage(floatKind(p), s.rows);
-    for (let r = 0; r < s.rows; r++) out[r] = value(s, r);
-    return result(out, this.batchShape, [p], (g) => {
-      const grad = new Float64Array(s.rows * s.k), h = new Float64Array(s.k);
-      for (let r = 0; r < s.rows; r++) {
-        if (g[r] === 0) continue;
-        dq(s, r, out[r]!, h);
-        addRowGrad(s, r, h, g[r]!, grad);
-      }
-      return [grad];
-    });
+  private rowStat(method: string, value: (s: SimplexRows, r: number) => number, dq: (s: SimplexRows, r: number, y: number, h: Float64Array) => void): Tensor {
+    const h = new Float64Array(this.rows.k);
+    return rowsResult(`Categorical.${method}`, this.parameter, this.rows, null, null, this.batchShape, null, null,
+      (s, _vals, out) => { for (let r = 0; r < s.rows; r++) out[r] = value(s, r); },
+      (s, _vals, _pv, out, g, grad) => {
+        grad.fill(0);
+        for (let r = 0; r < s.rows; r++) {
+          if (g[r] === 0) continue;
+          dq(s, r, out[r]!, h);
+          addRowGrad(s, r, h, g[r]!, grad);
+        }
+      });
   }
 
   protected override meanImpl(): Tensor {
-    return this.rowStat((s, r) => { let m = 0; for (let j = 1; j < s.k; j++) m += j * s.q[r * s.k + j]!; return m; },
+    return this.rowStat('mean', (s, r) => { let m = 0; for (let j = 1; j < s.k; j++) m += j * s.q[r * s.k + j]!; return m; },
       (s, _r, _y, h) => { for (let j = 0; j < s.k; j++) h[j] = j; });
   }
 
   protected override varianceImpl(): Tensor {
     const mean = (s: SimplexRows, r: number) => { let m = 0; for (let j = 1; j < s.k; j++) m += j * s.q[r * s.k + j]!; return m; };
-    return this.rowStat((s, r) => {
+    return this.rowStat('variance', (s, r) => {
       const m = mean(s, r);
       let v = 0;
       for (let j = 0; j < s.k; j++) v += (j - m) ** 2 * s.q[r * s.k + j]!;
@@ -198,7 +181,7 @@ export class Categorical extends Distribution {
   }
 
   protected override entropyImpl(): Tensor {
-    return this.rowStat((s, r) => {
+    return this.rowStat('entropy', (s, r) => {
       let e = 0;
       for (let j = r * s.k; j < (r + 1) * s.k; j++) if (s.q[j]! > 0) e -= s.q[j]! * s.logq[j]!;
       return e;
@@ -224,29 +207,131 @@ export class Categorical extends Distribution {
     const sa = this.rows, sb = b.rows, k = sa.k, pa = this.parameter, pb = b.parameter;
     const shape = broadcastShapes(fn, [['batchShape', this.batchShape], ['other.batchShape', b.batchShape]]);
     const ra = iotaTo(fn, this.batchShape, shape), rb = iotaTo(fn, b.batchShape, shape);
-    const out = floatStorage(floatKind(pa, pb), ra.length);
-    for (let i = 0; i < out.length; i++) {
-      const oa = ra[i]! * k, ob = rb[i]! * k;
-      let kl = 0;
-      for (let j = 0; j < k; j++) if (sa.q[oa + j]! > 0) kl += sa.q[oa + j]! * (sa.logq[oa + j]! - sb.logq[ob + j]!);
-      out[i] = kl;
-    }
-    return result(out, shape, [pa, pb], (g) => {
-      const ga = new Float64Array(sa.rows * k), gb = new Float64Array(sb.rows * k);
-      const ha = new Float64Array(k), hb = new Float64Array(k);
+    const ha = new Float64Array(k), hb = new Float64Array(k);
+    const forward = (sa: SimplexRows, sb: SimplexRows, out: Flat) => {
       for (let i = 0; i < out.length; i++) {
+        const oa = ra[i]! * k, ob = rb[i]! * k;
+        let kl = 0;
+        for (let j = 0; j < k; j++) if (sa.q[oa + j]! > 0) kl += sa.q[oa + j]! * (sa.logq[oa + j]! - sb.logq[ob + j]!);
+        out[i] = kl;
+      }
+    };
+    // ∂/∂ of either parameter (ga or gb null when not wanted).
+    const backward = (sa: SimplexRows, sb: SimplexRows, n: number, g: Float64Array, ga: Float64Array | null, gb: Float64Array | null) => {
+      ga?.fill(0); gb?.fill(0);
+      for (let i = 0; i < n; i++) {
         if (g[i] === 0) continue;
         const oa = ra[i]! * k, ob = rb[i]! * k;
         for (let j = 0; j < k; j++) {
           ha[j] = sa.logq[oa + j]! - sb.logq[ob + j]! + 1;
           hb[j] = sa.q[oa + j]! > 0 ? -sa.q[oa + j]! / sb.q[ob + j]! : 0;
         }
-        addRowGrad(sa, ra[i]!, ha, g[i]!, ga);
-        addRowGrad(sb, rb[i]!, hb, g[i]!, gb);
+        if (ga) addRowGrad(sa, ra[i]!, ha, g[i]!, ga);
+        if (gb) addRowGrad(sb, rb[i]!, hb, g[i]!, gb);
       }
+    };
+    const out = floatStorage(floatKind(pa, pb), ra.length);
+    forward(sa, sb, out);
+    let rowsA = sa, rowsB = sb;   // the lowering's: normalized by its forward, read by its backward
+    const op: Lowering | string = !tracing() ? fn : {
+      name: fn,
+      forward(ins, o) {
+        rowsA = rowsOf(ins[0]!, pa.shape, sa.isLogits);
+        rowsB = rowsOf(ins[1]!, pb.shape, sb.isLogits);
+        forward(rowsA, rowsB, o);
+      },
+      backward(g, _ins, o, parts) { backward(rowsA, rowsB, o.length, g, parts[0]!, parts[1]!); },
+    };
+    return result(out, shape, [pa, pb], (g) => {
+      const ga = new Float64Array(sa.rows * k), gb = new Float64Array(sb.rows * k);
+      backward(sa, sb, out.length, g, ga, gb);
       return [ga, gb];
-    });
+    }, undefined, op);
   }
+}
+
+/** log q of the value at each output element (−∞ off the support, NaN for NaN): Categorical's log mass. */
+function logProbRows(s: SimplexRows, values: ArrayLike<number>, rows: Float64Array, out: Flat): void {
+  const k = s.k;
+  for (let i = 0; i < out.length; i++) {
+    const v = values[i]!;
+    out[i] = Number.isNaN(v) ? NaN : Number.isInteger(v) && v >= 0 && v < k ? s.logq[rows[i]! * k + v]! : -Infinity;
+  }
+}
+
+/** g · ∂ logProbRows / ∂ the parameter (`pv`, logits or probs) into `grad`. */
+function logProbRowsGrad(
+  s: SimplexRows, values: ArrayLike<number>, rows: Float64Array, pv: ArrayLike<number>, out: ArrayLike<number>, g: Float64Array, grad: Float64Array,
+): void {
+  const k = s.k;
+  grad.fill(0);
+  for (let i = 0; i < out.length; i++) {
+    const o = rows[i]! * k, v = values[i]!;
+    if (g[i] === 0 || !(out[i]! > -Infinity)) continue;
+    if (s.isLogits) {
+      for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! * s.q[o + j]!;
+      grad[o + v]! += g[i]!;
+    } else {
+      const t = s.total[rows[i]!]!;
+      for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! / t;
+      grad[o + v]! += g[i]! / pv[o + v]!;
+    }
+  }
+}
+
+/**
+ * @internal The normalized rows of a `[..., K]` logits/probs parameter of `shape` whose values are
+ * `data` (an operand of a lowering, so the rows follow the values a compiled program passes).
+ */
+export function rowsOf(data: ArrayLike<number>, shape: readonly number[], isLogits: boolean): SimplexRows {
+  return simplexRows(new Tensor(data as Float64Array, shape, 'float64', undefined, true), isLogits);
+}
+
+/** @internal `src` gathered through the index map `idx` into `dst` (a broadcast copy, as `broadcastData`'s). */
+export function gatherInto(dst: Float64Array, src: ArrayLike<number>, idx: Int32Array): Float64Array {
+  for (let k = 0; k < idx.length; k++) dst[k] = src[idx[k]!]!;
+  return dst;
+}
+
+/**
+ * A row-wise method of a logits/probs parameter `p` (normalized as `s`) and, unless null, a value
+ * `x` broadcast to `full` (the output's `shape`, then the event) as `values`, as one node: `forward` writes
+ * the output from the rows and the values, `backward` the gradient of the parameter (`pv`: its
+ * values) into `grad`, which it zeroes first. While tracing, the node's lowering normalizes the
+ * rows and gathers the values from its operands (the value gets no gradient), then runs the
+ * same two functions; eagerly they run on the cached rows.
+ */
+function rowsResult(
+  fn: string, p: Tensor, s: SimplexRows, x: Tensor | null, full: readonly number[] | null, shape: readonly number[], values: ArrayLike<number> | null, rows: Float64Array | null,
+  forward: (s: SimplexRows, values: ArrayLike<number>, out: Flat) => void,
+  backward: (s: SimplexRows, values: ArrayLike<number>, pv: ArrayLike<number>, out: ArrayLike<number>, g: Float64Array, grad: Float64Array) => void,
+): Tensor {
+  const none = new Float64Array(0);
+  const out = floatStorage(floatKind(p), rows === null ? s.rows : rows.length);
+  forward(s, values ?? none, out);
+  const inputs = x === null ? [p] : [p, x];
+  let op: Lowering | string = fn;
+  if (tracing()) {
+    const idx = x === null ? null : broadcastIndex(x.shape, full!);
+    const vals = idx === null ? none : new Float64Array(idx.length);
+    let rowsNow = s;
+    op = {
+      name: fn,
+      gradOperands: x === null ? [true] : [true, false],
+      forward(ins, o) {
+        rowsNow = rowsOf(ins[0]!, p.shape, s.isLogits);
+        forward(rowsNow, idx === null ? none : gatherInto(vals, ins[1]!, idx), o);
+      },
+      backward(g, ins, o, parts) {
+        if (parts[0]) backward(rowsNow, vals, ins[0]!, o, g, parts[0]);
+      },
+    };
+  }
+  return result(out, shape, inputs, !isTracked(p) ? null : (g) => {
+    const grad = new Float64Array(s.rows * s.k);
+    backward(s, values ?? none, numbers(p), out, g, grad);
+    return x === null ? [grad] : [grad, null];
+  }, undefined, op);
 }
 
 /** Row numbers of a batch shape broadcast to `shape`. */

@@ -101,7 +101,7 @@ export class Gamma extends Distribution {
         if (gr) gr[k] = gk * (byLog ? -x : -x / rk);
       }
       return [ga && reduceToShape(ga, shape, params[0]!.shape), gr && reduceToShape(gr, shape, params[1]!.shape)];
-    }, dtype);
+    }, dtype, 'Gamma.sample');
   }
 
   protected override get support() { return positive; }

@@ -51,6 +51,7 @@ export { JointDistributionSequential, type SequentialNode } from './joint/joint-
 export { JointDistributionNamed, type NamedModel, type NamedNode } from './joint/joint-distribution-named.js';
 export { JointDistributionCoroutine, type CoroutineModel } from './joint/joint-distribution-coroutine.js';
 export { JointDistributionPinned, type PinnedLogProbParts } from './joint/joint-distribution-pinned.js';
+export { compileLogDensity, isCompiledLogDensity, type CompiledLogDensity, type CompileLogDensityOptions } from './compile-log-density.js';
 export { DefaultJointBijector } from './joint/default-joint-bijector.js';
 export { Root, type RootNode } from './joint/root.js';
 export type { PartialValues, Struct, StructKind } from './joint/values.js';

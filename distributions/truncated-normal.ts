@@ -2,9 +2,10 @@ import { fail } from '../src/checks.js';
 import { getModes } from '../src/config.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { truncatedNormalData } from '../src/random/truncated-normal.js';
-import { broadcastData, broadcastShapes, reduceToShape } from '../src/tensor/broadcast.js';
+import { broadcastData, broadcastIndex, broadcastShapes, reduceToShapeInto } from '../src/tensor/broadcast.js';
 import { floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
+import type { Lowering } from '../src/tensor/lowering.js';
 import { log1mexpScalar, logaddexpScalar } from '../src/tensor/ops/elementwise.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Bijector } from './bijectors/bijector.js';
@@ -276,37 +277,77 @@ export class TruncatedNormal extends Distribution {
 
 /**
  * `fusedMap` for five arguments (value and four parameters): `f` and `partials` read the
- * broadcast arguments from one reused array; one tape node with lazily computed partials.
+ * broadcast arguments from one reused array; one tape node with lazily computed partials. The
+ * arithmetic is the lowering's (`map5Lowering`), which the eager op runs too.
  */
 function fusedMap5(
   fn: string, args: readonly (readonly [string, Tensor])[],
   f: (a: Float64Array) => number, partials: (out: Float64Array, a: Float64Array, y: number) => void,
 ): Tensor {
   const shape = broadcastShapes(fn, args.map(([name, t]) => [name, t.shape] as const));
-  const n = shape.reduce((p, d) => p * d, 1);
   const tensors = args.map(([, t]) => t);
-  const values = args.map(([name, t]) => {
-    if (t.size === n || t.size === 1) return numbers(t);
-    const d = broadcastData(fn, name, t, shape);
-    return d instanceof BigInt64Array || d instanceof BigUint64Array ? Float64Array.from(d, Number) : (d as ArrayLike<number>);
-  });
-  const strides = args.map(([, t]) => (t.size === n ? 1 : t.size === 1 ? 0 : 1));
-  const a = new Float64Array(args.length);
-  const load = (k: number) => { for (let i = 0; i < a.length; i++) a[i] = values[i]![k * strides[i]!]!; };
-  const out = floatStorage(floatKind(...tensors), n);
-  for (let k = 0; k < n; k++) { load(k); out[k] = f(a); }
   const tracked = tensors.map(isTracked);
-  if (!tracked.some(Boolean)) return result(out, shape, tensors, null);
+  const op = map5Lowering(fn, shape, tensors, f, partials);
+  const ins = tensors.map(numbers);
+  const out = floatStorage(floatKind(...tensors), op.n);
+  op.forward(ins, out);
+  if (!tracked.some(Boolean)) return result(out, shape, tensors, null, undefined, op);
   return result(out, shape, tensors, (g) => {
-    const grads = tensors.map((_, i) => (tracked[i] ? new Float64Array(n) : null));
-    const p = new Float64Array(args.length);
-    for (let k = 0; k < n; k++) {
-      if (g[k] === 0) continue;
-      p.fill(0);
-      load(k);
-      partials(p, a, out[k]!);
-      for (let i = 0; i < grads.length; i++) { const gi = grads[i]; if (gi) gi[k] = g[k]! * p[i]!; }
+    const parts = tensors.map((t, i) => (tracked[i] ? new Float64Array(t.size) : null));
+    op.backward!(g, ins, out, parts);
+    return parts;
+  }, undefined, op);
+}
+
+/**
+ * fusedMap5's kernel with its broadcast fixed: operands of the output's size or of size 1 are
+ * read in place (stride 1 or 0), others gathered through an index map into scratch (as
+ * `broadcastData` would copy them); each requested part is the full-size g·∂f/∂argᵢ summed
+ * back to the operand's shape (`reduceToShapeInto`, `reduceToShape`'s order).
+ */
+function map5Lowering(
+  fn: string, shape: readonly number[], tensors: readonly Tensor[],
+  f: (a: Float64Array) => number, partials: (out: Float64Array, a: Float64Array, y: number) => void,
+): Lowering & { readonly n: number } {
+  const n = shape.reduce((p, d) => p * d, 1), m = tensors.length;
+  const index = tensors.map((t) => (t.size === n || t.size === 1 ? null : broadcastIndex(t.shape, shape)));
+  const strides = tensors.map((t) => (t.size === n ? 1 : t.size === 1 ? 0 : 1));
+  const scratch = index.map((idx) => (idx === null ? null : new Float64Array(n)));
+  const values: ArrayLike<number>[] = new Array(m);
+  const a = new Float64Array(m), p = new Float64Array(m);
+  // Full-size partials of operands smaller than the output (the others are written in place).
+  const full = tensors.map((t) => (t.size === n ? null : new Float64Array(n)));
+  const load = (ins: readonly ArrayLike<number>[]) => {
+    for (let i = 0; i < m; i++) {
+      const idx = index[i], src = ins[i]!;
+      if (idx === null) { values[i] = src; continue; }
+      const dst = scratch[i]!;
+      for (let k = 0; k < n; k++) dst[k] = src[idx[k]!]!;
+      values[i] = dst;
     }
-    return grads.map((gi, i) => (gi === null ? null : reduceToShape(gi, shape, tensors[i]!.shape)));
-  });
+  };
+  const at = (k: number) => { for (let i = 0; i < m; i++) a[i] = values[i]![k * strides[i]!]!; };
+  return {
+    name: fn,
+    n,
+    forward(ins, out) {
+      load(ins);
+      for (let k = 0; k < n; k++) { at(k); out[k] = f(a); }
+    },
+    backward(g, ins, out, parts) {
+      load(ins);
+      const dst = parts.map((part, i) => (part === null ? null : full[i] ?? part));
+      for (let k = 0; k < n; k++) {
+        if (g[k] === 0) { for (let i = 0; i < m; i++) { const gi = dst[i]; if (gi) gi[k] = 0; } continue; }
+        p.fill(0);
+        at(k);
+        partials(p, a, out[k]!);
+        for (let i = 0; i < m; i++) { const gi = dst[i]; if (gi) gi[k] = g[k]! * p[i]!; }
+      }
+      for (let i = 0; i < m; i++) {
+        const part = parts[i], gi = full[i];
+        if (part && gi) reduceToShapeInto(part, gi, shape, tensors[i]!.shape);
+      }
+    },
+  };
 }

@@ -11,6 +11,8 @@ import { ones, zeros } from '../src/tensor/ops/create.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { DefaultJointBijector } from '../distributions/joint/default-joint-bijector.js';
 import { JointDistribution } from '../distributions/joint/joint-distribution.js';
+import { compiledTargetFn, pinModel } from '../distributions/compile-log-density.js';
+import { flatModel } from '../distributions/joint/flat-model.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type Struct, type StructKind } from '../distributions/joint/values.js';
 import type { State, TransitionKernel } from './kernel.js';
@@ -21,7 +23,7 @@ import { reduceLogHarmonicMeanExp } from './internal/log-mean-exp.js';
 import { runningVarianceFromStats } from './internal/running-variance.js';
 import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
-import { flatModel, initialState } from './internal/windowed-setup.js';
+import { initialState } from './internal/windowed-setup.js';
 import { AbortError } from './parallel/abort-error.js';
 import { sampleChain, type PartialChain } from './sample-chain.js';
 
@@ -63,6 +65,12 @@ export interface WindowedAdaptiveNutsOptions {
   readonly onProgress?: (progress: WindowedProgress) => void;
   /** Least time between two rounds of `onProgress` calls, in ms (default 100; 0 reports every step). */
   readonly progressInterval?: number;
+  /**
+   * Run the log density as compiled JavaScript (default true): traced once, then value and
+   * gradient without the tape, with the tape's bits. `false` keeps the tape (for models that
+   * cannot be traced, and for comparison).
+   */
+  readonly compile?: boolean;
   /** Stops sampling between steps: the call throws an {@link AbortError} whose `partial` is a {@link WindowedPartial}. */
   readonly signal?: AbortSignal;
 }
@@ -172,11 +180,12 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
   if (nDraws < 1) fail('range', FN, 'nDraws', 'must be at least 1', nDraws);
   const discardTuning = checkBoolean(FN, 'discardTuning', o.discardTuning ?? true);
+  checkBoolean(FN, 'compile', o.compile ?? true);
   if (o.traceFn !== undefined && typeof o.traceFn !== 'function') fail('type', FN, 'traceFn', 'must be a function', o.traceFn);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail('type', FN, 'onProgress', 'must be a function', o.onProgress);
 
   const [setupSeed, sampleSeed] = splitSeed(sanitizeSeed(o.seed), { n: 2 }) as [KeyArray, KeyArray];
-  const pinned = pin(model, o.pins);
+  const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
   const init = o.currentState !== undefined
     ? m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1)
@@ -186,7 +195,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   });
 
   const nuts = new NoUTurnSampler({
-    targetLogProbFn: m.target,
+    ...(o.compile === false ? { targetLogProbFn: m.target } : { targetLogProbAndGradFn: compiledTargetFn(FN, m, [nChains]) }),
     stepSize: stepSizeOption(o.initStepSize, m.names, m.sizes),
     maxTreeDepth: o.maxTreeDepth ?? 10,
     maxEnergyDiff: o.maxEnergyDiff ?? 500,
@@ -259,21 +268,6 @@ function perChainProgress(
     for (let c = 0; c < nChains; c++) onProgress({ chain: c, step, total, phase, divergences: counts[c]! });
   };
   return { kernel: counting, report };
-}
-
-/** The pinned model (pins checked against the model's node names, so the error names this function). */
-function pin<K extends StructKind>(model: unknown, pins: PartialValues | undefined): JointDistributionPinned<K> {
-  if (!(model instanceof JointDistribution) && !(model instanceof JointDistributionPinned)) {
-    fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
-  }
-  const jd = model instanceof JointDistributionPinned ? model.distribution : model;
-  if (isPlainObject(pins)) {
-    const known = jd.nodeNames;
-    const unknown = Object.keys(pins).filter((k) => !known.includes(k));
-    if (unknown.length > 0) fail('range', FN, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${known.join(', ')})`, pins);
-  }
-  if (model instanceof JointDistributionPinned) return (pins === undefined ? model : model.experimentalPin(pins)) as JointDistributionPinned<K>;
-  return (model as JointDistribution<K>).experimentalPin(pins ?? {});
 }
 
 /** The initial step size: `0.5·D^(−1/4)` by default, or the user's (a number, or one per unpinned node). */

@@ -14,4 +14,5 @@ export { Generator, statefulRng, defaultRng } from './generator.js';
 export type { GeneratorJSON, GeneratorSeed, StatefulRngOptions } from './generator.js';
 export { configure, getModes, type ConfigureOptions, type Modes } from './config.js';
 export * from './tensor/index.js';
+export { jit } from './compile/index.js';
 export * as prng from './prng/index.js';

@@ -1,73 +1,18 @@
 /**
- * The model side of `windowedAdaptiveNuts` (TFP's `_setup_mcmc` and `retry_init`): the pinned
- * model's joint bijector composed with a flattening of every unpinned node to `[..., n_j]`, the
- * unconstrained target `lp(f(u)) + log|det ∂f/∂u|`, and the uniform(−2, 2) initialization with
- * retries until the log density is finite.
+ * The initialization of `windowedAdaptiveNuts` (TFP's `retry_init`): uniform(−2, 2) in the
+ * unconstrained space of a {@link FlatModel}, with retries until the log density is finite.
  */
 import { fail } from '../../src/checks.js';
 import { splitSeed } from '../../src/samplers/seeds.js';
 import type { KeyArray } from '../../src/random/key-array.js';
-import { add } from '../../src/tensor/ops/elementwise.js';
-import { reshape } from '../../src/tensor/ops/shape.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../distributions/joint/joint-distribution-sequential.js';
-import type { DefaultJointBijector } from '../../distributions/joint/default-joint-bijector.js';
-import type { JointDistributionPinned } from '../../distributions/joint/joint-distribution-pinned.js';
-import type { StructKind } from '../../distributions/joint/values.js';
+import type { FlatModel } from '../../distributions/joint/flat-model.js';
 import { Sample } from '../../distributions/sample.js';
 import { Uniform } from '../../distributions/uniform.js';
 
 /** Up to this many uniform(−2, 2) draws per chain (TFP's `retry_init` default). */
 export const MAX_INIT_TRIALS = 50;
-
-/** A pinned model flattened to one `[..., n_j]` part per unpinned node, in `unpinnedNames` order. */
-export interface FlatModel {
-  readonly pinned: JointDistributionPinned<StructKind>;
-  readonly bijector: DefaultJointBijector<StructKind>;
-  readonly names: readonly string[];
-  /** Unconstrained event shape per node. */
-  readonly shapes: readonly (readonly number[])[];
-  /** Unconstrained event size per node (n_j). */
-  readonly sizes: readonly number[];
-  /** Unconstrained parts `[..., ...shape_j]` → the bijector's input structure. */
-  struct(parts: readonly Tensor[]): Record<string, Tensor> | Tensor[];
-  /** A structure of the model's values → parts in `names` order. */
-  parts(s: unknown): Tensor[];
-  /** Flat parts `[..., n_j]` → unconstrained parts `[..., ...shape_j]`. */
-  unflatten(flat: readonly Tensor[]): Tensor[];
-  /** Unconstrained parts `[B..., ...shape_j]` (B batch dims) → flat parts `[B..., n_j]`. */
-  flatten(parts: readonly Tensor[], batchRank: number): Tensor[];
-  /** The unconstrained, flattened target: one log density per chain. */
-  target(...flat: Tensor[]): Tensor;
-}
-
-export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind>): FlatModel {
-  const bijector = pinned.defaultEventSpaceBijector();
-  const names = pinned.unpinnedNames;
-  if (names.length === 0) fail('range', fn, 'pins', `pin every node of model "${pinned.distribution.name}"; nothing is left to sample`, Object.keys(pinned.pins));
-  const isRecord = pinned.distribution.structKind === 'record';
-  const batch = pinned.batchShape as unknown;
-  names.forEach((n, j) => {
-    const b = (isRecord ? (batch as Record<string, readonly number[]>)[n] : (batch as (readonly number[])[])[j])!;
-    if (b.length > 0) {
-      fail('range', fn, 'model', `node \`${n}\` of model "${pinned.distribution.name}" has batch shape [${b.join(', ')}]; windowed sampling needs a scalar batch shape (wrap the node in Independent or Sample)`, b);
-    }
-  });
-  const pick = <T>(s: unknown): T[] => (isRecord ? names.map((n) => (s as Record<string, T>)[n]!) : [...(s as T[])]);
-  const toParts = (s: unknown): Tensor[] => pick<Tensor>(s);
-  const shapes = pick<number[]>(bijector.inverseEventShape());
-  const sizes = shapes.map((s) => s.reduce((a, b) => a * b, 1));
-  const struct = (parts: readonly Tensor[]) => (isRecord ? Object.fromEntries(names.map((n, i) => [n, parts[i]!])) : [...parts]);
-  const unflatten = (flat: readonly Tensor[]) => flat.map((f, j) => reshape(f, [...f.shape.slice(0, -1), ...shapes[j]!]));
-  return {
-    pinned, bijector, names, shapes, sizes, struct, parts: toParts, unflatten,
-    flatten: (parts, batchRank) => parts.map((p, j) => reshape(p, [...p.shape.slice(0, batchRank), sizes[j]!])),
-    target: (...flat) => {
-      const [x, ldj] = bijector.forwardAndLogDetJacobian(struct(unflatten(flat)));
-      return add(pinned.unnormalizedLogProb(x), ldj);
-    },
-  };
-}
 
 /**
  * Initial unconstrained, flattened states `[C, n_j]` (TFP's `init_near_unconstrained_zero` +

@@ -12,12 +12,45 @@
  * const lp = sub(mul(-0.5, sum(square(z))), mul(0.5, logDet(l)));
  */
 import { checkBoolean, fail } from '../../checks.js';
-import { asTensor, floatKind, isTracked, numbers, result, type TensorLike } from '../core.js';
+import { asTensor, floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../core.js';
 import { choleskyBackward, choleskyInto, choleskySolveGradL, gemm, symmetrizeInto, trsm, trsmGradT } from '../linalg-kernels.js';
+import type { Flat, Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
-import { batchIndex, batchPlan, showShape, squareSize, storeAs, type BatchPlan } from './linalg-batch.js';
+import { batchIndex, batchPlan, showShape, squareSize, type BatchPlan } from './linalg-batch.js';
 
 const prod = (s: readonly number[]) => s.reduce((p, d) => p * d, 1);
+
+/**
+ * Float64 working storage for an op's output of `size` values: the output itself when it is
+ * float64, otherwise one scratch array (allocated on first use, then reused). The backward pass
+ * calls it with the same output to read back the float64 values its forward pass left there.
+ */
+function float64Work(size: number): (out: Flat) => Float64Array {
+  let scratch: Float64Array | undefined;
+  return (out) => (out instanceof Float64Array ? out : (scratch ??= new Float64Array(size)));
+}
+
+/** Copies float64 working values into the output (rounding them when the output is float32). */
+function store(work: Float64Array, out: Flat): void {
+  if (work !== out) for (let i = 0; i < work.length; i++) out[i] = work[i]!;
+}
+
+/**
+ * Runs a lowering eagerly over tensors `ts` (float64 working values, a float32 result only when
+ * every input is float32) and records it; the gradient runs the lowering's backward pass into
+ * fresh arrays for the tracked inputs.
+ */
+function eager(op: Lowering, ts: readonly Tensor[], shape: readonly number[], size: number): Tensor {
+  const vals = ts.map(numbers);
+  const out = floatStorage(floatKind(...ts), size);
+  op.forward(vals, out);
+  const need = ts.map(isTracked);
+  return result(out, shape, ts, (g) => {
+    const parts = ts.map((t, i) => (need[i] ? new Float64Array(t.size) : null));
+    op.backward!(g, vals, out, parts);
+    return parts;
+  }, undefined, op);
+}
 
 /**
  * Factors the symmetric part of each matrix of `av` into `l` (zeroed storage), in place: the lower
@@ -55,14 +88,23 @@ export function cholesky(aLike: TensorLike): Tensor {
   const fn = 'cholesky';
   const a = asTensor(fn, 'a', aLike);
   const n = squareSize(fn, 'a', a);
-  const nn = n * n, count = prod(a.shape.slice(0, -2));
-  const l = new Float64Array(a.size);
-  factor(fn, 'a', numbers(a), n, a.shape.slice(0, -2), l);
-  return result(storeAs(floatKind(a), l), a.shape, [a], (g) => {
-    const ga = new Float64Array(a.size);
-    for (let q = 0; q < count; q++) choleskyBackward(l, q * nn, n, g, q * nn, ga, q * nn);
-    return [ga];
-  });
+  const batch = a.shape.slice(0, -2), nn = n * n, count = prod(batch);
+  const work = float64Work(a.size);
+  return eager({
+    name: fn,
+    forward(ins, out) {
+      const l = work(out);
+      l.fill(0);
+      factor(fn, 'a', ins[0]!, n, batch, l);
+      store(l, out);
+    },
+    backward(g, _ins, out, parts) {
+      const l = work(out), ga = parts[0];
+      if (!ga) return;
+      ga.fill(0);
+      for (let q = 0; q < count; q++) choleskyBackward(l, q * nn, n, g, q * nn, ga, q * nn);
+    },
+  }, [a], a.shape, a.size);
 }
 
 /** Shapes of a solve with the n×n matrices `a` and a right-hand side `b` (a vector [n], or [..., n, m]). */
@@ -86,20 +128,51 @@ function solveShapes(fn: string, aName: string, a: Tensor, b: Tensor): SolveShap
   return { n, m, plan, shape: [...plan.shape, n, ...(vector ? [] : [m])] };
 }
 
-/** Copies the right-hand side of each solve of the batch into fresh storage. */
-function gatherRhs(bv: ArrayLike<number>, { n, m, plan }: SolveShapes): Float64Array {
+/** Copies the right-hand side of each solve of the batch into `x` (one n×m block per solve). */
+function gatherRhs(bv: ArrayLike<number>, { n, m, plan }: SolveShapes, x: Float64Array): void {
   const s = n * m;
-  const x = new Float64Array(plan.size * s);
   for (let q = 0; q < plan.size; q++) for (let i = 0, o = plan.ib[q]! * s; i < s; i++) x[q * s + i] = bv[o + i]!;
-  return x;
 }
 
-/** Adds each solve's adjoint of the right-hand side into `b`'s shape (summing over broadcast batches). */
-function scatterRhs(gx: Float64Array, { n, m, plan }: SolveShapes, size: number): Float64Array {
+/** Sums each solve's adjoint of the right-hand side into `gb`, of `b`'s shape (over broadcast batches). */
+function scatterRhs(gx: Float64Array, { n, m, plan }: SolveShapes, gb: Float64Array): void {
   const s = n * m;
-  const gb = new Float64Array(size);
+  gb.fill(0);
   for (let q = 0; q < plan.size; q++) for (let i = 0, o = plan.ib[q]! * s; i < s; i++) gb[o + i]! += gx[q * s + i]!;
-  return gb;
+}
+
+/**
+ * A solve x = op(A)⁻¹·b over the batch as a lowering: `solve(av, x)` overwrites the gathered
+ * right-hand sides with the solutions (and, in the backward pass, b̄ = op(A)⁻ᵀ·x̄ with
+ * `adjoint`), `gradA` adds ā for one matrix of the batch into zeroed storage.
+ */
+function solveOp(
+  fn: string, s: SolveShapes, solve: (av: ArrayLike<number>, x: Float64Array) => void, adjoint: (av: ArrayLike<number>, x: Float64Array) => void,
+  gradA: (av: ArrayLike<number>, x: Float64Array, gx: Float64Array, q: number, ga: Float64Array) => void,
+): Lowering {
+  const size = s.plan.size * s.n * s.m;
+  const work = float64Work(size);
+  let gxs: Float64Array | undefined;
+  return {
+    name: fn,
+    forward(ins, out) {
+      const x = work(out);
+      gatherRhs(ins[1]!, s, x);
+      solve(ins[0]!, x);
+      store(x, out);
+    },
+    backward(g, ins, out, parts) {
+      const av = ins[0]!, x = work(out), ga = parts[0], gb = parts[1];
+      const gx = (gxs ??= new Float64Array(size));
+      gx.set(g);
+      adjoint(av, gx);
+      if (ga) {
+        ga.fill(0);
+        for (let q = 0; q < s.plan.size; q++) gradA(av, x, gx, q, ga);
+      }
+      if (gb) scatterRhs(gx, s, gb);
+    },
+  };
 }
 
 /** Options of `triangularSolve`. */
@@ -130,21 +203,13 @@ export function triangularSolve(aLike: TensorLike, bLike: TensorLike, options: T
   const a = asTensor(fn, 'a', aLike), b = asTensor(fn, 'b', bLike);
   const s = solveShapes(fn, 'a', a, b);
   const { n, m, plan } = s, nn = n * n, nm = n * m;
-  const av = numbers(a);
-  const x = gatherRhs(numbers(b), s);
-  for (let q = 0; q < plan.size; q++) trsm(av, plan.ia[q]! * nn, n, lower, transpose, x, q * nm, m);
-  const needA = isTracked(a), needB = isTracked(b);
-  return result(storeAs(floatKind(a, b), x), s.shape, [a, b], (g) => {
-    // b̄ = op(a)⁻ᵀ·x̄;  ā = −b̄·xᵀ (or −x·b̄ᵀ when transposed) on the read triangle.
-    const gx = Float64Array.from(g);
-    for (let q = 0; q < plan.size; q++) trsm(av, plan.ia[q]! * nn, n, lower, !transpose, gx, q * nm, m);
-    let ga: Float64Array | null = null;
-    if (needA) {
-      ga = new Float64Array(a.size);
-      for (let q = 0; q < plan.size; q++) trsmGradT(n, m, lower, transpose, x, gx, q * nm, ga, plan.ia[q]! * nn);
-    }
-    return [ga, needB ? scatterRhs(gx, s, b.size) : null];
-  });
+  const sweep = (trans: boolean) => (av: ArrayLike<number>, x: Float64Array) => {
+    for (let q = 0; q < plan.size; q++) trsm(av, plan.ia[q]! * nn, n, lower, trans, x, q * nm, m);
+  };
+  // b̄ = op(a)⁻ᵀ·x̄;  ā = −b̄·xᵀ (or −x·b̄ᵀ when transposed) on the read triangle.
+  return eager(solveOp(fn, s, sweep(transpose), sweep(!transpose), (_av, x, gx, q, ga) => {
+    trsmGradT(n, m, lower, transpose, x, gx, q * nm, ga, plan.ia[q]! * nn);
+  }), [a, b], s.shape, plan.size * nm);
 }
 
 /**
@@ -163,26 +228,15 @@ export function choleskySolve(lLike: TensorLike, bLike: TensorLike): Tensor {
   const l = asTensor(fn, 'l', lLike), b = asTensor(fn, 'b', bLike);
   const s = solveShapes(fn, 'l', l, b);
   const { n, m, plan } = s, nn = n * n, nm = n * m;
-  const lv = numbers(l);
-  const solve = (x: Float64Array) => {
+  const solve = (lv: ArrayLike<number>, x: Float64Array) => {
     for (let q = 0; q < plan.size; q++) {
       trsm(lv, plan.ia[q]! * nn, n, true, false, x, q * nm, m);
       trsm(lv, plan.ia[q]! * nn, n, true, true, x, q * nm, m);
     }
   };
-  const x = gatherRhs(numbers(b), s);
-  solve(x);
-  const needL = isTracked(l), needB = isTracked(b);
-  return result(storeAs(floatKind(l, b), x), s.shape, [l, b], (g) => {
-    const gx = Float64Array.from(g);
-    solve(gx);
-    let gl: Float64Array | null = null;
-    if (needL) {
-      gl = new Float64Array(l.size);
-      for (let q = 0; q < plan.size; q++) choleskySolveGradL(lv, plan.ia[q]! * nn, n, m, x, gx, q * nm, gl, plan.ia[q]! * nn);
-    }
-    return [gl, needB ? scatterRhs(gx, s, b.size) : null];
-  });
+  return eager(solveOp(fn, s, solve, solve, (lv, x, gx, q, gl) => {
+    choleskySolveGradL(lv, plan.ia[q]! * nn, n, m, x, gx, q * nm, gl, plan.ia[q]! * nn);
+  }), [l, b], s.shape, plan.size * nm);
 }
 
 /**
@@ -198,18 +252,23 @@ export function logDet(lLike: TensorLike): Tensor {
   const l = asTensor(fn, 'l', lLike);
   const n = squareSize(fn, 'l', l);
   const batch = l.shape.slice(0, -2), count = prod(batch), nn = n * n;
-  const lv = numbers(l);
-  const out = new Float64Array(count);
-  for (let q = 0; q < count; q++) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += Math.log(Math.abs(lv[q * nn + i * (n + 1)]!));
-    out[q] = 2 * s;
-  }
-  return result(storeAs(floatKind(l), out), batch, [l], (g) => {
-    const gl = new Float64Array(l.size);
-    for (let q = 0; q < count; q++) for (let i = 0; i < n; i++) gl[q * nn + i * (n + 1)] = (2 * g[q]!) / lv[q * nn + i * (n + 1)]!;
-    return [gl];
-  });
+  return eager({
+    name: fn,
+    forward(ins, out) {
+      const lv = ins[0]!;
+      for (let q = 0; q < count; q++) {
+        let s = 0;
+        for (let i = 0; i < n; i++) s += Math.log(Math.abs(lv[q * nn + i * (n + 1)]!));
+        out[q] = 2 * s;
+      }
+    },
+    backward(g, ins, _out, parts) {
+      const lv = ins[0]!, gl = parts[0];
+      if (!gl) return;
+      gl.fill(0);
+      for (let q = 0; q < count; q++) for (let i = 0; i < n; i++) gl[q * nn + i * (n + 1)] = (2 * g[q]!) / lv[q * nn + i * (n + 1)]!;
+    },
+  }, [l], batch, count);
 }
 
 /**
@@ -227,27 +286,38 @@ export function inv(aLike: TensorLike): Tensor {
   const fn = 'inv';
   const a = asTensor(fn, 'a', aLike);
   const n = squareSize(fn, 'a', a);
-  const nn = n * n, count = prod(a.shape.slice(0, -2));
+  const batch = a.shape.slice(0, -2), nn = n * n, count = prod(batch);
   const l = new Float64Array(a.size);
-  factor(fn, 'a', numbers(a), n, a.shape.slice(0, -2), l);
-  const x = new Float64Array(a.size);
-  for (let q = 0; q < count; q++) {
-    const o = q * nn;
-    for (let i = 0; i < n; i++) x[o + i * (n + 1)] = 1;
-    trsm(l, o, n, true, false, x, o, n);
-    trsm(l, o, n, true, true, x, o, n);
-    symmetrizeInto(x, o, n, x, o);
-  }
-  return result(storeAs(floatKind(a), x), a.shape, [a], (g) => {
-    const ga = new Float64Array(a.size);
-    const t = new Float64Array(nn), u = new Float64Array(nn);
-    for (let q = 0; q < count; q++) {
-      const o = q * nn;
-      t.fill(0); u.fill(0);
-      gemm(n, n, n, x, o, n, 1, g, o, n, 1, t, 0, n);   // X·X̄
-      gemm(n, n, n, t, 0, n, 1, x, o, n, 1, u, 0, n);   // (X·X̄)·X
-      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) ga[o + i * n + j] = -0.5 * (u[i * n + j]! + u[j * n + i]!);
-    }
-    return [ga];
-  });
+  const work = float64Work(a.size);
+  let t: Float64Array | undefined, u: Float64Array | undefined;
+  return eager({
+    name: fn,
+    forward(ins, out) {
+      l.fill(0);
+      factor(fn, 'a', ins[0]!, n, batch, l);
+      const x = work(out);
+      x.fill(0);
+      for (let q = 0; q < count; q++) {
+        const o = q * nn;
+        for (let i = 0; i < n; i++) x[o + i * (n + 1)] = 1;
+        trsm(l, o, n, true, false, x, o, n);
+        trsm(l, o, n, true, true, x, o, n);
+        symmetrizeInto(x, o, n, x, o);
+      }
+      store(x, out);
+    },
+    backward(g, _ins, out, parts) {
+      const x = work(out), ga = parts[0];
+      if (!ga) return;
+      t ??= new Float64Array(nn);
+      u ??= new Float64Array(nn);
+      for (let q = 0; q < count; q++) {
+        const o = q * nn;
+        t.fill(0); u.fill(0);
+        gemm(n, n, n, x, o, n, 1, g, o, n, 1, t, 0, n);   // X·X̄
+        gemm(n, n, n, t, 0, n, 1, x, o, n, 1, u, 0, n);   // (X·X̄)·X
+        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) ga[o + i * n + j] = -0.5 * (u[i * n + j]! + u[j * n + i]!);
+      }
+    },
+  }, [a], a.shape, a.size);
 }

@@ -6,11 +6,12 @@
  * matmul([[1, 2], [3, 4]], [5, 6]).toArray();   // [17, 39]
  * dot([1, 2, 3], [4, 5, 6]).item();             // 32
  */
-import { asTensor, floatKind, isTracked, numbers, result, type TensorLike } from '../core.js';
+import { asTensor, floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../core.js';
 import { gemm } from '../linalg-kernels.js';
+import type { Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { mul } from './elementwise.js';
-import { batchPlan, showShape, storeAs } from './linalg-batch.js';
+import { batchPlan, showShape } from './linalg-batch.js';
 
 /**
  * The matrix product a·b with NumPy's `matmul` rules: operands of shape [..., m, k] and
@@ -38,20 +39,15 @@ export function matmul(aLike: TensorLike, bLike: TensorLike): Tensor {
   const plan = batchPlan(a.shape.slice(0, -2), b.shape.slice(0, -2));
   if (plan === null) throw new RangeError(`${fn}: the batch dimensions of ${both} do not broadcast together`);
   const shape = [...plan.shape, ...(a.ndim === 1 ? [] : [m]), ...(b.ndim === 1 ? [] : [n])];
-  const av = numbers(a), bv = numbers(b);
   const { ia, ib } = plan;
   const sa = m * k, sb = k * n, so = m * n;
-  const work = new Float64Array(plan.size * so);
-  for (let q = 0; q < plan.size; q++) gemm(m, n, k, av, ia[q]! * sa, k, 1, bv, ib[q]! * sb, n, 1, work, q * so, n);
-  const needA = isTracked(a), needB = isTracked(b);
-  return result(storeAs(floatKind(a, b), work), shape, [a, b], (g) => {
-    const ga = needA ? new Float64Array(a.size) : null;
-    const gb = needB ? new Float64Array(b.size) : null;
+  return product(fn, a, b, shape, plan.size * so, (av, bv, work) => {
+    for (let q = 0; q < plan.size; q++) gemm(m, n, k, av, ia[q]! * sa, k, 1, bv, ib[q]! * sb, n, 1, work, q * so, n);
+  }, (g, av, bv, ga, gb) => {
     for (let q = 0; q < plan.size; q++) {
       if (ga !== null) gemm(m, k, n, g, q * so, n, 1, bv, ib[q]! * sb, 1, n, ga, ia[q]! * sa, k);   // G·Bᵀ
       if (gb !== null) gemm(k, n, m, av, ia[q]! * sa, 1, k, g, q * so, n, 1, gb, ib[q]! * sb, n);   // Aᵀ·G
     }
-    return [ga, gb];
   });
 }
 
@@ -83,18 +79,51 @@ export function dot(aLike: TensorLike, bLike: TensorLike): Tensor {
   const n = b.ndim === 1 ? 1 : b.shape[b.ndim - 1]!;
   const q = b.ndim === 1 ? 1 : b.shape.slice(0, -2).reduce((x, d) => x * d, 1);
   const shape = [...a.shape.slice(0, -1), ...(b.ndim === 1 ? [] : [...b.shape.slice(0, -2), n])];
-  const av = numbers(a), bv = numbers(b);
   const row = q * n, sb = k * n;
-  const work = new Float64Array(p * row);
-  for (let j = 0; j < q; j++) gemm(p, n, k, av, 0, k, 1, bv, j * sb, n, 1, work, j * n, row);
-  const needA = isTracked(a), needB = isTracked(b);
-  return result(storeAs(floatKind(a, b), work), shape, [a, b], (g) => {
-    const ga = needA ? new Float64Array(a.size) : null;
-    const gb = needB ? new Float64Array(b.size) : null;
+  return product(fn, a, b, shape, p * row, (av, bv, work) => {
+    for (let j = 0; j < q; j++) gemm(p, n, k, av, 0, k, 1, bv, j * sb, n, 1, work, j * n, row);
+  }, (g, av, bv, ga, gb) => {
     for (let j = 0; j < q; j++) {
       if (ga !== null) gemm(p, k, n, g, j * n, row, 1, bv, j * sb, 1, n, ga, 0, k);       // Σⱼ G_q·B_qᵀ
       if (gb !== null) gemm(k, n, p, av, 0, 1, k, g, j * n, row, 1, gb, j * sb, n);       // Aᵀ·G_q
     }
-    return [ga, gb];
   });
+}
+
+/**
+ * A product a·b as an op whose arithmetic lives in two accumulating kernels: `forward` adds the
+ * product into zeroed float64 `work` (the output, or a scratch array when the output is
+ * float32), `backward` adds the adjoints into zeroed `ga` and `gb` (null: not needed). The eager
+ * value and gradient run the same lowering the compiler records.
+ */
+function product(
+  name: string, a: Tensor, b: Tensor, shape: readonly number[], size: number,
+  forward: (av: ArrayLike<number>, bv: ArrayLike<number>, work: Float64Array) => void,
+  backward: (g: Float64Array, av: ArrayLike<number>, bv: ArrayLike<number>, ga: Float64Array | null, gb: Float64Array | null) => void,
+): Tensor {
+  let scratch: Float64Array | undefined;
+  const op: Lowering = {
+    name,
+    forward(ins, out) {
+      const work = out instanceof Float64Array ? out : (scratch ??= new Float64Array(size));
+      work.fill(0);
+      forward(ins[0]!, ins[1]!, work);
+      if (work !== out) for (let i = 0; i < size; i++) out[i] = work[i]!;
+    },
+    backward(g, ins, _out, parts) {
+      const ga = parts[0] ?? null, gb = parts[1] ?? null;
+      ga?.fill(0);
+      gb?.fill(0);
+      backward(g, ins[0]!, ins[1]!, ga, gb);
+    },
+  };
+  const av = numbers(a), bv = numbers(b);
+  const out = floatStorage(floatKind(a, b), size);
+  op.forward([av, bv], out);
+  const needA = isTracked(a), needB = isTracked(b);
+  return result(out, shape, [a, b], (g) => {
+    const parts = [needA ? new Float64Array(a.size) : null, needB ? new Float64Array(b.size) : null];
+    op.backward!(g, [av, bv], out, parts);
+    return parts;
+  }, undefined, op);
 }
