@@ -3,11 +3,18 @@
  * `new Function`) that runs the forward pass and, optionally, the reverse pass over buffers
  * allocated here, once. A call allocates nothing.
  *
+ * Element-wise ops (a lowering with `elementwise`) are written inline: with at most `UNROLL`
+ * elements as straight-line code over local variables, larger ones as one loop each; their
+ * scalar functions are bound once, so every call site sees one function and V8 inlines it.
+ * Other ops call their lowering's `forward`/`backward` on preallocated buffers.
+ *
  * The reverse pass follows the tape exactly: nodes from last to first, each op's parts in
  * operand order, the first part an input receives becomes its adjoint and later parts are added
- * to it, so compiled gradients have the tape's bits.
+ * to it, and inline code does each op's arithmetic in its kernel's order — so compiled values
+ * and gradients have the tape's bits.
  */
-import type { Constant, Flat, Lowering, TraceNode } from '../tensor/lowering.js';
+import type { Constant, Flat, TraceNode } from '../tensor/lowering.js';
+import { emitBackward, emitForward, type Emit } from './elementwise.js';
 import type { Program } from './trace.js';
 
 /** What a compiled program exposes: write `inputs`, call `run`, read `outputs` and `grads`. */
@@ -25,12 +32,14 @@ export interface Compiled {
   readonly source: string;
 }
 
-type Operand = TraceNode | Constant;
+/** Element-wise nodes up to this size become straight-line code over locals. */
+const UNROLL = 16;
 
+type Operand = TraceNode | Constant;
 const isConst = (o: Operand): o is Constant => 'constant' in o;
 
 /** A constant's values as float64 (bigints converted), copied so later changes to the user's data cannot reach the program. */
-function constData(c: Constant): ArrayLike<number> {
+function constData(c: Constant): Float64Array | Flat {
   const d = c.data as unknown;
   if (d instanceof BigInt64Array || d instanceof BigUint64Array) return Float64Array.from(d, Number);
   return (c.data as Flat).slice();
@@ -39,6 +48,15 @@ function constData(c: Constant): ArrayLike<number> {
 /** Storage like `proto`'s class (a node keeps the dtype its op produced at trace time). */
 function like(proto: Flat, n: number): Flat {
   return new (proto.constructor as new (n: number) => Flat)(n);
+}
+
+/** An exact JS literal for a double. */
+export function lit(x: number): string {
+  if (Object.is(x, -0)) return '(-0)';
+  if (x !== x) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '(-Infinity)';
+  return x < 0 ? `(${x})` : String(x);
 }
 
 export function generate(program: Program, withGrad: boolean): Compiled {
@@ -53,60 +71,116 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     if (!live[i]) continue;
     for (const o of nodes[i]!.operands) if (!isConst(o)) live[o.index] = 1;
   }
+  // Inline nodes: element-wise float64 (or bool) ops; unrolled when small.
+  const inline = (n: TraceNode) => n.op?.elementwise !== undefined && (n.data instanceof Float64Array || n.data instanceof Uint8Array);
+  // A fused op with its own value loop (`fill`) runs it over buffers: it is never unrolled, and its operands need buffers.
+  const fills = (n: TraceNode) => { const ew = n.op?.elementwise; return ew?.kind === 'fused' && ew.fill !== null; };
+  const unrolled = new Uint8Array(nodes.length);
+  for (const n of nodes) if (live[n.index] && inline(n) && !fills(n) && n.size <= UNROLL) unrolled[n.index] = 1;
+  const needsBuffer = new Uint8Array(nodes.length);
+  for (const o of program.outputs) if (!isConst(o)) needsBuffer[o.index] = 1;
+  for (const n of nodes) {
+    if (!live[n.index] || n.op === null) continue;
+    if (!unrolled[n.index]) needsBuffer[n.index] = 1;
+    if (!inline(n) || fills(n)) for (const o of n.operands) if (!isConst(o)) needsBuffer[o.index] = 1;
+  }
 
   const inputs = program.inputs.map((n) => new Float64Array(n.size));
   const value: (Flat | undefined)[] = new Array(nodes.length);
-  program.inputs.forEach((n, i) => { value[n.index] = inputs[i]; });
-  const consts = new Map<Constant, ArrayLike<number>>();
-  const read = (o: Operand): ArrayLike<number> => {
-    if (!isConst(o)) return value[o.index]!;
-    let d = consts.get(o);
-    if (d === undefined) { d = constData(o); consts.set(o, d); }
-    return d;
+  const valueName: (string | undefined)[] = new Array(nodes.length);
+  program.inputs.forEach((n, i) => { value[n.index] = inputs[i]; valueName[n.index] = bind(inputs[i]); });
+  const consts = new Map<Constant, { data: Flat; name: string }>();
+  const constOf = (c: Constant) => {
+    let e = consts.get(c);
+    if (e === undefined) { const data = constData(c); e = { data, name: bind(data) }; consts.set(c, e); }
+    return e;
+  };
+  for (const n of nodes) {
+    if (!live[n.index] || n.op === null || !needsBuffer[n.index]) continue;
+    value[n.index] = like(n.data, n.size);
+    valueName[n.index] = bind(value[n.index]);
+  }
+
+  /** Expression for element k (a number, or the loop variable's name) of an operand read by an op of n elements. */
+  const val = (o: Operand, k: number | string): string => {
+    if (isConst(o)) {
+      const c = constOf(o);
+      if (o.data.length === 1) return lit(c.data[0]!);
+      return typeof k === 'number' ? lit(c.data[k]!) : `${c.name}[${k}]`;
+    }
+    const kk = o.size === 1 ? 0 : k;
+    return unrolled[o.index] ? `v${o.index}_${kk}` : `${valueName[o.index]}[${kk}]`;
   };
 
-  const lines: string[] = [];
-  const ops: (string | undefined)[] = new Array(nodes.length), insName: (string | undefined)[] = new Array(nodes.length);
-  const outName: (string | undefined)[] = new Array(nodes.length);
+  const fwd: string[] = [];
+  const operandData = (o: Operand) => (isConst(o) ? constOf(o).data : value[o.index]!);
+  const emit: Emit = { bind, lit, val, operandData, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s) };
   for (const n of nodes) {
     if (n.op === null || !live[n.index]) continue;
-    value[n.index] = like(n.data, n.size);
-    ops[n.index] = bind(n.op);
-    insName[n.index] = bind(n.operands.map(read));
-    outName[n.index] = bind(value[n.index]);
-    lines.push(`${ops[n.index]}.forward(${insName[n.index]}, ${outName[n.index]});`);
+    if (inline(n)) {
+      emitForward(emit, n, unrolled[n.index] === 1, needsBuffer[n.index] === 1);
+      continue;
+    }
+    const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
+    fwd.push(`${bind(n.op)}.forward(${bind(ins)}, ${valueName[n.index]});`);
   }
-  const outputs = program.outputs.map((o) => read(o));
+  const outputs = program.outputs.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
 
   const grads = program.inputs.map((n) => new Float64Array(n.size));
   const back: string[] = [];
+  const locals: string[] = [];
   const out0 = program.outputs[0]!;
   if (withGrad && !isConst(out0)) {
+    // Adjoint of each node: local variables (unrolled nodes) or a buffer; `started` once a part has arrived.
     const adjoint: (Float64Array | undefined)[] = new Array(nodes.length);
-    adjoint[out0.index] = new Float64Array(out0.size).fill(1);   // d Σ output / d output
+    const started = new Uint8Array(nodes.length);
+    const adjName = (i: number): string => {
+      if (adjoint[i] === undefined) adjoint[i] = new Float64Array(nodes[i]!.size);
+      return bind(adjoint[i]);
+    };
+    const adjNames = new Map<number, string>();
+    const bufName = (i: number) => { let s = adjNames.get(i); if (s === undefined) { s = adjName(i); adjNames.set(i, s); } return s; };
+    /** Adjoint of node i at element k. */
+    const adj = (i: number, k: number | string): string => (unrolled[i] ? `a${i}_${k}` : `${bufName(i)}[${k}]`);
+    /** Adds `expr` to the adjoint of operand node o at k (assigns it for o's first part). */
+    const contribute = (o: TraceNode, k: number | string, expr: string, first: boolean): string => `${adj(o.index, k)} ${first ? '=' : '+='} ${expr};`;
+    const isFirst = (o: TraceNode): boolean => { const f = started[o.index] === 0; started[o.index] = 1; return f; };
+
+    if (unrolled[out0.index]) for (let k = 0; k < out0.size; k++) back.push(`a${out0.index}_${k} = 1;`);
+    else { adjoint[out0.index] = new Float64Array(out0.size).fill(1); adjNames.set(out0.index, bind(adjoint[out0.index])); }
+    started[out0.index] = 1;
     for (let i = out0.index; i >= 0; i--) {
-      const n = nodes[i]!, g = adjoint[i];
-      if (g === undefined || n.op === null) continue;
-      const op: Lowering = n.op;
+      const n = nodes[i]!;
+      if (!started[i] || n.op === null || !live[i]) continue;
+      if (inline(n)) {
+        // Small nodes take literal indices even when their value is in a buffer (their operands may be locals).
+        emitBackward({ ...emit, line: (s) => back.push(s) }, n, n.size <= UNROLL, (k) => adj(i, k), contribute, isFirst);
+        continue;
+      }
+      const op = n.op;
       if (op.backward === undefined) continue;
       const parts = n.operands.map((o, j) => (isConst(o) || op.gradOperands?.[j] === false ? null : new Float64Array(o.size)));
-      back.push(`${ops[i]}.backward(${bind(g)}, ${insName[i]}, ${outName[i]}, ${bind(parts)});`);
+      const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
+      back.push(`${bind(op)}.backward(${bufName(i)}, ${bind(ins)}, ${valueName[i]}, ${bind(parts)});`);
       n.operands.forEach((o, j) => {
         const part = parts[j];
         if (part === null || part === undefined || isConst(o)) return;
-        const acc = adjoint[o.index];
-        if (acc === undefined) { adjoint[o.index] = part; return; }
-        back.push(`for (let k = 0; k < ${part.length}; k++) ${bind(acc)}[k] += ${bind(part)}[k];`);
+        const first = isFirst(o);
+        if (!unrolled[o.index] && first && adjoint[o.index] === undefined) { adjoint[o.index] = part; return; }   // the part becomes the adjoint
+        const p = bind(part);
+        if (unrolled[o.index]) for (let k = 0; k < o.size; k++) back.push(contribute(o, k, `${p}[${k}]`, first));
+        else back.push(`for (let k = 0; k < ${o.size}; k++) ${contribute(o, 'k', `${p}[k]`, first)}`);
       });
     }
-    program.inputs.forEach((n, i) => {
-      const acc = adjoint[n.index];
-      if (acc !== undefined) back.push(`${bind(grads[i])}.set(${bind(acc)});`);
+    program.inputs.forEach((n, j) => {
+      if (started[n.index]) back.push(`${bind(grads[j])}.set(${bufName(n.index)});`);
     });
+    for (const n of nodes) if (unrolled[n.index] && started[n.index]) for (let k = 0; k < n.size; k++) locals.push(`a${n.index}_${k}`);
   }
 
   const names = env.map((_, i) => `e${i}`);
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${lines.join('\n')}\nif (!withGrad) return;\n${back.join('\n')}\n};`;
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
+    locals.length > 0 ? `let ${locals.join(', ')};\n` : ''}${back.join('\n')}\n};`;
   const run = new Function('env', source)(env) as (withGrad: boolean) => void;
   return { inputs, outputs, outputShapes: program.outputs.map((o) => o.shape), grads, run, source };
 }

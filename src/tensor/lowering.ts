@@ -29,7 +29,31 @@ export interface Lowering {
    * arithmetic as the eager op's vector–Jacobian product. Absent for ops with no gradient.
    */
   readonly backward?: (g: Float64Array, ins: readonly ArrayLike<number>[], out: ArrayLike<number>, parts: readonly (Float64Array | null)[]) => void;
+  /**
+   * The same op described element by element, for ops whose operands have the output's size or
+   * size 1: the compiler then writes its arithmetic inline (`src/compile/elementwise.ts` turns
+   * each kind into code with exactly `forward`'s and `backward`'s operations).
+   */
+  readonly elementwise?: Elementwise;
 }
+
+/** A binary op's partial: a function of (a, b, y), a constant, 'other' (the other operand), or none. */
+export type ElementPartial = ((a: number, b: number, y: number) => number) | number | 'other' | null;
+
+/** The element-wise kinds the compiler writes inline (see `Lowering.elementwise`). */
+export type Elementwise =
+  | { readonly kind: 'unary'; readonly f: (x: number) => number; readonly df: ((x: number, y: number) => number) | null }
+  | { readonly kind: 'binary'; readonly f: (a: number, b: number) => number; readonly da: ElementPartial; readonly db: ElementPartial }
+  | {
+    readonly kind: 'fused';
+    readonly f: (a: number, b: number, c: number, d: number) => number;
+    /** Writes ∂f/∂argᵢ into out[i] (only operands that get gradients are read back). */
+    readonly partials: ((out: Float64Array, a: number, b: number, c: number, d: number, y: number) => void) | null;
+    /** The eager value loop when the op has one (`fill(out, n, operands, strides)`; strides 1 or 0 per operand), used instead of `f`. */
+    readonly fill: ((out: Float64Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]) => void) | null;
+  }
+  /** scale · Σ x (sum and mean over everything). */
+  | { readonly kind: 'total'; readonly scale: number };
 
 /** A value an op read that is not traced: its data is a constant of the program. */
 export interface Constant {

@@ -5,13 +5,14 @@
  */
 import { broadcastShapes, broadcastStrides, forEachBroadcast } from '../broadcast.js';
 import { asTensor, floatKind, floatStorage, numbers, result, tracing, type TensorLike } from '../core.js';
-import type { Lowering } from '../lowering.js';
+import type { ElementPartial, Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 
 /** A unary element-wise op: `f(x)` and its derivative `df(x, y)` given the output y = f(x). */
 export function unaryOp(name: string, f: (x: number) => number, df: ((x: number, y: number) => number) | null) {
   const lower: Lowering = {
     name,
+    elementwise: { kind: 'unary', f, df },
     forward(ins, out) {
       const xs = ins[0]!;
       for (let i = 0; i < out.length; i++) out[i] = f(xs[i]!);
@@ -39,18 +40,13 @@ export function unaryOp(name: string, f: (x: number) => number, df: ((x: number,
 }
 
 /**
- * A partial derivative: a function of (a, b, y), a constant (add's 1, sub's −1), or 'other' for
- * the other operand (mul). The last two take loops without a call per element.
- */
-type Partial = ((a: number, b: number, y: number) => number) | number | 'other' | null;
-
-/**
  * A binary element-wise op with NumPy broadcasting: `f(a, b)` and its partials `da`, `db`
- * (given a, b and the output y). A null partial means that operand gets no gradient. Equal
+ * (given a, b and the output y; a constant such as add's 1 or 'other' for mul's other operand
+ * takes loops without a call per element). A null partial means that operand gets no gradient. Equal
  * shapes and scalar operands take direct loops; other broadcasts go through index maps.
  * `outDtype` makes a non-float result (the comparisons' bool).
  */
-export function binaryOp(name: string, f: (a: number, b: number) => number, da: Partial, db: Partial, outDtype?: 'bool') {
+export function binaryOp(name: string, f: (a: number, b: number) => number, da: ElementPartial, db: ElementPartial, outDtype?: 'bool') {
   return (aLike: TensorLike, bLike: TensorLike): Tensor => {
     const a = aLike instanceof Tensor ? aLike : asTensor(name, 'x', aLike);
     const b = bLike instanceof Tensor ? bLike : asTensor(name, 'y', bLike);
@@ -74,6 +70,7 @@ export function binaryOp(name: string, f: (a: number, b: number) => number, da: 
     };
     const op: Lowering | string = !tracing() ? name : {
       name,
+      ...(ia === null ? { elementwise: { kind: 'binary' as const, f, da, db } } : {}),
       forward: (ins, o) => binaryForward(f, ins[0]!, ins[1]!, o, ia, ib),
       ...(da === null && db === null ? {} : { backward: (g, ins, o, parts) => backward(g, ins[0]!, ins[1]!, o, parts) }),
     };
@@ -109,7 +106,7 @@ function sameShape(x: readonly number[], y: readonly number[]): boolean {
  * at each output element, summed into the operand's elements (the reduction of a broadcast).
  */
 function partialGrad(
-  gx: Float64Array, g: Float64Array, partial: Exclude<Partial, null>, av: ArrayLike<number>, bv: ArrayLike<number>,
+  gx: Float64Array, g: Float64Array, partial: Exclude<ElementPartial, null>, av: ArrayLike<number>, bv: ArrayLike<number>,
   out: ArrayLike<number>, ia: Int32Array | null, ib: Int32Array | null, n: number, na: number, nb: number, forA: boolean,
 ): void {
   const size = forA ? na : nb;

@@ -94,6 +94,8 @@ function mapped(name: string, t: Tensor, r: Reduction, scale: 0 | 1): Tensor {
   const acc = new Float64Array(r.size);
   const op: Lowering = {
     name,
+    // A sum down to one element is `total`'s arithmetic (0 + x₀ + x₁ + …, times 1).
+    ...(scale === 1 && r.size === 1 ? { elementwise: { kind: 'total' as const, scale: 1 } } : {}),
     forward(ins, out) {
       const v = ins[0]!;
       acc.fill(0);
@@ -117,6 +119,7 @@ function total(t: Tensor, scale: number): Tensor {
   const out = floatStorage(floatKind(t), 1);
   const op: Lowering = {
     name: 'sum',
+    elementwise: { kind: 'total', scale },
     forward(ins, o) {
       const v = ins[0]!;
       let acc = 0;
