@@ -66,7 +66,7 @@ export function compileLogDensity<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: CompileLogDensityOptions = {},
 ): CompiledLogDensity<K> {
   const fn = 'compileLogDensity';
-  const o = checkOptions(fn, options);
+  const o = checkOptions(fn, options, ['pins']);
   const pinned = pinModel<K>(fn, model, o.pins);
   const m = flatModel(fn, pinned as JointDistributionPinned<StructKind>);
   const dim = m.sizes.reduce((a, b) => a + b, 0);

@@ -89,9 +89,13 @@ export function checkAxis(fn: string, arg: string, x: unknown, ndim: number): nu
   return a < 0 ? a + ndim : a;
 }
 
-/** A plain options object (or undefined, meaning `{}`). */
-export function checkOptions<T extends object>(fn: string, x: T | undefined): T {
+/** A plain options object (or undefined, meaning `{}`); with `known`, any other key is a RangeError. */
+export function checkOptions<T extends object>(fn: string, x: T | undefined, known?: readonly (keyof T & string)[]): T {
   if (x === undefined) return {} as T;
   if (x === null || typeof x !== 'object' || Array.isArray(x)) fail('type', fn, 'options', 'must be an object', x);
+  if (known !== undefined) {
+    const unknown = Object.keys(x).filter((k) => !(known as readonly string[]).includes(k));
+    if (unknown.length > 0) fail('range', fn, 'options', `has unknown option ${unknown.map((k) => `\`${k}\``).join(', ')} (known: ${known.join(', ')})`, x);
+  }
   return x;
 }

@@ -1,3 +1,4 @@
+import v8 from 'node:v8';
 import { configure, type ConfigureOptions } from '../src/config.js';
 
 /** Runs `f` with the given global modes, restoring the previous ones afterwards. */
@@ -46,4 +47,19 @@ export function lcg(seed: number): () => number {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
     return (s ^ (s >>> 13)) >>> 0;
   };
+}
+
+/**
+ * Bytes allocated in V8's new space while `f` runs (synchronous, so nothing else allocates),
+ * after warming `f` up; retried when a scavenge empties the space in between.
+ */
+export function newSpaceGrowth(f: () => void): number {
+  for (let i = 0; i < 5; i++) f();
+  const used = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_used_size;
+  for (let attempt = 0; ; attempt++) {
+    const before = used();
+    f();
+    const grown = used() - before;
+    if (grown >= 0 || attempt >= 5) return grown;
+  }
 }

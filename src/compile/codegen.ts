@@ -32,8 +32,8 @@ export interface Compiled {
   readonly source: string;
 }
 
-/** Element-wise nodes up to this size become straight-line code over locals. */
-const UNROLL = 16;
+/** Element-wise nodes up to this size become straight-line code over locals (scalars only: unrolled vectors multiply call sites past V8's inlining budget, and a call left out-of-line boxes its result). */
+const UNROLL = 1;
 
 type Operand = TraceNode | Constant;
 const isConst = (o: Operand): o is Constant => 'constant' in o;
@@ -180,7 +180,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
 
   const names = env.map((_, i) => `e${i}`);
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
-    locals.length > 0 ? `let ${locals.join(', ')};\n` : ''}${back.join('\n')}\n};`;
+    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}\n};`;
   const run = new Function('env', source)(env) as (withGrad: boolean) => void;
   return { inputs, outputs, outputShapes: program.outputs.map((o) => o.shape), grads, run, source };
 }

@@ -6,7 +6,7 @@
 import { fail } from '../checks.js';
 import { broadcastData, broadcastIndex, reduceToShape } from './broadcast.js';
 import { asTensor, numbers, result, tracing, type TensorLike } from './core.js';
-import type { Lowering } from './lowering.js';
+import { isTraced, nestedGradError, type Lowering } from './lowering.js';
 import { Tape, withTape } from './tape.js';
 import { Tensor } from './tensor.js';
 
@@ -79,6 +79,7 @@ export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: number 
   return (...args: unknown[]) => {
     const tape = new Tape();
     const inputs = args.slice();
+    for (const a of args) if (a instanceof Tensor && isTraced(a.node)) throw nestedGradError();
     const parts = list.map((a) => {
       if (a >= args.length) fail('range', fn, 'argnums', `refers to argument ${a}, but f got ${args.length}`, argnums);
       const arg = args[a];
@@ -89,6 +90,7 @@ export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: number 
         return { tracked, rebuild: (leaves: Tensor[]) => leaves[0]! as GradTree };
       }
       const { leaves, rebuild } = flattenTree(fn, `args[${a}]`, arg);
+      if (leaves.some((t) => isTraced(t.node))) throw nestedGradError();
       const tracked = leaves.map((t) => new Tensor(t.data, t.shape, t.dtype, tape.leaf(t.size)));
       inputs[a] = rebuild(tracked);
       return { tracked, rebuild };

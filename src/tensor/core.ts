@@ -4,7 +4,7 @@
  */
 import { fail } from '../checks.js';
 import type { DType } from './dtype.js';
-import { isTraced, noLoweringError, Trace, type Flat, type Lowering } from './lowering.js';
+import { isTraced, nestedGradError, noLoweringError, Trace, type Flat, type Lowering } from './lowering.js';
 import { currentTape, type TapeNode } from './tape.js';
 import { Tensor, tensor } from './tensor.js';
 
@@ -68,7 +68,7 @@ export function result(
       node = tape.add(data.length, nodes, vjp);
     } else if (!tracked) {
       for (let i = 0; i < inputs.length; i++) {
-        if (isTraced(inputs[i]!.node)) throw new TypeError('compile: a traced value reached a nested `grad`/`valueAndGrad`; differentiate the whole function with the compiler instead');
+        if (isTraced(inputs[i]!.node)) throw nestedGradError();
       }
     }
   }

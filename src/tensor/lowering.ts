@@ -118,3 +118,8 @@ export function tracedValueError(what: string): TypeError {
 export function noLoweringError(name: string): TypeError {
   return new TypeError(`compile: the op \`${name}\` has no lowering rule, so this function cannot be compiled; keep it on the tape (compile: false)`);
 }
+
+/** The error for `grad`/`valueAndGrad` over traced values inside a compiled function. */
+export function nestedGradError(): TypeError {
+  return new TypeError('compile: a traced value reached a nested `grad`/`valueAndGrad`; differentiate the whole function with the compiler instead');
+}

@@ -107,9 +107,9 @@ export class Tensor<D extends DType = DType> {
     for (let i = 0; i < this.size; i++) out[i] = convert(this.data[i]!, dtype) as never;
     // A float-to-float conversion passes gradients through unchanged; integer results do not.
     const keep = (dtype === 'float32' || dtype === 'float64') && (this.dtype === 'float32' || this.dtype === 'float64');
-    if (isTraced(this.node) && !keep) {   // a traced value stays traced: record the cast (no gradient)
+    if (isTraced(this.node)) {   // a traced value stays traced: record the cast (a float cast passes gradients on)
       if (isBigIntDType(dtype)) throw tracedValueError(`Tensor.astype('${dtype}')`);
-      const node = this.node.tape.record(castLowering(dtype), [this], out as Flat, this.shape);
+      const node = this.node.tape.record(castLowering(dtype, keep), [this], out as Flat, this.shape);
       return new Tensor<T>(out, this.shape, dtype, node);
     }
     return new Tensor<T>(out, this.shape, dtype, keep ? this.node : undefined);
@@ -120,13 +120,14 @@ export class Tensor<D extends DType = DType> {
   }
 }
 
-function castLowering(dtype: DType): Lowering {
+function castLowering(dtype: DType, gradient: boolean): Lowering {
   return {
     name: 'astype',
     forward(ins, out) {
       const x = ins[0]!;
       for (let i = 0; i < out.length; i++) out[i] = convert(x[i]!, dtype) as number;
     },
+    ...(gradient ? { backward(g: Float64Array, _ins: readonly ArrayLike<number>[], _out: ArrayLike<number>, parts: readonly (Float64Array | null)[]) { parts[0]?.set(g); } } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { checkAxis } from '../../checks.js';
 import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
+import type { Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 import { logaddexpScalar } from './elementwise.js';
 
@@ -31,22 +32,36 @@ export function cumsum(x: TensorLike, axis?: number): Tensor {
   const fn = 'cumsum';
   const t = asTensor(fn, 'x', x);
   const { shape, outer, len, inner } = lanes(fn, t, axis);
-  const v = numbers(t);
-  const y = new Float64Array(v.length);
-  forEachLane(outer, len, inner, (first) => {
-    let s = 0;
-    for (let i = 0, k = first; i < len; i++, k += inner) { s += v[k]!; y[k] = s; }
+  return cumulative(t, shape, {
+    name: fn,
+    forward(ins, out) {
+      const v = ins[0]!;
+      forEachLane(outer, len, inner, (first) => {
+        let s = 0;
+        for (let i = 0, k = first; i < len; i++, k += inner) { s += v[k]!; out[k] = s; }
+      });
+    },
+    backward(g, _ins, _out, parts) {
+      const gx = parts[0];
+      if (!gx) return;
+      forEachLane(outer, len, inner, (first) => {
+        let s = 0;
+        for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
+      });
+    },
   });
-  const out = floatStorage(floatKind(t), y.length);
-  out.set(y);
+}
+
+/** Runs a cumulative op's lowering eagerly (every lane covers its elements once) and records it. */
+function cumulative(t: Tensor, shape: readonly number[], op: Lowering): Tensor {
+  const v = numbers(t);
+  const out = floatStorage(floatKind(t), v.length);
+  op.forward([v], out);
   return result(out, shape, [t], (g) => {
     const gx = new Float64Array(v.length);
-    forEachLane(outer, len, inner, (first) => {
-      let s = 0;
-      for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
-    });
+    op.backward!(g, [v], out, [gx]);
     return [gx];
-  });
+  }, undefined, op);
 }
 
 /**
@@ -61,28 +76,34 @@ export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
   const fn = 'cumlogsumexp';
   const t = asTensor(fn, 'x', x);
   const { shape, outer, len, inner } = lanes(fn, t, axis);
-  const v = numbers(t);
-  const y = new Float64Array(v.length);
-  forEachLane(outer, len, inner, (first) => {
-    let s = -Infinity;
-    for (let i = 0, k = first; i < len; i++, k += inner) { s = i === 0 ? v[k]! : logaddexpScalar(s, v[k]!); y[k] = s; }
-  });
-  const out = floatStorage(floatKind(t), y.length);
-  out.set(y);
-  return result(out, shape, [t], (g) => {
-    // ∂/∂xⱼ = exp(xⱼ − yⱼ)·τⱼ with τⱼ = Σ_{i≥j} gᵢ·exp(yⱼ − yᵢ) = gⱼ + exp(yⱼ − yⱼ₊₁)·τⱼ₊₁ (y is non-decreasing).
-    const gx = new Float64Array(v.length);
-    forEachLane(outer, len, inner, (first) => {
-      let tau = 0, next = 0;
-      for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) {
-        const yk = y[k]!;
-        tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
-        next = yk;
-        const xk = v[k]!;
-        gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
-      }
-    });
-    return [gx];
+  // The float64 running values y: the output itself when it is float64, else scratch (the backward pass reads them).
+  let scratch: Float64Array | undefined;
+  const values = (out: ArrayLike<number>) => (out instanceof Float64Array ? out : (scratch ??= new Float64Array(t.size)));
+  return cumulative(t, shape, {
+    name: fn,
+    forward(ins, out) {
+      const v = ins[0]!, y = values(out);
+      forEachLane(outer, len, inner, (first) => {
+        let s = -Infinity;
+        for (let i = 0, k = first; i < len; i++, k += inner) { s = i === 0 ? v[k]! : logaddexpScalar(s, v[k]!); y[k] = s; }
+      });
+      if (y !== out) for (let k = 0; k < y.length; k++) out[k] = y[k]!;
+    },
+    backward(g, ins, out, parts) {
+      // ∂/∂xⱼ = exp(xⱼ − yⱼ)·τⱼ with τⱼ = Σ_{i≥j} gᵢ·exp(yⱼ − yᵢ) = gⱼ + exp(yⱼ − yⱼ₊₁)·τⱼ₊₁ (y is non-decreasing).
+      const v = ins[0]!, y = values(out), gx = parts[0];
+      if (!gx) return;
+      forEachLane(outer, len, inner, (first) => {
+        let tau = 0, next = 0;
+        for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) {
+          const yk = y[k]!;
+          tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
+          next = yk;
+          const xk = v[k]!;
+          gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
+        }
+      });
+    },
   });
 }
 

@@ -6,8 +6,9 @@
  * const { values, vectors } = eigh([[2, 1], [1, 2]]);
  * values.toArray();   // ≈ [1, 3]
  */
-import { asTensor, floatKind, numbers, result, type TensorLike } from '../core.js';
+import { asTensor, floatKind, numbers, result, tracing, type TensorLike } from '../core.js';
 import { eighBackward, symmetricEigen, symmetrizeInto } from '../linalg-kernels.js';
+import type { Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { squareSize, storeAs } from './linalg-batch.js';
 
@@ -45,26 +46,50 @@ export function eigh(aLike: TensorLike): Eigh {
   const n = squareSize(fn, 'a', a);
   const batch = a.shape.slice(0, -2);
   const count = batch.reduce((p, d) => p * d, 1), nn = n * n;
-  const av = numbers(a);
-  const w = new Float64Array(count * n), v = new Float64Array(a.size);
   const sym = new Float64Array(nn);
-  for (let q = 0; q < count; q++) {
-    symmetrizeInto(av, q * nn, n, sym, 0);
-    const e = symmetricEigen(sym, n, 0);
-    w.set(e.values, q * n);
-    v.set(e.vectors, q * nn);
-  }
-  const kind = floatKind(a);
-  const backward = (which: 'values' | 'vectors') => (g: Float64Array) => {
-    const ga = new Float64Array(a.size);
+  /** Eigenvalues into w and eigenvectors into v for every matrix of `av`. */
+  const decompose = (av: ArrayLike<number>, w: Float64Array, v: Float64Array) => {
+    for (let q = 0; q < count; q++) {
+      symmetrizeInto(av, q * nn, n, sym, 0);
+      const e = symmetricEigen(sym, n, 0);
+      w.set(e.values, q * n);
+      v.set(e.vectors, q * nn);
+    }
+  };
+  /** ā into `ga` for the adjoint g of the values or of the vectors. */
+  const gradient = (which: 'values' | 'vectors', g: Float64Array, w: Float64Array, v: Float64Array, ga: Float64Array) => {
+    ga.fill(0);
     for (let q = 0; q < count; q++) {
       if (which === 'values') eighBackward(w, q * n, v, q * nn, n, g, q * n, null, 0, ga, q * nn);
       else eighBackward(w, q * n, v, q * nn, n, null, 0, g, q * nn, ga, q * nn);
     }
+  };
+  const w = new Float64Array(count * n), v = new Float64Array(a.size);
+  decompose(numbers(a), w, v);
+  const kind = floatKind(a);
+  const backward = (which: 'values' | 'vectors') => (g: Float64Array) => {
+    const ga = new Float64Array(a.size);
+    gradient(which, g, w, v, ga);
     return [ga];
   };
+  // Compiled, each output is its own node that decomposes its input again (into its own scratch).
+  const lowering = (which: 'values' | 'vectors'): Lowering | string => {
+    if (!tracing()) return fn;
+    const lw = new Float64Array(count * n), lv = new Float64Array(a.size);
+    return {
+      name: fn,
+      forward(ins, out) {
+        decompose(ins[0]!, lw, lv);
+        const src = which === 'values' ? lw : lv;
+        for (let i = 0; i < src.length; i++) out[i] = src[i]!;
+      },
+      backward(g, _ins, _out, parts) {
+        if (parts[0]) gradient(which, g, lw, lv, parts[0]);
+      },
+    };
+  };
   return {
-    values: result(storeAs(kind, w), [...batch, n], [a], backward('values')),
-    vectors: result(storeAs(kind, v), a.shape, [a], backward('vectors')),
+    values: result(storeAs(kind, w), [...batch, n], [a], backward('values'), undefined, lowering('values')),
+    vectors: result(storeAs(kind, v), a.shape, [a], backward('vectors'), undefined, lowering('vectors')),
   };
 }

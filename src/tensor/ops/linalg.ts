@@ -25,7 +25,7 @@ const prod = (s: readonly number[]) => s.reduce((p, d) => p * d, 1);
  * float64, otherwise one scratch array (allocated on first use, then reused). The backward pass
  * calls it with the same output to read back the float64 values its forward pass left there.
  */
-function float64Work(size: number): (out: Flat) => Float64Array {
+function float64Work(size: number): (out: ArrayLike<number>) => Float64Array {
   let scratch: Float64Array | undefined;
   return (out) => (out instanceof Float64Array ? out : (scratch ??= new Float64Array(size)));
 }

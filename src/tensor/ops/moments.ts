@@ -1,27 +1,46 @@
 /** Variance and standard deviation over axes, with gradients. */
 import { checkNonNegativeInteger, checkOptions } from '../../checks.js';
 import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
+import type { Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
-import { keep, reduction, type Axes } from './reduce.js';
+import { keep, reduction, type Axes, type Reduction } from './reduce.js';
 
 export interface MomentOptions {
   /** Delta degrees of freedom: the divisor is N − ddof; default 0. */
   readonly ddof?: number;
 }
 
-/** Per output element: the mean, Σ(x − mean)², and the divisor N − ddof. */
+/**
+ * The checked arguments of a moment: the tensor, its reduction, the divisor N − ddof, and
+ * storage for the per-output mean and Σ(x − mean)² (filled by {@link sums}).
+ */
 function moments(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | undefined, options: MomentOptions | undefined) {
   const t = asTensor(fn, 'x', x);
   const opts = checkOptions(fn, options);
   const ddof = opts.ddof === undefined ? 0 : checkNonNegativeInteger(fn, 'ddof', opts.ddof);
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
-  const v = numbers(t);
-  const mu = new Float64Array(r.size);
+  return { t, r, mu: new Float64Array(r.size), ss: new Float64Array(r.size), div: Math.max(r.count - ddof, 0) };
+}
+
+/** Per output element of `r`: the mean into `mu` and Σ(x − mean)² into `ss` (two passes). */
+function sums(v: ArrayLike<number>, r: Reduction, mu: Float64Array, ss: Float64Array): void {
+  mu.fill(0);
   for (let k = 0; k < v.length; k++) mu[r.map[k]!]! += v[k]!;
   for (let j = 0; j < r.size; j++) mu[j]! /= r.count;
-  const ss = new Float64Array(r.size);
+  ss.fill(0);
   for (let k = 0; k < v.length; k++) { const j = r.map[k]!, d = v[k]! - mu[j]!; ss[j]! += d * d; }
-  return { t, r, v, mu, ss, div: Math.max(r.count - ddof, 0) };
+}
+
+/** Runs a moment's lowering eagerly and records it. */
+function moment(op: Lowering, t: Tensor, r: Reduction): Tensor {
+  const v = numbers(t);
+  const out = floatStorage(floatKind(t), r.size);
+  op.forward([v], out);
+  return result(out, r.shape, [t], (g) => {
+    const gx = new Float64Array(v.length);
+    op.backward!(g, [v], out, [gx]);
+    return [gx];
+  }, undefined, op);
 }
 
 /**
@@ -33,14 +52,19 @@ function moments(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | unde
  * variance([1, 2, 3, 4], 0, false, { ddof: 1 }).item(); // 1.6666666666666667
  */
 export function variance(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
-  const { t, r, v, mu, ss, div } = moments('variance', x, axis, keepdims, options);
-  const out = floatStorage(floatKind(t), r.size);
-  for (let j = 0; j < r.size; j++) out[j] = ss[j]! / div;
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = (2 * g[j]! * (v[k]! - mu[j]!)) / div; }
-    return [gx];
-  });
+  const { t, r, mu, ss, div } = moments('variance', x, axis, keepdims, options);
+  return moment({
+    name: 'variance',
+    forward(ins, out) {
+      sums(ins[0]!, r, mu, ss);
+      for (let j = 0; j < r.size; j++) out[j] = ss[j]! / div;
+    },
+    backward(g, ins, _out, parts) {
+      const v = ins[0]!, gx = parts[0];
+      if (!gx) return;
+      for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = (2 * g[j]! * (v[k]! - mu[j]!)) / div; }
+    },
+  }, t, r);
 }
 
 /**
@@ -51,17 +75,22 @@ export function variance(x: TensorLike, axis?: Axes, keepdims?: boolean, options
  * std([2, 4, 4, 4, 5, 5, 7, 9]).item();          // 2
  */
 export function std(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
-  const { t, r, v, mu, ss, div } = moments('std', x, axis, keepdims, options);
+  const { t, r, mu, ss, div } = moments('std', x, axis, keepdims, options);
   const sd = new Float64Array(r.size);
-  for (let j = 0; j < r.size; j++) sd[j] = Math.sqrt(ss[j]! / div);
-  const out = floatStorage(floatKind(t), r.size);
-  out.set(sd);
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    for (let k = 0; k < v.length; k++) {
-      const j = r.map[k]!;
-      gx[k] = sd[j] === 0 ? 0 : (g[j]! * (v[k]! - mu[j]!)) / (div * sd[j]!);
-    }
-    return [gx];
-  });
+  return moment({
+    name: 'std',
+    forward(ins, out) {
+      sums(ins[0]!, r, mu, ss);
+      for (let j = 0; j < r.size; j++) sd[j] = Math.sqrt(ss[j]! / div);
+      for (let j = 0; j < r.size; j++) out[j] = sd[j]!;
+    },
+    backward(g, ins, _out, parts) {
+      const v = ins[0]!, gx = parts[0];
+      if (!gx) return;
+      for (let k = 0; k < v.length; k++) {
+        const j = r.map[k]!;
+        gx[k] = sd[j] === 0 ? 0 : (g[j]! * (v[k]! - mu[j]!)) / (div * sd[j]!);
+      }
+    },
+  }, t, r);
 }

@@ -225,23 +225,33 @@ export function concat(xs: readonly TensorLike[], axis = 0): Tensor {
   const blocks = ts.map((t) => t.shape[ax]! * inner); // contiguous run of each input per outer index
   const row = blocks.reduce((a, b) => a + b, 0);
   const dtype = joinDType(ts);
+  const op: Lowering = {
+    name: fn,
+    forward(ins, out) {
+      let start = 0;
+      for (let i = 0; i < ins.length; i++) {
+        const src = ins[i]!, b = blocks[i]!;
+        for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) out[o * row + start + j] = src[o * b + j]!;
+        start += b;
+      }
+    },
+    backward(g, _ins, _out, parts) {
+      let start = 0;
+      for (let i = 0; i < parts.length; i++) {
+        const gx = parts[i], b = blocks[i]!;
+        if (gx) for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) gx[o * b + j] = g[o * row + start + j]!;
+        start += b;
+      }
+    },
+  };
   const out = allocate(dtype, outer * row) as TensorData;
-  let start = 0;
-  ts.forEach((t, i) => {
-    const src = t.dtype === dtype ? t.data : numbers(t);
-    const b = blocks[i]!;
-    for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) out[o * row + start + j] = src[o * b + j]! as never;
-    start += b;
-  });
+  // Same-dtype inputs are copied as they are (bigints stay bigints); others as numbers.
+  op.forward(ts.map((t) => (t.dtype === dtype ? t.data : numbers(t)) as ArrayLike<number>), out as Float64Array);
   return result(out as Float64Array, shape, ts, (g) => {
-    let s = 0;
-    return ts.map((_, i) => {
-      const b = blocks[i]!, gx = new Float64Array(outer * b);
-      for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) gx[o * b + j] = g[o * row + s + j]!;
-      s += b;
-      return gx;
-    });
-  }, dtype);
+    const parts = ts.map((t) => new Float64Array(t.size));
+    op.backward!(g, [], [], parts);
+    return parts;
+  }, dtype, op);
 }
 
 /**

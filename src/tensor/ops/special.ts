@@ -16,13 +16,14 @@
 import stdErf from '@stdlib/math-base-special-erf';
 import stdErfc from '@stdlib/math-base-special-erfc';
 import stdErfinv from '@stdlib/math-base-special-erfinv';
-import { broadcastShapes, broadcastStrides, forEachBroadcast, reduceToShape } from '../broadcast.js';
+import { broadcastShapes, broadcastStrides, forEachBroadcast, reduceToShapeInto } from '../broadcast.js';
 import { asTensor, floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../core.js';
 import { betaincDaDb, betaincDx, betaincScalar } from '../special/betainc.js';
 import {
   digamma as digammaScalar, digammaDiff, lbeta as lbetaScalar, lgamma as lgammaScalar, tetragamma, trigamma as trigammaScalar,
 } from '../special/gamma.js';
 import { igammacScalar, igammaDa, igammaDx, igammaScalar } from '../special/igamma.js';
+import type { Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { unaryOp } from './factories.js';
 
@@ -45,7 +46,6 @@ function naryOp(name: string, argNames: readonly string[], f: (a: number, b: num
   const m = argNames.length; // 2 or 3
   return (...args: TensorLike[]): Tensor => {
     const ts = argNames.map((arg, i) => asTensor(name, arg, args[i]));
-    const vals = ts.map(numbers);
     const shape = broadcastShapes(name, ts.map((t, i) => [argNames[i]!, t.shape] as const));
     const n = shape.reduce((p, d) => p * d, 1);
     // Flat operand index per output element: null for "same as k" (full size) or "always 0" (size 1).
@@ -55,28 +55,48 @@ function naryOp(name: string, argNames: readonly string[], f: (a: number, b: num
       forEachBroadcast(shape, broadcastStrides(t.shape, shape), new Array<number>(shape.length).fill(0), (k, i) => { idx[k] = i; });
       return idx;
     });
-    const at = (j: number, k: number) => {
+    const sizes = ts.map((t) => t.size);
+    /** Operand j's value at output element k. */
+    const at = (vals: readonly ArrayLike<number>[], j: number, k: number) => {
       const idx = index[j];
-      return vals[j]![idx !== null ? idx[k]! : ts[j]!.size === 1 ? 0 : k]!;
+      return vals[j]![idx !== null ? idx[k]! : sizes[j] === 1 ? 0 : k]!;
     };
+    const v = new Array<number>(3).fill(0), d = new Array<number>(m).fill(0);
+    const full: (Float64Array | undefined)[] = new Array(m);   // scratch for a broadcast operand's adjoint
+    const op: Lowering = {
+      name,
+      forward(ins, out) {
+        for (let k = 0; k < n; k++) {
+          for (let j = 0; j < m; j++) v[j] = at(ins, j, k);
+          out[k] = f(v[0]!, v[1]!, v[2]!);
+        }
+      },
+      backward(g, ins, out, parts) {
+        const need = parts.map((p) => p !== null && p !== undefined);
+        // Adjoints at the broadcast shape: the part itself for a full-size operand, else scratch summed down after.
+        const gs = parts.map((p, j) => (p === null || p === undefined ? null : p.length === n ? p : (full[j] ??= new Float64Array(n))));
+        for (let j = 0; j < m; j++) gs[j]?.fill(0);
+        for (let k = 0; k < n; k++) {
+          if (g[k] === 0) continue;
+          for (let j = 0; j < m; j++) v[j] = at(ins, j, k);
+          partials(v, out[k]!, need, d);
+          for (let j = 0; j < m; j++) if (need[j]) gs[j]![k] = g[k]! * d[j]!;
+        }
+        for (let j = 0; j < m; j++) {
+          const p = parts[j], gj = gs[j];
+          if (p && gj && gj !== p) reduceToShapeInto(p, gj, shape, ts[j]!.shape);
+        }
+      },
+    };
+    const vals = ts.map(numbers);
     const out = floatStorage(floatKind(...ts), n);
-    const v = new Array<number>(3).fill(0);
-    for (let k = 0; k < n; k++) {
-      for (let j = 0; j < m; j++) v[j] = at(j, k);
-      out[k] = f(v[0]!, v[1]!, v[2]!);
-    }
+    op.forward(vals, out);
     const need = ts.map(isTracked);
     return result(out, shape, ts, (g) => {
-      const full = need.map((w) => (w ? new Float64Array(n) : null));
-      const d = new Array<number>(m).fill(0);
-      for (let k = 0; k < n; k++) {
-        if (g[k] === 0) continue;
-        for (let j = 0; j < m; j++) v[j] = at(j, k);
-        partials(v, out[k]!, need, d);
-        for (let j = 0; j < m; j++) if (need[j]) full[j]![k] = g[k]! * d[j]!;
-      }
-      return full.map((gj, j) => (gj === null ? null : reduceToShape(gj, shape, ts[j]!.shape)));
-    });
+      const parts = ts.map((t, j) => (need[j] ? new Float64Array(t.size) : null));
+      op.backward!(g, vals, out, parts);
+      return parts;
+    }, undefined, op);
   };
 }
 

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { compileGradient, formatProgram, jit } from '../../src/compile/index.js';
+import {
+  abs, add, customGradient, div, exp, expm1, greater, less, log, log1p, logaddexp, logSigmoid, logsumexp, maximum, mean, minimum, mul, neg,
+  pow, sigmoid, softplus, sqrt, square, sub, sum, tanh, tensor, valueAndGrad, where, xlogy, expandDims, type Tensor,
+} from '../../src/index.js';
+import { mulberry32, newSpaceGrowth } from '../helpers.js';
+
+type F = (...xs: Tensor[]) => Tensor;
+
+/** Compiled value and gradient at `point` (after tracing at `tracePoint`) equal the tape's, bit for bit. */
+function expectTapeBits(f: F, tracePoint: number[][], point: number[][], shapes?: number[][]): void {
+  const t = (v: number[], i: number) => tensor(v).reshape(shapes?.[i] ?? [v.length]);
+  const c = compileGradient('test', f, tracePoint.map(t));
+  point.forEach((v, i) => c.inputs[i]!.set(v));
+  c.run(true);
+  const [value, grads] = valueAndGrad((...xs: Tensor[]) => sum(f(...xs)), point.map((_, i) => i))(...point.map(t)) as [Tensor, Tensor[]];
+  let total = 0;
+  for (const v of Array.from(c.outputs[0]!)) total += v;
+  if (c.outputs[0]!.length === 1) expect(Object.is(c.outputs[0]![0], value.data[0]) || (Number.isNaN(c.outputs[0]![0]) && Number.isNaN(value.data[0] as number))).toBe(true);
+  else expect(total).toBeCloseTo(value.data[0] as number, 12);
+  grads.forEach((g, i) => expect(Array.from(c.grads[i]!)).toEqual(Array.from(g.data as Float64Array)));
+}
+
+const rand = mulberry32(7);
+const vec = (n: number, lo = -2, hi = 2) => Array.from({ length: n }, () => lo + (hi - lo) * rand());
+
+describe('compiled programs: the tape\'s bits', () => {
+  // Sizes 1 and 5 are unrolled over locals, 40 runs in loops.
+  for (const n of [1, 5, 40]) {
+    it(`element-wise chains with broadcasting and reductions (n = ${n})`, () => {
+      const w = tensor(vec(n));
+      const f: F = (x, y) => add(add(sum(mul(square(x), y)), mean(div(x, add(exp(y), 1)))),
+        add(sum(mul(softplus(sub(x, y)), w)), logsumexp(mul(tanh(x), 3))));
+      expectTapeBits(f, [vec(n), vec(n)], [vec(n), vec(n)]);
+      const g: F = (x, s) => sum(mul(sigmoid(mul(x, s)), w));   // s is a broadcast scalar: its part is a sum
+      expectTapeBits(g, [vec(n), [0.3]], [vec(n), [-1.7]]);
+      const h: F = (x, s) => sum(add(logSigmoid(div(s, x)), pow(abs(x), s)));
+      expectTapeBits(h, [vec(n, 0.5, 2), [1.5]], [vec(n, 0.5, 2), [2.5]]);
+    });
+  }
+
+  it('a selection traced on one side is recomputed on the other (where, comparisons, maximum)', () => {
+    const f: F = (x) => sum(add(where(greater(x, 0), log1p(x), expm1(x)), maximum(x, minimum(neg(x), 0.25))));
+    // Traced where every element is positive, evaluated where most are not.
+    expectTapeBits(f, [[0.1, 0.2, 0.3, 0.4]], [[-0.1, 0.2, -3, 0.5]]);
+  });
+
+  it('shapes that broadcast through index maps and matrix-shaped inputs', () => {
+    const f: F = (a, b) => sum(mul(logaddexp(a, b), xlogy(a, add(b, 3))));
+    expectTapeBits(f, [vec(6, 0.1, 2), vec(3, 0.1, 2)], [vec(6, 0.1, 2), vec(3, 0.1, 2)], [[2, 3], [3]]);
+    const g: F = (a, b) => sum(mul(expandDims(a, -1), b));        // [2, 1] × [2, 3]
+    expectTapeBits(g, [vec(2), vec(6)], [vec(2), vec(6)], [[2], [2, 3]]);
+  });
+
+  it('NaN in gives NaN out, as on the tape', () => {
+    const f: F = (x) => sum(mul(log(x), x));
+    const c = compileGradient('test', f, [tensor([1, 2])]);
+    c.inputs[0]!.set([NaN, 2]);
+    c.run(true);
+    expect(c.outputs[0]![0]).toBeNaN();
+    expect(c.grads[0]![0]).toBeNaN();
+    expectTapeBits(f, [[1, 2]], [[-1, 2]]);   // log of a negative number: NaN both ways
+  });
+
+  it('a gradient with respect to an input the value does not use is zero', () => {
+    const c = compileGradient('test', (x, y) => sum(square(x)), [tensor([1, 2]), tensor([3])]);
+    c.run(true);
+    expect(Array.from(c.grads[1]!)).toEqual([0]);
+  });
+
+  it('values computed from constants only are folded into the program', () => {
+    const data = tensor(vec(4));
+    const c = compileGradient('test', (x) => sum(mul(x, exp(sqrt(abs(data))))), [tensor(vec(4))]);
+    expect(formatProgram(c.program)).not.toMatch(/exp|sqrt|abs/);
+  });
+
+  it('does not allocate per call (new-space growth over 20,000 gradient calls)', () => {
+    const w = tensor(vec(8));
+    const c = compileGradient('test', (x, s) => add(sum(mul(square(sub(x, s)), w)), sum(softplus(x))), [tensor(vec(8)), tensor([0.5])]);
+    const run = () => { for (let i = 0; i < 20_000; i++) { c.inputs[0]![i & 7] = (i % 13) * 0.1; c.run(true); } };
+    expect(newSpaceGrowth(run)).toBeLessThan(16 * 1024);    // a boxed double per call would be > 300 KB
+  });
+});
+
+describe('tracing errors', () => {
+  it('reading a traced value in JavaScript fails naming the method and pointing to where', () => {
+    const f: F = (x) => (sum(x).item() as number > 0 ? x : neg(x));
+    expect(() => compileGradient('test', f, [tensor([1, 2])])).toThrow(TypeError);
+    expect(() => compileGradient('test', f, [tensor([1, 2])])).toThrow(/Tensor\.item\(\).*where/);
+    expect(() => compileGradient('test', (x) => tensor((x.toArray() as number[]).map((v) => v * 2)), [tensor([1])])).toThrow(/Tensor\.toArray\(\)/);
+    expect(() => compileGradient('test', (x) => less(x, 0).astype('int64'), [tensor([1])])).toThrow(/astype\('int64'\)/);
+  });
+
+  it('an op without a lowering fails naming it', () => {
+    const cg = customGradient((x) => ({ value: square(x), grad: (dy) => [mul(dy, mul(x, 2))] }));
+    expect(() => compileGradient('test', (x) => sum(cg(x)), [tensor([1, 2])])).toThrow(/`customGradient` has no lowering rule/);
+  });
+
+  it('a nested grad over traced values fails with a clear message', () => {
+    const inner = valueAndGrad((y: Tensor) => sum(square(y)));
+    expect(() => compileGradient('test', (x) => sum(mul(x, inner(x)[0])), [tensor([1, 2])])).toThrow(/nested `grad`/);
+  });
+});
+
+describe('jit', () => {
+  it('computes f through generated code, once traced per input shape', () => {
+    let traces = 0;
+    const f = jit((x) => { traces++; return sum(square(x)); });
+    expect(f([1, 2, 3]).item()).toBe(14);
+    expect(f([2, 2, 2]).item()).toBe(12);
+    expect(traces).toBe(1);
+    expect(f([[1, 2], [3, 4]]).item()).toBe(30);
+    expect(traces).toBe(2);
+    const g = jit((x) => mul(x, 2));
+    expect(g([[1, 2], [3, 4]]).toArray()).toEqual([[2, 4], [6, 8]]);
+  });
+
+  it('rejects a non-function', () => {
+    expect(() => jit(3 as never)).toThrow(TypeError);
+    expect(() => jit(3 as never)).toThrow(/jit: `f` must be a function/);
+  });
+});
