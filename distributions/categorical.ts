@@ -240,7 +240,7 @@ export class Categorical extends Distribution {
         rowsB = rowsOf(ins[1]!, pb.shape, sb.isLogits);
         forward(rowsA, rowsB, o);
       },
-      backward(g, _ins, o, parts) { backward(rowsA, rowsB, o.length, g, parts[0]!, parts[1]!); },
+      backward(g, _ins, o, parts) { backward(rowsA, rowsB, o.length, g, parts[0] ?? null, parts[1] ?? null); },
     };
     return result(out, shape, [pa, pb], (g) => {
       const ga = new Float64Array(sa.rows * k), gb = new Float64Array(sb.rows * k);

@@ -1,8 +1,9 @@
 import type { KeyArray } from '../src/random/key-array.js';
 import { splitSeed } from '../src/samplers/seeds.js';
-import { broadcastData, reduceToShape } from '../src/tensor/broadcast.js';
-import { floatKind, floatStorage, numbers, result, type TensorLike } from '../src/tensor/core.js';
+import { broadcastData, broadcastIndex, reduceToShape, reduceToShapeInto } from '../src/tensor/broadcast.js';
+import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
+import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { eye } from '../src/tensor/ops/create.js';
 import { add, div, mul, sub } from '../src/tensor/ops/elementwise.js';
 import { sum } from '../src/tensor/ops/reduce.js';
@@ -16,6 +17,7 @@ import { lgammaRatio } from './internal/lgamma-ratio.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
 import { rowIndex } from './internal/simplex-rows.js';
+import { gatherInto } from './categorical.js';
 
 export interface DirichletMultinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -87,20 +89,50 @@ export class DirichletMultinomial extends Distribution {
     const { shape, values, rows } = rowIndex(fn, x, this.batchShape, 1, a.shape.slice(0, -1));
     const av = numbers(a), nv = numbers(new Tensor(broadcastData(fn, 'totalCount', tc, shape) as never, shape, tc.dtype));
     const out = floatStorage(floatKind(a, tc), rows.length);
-    for (let i = 0; i < out.length; i++) out[i] = dirichletMultinomialLogPmf(values, i * k, k, nv[i]!, av, rows[i]! * k);
-    return result(out, shape, [a, tc], (g) => {
-      const ga = new Float64Array(av.length), gn = new Float64Array(out.length);
+    const forward = (av: ArrayLike<number>, values: ArrayLike<number>, nv: ArrayLike<number>, out: Flat) => {
+      for (let i = 0; i < out.length; i++) out[i] = dirichletMultinomialLogPmf(values, i * k, k, nv[i]!, av, rows[i]! * k);
+    };
+    // g · ∂/∂α into ga and g · ∂/∂n (per output element) into gn, each when not null.
+    const backward = (
+      av: ArrayLike<number>, values: ArrayLike<number>, nv: ArrayLike<number>, out: ArrayLike<number>, g: Float64Array, ga: Float64Array | null, gn: Float64Array | null,
+    ) => {
+      ga?.fill(0); gn?.fill(0);
       for (let i = 0; i < out.length; i++) {
         if (g[i] === 0 || !(out[i]! > -Infinity)) continue;
         const o = rows[i]! * k, n = nv[i]!;
         let a0 = 0;
         for (let j = 0; j < k; j++) a0 += av[o + j]!;
-        const common = digammaDiff(a0, n);
-        for (let j = 0; j < k; j++) ga[o + j]! += g[i]! * (digammaDiff(av[o + j]!, values[i * k + j]!) - common);
-        gn[i] = g[i]! * (digamma(n + 1) - digamma(a0 + n));
+        if (ga) {
+          const common = digammaDiff(a0, n);
+          for (let j = 0; j < k; j++) ga[o + j]! += g[i]! * (digammaDiff(av[o + j]!, values[i * k + j]!) - common);
+        }
+        if (gn) gn[i] = g[i]! * (digamma(n + 1) - digamma(a0 + n));
       }
-      return [ga, reduceToShape(gn, shape, tc.shape)];
-    });
+    };
+    forward(av, values, nv, out);
+    let op: Lowering | string = fn;
+    if (tracing()) {
+      // The lowering: α (operand 0) read in place, n (operand 1) and the counts (operand 2, no
+      // gradient) gathered to the output's shape; ∂/∂n summed back to n's shape.
+      const size = out.length, xIdx = broadcastIndex(x.shape, [...shape, ...x.shape.slice(x.ndim - 1)]), nIdx = broadcastIndex(tc.shape, shape);
+      const vals = new Float64Array(xIdx.length), counts = new Float64Array(size), gnFull = tc.size === size ? null : new Float64Array(size);
+      op = {
+        name: fn,
+        gradOperands: [true, true, false],
+        forward(ins, o) { forward(ins[0]!, gatherInto(vals, ins[2]!, xIdx), gatherInto(counts, ins[1]!, nIdx), o); },
+        backward(g, ins, o, parts) {
+          const gn = parts[1] ? gnFull ?? parts[1] : null;
+          backward(ins[0]!, vals, counts, o, g, parts[0] ?? null, gn);
+          if (parts[1] && gnFull) reduceToShapeInto(parts[1], gnFull, shape, tc.shape);
+        },
+      };
+    }
+    if (!isTracked(a) && !isTracked(tc)) return result(out, shape, [a, tc, x], null, undefined, op);
+    return result(out, shape, [a, tc, x], (g) => {
+      const ga = new Float64Array(av.length), gn = new Float64Array(out.length);
+      backward(av, values, nv, out, g, ga, gn);
+      return [ga, reduceToShape(gn, shape, tc.shape), null];
+    }, undefined, op);
   }
 
   /** n·α/α₀. */

@@ -1,8 +1,9 @@
 import { checkBoolean, checkNonNegativeInteger, fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { broadcastData } from '../src/tensor/broadcast.js';
-import { floatKind, numbers, result, type TensorLike } from '../src/tensor/core.js';
+import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
+import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { eye, zerosLike } from '../src/tensor/ops/create.js';
 import { add, clip, div, log, mul, stopGradient, sub } from '../src/tensor/ops/elementwise.js';
 import { cholesky, logDet } from '../src/tensor/ops/linalg.js';
@@ -152,12 +153,46 @@ export function logGammaDifference(a: number, b: number): number {
   return -(b - 0.5) * Math.log1p(a / b) - a * Math.log(a + b) + a + (c(b) - c(a + b));
 }
 
-/** log|det X| of each matrix of x [..., D, D] by LU with partial pivoting (one tape node, ∂ = X⁻ᵀ), and whether X is positive definite. */
+/**
+ * log|det X| of each matrix of x [..., D, D] by LU with partial pivoting (one tape node, ∂ = X⁻ᵀ),
+ * and whether X is positive definite (a node without gradient, so a compiled program recomputes
+ * it from X). Both lowerings run `luLogDet`; the log det's backward solves with the factors its
+ * forward left in scratch.
+ */
 function logAbsDet(x: Tensor): [Tensor, Tensor] {
-  const D = x.shape[x.ndim - 1]!, DD = D * D, batch = x.shape.slice(0, -2);
-  const count = batch.reduce((a, b) => a * b, 1), xv = numbers(x);
-  const lu = Float64Array.from(xv), piv = new Int32Array(count * D);
-  const out = new Float64Array(count), ok = new Float64Array(count);
+  const D = x.shape[x.ndim - 1]!, batch = x.shape.slice(0, -2);
+  const count = batch.reduce((a, b) => a * b, 1), kind = floatKind(x);
+  const lu = new Float64Array(count * D * D), piv = new Int32Array(count * D), col = new Float64Array(D);
+  const out = floatStorage(kind, count), ok = floatStorage(kind, count);
+  const xv = numbers(x);
+  luLogDet(xv, count, D, lu, piv, out, ok);
+  const tracked = isTracked(x), traced = tracing();
+  const op: Lowering | string = !traced ? 'LKJ.logAbsDet' : {
+    name: 'LKJ.logAbsDet',
+    forward(ins, o) { luLogDet(ins[0]!, count, D, lu, piv, o, null); },
+    backward(g, _ins, _o, parts) { if (parts[0]) logAbsDetGrad(lu, piv, count, D, g, col, parts[0]); },
+  };
+  const value = result(out, batch, [x], !tracked ? null : (g) => {
+    const gx = new Float64Array(x.size);
+    logAbsDetGrad(lu, piv, count, D, g, col, gx);
+    return [gx];
+  }, undefined, op);
+  let validOp: Lowering | string = 'LKJ.positiveDefinite';
+  if (traced) {
+    const lu2 = new Float64Array(lu.length), piv2 = new Int32Array(piv.length), ld = new Float64Array(count);
+    validOp = { name: 'LKJ.positiveDefinite', forward(ins, o) { luLogDet(ins[0]!, count, D, lu2, piv2, ld, o); } };
+  }
+  return [value, result(ok, batch, [x], null, undefined, validOp)];
+}
+
+/**
+ * LU with partial pivoting of each of the `count` D×D matrices at `xv` into `lu` and `piv`:
+ * log|det X| into `out` and, unless null, 1 into `ok` where det X > 0 and X is positive definite
+ * (else 0).
+ */
+function luLogDet(xv: ArrayLike<number>, count: number, D: number, lu: Float64Array, piv: Int32Array, out: Flat, ok: Flat | null): void {
+  const DD = D * D;
+  for (let i = 0; i < lu.length; i++) lu[i] = xv[i]!;
   for (let q = 0; q < count; q++) {
     let sign = 1, s = 0;
     const o = q * DD;
@@ -175,25 +210,25 @@ function logAbsDet(x: Tensor): [Tensor, Tensor] {
       }
     }
     out[q] = s;
-    ok[q] = sign > 0 && Number.isFinite(s) && isPositiveDefinite(xv, o, D) ? 1 : 0;
+    if (ok) ok[q] = sign > 0 && Number.isFinite(s) && isPositiveDefinite(xv, o, D) ? 1 : 0;
   }
-  const value = result(floatKind(x) === 'float32' ? Float32Array.from(out) : out, batch, [x], (g) => {
-    const gx = new Float64Array(x.size), col = new Float64Array(D);
-    for (let q = 0; q < count; q++) {
-      const o = q * DD;
-      for (let c = 0; c < D; c++) {
-        // Column c of X⁻¹: P·X = L·U, so solve L·U·col = P·e_c.
-        col.fill(0); col[c] = 1;
-        for (let i = 0; i < D; i++) { const p = piv[q * D + i]!; const t = col[i]!; col[i] = col[p]!; col[p] = t; }
-        for (let i = 0; i < D; i++) for (let j = 0; j < i; j++) col[i]! -= lu[o + i * D + j]! * col[j]!;
-        for (let i = D - 1; i >= 0; i--) { for (let j = i + 1; j < D; j++) col[i]! -= lu[o + i * D + j]! * col[j]!; col[i]! /= lu[o + i * D + i]!; }
-        // (X⁻ᵀ)[r, c'] = (X⁻¹)[c', r]: column c of X⁻¹ is row c of X⁻ᵀ.
-        for (let r = 0; r < D; r++) gx[o + c * D + r] = g[q]! * col[r]!;
-      }
+}
+
+/** g · ∂ log|det X| / ∂X = g · X⁻ᵀ for each matrix, from its LU factors, into `gx` (`col`: D scratch). */
+function logAbsDetGrad(lu: Float64Array, piv: Int32Array, count: number, D: number, g: Float64Array, col: Float64Array, gx: Float64Array): void {
+  const DD = D * D;
+  for (let q = 0; q < count; q++) {
+    const o = q * DD;
+    for (let c = 0; c < D; c++) {
+      // Column c of X⁻¹: P·X = L·U, so solve L·U·col = P·e_c.
+      col.fill(0); col[c] = 1;
+      for (let i = 0; i < D; i++) { const p = piv[q * D + i]!; const t = col[i]!; col[i] = col[p]!; col[p] = t; }
+      for (let i = 0; i < D; i++) for (let j = 0; j < i; j++) col[i]! -= lu[o + i * D + j]! * col[j]!;
+      for (let i = D - 1; i >= 0; i--) { for (let j = i + 1; j < D; j++) col[i]! -= lu[o + i * D + j]! * col[j]!; col[i]! /= lu[o + i * D + i]!; }
+      // (X⁻ᵀ)[r, c'] = (X⁻¹)[c', r]: column c of X⁻¹ is row c of X⁻ᵀ.
+      for (let r = 0; r < D; r++) gx[o + c * D + r] = g[q]! * col[r]!;
     }
-    return [gx];
-  });
-  return [value, new Tensor(floatKind(x) === 'float32' ? Float32Array.from(ok) : ok, batch)];
+  }
 }
 
 /** Whether the symmetric part of the D×D matrix at `v[o…]` has a Cholesky factor (is positive definite). */
@@ -211,13 +246,17 @@ function isPositiveDefinite(v: ArrayLike<number>, o: number, D: number): boolean
 
 /** 2 Σ log Lᵢᵢ of each factor (TFP's Cholesky-form log det), and whether every Lᵢᵢ > 0. */
 function choleskyLogDet(x: Tensor): [Tensor, Tensor] {
-  const D = x.shape[x.ndim - 1]!, xv = numbers(x), count = x.size / (D * D);
-  const ok = new Float64Array(count);
-  for (let q = 0; q < count; q++) {
-    ok[q] = 1;
-    for (let i = 0; i < D; i++) if (!(xv[q * D * D + i * (D + 1)]! > 0)) ok[q] = 0;
-  }
-  return [logDet(x), new Tensor(floatKind(x) === 'float32' ? Float32Array.from(ok) : ok, x.shape.slice(0, -2))];
+  const D = x.shape[x.ndim - 1]!, batch = x.shape.slice(0, -2), count = batch.reduce((a, b) => a * b, 1);
+  const positiveDiagonal = (xv: ArrayLike<number>, ok: Flat) => {
+    for (let q = 0; q < count; q++) {
+      ok[q] = 1;
+      for (let i = 0; i < D; i++) if (!(xv[q * D * D + i * (D + 1)]! > 0)) ok[q] = 0;
+    }
+  };
+  const ok = floatStorage(floatKind(x), count);
+  positiveDiagonal(numbers(x), ok);
+  const op: Lowering | string = !tracing() ? 'LKJ.positiveDiagonal' : { name: 'LKJ.positiveDiagonal', forward: (ins, o) => positiveDiagonal(ins[0]!, o) };
+  return [logDet(x), result(ok, batch, [x], null, undefined, op)];
 }
 
 /** Symmetric, unit diagonal, entries in [−1, 1] (within 1e-6), positive definite: what `validateArgs` checks on LKJ values. */

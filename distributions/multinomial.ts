@@ -1,13 +1,15 @@
 import type { KeyArray } from '../src/random/key-array.js';
-import { broadcastData, reduceToShape } from '../src/tensor/broadcast.js';
-import { floatKind, floatStorage, numbers, result, type TensorLike } from '../src/tensor/core.js';
+import { broadcastData, broadcastIndex, reduceToShape, reduceToShapeInto } from '../src/tensor/broadcast.js';
+import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
+import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { eye } from '../src/tensor/ops/create.js';
 import { exp, log, mul, sub } from '../src/tensor/ops/elementwise.js';
 import { logsumexp } from '../src/tensor/ops/reduce.js';
 import { broadcastTo, expandDims } from '../src/tensor/ops/shape.js';
 import { digamma, stirlingError } from '../src/tensor/special/gamma.js';
 import { Tensor } from '../src/tensor/tensor.js';
+import { gatherInto, rowsOf } from './categorical.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegativeInteger, real, simplex, type Constraint } from './internal/constraints.js';
 import { checkExactlyOne } from './internal/either-parameter.js';
@@ -90,19 +92,53 @@ export class Multinomial extends Distribution {
     const fn = 'Multinomial.logProb', s = this.rows, k = s.k, p = this.parameter, tc = this.totalCount;
     const { shape, values, rows } = rowIndex(fn, x, this.batchShape, 1, p.shape.slice(0, -1));
     const nv = numbers(new Tensor(broadcastData(fn, 'totalCount', tc, shape) as never, shape, tc.dtype));
-    const out = floatStorage(floatKind(p, tc), rows.length);
-    for (let i = 0; i < out.length; i++) out[i] = multinomialLogPmf(values, i * k, k, nv[i]!, s.logq, rows[i]! * k);
-    return result(out, shape, [p, tc], (g) => {
-      const gp = new Float64Array(s.rows * k), gn = new Float64Array(out.length), h = new Float64Array(k);
+    const out = floatStorage(floatKind(p, tc), rows.length), h = new Float64Array(k);
+    const forward = (s: SimplexRows, values: ArrayLike<number>, nv: ArrayLike<number>, out: Flat) => {
+      for (let i = 0; i < out.length; i++) out[i] = multinomialLogPmf(values, i * k, k, nv[i]!, s.logq, rows[i]! * k);
+    };
+    // g · ∂/∂ the parameter into gp and g · ∂/∂n (per output element) into gn, each when not null.
+    const backward = (
+      s: SimplexRows, values: ArrayLike<number>, nv: ArrayLike<number>, out: ArrayLike<number>, g: Float64Array, gp: Float64Array | null, gn: Float64Array | null,
+    ) => {
+      gp?.fill(0); gn?.fill(0);
       for (let i = 0; i < out.length; i++) {
         if (g[i] === 0 || !(out[i]! > -Infinity)) continue;
-        const o = rows[i]! * k;
-        for (let j = 0; j < k; j++) { const xj = values[i * k + j]!; h[j] = xj === 0 ? 0 : xj / s.q[o + j]!; }
-        addRowGrad(s, rows[i]!, h, g[i]!, gp);
-        gn[i] = g[i]! * digamma(nv[i]! + 1);
+        if (gp) {
+          const o = rows[i]! * k;
+          for (let j = 0; j < k; j++) { const xj = values[i * k + j]!; h[j] = xj === 0 ? 0 : xj / s.q[o + j]!; }
+          addRowGrad(s, rows[i]!, h, g[i]!, gp);
+        }
+        if (gn) gn[i] = g[i]! * digamma(nv[i]! + 1);
       }
-      return [gp, reduceToShape(gn, shape, tc.shape)];
-    });
+    };
+    forward(s, values, nv, out);
+    let op: Lowering | string = fn;
+    if (tracing()) {
+      // The lowering: rows normalized from operand 0, n (operand 1) and the counts (operand 2,
+      // no gradient) gathered to the output's shape; ∂/∂n summed back to n's shape.
+      const n = out.length, xIdx = broadcastIndex(x.shape, [...shape, ...x.shape.slice(x.ndim - 1)]), nIdx = broadcastIndex(tc.shape, shape);
+      const vals = new Float64Array(xIdx.length), counts = new Float64Array(n), gnFull = tc.size === n ? null : new Float64Array(n);
+      let rowsNow = s;
+      op = {
+        name: fn,
+        gradOperands: [true, true, false],
+        forward(ins, o) {
+          rowsNow = rowsOf(ins[0]!, p.shape, s.isLogits);
+          forward(rowsNow, gatherInto(vals, ins[2]!, xIdx), gatherInto(counts, ins[1]!, nIdx), o);
+        },
+        backward(g, _ins, o, parts) {
+          const gn = parts[1] ? gnFull ?? parts[1] : null;
+          backward(rowsNow, vals, counts, o, g, parts[0] ?? null, gn);
+          if (parts[1] && gnFull) reduceToShapeInto(parts[1], gnFull, shape, tc.shape);
+        },
+      };
+    }
+    if (!isTracked(p) && !isTracked(tc)) return result(out, shape, [p, tc, x], null, undefined, op);
+    return result(out, shape, [p, tc, x], (g) => {
+      const gp = new Float64Array(s.rows * k), gn = new Float64Array(out.length);
+      backward(s, values, nv, out, g, gp, gn);
+      return [gp, reduceToShape(gn, shape, tc.shape), null];
+    }, undefined, op);
   }
 
   /** n·q. */

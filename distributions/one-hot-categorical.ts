@@ -1,13 +1,15 @@
 import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { categorical as samplersCategorical } from '../src/samplers/categorical.js';
-import { floatKind, floatStorage, numbers, result, type TensorLike } from '../src/tensor/core.js';
+import { broadcastIndex } from '../src/tensor/broadcast.js';
+import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
 import { allocate, type DType } from '../src/tensor/dtype.js';
+import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { eye } from '../src/tensor/ops/create.js';
 import { log, mul, sub } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo, expandDims } from '../src/tensor/ops/shape.js';
 import { Tensor } from '../src/tensor/tensor.js';
-import { Categorical } from './categorical.js';
+import { Categorical, gatherInto, rowsOf } from './categorical.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { real, simplex, type Constraint } from './internal/constraints.js';
 import { checkExactlyOne } from './internal/either-parameter.js';
@@ -105,34 +107,31 @@ export class OneHotCategorical extends Distribution {
   protected override get support(): Constraint { return support; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    const s = this.rows, k = s.k, p = (this.logits ?? this.probs)!;
-    const { shape, values, rows } = rowIndex('OneHotCategorical.logProb', x, this.batchShape, 1);
-    const out = floatStorage(floatKind(p), rows.length), hot = new Int32Array(rows.length).fill(-1);
-    for (let i = 0; i < out.length; i++) {
-      let ones = 0, nan = false, bad = false;
-      for (let j = 0; j < k; j++) {
-        const v = values[i * k + j]!;
-        if (v === 1) { ones++; hot[i] = j; } else if (Number.isNaN(v)) nan = true; else if (v !== 0) bad = true;
-      }
-      if (nan) { out[i] = NaN; hot[i] = -1; } else if (bad || ones !== 1) { out[i] = -Infinity; hot[i] = -1; } else out[i] = s.logq[rows[i]! * k + hot[i]!]!;
+    const fn = 'OneHotCategorical.logProb', s = this.rows, k = s.k, p = (this.logits ?? this.probs)!;
+    const { shape, values, rows } = rowIndex(fn, x, this.batchShape, 1);
+    const out = floatStorage(floatKind(p), rows.length), hot = new Int32Array(rows.length);
+    oneHotLogProb(s, values, rows, out, hot);
+    let op: Lowering | string = fn;
+    if (tracing()) {
+      // The lowering: rows normalized from operand 0, the value (operand 1, no gradient)
+      // gathered to [...shape, event]; its backward reads the hot classes its forward found.
+      const idx = broadcastIndex(x.shape, [...shape, ...x.shape.slice(x.ndim - 1)]), vals = new Float64Array(idx.length), hotNow = new Int32Array(rows.length);
+      let rowsNow = s;
+      op = {
+        name: fn,
+        gradOperands: [true, false],
+        forward(ins, o) {
+          rowsNow = rowsOf(ins[0]!, p.shape, s.isLogits);
+          oneHotLogProb(rowsNow, gatherInto(vals, ins[1]!, idx), rows, o, hotNow);
+        },
+        backward(g, ins, o, parts) { if (parts[0]) oneHotLogProbGrad(rowsNow, rows, hotNow, ins[0]!, o, g, parts[0]); },
+      };
     }
-    return result(out, shape, [p], (g) => {
-      const grad = new Float64Array(s.rows * k), pv = numbers(p);
-      for (let i = 0; i < out.length; i++) {
-        const h = hot[i]!;
-        if (g[i] === 0 || h < 0 || !(out[i]! > -Infinity)) continue;
-        const o = rows[i]! * k;
-        if (s.isLogits) {
-          for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! * s.q[o + j]!;
-          grad[o + h]! += g[i]!;
-        } else {
-          const t = s.total[rows[i]!]!;
-          for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! / t;
-          grad[o + h]! += g[i]! / pv[o + h]!;
-        }
-      }
-      return [grad];
-    });
+    return result(out, shape, [p, x], !isTracked(p) ? null : (g) => {
+      const grad = new Float64Array(s.rows * k);
+      oneHotLogProbGrad(s, rows, hot, numbers(p), out, g, grad);
+      return [grad, null];
+    }, undefined, op);
   }
 
   protected override meanImpl(): Tensor { return this.probsParameter(); }
@@ -149,6 +148,44 @@ export class OneHotCategorical extends Distribution {
     return new Tensor(out, [...this.batchShape, k], this.sampleDtype);
   }
   protected override entropyImpl(): Tensor { return broadcastTo(this.categorical.entropy(), this.batchShape); }
+}
+
+/**
+ * log q of each one-hot row of `values` ([rows.length, K]) into `out` (−∞ unless one-hot, NaN for
+ * NaN entries), and its class into `hot` (−1 where the mass is not a class's).
+ */
+function oneHotLogProb(s: SimplexRows, values: ArrayLike<number>, rows: Float64Array, out: Flat, hot: Int32Array): void {
+  const k = s.k;
+  hot.fill(-1);
+  for (let i = 0; i < out.length; i++) {
+    let ones = 0, nan = false, bad = false;
+    for (let j = 0; j < k; j++) {
+      const v = values[i * k + j]!;
+      if (v === 1) { ones++; hot[i] = j; } else if (Number.isNaN(v)) nan = true; else if (v !== 0) bad = true;
+    }
+    if (nan) { out[i] = NaN; hot[i] = -1; } else if (bad || ones !== 1) { out[i] = -Infinity; hot[i] = -1; } else out[i] = s.logq[rows[i]! * k + hot[i]!]!;
+  }
+}
+
+/** g · ∂ oneHotLogProb / ∂ the parameter (`pv`, logits or probs) into `grad`. */
+function oneHotLogProbGrad(
+  s: SimplexRows, rows: Float64Array, hot: Int32Array, pv: ArrayLike<number>, out: ArrayLike<number>, g: Float64Array, grad: Float64Array,
+): void {
+  const k = s.k;
+  grad.fill(0);
+  for (let i = 0; i < out.length; i++) {
+    const h = hot[i]!;
+    if (g[i] === 0 || h < 0 || !(out[i]! > -Infinity)) continue;
+    const o = rows[i]! * k;
+    if (s.isLogits) {
+      for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! * s.q[o + j]!;
+      grad[o + h]! += g[i]!;
+    } else {
+      const t = s.total[rows[i]!]!;
+      for (let j = 0; j < k; j++) grad[o + j]! -= g[i]! / t;
+      grad[o + h]! += g[i]! / pv[o + h]!;
+    }
+  }
 }
 
 /** KL(a ‖ b) = Σⱼ qaⱼ (log qaⱼ − log qbⱼ), as for Categorical. */

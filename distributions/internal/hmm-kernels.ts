@@ -8,7 +8,8 @@
  * transition, `s = t`); `obsLp` [T, B, K] with `obsLp[t, b, k] = log p(x[t] | z[t] = k)`.
  * Sums are in TFP's order: α_t = logsumexp_i(α_{t−1}[i] + logT[i, j]) + obsLp[t][j].
  */
-import { floatKind, floatStorage, numbers, result } from '../../src/tensor/core.js';
+import { floatKind, floatStorage, isTracked, numbers, result } from '../../src/tensor/core.js';
+import type { Lowering } from '../../src/tensor/lowering.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 
 /** One model's tables, flattened (see the file doc for the layout). */
@@ -39,12 +40,10 @@ function lse(v: ArrayLike<number>, o: number, n: number, stride: number): number
 /** The transition table used between steps t and t + 1. */
 const transAt = (S: number, t: number) => (S === 1 ? 0 : t);
 
-/** Forward log-probabilities α [T, B, K]: α_t[j] = log p(x[0..t], z[t] = j). */
-export function forwardLog(m: HmmTables): Float64Array {
+/** Forward log-probabilities α [T, B, K]: α_t[j] = log p(x[0..t], z[t] = j) (written into `a`, every element). */
+export function forwardLog(m: HmmTables, a: Float64Array = new Float64Array(m.T * m.B * m.K), tmp: Float64Array = new Float64Array(m.K)): Float64Array {
   const { B, K, T, S, logInit, logTrans, obsLp } = m;
-  const a = new Float64Array(T * B * K);
   for (let i = 0; i < B * K; i++) a[i] = logInit[i]! + obsLp[i]!;
-  const tmp = new Float64Array(K);
   for (let t = 1; t < T; t++) {
     const s = transAt(S, t - 1);
     for (let b = 0; b < B; b++) {
@@ -58,11 +57,10 @@ export function forwardLog(m: HmmTables): Float64Array {
   return a;
 }
 
-/** Backward log-probabilities β [T, B, K]: β_t[i] = log p(x[t+1..T−1] | z[t] = i), β_{T−1} = 0. */
-export function backwardLog(m: HmmTables): Float64Array {
+/** Backward log-probabilities β [T, B, K]: β_t[i] = log p(x[t+1..T−1] | z[t] = i), β_{T−1} = 0 (written into `beta`, every element). */
+export function backwardLog(m: HmmTables, beta: Float64Array = new Float64Array(m.T * m.B * m.K), tmp: Float64Array = new Float64Array(m.K)): Float64Array {
   const { B, K, T, S, logTrans, obsLp } = m;
-  const beta = new Float64Array(T * B * K);
-  const tmp = new Float64Array(K);
+  beta.fill(0, Math.max(T - 1, 0) * B * K);
   for (let t = T - 2; t >= 0; t--) {
     const s = transAt(S, t);
     for (let b = 0; b < B; b++) {
@@ -76,9 +74,8 @@ export function backwardLog(m: HmmTables): Float64Array {
   return beta;
 }
 
-/** log p(x) per batch member: logsumexp of the last forward row. */
-export function logEvidence(m: HmmTables, alpha: Float64Array): Float64Array {
-  const z = new Float64Array(m.B);
+/** log p(x) per batch member: logsumexp of the last forward row (written into `z`). */
+export function logEvidence(m: HmmTables, alpha: Float64Array, z: Float64Array = new Float64Array(m.B)): Float64Array {
   for (let b = 0; b < m.B; b++) z[b] = lse(alpha, ((m.T - 1) * m.B + b) * m.K, m.K, 1);
   return z;
 }
@@ -92,36 +89,66 @@ export function logEvidence(m: HmmTables, alpha: Float64Array): Float64Array {
 export function hmmLogLikelihood(
   dims: { B: number; K: number; T: number; S: number }, logInit: Tensor, logTrans: Tensor, obsLp: Tensor, shape: readonly number[],
 ): Tensor {
-  const m: HmmTables = { ...dims, logInit: numbers(logInit), logTrans: numbers(logTrans), obsLp: numbers(obsLp) };
+  const op = hmmLowering(dims);
+  const ins = [numbers(logInit), numbers(logTrans), numbers(obsLp)];
+  const out = floatStorage(floatKind(logInit, logTrans, obsLp), dims.B);
+  op.forward(ins, out);
+  const inputs = [logInit, logTrans, obsLp];
+  return result(out, shape, inputs, !inputs.some(isTracked) ? null : (g) => {
+    const parts = [new Float64Array(dims.B * dims.K), new Float64Array(dims.B * dims.S * dims.K * dims.K), new Float64Array(dims.T * dims.B * dims.K)];
+    op.backward(g, ins, out, parts);
+    return parts;
+  }, undefined, op);
+}
+
+/**
+ * hmmLogLikelihood's kernel for fixed sizes: the forward pass keeps α and log p(x) in scratch
+ * for the backward pass, which runs β (the smoother) and writes each requested table's part.
+ */
+function hmmLowering(dims: { B: number; K: number; T: number; S: number }): Lowering & { backward: NonNullable<Lowering['backward']> } {
   const { B, K, T, S } = dims;
-  const alpha = forwardLog(m);
-  const logZ = logEvidence(m, alpha);
-  const out = floatStorage(floatKind(logInit, logTrans, obsLp), B);
-  out.set(logZ);
-  return result(out, shape, [logInit, logTrans, obsLp], (g) => {
-    const beta = backwardLog(m);
-    const gInit = new Float64Array(B * K), gTrans = new Float64Array(B * S * K * K), gObs = new Float64Array(T * B * K);
-    for (let b = 0; b < B; b++) {
-      const gb = g[b]!, z = logZ[b]!;
-      if (gb === 0 || !Number.isFinite(z)) continue;
-      for (let t = 0; t < T; t++) {
-        const o = (t * B + b) * K;
-        for (let k = 0; k < K; k++) gObs[o + k] = gb * Math.exp(alpha[o + k]! + beta[o + k]! - z);
-      }
-      for (let k = 0; k < K; k++) gInit[b * K + k] = gObs[b * K + k]!;
-      for (let t = 0; t + 1 < T; t++) {
-        const cur = (t * B + b) * K, next = ((t + 1) * B + b) * K, tr = (b * S + transAt(S, t)) * K * K;
-        for (let i = 0; i < K; i++) {
-          const ai = alpha[cur + i]!;
-          if (ai === -Infinity) continue;
-          for (let j = 0; j < K; j++) {
-            gTrans[tr + i * K + j]! += gb * Math.exp(ai + m.logTrans[tr + i * K + j]! + m.obsLp[next + j]! + beta[next + j]! - z);
+  const alpha = new Float64Array(T * B * K), logZ = new Float64Array(B), tmp = new Float64Array(K);
+  // Allocated on the first backward pass: β, and γ for logInit's γ_0 when obsLp's part is not wanted.
+  let betaScratch: Float64Array | undefined, gObsScratch: Float64Array | undefined;
+  const tables = (ins: readonly ArrayLike<number>[]): HmmTables => ({ ...dims, logInit: ins[0]!, logTrans: ins[1]!, obsLp: ins[2]! });
+  return {
+    name: 'HiddenMarkovModel.logProb',
+    forward(ins, out) {
+      const m = tables(ins);
+      forwardLog(m, alpha, tmp);
+      logEvidence(m, alpha, logZ);
+      for (let b = 0; b < B; b++) out[b] = logZ[b]!;
+    },
+    backward(g, ins, _out, parts) {
+      const m = tables(ins);
+      const beta = backwardLog(m, betaScratch ??= new Float64Array(T * B * K), tmp);
+      const gInit = parts[0], gTrans = parts[1];
+      const gObs = parts[2] ?? (gInit ? (gObsScratch ??= new Float64Array(T * B * K)) : null);
+      gInit?.fill(0); gTrans?.fill(0); gObs?.fill(0);
+      for (let b = 0; b < B; b++) {
+        const gb = g[b]!, z = logZ[b]!;
+        if (gb === 0 || !Number.isFinite(z)) continue;
+        if (gObs) {
+          for (let t = 0; t < T; t++) {
+            const o = (t * B + b) * K;
+            for (let k = 0; k < K; k++) gObs[o + k] = gb * Math.exp(alpha[o + k]! + beta[o + k]! - z);
+          }
+          if (gInit) for (let k = 0; k < K; k++) gInit[b * K + k] = gObs[b * K + k]!;
+        }
+        if (!gTrans) continue;
+        for (let t = 0; t + 1 < T; t++) {
+          const cur = (t * B + b) * K, next = ((t + 1) * B + b) * K, tr = (b * S + transAt(S, t)) * K * K;
+          for (let i = 0; i < K; i++) {
+            const ai = alpha[cur + i]!;
+            if (ai === -Infinity) continue;
+            for (let j = 0; j < K; j++) {
+              gTrans[tr + i * K + j]! += gb * Math.exp(ai + m.logTrans[tr + i * K + j]! + m.obsLp[next + j]! + beta[next + j]! - z);
+            }
           }
         }
       }
-    }
-    return [gInit, gTrans, gObs];
-  });
+    },
+  };
 }
 
 /**
