@@ -177,6 +177,13 @@ if (!quick) {
   await import('./distributions.js');
 }
 
+// Compiled log densities: compileLogDensity beside the tape and hand-written JavaScript, and an
+// allocation check (bench/compiled-models.ts, its own table).
+if (!quick) {
+  console.log('\nCompiled log densities (bench/compiled-models.ts):');
+  await import('./compiled-models.js');
+}
+
 // MCMC: per-leapfrog overhead (bench/mcmc.ts) and NUTS ESS per second (bench/windowed-nuts.ts).
 if (!quick) {
   console.log('\nMCMC (bench/mcmc.ts, bench/windowed-nuts.ts):');

@@ -3,11 +3,17 @@
  * 100-dimensional standard Gaussian and for eight schools (non-centered), `windowedAdaptiveNuts`
  * at its defaults — 4 chains, 500 warm-up steps, 1000 draws — and the minimum over parameters of
  * the bulk ESS (rank-normalized, ArviZ's) divided by the wall time of the whole call (warm-up,
- * sampling and the map back to constrained space). Gradients come from the autodiff engine
- * through the joint distribution, so this measures the whole modelling stack, not just the
- * sampler. Also printed: mean leapfrog steps per draw, the adapted step size, divergences.
+ * sampling and the map back to constrained space). Gradients come from the joint distribution,
+ * so this measures the whole modelling stack, not just the sampler. Each model is run twice:
+ * with the compiled log density (the default, `compile: true`) and with the tape
+ * (`compile: false`: autodiff through the distributions at every gradient, the path before
+ * compileLogDensity); the last column is the compiled run's ESS/s over the tape run's. Also
+ * printed: mean leapfrog steps per draw, the adapted step size, divergences.
  *
- * Options: BENCH_ROUNDS (runs per model with seeds 0, 1, …; the median ESS/s is reported; default 1).
+ * Options: BENCH_ROUNDS (runs per model and path with seeds 0, 1, …; the median ESS/s is
+ * reported; default 1); BENCH_WARMUP (numAdaptationSteps; default 500, windowedAdaptiveNuts's
+ * default — BENCH_WARMUP=1000 gives 4 chains × (1000 warm-up + 1000 draws), the run of
+ * bench/stan/ess-per-second.R and the issue's target).
  */
 import { nonCentered, y } from '../examples/eight-schools.js';
 import { JointDistributionNamed } from '../distributions/joint/joint-distribution-named.js';
@@ -20,6 +26,7 @@ import type { Tensor } from '../src/tensor/tensor.js';
 import { median } from './median.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
 const mean = (t: Tensor) => Array.from(t.data as ArrayLike<number>).reduce((a, b) => a + Number(b), 0) / t.size;
 
 const models: { name: string; model: JointDistributionNamed; pins?: PartialValues }[] = [
@@ -34,27 +41,32 @@ const models: { name: string; model: JointDistributionNamed; pins?: PartialValue
   },
 ];
 
-// Warm the JIT on a short run so the first timed model is not penalized.
-windowedAdaptiveNuts(models[0]!.model, { seed: 99, nDraws: 20, numAdaptationSteps: 40 });
+// Warm the JIT on a short run of each path so the first timed model is not penalized.
+for (const compile of [true, false]) windowedAdaptiveNuts(models[0]!.model, { seed: 99, nDraws: 20, numAdaptationSteps: 40, compile });
 
-console.log('windowedAdaptiveNuts: 4 chains × (500 warm-up + 1000 draws), defaults; ESS = min bulk ESS over parameters');
-const header = ['model', 'seconds', 'min ESS_bulk', 'ESS/s', 'leapfrogs/draw', 'step size', 'divergences'];
+console.log(`windowedAdaptiveNuts: 4 chains × (${WARMUP} warm-up + 1000 draws)${WARMUP === 500 ? ', defaults' : ''}; ESS = min bulk ESS over parameters; compiled (default) and tape (compile: false)`);
+const header = ['model', 'gradient', 'seconds', 'min ESS_bulk', 'ESS/s', 'leapfrogs/draw', 'step size', 'divergences', 'compiled/tape ESS/s'];
 const rows: string[][] = [];
 for (const { name, model, pins } of models) {
-  const runs: { secs: number; ess: number; steps: number; eps: number; div: number }[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const t0 = performance.now();
-    const { draws, trace } = windowedAdaptiveNuts(model, { pins, seed: r });
-    const secs = (performance.now() - t0) / 1000;
-    const t = trace as WindowedTrace;
-    const s = summary(draws, { divergences: t.diverging });
-    runs.push({ secs, ess: Math.min(...s.rows.map((row) => row.essBulk)), steps: mean(t.nSteps), eps: mean(t.stepSize), div: s.divergences ?? 0 });
+  const perPath = new Map<boolean, number>();
+  for (const compile of [true, false]) {
+    const runs: { secs: number; ess: number; steps: number; eps: number; div: number }[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const t0 = performance.now();
+      const { draws, trace } = windowedAdaptiveNuts(model, { pins, seed: r, numAdaptationSteps: WARMUP, compile });
+      const secs = (performance.now() - t0) / 1000;
+      const t = trace as WindowedTrace;
+      const s = summary(draws, { divergences: t.diverging });
+      runs.push({ secs, ess: Math.min(...s.rows.map((row) => row.essBulk)), steps: mean(t.nSteps), eps: mean(t.stepSize), div: s.divergences ?? 0 });
+    }
+    const essPerSec = median(runs.map((x) => x.ess / x.secs));
+    perPath.set(compile, essPerSec);
+    const m = runs.reduce((a, b) => (Math.abs(b.ess / b.secs - essPerSec) < Math.abs(a.ess / a.secs - essPerSec) ? b : a));
+    rows.push([compile ? name : '', compile ? 'compiled' : 'tape', m.secs.toFixed(2), m.ess.toFixed(0), essPerSec.toFixed(0), m.steps.toFixed(1), m.eps.toFixed(3), String(m.div),
+      compile ? '' : `${(perPath.get(true)! / essPerSec).toFixed(2)}×`]);
   }
-  const essPerSec = median(runs.map((x) => x.ess / x.secs));
-  const m = runs.find((x) => x.ess / x.secs === essPerSec)!;
-  rows.push([name, m.secs.toFixed(2), m.ess.toFixed(0), essPerSec.toFixed(0), m.steps.toFixed(1), m.eps.toFixed(3), String(m.div)]);
 }
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+const line = (r: string[]) => r.map((c, i) => (i <= 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(line(header));
 for (const r of rows) console.log(line(r));

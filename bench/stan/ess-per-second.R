@@ -1,5 +1,7 @@
 # Stan's ESS/s on the two benchmark models of bench/windowed-nuts.ts, for comparison:
-# 4 chains x (500 warm-up + 1000 draws), run one after another on one core (as stochax's run),
+# 4 chains x (1000 warm-up + 1000 draws) -- Stan's defaults and the issue's target; compare with
+# `BENCH_WARMUP=1000 npx tsx bench/windowed-nuts.ts` (stochax's default is 500 warm-up steps) --
+# run one after another on one core (as stochax's run),
 # time = total warm-up + sampling seconds of the 4 chains (compilation excluded),
 # ESS = min over parameters of rstan::ess_bulk.
 # Run: Rscript bench/stan/ess-per-second.R   (needs Debian's r-cran-rstan; Debian's BH package keeps
@@ -8,7 +10,7 @@ suppressMessages(library(rstan))
 here <- dirname(sub("--file=", "", grep("--file=", commandArgs(FALSE), value = TRUE)))
 run <- function(file, data, pars) {
   m <- stan_model(file.path(here, file))
-  fit <- sampling(m, data = data, chains = 4, iter = 1500, warmup = 500, cores = 1, seed = 1, refresh = 0)
+  fit <- sampling(m, data = data, chains = 4, iter = 2000, warmup = 1000, cores = 1, seed = 1, refresh = 0)
   secs <- sum(get_elapsed_time(fit))
   arr <- as.array(fit, pars = pars)
   ess <- min(apply(arr, 3, ess_bulk))

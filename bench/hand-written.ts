@@ -1,0 +1,108 @@
+/**
+ * Hand-written value-and-gradient functions for the models of bench/compiled-models.ts: plain
+ * JavaScript over Float64Arrays (Math.exp, Math.log, Math.log1p; no tensors, no `**`), in the
+ * same unconstrained coordinates as `compileLogDensity` — the layout given by its `params`
+ * (name, offset), the default event-space bijector's log-Jacobian included. They are the floor
+ * the compiled densities are measured against; bench/compiled-models.ts checks at start-up that
+ * each agrees with the compiled density (value and gradient, 1e-10 relative).
+ *
+ * Every function has the signature of `CompiledLogDensity.logDensityGradient`: it returns
+ * log p and writes ∂ log p / ∂x into `grad`.
+ */
+
+/** Offsets of named nodes in the unconstrained vector, from `compileLogDensity(...).params`. */
+export type Layout = readonly { readonly name: string; readonly offset: number; readonly size: number }[];
+
+/** A value-and-gradient function over unconstrained coordinates. */
+export type ValueAndGrad = (x: Float64Array, grad: Float64Array) => number;
+
+const HALF_LOG_2PI = 0.5 * Math.log(2 * Math.PI);
+
+function offsetOf(layout: Layout, name: string, size: number): number {
+  const p = layout.find((q) => q.name === name);
+  if (p === undefined || p.size !== size) throw new Error(`hand-written: the layout has no node \`${name}\` of size ${size}`);
+  return p.offset;
+}
+
+/**
+ * Eight schools, non-centered, with y pinned; unconstrained x = (θ̃ [J], u, μ) in `layout`'s
+ * order, τ = exp(u) (HalfCauchy(0, 5)'s default bijector is Shift(0)∘Exp, log-Jacobian u):
+ *
+ *   log p = log N(μ | 0, 5) + log HalfCauchy(τ | 0, 5) + u
+ *         + Σ_j log N(θ̃_j | 0, 1) + Σ_j log N(y_j | μ + τ θ̃_j, σ_j)
+ *
+ * with log N(v | m, s) = −½((v − m)/s)² − log s − ½ log 2π and
+ * log HalfCauchy(t | 0, s) = log 2 − log π − log s − log(1 + (t/s)²). With r_j = (y_j − μ − τθ̃_j)/σ_j:
+ *
+ *   ∂/∂μ  = −μ/25 + Σ_j r_j/σ_j
+ *   ∂/∂θ̃_j = −θ̃_j + τ r_j/σ_j
+ *   ∂/∂u  = τ (−2τ/(25 + τ²) + Σ_j θ̃_j r_j/σ_j) + 1
+ */
+export function eightSchoolsNonCentered(layout: Layout, y: ArrayLike<number>, sigma: ArrayLike<number>): ValueAndGrad {
+  const J = y.length;
+  const yv = Float64Array.from(y), sv = Float64Array.from(sigma);
+  const iTheta = offsetOf(layout, 'thetaTilde', J), iTau = offsetOf(layout, 'tau', 1), iMu = offsetOf(layout, 'mu', 1);
+  let constant = -HALF_LOG_2PI - Math.log(5)                        // μ's normalizer
+    + Math.log(2) - Math.log(Math.PI) - Math.log(5)                  // τ's
+    - J * HALF_LOG_2PI;                                              // θ̃'s
+  for (let j = 0; j < J; j++) constant += -Math.log(sv[j]!) - HALF_LOG_2PI;   // y's
+  return (x, grad) => {
+    const mu = x[iMu]!, u = x[iTau]!, tau = Math.exp(u);
+    let lp = constant - 0.5 * (mu / 5) * (mu / 5) - Math.log(1 + (tau / 5) * (tau / 5)) + u;
+    let gMu = -mu / 25, gTau = 0;
+    for (let j = 0; j < J; j++) {
+      const t = x[iTheta + j]!, s = sv[j]!;
+      const r = (yv[j]! - mu - tau * t) / s;
+      lp -= 0.5 * (t * t + r * r);
+      gMu += r / s;
+      gTau += t * r / s;
+      grad[iTheta + j] = -t + tau * r / s;
+    }
+    grad[iMu] = gMu;
+    grad[iTau] = tau * (gTau - 2 * tau / (25 + tau * tau)) + 1;
+    return lp;
+  };
+}
+
+/**
+ * Logistic regression with y pinned; unconstrained x = (β [D], α) in `layout`'s order (both
+ * real, identity bijectors):
+ *
+ *   η_n = α + Σ_d X_nd β_d
+ *   log p = Σ_d log N(β_d | 0, 1) + log N(α | 0, 5) + Σ_n (y_n η_n − softplus(η_n))
+ *
+ * with softplus(η) = log(1 + e^η) evaluated stably (η + log1p(e^−η) for η > 0). With
+ * r_n = y_n − sigmoid(η_n):
+ *
+ *   ∂/∂β_d = −β_d + Σ_n r_n X_nd
+ *   ∂/∂α   = −α/25 + Σ_n r_n
+ *
+ * `X` is row-major [N, D].
+ */
+export function logisticRegression(layout: Layout, X: Float64Array, y: ArrayLike<number>, D: number): ValueAndGrad {
+  const N = y.length;
+  if (X.length !== N * D) throw new Error(`hand-written: X has ${X.length} values, not N·D = ${N * D}`);
+  const yv = Float64Array.from(y);
+  const iBeta = offsetOf(layout, 'beta', D), iAlpha = offsetOf(layout, 'alpha', 1);
+  const constant = -D * HALF_LOG_2PI - HALF_LOG_2PI - Math.log(5);
+  return (x, grad) => {
+    const alpha = x[iAlpha]!;
+    let lp = constant - 0.5 * (alpha / 5) * (alpha / 5);
+    for (let d = 0; d < D; d++) { const b = x[iBeta + d]!; lp -= 0.5 * b * b; grad[iBeta + d] = -b; }
+    let gAlpha = -alpha / 25;
+    for (let n = 0, row = 0; n < N; n++, row += D) {
+      let eta = alpha;
+      for (let d = 0; d < D; d++) eta += X[row + d]! * x[iBeta + d]!;
+      let softplus, sigmoid;
+      if (eta > 0) { const e = Math.exp(-eta); softplus = eta + Math.log1p(e); sigmoid = 1 / (1 + e); }
+      else { const e = Math.exp(eta); softplus = Math.log1p(e); sigmoid = e / (1 + e); }
+      const yn = yv[n]!;
+      lp += yn * eta - softplus;
+      const r = yn - sigmoid;
+      gAlpha += r;
+      for (let d = 0; d < D; d++) grad[iBeta + d] += r * X[row + d]!;
+    }
+    grad[iAlpha] = gAlpha;
+    return lp;
+  };
+}
