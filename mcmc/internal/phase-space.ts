@@ -15,7 +15,8 @@ import type { FloatDType } from '../../src/tensor/dtype.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from './kernel-results.js';
-import { checkFiniteInitial, stateParts, targetLogProbAndGrad } from './target.js';
+import { isCompiledLogDensity } from '../../distributions/compile-log-density.js';
+import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
 
 /** Shapes of a state: the chain dims (the log density's shape) and each part's full shape. */
 export interface Geometry {
@@ -264,13 +265,14 @@ export function logAddExp(a: number, b: number): number {
   return m + Math.log1p(Math.exp(-Math.abs(a - b)));
 }
 
-/** The target options of a gradient-based kernel: exactly one of the two functions. */
+/** The target options of a gradient-based kernel: exactly one of the two functions (a compiled log density counts as both). */
 export function checkGradientTarget(
   fn: string, o: { readonly targetLogProbFn?: unknown; readonly targetLogProbAndGradFn?: unknown },
 ): { target: TargetLogProbFn | undefined; targetAndGrad: TargetLogProbAndGradFn | undefined } {
   const t = o.targetLogProbFn, tg = o.targetLogProbAndGradFn;
   if (t === undefined && tg === undefined) fail('type', fn, 'targetLogProbFn', 'must be a function (or pass `targetLogProbAndGradFn`)', t);
   if (t !== undefined && tg !== undefined) fail('type', fn, 'targetLogProbAndGradFn', 'must not be given together with `targetLogProbFn`', tg);
+  if (isCompiledLogDensity(t)) return { target: undefined, targetAndGrad: compiledTargetFns(fn, t).targetAndGrad };
   if (t !== undefined && typeof t !== 'function') fail('type', fn, 'targetLogProbFn', 'must be a function', t);
   if (tg !== undefined && typeof tg !== 'function') fail('type', fn, 'targetLogProbAndGradFn', 'must be a function', tg);
   return { target: t as TargetLogProbFn | undefined, targetAndGrad: tg as TargetLogProbAndGradFn | undefined };

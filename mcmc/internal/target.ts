@@ -8,6 +8,7 @@ import { asTensor } from '../../src/tensor/core.js';
 import { valueAndGrad } from '../../src/tensor/autodiff.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor } from '../../src/tensor/tensor.js';
+import { isCompiledLogDensity, type CompiledLogDensity } from '../../distributions/compile-log-density.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 
 /** The state as a list of parts, and a function turning parts back into the state's form. */
@@ -53,4 +54,40 @@ export function checkFiniteInitial(fn: string, lp: Tensor): void {
       fail('range', fn, 'targetLogProbFn', `returned ${v[i]} at \`currentState\`${lp.size > 1 ? ` (chain ${i})` : ''}; start where the log density is finite`, v[i]);
     }
   }
+}
+
+/**
+ * A compiled log density (`compileLogDensity`) as the kernels' two target functions over one
+ * state part of shape `[...chains, dim]`: each chain's log density (and gradient) from the
+ * compiled code, over the chain's own coordinates.
+ */
+export function compiledTargetFns(fn: string, ld: CompiledLogDensity): { target: TargetLogProbFn; targetAndGrad: TargetLogProbAndGradFn } {
+  const dim = ld.dim, x = new Float64Array(dim), g = new Float64Array(dim);
+  const part = (parts: readonly Tensor[]): Tensor => {
+    const t = parts[0];
+    if (parts.length !== 1 || t === undefined || t.ndim === 0 || t.shape[t.ndim - 1] !== dim) {
+      fail('range', fn, 'currentState', `must be one Tensor of shape [...chains, ${dim}] for a compiled log density of dim ${dim}; got ${parts.length} part(s)${t === undefined ? '' : ` of shape [${t.shape.join(', ')}]`}`, parts.map((p) => p.shape));
+    }
+    return t;
+  };
+  const load = (d: ArrayLike<number>, c: number) => { for (let i = 0; i < dim; i++) x[i] = Number(d[c * dim + i]); };
+  return {
+    target: (...parts) => {
+      const t = part(parts), d = t.data as ArrayLike<number>, n = t.size / dim;
+      const lp = new Float64Array(n);
+      for (let c = 0; c < n; c++) { load(d, c); lp[c] = ld.logDensity(x); }
+      return new Tensor(lp, t.shape.slice(0, -1), 'float64');
+    },
+    targetAndGrad: (...parts) => {
+      const t = part(parts), d = t.data as ArrayLike<number>, n = t.size / dim;
+      const lp = new Float64Array(n), grad = new Float64Array(t.size);
+      for (let c = 0; c < n; c++) { load(d, c); lp[c] = ld.logDensityGradient(x, g); grad.set(g, c * dim); }
+      return [new Tensor(lp, t.shape.slice(0, -1), 'float64'), [new Tensor(grad, t.shape, 'float64')]];
+    },
+  };
+}
+
+/** The target option as a function: a compiled log density becomes its per-chain value function. */
+export function targetFunction(fn: string, t: unknown): unknown {
+  return isCompiledLogDensity(t) ? compiledTargetFns(fn, t).target : t;
 }

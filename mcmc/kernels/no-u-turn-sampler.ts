@@ -3,6 +3,7 @@
  * multinomial sampling and the generalized U-turn criterion. The trajectory itself is built in
  * `mcmc/internal/nuts-tree.ts` over flat Float64Arrays.
  */
+import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkInteger, checkOptions, fail } from '../../src/checks.js';
 import { getModes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
@@ -19,7 +20,7 @@ import { stateParts } from '../internal/target.js';
 
 export interface NoUTurnSamplerOptions {
   /** The target log density (one value per chain); gradients by autodiff. Give this or `targetLogProbAndGradFn`. */
-  readonly targetLogProbFn?: TargetLogProbFn;
+  readonly targetLogProbFn?: TargetLogProbFn | CompiledLogDensity;
   /** A target returning `[logProb, gradients per part]`, for hand-written gradients. */
   readonly targetLogProbAndGradFn?: TargetLogProbAndGradFn;
   /** Leapfrog step size: a positive number or Tensor (broadcasting against each state part), or one per part. */

@@ -3,6 +3,7 @@
  * `UncalibratedRandomWalk`, its two proposal makers `randomWalkNormalFn` and
  * `randomWalkUniformFn`, and `RandomWalkMetropolis` = `MetropolisHastings(UncalibratedRandomWalk)`.
  */
+import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normal } from '../../src/samplers/normal.js';
@@ -12,7 +13,7 @@ import { add, sub } from '../../src/tensor/ops/elementwise.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { checkChainDims, checkFloatLogProb, checkSameParts } from '../internal/choose.js';
-import { checkFiniteInitial, stateParts, targetLogProb } from '../internal/target.js';
+import { checkFiniteInitial, stateParts, targetFunction, targetLogProb } from '../internal/target.js';
 import type { State, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import { MetropolisHastings, type MetropolisHastingsResults } from './metropolis-hastings.js';
 
@@ -102,7 +103,7 @@ export function randomWalkUniformFn(options: { readonly scale?: RandomWalkScale 
 
 export interface UncalibratedRandomWalkOptions {
   /** Log density of the target (unnormalized), one value per chain. */
-  readonly targetLogProbFn: TargetLogProbFn;
+  readonly targetLogProbFn: TargetLogProbFn | CompiledLogDensity;
   /** The symmetric proposal (default `randomWalkNormalFn()`, i.e. scale 1). */
   readonly newStateFn?: NewStateFn;
   /** Name used in error messages (default the class name). */
@@ -119,7 +120,8 @@ export interface UncalibratedRandomWalkResults {
   readonly seed: KeyArray;
 }
 
-function checkTarget(fn: string, target: unknown): TargetLogProbFn {
+function checkTarget(fn: string, option: unknown): TargetLogProbFn {
+  const target = targetFunction(fn, option);
   if (typeof target !== 'function') fail('type', fn, 'targetLogProbFn', 'must be a function of the state parts returning one log density per chain', target);
   return target as TargetLogProbFn;
 }
@@ -151,7 +153,7 @@ export class UncalibratedRandomWalk implements TransitionKernel<UncalibratedRand
     this.parameters = Object.freeze({ targetLogProbFn, newStateFn, name: options.name });
   }
 
-  get targetLogProbFn(): TargetLogProbFn { return this.parameters.targetLogProbFn; }
+  get targetLogProbFn(): TargetLogProbFn { return this.parameters.targetLogProbFn as TargetLogProbFn; }   // checkTarget made a compiled density a function
   get newStateFn(): NewStateFn { return this.parameters.newStateFn; }
 
   bootstrapResults(state: State): UncalibratedRandomWalkResults {
@@ -221,7 +223,7 @@ export class RandomWalkMetropolis implements TransitionKernel<RandomWalkMetropol
 
   /** The constructor options (TFP: the inner kernel's parameters). */
   get parameters(): UncalibratedRandomWalk['parameters'] { return (this.impl.innerKernel as UncalibratedRandomWalk).parameters; }
-  get targetLogProbFn(): TargetLogProbFn { return this.parameters.targetLogProbFn; }
+  get targetLogProbFn(): TargetLogProbFn { return this.parameters.targetLogProbFn as TargetLogProbFn; }   // checkTarget made a compiled density a function
   get newStateFn(): NewStateFn { return this.parameters.newStateFn; }
 
   bootstrapResults(state: State): RandomWalkMetropolisResults { return this.impl.bootstrapResults(state); }

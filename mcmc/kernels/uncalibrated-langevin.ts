@@ -3,6 +3,7 @@
  * Langevin diffusion as a proposal, with the log acceptance correction `MetropolisHastings` needs.
  * `MetropolisAdjustedLangevinAlgorithm` wraps it.
  */
+import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkOptions, fail } from '../../src/checks.js';
 import { getModes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
@@ -26,7 +27,7 @@ export type VolatilityFn = (...parts: Tensor[]) => Tensor | number | readonly (T
 
 export interface LangevinOptions {
   /** The target log density (one value per chain); gradients by autodiff. Give this or `targetLogProbAndGradFn`. */
-  readonly targetLogProbFn?: TargetLogProbFn;
+  readonly targetLogProbFn?: TargetLogProbFn | CompiledLogDensity;
   /** A target returning `[logProb, gradients per part]`, for hand-written gradients. */
   readonly targetLogProbAndGradFn?: TargetLogProbAndGradFn;
   /** The Euler–Maruyama time step ε (a positive number or Tensor broadcasting against each part, or one per part). */
