@@ -58,7 +58,7 @@ export function isCompiledLogDensity(x: unknown): x is CompiledLogDensity {
  * @example
  * const ld = compileLogDensity(nonCentered, { pins: { y } });
  * ld.dim;                                   // 10
- * ld.paramNames.slice(0, 3);                // ['mu', 'tau', 'thetaTilde[0]']
+ * ld.paramNames;                            // ['thetaTilde[0]', …, 'thetaTilde[7]', 'tau', 'mu'] (TFP's node order)
  * const grad = new Float64Array(ld.dim);
  * const lp = ld.logDensityGradient(new Float64Array(ld.dim), grad);   // a number; grad filled
  */

@@ -2,9 +2,9 @@
 // (values checked against independent formulas or references, not against themselves).
 import { describe, expect, it } from 'vitest';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
-import { HalfNormal, JointDistributionNamed, Normal, Gamma, Sample } from '../distributions/index.js';
+import { compileLogDensity, HalfNormal, JointDistributionNamed, Normal, Gamma, Sample } from '../distributions/index.js';
 import { summary, windowedAdaptiveNuts } from '../mcmc/index.js';
-import { tensor, valueAndGrad, type Tensor } from '../src/index.js';
+import { jit, square, sum, tensor, valueAndGrad, type Tensor } from '../src/index.js';
 
 describe('README tour', () => {
   it('distributions', () => {
@@ -40,5 +40,32 @@ describe('README tour', () => {
     expect(s.divergences).toBe(0);
     for (const row of s.rows) expect(row.rHat).toBeLessThan(1.02);
     expect(s.format()).toContain('ess_bulk');
+  });
+
+  it('compiled models', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: sigma }), sampleShape: [3] }),
+    });
+    const ld = compileLogDensity(model, { pins: { y: [1.2, 0.7, 2.1] } });
+    expect(ld.dim).toBe(2);
+    expect(ld.paramNames).toEqual(['sigma', 'mu']);
+    const grad = new Float64Array(ld.dim);
+    const lp = ld.logDensityGradient(Float64Array.of(0.5, 1), grad);
+    // By hand: sigma = softplus(0.5), log|dsigma/du| = log sigmoid(0.5).
+    const sp = Math.log1p(Math.exp(0.5)), sig = 1 / (1 + Math.exp(-0.5));
+    const byHand = (new Normal({ loc: 0, scale: 10 }).logProb(1).item() as number) + (new HalfNormal({ scale: 1 }).logProb(sp).item() as number)
+      + [1.2, 0.7, 2.1].reduce((a, v) => a + (new Normal({ loc: 1, scale: sp }).logProb(v).item() as number), 0) + Math.log(sig);
+    expect(lp).toBeCloseTo(byHand, 12);
+    expect(grad[1]).toBeCloseTo(-1 / 100 + (0.2 + -0.3 + 1.1) / (sp * sp), 12);   // d/dmu
+    const c = ld.constrain(Float64Array.of(0.5, 1)) as Record<string, Tensor>;
+    expect(c.mu!.item()).toBe(1);
+    expect(c.sigma!.item()).toBeCloseTo(sp, 15);
+    const u = ld.unconstrain({ mu: 1, sigma: 2 });
+    expect(u[0]).toBeCloseTo(Math.log(Math.expm1(2)), 14);
+    expect(u[1]).toBe(1);
+    const f = jit((x: Tensor) => sum(square(x)));
+    expect(f([1, 2, 3]).item()).toBe(14);
   });
 });

@@ -25,6 +25,11 @@ export interface Emit {
   line(s: string): void;
 }
 
+/** `x · c` as code: x itself for c = 1 and −x for c = −1 (both exact for every double). */
+function times(x: string, c: number, e: Emit): string {
+  return c === 1 ? x : c === -1 ? `-(${x})` : `${x} * ${e.lit(c)}`;
+}
+
 /** Runs `body(k)` for every element: unrolled as blocks with a literal k, or one loop. */
 function each(e: Emit, n: number, unrolled: boolean, body: (k: number | string) => string): void {
   if (unrolled) for (let k = 0; k < n; k++) e.line(`{ ${body(k)} }`);
@@ -44,7 +49,7 @@ export function emitForward(e: Emit, n: TraceNode, unrolled: boolean, buffered: 
       const size = isConst(x) ? x.data.length : x.size;
       for (let k = 0; k < size; k++) e.line(`s${i} += ${e.val(x, k)};`);
     } else e.line(`for (let k = 0; k < ${x.size}; k++) s${i} += ${e.val(x, 'k')};`);
-    e.line(store(0, `s${i} * ${e.lit(ew.scale)}`));
+    e.line(store(0, times(`s${i}`, ew.scale, e)));
     return;
   }
   if (ew.kind === 'fused' && ew.fill !== null) {
@@ -53,14 +58,17 @@ export function emitForward(e: Emit, n: TraceNode, unrolled: boolean, buffered: 
     e.line(`${e.bind(ew.fill)}(${e.valueName(i)}, ${n.size}, ${e.bind(values)}, ${e.bind(strides)});`);
     return;
   }
-  const F = e.bind(ew.f);
+  const F = ew.kind === 'binary' && ew.infix !== undefined ? '' : e.bind(ew.f);
   const args = (k: number | string): string => {
     if (ew.kind === 'unary') return e.val(ops[0]!, k);
     if (ew.kind === 'binary') return `${e.val(ops[0]!, k)}, ${e.val(ops[1]!, k)}`;
     return [0, 1, 2, 3].map((j) => (j < ops.length ? e.val(ops[j]!, k) : '0')).join(', ');
   };
-  if (unrolled) for (let k = 0; k < n.size; k++) e.line(store(k, `${F}(${args(k)})`));
-  else e.line(`for (let k = 0; k < ${n.size}; k++) ${store('k', `${F}(${args('k')})`)}`);
+  const expr = ew.kind === 'binary' && ew.infix !== undefined
+    ? (k: number | string) => `${e.val(ops[0]!, k)} ${ew.infix} ${e.val(ops[1]!, k)}`
+    : (k: number | string) => `${F}(${args(k)})`;
+  if (unrolled) for (let k = 0; k < n.size; k++) e.line(store(k, expr(k)));
+  else e.line(`for (let k = 0; k < ${n.size}; k++) ${store('k', expr('k'))}`);
 }
 
 /**
@@ -77,7 +85,7 @@ export function emitBackward(
     const x = ops[0]!;
     if (isConst(x)) return;
     const first = isFirst(x);
-    e.line(`const t${i} = ${g(0)} * ${e.lit(ew.scale)};`);
+    e.line(`const t${i} = ${times(g(0), ew.scale, e)};`);
     each(e, x.size, e.unrolled(x.index) || x.size <= 16, (k) => contribute(x, k, `t${i}`, first));
     return;
   }
@@ -98,13 +106,13 @@ export function emitBackward(
       if (o.size === 1 && size !== 1) {                 // a broadcast scalar: the kernel sums its parts
         const s = `r${i}_${j}`;
         e.line(`let ${s} = 0;`);
-        if (typeof p === 'number') { each(e, size, unrolled, (k) => `${s} += ${g(k)};`); e.line(`${s} *= ${e.lit(p)};`); }
+        if (typeof p === 'number') { each(e, size, unrolled, (k) => `${s} += ${g(k)};`); if (p !== 1) e.line(`${s} *= ${e.lit(p)};`); }
         else if (p === 'other') each(e, size, unrolled, (k) => `${s} += ${g(k)} * ${e.val(other, k)};`);
         else each(e, size, unrolled, (k) => `const g = ${g(k)}; if (g !== 0) ${s} += g * ${call(k)};`);
         e.line(contribute(o, 0, s, first));
         return;
       }
-      if (typeof p === 'number') each(e, size, unrolled, (k) => contribute(o, k, `${g(k)} * ${e.lit(p)}`, first));
+      if (typeof p === 'number') each(e, size, unrolled, (k) => contribute(o, k, times(g(k), p, e), first));
       else if (p === 'other') each(e, size, unrolled, (k) => contribute(o, k, `${g(k)} * ${e.val(other, k)}`, first));
       else each(e, size, unrolled, (k) => `const g = ${g(k)}; ${contribute(o, k, `g !== 0 ? g * ${call(k)} : 0`, first)}`);
     });

@@ -43,7 +43,11 @@ export type ElementPartial = ((a: number, b: number, y: number) => number) | num
 /** The element-wise kinds the compiler writes inline (see `Lowering.elementwise`). */
 export type Elementwise =
   | { readonly kind: 'unary'; readonly f: (x: number) => number; readonly df: ((x: number, y: number) => number) | null }
-  | { readonly kind: 'binary'; readonly f: (a: number, b: number) => number; readonly da: ElementPartial; readonly db: ElementPartial }
+  | {
+    readonly kind: 'binary'; readonly f: (a: number, b: number) => number; readonly da: ElementPartial; readonly db: ElementPartial;
+    /** Set when `f` is exactly this JS operator (written inline instead of a call). */
+    readonly infix?: '+' | '-' | '*' | '/';
+  }
   | {
     readonly kind: 'fused';
     readonly f: (a: number, b: number, c: number, d: number) => number;

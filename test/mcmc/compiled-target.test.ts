@@ -23,7 +23,7 @@ describe('kernels take a compiled log density as targetLogProbFn', () => {
   };
   for (const [name, make] of Object.entries(kernels)) {
     it(`${name}: the same chain as the tape's target, one log density per chain`, () => {
-      const run = (t: unknown) => sampleChain({ numResults: 15, currentState: start, kernel: make(t), seed: 11, traceFn: () => ({}) }).allStates as T;
+      const run = (t: unknown) => sampleChain({ numResults: 15, currentState: start, kernel: make(t) as never, seed: 11, traceFn: () => ({}) }).allStates as T;
       const a = run(ld), b = run(tapeTarget);
       expect(a.shape).toEqual([15, 3, ld.dim]);
       const da = a.data as Float64Array, db = b.data as Float64Array;

@@ -19,13 +19,13 @@ const LN2 = Math.LN2;
 // ---- arithmetic --------------------------------------------------------------------------------
 
 /** x + y. */
-export const add = binaryOp('add', (a, b) => a + b, 1, 1);
+export const add = binaryOp('add', '+', 1, 1);
 /** x − y. */
-export const sub = binaryOp('sub', (a, b) => a - b, 1, -1);
+export const sub = binaryOp('sub', '-', 1, -1);
 /** x · y. */
-export const mul = binaryOp('mul', (a, b) => a * b, 'other', 'other');
+export const mul = binaryOp('mul', '*', 'other', 'other');
 /** x / y. */
-export const div = binaryOp('div', (a, b) => a / b, (_, b) => 1 / b, (a, b) => -a / (b * b));
+export const div = binaryOp('div', '/', (_, b) => 1 / b, (a, b) => -a / (b * b));
 /** −x. */
 export const neg = unaryOp('neg', (x) => -x, () => -1);
 /**

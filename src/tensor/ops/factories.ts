@@ -39,6 +39,12 @@ export function unaryOp(name: string, f: (x: number) => number, df: ((x: number,
   };
 }
 
+/** The four arithmetic operators: an op given as one of them is that operator (and the compiler writes it as such). */
+type Infix = '+' | '-' | '*' | '/';
+const ARITHMETIC: Record<Infix, (a: number, b: number) => number> = {
+  '+': (a, b) => a + b, '-': (a, b) => a - b, '*': (a, b) => a * b, '/': (a, b) => a / b,
+};
+
 /**
  * A binary element-wise op with NumPy broadcasting: `f(a, b)` and its partials `da`, `db`
  * (given a, b and the output y; a constant such as add's 1 or 'other' for mul's other operand
@@ -46,7 +52,9 @@ export function unaryOp(name: string, f: (x: number) => number, df: ((x: number,
  * shapes and scalar operands take direct loops; other broadcasts go through index maps.
  * `outDtype` makes a non-float result (the comparisons' bool).
  */
-export function binaryOp(name: string, f: (a: number, b: number) => number, da: ElementPartial, db: ElementPartial, outDtype?: 'bool') {
+export function binaryOp(name: string, fn: ((a: number, b: number) => number) | Infix, da: ElementPartial, db: ElementPartial, outDtype?: 'bool') {
+  const f = typeof fn === 'string' ? ARITHMETIC[fn] : fn;
+  const infix = typeof fn === 'string' ? fn : undefined;
   return (aLike: TensorLike, bLike: TensorLike): Tensor => {
     const a = aLike instanceof Tensor ? aLike : asTensor(name, 'x', aLike);
     const b = bLike instanceof Tensor ? bLike : asTensor(name, 'y', bLike);
@@ -70,7 +78,7 @@ export function binaryOp(name: string, f: (a: number, b: number) => number, da: 
     };
     const op: Lowering | string = !tracing() ? name : {
       name,
-      ...(ia === null ? { elementwise: { kind: 'binary' as const, f, da, db } } : {}),
+      ...(ia === null ? { elementwise: { kind: 'binary' as const, f, da, db, ...(infix === undefined ? {} : { infix }) } } : {}),
       forward: (ins, o) => binaryForward(f, ins[0]!, ins[1]!, o, ia, ib),
       ...(da === null && db === null ? {} : { backward: (g, ins, o, parts) => backward(g, ins[0]!, ins[1]!, o, parts) }),
     };
