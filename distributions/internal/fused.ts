@@ -87,7 +87,7 @@ function fusedLowering(
   return {
     name: fn,
     n,
-    ...(index.every((idx) => idx === null) ? { elementwise: { kind: 'fused' as const, f, partials: partials ?? null, fill: fill ?? null } } : {}),
+    elementwise: { kind: 'fused' as const, f, partials: partials ?? null, fill: fill ?? null, maps: index },
     forward(ins, out) {
       load(ins);
       const [va, vb, vc, vd] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];

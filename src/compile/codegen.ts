@@ -82,7 +82,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   for (const n of nodes) {
     if (!live[n.index] || n.op === null) continue;
     if (!unrolled[n.index]) needsBuffer[n.index] = 1;
-    if (!inline(n) || fills(n)) for (const o of n.operands) if (!isConst(o)) needsBuffer[o.index] = 1;
+    // Operands read as arrays: by a kernel call, a fill, or through an index map.
+    for (const o of n.operands) if (!isConst(o) && (!inline(n) || fills(n) || (o.size !== 1 && o.size !== n.size))) needsBuffer[o.index] = 1;
   }
 
   const inputs = program.inputs.map((n) => new Float64Array(n.size));
@@ -114,7 +115,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
 
   const fwd: string[] = [];
   const operandData = (o: Operand) => (isConst(o) ? constOf(o).data : value[o.index]!);
-  const emit: Emit = { bind, lit, val, operandData, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s) };
+  const arrayName = (o: Operand) => (isConst(o) ? constOf(o).name : valueName[o.index]!);
+  const emit: Emit = { bind, lit, val, operandData, arrayName, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s) };
   for (const n of nodes) {
     if (n.op === null || !live[n.index]) continue;
     if (inline(n)) {

@@ -18,8 +18,9 @@ export interface Emit {
   lit(x: number): string;
   /** Expression for element k of an operand (index 0 for a size-1 operand). */
   val(o: Operand, k: number | string): string;
-  /** The operand's buffer (or constant data). */
+  /** The operand's buffer (or constant data), and its bound name. */
   operandData(o: Operand): ArrayLike<number>;
+  arrayName(o: Operand): string;
   unrolled(index: number): boolean;
   valueName(index: number): string | undefined;
   line(s: string): void;
@@ -28,6 +29,12 @@ export interface Emit {
 /** `x · c` as code: x itself for c = 1 and −x for c = −1 (both exact for every double). */
 function times(x: string, c: number, e: Emit): string {
   return c === 1 ? x : c === -1 ? `-(${x})` : `${x} * ${e.lit(c)}`;
+}
+
+/** Element k of operand j of an op with index maps `maps` (an operand read through its map, or `val`). */
+function reader(e: Emit, ops: readonly Operand[], maps: readonly (Int32Array | null)[] | undefined): (j: number, k: number | string) => string {
+  const names = ops.map((o, j) => (maps?.[j] ? [e.arrayName(o), e.bind(maps[j])] as const : null));
+  return (j, k) => { const m = names[j]; return m === null || m === undefined ? e.val(ops[j]!, k) : `${m[0]}[${m[1]}[${k}]]`; };
 }
 
 /** Runs `body(k)` for every element: unrolled as blocks with a literal k, or one loop. */
@@ -52,20 +59,29 @@ export function emitForward(e: Emit, n: TraceNode, unrolled: boolean, buffered: 
     e.line(store(0, times(`s${i}`, ew.scale, e)));
     return;
   }
+  const maps = ew.kind === 'binary' || ew.kind === 'fused' ? ew.maps : undefined;
+  const at = reader(e, ops, maps);
   if (ew.kind === 'fused' && ew.fill !== null) {
-    const values = [0, 1, 2, 3].map((j) => (j < ops.length ? e.operandData(ops[j]!) : ZERO));
-    const strides = [0, 1, 2, 3].map((j) => (j < ops.length && operandSize(ops[j]!) === n.size ? 1 : 0));
+    // Operands read through a map are gathered first, as the kernel does, so `fill` sees full-size arrays.
+    const values = [0, 1, 2, 3].map((j) => {
+      if (j >= ops.length) return ZERO;
+      if (!maps?.[j]) return e.operandData(ops[j]!);
+      const scratch = new Float64Array(n.size), name = e.bind(scratch);
+      e.line(`for (let k = 0; k < ${n.size}; k++) ${name}[k] = ${at(j, 'k')};`);
+      return scratch;
+    });
+    const strides = [0, 1, 2, 3].map((j) => (j < ops.length && (operandSize(ops[j]!) === n.size || maps?.[j]) ? 1 : 0));
     e.line(`${e.bind(ew.fill)}(${e.valueName(i)}, ${n.size}, ${e.bind(values)}, ${e.bind(strides)});`);
     return;
   }
   const F = ew.kind === 'binary' && ew.infix !== undefined ? '' : e.bind(ew.f);
   const args = (k: number | string): string => {
     if (ew.kind === 'unary') return e.val(ops[0]!, k);
-    if (ew.kind === 'binary') return `${e.val(ops[0]!, k)}, ${e.val(ops[1]!, k)}`;
-    return [0, 1, 2, 3].map((j) => (j < ops.length ? e.val(ops[j]!, k) : '0')).join(', ');
+    if (ew.kind === 'binary') return `${at(0, k)}, ${at(1, k)}`;
+    return [0, 1, 2, 3].map((j) => (j < ops.length ? at(j, k) : '0')).join(', ');
   };
   const expr = ew.kind === 'binary' && ew.infix !== undefined
-    ? (k: number | string) => `${e.val(ops[0]!, k)} ${ew.infix} ${e.val(ops[1]!, k)}`
+    ? (k: number | string) => `${at(0, k)} ${ew.infix} ${at(1, k)}`
     : (k: number | string) => `${F}(${args(k)})`;
   if (unrolled) for (let k = 0; k < n.size; k++) e.line(store(k, expr(k)));
   else e.line(`for (let k = 0; k < ${n.size}; k++) ${store('k', expr('k'))}`);
@@ -97,12 +113,22 @@ export function emitBackward(
     return;
   }
   if (ew.kind === 'binary') {
+    const at = reader(e, ops, ew.maps);
     [ew.da, ew.db].forEach((p, j) => {
       const o = ops[j]!, other = ops[1 - j]!;
       if (p === null || isConst(o)) return;
       const first = isFirst(o);
       const PF = typeof p === 'function' ? e.bind(p) : '';
-      const call = (k: number | string) => `${PF}(${e.val(ops[0]!, k)}, ${e.val(ops[1]!, k)}, ${y(k)})`;
+      const call = (k: number | string) => `${PF}(${at(0, k)}, ${at(1, k)}, ${y(k)})`;
+      if (ew.maps !== undefined) {                      // broadcast through maps: the kernel scatter-adds into a zeroed part
+        const P = e.bind(new Float64Array(o.size)), M = e.bind(ew.maps[j]);
+        e.line(`${P}.fill(0);`);
+        if (typeof p === 'number') each(e, size, false, (k) => `${P}[${M}[k]] += ${times(g(k), p, e)};`);
+        else if (p === 'other') each(e, size, false, (k) => `${P}[${M}[k]] += ${g(k)} * ${at(1 - j, k)};`);
+        else each(e, size, false, (k) => `const g = ${g(k)}; if (g !== 0) ${P}[${M}[k]] += g * ${call(k)};`);
+        each(e, o.size, false, (k) => contribute(o, k, `${P}[${k}]`, first));
+        return;
+      }
       if (o.size === 1 && size !== 1) {                 // a broadcast scalar: the kernel sums its parts
         const s = `r${i}_${j}`;
         e.line(`let ${s} = 0;`);
@@ -126,7 +152,11 @@ export function emitBackward(
   const first = ops.map((o) => (isConst(o) ? false : isFirst(o)));
   const sums = ops.map((o, j) => (traced[j] && (o as TraceNode).size === 1 && size !== 1 ? `r${i}_${j}` : null));
   for (const s of sums) if (s !== null) e.line(`let ${s} = 0;`);
-  const args = (k: number | string) => [0, 1, 2, 3].map((j) => (j < ops.length ? e.val(ops[j]!, k) : '0')).join(', ');
+  // Operands read through a map: parts scatter-added into a zeroed buffer in element order, then sent on.
+  const scatter = ops.map((o, j) => (traced[j] && ew.maps?.[j] ? [e.bind(new Float64Array((o as TraceNode).size)), e.bind(ew.maps[j])] as const : null));
+  for (const t of scatter) if (t !== null) e.line(`${t[0]}.fill(0);`);
+  const at = reader(e, ops, ew.maps);
+  const args = (k: number | string) => [0, 1, 2, 3].map((j) => (j < ops.length ? at(j, k) : '0')).join(', ');
   each(e, size, unrolled, (k) => {
     const ds = ops.map((_, j) => (traced[j] ? `d${j}` : null)).filter((d): d is string => d !== null);
     let code = `const g = ${g(k)}; let ${ds.map((d) => `${d} = 0`).join(', ')}; `;
@@ -134,9 +164,15 @@ export function emitBackward(
     code += ops.map((_, j) => (traced[j] ? `d${j} = g * ${P}[${j}]; ` : '')).join('') + '} ';
     ops.forEach((o, j) => {
       if (!traced[j]) return;
-      code += sums[j] !== null ? `${sums[j]} += d${j}; ` : `${contribute(o as TraceNode, k, `d${j}`, first[j]!)} `;
+      const t = scatter[j];
+      if (t) code += `${t[0]}[${t[1]}[${k}]] += d${j}; `;
+      else code += sums[j] !== null ? `${sums[j]} += d${j}; ` : `${contribute(o as TraceNode, k, `d${j}`, first[j]!)} `;
     });
     return code;
   });
-  ops.forEach((o, j) => { if (sums[j] !== null) e.line(contribute(o as TraceNode, 0, sums[j]!, first[j]!)); });
+  ops.forEach((o, j) => {
+    if (sums[j] !== null) e.line(contribute(o as TraceNode, 0, sums[j]!, first[j]!));
+    const t = scatter[j];
+    if (t) each(e, (o as TraceNode).size, false, (k) => contribute(o as TraceNode, k, `${t[0]}[${k}]`, first[j]!));
+  });
 }

@@ -184,7 +184,8 @@ export function fusedNode(value: TensorLike, partials: readonly (readonly [Tenso
 /**
  * A function with a gradient you supply (TF's `custom_gradient`): `f(...xs)` returns
  * `{ value, grad }` where `grad(dy)` returns one tensor per input, the vector–Jacobian product.
- * Ops inside `f` are not recorded.
+ * Ops inside `f` are not recorded. A compiled function calls `f` and `grad` as they are on
+ * every call (they allocate tensors, unlike the rest of the generated code).
  *
  * @example
  * const safeLog = customGradient((x) => ({ value: log(x), grad: (dy) => [div(dy, maximum(x, 1e-300))] }));
@@ -196,17 +197,31 @@ export function customGradient(
     const fn = 'customGradient';
     const xs = xsLike.map((x, i) => asTensor(fn, `args[${i}]`, x));
     const plain = xs.map((x) => new Tensor(x.data, x.shape, x.dtype));
-    const { value, grad: vjp } = withTape(new Tape(), () => f(...plain));
-    const v = asTensor(fn, 'value', value);
-    const data = v.dtype === 'float32' ? Float32Array.from(v.data as Float32Array) : Float64Array.from(numbers(v));
-    return result(data, v.shape, xs, (g) => {
-      const gs = vjp(new Tensor(g, v.shape, 'float64'));
+    const run = (inputs: readonly Tensor[]) => {
+      const { value, grad } = withTape(new Tape(), () => f(...inputs));
+      const v = asTensor(fn, 'value', value);
+      return { v, grad, data: v.dtype === 'float32' ? Float32Array.from(v.data as Float32Array) : Float64Array.from(numbers(v)) };
+    };
+    const vjps = (vjp: typeof first.grad, shape: readonly number[], g: Float64Array): Float64Array[] => {
+      const gs = vjp(new Tensor(g, shape, 'float64'));
       return xs.map((x, i) => {
         const gi = asTensor(fn, `grad(dy)[${i}]`, gs[i]);
         if (gi.size !== x.size) fail('range', fn, `grad(dy)[${i}]`, `must have the shape of argument ${i} [${x.shape.join(', ')}]`, gi);
         return Float64Array.from(numbers(gi));
       });
-    }, undefined, 'customGradient');
+    };
+    const first = run(plain);
+    // Compiled: f and its vjp run as they are (JavaScript the tracer cannot see into), on each call's inputs.
+    let last = first;
+    const op: Lowering | string = !tracing() ? fn : {
+      name: fn,
+      forward(ins, out) {
+        last = run(ins.map((d, i) => new Tensor(d as Float64Array, xs[i]!.shape, xs[i]!.dtype)));
+        (out as Float64Array).set(last.data);
+      },
+      backward(g, _ins, _out, gs) { vjps(last.grad, last.v.shape, Float64Array.from(g)).forEach((p, i) => gs[i]?.set(p)); },
+    };
+    return result(first.data, first.v.shape, xs, (g) => vjps(first.grad, first.v.shape, g), undefined, op);
   };
 }
 

@@ -30,8 +30,8 @@ export interface Lowering {
    */
   readonly backward?: (g: Float64Array, ins: readonly ArrayLike<number>[], out: ArrayLike<number>, parts: readonly (Float64Array | null)[]) => void;
   /**
-   * The same op described element by element, for ops whose operands have the output's size or
-   * size 1: the compiler then writes its arithmetic inline (`src/compile/elementwise.ts` turns
+   * The same op described element by element (operands of the output's size, size 1, or read
+   * through index maps): the compiler then writes its arithmetic inline (`src/compile/elementwise.ts` turns
    * each kind into code with exactly `forward`'s and `backward`'s operations).
    */
   readonly elementwise?: Elementwise;
@@ -40,6 +40,12 @@ export interface Lowering {
 /** A binary op's partial: a function of (a, b, y), a constant, 'other' (the other operand), or none. */
 export type ElementPartial = ((a: number, b: number, y: number) => number) | number | 'other' | null;
 
+/**
+ * Per operand, its flat index for every output element, for an operand broadcast along some
+ * axes (neither the output's size nor size 1); null for the others.
+ */
+export type OperandMaps = readonly (Int32Array | null)[];
+
 /** The element-wise kinds the compiler writes inline (see `Lowering.elementwise`). */
 export type Elementwise =
   | { readonly kind: 'unary'; readonly f: (x: number) => number; readonly df: ((x: number, y: number) => number) | null }
@@ -47,6 +53,7 @@ export type Elementwise =
     readonly kind: 'binary'; readonly f: (a: number, b: number) => number; readonly da: ElementPartial; readonly db: ElementPartial;
     /** Set when `f` is exactly this JS operator (written inline instead of a call). */
     readonly infix?: '+' | '-' | '*' | '/';
+    readonly maps?: OperandMaps;
   }
   | {
     readonly kind: 'fused';
@@ -55,6 +62,7 @@ export type Elementwise =
     readonly partials: ((out: Float64Array, a: number, b: number, c: number, d: number, y: number) => void) | null;
     /** The eager value loop when the op has one (`fill(out, n, operands, strides)`; strides 1 or 0 per operand), used instead of `f`. */
     readonly fill: ((out: Float64Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]) => void) | null;
+    readonly maps?: OperandMaps;
   }
   /** scale · Σ x (sum and mean over everything). */
   | { readonly kind: 'total'; readonly scale: number };

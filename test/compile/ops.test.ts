@@ -12,7 +12,7 @@ import { formatProgram } from '../../src/compile/trace.js';
 import { customGradient, valueAndGrad } from '../../src/tensor/autodiff.js';
 import { cumlogsumexp, cumsum } from '../../src/tensor/ops/cumulative.js';
 import { eigh } from '../../src/tensor/ops/eigh.js';
-import { add, exp, log, mul } from '../../src/tensor/ops/elementwise.js';
+import { add, exp, log, mul, square } from '../../src/tensor/ops/elementwise.js';
 import { cholesky, choleskySolve, inv, logDet, triangularSolve } from '../../src/tensor/ops/linalg.js';
 import { dot, matmul } from '../../src/tensor/ops/matmul.js';
 import { std, variance } from '../../src/tensor/ops/moments.js';
@@ -20,6 +20,7 @@ import { sum } from '../../src/tensor/ops/reduce.js';
 import { concat, stack } from '../../src/tensor/ops/shape.js';
 import { betainc, igamma, igammac, lbeta } from '../../src/tensor/ops/special.js';
 import { Tensor } from '../../src/tensor/tensor.js';
+import { Gamma } from '../../distributions/gamma.js';
 import { mulberry32 } from '../helpers.js';
 
 // ---- points ----------------------------------------------------------------------------------------
@@ -318,12 +319,16 @@ describe('compiled special functions match the tape bit for bit', () => {
   });
 });
 
-describe('an op without a lowering fails the trace', () => {
-  it('customGradient: a TypeError naming the op', () => {
-    const twice = customGradient((x) => ({ value: mul(x, 2), grad: (dy) => [mul(dy, 2)] }));
-    const f = (x: Tensor) => sum(twice(x));
-    expect(() => compileGradient('t', f, [rand([3], 1)])).toThrow(TypeError);
-    expect(() => compileGradient('t', f, [rand([3], 1)])).toThrow(/`customGradient` has no lowering rule/);
+describe('ops without a lowering, and customGradient', () => {
+  it('a reparameterized draw: a TypeError naming the op', () => {
+    const f = (a: Tensor) => sum(new Gamma({ concentration: a, rate: 1 }).sample([2], { seed: 0 }));
+    expect(() => compileGradient('t', f, [rand([3], 1, 0.5, 2)])).toThrow(TypeError);
+    expect(() => compileGradient('t', f, [rand([3], 1, 0.5, 2)])).toThrow(/`Gamma\.sample` has no lowering rule/);
+  });
+  it('customGradient runs its own f and vjp on each call: the tape\'s bits', () => {
+    const twice = customGradient((x) => ({ value: mul(square(x), 2), grad: (dy) => [mul(dy, mul(x, 4))] }));
+    const [p0, p1, p2] = points((s) => [rand([3], s)]);
+    check('t', (x) => twice(x), p0, p1, p2);
   });
   it('customGradient of a constant inside the traced function records nothing, so it traces', () => {
     const twice = customGradient((x) => ({ value: mul(x, 2), grad: (dy) => [mul(dy, 2)] }));

@@ -78,7 +78,7 @@ export function binaryOp(name: string, fn: ((a: number, b: number) => number) | 
     };
     const op: Lowering | string = !tracing() ? name : {
       name,
-      ...(ia === null ? { elementwise: { kind: 'binary' as const, f, da, db, ...(infix === undefined ? {} : { infix }) } } : {}),
+      elementwise: { kind: 'binary' as const, f, da, db, ...(infix === undefined ? {} : { infix }), ...(ia === null ? {} : { maps: [ia, ib] }) },
       forward: (ins, o) => binaryForward(f, ins[0]!, ins[1]!, o, ia, ib),
       ...(da === null && db === null ? {} : { backward: (g, ins, o, parts) => backward(g, ins[0]!, ins[1]!, o, parts) }),
     };
