@@ -131,7 +131,8 @@ export function compileTarget(fn: string, m: FlatModel, batch: readonly number[]
  */
 export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly number[]): (...parts: Tensor[]) => [Tensor, Tensor[]] {
   const c = compileTarget(fn, m, batch);
-  const shapes = c.inputs.map((_, j) => [...batch, m.sizes[j]!]);
+  const shapes = c.inputs.map((_, j) => Object.freeze([...batch, m.sizes[j]!]));
+  const lpShape = Object.freeze([...batch]);
   return (...parts) => {
     parts.forEach((p, j) => {
       const b = c.inputs[j], d = p.data as ArrayLike<number>;
@@ -139,7 +140,8 @@ export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly numbe
       for (let k = 0; k < b.length; k++) b[k] = d[k]!;
     });
     c.run(true);
-    return [new Tensor(Float64Array.from(c.outputs[0]!), batch, 'float64'), c.grads.map((g, j) => new Tensor(Float64Array.from(g), shapes[j]!, 'float64'))];
+    const lp = c.outputs[0] as Float64Array;
+    return [new Tensor(lp.slice(), lpShape, 'float64', undefined, true), c.grads.map((g, j) => new Tensor(g.slice(), shapes[j]!, 'float64', undefined, true))];
   };
 }
 

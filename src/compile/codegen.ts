@@ -76,7 +76,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   // A fused op with its own value loop (`fill`) runs it over buffers: it is never unrolled, and its operands need buffers.
   const fills = (n: TraceNode) => { const ew = n.op?.elementwise; return ew?.kind === 'fused' && ew.fill !== null; };
   const unrolled = new Uint8Array(nodes.length);
-  for (const n of nodes) if (live[n.index] && inline(n) && !fills(n) && n.size <= UNROLL) unrolled[n.index] = 1;
+  for (const n of nodes) if (live[n.index] && inline(n) && !fills(n) && n.size <= UNROLL && n.op!.elementwise!.kind !== 'segmentSum') unrolled[n.index] = 1;
   const needsBuffer = new Uint8Array(nodes.length);
   for (const o of program.outputs) if (!isConst(o)) needsBuffer[o.index] = 1;
   for (const n of nodes) {

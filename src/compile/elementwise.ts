@@ -49,6 +49,12 @@ export function emitForward(e: Emit, n: TraceNode, unrolled: boolean, buffered: 
     if (!unrolled) return `${e.valueName(i)}[${k}] = ${expr};`;
     return `const v${i}_${k} = ${expr};${buffered ? ` ${e.valueName(i)}[${k}] = v${i}_${k};` : ''}`;
   };
+  if (ew.kind === 'segmentSum') {       // never unrolled: its output has more than one element
+    const B = e.valueName(i), M = e.bind(ew.map);
+    e.line(`${B}.fill(0);`);
+    e.line(`for (let k = 0; k < ${ew.map.length}; k++) ${B}[${M}[k]] += ${e.val(ops[0]!, 'k')};`);
+    return;
+  }
   if (ew.kind === 'total') {
     const x = ops[0]!;
     e.line(`let s${i} = 0;`);
@@ -97,6 +103,13 @@ export function emitBackward(
 ): void {
   const ew = n.op!.elementwise!, ops = n.operands, i = n.index, size = n.size;
   const y = (k: number | string) => e.val(n, k);
+  if (ew.kind === 'segmentSum') {
+    const x = ops[0]!;
+    if (isConst(x)) return;
+    const first = isFirst(x), M = e.bind(ew.map);
+    each(e, x.size, false, (k) => contribute(x, k, g(`${M}[${k}]`), first));
+    return;
+  }
   if (ew.kind === 'total') {
     const x = ops[0]!;
     if (isConst(x)) return;

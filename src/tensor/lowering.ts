@@ -65,7 +65,9 @@ export type Elementwise =
     readonly maps?: OperandMaps;
   }
   /** scale · Σ x (sum and mean over everything). */
-  | { readonly kind: 'total'; readonly scale: number };
+  | { readonly kind: 'total'; readonly scale: number }
+  /** out[map[k]] += x[k] from zero (a sum over some axes): the output element of each input element. */
+  | { readonly kind: 'segmentSum'; readonly map: Int32Array };
 
 /** A value an op read that is not traced: its data is a constant of the program. */
 export interface Constant {

@@ -52,6 +52,11 @@ describe('compiled programs: the tape\'s bits', () => {
     expectTapeBits(f, [vec(6, 0.1, 2), vec(3, 0.1, 2)], [vec(6, 0.1, 2), vec(3, 0.1, 2)], [[2, 3], [3]]);
     const g: F = (a, b) => sum(mul(expandDims(a, -1), b));        // [2, 1] × [2, 3]
     expectTapeBits(g, [vec(2), vec(6)], [vec(2), vec(6)], [[2], [2, 3]]);
+    const w = tensor(vec(4));
+    const h: F = (a) => sum(mul(exp(sum(a, 0)), w));                // a sum over an axis: [3, 4] → [4]
+    expectTapeBits(h, [vec(12)], [vec(12)], [[3, 4]]);
+    const k: F = (a) => sum(mul(sum(square(a), -1, true), a));      // [3, 4] → [3, 1], broadcast back
+    expectTapeBits(k, [vec(12)], [vec(12)], [[3, 4]]);
   });
 
   it('NaN in gives NaN out, as on the tape', () => {

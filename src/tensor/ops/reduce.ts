@@ -95,7 +95,7 @@ function mapped(name: string, t: Tensor, r: Reduction, scale: 0 | 1): Tensor {
   const op: Lowering = {
     name,
     // A sum down to one element is `total`'s arithmetic (0 + x₀ + x₁ + …, times 1).
-    ...(scale === 1 && r.size === 1 ? { elementwise: { kind: 'total' as const, scale: 1 } } : {}),
+    ...(scale === 1 ? { elementwise: r.size === 1 ? { kind: 'total' as const, scale: 1 } : { kind: 'segmentSum' as const, map: r.map } } : {}),
     forward(ins, out) {
       const v = ins[0]!;
       acc.fill(0);
