@@ -133,7 +133,7 @@ export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly numbe
   const c = compileTarget(fn, m, batch);
   const shapes = c.inputs.map((_, j) => Object.freeze([...batch, m.sizes[j]!]));
   const lpShape = Object.freeze([...batch]);
-  return (...parts) => {
+  const fn2 = (...parts: Tensor[]): [Tensor, Tensor[]] => {
     parts.forEach((p, j) => {
       const b = c.inputs[j], d = p.data as ArrayLike<number>;
       if (b === undefined || p.size !== b.length) fail('range', fn, 'state', `part ${j} has shape [${p.shape.join(', ')}]; the compiled target was traced for [${shapes[j]?.join(', ')}]`, p.shape);
@@ -143,7 +143,17 @@ export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly numbe
     const lp = c.outputs[0] as Float64Array;
     return [new Tensor(lp.slice(), lpShape, 'float64', undefined, true), c.grads.map((g, j) => new Tensor(g.slice(), shapes[j]!, 'float64', undefined, true))];
   };
+  // The same over flat arrays, for samplers that keep their state in Float64Arrays (no tensors per call).
+  const flat = (x: readonly Float64Array[]) => {
+    for (let j = 0; j < x.length; j++) c.inputs[j]!.set(x[j]!);
+    c.run(true);
+    return { lp: (c.outputs[0] as Float64Array).slice(), grad: c.grads.map((g) => g.slice()) };
+  };
+  return Object.assign(fn2, { [FLAT]: { shapes, flat } });
 }
+
+/** Where a compiled target keeps its flat form: the part shapes it was traced for and the function over them. */
+export const FLAT = Symbol.for('stochax.compiledTarget.flat');
 
 /**
  * Guards against a model that reads traced values where the tracer cannot see it: the compiled

@@ -15,7 +15,7 @@ import type { FloatDType } from '../../src/tensor/dtype.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from './kernel-results.js';
-import { isCompiledLogDensity } from '../../distributions/compile-log-density.js';
+import { FLAT, isCompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
 
 /** Shapes of a state: the chain dims (the log density's shape) and each part's full shape. */
@@ -138,6 +138,10 @@ export function flatTarget(
   fn: string, target: TargetLogProbFn | undefined, targetAndGrad: TargetLogProbAndGradFn | undefined, g: Geometry,
 ): FlatTarget {
   const n = g.partShapes.length;
+  // A compiled target traced for exactly these parts runs on the arrays themselves.
+  const compiled = (targetAndGrad as { [FLAT]?: { shapes: readonly (readonly number[])[]; flat: FlatTarget } } | undefined)?.[FLAT];
+  if (compiled !== undefined && g.dtypes.every((d) => d === 'float64') && g.lpDtype === 'float64'
+    && compiled.shapes.length === n && compiled.shapes.every((s, k) => sameShape(s, g.partShapes[k]!))) return compiled.flat;
   return (x) => {
     const parts = new Array<Tensor>(n);
     for (let k = 0; k < n; k++) parts[k] = wrap(x[k]!, g.partShapes[k]!, g.dtypes[k]!);
