@@ -2,7 +2,7 @@ import { fail } from '../src/checks.js';
 import { getModes } from '../src/config.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { truncatedNormalData } from '../src/random/truncated-normal.js';
-import { broadcastData, broadcastIndex, broadcastShapes, reduceToShapeInto } from '../src/tensor/broadcast.js';
+import { broadcastData, broadcastShapes, reduceToShapeInto } from '../src/tensor/broadcast.js';
 import { floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import type { Lowering } from '../src/tensor/lowering.js';
@@ -12,7 +12,7 @@ import type { Bijector } from './bijectors/bijector.js';
 import { Sigmoid } from './bijectors/sigmoid.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { finite, positive, type Constraint } from './internal/constraints.js';
-import { fusedMap } from './internal/fused.js';
+import { broadcastLoader, fusedMap } from './internal/fused.js';
 import { logNdtr, logPhi, ndtri, dLogNdtr } from './internal/ndtr.js';
 
 export interface TruncatedNormalOptions extends DistributionOptions {
@@ -310,22 +310,10 @@ function map5Lowering(
   f: (a: Float64Array) => number, partials: (out: Float64Array, a: Float64Array, y: number) => void,
 ): Lowering & { readonly n: number } {
   const n = shape.reduce((p, d) => p * d, 1), m = tensors.length;
-  const index = tensors.map((t) => (t.size === n || t.size === 1 ? null : broadcastIndex(t.shape, shape)));
-  const strides = tensors.map((t) => (t.size === n ? 1 : t.size === 1 ? 0 : 1));
-  const scratch = index.map((idx) => (idx === null ? null : new Float64Array(n)));
-  const values: ArrayLike<number>[] = new Array(m);
+  const { strides, values, load } = broadcastLoader(shape, tensors, m);
   const a = new Float64Array(m), p = new Float64Array(m);
   // Full-size partials of operands smaller than the output (the others are written in place).
   const full = tensors.map((t) => (t.size === n ? null : new Float64Array(n)));
-  const load = (ins: readonly ArrayLike<number>[]) => {
-    for (let i = 0; i < m; i++) {
-      const idx = index[i], src = ins[i]!;
-      if (idx === null) { values[i] = src; continue; }
-      const dst = scratch[i]!;
-      for (let k = 0; k < n; k++) dst[k] = src[idx[k]!]!;
-      values[i] = dst;
-    }
-  };
   const at = (k: number) => { for (let i = 0; i < m; i++) a[i] = values[i]![k * strides[i]!]!; };
   return {
     name: fn,

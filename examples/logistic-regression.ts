@@ -101,6 +101,18 @@ export function gridPosterior(x: readonly number[], y: readonly number[], m: num
   return { intercept: moments(ints), slope: moments(slopes) };
 }
 
+/** The model: intercept and slope ~ Normal(0, 10), damage ~ Bernoulli(logit = α + β·x) at standardized temperatures `x`. */
+export function challengerModel(x: Tensor): JointDistributionNamed {
+  return new JointDistributionNamed({
+    alpha: new Normal({ loc: 0, scale: 10 }),
+    beta: new Normal({ loc: 0, scale: 10 }),
+    damage: (alpha: Tensor, beta: Tensor) => new Independent({
+      distribution: new Bernoulli({ logits: add(expandDims(alpha, -1), mul(expandDims(beta, -1), x)) }),
+      reinterpretedBatchNdims: 1,
+    }),
+  }, { name: 'ChallengerLogistic' });
+}
+
 export interface LogisticRegressionResult {
   readonly n: number;
   readonly damaged: number;
@@ -133,14 +145,7 @@ export async function main(options: { quiet?: boolean } = {}): Promise<LogisticR
   const mle = logisticMle(temp, damage);
   const exact = gridPosterior(Array.from(x.data as Float64Array), damage, m, sd, 10);
 
-  const model = new JointDistributionNamed({
-    alpha: new Normal({ loc: 0, scale: 10 }),
-    beta: new Normal({ loc: 0, scale: 10 }),
-    damage: (alpha: Tensor, beta: Tensor) => new Independent({
-      distribution: new Bernoulli({ logits: add(expandDims(alpha, -1), mul(expandDims(beta, -1), x)) }),
-      reinterpretedBatchNdims: 1,
-    }),
-  }, { name: 'ChallengerLogistic' });
+  const model = challengerModel(x);
   const { draws, trace } = windowedAdaptiveNuts(model, { pins: { damage: tensor(damage) }, seed: 0 });
 
   // Back to the °F scale, draw by draw. (Local names must not shadow the node names `alpha` and

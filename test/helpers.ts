@@ -1,5 +1,6 @@
 import v8 from 'node:v8';
 import { configure, type ConfigureOptions } from '../src/config.js';
+import { Tensor } from '../src/tensor/tensor.js';
 
 /** Runs `f` with the given global modes, restoring the previous ones afterwards. */
 export function withModes<T>(modes: ConfigureOptions, f: () => T): T {
@@ -62,4 +63,30 @@ export function newSpaceGrowth(f: () => void): number {
     const grown = used() - before;
     if (grown >= 0 || attempt >= 5) return grown;
   }
+}
+
+/** A float64 tensor of `shape` with entries uniform in (lo, hi), from mulberry32(seed). */
+export function randTensor(shape: number[], seed: number, lo = -1, hi = 1): Tensor {
+  const u = mulberry32(seed);
+  return new Tensor(Float64Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => lo + (hi - lo) * u()), shape);
+}
+
+/**
+ * Matrices [..., n, n] whose symmetric parts are positive definite: B·Bᵀ + n·I from random B,
+ * plus `skew`·(i + j) below the diagonal (0: symmetric).
+ */
+export function spdTensor(shape: number[], seed: number, skew = 0): Tensor {
+  const n = shape[shape.length - 1]!;
+  const b = randTensor(shape, seed).data as Float64Array;
+  const out = new Float64Array(b.length);
+  for (let o = 0; o < b.length; o += n * n) {
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        let s = i === j ? n : 0;
+        for (let k = 0; k < n; k++) s += b[o + i * n + k]! * b[o + j * n + k]!;
+        out[o + i * n + j] = i > j && skew !== 0 ? s + skew * (i + j) : s;
+      }
+    }
+  }
+  return new Tensor(out, shape);
 }

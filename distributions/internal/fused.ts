@@ -66,21 +66,8 @@ function fusedLowering(
 ): Lowering & { readonly n: number } {
   const n = shape.reduce((p, d) => p * d, 1);
   const m = tensors.length;
-  const index = tensors.map((t) => (t.size === n || t.size === 1 ? null : broadcastIndex(t.shape, shape)));
-  const strides = tensors.map((t, i) => (t.size === n || index[i] !== null ? 1 : 0));
-  const scratch = index.map((idx) => (idx === null ? null : new Float64Array(n)));
-  const values: ArrayLike<number>[] = new Array(4).fill(ZERO);
-  while (strides.length < 4) strides.push(0);
+  const { index, strides, values, load } = broadcastLoader(shape, tensors, 4);
   const [sa, sb, sc, sd] = strides as [number, number, number, number];
-  const load = (ins: readonly ArrayLike<number>[]) => {
-    for (let i = 0; i < m; i++) {
-      const idx = index[i], src = ins[i]!;
-      if (idx === null) { values[i] = src; continue; }
-      const dst = scratch[i]!;
-      for (let k = 0; k < n; k++) dst[k] = src[idx[k]!]!;
-      values[i] = dst;
-    }
-  };
   // Full-size partials per tracked operand (written in place when the operand is full size).
   const full = tensors.map((t, i) => (tracked[i] && t.size !== n ? new Float64Array(n) : null));
   const p = new Float64Array(4);
@@ -117,4 +104,28 @@ function fusedLowering(
       },
     }),
   };
+}
+
+/**
+ * How a fused kernel reads operands broadcast to `shape`: operands of the output's size or of
+ * size 1 in place (stride 1 or 0), others gathered through an index map into scratch (as
+ * `broadcastData` would copy them). `load(ins)` fills `values` (padded with zeros to `slots`).
+ */
+export function broadcastLoader(shape: readonly number[], tensors: readonly Tensor[], slots: number) {
+  const n = shape.reduce((p, d) => p * d, 1), m = tensors.length;
+  const index = tensors.map((t) => (t.size === n || t.size === 1 ? null : broadcastIndex(t.shape, shape)));
+  const strides = tensors.map((t, i) => (t.size === n || index[i] !== null ? 1 : 0));
+  while (strides.length < slots) strides.push(0);
+  const scratch = index.map((idx) => (idx === null ? null : new Float64Array(n)));
+  const values: ArrayLike<number>[] = new Array(Math.max(slots, m)).fill(ZERO);
+  const load = (ins: readonly ArrayLike<number>[]): void => {
+    for (let i = 0; i < m; i++) {
+      const idx = index[i], src = ins[i]!;
+      if (idx === null) { values[i] = src; continue; }
+      const dst = scratch[i]!;
+      for (let k = 0; k < n; k++) dst[k] = src[idx[k]!]!;
+      values[i] = dst;
+    }
+  };
+  return { index, strides, values, load };
 }

@@ -19,7 +19,7 @@ import type { Bijector } from '../../distributions/bijectors/bijector.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { centered, nonCentered, y as eightSchoolsY } from '../../examples/eight-schools.js';
 import { hmm as weatherHmm, observed as weatherObserved } from '../../examples/hmm-weather.js';
-import { readCsv } from '../../examples/logistic-regression.js';
+import { challengerModel, readCsv } from '../../examples/logistic-regression.js';
 import { model as stochasticVolatility, simulate } from '../../examples/stochastic-volatility.js';
 import { compileGradient } from '../../src/compile/index.js';
 import {
@@ -379,15 +379,7 @@ describe('compiled = tape for every example model', () => {
     const n = temp.length, m = temp.reduce((s, t) => s + t, 0) / n;
     const sd = Math.sqrt(temp.reduce((s, t) => s + (t - m) ** 2, 0) / (n - 1));
     const x = tensor(temp.map((t) => (t - m) / sd));
-    const model = new JointDistributionNamed({
-      alpha: new Normal({ loc: 0, scale: 10 }),
-      beta: new Normal({ loc: 0, scale: 10 }),
-      damage: (alpha: Tensor, beta: Tensor) => new Independent({
-        distribution: new Bernoulli({ logits: add(expandDims(alpha, -1), mul(expandDims(beta, -1), x)) }),
-        reinterpretedBatchNdims: 1,
-      }),
-    }, { name: 'ChallengerLogistic' });
-    expectModelMatchesTape(model, { damage: tensor(damage) });
+    expectModelMatchesTape(challengerModel(x), { damage: tensor(damage) });
   });
 
   it('coin flips (examples/coin-flips.ts; the model of its main)', () => {

@@ -21,34 +21,14 @@ import { concat, stack } from '../../src/tensor/ops/shape.js';
 import { betainc, igamma, igammac, lbeta } from '../../src/tensor/ops/special.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { Gamma } from '../../distributions/gamma.js';
-import { mulberry32 } from '../helpers.js';
+import { randTensor, spdTensor } from '../helpers.js';
 
 // ---- points ----------------------------------------------------------------------------------------
 
-const sizeOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
-/** A float64 tensor of `shape` with entries uniform in (lo, hi). */
-function rand(shape: number[], seed: number, lo = -1, hi = 1): Tensor {
-  const u = mulberry32(seed);
-  return new Tensor(Float64Array.from({ length: sizeOf(shape) }, () => lo + (hi - lo) * u()), shape);
-}
-
-/** Matrices [..., n, n] whose symmetric parts are positive definite: B·Bᵀ + n·I, plus a small asymmetry. */
-function spd(shape: number[], seed: number): Tensor {
-  const n = shape[shape.length - 1]!;
-  const b = rand(shape, seed).data as Float64Array;
-  const out = new Float64Array(b.length);
-  for (let o = 0; o < b.length; o += n * n) {
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        let s = i === j ? n : 0;
-        for (let k = 0; k < n; k++) s += b[o + i * n + k]! * b[o + j * n + k]!;
-        out[o + i * n + j] = s + (i > j ? 0.01 * (i + j) : 0);
-      }
-    }
-  }
-  return new Tensor(out, shape);
-}
+const rand = randTensor;
+/** Matrices [..., n, n] whose symmetric parts are positive definite, plus a small asymmetry. */
+const spd = (shape: number[], seed: number): Tensor => spdTensor(shape, seed, 0.01);
 
 /** Matrices [..., n, n] with diagonal entries in ±[1.5, 2.5) and small entries elsewhere (all of them, so the unread triangle must get no gradient). */
 function triangular(shape: number[], seed: number): Tensor {

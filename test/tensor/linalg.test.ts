@@ -13,34 +13,13 @@ import { cholesky, choleskySolve, inv, logDet, triangularSolve } from '../../src
 import { dot, matmul } from '../../src/tensor/ops/matmul.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
-import { mulberry32 } from '../helpers.js';
+import { randTensor, spdTensor } from '../helpers.js';
 
 // ---- helpers -------------------------------------------------------------------------------------
 
 
-/** A float64 tensor of `shape` with entries uniform in (−1, 1). */
-function rand(shape: number[], seed: number): Tensor {
-  const u = mulberry32(seed);
-  const data = Float64Array.from({ length: shape.reduce((a, b) => a * b, 1) }, () => 2 * u() - 1);
-  return new Tensor(data, shape);
-}
-
-/** Matrices [..., n, n] whose symmetric parts are positive definite: B·Bᵀ + n·I from random B. */
-function spd(shape: number[], seed: number): Tensor {
-  const n = shape[shape.length - 1]!;
-  const b = rand(shape, seed).data as Float64Array;
-  const out = new Float64Array(b.length);
-  for (let o = 0; o < b.length; o += n * n) {
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < n; j++) {
-        let s = i === j ? n : 0;
-        for (let k = 0; k < n; k++) s += b[o + i * n + k]! * b[o + j * n + k]!;
-        out[o + i * n + j] = s;
-      }
-    }
-  }
-  return new Tensor(out, shape);
-}
+const rand = (shape: number[], seed: number): Tensor => randTensor(shape, seed);
+const spd = (shape: number[], seed: number): Tensor => spdTensor(shape, seed);
 
 /** Lower (or upper) triangular matrices [..., n, n] with diagonal entries in [1.5, 2.5) or their negatives. */
 function triangular(shape: number[], seed: number, lower = true): Tensor {
