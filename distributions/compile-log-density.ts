@@ -118,12 +118,21 @@ export function compileLogDensity<K extends StructKind>(
  * the gradients are those of its sum over `batch` (each chain's own gradient).
  */
 export function compileTarget(fn: string, m: FlatModel, batch: readonly number[]): Compiled {
+  // Traced once per model, pinned values (by identity) and batch shape.
+  const pins = Object.values(m.pinned.pins);
+  const key = batch.join(',');
+  const entries = cache.get(m.pinned.distribution) ?? [];
+  const hit = entries.find((e) => e.key === key && e.pins.length === pins.length && e.pins.every((p, i) => p === pins[i]));
+  if (hit !== undefined) return hit.compiled;
   const count = batch.reduce((a, b) => a * b, 1);
   const at = (v: (j: number, k: number) => number) => m.sizes.map((n, j) => new Tensor(Float64Array.from({ length: count * n }, (_, k) => v(j, k)), [...batch, n], 'float64'));
   const c = compileGradient(fn, (...parts) => m.target(...parts), at(() => 0));
   checkAgainstTape(fn, m, c, at((j, k) => 0.3 - 0.1 * ((j + k) % 5)));
+  cache.set(m.pinned.distribution, [...entries.slice(-7), { key, pins, compiled: c }]);
   return c;
 }
+
+const cache = new WeakMap<object, { key: string; pins: readonly Tensor[]; compiled: Compiled }[]>();
 
 /**
  * The compiled target as a sampler's `targetLogProbAndGradFn` over tensors of the traced shapes:

@@ -84,6 +84,25 @@ describe('compileLogDensity (BridgeStan\'s model interface)', () => {
     expect(newSpaceGrowth(() => { for (let i = 0; i < 20_000; i++) { x[i % 10] = (i % 7) * 0.1; ld.logDensityGradient(x, grad); } })).toBeLessThan(16 * 1024);
   });
 
+  it('is traced once per model, pins and shape (cached)', () => {
+    let calls = 0;
+    const model = new JointDistributionNamed({
+      m: new Normal({ loc: 0, scale: 1 }),
+      x: (m: T) => { calls++; return new Normal({ loc: m, scale: 1 }); },
+    });
+    const x = tensor(0.5);
+    const first = compileLogDensity(model, { pins: { x } });
+    const tracing = calls;
+    calls = 0;
+    const second = compileLogDensity(model, { pins: { x } });
+    const cached = calls;
+    expect(cached).toBeLessThan(tracing);           // no trace, no check against the tape
+    expect(second.logDensity([0.2])).toBe(first.logDensity([0.2]));
+    calls = 0;
+    compileLogDensity(model, { pins: { x: tensor(0.5) } });    // other pinned values: traced again
+    expect(calls).toBeGreaterThan(cached);
+  });
+
   it('NaN in gives NaN out', () => {
     const x = new Float64Array(ld.dim);
     x[0] = NaN;
