@@ -36,6 +36,8 @@ Flags:
   --chain-index i  run only chain i of --chains (a \`setup\` module only): key
                    split(seed, chains)[i]; \`stochax merge\` of the per-chain draws.json files
                    equals the all-chains run bit for bit (default --out stochax-out/chain-i)
+  --no-compile     keep a \`model\` module's log density on the autodiff tape instead of compiled
+                   JavaScript (the same draws, slower; for models that cannot be traced)
   --out DIR        output directory (default ./stochax-out)
 
 The model module exports either
@@ -61,6 +63,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   workers: { kind: 'int', min: 0 },
   'chain-index': { kind: 'int', min: 0 },
   out: { kind: 'string' },
+  'no-compile': { kind: 'bool' },
 };
 
 interface Run {
@@ -88,6 +91,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const seed = (flags.get('seed') as number | bigint | undefined) ?? 0;
   const workers = flags.get('workers') as number | undefined;
   const chainIndex = flags.get('chain-index') as number | undefined;
+  const compile = flags.get('no-compile') !== true;
   if (chainIndex !== undefined && chainIndex >= chains) throw new CliError(`--chain-index must be in [0, ${chains}) for --chains ${chains}; got ${chainIndex}`);
   const cwd = io.cwd ?? process.cwd();
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? (chainIndex === undefined ? 'stochax-out' : join('stochax-out', `chain-${chainIndex}`)));
@@ -95,8 +99,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const model = await loadModel(positionals[0]!, cwd);
   const started = Date.now();
   const result = model.kind === 'joint'
-    ? runJoint(model, { chains, nDraws, warmup, seed, workers, chainIndex }, io)
-    : await runSetup(model, { chains, nDraws, warmup, seed, workers, chainIndex }, io);
+    ? runJoint(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile }, io)
+    : await runSetup(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile }, io);
   io.stderr(`sampled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
   const settings: RunSettings = {
@@ -135,6 +139,8 @@ interface RunOptions {
   readonly seed: number | bigint;
   readonly workers: number | undefined;
   readonly chainIndex: number | undefined;
+  /** windowedAdaptiveNuts' `compile` (a joint module only). */
+  readonly compile: boolean;
 }
 
 /** A joint-distribution module: `windowedAdaptiveNuts`, all chains vectorized in this process. */
@@ -152,6 +158,7 @@ function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, io: Cli
       ...model.options,
       ...(model.pins === undefined ? {} : { pins: model.pins }),
       nChains: o.chains, nDraws: o.nDraws, numAdaptationSteps: o.warmup, seed: o.seed,
+      ...(o.compile ? {} : { compile: false }),
       onProgress: (p) => progress.update(p),
     });
     return { draws, trace };

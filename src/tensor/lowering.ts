@@ -125,12 +125,12 @@ export function isTraced(node: TapeNode | undefined): node is TraceNode {
  * branch on one.
  */
 export function tracedValueError(what: string): TypeError {
-  return new TypeError(`compile: \`${what}\` reads a traced value, but a compiled function cannot depend on values in JavaScript control flow; compute both branches and select with \`where\`, or keep this function on the tape (compile: false)`);
+  return new TypeError(`compile: \`${what}\` reads a traced value, but a compiled function cannot depend on values in JavaScript control flow; compute both branches and select with \`where\`, or keep this function on the tape (\`compile: false\`, the CLI's \`--no-compile\`)`);
 }
 
 /** The error for an op that has no lowering rule. */
 export function noLoweringError(name: string): TypeError {
-  return new TypeError(`compile: the op \`${name}\` has no lowering rule, so this function cannot be compiled; keep it on the tape (compile: false)`);
+  return new TypeError(`compile: the op \`${name}\` has no lowering rule, so this function cannot be compiled; keep it on the tape (\`compile: false\`, the CLI's \`--no-compile\`)`);
 }
 
 /** The error for `grad`/`valueAndGrad` over traced values inside a compiled function. */

@@ -33,6 +33,14 @@ export const model = new JointDistributionNamed({
 }, { name: 'AlwaysNaN' });
 export const pins = { y: tensor(0) };
 `,
+  'reads-values.js': `import { JointDistributionNamed, Normal, HalfNormal } from '../../../distributions/index.js';
+import { sum, tensor } from '../../../src/index.js';
+export const model = new JointDistributionNamed({
+  sigma: new HalfNormal({ scale: 1 }),
+  y: (sigma) => new Normal({ loc: 0, scale: sum(sigma).item() > 100 ? 100 : sigma }),
+}, { name: 'ReadsValues' });
+export const pins = { y: tensor(0.5) };
+`,
   'empty.js': 'export const answer = 42;\n',
   'not-a-model.js': 'export const model = { logProb: () => 0 };\n',
   'gauss.js': GAUSS_MODULE,
@@ -95,9 +103,20 @@ describe('stochax sample (joint distribution module)', () => {
     expect(again.code).toBe(0);
     expect(readFileSync(join(dir, 'out-tiny-2', 'draws.json'), 'utf8')).toBe(readFileSync(join(dir, 'out-tiny', 'draws.json'), 'utf8'));
 
+    // On the tape (--no-compile): the same bits again.
+    const tape = await cli('sample', 'tiny.js', '--chains', '2', '--draws', '50', '--warmup', '50', '--seed', '3', '--out', 'out-tiny-3', '--no-compile');
+    expect(tape.code).toBe(0);
+    expect(readFileSync(join(dir, 'out-tiny-3', 'draws.json'), 'utf8')).toBe(readFileSync(join(dir, 'out-tiny', 'draws.json'), 'utf8'));
+
     const s = await cli('summary', join('out-tiny', 'draws.json'));
     expect(s.code).toBe(0);
     expect(s.out).toBe(r.out.slice(0, r.out.indexOf('\n\nwrote')) + '\n');
+  });
+
+  it('a model that reads values in JavaScript: a one-line error naming the method, and --no-compile samples it', async () => {
+    expectOneLineError(await cli('sample', 'reads-values.js', '--chains', '2', '--draws', '20', '--warmup', '20', '--out', 'out-rv'), /Tensor\.item\(\).*where.*compile: false.*--no-compile/);
+    const r = await cli('sample', 'reads-values.js', '--chains', '2', '--draws', '20', '--warmup', '20', '--out', 'out-rv', '--no-compile');
+    expect(r.code).toBe(0);
   });
 
   it('loads a .ts model module (examples/eight-schools.ts)', async () => {
