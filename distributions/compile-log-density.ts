@@ -41,7 +41,13 @@ export interface CompileLogDensityOptions {
   readonly pins?: PartialValues;
 }
 
-/** True for an object made by {@link compileLogDensity} (by brand, so another copy of stochax's works too). */
+/**
+ * True for an object made by {@link compileLogDensity} (by brand, so another copy of stochax's works too).
+ *
+ * @example
+ * isCompiledLogDensity(compileLogDensity(model, { pins }));   // true
+ * isCompiledLogDensity((x) => x);                              // false
+ */
 export function isCompiledLogDensity(x: unknown): x is CompiledLogDensity {
   return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
 }
