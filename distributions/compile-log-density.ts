@@ -79,9 +79,12 @@ export function compileLogDensity<K extends StructKind>(
   const offsets = m.sizes.map((_, j) => m.sizes.slice(0, j).reduce((a, b) => a + b, 0));
   const params = m.names.map((name, j) => ({ name, shape: m.shapes[j]!, offset: offsets[j]!, size: m.sizes[j]! }));
   const c = compileTarget(fn, m, []);
-  const load = (name: string, x: ArrayLike<number>) => {
-    if (x === null || typeof x !== 'object' || typeof (x as ArrayLike<number>).length !== 'number') fail('type', fn, name, 'must be a Float64Array (or an array of numbers)', x);
-    if (x.length !== dim) fail('range', fn, name, `must have length dim = ${dim}; got ${x.length}`, x.length);
+  const checkPoint = (x: ArrayLike<number>) => {
+    if (x === null || typeof x !== 'object' || typeof (x as ArrayLike<number>).length !== 'number') fail('type', fn, 'x', 'must be a Float64Array (or an array of numbers)', x);
+    if (x.length !== dim) fail('range', fn, 'x', `must have length dim = ${dim}; got ${x.length}`, x.length);
+  };
+  const load = (x: ArrayLike<number>) => {
+    checkPoint(x);
     for (let j = 0, i = 0; j < c.inputs.length; j++) { const b = c.inputs[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; }
   };
   const value = c.outputs[0]!;
@@ -93,20 +96,20 @@ export function compileLogDensity<K extends StructKind>(
     params: Object.freeze(params),
     model: pinned,
     logDensity(x) {
-      load('x', x);
+      load(x);
       c.run(false);
       return value[0]!;
     },
     logDensityGradient(x, grad) {
       if (!(grad instanceof Float64Array)) fail('type', fn, 'grad', 'must be a Float64Array', grad);
       if (grad.length !== dim) fail('range', fn, 'grad', `must have length dim = ${dim}; got ${grad.length}`, grad.length);
-      load('x', x);
+      load(x);
       c.run(true);
       for (let j = 0, i = 0; j < c.grads.length; j++) { const g = c.grads[j]!; for (let k = 0; k < g.length; k++) grad[i++] = g[k]!; }
       return value[0]!;
     },
     constrain(x) {
-      if (x === null || typeof x !== 'object' || (x as ArrayLike<number>).length !== dim) fail('range', fn, 'x', `must be an array of length dim = ${dim}`, x);
+      checkPoint(x);
       return m.bijector.forward(m.struct(m.unflatten(toParts(x)))) as Struct<K, Tensor>;
     },
     unconstrain(values) {

@@ -116,6 +116,8 @@ describe('compileLogDensity (BridgeStan\'s model interface)', () => {
     expect(() => ld.logDensityGradient(new Float64Array(10), new Float64Array(9))).toThrow(/`grad` must have length dim = 10/);
     expect(() => ld.logDensityGradient(new Float64Array(10), [] as never)).toThrow(TypeError);
     expect(() => ld.logDensity(5 as never)).toThrow(TypeError);
+    expect(() => ld.constrain(null as never)).toThrow(/compileLogDensity: `x` must be a Float64Array/);
+    expect(() => ld.constrain([1, 2])).toThrow(RangeError);
     expect(() => compileLogDensity({} as never)).toThrow(/compileLogDensity: `model` must be a joint distribution/);
     expect(() => compileLogDensity(nonCentered, { pins: { z: 1 } })).toThrow(/names unknown nodes/);
     expect(() => compileLogDensity(nonCentered, { pins: { y }, jit: true } as never)).toThrow(/unknown option/i);
