@@ -120,9 +120,8 @@ export function isTraced(node: TapeNode | undefined): node is TraceNode {
 }
 
 /**
- * The error for JS that needs a traced value's number (`item()`, `toArray()`, a comparison
- * turned into a boolean): a compiled function runs the same ops for every input, so it cannot
- * branch on one.
+ * The error for JS that needs a traced value's number (`item()`, `toArray()`, `get()`, an
+ * integer cast): a compiled function runs the same ops for every input, so it cannot branch on one.
  */
 export function tracedValueError(what: string): TypeError {
   return new TypeError(`compile: \`${what}\` reads a traced value, but a compiled function cannot depend on values in JavaScript control flow; compute both branches and select with \`where\`, or keep this function on the tape (\`compile: false\`, the CLI's \`--no-compile\`)`);
