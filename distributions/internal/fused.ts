@@ -118,14 +118,16 @@ export function broadcastLoader(shape: readonly number[], tensors: readonly Tens
   while (strides.length < slots) strides.push(0);
   const scratch = index.map((idx) => (idx === null ? null : new Float64Array(n)));
   const values: ArrayLike<number>[] = new Array(Math.max(slots, m)).fill(ZERO);
-  const load = (ins: readonly ArrayLike<number>[]): void => {
-    for (let i = 0; i < m; i++) {
-      const idx = index[i], src = ins[i]!;
-      if (idx === null) { values[i] = src; continue; }
-      const dst = scratch[i]!;
-      for (let k = 0; k < n; k++) dst[k] = src[idx[k]!]!;
-      values[i] = dst;
-    }
+  return {
+    index, strides, values,
+    load: (ins: readonly ArrayLike<number>[]): void => {
+      for (let i = 0; i < m; i++) {
+        const idx = index[i], src = ins[i]!;
+        if (idx === null) { values[i] = src; continue; }
+        const dst = scratch[i]!;
+        for (let k = 0; k < n; k++) dst[k] = src[idx[k]!]!;
+        values[i] = dst;
+      }
+    },
   };
-  return { index, strides, values, load };
 }

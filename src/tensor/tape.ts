@@ -63,7 +63,7 @@ const active: Tape[] = [];
 
 /** The tape that records new ops, if any. */
 export function currentTape(): Tape | undefined {
-  return active[active.length - 1];
+  return active.length === 0 ? undefined : active[active.length - 1];   // active[-1] would take a slow keyed load
 }
 
 /** Runs `f` with `tape` recording. */

@@ -72,23 +72,41 @@ export function binaryOp(name: string, fn: ((a: number, b: number) => number) | 
     }
     const out = outDtype === 'bool' ? new Uint8Array(n) : floatStorage(floatKind(a, b), n);
     binaryForward(f, av, bv, out, ia, ib);
-    const backward = (g: Float64Array, x: ArrayLike<number>, y: ArrayLike<number>, o: ArrayLike<number>, parts: readonly (Float64Array | null)[]) => {
-      if (parts[0] && da !== null) partialGrad(parts[0], g, da, x, y, o, ia, ib, n, na, nb, true);
-      if (parts[1] && db !== null) partialGrad(parts[1], g, db, x, y, o, ia, ib, n, na, nb, false);
-    };
-    const op: Lowering | string = !tracing() ? name : {
-      name,
-      elementwise: { kind: 'binary' as const, f, da, db, ...(infix === undefined ? {} : { infix }), ...(ia === null ? {} : { maps: [ia, ib] }) },
-      forward: (ins, o) => binaryForward(f, ins[0]!, ins[1]!, o, ia, ib),
-      ...(da === null && db === null ? {} : { backward: (g, ins, o, parts) => backward(g, ins[0]!, ins[1]!, o, parts) }),
-    };
+    // No named closures per call here: under esbuild's keepNames each one costs a defineProperty.
+    const op: Lowering | string = !tracing() ? name : binaryLowering(name, f, infix, da, db, ia, ib, n);
     if (da === null && db === null) return result(out as Float64Array, shape, [a, b], null, outDtype, op);
     return result(out as Float64Array, shape, [a, b], (g) => {
       const parts = [da === null ? null : new Float64Array(na), db === null ? null : new Float64Array(nb)];
-      backward(g, av, bv, out, parts);
+      binaryBackward(g, av, bv, out, parts, da, db, ia, ib, n);
       return parts;
     }, undefined, op);
   };
+}
+
+/** A binary op's lowering for one broadcast (built only while tracing). */
+function binaryLowering(
+  name: string, f: (a: number, b: number) => number, infix: Infix | undefined, da: ElementPartial, db: ElementPartial,
+  ia: Int32Array | null, ib: Int32Array | null, n: number,
+): Lowering {
+  return {
+    name,
+    elementwise: { kind: 'binary', f, da, db, ...(infix === undefined ? {} : { infix }), ...(ia === null ? {} : { maps: [ia, ib] }) },
+    forward: (ins, o) => binaryForward(f, ins[0]!, ins[1]!, o, ia, ib),
+    ...(da === null && db === null ? {} : {
+      backward: (g: Float64Array, ins: readonly ArrayLike<number>[], o: ArrayLike<number>, parts: readonly (Float64Array | null)[]) =>
+        binaryBackward(g, ins[0]!, ins[1]!, o, parts, da, db, ia, ib, n),
+    }),
+  };
+}
+
+/** The parts of a binary op's adjoint for each operand with a partial. */
+function binaryBackward(
+  g: Float64Array, x: ArrayLike<number>, y: ArrayLike<number>, o: ArrayLike<number>, parts: readonly (Float64Array | null)[],
+  da: ElementPartial, db: ElementPartial, ia: Int32Array | null, ib: Int32Array | null, n: number,
+): void {
+  const na = x.length, nb = y.length;
+  if (parts[0] && da !== null) partialGrad(parts[0], g, da, x, y, o, ia, ib, n, na, nb, true);
+  if (parts[1] && db !== null) partialGrad(parts[1], g, db, x, y, o, ia, ib, n, na, nb, false);
 }
 
 /** out[k] = f(a[·], b[·]) over the broadcast (index maps, or same size, or a scalar operand). */
