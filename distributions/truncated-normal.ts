@@ -3,7 +3,7 @@ import { getModes } from '../src/config.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { truncatedNormalData } from '../src/random/truncated-normal.js';
 import { broadcastData, broadcastShapes, reduceToShapeInto } from '../src/tensor/broadcast.js';
-import { floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../src/tensor/core.js';
+import { applyLowering, floatStorage, numbers, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import type { Lowering } from '../src/tensor/lowering.js';
 import { log1mexpScalar, logaddexpScalar } from '../src/tensor/ops/elementwise.js';
@@ -286,17 +286,8 @@ function fusedMap5(
 ): Tensor {
   const shape = broadcastShapes(fn, args.map(([name, t]) => [name, t.shape] as const));
   const tensors = args.map(([, t]) => t);
-  const tracked = tensors.map(isTracked);
   const op = map5Lowering(fn, shape, tensors, f, partials);
-  const ins = tensors.map(numbers);
-  const out = floatStorage(floatKind(...tensors), op.n);
-  op.forward(ins, out);
-  if (!tracked.some(Boolean)) return result(out, shape, tensors, null, undefined, op);
-  return result(out, shape, tensors, (g) => {
-    const parts = tensors.map((t, i) => (tracked[i] ? new Float64Array(t.size) : null));
-    op.backward!(g, ins, out, parts);
-    return parts;
-  }, undefined, op);
+  return applyLowering(op, tensors, shape, op.n);
 }
 
 /**

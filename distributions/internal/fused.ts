@@ -5,8 +5,7 @@
  * and the gradient. Partials are computed lazily, in the backward pass only.
  */
 import { broadcastIndex, broadcastShapes } from '../../src/tensor/broadcast.js';
-import { floatKind, floatStorage, isTracked, result } from '../../src/tensor/core.js';
-import type { TensorData } from '../../src/tensor/dtype.js';
+import { applyLowering, isTracked } from '../../src/tensor/core.js';
 import type { Lowering } from '../../src/tensor/lowering.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 
@@ -20,10 +19,6 @@ export type ScalarFn = (a: number, b: number, c: number, d: number) => number;
 export type ScalarPartials = (out: Float64Array, a: number, b: number, c: number, d: number, y: number) => void;
 
 const ZERO = new Float64Array(1);
-
-function asNumbers(data: TensorData): ArrayLike<number> {
-  return data instanceof BigInt64Array || data instanceof BigUint64Array ? Float64Array.from(data, Number) : (data as ArrayLike<number>);
-}
 
 /**
  * `f` applied element-wise to the broadcast of `args` (named for shape errors), as one tape node
@@ -44,15 +39,7 @@ export function fusedMap(fn: string, args: readonly (readonly [string, Tensor])[
   const tracked = tensors.map(isTracked);
   const grads = partials !== undefined && tracked.some(Boolean);
   const op = fusedLowering(fn, shape, tensors, f, grads ? partials : undefined, tracked, fill);
-  const ins = tensors.map((t) => asNumbers(t.data));
-  const out = floatStorage(floatKind(...tensors), op.n);
-  op.forward(ins, out);
-  if (!grads) return result(out, shape, tensors, null, undefined, op);
-  return result(out, shape, tensors, (g) => {
-    const parts = tensors.map((t, i) => (tracked[i] ? new Float64Array(t.size) : null));
-    op.backward!(g, ins, out, parts);
-    return parts;
-  }, undefined, op);
+  return applyLowering(op, tensors, shape, op.n);
 }
 
 /**

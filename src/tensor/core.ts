@@ -75,6 +75,24 @@ export function result(
   return new Tensor(data, shape, dtype ?? (data instanceof Float32Array ? 'float32' : 'float64'), node, true);
 }
 
+/**
+ * Runs `op` on the inputs' values into storage of `size` values (float32 only when every input is
+ * float32) and returns the result of `shape`, recorded with `op`: its vector–Jacobian product runs
+ * `op.backward` into fresh arrays for the tracked inputs (no gradient when `op` has no backward).
+ */
+export function applyLowering(op: Lowering, inputs: readonly Tensor[], shape: readonly number[], size: number): Tensor {
+  const vals = inputs.map(numbers);
+  const out = floatStorage(floatKind(...inputs), size);
+  op.forward(vals, out);
+  if (op.backward === undefined) return result(out, shape, inputs, null, undefined, op);
+  const need = inputs.map(isTracked);
+  return result(out, shape, inputs, (g) => {
+    const parts = inputs.map((t, i) => (need[i] ? new Float64Array(t.size) : null));
+    op.backward!(g, vals, out, parts);
+    return parts;
+  }, undefined, op);
+}
+
 /** True while a function is being traced for compilation (ops then build their lowering). */
 export function tracing(): boolean {
   return currentTape() instanceof Trace;

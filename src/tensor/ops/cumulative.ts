@@ -3,8 +3,7 @@
  * log space, with gradients.
  */
 import { checkAxis } from '../../checks.js';
-import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
-import type { Lowering } from '../lowering.js';
+import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { Tensor } from '../tensor.js';
 import { logaddexpScalar } from './elementwise.js';
 
@@ -32,7 +31,7 @@ export function cumsum(x: TensorLike, axis?: number): Tensor {
   const fn = 'cumsum';
   const t = asTensor(fn, 'x', x);
   const { shape, outer, len, inner } = lanes(fn, t, axis);
-  return cumulative(t, shape, {
+  return applyLowering({
     name: fn,
     forward(ins, out) {
       const v = ins[0]!;
@@ -49,19 +48,7 @@ export function cumsum(x: TensorLike, axis?: number): Tensor {
         for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
       });
     },
-  });
-}
-
-/** Runs a cumulative op's lowering eagerly (every lane covers its elements once) and records it. */
-function cumulative(t: Tensor, shape: readonly number[], op: Lowering): Tensor {
-  const v = numbers(t);
-  const out = floatStorage(floatKind(t), v.length);
-  op.forward([v], out);
-  return result(out, shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    op.backward!(g, [v], out, [gx]);
-    return [gx];
-  }, undefined, op);
+  }, [t], shape, t.size);
 }
 
 /**
@@ -79,7 +66,7 @@ export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
   // The float64 running values y: the output itself when it is float64, else scratch (the backward pass reads them).
   let scratch: Float64Array | undefined;
   const values = (out: ArrayLike<number>) => (out instanceof Float64Array ? out : (scratch ??= new Float64Array(t.size)));
-  return cumulative(t, shape, {
+  return applyLowering({
     name: fn,
     forward(ins, out) {
       const v = ins[0]!, y = values(out);
@@ -104,7 +91,7 @@ export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
         }
       });
     },
-  });
+  }, [t], shape, t.size);
 }
 
 /** Options of `variance` and `std`. */

@@ -12,7 +12,7 @@
  * const lp = sub(mul(-0.5, sum(square(z))), mul(0.5, logDet(l)));
  */
 import { checkBoolean, fail } from '../../checks.js';
-import { asTensor, floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../core.js';
+import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { choleskyBackward, choleskyInto, choleskySolveGradL, gemm, symmetrizeInto, trsm, trsmGradT } from '../linalg-kernels.js';
 import type { Flat, Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
@@ -33,23 +33,6 @@ function float64Work(size: number): (out: ArrayLike<number>) => Float64Array {
 /** Copies float64 working values into the output (rounding them when the output is float32). */
 function store(work: Float64Array, out: Flat): void {
   if (work !== out) for (let i = 0; i < work.length; i++) out[i] = work[i]!;
-}
-
-/**
- * Runs a lowering eagerly over tensors `ts` (float64 working values, a float32 result only when
- * every input is float32) and records it; the gradient runs the lowering's backward pass into
- * fresh arrays for the tracked inputs.
- */
-function eager(op: Lowering, ts: readonly Tensor[], shape: readonly number[], size: number): Tensor {
-  const vals = ts.map(numbers);
-  const out = floatStorage(floatKind(...ts), size);
-  op.forward(vals, out);
-  const need = ts.map(isTracked);
-  return result(out, shape, ts, (g) => {
-    const parts = ts.map((t, i) => (need[i] ? new Float64Array(t.size) : null));
-    op.backward!(g, vals, out, parts);
-    return parts;
-  }, undefined, op);
 }
 
 /**
@@ -90,7 +73,7 @@ export function cholesky(aLike: TensorLike): Tensor {
   const n = squareSize(fn, 'a', a);
   const batch = a.shape.slice(0, -2), nn = n * n, count = prod(batch);
   const work = float64Work(a.size);
-  return eager({
+  return applyLowering({
     name: fn,
     forward(ins, out) {
       const l = work(out);
@@ -207,7 +190,7 @@ export function triangularSolve(aLike: TensorLike, bLike: TensorLike, options: T
     for (let q = 0; q < plan.size; q++) trsm(av, plan.ia[q]! * nn, n, lower, trans, x, q * nm, m);
   };
   // b̄ = op(a)⁻ᵀ·x̄;  ā = −b̄·xᵀ (or −x·b̄ᵀ when transposed) on the read triangle.
-  return eager(solveOp(fn, s, sweep(transpose), sweep(!transpose), (_av, x, gx, q, ga) => {
+  return applyLowering(solveOp(fn, s, sweep(transpose), sweep(!transpose), (_av, x, gx, q, ga) => {
     trsmGradT(n, m, lower, transpose, x, gx, q * nm, ga, plan.ia[q]! * nn);
   }), [a, b], s.shape, plan.size * nm);
 }
@@ -234,7 +217,7 @@ export function choleskySolve(lLike: TensorLike, bLike: TensorLike): Tensor {
       trsm(lv, plan.ia[q]! * nn, n, true, true, x, q * nm, m);
     }
   };
-  return eager(solveOp(fn, s, solve, solve, (lv, x, gx, q, gl) => {
+  return applyLowering(solveOp(fn, s, solve, solve, (lv, x, gx, q, gl) => {
     choleskySolveGradL(lv, plan.ia[q]! * nn, n, m, x, gx, q * nm, gl, plan.ia[q]! * nn);
   }), [l, b], s.shape, plan.size * nm);
 }
@@ -252,7 +235,7 @@ export function logDet(lLike: TensorLike): Tensor {
   const l = asTensor(fn, 'l', lLike);
   const n = squareSize(fn, 'l', l);
   const batch = l.shape.slice(0, -2), count = prod(batch), nn = n * n;
-  return eager({
+  return applyLowering({
     name: fn,
     forward(ins, out) {
       const lv = ins[0]!;
@@ -290,7 +273,7 @@ export function inv(aLike: TensorLike): Tensor {
   const l = new Float64Array(a.size);
   const work = float64Work(a.size);
   let t: Float64Array | undefined, u: Float64Array | undefined;
-  return eager({
+  return applyLowering({
     name: fn,
     forward(ins, out) {
       l.fill(0);

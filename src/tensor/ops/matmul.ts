@@ -6,7 +6,7 @@
  * matmul([[1, 2], [3, 4]], [5, 6]).toArray();   // [17, 39]
  * dot([1, 2, 3], [4, 5, 6]).item();             // 32
  */
-import { asTensor, floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../core.js';
+import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { gemm } from '../linalg-kernels.js';
 import type { Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
@@ -117,13 +117,5 @@ function product(
       backward(g, ins[0]!, ins[1]!, ga, gb);
     },
   };
-  const av = numbers(a), bv = numbers(b);
-  const out = floatStorage(floatKind(a, b), size);
-  op.forward([av, bv], out);
-  const needA = isTracked(a), needB = isTracked(b);
-  return result(out, shape, [a, b], (g) => {
-    const parts = [needA ? new Float64Array(a.size) : null, needB ? new Float64Array(b.size) : null];
-    op.backward!(g, [av, bv], out, parts);
-    return parts;
-  }, undefined, op);
+  return applyLowering(op, [a, b], shape, size);
 }

@@ -1,7 +1,6 @@
 /** Variance and standard deviation over axes, with gradients. */
 import { checkNonNegativeInteger, checkOptions } from '../../checks.js';
-import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
-import type { Lowering } from '../lowering.js';
+import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import type { Tensor } from '../tensor.js';
 import { keep, reduction, type Axes, type Reduction } from './reduce.js';
 
@@ -31,18 +30,6 @@ function sums(v: ArrayLike<number>, r: Reduction, mu: Float64Array, ss: Float64A
   for (let k = 0; k < v.length; k++) { const j = r.map[k]!, d = v[k]! - mu[j]!; ss[j]! += d * d; }
 }
 
-/** Runs a moment's lowering eagerly and records it. */
-function moment(op: Lowering, t: Tensor, r: Reduction): Tensor {
-  const v = numbers(t);
-  const out = floatStorage(floatKind(t), r.size);
-  op.forward([v], out);
-  return result(out, r.shape, [t], (g) => {
-    const gx = new Float64Array(v.length);
-    op.backward!(g, [v], out, [gx]);
-    return [gx];
-  }, undefined, op);
-}
-
 /**
  * Variance over `axis` (all axes by default): Σ(x − mean)²/(N − ddof), two-pass. With N ≤ ddof
  * the result is NaN or +∞, as in NumPy.
@@ -53,7 +40,7 @@ function moment(op: Lowering, t: Tensor, r: Reduction): Tensor {
  */
 export function variance(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
   const { t, r, mu, ss, div } = moments('variance', x, axis, keepdims, options);
-  return moment({
+  return applyLowering({
     name: 'variance',
     forward(ins, out) {
       sums(ins[0]!, r, mu, ss);
@@ -64,7 +51,7 @@ export function variance(x: TensorLike, axis?: Axes, keepdims?: boolean, options
       if (!gx) return;
       for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = (2 * g[j]! * (v[k]! - mu[j]!)) / div; }
     },
-  }, t, r);
+  }, [t], r.shape, r.size);
 }
 
 /**
@@ -77,7 +64,7 @@ export function variance(x: TensorLike, axis?: Axes, keepdims?: boolean, options
 export function std(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: MomentOptions): Tensor {
   const { t, r, mu, ss, div } = moments('std', x, axis, keepdims, options);
   const sd = new Float64Array(r.size);
-  return moment({
+  return applyLowering({
     name: 'std',
     forward(ins, out) {
       sums(ins[0]!, r, mu, ss);
@@ -92,5 +79,5 @@ export function std(x: TensorLike, axis?: Axes, keepdims?: boolean, options?: Mo
         gx[k] = sd[j] === 0 ? 0 : (g[j]! * (v[k]! - mu[j]!)) / (div * sd[j]!);
       }
     },
-  }, t, r);
+  }, [t], r.shape, r.size);
 }

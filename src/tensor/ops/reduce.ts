@@ -14,7 +14,7 @@
  * cumsum([1, 2, 3]).toArray();             // [1, 3, 6]
  */
 import { checkAxis, checkBoolean, fail } from '../../checks.js';
-import { asTensor, floatKind, floatStorage, numbers, result, type TensorLike } from '../core.js';
+import { applyLowering, asTensor, numbers, type TensorLike } from '../core.js';
 import type { Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 
@@ -109,14 +109,11 @@ function mapped(name: string, t: Tensor, r: Reduction, scale: 0 | 1): Tensor {
       else for (let k = 0; k < gx.length; k++) gx[k] = g[r.map[k]!]! / r.count;
     },
   };
-  const out = floatStorage(floatKind(t), r.size);
-  op.forward([numbers(t)], out);
-  return result(out, r.shape, [t], (g) => { const gx = new Float64Array(t.size); op.backward!(g, [], out, [gx]); return [gx]; }, undefined, op);
+  return applyLowering(op, [t], r.shape, r.size);
 }
 
 /** scale · (sum of all elements), as a scalar: the common full reduction, without an index map. */
 function total(t: Tensor, scale: number): Tensor {
-  const out = floatStorage(floatKind(t), 1);
   const op: Lowering = {
     name: 'sum',
     elementwise: { kind: 'total', scale },
@@ -128,8 +125,7 @@ function total(t: Tensor, scale: number): Tensor {
     },
     backward(g, _ins, _out, parts) { parts[0]!.fill(g[0]! * scale); },
   };
-  op.forward([numbers(t)], out);
-  return result(out, SCALAR, [t], (g) => { const gx = new Float64Array(t.size); op.backward!(g, [], out, [gx]); return [gx]; }, undefined, op);
+  return applyLowering(op, [t], SCALAR, 1);
 }
 
 const SCALAR: readonly number[] = Object.freeze([]);
@@ -178,15 +174,7 @@ export function prod(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
       }
     },
   };
-  return reduced(op, t, r);
-}
-
-/** Runs a reduction's lowering eagerly and records it. */
-function reduced(op: Lowering, t: Tensor, r: Reduction): Tensor {
-  const v = numbers(t);
-  const out = floatStorage(floatKind(t), r.size);
-  op.forward([v], out);
-  return result(out, r.shape, [t], (g) => { const gx = new Float64Array(v.length); op.backward!(g, [v], out, [gx]); return [gx]; }, undefined, op);
+  return applyLowering(op, [t], r.shape, r.size);
 }
 
 /** max (sign 1) or min (sign −1) with the adjoint split equally among tied extremes, as in JAX. */
@@ -195,7 +183,7 @@ function extremum(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | und
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
   const acc = new Float64Array(r.size), ties = new Float64Array(r.size);
   const hit = (a: number, m: number) => a === m || (a !== a && m !== m);
-  return reduced({
+  return applyLowering({
     name: fn,
     forward(ins, out) {
       const v = ins[0]!;
@@ -212,7 +200,7 @@ function extremum(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | und
       for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (hit(v[k]!, acc[j]!)) ties[j]!++; }
       for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = hit(v[k]!, acc[j]!) ? g[j]! / ties[j]! : 0; }
     },
-  }, t, r);
+  }, [t], r.shape, r.size);
 }
 
 /**
@@ -253,7 +241,7 @@ export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tenso
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
   const m = new Float64Array(r.size), s = new Float64Array(r.size), y = new Float64Array(r.size);
   const first = new Int32Array(r.size);
-  return reduced({
+  return applyLowering({
     name: fn,
     forward(ins, out) {
       const v = ins[0]!;
@@ -284,7 +272,7 @@ export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tenso
         gx[k] = g[j]! * Math.exp(v[k]! - yj);
       }
     },
-  }, t, r);
+  }, [t], r.shape, r.size);
 }
 
 /** The position of the first extreme element along one axis (or of the flattened tensor). */

@@ -17,7 +17,7 @@ import stdErf from '@stdlib/math-base-special-erf';
 import stdErfc from '@stdlib/math-base-special-erfc';
 import stdErfinv from '@stdlib/math-base-special-erfinv';
 import { broadcastShapes, broadcastStrides, forEachBroadcast, reduceToShapeInto } from '../broadcast.js';
-import { asTensor, floatKind, floatStorage, isTracked, numbers, result, type TensorLike } from '../core.js';
+import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { betaincDaDb, betaincDx, betaincScalar } from '../special/betainc.js';
 import {
   digamma as digammaScalar, digammaDiff, lbeta as lbetaScalar, lgamma as lgammaScalar, tetragamma, trigamma as trigammaScalar,
@@ -88,15 +88,7 @@ function naryOp(name: string, argNames: readonly string[], f: (a: number, b: num
         }
       },
     };
-    const vals = ts.map(numbers);
-    const out = floatStorage(floatKind(...ts), n);
-    op.forward(vals, out);
-    const need = ts.map(isTracked);
-    return result(out, shape, ts, (g) => {
-      const parts = ts.map((t, j) => (need[j] ? new Float64Array(t.size) : null));
-      op.backward!(g, vals, out, parts);
-      return parts;
-    }, undefined, op);
+    return applyLowering(op, ts, shape, n);
   };
 }
 
