@@ -136,12 +136,13 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     // Adjoint of each node: local variables (unrolled nodes) or a buffer; `started` once a part has arrived.
     const adjoint: (Float64Array | undefined)[] = new Array(nodes.length);
     const started = new Uint8Array(nodes.length);
-    const adjName = (i: number): string => {
-      if (adjoint[i] === undefined) adjoint[i] = new Float64Array(nodes[i]!.size);
-      return bind(adjoint[i]);
-    };
     const adjNames = new Map<number, string>();
-    const bufName = (i: number) => { let s = adjNames.get(i); if (s === undefined) { s = adjName(i); adjNames.set(i, s); } return s; };
+    /** The bound name of node i's adjoint buffer (allocated here unless a part already became it). */
+    const bufName = (i: number): string => {
+      let s = adjNames.get(i);
+      if (s === undefined) { adjoint[i] ??= new Float64Array(nodes[i]!.size); s = bind(adjoint[i]); adjNames.set(i, s); }
+      return s;
+    };
     /** Adjoint of node i at element k. */
     const adj = (i: number, k: number | string): string => (unrolled[i] ? `a${i}_${k}` : `${bufName(i)}[${k}]`);
     /** Adds `expr` to the adjoint of operand node o at k (assigns it for o's first part). */
@@ -149,7 +150,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     const isFirst = (o: TraceNode): boolean => { const f = started[o.index] === 0; started[o.index] = 1; return f; };
 
     if (unrolled[out0.index]) for (let k = 0; k < out0.size; k++) back.push(`a${out0.index}_${k} = 1;`);
-    else { adjoint[out0.index] = new Float64Array(out0.size).fill(1); adjNames.set(out0.index, bind(adjoint[out0.index])); }
+    else adjoint[out0.index] = new Float64Array(out0.size).fill(1);
     started[out0.index] = 1;
     for (let i = out0.index; i >= 0; i--) {
       const n = nodes[i]!;
