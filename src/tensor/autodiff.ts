@@ -190,39 +190,45 @@ export function fusedNode(value: TensorLike, partials: readonly (readonly [Tenso
  * @example
  * const safeLog = customGradient((x) => ({ value: log(x), grad: (dy) => [div(dy, maximum(x, 1e-300))] }));
  */
-export function customGradient(
-  f: (...xs: Tensor[]) => { value: TensorLike; grad: (dy: Tensor) => readonly TensorLike[] },
-): (...xs: TensorLike[]) => Tensor {
+export function customGradient(f: CustomFn): (...xs: TensorLike[]) => Tensor {
   return (...xsLike) => {
     const fn = 'customGradient';
     const xs = xsLike.map((x, i) => asTensor(fn, `args[${i}]`, x));
     const plain = xs.map((x) => new Tensor(x.data, x.shape, x.dtype));
-    const run = (inputs: readonly Tensor[]) => {
-      const { value, grad } = withTape(new Tape(), () => f(...inputs));
-      const v = asTensor(fn, 'value', value);
-      return { v, grad, data: v.dtype === 'float32' ? Float32Array.from(v.data as Float32Array) : Float64Array.from(numbers(v)) };
-    };
-    const vjps = (vjp: typeof first.grad, shape: readonly number[], g: Float64Array): Float64Array[] => {
-      const gs = vjp(new Tensor(g, shape, 'float64'));
-      return xs.map((x, i) => {
-        const gi = asTensor(fn, `grad(dy)[${i}]`, gs[i]);
-        if (gi.size !== x.size) fail('range', fn, `grad(dy)[${i}]`, `must have the shape of argument ${i} [${x.shape.join(', ')}]`, gi);
-        return Float64Array.from(numbers(gi));
-      });
-    };
-    const first = run(plain);
+    const first = runCustom(f, plain);
     // Compiled: f and its vjp run as they are (JavaScript the tracer cannot see into), on each call's inputs.
     let last = first;
     const op: Lowering | string = !tracing() ? fn : {
       name: fn,
       forward(ins, out) {
-        last = run(ins.map((d, i) => new Tensor(d as Float64Array, xs[i]!.shape, xs[i]!.dtype)));
+        last = runCustom(f, ins.map((d, i) => new Tensor(d as Float64Array, xs[i]!.shape, xs[i]!.dtype)));
         (out as Float64Array).set(last.data);
       },
-      backward(g, _ins, _out, gs) { vjps(last.grad, last.v.shape, Float64Array.from(g)).forEach((p, i) => gs[i]?.set(p)); },
+      backward(g, _ins, _out, gs) { customVjps(xs, last, Float64Array.from(g)).forEach((p, i) => gs[i]?.set(p)); },
     };
-    return result(first.data, first.v.shape, xs, (g) => vjps(first.grad, first.v.shape, g), undefined, op);
+    return result(first.data, first.v.shape, xs, (g) => customVjps(xs, first, g), undefined, op);
   };
+}
+
+/** A function for `customGradient`: its value and vector–Jacobian product. */
+export type CustomFn = (...xs: Tensor[]) => { value: TensorLike; grad: (dy: Tensor) => readonly TensorLike[] };
+
+/** One run of a custom-gradient function (its ops unrecorded): the value, as stored, and its vjp. */
+function runCustom(f: CustomFn, inputs: readonly Tensor[]) {
+  const { value, grad } = withTape(new Tape(), () => f(...inputs));
+  const v = asTensor('customGradient', 'value', value);
+  return { v, grad, data: v.dtype === 'float32' ? Float32Array.from(v.data as Float32Array) : Float64Array.from(numbers(v)) };
+}
+
+/** The vjp of a run for the adjoint `g`, one checked float64 part per input. */
+function customVjps(xs: readonly Tensor[], r: ReturnType<typeof runCustom>, g: Float64Array): Float64Array[] {
+  const fn = 'customGradient';
+  const gs = r.grad(new Tensor(g, r.v.shape, 'float64'));
+  return xs.map((x, i) => {
+    const gi = asTensor(fn, `grad(dy)[${i}]`, gs[i]);
+    if (gi.size !== x.size) fail('range', fn, `grad(dy)[${i}]`, `must have the shape of argument ${i} [${x.shape.join(', ')}]`, gi);
+    return Float64Array.from(numbers(gi));
+  });
 }
 
 /** What `checkGradient` reports. */
