@@ -88,6 +88,7 @@ export function compileLogDensity<K extends StructKind>(
     for (let j = 0, i = 0; j < c.inputs.length; j++) { const b = c.inputs[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; }
   };
   const value = c.outputs[0]!;
+  const valueAndGradient = flatLogDensity(fn, m, true);
   const toParts = (x: ArrayLike<number>) => m.sizes.map((n, j) => new Tensor(Float64Array.from({ length: n }, (_, k) => Number(x[offsets[j]! + k])), [n], 'float64'));
   return {
     [BRAND]: true,
@@ -103,10 +104,8 @@ export function compileLogDensity<K extends StructKind>(
     logDensityGradient(x, grad) {
       if (!(grad instanceof Float64Array)) fail('type', fn, 'grad', 'must be a Float64Array', grad);
       if (grad.length !== dim) fail('range', fn, 'grad', `must have length dim = ${dim}; got ${grad.length}`, grad.length);
-      load(x);
-      c.run(true);
-      for (let j = 0, i = 0; j < c.grads.length; j++) { const g = c.grads[j]!; for (let k = 0; k < g.length; k++) grad[i++] = g[k]!; }
-      return value[0]!;
+      checkPoint(x);
+      return valueAndGradient(x, grad);
     },
     constrain(x) {
       checkPoint(x);
@@ -139,6 +138,33 @@ export function compileTarget(fn: string, m: FlatModel, batch: readonly number[]
   checkAgainstTape(fn, m, c, at((j, k) => 0.3 - 0.1 * ((j + k) % 5)));
   cache.set(m.pinned.distribution, [...entries.slice(-7), { key, pins, compiled: c }]);
   return c;
+}
+
+/**
+ * The flat model's log density and gradient over one unconstrained point (length Σ n_j, the
+ * nodes in order), for samplers that keep one chain in a Float64Array: compiled (cached as in
+ * {@link compileTarget}), or through the tape with `compile` false. Arguments are not checked.
+ */
+export function flatLogDensity(fn: string, m: FlatModel, compile: boolean): (x: ArrayLike<number>, grad: Float64Array) => number {
+  if (compile) {
+    const c = compileTarget(fn, m, []);
+    const value = c.outputs[0]!, inputs = c.inputs, grads = c.grads;
+    return (x, grad) => {
+      for (let j = 0, i = 0; j < inputs.length; j++) { const b = inputs[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; }
+      c.run(true);
+      for (let j = 0, i = 0; j < grads.length; j++) { const g = grads[j]!; for (let k = 0; k < g.length; k++) grad[i++] = g[k]!; }
+      return value[0]!;
+    };
+  }
+  const vg = valueAndGrad((...xs: Tensor[]) => m.target(...xs), m.sizes.map((_, j) => j));
+  return (x, grad) => {
+    let i = 0;
+    const parts = m.sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = x[i++]!; return new Tensor(d, [n], 'float64'); });
+    const [v, g] = vg(...parts) as [Tensor, Tensor[]];
+    i = 0;
+    for (const t of g) { const d = t.data as ArrayLike<number>; for (let k = 0; k < d.length; k++) grad[i++] = d[k]!; }
+    return (v.data as ArrayLike<number>)[0]!;
+  };
 }
 
 const cache = new WeakMap<object, { key: string; pins: readonly Tensor[]; compiled: Compiled }[]>();

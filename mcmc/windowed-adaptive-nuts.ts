@@ -3,7 +3,7 @@
  * distribution's unconstrained space with Stan-style windowed adaptation of the step size and a
  * diagonal mass matrix, returning draws in the model's structure and an ArviZ-style trace.
  */
-import { checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
+import { checkBoolean, checkNonNegativeInteger, checkOneOf, checkOptions, fail } from '../src/checks.js';
 import { detPow } from '../src/random/detmath.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
@@ -11,8 +11,8 @@ import { ones, zeros } from '../src/tensor/ops/create.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { DefaultJointBijector } from '../distributions/joint/default-joint-bijector.js';
 import { JointDistribution } from '../distributions/joint/joint-distribution.js';
-import { compiledTargetFn, pinModel } from '../distributions/compile-log-density.js';
-import { flatModel } from '../distributions/joint/flat-model.js';
+import { compiledTargetFn, flatLogDensity, pinModel } from '../distributions/compile-log-density.js';
+import { flatModel, type FlatModel } from '../distributions/joint/flat-model.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type Struct, type StructKind } from '../distributions/joint/values.js';
 import type { State, TransitionKernel } from './kernel.js';
@@ -24,6 +24,9 @@ import { runningVarianceFromStats } from './internal/running-variance.js';
 import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
 import { initialState } from './internal/windowed-setup.js';
+import { runPerChain, type PerChainRun } from './internal/per-chain.js';
+import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
+import { getModes } from '../src/config.js';
 import { AbortError } from './parallel/abort-error.js';
 import { sampleChain, type PartialChain } from './sample-chain.js';
 
@@ -73,6 +76,20 @@ export interface WindowedAdaptiveNutsOptions {
   readonly compile?: boolean;
   /** Stops sampling between steps: the call throws an {@link AbortError} whose `partial` is a {@link WindowedPartial}. */
   readonly signal?: AbortSignal;
+  /**
+   * `'pooled'` (default; TFP's `windowed_adaptive_nuts`): the chains run as one batch in lockstep
+   * and adapt one step size together. `'per-chain'` (Stan's way): every chain is an independent
+   * computation with its own key (`foldIn(seed, c)`), its own warm-up (dual averaging to
+   * `targetAcceptProb` 0.8 unless given, a diagonal metric from Stan's 75 / 25, 50, 100, … / 50
+   * windows, Stan's step-size heuristic after each window) and Stan's NUTS (multinomial
+   * sampling, the U-turn criterion also checked across subtree seams, divergence at an energy
+   * error of `maxEnergyDiff` = 1000 unless given), so no chain waits for another's tree and
+   * chain c's draws do not depend on which or how many chains run. The model is traced for one
+   * draw (no chain axis). Not with `traceFn`, per-node step sizes, `reduceFn` or `shrinkageTarget`.
+   */
+  readonly adaptation?: 'pooled' | 'per-chain';
+  /** With `adaptation: 'per-chain'`: run only chain `chainIndex` of `nChains` (the result has one chain), with exactly the draws it has among all of them. */
+  readonly chainIndex?: number;
 }
 
 /** One chain's progress, as `windowedAdaptiveNuts`' `onProgress` reports it. */
@@ -95,8 +112,8 @@ export interface WindowedPartial<K extends StructKind = StructKind> {
   readonly draws: Struct<K, Tensor> | undefined;
   /** Their stacked trace (undefined when none). */
   readonly trace: WindowedTrace | Trace | undefined;
-  /** `sampleChain`'s partial (unconstrained, flattened state; kernel results and seed to resume). */
-  readonly chain: PartialChain<object>;
+  /** `sampleChain`'s partial (unconstrained, flattened state; kernel results and seed to resume); undefined with `adaptation: 'per-chain'`. */
+  readonly chain: PartialChain<object> | undefined;
 }
 
 /** The default trace: ArviZ's `sample_stats`, each `[nDraws, nChains]`. */
@@ -184,15 +201,19 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   if (o.traceFn !== undefined && typeof o.traceFn !== 'function') fail('type', FN, 'traceFn', 'must be a function', o.traceFn);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail('type', FN, 'onProgress', 'must be a function', o.onProgress);
 
-  const [setupSeed, sampleSeed] = splitSeed(sanitizeSeed(o.seed), { n: 2 }) as [KeyArray, KeyArray];
+  const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'pooled', ['pooled', 'per-chain']);
+  if (o.chainIndex !== undefined && adaptation !== 'per-chain') fail('range', FN, 'chainIndex', "needs adaptation: 'per-chain' (pooled chains run as one batch)", o.chainIndex);
+
+  const seed = sanitizeSeed(o.seed);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
-  const init = o.currentState !== undefined
-    ? m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1)
-    : initialState(FN, m, nChains, setupSeed);
-  init.forEach((p, j) => {
+  const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
+  given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
   });
+  if (adaptation === 'per-chain') return perChainNuts<K>(m, o, seed, given, nChains, n, nDraws, discardTuning);
+  const [setupSeed, sampleSeed] = splitSeed(seed, { n: 2 }) as [KeyArray, KeyArray];
+  const init = given ?? initialState(FN, m, nChains, setupSeed);
 
   const nuts = new NoUTurnSampler({
     ...(o.compile === false ? { targetLogProbFn: m.target } : { targetLogProbAndGradFn: compiledTargetFn(FN, m, [nChains]) }),
@@ -312,4 +333,101 @@ function chainStepSize(s: NoUTurnSamplerResults['stepSize'], nChains: number): (
   if (typeof first === 'number') return () => first;
   const d = first.data as ArrayLike<number>;
   return (c) => Number(d.length === nChains ? d[c] : d[0]);
+}
+
+/** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
+function perChainNuts<K extends StructKind>(
+  m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray, given: Tensor[] | undefined,
+  nChains: number, numWarmup: number, nDraws: number, discardTuning: boolean,
+): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+  const perChain = "with adaptation: 'per-chain'";
+  if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
+  const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => {
+    if (v === undefined) return dflt;
+    if (typeof v !== 'number') fail('type', FN, arg, 'must be a number', v);
+    if (!(v > 0 && v < max)) fail('range', FN, arg, max === Infinity ? 'must be positive and finite' : `must be in (0, ${max})`, v);
+    return v;
+  };
+  const da = checkOptions(FN, o.dualAveraging as { explorationShrinkage?: number; stepCountSmoothing?: number; decayRate?: number } | undefined,
+    ['explorationShrinkage', 'stepCountSmoothing', 'decayRate']);
+  const dualAveraging = {
+    targetAcceptProb: positive('targetAcceptProb', o.targetAcceptProb, STAN_DUAL_AVERAGING.targetAcceptProb, 1),
+    explorationShrinkage: positive('dualAveraging.explorationShrinkage', da.explorationShrinkage, STAN_DUAL_AVERAGING.explorationShrinkage),
+    stepCountSmoothing: positive('dualAveraging.stepCountSmoothing', da.stepCountSmoothing, STAN_DUAL_AVERAGING.stepCountSmoothing),
+    decayRate: positive('dualAveraging.decayRate', da.decayRate, STAN_DUAL_AVERAGING.decayRate),
+  };
+  if (o.initStepSize !== undefined && typeof o.initStepSize !== 'number') fail('range', FN, 'initStepSize', `must be one number ${perChain} (a chain has one step size)`, o.initStepSize);
+  const maxTreeDepth = checkNonNegativeInteger(FN, 'maxTreeDepth', o.maxTreeDepth ?? 10);
+  if (maxTreeDepth < 1) fail('range', FN, 'maxTreeDepth', 'must be at least 1', maxTreeDepth);
+  let chains = Array.from({ length: nChains }, (_, c) => c);
+  if (o.chainIndex !== undefined) {
+    const c = checkNonNegativeInteger(FN, 'chainIndex', o.chainIndex);
+    if (c >= nChains) fail('range', FN, 'chainIndex', `must be below nChains = ${nChains}`, c);
+    chains = [c];
+  }
+  const dim = m.sizes.reduce((a, b) => a + b, 0);
+  const init = given === undefined ? undefined : (c: number) => {
+    const x = new Float64Array(dim);
+    let i = 0;
+    given.forEach((p, j) => { const d = p.data as ArrayLike<number>, nj = m.sizes[j]!; for (let k = 0; k < nj; k++) x[i++] = Number(d[c * nj + k]); });
+    return x;
+  };
+  const total = numWarmup + nDraws;
+  let onRound: ((round: number, divergences: readonly number[]) => void) | undefined;
+  if (o.onProgress !== undefined) {
+    const report = o.onProgress, interval = o.progressInterval ?? 100;
+    let last = -Infinity;
+    onRound = (round, divergences) => {
+      const now = performance.now();
+      if (round !== 1 && round !== total && now - last < interval) return;
+      last = now;
+      chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]! }));
+    };
+  }
+  const run = runPerChain(flatLogDensity(FN, m, o.compile !== false), seed, {
+    fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, discardTuning,
+    maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000),
+    initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
+    ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
+  });
+  const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning);
+  if (run.aborted) {
+    const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
+    throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
+  }
+  return { draws, trace };
+}
+
+/** The per-chain run as the pooled path returns it: draws `[N, C, ...]` in the model's structure, the trace `[N, C]`. */
+function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+  const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
+  let offset = 0;
+  const flat = m.sizes.map((nj) => {
+    const out = new Float64Array(N * C * nj), o = offset;
+    for (let t = 0; t < N; t++) for (let c = 0; c < C; c++) out.set(run.chains[c]!.q.subarray(t * dim + o, t * dim + o + nj), (t * C + c) * nj);
+    offset += nj;
+    return new Tensor(out, [N, C, nj], 'float64');
+  });
+  const stat = <A extends Float64Array | Int32Array | Uint8Array>(pick: (d: PerChainRun['chains'][number]) => A, make: (n: number) => A, dtype: 'float64' | 'int32' | 'bool', map = (v: number) => v) => {
+    const out = make(N * C);
+    for (let t = 0; t < N; t++) for (let c = 0; c < C; c++) out[t * C + c] = map(pick(run.chains[c]!)[t]!);
+    return new Tensor(out, [N, C], dtype);
+  };
+  const f64 = (n: number) => new Float64Array(n), i32 = (n: number) => new Int32Array(n), u8 = (n: number) => new Uint8Array(n);
+  const tune = new Uint8Array(N * C);
+  if (!discardTuning) tune.fill(1, 0, Math.min(N, numWarmup) * C);
+  return {
+    draws: m.bijector.forward(m.struct(m.unflatten(flat))) as Struct<K, Tensor>,
+    trace: {
+      stepSize: stat((d) => d.stepSize, f64, 'float64'),
+      tune: new Tensor(tune, [N, C], 'bool'),
+      nSteps: stat((d) => d.nSteps, i32, 'int32'),
+      treeDepth: stat((d) => d.treeDepth, i32, 'int32'),
+      diverging: stat((d) => d.diverging, u8, 'bool'),
+      acceptRatio: stat((d) => d.acceptStat, f64, 'float64', (a) => Math.min(1, a)),
+      energy: stat((d) => d.energy, f64, 'float64'),
+      targetLogProb: stat((d) => d.lp, f64, 'float64'),
+      isAccepted: stat((d) => d.moved, u8, 'bool'),
+    },
+  };
 }

@@ -1,0 +1,134 @@
+/**
+ * Independent NUTS chains with Stan's per-chain warm-up, over a log density on flat
+ * unconstrained coordinates: `windowedAdaptiveNuts(model, { adaptation: 'per-chain' })`.
+ *
+ * Chain c owns the key `foldIn(seed, c)` and nothing else: its initial point comes from
+ * `foldIn(key_c, 0)` (with Stan's first step-size heuristic) and transition t (0-based, warm-up included) from `foldIn(key_c, t + 1)`,
+ * so chain c's draws do not depend on how many chains run, which of them, or in what order.
+ * Chains take turns one transition at a time, so progress and an abort see every chain at the
+ * same step, but no chain ever waits for another's tree.
+ */
+import { fail } from '../../src/checks.js';
+import type { Modes } from '../../src/config.js';
+import { KeyArray } from '../../src/random/key-array.js';
+import { ChainRandom, NutsChain, type LogDensityGradient } from './nuts-chain.js';
+import { StanWarmup, type DualAveragingSettings } from './stan-warmup.js';
+import { MAX_INIT_TRIALS } from './windowed-setup.js';
+
+export interface PerChainSettings {
+  readonly fn: string;
+  /** A name for errors about the model. */
+  readonly modelName: string;
+  readonly dim: number;
+  /** The chains to run (indices into the full set; each runs as it would among all). */
+  readonly chains: readonly number[];
+  readonly numWarmup: number;
+  readonly nDraws: number;
+  readonly discardTuning: boolean;
+  readonly maxTreeDepth: number;
+  readonly maxEnergyDiff: number;
+  /** Step size before Stan's heuristic (Stan's default 1). */
+  readonly initStepSize: number;
+  readonly dualAveraging: DualAveragingSettings;
+  /** Initial unconstrained point of chain c; default uniform(−2, 2) per coordinate, retried until finite. */
+  readonly init?: (c: number) => Float64Array;
+  readonly modes: Modes;
+  /** After each round of transitions: the round (1-based) and, per chain run, its divergences so far. */
+  readonly onRound?: (round: number, divergences: readonly number[]) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** Per chain run: kept draws (row-major `[numResults, dim]`) and their statistics. */
+export interface ChainDraws {
+  readonly q: Float64Array;
+  readonly stepSize: Float64Array;
+  readonly nSteps: Int32Array;
+  readonly treeDepth: Int32Array;
+  readonly diverging: Uint8Array;
+  readonly acceptStat: Float64Array;
+  readonly energy: Float64Array;
+  readonly lp: Float64Array;
+  /** 1 when the draw differs from the previous point. */
+  readonly moved: Uint8Array;
+}
+
+export interface PerChainRun {
+  /** Draws kept per chain (all `nDraws` unless aborted). */
+  readonly numResults: number;
+  /** True when `signal` stopped the run. */
+  readonly aborted: boolean;
+  readonly chains: readonly ChainDraws[];
+}
+
+function allocDraws(n: number, dim: number): ChainDraws {
+  return {
+    q: new Float64Array(n * dim), stepSize: new Float64Array(n), nSteps: new Int32Array(n), treeDepth: new Int32Array(n),
+    diverging: new Uint8Array(n), acceptStat: new Float64Array(n), energy: new Float64Array(n), lp: new Float64Array(n), moved: new Uint8Array(n),
+  };
+}
+
+/** Runs the chains; returns what was kept (a prefix of every chain when aborted). */
+export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSettings): PerChainRun {
+  const { dim, numWarmup } = s;
+  const total = numWarmup + s.nDraws;
+  const kept = s.discardTuning ? s.nDraws : total;
+  const sub = (key: KeyArray, i: number) => new KeyArray(key.impl, key.impl.foldIn(key.data, i, s.modes), []);
+  const runs = s.chains.map((c) => {
+    const key = sub(seed, c);
+    const rng = new ChainRandom(s.modes);
+    const chain = new NutsChain(f, dim, rng, { maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff });
+    rng.begin(sub(key, 0));
+    const x0 = s.init?.(c) ?? uniformInit(s, chain, c);
+    const lp = chain.setPosition(x0);
+    if (!Number.isFinite(lp)) fail('range', s.fn, 'currentState', `the log density of model "${s.modelName}" is ${lp} at chain ${c}'s initial point`, lp);
+    chain.stepSize = s.initStepSize;
+    const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging);
+    warmup.begin(chain);
+    chain.initStepSize(s.fn);
+    return { key, chain, warmup, draws: allocDraws(kept, dim), divergences: 0 };
+  });
+  const divergences = new Array<number>(runs.length).fill(0);
+  let numResults = 0;
+  for (let t = 0; t < total; t++) {
+    if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws) };
+    const keep = t >= numWarmup || !s.discardTuning;
+    for (let j = 0; j < runs.length; j++) {
+      const r = runs[j]!, chain = r.chain;
+      chain.rng.begin(sub(r.key, t + 1));
+      const stepSize = chain.stepSize;
+      chain.transition();
+      if (chain.divergent) divergences[j]!++;
+      if (keep) record(r.draws, numResults, chain, stepSize);
+      if (t < numWarmup) {
+        r.warmup.afterTransition(chain, s.fn);
+        if (t === numWarmup - 1) r.warmup.end(chain);
+      }
+    }
+    if (keep) numResults++;
+    s.onRound?.(t + 1, divergences);
+  }
+  return { numResults, aborted: false, chains: runs.map((r) => r.draws) };
+}
+
+function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): void {
+  d.q.set(chain.z.q, i * chain.dim);
+  d.stepSize[i] = stepSize;
+  d.nSteps[i] = chain.nSteps;
+  d.treeDepth[i] = chain.depth;
+  d.diverging[i] = chain.divergent ? 1 : 0;
+  d.acceptStat[i] = chain.acceptStat;
+  d.energy[i] = chain.energy;
+  d.lp[i] = chain.z.lp;
+  d.moved[i] = chain.moved ? 1 : 0;
+}
+
+/** Stan's (and TFP's) default start: uniform(−2, 2) in every unconstrained coordinate, retried until the log density and its gradient are finite. */
+function uniformInit(s: PerChainSettings, chain: NutsChain, c: number): Float64Array {
+  const x = new Float64Array(s.dim);
+  for (let trial = 0; trial < MAX_INIT_TRIALS; trial++) {
+    chain.rng.uniforms(x);
+    for (let i = 0; i < s.dim; i++) x[i] = 4 * x[i]! - 2;
+    if (Number.isFinite(chain.setPosition(x)) && chain.z.g.every(Number.isFinite)) return x;
+  }
+  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density or gradient at every one of ${MAX_INIT_TRIALS} initial points tried for chain ${c} (uniform(−2, 2) in unconstrained space); check the model and its pins, or pass \`currentState\``, s.modelName);
+}

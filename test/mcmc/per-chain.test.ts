@@ -1,0 +1,212 @@
+// windowedAdaptiveNuts(model, { adaptation: 'per-chain' }): Stan's warm-up schedule step by step
+// (window ends at Stan's iterations, the regularized variance, the heuristic and dual-averaging
+// restart after each window), dual averaging's fixed point, chains as independent computations
+// (chain c alone = chain c among any number of chains, bit for bit), compiled = tape bits,
+// posterior moments, abort, progress and bad input.
+//
+// Moment checks are |estimate − truth| < 4 MCSE (≈ 6.3e-5 per check under normality); this file
+// makes 26 such checks, so a correct sampler fails one with probability ≈ 2e-3 over the choice
+// of seeds, which are fixed, so the outcome is deterministic.
+import { describe, expect, it } from 'vitest';
+import { Gamma } from '../../distributions/gamma.js';
+import { HalfNormal } from '../../distributions/half-normal.js';
+import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
+import { Normal } from '../../distributions/normal.js';
+import { Poisson } from '../../distributions/poisson.js';
+import { Sample } from '../../distributions/sample.js';
+import { mcseMean } from '../../mcmc/diagnostics/index.js';
+import type { NutsChain } from '../../mcmc/internal/nuts-chain.js';
+import { StanWarmup, STAN_DUAL_AVERAGING } from '../../mcmc/internal/stan-warmup.js';
+import { AbortError } from '../../mcmc/parallel/abort-error.js';
+import { windowedAdaptiveNuts, type WindowedPartial, type WindowedProgress } from '../../mcmc/windowed-adaptive-nuts.js';
+import { square, sub } from '../../src/tensor/ops/elementwise.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+
+/** A stand-in chain: records heuristic calls; its draw at step t is (t, 2t) and its acceptance statistic `accept`. */
+function fakeChain(accept: number) {
+  const calls: number[] = [];
+  const chain = {
+    stepSize: 1, acceptStat: accept, invMetric: new Float64Array(2).fill(1), z: { q: new Float64Array(2) },
+    step: 0,
+    initStepSize() { calls.push(chain.step); },
+  };
+  return { chain, calls, asChain: chain as unknown as NutsChain };
+}
+
+function runWarmup(numWarmup: number, accept = 0.8) {
+  const { chain, calls, asChain } = fakeChain(accept);
+  const w = new StanWarmup(numWarmup, 2, STAN_DUAL_AVERAGING);
+  w.begin(asChain);
+  const metrics: [number, number[]][] = [];
+  for (let t = 0; t < numWarmup; t++) {
+    chain.step = t;
+    chain.z.q[0] = t; chain.z.q[1] = 2 * t;
+    const before = Array.from(chain.invMetric);
+    w.afterTransition(asChain, 'test');
+    if (Array.from(chain.invMetric).some((v, i) => v !== before[i])) metrics.push([t, Array.from(chain.invMetric)]);
+  }
+  w.end(asChain);
+  return { calls, metrics, chain };
+}
+
+/** Sample variance (n − 1) of a..b inclusive, regularized as Stan: (n/(n+5))·var + 1e-3·5/(n+5). */
+function stanVariance(a: number, b: number, scale: number): number {
+  const n = b - a + 1, mean = (a + b) / 2;
+  let s = 0;
+  for (let t = a; t <= b; t++) s += (scale * (t - mean)) ** 2;
+  return (n / (n + 5)) * (s / (n - 1)) + 1e-3 * (5 / (n + 5));
+}
+
+describe("Stan's warm-up schedule", () => {
+  it('1000 warm-up steps: windows end at iterations 100, 150, 250, 450, 950 (75 / 25, 50, 100, 200, 500 / 50), each draw in exactly one window', () => {
+    const { calls, metrics } = runWarmup(1000);
+    expect(calls).toEqual([99, 149, 249, 449, 949]);
+    expect(metrics.map(([t]) => t)).toEqual([99, 149, 249, 449, 949]);
+    const bounds = [[75, 99], [100, 149], [150, 249], [250, 449], [450, 949]];
+    metrics.forEach(([, m], i) => {
+      const [a, b] = bounds[i]!;
+      expect(m[0]).toBeCloseTo(stanVariance(a!, b!, 1), 9);
+      expect(m[1]).toBeCloseTo(stanVariance(a!, b!, 2), 9);
+    });
+  });
+
+  it('150 steps fit 75 + 25 + 50 exactly: one window; 100 steps shrink to 15 / 75 / 10; under 20 steps no metric', () => {
+    expect(runWarmup(150).calls).toEqual([99]);
+    expect(runWarmup(100).calls).toEqual([89]);      // init 15, window 75 → ends at 15 + 75 − 1
+    const small = runWarmup(19);
+    expect(small.calls).toEqual([]);
+    expect(Array.from(small.chain.invMetric)).toEqual([1, 1]);
+  });
+
+  it('dual averaging: acceptance at the target keeps log ε at μ = log(10 ε₀); the final step size is exp(x̄)', () => {
+    const { chain } = runWarmup(10, STAN_DUAL_AVERAGING.targetAcceptProb);
+    expect(chain.stepSize).toBeCloseTo(10, 12);
+    // acceptance 1 (above target): ε grows past 10 ε₀ after the first step: x = μ + 0.2·√1/0.05·(1/11)
+    const { asChain, chain: c2 } = fakeChain(1);
+    const w = new StanWarmup(10, 2, STAN_DUAL_AVERAGING);
+    w.begin(asChain);
+    w.afterTransition(asChain, 'test');
+    expect(c2.stepSize).toBeCloseTo(Math.exp(Math.log(10) + (0.2 / 11) / 0.05), 12);
+  });
+});
+
+// μ ~ N(0, 10²), y_i ~ N(μ, 2²) → μ | y ~ N(m, v)
+const yNormal = [1.3, 2.9, 0.4, 2.2, 3.1, 1.7];
+const normalModel = () => new JointDistributionNamed({
+  mu: new Normal({ loc: 0, scale: 10 }),
+  y: (mu: Tensor) => new Sample({ distribution: new Normal({ loc: mu, scale: 2 }), sampleShape: yNormal.length }),
+}, { name: 'NormalNormal' });
+const vPost = 1 / (1 / 100 + yNormal.length / 4);
+const mPost = (vPost * yNormal.reduce((a, b) => a + b, 0)) / 4;
+
+function expectMoments(draws: Tensor, mean: number, variance: number, label: string): void {
+  const avg = (t: Tensor) => Array.from(t.data as Float64Array).reduce((a, b) => a + b, 0) / t.size;
+  expect(Math.abs(avg(draws) - mean), `${label} mean`).toBeLessThan(4 * (mcseMean(draws).data[0] as number));
+  const dev = square(sub(draws, mean));
+  expect(Math.abs(avg(dev) - variance), `${label} variance`).toBeLessThan(4 * (mcseMean(dev).data[0] as number));
+}
+
+const column = (t: Tensor, c: number, C: number) => Array.from(t.data as ArrayLike<number>).filter((_, i) => i % C === c);
+
+describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
+  const opts = { adaptation: 'per-chain' as const, nDraws: 800, numAdaptationSteps: 300 };
+
+  it('normal–normal: posterior moments, Stan-style trace, per-chain step sizes', () => {
+    const { draws, trace } = windowedAdaptiveNuts(normalModel(), { ...opts, pins: { y: yNormal }, seed: 3 });
+    expect(draws.mu!.shape).toEqual([800, 4]);
+    for (const k of ['stepSize', 'tune', 'nSteps', 'treeDepth', 'diverging', 'acceptRatio', 'energy', 'targetLogProb', 'isAccepted'] as const) expect(trace[k].shape, k).toEqual([800, 4]);
+    expectMoments(draws.mu!, mPost, vPost, 'normal–normal');
+    const eps = [0, 1, 2, 3].map((c) => column(trace.stepSize, c, 4));
+    eps.forEach((e) => expect(new Set(e).size).toBe(1));                  // frozen after warm-up
+    expect(new Set(eps.map((e) => e[0])).size).toBe(4);                    // one per chain
+    const steps = Array.from(trace.nSteps.data as Int32Array), depth = Array.from(trace.treeDepth.data as Int32Array);
+    // depth counts completed doublings; a last, abandoned subtree adds at most 2^depth more steps
+    steps.forEach((n, i) => { expect(n).toBeGreaterThanOrEqual(2 ** depth[i]! - 1); expect(n).toBeLessThanOrEqual(2 ** (depth[i]! + 1) - 1); });
+    expect(Array.from(trace.diverging.data as Uint8Array).every((d) => d === 0)).toBe(true);
+  }, 60_000);
+
+  it('constrained and vector nodes: gamma–poisson and a 6-d standard normal beside a half-normal', () => {
+    const ys = [2, 4, 1, 3, 5];
+    const gp = new JointDistributionNamed({
+      lam: new Gamma({ concentration: 3, rate: 2 }),
+      y: (lam: Tensor) => new Sample({ distribution: new Poisson({ rate: lam }), sampleShape: ys.length }),
+    });
+    const { draws } = windowedAdaptiveNuts(gp, { ...opts, pins: { y: ys }, seed: 5 });
+    expectMoments(draws.lam!, 18 / 7, 18 / 49, 'gamma–poisson');
+    const m = new JointDistributionNamed({
+      s: new HalfNormal({ scale: 2 }),
+      z: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 6 }),
+    });
+    const r = windowedAdaptiveNuts(m, { ...opts, seed: 11 });
+    // HalfNormal(2): mean 2√(2/π), variance 4(1 − 2/π)
+    expectMoments(r.draws.s!, 2 * Math.sqrt(2 / Math.PI), 4 * (1 - 2 / Math.PI), 'half-normal');
+    const z = r.draws.z!, zd = z.data as Float64Array;
+    for (let k = 0; k < 6; k++) {
+      const col = new Tensor(Float64Array.from({ length: z.size / 6 }, (_, i) => zd[i * 6 + k]!), [800, 4], 'float64');
+      expectMoments(col, 0, 1, `z[${k}]`);
+    }
+  }, 60_000);
+
+  it('chain c alone (chainIndex) equals chain c among 4 and among 3, bit for bit; compiled and tape give the same bits', () => {
+    const model = new JointDistributionNamed({ s: new HalfNormal({ scale: 1 }), z: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }) });
+    const o = { adaptation: 'per-chain' as const, seed: 7, nDraws: 40, numAdaptationSteps: 60 };
+    const four = windowedAdaptiveNuts(model, { ...o, nChains: 4 });
+    const three = windowedAdaptiveNuts(model, { ...o, nChains: 3 });
+    const alone = windowedAdaptiveNuts(model, { ...o, nChains: 4, chainIndex: 2 });
+    expect(alone.draws.s!.shape).toEqual([40, 1]);
+    expect(column(alone.draws.s!, 0, 1)).toEqual(column(four.draws.s!, 2, 4));
+    expect(column(three.draws.s!, 2, 3)).toEqual(column(four.draws.s!, 2, 4));
+    expect(column(alone.trace.energy, 0, 1)).toEqual(column(four.trace.energy, 2, 4));
+    expect(column(four.draws.s!, 0, 4)).not.toEqual(column(four.draws.s!, 1, 4));
+    const tape = windowedAdaptiveNuts(model, { ...o, nChains: 2, compile: false });
+    expect(Array.from(tape.draws.z!.data as Float64Array)).toEqual(Array.from(four.draws.z!.data as Float64Array).filter((_, i) => Math.floor(i / 3) % 4 < 2));
+    const other = windowedAdaptiveNuts(model, { ...o, nChains: 1, seed: 8 });
+    expect(column(other.draws.s!, 0, 1)).not.toEqual(column(four.draws.s!, 0, 4));
+  }, 60_000);
+
+  it('currentState, discardTuning: false, progress per chain, abort with the draws so far', () => {
+    const progress: WindowedProgress[] = [];
+    const r = windowedAdaptiveNuts(normalModel(), {
+      adaptation: 'per-chain', pins: { y: yNormal }, seed: 1, nDraws: 5, numAdaptationSteps: 30, nChains: 3,
+      currentState: { mu: [1, 2, 3] }, discardTuning: false, onProgress: (p) => progress.push(p), progressInterval: 0,
+    });
+    expect(r.draws.mu!.shape).toEqual([35, 3]);
+    expect(Array.from(r.trace.tune.data as Uint8Array)).toEqual([...Array(90).fill(1), ...Array(15).fill(0)]);
+    expect(progress.length).toBe(35 * 3);
+    // warm-up included: the count equals chain 2's diverging flags over the whole (undiscarded) trace
+    const div2 = column(r.trace.diverging, 2, 3).reduce((a, b) => a + b, 0);
+    expect(progress.at(-1)).toEqual({ chain: 2, step: 35, total: 35, phase: 'sampling', divergences: div2 });
+    expect(progress[3 * 30 - 1]!.phase).toBe('warmup');
+
+    const controller = new AbortController();
+    let caught: unknown;
+    try {
+      windowedAdaptiveNuts(normalModel(), {
+        adaptation: 'per-chain', pins: { y: yNormal }, seed: 1, nDraws: 50, numAdaptationSteps: 30, signal: controller.signal,
+        onProgress: (p) => { if (p.step === 40 && p.chain === 3) controller.abort('stop'); }, progressInterval: 0,
+      });
+    } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(AbortError);
+    const partial = (caught as AbortError<WindowedPartial>).partial;
+    expect(partial.numResults).toBe(10);
+    expect(partial.draws!.mu!.shape).toEqual([10, 4]);
+    const full = windowedAdaptiveNuts(normalModel(), { adaptation: 'per-chain', pins: { y: yNormal }, seed: 1, nDraws: 50, numAdaptationSteps: 30 });
+    expect(Array.from(partial.draws!.mu!.data as Float64Array)).toEqual(Array.from(full.draws.mu!.data as Float64Array).slice(0, 40));
+  }, 60_000);
+
+  it('bad input: options only the pooled sampler has, chainIndex, step sizes, dual-averaging names', () => {
+    const m = normalModel(), pins = { y: yNormal };
+    const call = (o: object) => () => windowedAdaptiveNuts(m, { pins, nDraws: 2, numAdaptationSteps: 0, ...o });
+    expect(call({ adaptation: 'stan' })).toThrow(/windowedAdaptiveNuts: `adaptation`/);
+    expect(call({ chainIndex: 1 })).toThrow(/`chainIndex`.*per-chain/);
+    expect(call({ adaptation: 'per-chain', chainIndex: 4 })).toThrow(RangeError);
+    expect(call({ adaptation: 'per-chain', chainIndex: 1.5 })).toThrow(/chainIndex/);
+    expect(call({ adaptation: 'per-chain', traceFn: () => ({}) })).toThrow(/traceFn.*pooled/);
+    expect(call({ adaptation: 'per-chain', initStepSize: [0.1] })).toThrow(/initStepSize.*one number/);
+    expect(call({ adaptation: 'per-chain', initStepSize: -1 })).toThrow(/initStepSize/);
+    expect(call({ adaptation: 'per-chain', targetAcceptProb: 1 })).toThrow(/targetAcceptProb/);
+    expect(call({ adaptation: 'per-chain', dualAveraging: { reduceFn: () => 0 } })).toThrow(/unknown option `reduceFn`/);
+    expect(call({ adaptation: 'per-chain', maxTreeDepth: 0 })).toThrow(/maxTreeDepth/);
+    expect(call({ adaptation: 'per-chain', maxEnergyDiff: Number.NaN })).toThrow(/maxEnergyDiff/);
+  });
+});
