@@ -8,7 +8,10 @@
  * with the compiled log density (the default, `compile: true`) and with the tape
  * (`compile: false`: autodiff through the distributions at every gradient, the path before
  * compileLogDensity); the last column is the compiled run's ESS/s over the tape run's. Also
- * printed: mean leapfrog steps per draw, the adapted step size, divergences.
+ * printed: mean leapfrog steps per draw, the adapted step size, divergences. Three paths per model:
+ * `adaptation: 'per-chain'` (independent Stan-style chains over the compiled log density),
+ * the pooled default (TFP's lockstep batch) compiled, and pooled on the tape; the last column is
+ * each path's ESS/s over the pooled tape's. Then the sampler's own cost per leapfrog step.
  *
  * Options: BENCH_ROUNDS (runs per model and path with seeds 0, 1, …; the median ESS/s is
  * reported; default 1); BENCH_WARMUP (numAdaptationSteps; default 500, windowedAdaptiveNuts's
@@ -24,6 +27,8 @@ import { windowedAdaptiveNuts, type WindowedTrace } from '../mcmc/windowed-adapt
 import type { PartialValues } from '../distributions/joint/values.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { median } from './median.js';
+import { flatLogDensity } from '../distributions/compile-log-density.js';
+import { flatModel } from '../distributions/joint/flat-model.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
@@ -41,32 +46,60 @@ const models: { name: string; model: JointDistributionNamed; pins?: PartialValue
   },
 ];
 
-// Warm the JIT on a short run of each path so the first timed model is not penalized.
-for (const compile of [true, false]) windowedAdaptiveNuts(models[0]!.model, { seed: 99, nDraws: 20, numAdaptationSteps: 40, compile });
+const paths: { label: string; options: { adaptation?: 'per-chain'; compile?: false } }[] = [
+  { label: 'per-chain, compiled', options: { adaptation: 'per-chain' } },
+  { label: 'pooled, compiled', options: {} },
+  { label: 'pooled, tape', options: { compile: false } },
+];
 
-console.log(`windowedAdaptiveNuts: 4 chains × (${WARMUP} warm-up + 1000 draws)${WARMUP === 500 ? ', defaults' : ''}; ESS = min bulk ESS over parameters; compiled (default) and tape (compile: false)`);
-const header = ['model', 'gradient', 'seconds', 'min ESS_bulk', 'ESS/s', 'leapfrogs/draw', 'step size', 'divergences', 'compiled/tape ESS/s'];
+// Warm the JIT on a short run of each path so the first timed model is not penalized.
+for (const { options } of paths) windowedAdaptiveNuts(models[0]!.model, { seed: 99, nDraws: 20, numAdaptationSteps: 40, ...options });
+
+console.log(`windowedAdaptiveNuts: 4 chains × (${WARMUP} warm-up + 1000 draws)${WARMUP === 500 ? ', defaults' : ''}; ESS = min bulk ESS over parameters`);
+const header = ['model', 'path', 'seconds', 'min ESS_bulk', 'ESS/s', 'leapfrogs/draw', 'step size', 'divergences', 'ESS/s ÷ pooled tape'];
 const rows: string[][] = [];
 for (const { name, model, pins } of models) {
-  const perPath = new Map<boolean, number>();
-  for (const compile of [true, false]) {
+  const perPath: number[] = [];
+  for (const { label, options } of paths) {
     const runs: { secs: number; ess: number; steps: number; eps: number; div: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const t0 = performance.now();
-      const { draws, trace } = windowedAdaptiveNuts(model, { pins, seed: r, numAdaptationSteps: WARMUP, compile });
+      const { draws, trace } = windowedAdaptiveNuts(model, { pins, seed: r, numAdaptationSteps: WARMUP, ...options });
       const secs = (performance.now() - t0) / 1000;
       const t = trace as WindowedTrace;
       const s = summary(draws, { divergences: t.diverging });
       runs.push({ secs, ess: Math.min(...s.rows.map((row) => row.essBulk)), steps: mean(t.nSteps), eps: mean(t.stepSize), div: s.divergences ?? 0 });
     }
     const essPerSec = median(runs.map((x) => x.ess / x.secs));
-    perPath.set(compile, essPerSec);
+    perPath.push(essPerSec);
     const m = runs.reduce((a, b) => (Math.abs(b.ess / b.secs - essPerSec) < Math.abs(a.ess / a.secs - essPerSec) ? b : a));
-    rows.push([compile ? name : '', compile ? 'compiled' : 'tape', m.secs.toFixed(2), m.ess.toFixed(0), essPerSec.toFixed(0), m.steps.toFixed(1), m.eps.toFixed(3), String(m.div),
-      compile ? '' : `${(perPath.get(true)! / essPerSec).toFixed(2)}×`]);
+    rows.push([perPath.length === 1 ? name : '', label, m.secs.toFixed(2), m.ess.toFixed(0), essPerSec.toFixed(0), m.steps.toFixed(1), m.eps.toFixed(3), String(m.div), '']);
   }
+  rows.slice(-paths.length).forEach((row, i) => { row[8] = `${(perPath[i]! / perPath[paths.length - 1]!).toFixed(2)}×`; });
 }
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
 const line = (r: string[]) => r.map((c, i) => (i <= 1 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
 console.log(line(header));
 for (const r of rows) console.log(line(r));
+
+// The sampler's own cost per leapfrog step (issue target: < 0.3 µs per leaf per chain): a per-chain
+// run's wall time per leapfrog (warm-up included) minus the time of one gradient alone.
+{
+  const m = flatModel('bench', nonCentered.experimentalPin({ y }) as never);
+  const f = flatLogDensity('bench', m, true);
+  const dim = m.sizes.reduce((a, b) => a + b, 0), x = new Float64Array(dim).fill(0.1), g = new Float64Array(dim);
+  const gradUs = median(Array.from({ length: 7 }, () => {
+    const n = 200_000, t0 = performance.now();
+    let acc = 0;
+    for (let i = 0; i < n; i++) { x[i % dim] = (i % 7) * 0.1; acc += f(x, g); }
+    if (acc === 42) console.log('');
+    return ((performance.now() - t0) * 1000) / n;
+  }));
+  const leaf = median(Array.from({ length: 3 }, (_, r) => {
+    const t0 = performance.now();
+    const { trace } = windowedAdaptiveNuts(nonCentered, { pins: { y }, seed: r, numAdaptationSteps: WARMUP, discardTuning: false, adaptation: 'per-chain' });
+    const secs = performance.now() - t0;
+    return (secs * 1000) / (trace.nSteps.data as Int32Array).reduce((a, b) => a + b, 0);
+  }));
+  console.log(`\nper-chain NUTS on eight schools: ${leaf.toFixed(2)} µs per leapfrog per chain (setup included), gradient alone ${gradUs.toFixed(2)} µs → sampler ${(leaf - gradUs).toFixed(2)} µs per leaf per chain`);
+}

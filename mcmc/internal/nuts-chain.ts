@@ -10,65 +10,70 @@
  * per leaf. The log density is any `(x, grad) => log p(x)` over unconstrained coordinates (a
  * compiled log density's `logDensityGradient`), so no tensor is touched.
  *
- * Randomness comes from a {@link ChainRandom}: the caller begins it with one key per
+ * Randomness comes from a {@link ChainRandom}: the caller begins a new stream for each
  * transition, so a chain's draws are a pure function of its key and nothing else.
  */
 import type { Modes } from '../../src/config.js';
+import type { PrngImpl } from '../../src/random/impl.js';
 import { KeyArray } from '../../src/random/key-array.js';
-import { normalData } from '../../src/random/normal.js';
+import { normalFromUnit } from '../../src/random/normal-fill.js';
 import { uniformUnit } from '../../src/random/uniform.js';
 
 /** A log density and its gradient: returns log p(x) and writes ∂ log p/∂x into `grad`. */
 export type LogDensityGradient = (x: Float64Array, grad: Float64Array) => number;
 
 /** Uniforms drawn per sub-key: enough for a typical tree's merges in one draw. */
-const UNIFORM_BLOCK = 16;
+const UNIFORM_BLOCK = 32;
 
 /**
- * The random numbers of one transition, drawn from sub-keys `foldIn(key, 0)`, `foldIn(key, 1)`, …
- * in the order they are asked for: a momentum draw or a vector of uniforms takes one sub-key,
- * single uniforms come in blocks of 16 per sub-key. Begin it with the transition's key before each use.
+ * The random numbers of one chain. `begin(t)` starts transition t's stream, the key
+ * `foldIn(key, t)`; within it, draws use sub-keys `foldIn(·, 0)`, `foldIn(·, 1)`, … in the
+ * order they are asked for: a momentum draw or a vector of uniforms takes one sub-key, single
+ * uniforms come in blocks of 32 per sub-key. Buffers are filled in place through the PRNG
+ * record, so a transition allocates only its two key words per sub-key.
  */
 export class ChainRandom {
-  private key: KeyArray | undefined;
+  private readonly impl: PrngImpl;
+  private readonly key: Uint32Array;
+  private stream: Uint32Array;
   private sub = 0;
-  private block: Float64Array = new Float64Array(0);
-  private pos = 0;
+  private readonly block = new Float64Array(UNIFORM_BLOCK);
+  private pos = UNIFORM_BLOCK;
 
-  constructor(private readonly modes: Modes) {}
-
-  begin(key: KeyArray): void {
-    this.key = key;
-    this.sub = 0;
-    this.pos = this.block.length;
+  constructor(key: KeyArray, private readonly modes: Modes) {
+    this.impl = key.impl;
+    this.key = key.data;
+    this.stream = key.data;
   }
 
-  private next(): KeyArray {
-    const key = this.key!;
-    return new KeyArray(key.impl, key.impl.foldIn(key.data, this.sub++, this.modes), []);
+  /** Starts stream t. */
+  begin(t: number): void {
+    this.stream = this.impl.foldIn(this.key, t, this.modes);
+    this.sub = 0;
+    this.pos = UNIFORM_BLOCK;
+  }
+
+  /** Fills `out` with uniforms in [0, 1) from the next sub-key (JAX's float64 uniform bits). */
+  uniforms(out: Float64Array): void {
+    const k = this.impl.foldIn(this.stream, this.sub++, this.modes);
+    if (this.impl.uniformFloat64 !== undefined) this.impl.uniformFloat64(k, out, this.modes);
+    else out.set(uniformUnit(new KeyArray(this.impl, k, []), out.length, 'float64', this.modes));
   }
 
   /** A uniform in [0, 1). */
   uniform(): number {
-    if (this.pos === this.block.length) {
-      this.block = uniformUnit(this.next(), UNIFORM_BLOCK, 'float64', this.modes) as Float64Array;
-      this.pos = 0;
-    }
+    if (this.pos === UNIFORM_BLOCK) { this.uniforms(this.block); this.pos = 0; }
     return this.block[this.pos++]!;
   }
 
-  /** Fills `out` with uniforms in [0, 1) (one sub-key). */
-  uniforms(out: Float64Array): void {
-    out.set(uniformUnit(this.next(), out.length, 'float64', this.modes));
-  }
-
-  /** Fills `out` with standard normals (one sub-key). */
+  /** Fills `out` with standard normals from the next sub-key (the uniforms mapped by the deterministic √2·erfinv(2u − 1)). */
   normals(out: Float64Array): void {
-    out.set(normalData(this.next(), out.length, 'float64', this.modes));
+    this.uniforms(out);
+    normalFromUnit(out);
   }
 }
 
-/** Position, momentum, gradient and log density of one point in phase space. */
+/** A point in phase space: position, momentum, gradient of the log density, log density. */
 class Point {
   readonly q: Float64Array;
   readonly p: Float64Array;
@@ -86,12 +91,29 @@ class Point {
   }
 }
 
+/** A candidate draw: position, gradient, log density and Hamiltonian (its momentum is not needed). */
+class Draw {
+  readonly q: Float64Array;
+  readonly g: Float64Array;
+  lp = 0;
+  h = 0;
+  constructor(dim: number) {
+    this.q = new Float64Array(dim);
+    this.g = new Float64Array(dim);
+  }
+  copyFrom(o: Draw): void {
+    const q = this.q, g = this.g, oq = o.q, og = o.g;
+    for (let i = 0; i < q.length; i++) { q[i] = oq[i]!; g[i] = og[i]!; }
+    this.lp = o.lp; this.h = o.h;
+  }
+}
+
 /** The locals of one level of the tree recursion (a subtree of depth ≥ 1 and its two halves). */
 class Level {
   readonly pInitEnd: Float64Array;
   readonly pSharpInitEnd: Float64Array;
   readonly rhoInit: Float64Array;
-  readonly zFinal: Point;
+  readonly final: Draw;
   readonly pFinalBeg: Float64Array;
   readonly pSharpFinalBeg: Float64Array;
   readonly rhoFinal: Float64Array;
@@ -99,7 +121,7 @@ class Level {
     this.pInitEnd = new Float64Array(dim);
     this.pSharpInitEnd = new Float64Array(dim);
     this.rhoInit = new Float64Array(dim);
-    this.zFinal = new Point(dim);
+    this.final = new Draw(dim);
     this.pFinalBeg = new Float64Array(dim);
     this.pSharpFinalBeg = new Float64Array(dim);
     this.rhoFinal = new Float64Array(dim);
@@ -107,16 +129,19 @@ class Level {
 }
 
 const copy = (to: Float64Array, from: Float64Array): void => { for (let i = 0; i < to.length; i++) to[i] = from[i]!; };
-const dot = (a: Float64Array, b: Float64Array): number => { let s = 0; for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!; return s; };
-/** a · (b + c), without forming b + c. */
-const dotSum = (a: Float64Array, b: Float64Array, c: Float64Array): number => { let s = 0; for (let i = 0; i < a.length; i++) s += a[i]! * (b[i]! + c[i]!); return s; };
-/** log(e^a + e^b) (Stan's `log_sum_exp`). */
-function logSumExp(a: number, b: number): number {
-  if (a === -Infinity) return b;
-  if (b === -Infinity) return a;
-  if (a === Infinity && b === Infinity) return Infinity;
-  const m = a > b ? a : b;
-  return m + Math.log1p(Math.exp(-Math.abs(a - b)));
+
+/**
+ * log(e^a + e^b) and the share e^b / (e^a + e^b) of b, from one exp and one log1p: the log sum
+ * of weights of a merged tree and the probability of taking its new part's draw. Stan computes
+ * the same two numbers as `log_sum_exp` and `exp(b − log_sum_exp)`.
+ */
+function mergeWeights(a: number, b: number, out: Float64Array): void {
+  if (a === -Infinity || b === -Infinity) { out[0] = a === -Infinity ? b : a; out[1] = a === -Infinity ? 1 : 0; return; }
+  const d = b - a;
+  if (d !== d) { out[0] = Infinity; out[1] = 0; return; }   // both +∞
+  const t = Math.exp(-Math.abs(d));
+  out[0] = (d > 0 ? b : a) + Math.log1p(t);
+  out[1] = d > 0 ? 1 / (1 + t) : t / (1 + t);
 }
 
 export interface NutsChainOptions {
@@ -126,10 +151,9 @@ export interface NutsChainOptions {
 }
 
 /**
- * A NUTS chain: its current point (`z`), step size and inverse metric, its random numbers
- * (begin `rng` with a fresh key before each `transition` or `initStepSize`), and the statistics
- * of its last transition. `setPosition` evaluates the density at a point; `transition` moves the
- * chain; `initStepSize` runs Stan's heuristic for the current point and metric.
+ * A NUTS chain: its position (`q`, with the log density `lp` and its gradient), step size and
+ * inverse metric, its random numbers (begin a new stream of `rng` before each `transition` or
+ * `initStepSize`), and the statistics of its last transition.
  */
 export class NutsChain {
   readonly dim: number;
@@ -147,12 +171,14 @@ export class NutsChain {
   /** The Hamiltonian at the draw. */
   energy = 0;
 
-  readonly z: Point;
+  /** The chain's position, with its gradient and log density (its momentum buffer is scratch). */
+  private readonly cur: Point;
+  /** The point being integrated: one end of the trajectory. */
+  private z: Point;
   private readonly fwd: Point;
   private readonly bck: Point;
-  private readonly sample: Point;
-  private readonly propose: Point;
-  private readonly start: Point;
+  private sample: Draw;
+  private propose: Draw;
   private readonly noise: Float64Array;
   private readonly rho: Float64Array;
   private readonly rhoFwd: Float64Array;
@@ -168,11 +194,12 @@ export class NutsChain {
   private readonly levels: Level[];
   private readonly maxTreeDepth: number;
   private readonly maxEnergyDiff: number;
-  // Scratch of the recursion: the last subtree's log sum of weights, the running sums.
+  // Scratch of the recursion: the last subtree's log sum of weights, the running sums, merge weights.
   private lswOut = 0;
   private sumMetroProb = 0;
   private eps = 0;
   private h0 = 0;
+  private readonly merge = new Float64Array(2);
 
   constructor(private readonly f: LogDensityGradient, dim: number, readonly rng: ChainRandom, options: NutsChainOptions) {
     this.dim = dim;
@@ -180,12 +207,12 @@ export class NutsChain {
     this.maxEnergyDiff = options.maxEnergyDiff;
     this.invMetric = new Float64Array(dim).fill(1);
     const v = () => new Float64Array(dim);
-    this.z = new Point(dim);
+    this.cur = new Point(dim);
+    this.z = this.cur;
     this.fwd = new Point(dim);
     this.bck = new Point(dim);
-    this.sample = new Point(dim);
-    this.propose = new Point(dim);
-    this.start = new Point(dim);
+    this.sample = new Draw(dim);
+    this.propose = new Draw(dim);
     this.noise = v();
     this.rho = v(); this.rhoFwd = v(); this.rhoBck = v();
     this.pFwdFwd = v(); this.pSharpFwdFwd = v(); this.pFwdBck = v(); this.pSharpFwdBck = v();
@@ -193,57 +220,53 @@ export class NutsChain {
     this.levels = Array.from({ length: options.maxTreeDepth + 1 }, () => new Level(dim));
   }
 
+  /** The position (read-only; `setPosition` moves it). */
+  get q(): Float64Array { return this.cur.q; }
+  /** The log density at the position. */
+  get lp(): number { return this.cur.lp; }
+  /** Its gradient (read-only). */
+  get grad(): Float64Array { return this.cur.g; }
+
   /** Moves the chain to `x` (copied) and evaluates the log density there; returns it. */
   setPosition(x: ArrayLike<number>): number {
-    const z = this.z;
-    for (let i = 0; i < this.dim; i++) z.q[i] = x[i]!;
-    z.lp = this.f(z.q, z.g);
-    return z.lp;
+    const c = this.cur;
+    for (let i = 0; i < this.dim; i++) c.q[i] = x[i]!;
+    c.lp = this.f(c.q, c.g);
+    return c.lp;
   }
 
-  /** The kinetic energy ½ pᵀ M⁻¹ p. */
-  private kinetic(p: Float64Array): number {
-    const m = this.invMetric;
-    let s = 0;
-    for (let i = 0; i < p.length; i++) s += p[i]! * m[i]! * p[i]!;
-    return 0.5 * s;
-  }
-
-  /** The Hamiltonian −log p + ½ pᵀ M⁻¹ p of z, +∞ for NaN (Stan's convention). */
-  private hamiltonian(z: Point): number {
-    const h = this.kinetic(z.p) - z.lp;
+  /** Fresh momentum p ~ N(0, M) at the position; returns the Hamiltonian −log p + ½ pᵀ M⁻¹ p (+∞ for NaN, Stan's convention). */
+  private drawMomentum(): number {
+    const p = this.cur.p, m = this.invMetric, u = this.noise;
+    this.rng.normals(u);
+    let kin = 0;
+    for (let i = 0; i < p.length; i++) { const pi = u[i]! / Math.sqrt(m[i]!); p[i] = pi; kin += pi * m[i]! * pi; }
+    const h = 0.5 * kin - this.cur.lp;
     return h === h ? h : Infinity;
   }
 
-  /** Fresh momentum p ~ N(0, M) for z. */
-  private drawMomentum(): void {
-    const p = this.z.p, m = this.invMetric, u = this.noise;
-    this.rng.normals(u);
-    for (let i = 0; i < p.length; i++) p[i] = u[i]! / Math.sqrt(m[i]!);
-  }
-
-  /** One leapfrog step of size `eps` (signed) from z, in place. */
-  private leapfrog(eps: number): void {
+  /** The first half of a leapfrog step of size `eps` (signed) from z: half kick, drift, gradient. The caller does the second half kick. */
+  private kickDrift(eps: number): void {
     const z = this.z, q = z.q, p = z.p, g = z.g, m = this.invMetric, half = 0.5 * eps;
-    for (let i = 0; i < q.length; i++) { p[i] = p[i]! + half * g[i]!; q[i] = q[i]! + eps * m[i]! * p[i]!; }
+    for (let i = 0; i < q.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; q[i] = q[i]! + eps * m[i]! * pi; }
     z.lp = this.f(q, g);
-    for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
   }
 
-  /** One NUTS transition from z; z becomes the draw and the statistics are set. */
+  /** One NUTS transition from the position, which becomes the draw; the statistics are set. */
   transition(): void {
-    const z = this.z, m = this.invMetric, rng = this.rng;
+    const m = this.invMetric, rng = this.rng, cur = this.cur;
     this.eps = this.stepSize;
-    this.drawMomentum();
-    const h0 = this.hamiltonian(z);
+    const h0 = this.drawMomentum();
     this.h0 = h0;
-    this.fwd.copyFrom(z); this.bck.copyFrom(z); this.sample.copyFrom(z);
-    const p = z.p;
+    this.fwd.copyFrom(cur); this.bck.copyFrom(cur);
+    let sample = this.sample;
+    copy(sample.q, cur.q); copy(sample.g, cur.g); sample.lp = cur.lp; sample.h = h0;
+    const p = cur.p;
     for (let i = 0; i < p.length; i++) {
-      const ps = m[i]! * p[i]!;
-      this.pFwdFwd[i] = p[i]!; this.pFwdBck[i] = p[i]!; this.pBckFwd[i] = p[i]!; this.pBckBck[i] = p[i]!;
+      const pi = p[i]!, ps = m[i]! * pi;
+      this.pFwdFwd[i] = pi; this.pFwdBck[i] = pi; this.pBckFwd[i] = pi; this.pBckBck[i] = pi;
       this.pSharpFwdFwd[i] = ps; this.pSharpFwdBck[i] = ps; this.pSharpBckFwd[i] = ps; this.pSharpBckBck[i] = ps;
-      this.rho[i] = p[i]!;
+      this.rho[i] = pi;
     }
     let logSumWeight = 0;        // log(exp(H0 − H0))
     this.sumMetroProb = 0;
@@ -252,111 +275,123 @@ export class NutsChain {
     this.divergent = false;
     this.moved = false;
     const rho = this.rho, rhoFwd = this.rhoFwd, rhoBck = this.rhoBck;
+    const pSFF = this.pSharpFwdFwd, pSFB = this.pSharpFwdBck, pSBF = this.pSharpBckFwd, pSBB = this.pSharpBckBck;
+    const pFB = this.pFwdBck, pBF = this.pBckFwd;
     while (this.depth < this.maxTreeDepth) {
       let valid: boolean;
       if (rng.uniform() > 0.5) {           // extend forward: the trajectory so far is the backward part
-        z.copyFrom(this.fwd);
-        copy(rhoBck, rho); rhoFwd.fill(0);
-        copy(this.pBckFwd, this.pFwdFwd); copy(this.pSharpBckFwd, this.pSharpFwdFwd);
-        valid = this.buildTree(this.depth, this.propose, this.pSharpFwdBck, this.pSharpFwdFwd, rhoFwd, this.pFwdBck, this.pFwdFwd, 1);
-        this.fwd.copyFrom(z);
+        this.z = this.fwd;
+        copy(rhoBck, rho); copy(pBF, this.pFwdFwd); copy(pSBF, pSFF);
+        valid = this.buildTree(this.depth, this.propose, pSFB, pSFF, rhoFwd, pFB, this.pFwdFwd, 1);
       } else {                             // extend backward
-        z.copyFrom(this.bck);
-        copy(rhoFwd, rho); rhoBck.fill(0);
-        copy(this.pFwdBck, this.pBckBck); copy(this.pSharpFwdBck, this.pSharpBckBck);
-        valid = this.buildTree(this.depth, this.propose, this.pSharpBckFwd, this.pSharpBckBck, rhoBck, this.pBckFwd, this.pBckBck, -1);
-        this.bck.copyFrom(z);
+        this.z = this.bck;
+        copy(rhoFwd, rho); copy(pFB, this.pBckBck); copy(pSFB, pSBB);
+        valid = this.buildTree(this.depth, this.propose, pSBF, pSBB, rhoBck, pBF, this.pBckBck, -1);
       }
       if (!valid) break;
       this.depth++;
-      const lswSubtree = this.lswOut;
       // Biased progressive sampling: a heavier new subtree always takes the draw.
-      if (lswSubtree > logSumWeight || rng.uniform() < Math.exp(lswSubtree - logSumWeight)) { this.sample.copyFrom(this.propose); this.moved = true; }
-      logSumWeight = logSumExp(logSumWeight, lswSubtree);
-      for (let i = 0; i < rho.length; i++) rho[i] = rhoBck[i]! + rhoFwd[i]!;
+      const lswSubtree = this.lswOut;
+      if (lswSubtree > logSumWeight || rng.uniform() < Math.exp(lswSubtree - logSumWeight)) {
+        const taken = this.propose; this.propose = sample; sample = taken; this.moved = true;
+      }
+      mergeWeights(logSumWeight, lswSubtree, this.merge);
+      logSumWeight = this.merge[0]!;
       // The criterion over the whole trajectory and across the seam between its two parts.
-      const persist = dot(this.pSharpFwdFwd, rho) > 0 && dot(this.pSharpBckBck, rho) > 0
-        && dotSum(this.pSharpFwdBck, rhoBck, this.pFwdBck) > 0 && dotSum(this.pSharpBckBck, rhoBck, this.pFwdBck) > 0
-        && dotSum(this.pSharpFwdFwd, rhoFwd, this.pBckFwd) > 0 && dotSum(this.pSharpBckFwd, rhoFwd, this.pBckFwd) > 0;
-      if (!persist) break;
+      let a = 0, b = 0, c1 = 0, c2 = 0, d1 = 0, d2 = 0;
+      for (let i = 0; i < rho.length; i++) {
+        const rb = rhoBck[i]!, rf = rhoFwd[i]!, r = rb + rf;
+        rho[i] = r;
+        a += pSFF[i]! * r; b += pSBB[i]! * r;
+        const e1 = rb + pFB[i]!; c1 += pSFB[i]! * e1; c2 += pSBB[i]! * e1;
+        const e2 = rf + pBF[i]!; d1 += pSFF[i]! * e2; d2 += pSBF[i]! * e2;
+      }
+      if (!(a > 0 && b > 0 && c1 > 0 && c2 > 0 && d1 > 0 && d2 > 0)) break;
     }
+    this.sample = sample;
+    this.z = cur;
     this.acceptStat = this.sumMetroProb / this.nSteps;
-    z.copyFrom(this.sample);
-    this.energy = this.hamiltonian(z);
+    copy(cur.q, sample.q); copy(cur.g, sample.g); cur.lp = sample.lp;
+    this.energy = sample.h;
   }
 
   /**
    * Builds a subtree of 2^depth leapfrog steps in direction `sign` from z (Stan's `build_tree`):
-   * adds its momenta to `rho`, writes the momenta and sharp momenta at its two ends, leaves its
-   * multinomial draw in `propose` and its log sum of weights in `lswOut`. False when it diverged
-   * or made a U-turn (the caller then stops).
+   * writes the sum of its momenta into `rho` and the momenta and sharp momenta at its two ends,
+   * leaves its multinomial draw in `propose` and its log sum of weights in `lswOut`. False when
+   * it diverged or made a U-turn (the caller then stops).
    */
-  private buildTree(depth: number, propose: Point, pSharpBeg: Float64Array, pSharpEnd: Float64Array, rho: Float64Array,
+  private buildTree(depth: number, propose: Draw, pSharpBeg: Float64Array, pSharpEnd: Float64Array, rho: Float64Array,
     pBeg: Float64Array, pEnd: Float64Array, sign: number): boolean {
     if (depth === 0) {
-      const z = this.z, m = this.invMetric;
-      this.leapfrog(sign * this.eps);
+      const z = this.z, m = this.invMetric, half = 0.5 * sign * this.eps;
+      this.kickDrift(sign * this.eps);
       this.nSteps++;
-      const h = this.hamiltonian(z);
+      const p = z.p, q = z.q, g = z.g, pq = propose.q, pg = propose.g;
+      let kin = 0;
+      for (let i = 0; i < p.length; i++) {
+        const pi = p[i]! + half * g[i]!, ps = m[i]! * pi;
+        p[i] = pi; kin += pi * ps;
+        pSharpBeg[i] = ps; pSharpEnd[i] = ps; rho[i] = pi; pBeg[i] = pi; pEnd[i] = pi;
+        pq[i] = q[i]!; pg[i] = g[i]!;
+      }
+      let h = 0.5 * kin - z.lp;
+      if (h !== h) h = Infinity;
       const w = this.h0 - h;
       if (-w > this.maxEnergyDiff) this.divergent = true;
       this.lswOut = w;
       this.sumMetroProb += w > 0 ? 1 : Math.exp(w);
-      propose.copyFrom(z);
-      const p = z.p;
-      for (let i = 0; i < p.length; i++) {
-        const pi = p[i]!, ps = m[i]! * pi;
-        pSharpBeg[i] = ps; pSharpEnd[i] = ps; rho[i] = rho[i]! + pi; pBeg[i] = pi; pEnd[i] = pi;
-      }
+      propose.lp = z.lp; propose.h = h;
       return !this.divergent;
     }
     const L = this.levels[depth]!;
-    L.rhoInit.fill(0);
     if (!this.buildTree(depth - 1, propose, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign)) return false;
     const lswInit = this.lswOut;
-    L.rhoFinal.fill(0);
-    if (!this.buildTree(depth - 1, L.zFinal, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign)) return false;
-    const lswFinal = this.lswOut;
-    const lswSubtree = logSumExp(lswInit, lswFinal);
+    if (!this.buildTree(depth - 1, L.final, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign)) return false;
     // Uniform progressive sampling between the halves.
-    if (lswFinal > lswSubtree || this.rng.uniform() < Math.exp(lswFinal - lswSubtree)) propose.copyFrom(L.zFinal);
-    const rhoInit = L.rhoInit, rhoFinal = L.rhoFinal;
-    let a = 0, b = 0;
+    mergeWeights(lswInit, this.lswOut, this.merge);
+    this.lswOut = this.merge[0]!;
+    if (this.rng.uniform() < this.merge[1]!) propose.copyFrom(L.final);
+    const rhoInit = L.rhoInit, rhoFinal = L.rhoFinal, pFinalBeg = L.pFinalBeg, pInitEnd = L.pInitEnd;
+    const pSharpFinalBeg = L.pSharpFinalBeg, pSharpInitEnd = L.pSharpInitEnd;
+    let a = 0, b = 0, c1 = 0, c2 = 0, d1 = 0, d2 = 0;
     for (let i = 0; i < rho.length; i++) {
-      const s = rhoInit[i]! + rhoFinal[i]!;
-      rho[i] = rho[i]! + s;
+      const ri = rhoInit[i]!, rf = rhoFinal[i]!, s = ri + rf;
+      rho[i] = s;
       a += pSharpEnd[i]! * s; b += pSharpBeg[i]! * s;
+      const e1 = ri + pFinalBeg[i]!; c1 += pSharpFinalBeg[i]! * e1; c2 += pSharpBeg[i]! * e1;
+      const e2 = rf + pInitEnd[i]!; d1 += pSharpEnd[i]! * e2; d2 += pSharpInitEnd[i]! * e2;
     }
-    this.lswOut = lswSubtree;
-    return a > 0 && b > 0
-      && dotSum(pSharpBeg, rhoInit, L.pFinalBeg) > 0 && dotSum(L.pSharpFinalBeg, rhoInit, L.pFinalBeg) > 0
-      && dotSum(pSharpEnd, rhoFinal, L.pInitEnd) > 0 && dotSum(L.pSharpInitEnd, rhoFinal, L.pInitEnd) > 0;
+    return a > 0 && b > 0 && c1 > 0 && c2 > 0 && d1 > 0 && d2 > 0;
   }
 
   /**
-   * Stan's step-size heuristic at the current point and metric: double (or halve) the step size
-   * until one leapfrog step's acceptance probability crosses 0.8, each trial from the current
-   * position with fresh momentum. z is left where it was.
+   * Stan's step-size heuristic at the current position and metric: double (or halve) the step
+   * size until one leapfrog step's acceptance probability crosses 0.8, each trial from the
+   * position with fresh momentum. The position is left where it was.
    * @throws RangeError (naming `fn`) when the step size passes 1e7 (an improper posterior) or underflows to 0.
    */
   initStepSize(fn: string): void {
     if (this.stepSize === 0 || this.stepSize > 1e7) return;
-    const z = this.z;
-    this.start.copyFrom(z);
-    const LOG_08 = Math.log(0.8);
+    const LOG_08 = Math.log(0.8), m = this.invMetric, z = this.fwd;
+    this.z = z;
     let direction = 0;
     for (;;) {
-      z.copyFrom(this.start);
-      this.drawMomentum();
-      const h0 = this.hamiltonian(z);
-      this.leapfrog(this.stepSize);
-      const deltaH = h0 - this.hamiltonian(z);
+      const h0 = this.drawMomentum();
+      z.copyFrom(this.cur);
+      this.kickDrift(this.stepSize);
+      const half = 0.5 * this.stepSize, p = z.p, g = z.g;
+      let kin = 0;
+      for (let i = 0; i < p.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; kin += pi * m[i]! * pi; }
+      let h = 0.5 * kin - z.lp;
+      if (h !== h) h = Infinity;
+      const deltaH = h0 - h;
       if (direction === 0) { direction = deltaH > LOG_08 ? 1 : -1; continue; }
       if (direction === 1 ? !(deltaH > LOG_08) : !(deltaH < LOG_08)) break;
       this.stepSize = direction === 1 ? 2 * this.stepSize : 0.5 * this.stepSize;
       if (this.stepSize > 1e7) throw new RangeError(`${fn}: the step size grew past 1e7 while initializing it: the posterior looks improper; check the model`);
       if (this.stepSize === 0) throw new RangeError(`${fn}: no step size is small enough: the log density may not be continuous`);
     }
-    z.copyFrom(this.start);
+    this.z = this.cur;
   }
 }

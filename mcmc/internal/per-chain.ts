@@ -72,12 +72,10 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   const { dim, numWarmup } = s;
   const total = numWarmup + s.nDraws;
   const kept = s.discardTuning ? s.nDraws : total;
-  const sub = (key: KeyArray, i: number) => new KeyArray(key.impl, key.impl.foldIn(key.data, i, s.modes), []);
   const runs = s.chains.map((c) => {
-    const key = sub(seed, c);
-    const rng = new ChainRandom(s.modes);
+    const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
     const chain = new NutsChain(f, dim, rng, { maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff });
-    rng.begin(sub(key, 0));
+    rng.begin(0);
     const x0 = s.init?.(c) ?? uniformInit(s, chain, c);
     const lp = chain.setPosition(x0);
     if (!Number.isFinite(lp)) fail('range', s.fn, 'currentState', `the log density of model "${s.modelName}" is ${lp} at chain ${c}'s initial point`, lp);
@@ -85,7 +83,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
     const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging);
     warmup.begin(chain);
     chain.initStepSize(s.fn);
-    return { key, chain, warmup, draws: allocDraws(kept, dim), divergences: 0 };
+    return { chain, warmup, draws: allocDraws(kept, dim) };
   });
   const divergences = new Array<number>(runs.length).fill(0);
   let numResults = 0;
@@ -94,7 +92,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
     const keep = t >= numWarmup || !s.discardTuning;
     for (let j = 0; j < runs.length; j++) {
       const r = runs[j]!, chain = r.chain;
-      chain.rng.begin(sub(r.key, t + 1));
+      chain.rng.begin(t + 1);
       const stepSize = chain.stepSize;
       chain.transition();
       if (chain.divergent) divergences[j]!++;
@@ -111,14 +109,14 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
 }
 
 function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): void {
-  d.q.set(chain.z.q, i * chain.dim);
+  d.q.set(chain.q, i * chain.dim);
   d.stepSize[i] = stepSize;
   d.nSteps[i] = chain.nSteps;
   d.treeDepth[i] = chain.depth;
   d.diverging[i] = chain.divergent ? 1 : 0;
   d.acceptStat[i] = chain.acceptStat;
   d.energy[i] = chain.energy;
-  d.lp[i] = chain.z.lp;
+  d.lp[i] = chain.lp;
   d.moved[i] = chain.moved ? 1 : 0;
 }
 
@@ -128,7 +126,7 @@ function uniformInit(s: PerChainSettings, chain: NutsChain, c: number): Float64A
   for (let trial = 0; trial < MAX_INIT_TRIALS; trial++) {
     chain.rng.uniforms(x);
     for (let i = 0; i < s.dim; i++) x[i] = 4 * x[i]! - 2;
-    if (Number.isFinite(chain.setPosition(x)) && chain.z.g.every(Number.isFinite)) return x;
+    if (Number.isFinite(chain.setPosition(x)) && chain.grad.every(Number.isFinite)) return x;
   }
   return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density or gradient at every one of ${MAX_INIT_TRIALS} initial points tried for chain ${c} (uniform(−2, 2) in unconstrained space); check the model and its pins, or pass \`currentState\``, s.modelName);
 }

@@ -115,7 +115,7 @@ export class StanWarmup {
   afterTransition(chain: NutsChain, fn: string): void {
     chain.stepSize = this.da.learn(chain.acceptStat);
     const c = this.counter;
-    if (c >= this.initBuffer && c < this.numWarmup - this.termBuffer && c !== this.numWarmup) this.welford.add(chain.z.q);
+    if (c >= this.initBuffer && c < this.numWarmup - this.termBuffer && c !== this.numWarmup) this.welford.add(chain.q);
     if (c === this.nextWindow && c !== this.numWarmup) {
       this.computeNextWindow();
       const m = chain.invMetric, n = this.welford.n;
