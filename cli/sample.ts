@@ -30,12 +30,12 @@ Flags:
   --warmup N       warm-up steps per chain (default 1000)
   --seed S         non-negative integer seed (default 0); same seed, same bits
   --workers N      worker threads for a \`setup\` module (default: cores, at most --chains;
-                   0 = in this thread). A \`model\` module's chains always run vectorized in
-                   this process (windowedAdaptiveNuts adapts one step size across chains),
-                   so --workers is ignored for it.
-  --chain-index i  run only chain i of --chains (a \`setup\` module only): key
-                   split(seed, chains)[i]; \`stochax merge\` of the per-chain draws.json files
-                   equals the all-chains run bit for bit (default --out stochax-out/chain-i)
+                   0 = in this thread). A \`model\` module's chains run in this process.
+  --chain-index i  run only chain i of --chains, with exactly the draws it has in the
+                   all-chains run (key foldIn(seed, i) for a \`model\` module, split(seed,
+                   chains)[i] for a \`setup\` module); \`stochax merge\` of the per-chain
+                   draws.json files equals the all-chains run bit for bit (default --out
+                   stochax-out/chain-i). Not with options.adaptation = 'pooled'.
   --no-compile     keep a \`model\` module's log density on the autodiff tape instead of compiled
                    JavaScript (the same draws, slower; for models that cannot be traced)
   --out DIR        output directory (default ./stochax-out)
@@ -143,21 +143,24 @@ interface RunOptions {
   readonly compile: boolean;
 }
 
-/** A joint-distribution module: `windowedAdaptiveNuts`, all chains vectorized in this process. */
+/** A joint-distribution module: `windowedAdaptiveNuts` in this process (one chain of it with --chain-index). */
 function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, io: CliIo): Run {
-  if (o.chainIndex !== undefined) {
-    throw new CliError(`--chain-index needs a \`setup\` model module: ${model.name} exports a joint distribution, whose chains share their warm-up (windowedAdaptiveNuts adapts one step size across chains) and cannot run one per process`);
+  const pooled = (model.options as { adaptation?: unknown } | undefined)?.adaptation === 'pooled';
+  if (o.chainIndex !== undefined && pooled) {
+    throw new CliError(`--chain-index needs per-chain adaptation: ${model.name} sets options.adaptation = 'pooled', whose chains share their warm-up and cannot run one per process`);
   }
   if (o.workers !== undefined && o.workers > 0) {
-    io.stderr(`note: --workers ${o.workers} ignored: windowedAdaptiveNuts runs ${model.name}'s chains vectorized in this process\n`);
+    io.stderr(`note: --workers ${o.workers} ignored: ${model.name}'s chains run in this process\n`);
   }
-  io.stderr(`windowedAdaptiveNuts: ${o.chains} chains × (${o.warmup} warm-up + ${o.nDraws} draws), seed ${o.seed} …\n`);
-  const progress = chainProgress(io, Array.from({ length: o.chains }, (_, c) => c));
+  const shown = o.chainIndex === undefined ? Array.from({ length: o.chains }, (_, c) => c) : [o.chainIndex];
+  io.stderr(`windowedAdaptiveNuts: ${o.chainIndex === undefined ? `${o.chains} chains` : `chain ${o.chainIndex} of ${o.chains}`} × (${o.warmup} warm-up + ${o.nDraws} draws), seed ${o.seed} …\n`);
+  const progress = chainProgress(io, shown);
   try {
     const { draws, trace } = windowedAdaptiveNuts(model.model, {
       ...model.options,
       ...(model.pins === undefined ? {} : { pins: model.pins }),
       nChains: o.chains, nDraws: o.nDraws, numAdaptationSteps: o.warmup, seed: o.seed,
+      ...(o.chainIndex === undefined ? {} : { chainIndex: o.chainIndex }),
       ...(o.compile ? {} : { compile: false }),
       onProgress: (p) => progress.update(p),
     });

@@ -6,6 +6,8 @@
  */
 import { checkOptions, fail } from '../src/checks.js';
 import { compileGradient, type Compiled } from '../src/compile/index.js';
+import { generate } from '../src/compile/codegen.js';
+import { traceProgram } from '../src/compile/trace.js';
 import { valueAndGrad } from '../src/tensor/autodiff.js';
 import { sum } from '../src/tensor/ops/reduce.js';
 import { Tensor } from '../src/tensor/tensor.js';
@@ -164,6 +166,37 @@ export function flatLogDensity(fn: string, m: FlatModel, compile: boolean): (x: 
     i = 0;
     for (const t of g) { const d = t.data as ArrayLike<number>; for (let k = 0; k < d.length; k++) grad[i++] = d[k]!; }
     return (v.data as ArrayLike<number>)[0]!;
+  };
+}
+
+/**
+ * The flat model's map from one unconstrained point to the constrained values of its unpinned
+ * nodes (in `names` order, each of the shape of one draw): traced once and compiled, or — with
+ * `compile` false, or when the bijectors cannot be traced — the joint bijector on the tape.
+ * `run(x)` leaves the values in `outputs`. Arguments are not checked.
+ */
+export function flatConstrain(fn: string, m: FlatModel, compile: boolean): { readonly shapes: readonly (readonly number[])[]; readonly outputs: readonly ArrayLike<number>[]; run(x: ArrayLike<number>): void } {
+  const parts = (x: ArrayLike<number>) => {
+    let i = 0;
+    return m.sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = x[i++]!; return new Tensor(d, [n], 'float64'); });
+  };
+  const forward = (...flat: Tensor[]) => m.parts(m.bijector.forward(m.struct(m.unflatten(flat))));
+  if (compile) {
+    let c: Compiled | undefined;
+    try { c = generate(traceProgram(fn, forward, parts(new Float64Array(m.sizes.reduce((a, b) => a + b, 0)))), false); } catch (e) { if (!(e instanceof TypeError)) throw e; }
+    if (c !== undefined) {
+      const inputs = c.inputs, run = c.run;
+      return {
+        shapes: c.outputShapes, outputs: c.outputs,
+        run(x) { for (let j = 0, i = 0; j < inputs.length; j++) { const b = inputs[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; } run(false); },
+      };
+    }
+  }
+  const outputs: ArrayLike<number>[] = [];
+  const shapes = forward(...parts(new Float64Array(m.sizes.reduce((a, b) => a + b, 0)))).map((t) => t.shape);
+  return {
+    shapes, outputs,
+    run(x) { forward(...parts(x)).forEach((t, j) => { outputs[j] = t.data as ArrayLike<number>; }); },
   };
 }
 

@@ -11,7 +11,8 @@ import { ones, zeros } from '../src/tensor/ops/create.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { DefaultJointBijector } from '../distributions/joint/default-joint-bijector.js';
 import { JointDistribution } from '../distributions/joint/joint-distribution.js';
-import { compiledTargetFn, flatLogDensity, pinModel } from '../distributions/compile-log-density.js';
+import { compiledTargetFn, flatConstrain, flatLogDensity, pinModel } from '../distributions/compile-log-density.js';
+import { asTensor } from '../src/tensor/core.js';
 import { flatModel, type FlatModel } from '../distributions/joint/flat-model.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type Struct, type StructKind } from '../distributions/joint/values.js';
@@ -44,15 +45,15 @@ export interface WindowedAdaptiveNutsOptions {
   readonly seed?: Seed;
   /** Values for observed nodes (passed to `model.experimentalPin`). */
   readonly pins?: PartialValues;
-  /** Initial leapfrog step size (default `0.5 · D^(−1/4)`, D the unconstrained dimension): a number, or one per unpinned node. */
+  /** Initial leapfrog step size. Per-chain: one number (default 1, Stan's), refined by Stan's heuristic. Pooled: default `0.5 · D^(−1/4)` (D the unconstrained dimension), a number or one per unpinned node. */
   readonly initStepSize?: number | readonly number[] | Readonly<Record<string, number>>;
-  /** Dual averaging's target acceptance probability (default 0.85). */
+  /** Dual averaging's target acceptance probability (default 0.8 per-chain, as Stan; 0.85 pooled, as TFP's windowed sampler). */
   readonly targetAcceptProb?: number;
   /** Further `DualAveragingStepSizeAdaptation` options (`explorationShrinkage`, `stepCountSmoothing`, `decayRate`, `reduceFn`, `shrinkageTarget`). */
   readonly dualAveraging?: Readonly<Record<string, unknown>>;
   /** NUTS's maximum number of doublings (default 10). */
   readonly maxTreeDepth?: number;
-  /** Energy error that counts as a divergence (default 500, as TFP's windowed sampler). */
+  /** Energy error that counts as a divergence (default 1000 per-chain, as Stan; 500 pooled, as TFP's windowed sampler). */
   readonly maxEnergyDiff?: number;
   /** Drop the warm-up draws and trace (default true). */
   readonly discardTuning?: boolean;
@@ -77,15 +78,17 @@ export interface WindowedAdaptiveNutsOptions {
   /** Stops sampling between steps: the call throws an {@link AbortError} whose `partial` is a {@link WindowedPartial}. */
   readonly signal?: AbortSignal;
   /**
-   * `'pooled'` (default; TFP's `windowed_adaptive_nuts`): the chains run as one batch in lockstep
-   * and adapt one step size together. `'per-chain'` (Stan's way): every chain is an independent
+   * `'per-chain'` (the default; Stan's way): every chain is an independent
    * computation with its own key (`foldIn(seed, c)`), its own warm-up (dual averaging to
    * `targetAcceptProb` 0.8 unless given, a diagonal metric from Stan's 75 / 25, 50, 100, … / 50
    * windows, Stan's step-size heuristic after each window) and Stan's NUTS (multinomial
    * sampling, the U-turn criterion also checked across subtree seams, divergence at an energy
    * error of `maxEnergyDiff` = 1000 unless given), so no chain waits for another's tree and
    * chain c's draws do not depend on which or how many chains run. The model is traced for one
-   * draw (no chain axis). Not with `traceFn`, per-node step sizes, `reduceFn` or `shrinkageTarget`.
+   * draw (no chain axis), and each draw is mapped to constrained space on its own. Not with
+   * `traceFn`, per-node step sizes, `reduceFn` or `shrinkageTarget`. `'pooled'` (TFP's
+   * `windowed_adaptive_nuts`, bit for bit): the chains run as one batch in lockstep, sharing
+   * one adapted step size; the model sees a chains axis on every latent.
    */
   readonly adaptation?: 'pooled' | 'per-chain';
   /** With `adaptation: 'per-chain'`: run only chain `chainIndex` of `nChains` (the result has one chain), with exactly the draws it has among all of them. */
@@ -147,7 +150,19 @@ const FN = 'windowedAdaptiveNuts';
 type Results = WindowedAdaptationResults<NoUTurnSamplerResults>;
 
 /**
- * Samples a joint distribution with NUTS after windowed warm-up, following TFP's pipeline:
+ * Samples a joint distribution with NUTS after windowed warm-up.
+ *
+ * By default (`adaptation: 'per-chain'`) each chain runs on its own, as Stan runs it: chain c's
+ * key is `foldIn(sanitizeSeed(seed), c)`; it starts at uniform(−2, 2) in unconstrained space
+ * (retried up to 50 times until the log density is finite); its step size starts at
+ * `initStepSize` (1) and Stan's heuristic; it adapts its own step size (dual averaging to 0.8)
+ * and diagonal metric in Stan's windows (75 / 25, 50, 100, … / 50 steps of 1000, proportionally
+ * fewer for short warm-ups); its transitions are Stan's NUTS over the compiled log density
+ * (`compileLogDensity`: the model is traced for one draw, so callables see no chains axis). The
+ * chains take turns one transition at a time; none waits for another's tree, and chain c's draws
+ * are the same whichever and however many chains run (`chainIndex` runs one alone).
+ *
+ * With `adaptation: 'pooled'` it follows TFP's `windowed_adaptive_nuts`, bit for bit:
  *
  * 1. `[setupSeed, sampleSeed] = splitSeed(sanitizeSeed(seed))`;
  * 2. pin the observed nodes; map the unpinned nodes to unconstrained space with the model's
@@ -201,17 +216,17 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   if (o.traceFn !== undefined && typeof o.traceFn !== 'function') fail('type', FN, 'traceFn', 'must be a function', o.traceFn);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail('type', FN, 'onProgress', 'must be a function', o.onProgress);
 
-  const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'pooled', ['pooled', 'per-chain']);
+  const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'per-chain', ['per-chain', 'pooled']);
   if (o.chainIndex !== undefined && adaptation !== 'per-chain') fail('range', FN, 'chainIndex', "needs adaptation: 'per-chain' (pooled chains run as one batch)", o.chainIndex);
 
   const seed = sanitizeSeed(o.seed);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
+  if (adaptation === 'per-chain') return perChainNuts<K>(m, o, seed, nChains, n, nDraws, discardTuning);
   const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
   given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
   });
-  if (adaptation === 'per-chain') return perChainNuts<K>(m, o, seed, given, nChains, n, nDraws, discardTuning);
   const [setupSeed, sampleSeed] = splitSeed(seed, { n: 2 }) as [KeyArray, KeyArray];
   const init = given ?? initialState(FN, m, nChains, setupSeed);
 
@@ -337,7 +352,7 @@ function chainStepSize(s: NoUTurnSamplerResults['stepSize'], nChains: number): (
 
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
 function perChainNuts<K extends StructKind>(
-  m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray, given: Tensor[] | undefined,
+  m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
   nChains: number, numWarmup: number, nDraws: number, discardTuning: boolean,
 ): WindowedAdaptiveNutsResult<K, WindowedTrace> {
   const perChain = "with adaptation: 'per-chain'";
@@ -366,12 +381,7 @@ function perChainNuts<K extends StructKind>(
     chains = [c];
   }
   const dim = m.sizes.reduce((a, b) => a + b, 0);
-  const init = given === undefined ? undefined : (c: number) => {
-    const x = new Float64Array(dim);
-    let i = 0;
-    given.forEach((p, j) => { const d = p.data as ArrayLike<number>, nj = m.sizes[j]!; for (let k = 0; k < nj; k++) x[i++] = Number(d[c * nj + k]); });
-    return x;
-  };
+  const init = o.currentState === undefined ? undefined : chainStart(m, o.currentState, nChains);
   const total = numWarmup + nDraws;
   let onRound: ((round: number, divergences: readonly number[]) => void) | undefined;
   if (o.onProgress !== undefined) {
@@ -390,7 +400,7 @@ function perChainNuts<K extends StructKind>(
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
   });
-  const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning);
+  const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning, o.compile !== false);
   if (run.aborted) {
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
@@ -398,16 +408,22 @@ function perChainNuts<K extends StructKind>(
   return { draws, trace };
 }
 
-/** The per-chain run as the pooled path returns it: draws `[N, C, ...]` in the model's structure, the trace `[N, C]`. */
-function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+/**
+ * The per-chain run as the pooled path returns it: draws `[N, C, ...]` in the model's structure
+ * (each draw mapped to constrained space on its own, by the compiled joint bijector, so the model
+ * never sees a draws or chains axis), the trace `[N, C]`.
+ */
+function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): WindowedAdaptiveNutsResult<K, WindowedTrace> {
   const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
-  let offset = 0;
-  const flat = m.sizes.map((nj) => {
-    const out = new Float64Array(N * C * nj), o = offset;
-    for (let t = 0; t < N; t++) for (let c = 0; c < C; c++) out.set(run.chains[c]!.q.subarray(t * dim + o, t * dim + o + nj), (t * C + c) * nj);
-    offset += nj;
-    return new Tensor(out, [N, C, nj], 'float64');
-  });
+  const constrain = flatConstrain(FN, m, compile);
+  const sizes = constrain.shapes.map((s) => s.reduce((a, b) => a * b, 1));
+  const values = sizes.map((n) => new Float64Array(N * C * n));
+  for (let t = 0; t < N; t++) {
+    for (let c = 0; c < C; c++) {
+      constrain.run(run.chains[c]!.q.subarray(t * dim, (t + 1) * dim));
+      constrain.outputs.forEach((o, j) => { const n = sizes[j]!, v = values[j]!, at = (t * C + c) * n; for (let k = 0; k < n; k++) v[at + k] = o[k]!; });
+    }
+  }
   const stat = <A extends Float64Array | Int32Array | Uint8Array>(pick: (d: PerChainRun['chains'][number]) => A, make: (n: number) => A, dtype: 'float64' | 'int32' | 'bool', map = (v: number) => v) => {
     const out = make(N * C);
     for (let t = 0; t < N; t++) for (let c = 0; c < C; c++) out[t * C + c] = map(pick(run.chains[c]!)[t]!);
@@ -417,7 +433,7 @@ function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, nu
   const tune = new Uint8Array(N * C);
   if (!discardTuning) tune.fill(1, 0, Math.min(N, numWarmup) * C);
   return {
-    draws: m.bijector.forward(m.struct(m.unflatten(flat))) as Struct<K, Tensor>,
+    draws: m.struct(values.map((v, j) => new Tensor(v, [N, C, ...constrain.shapes[j]!], 'float64'))) as Struct<K, Tensor>,
     trace: {
       stepSize: stat((d) => d.stepSize, f64, 'float64'),
       tune: new Tensor(tune, [N, C], 'bool'),
@@ -429,5 +445,19 @@ function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, nu
       targetLogProb: stat((d) => d.lp, f64, 'float64'),
       isAccepted: stat((d) => d.moved, u8, 'bool'),
     },
+  };
+}
+
+/** Chain c's starting point from `currentState` (each node `[nChains, ...event]`), mapped to flat unconstrained coordinates one chain at a time. */
+function chainStart(m: FlatModel, state: PartialValues, nChains: number): (c: number) => Float64Array {
+  const nodes = m.parts(state).map((v, j) => {
+    const t = asTensor(FN, `currentState.${m.names[j]}`, v);
+    if (t.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, t.shape);
+    return t;
+  });
+  return (c) => {
+    const rows = nodes.map((t) => { const per = t.size / nChains; return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64'); });
+    const flat = m.flatten(m.parts(m.bijector.inverse(m.struct(rows))), 0);
+    return Float64Array.from(flat.flatMap((p) => Array.from(p.data as ArrayLike<number>)));
   };
 }

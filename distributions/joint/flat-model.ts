@@ -49,7 +49,9 @@ export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind
   const toParts = (s: unknown): Tensor[] => pick<Tensor>(s);
   const shapes = pick<number[]>(bijector.inverseEventShape());
   const sizes = shapes.map((s) => s.reduce((a, b) => a * b, 1));
-  const struct = (parts: readonly Tensor[]) => (isRecord ? Object.fromEntries(names.map((n, i) => [n, parts[i]!])) : [...parts]);
+  // Records keep the model's key order (as its samples do), whatever the node order.
+  const keyOrder = isRecord ? Object.keys(pinned.distribution.unflattenParts(pinned.distribution.nodeNames) as Record<string, string>).filter((k) => names.includes(k)) : [];
+  const struct = (parts: readonly Tensor[]) => (isRecord ? Object.fromEntries(keyOrder.map((n) => [n, parts[names.indexOf(n)]!])) : [...parts]);
   const unflatten = (flat: readonly Tensor[]) => flat.map((f, j) => reshape(f, [...f.shape.slice(0, -1), ...shapes[j]!]));
   return {
     pinned, bijector, names, shapes, sizes, struct, parts: toParts, unflatten,

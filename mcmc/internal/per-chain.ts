@@ -128,5 +128,5 @@ function uniformInit(s: PerChainSettings, chain: NutsChain, c: number): Float64A
     for (let i = 0; i < s.dim; i++) x[i] = 4 * x[i]! - 2;
     if (Number.isFinite(chain.setPosition(x)) && chain.grad.every(Number.isFinite)) return x;
   }
-  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density or gradient at every one of ${MAX_INIT_TRIALS} initial points tried for chain ${c} (uniform(−2, 2) in unconstrained space); check the model and its pins, or pass \`currentState\``, s.modelName);
+  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for chain ${c} (uniform(−2, 2) in unconstrained space; the gradient must be finite too); check the model and its pins, or pass \`currentState\``, s.modelName);
 }

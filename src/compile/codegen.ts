@@ -185,5 +185,5 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
     locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}\n};`;
   const run = new Function('env', source)(env) as (withGrad: boolean) => void;
-  return { inputs, outputs, outputShapes: program.outputs.map((o) => o.shape), grads, run, source };
+  return { inputs, outputs, outputShapes: program.outputShapes, grads, run, source };
 }

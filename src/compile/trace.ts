@@ -16,6 +16,8 @@ export interface Program {
   readonly inputs: readonly TraceNode[];
   /** Outputs: traced nodes, or constants when an output does not depend on the inputs. */
   readonly outputs: readonly (TraceNode | Constant)[];
+  /** The shapes f returned (a reshape that shares its operand's node keeps only the node's shape). */
+  readonly outputShapes: readonly (readonly number[])[];
 }
 
 /**
@@ -32,12 +34,12 @@ export function traceProgram(fn: string, f: (...xs: Tensor[]) => TensorLike | re
   const out = withTape(trace, () => f(...traced));
   const list = Array.isArray(out) ? out : [out];
   if (list.length === 0) fail('range', fn, 'f', 'must return at least one tensor', out);
-  const outputs = list.map((o, i) => {
-    const t = asTensor(fn, `f(...)[${i}]`, o);
+  const tensors = list.map((o, i) => asTensor(fn, `f(...)[${i}]`, o));
+  const outputs = tensors.map((t) => {
     if (t.node !== undefined && t.node.tape === trace) return t.node as TraceNode;
     return { constant: true as const, data: Float64Array.from(t.data as ArrayLike<number>), shape: t.shape };
   });
-  return { trace, inputs: nodes, outputs };
+  return { trace, inputs: nodes, outputs, outputShapes: tensors.map((t) => t.shape) };
 }
 
 /** A listing of the program, one op per line (for debugging and error messages). */

@@ -41,6 +41,12 @@ export const model = new JointDistributionNamed({
 }, { name: 'ReadsValues' });
 export const pins = { y: tensor(0.5) };
 `,
+  'pooled.js': `import { JointDistributionNamed, Normal } from '../../../distributions/index.js';
+import { tensor } from '../../../src/index.js';
+export const model = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu) => new Normal({ loc: mu, scale: 1 }) });
+export const pins = { y: tensor(0.5) };
+export const options = { adaptation: 'pooled' };
+`,
   'empty.js': 'export const answer = 42;\n',
   'not-a-model.js': 'export const model = { logProb: () => 0 };\n',
   'gauss.js': GAUSS_MODULE,
@@ -128,6 +134,22 @@ describe('stochax sample (joint distribution module)', () => {
   });
 });
 
+describe('stochax sample (joint distribution module) --chain-index and merge', () => {
+  it('one process per chain, merged, equals the all-chains run byte for byte', async () => {
+    const base = ['sample', 'tiny.js', '--chains', '3', '--draws', '20', '--warmup', '30', '--seed', '4'];
+    const all = await cli(...base, '--out', 't-all');
+    expect(all.code).toBe(0);
+    for (const c of [1, 0, 2]) {
+      const one = await cli(...base, '--chain-index', String(c), '--out', `t${c}`);
+      expect(one.code, one.err).toBe(0);
+      expect(one.err).toContain(`chain ${c} of 3`);
+    }
+    const m = await cli('merge', 't0/draws.json', 't1/draws.json', 't2/draws.json', '--out', 't-merged.json');
+    expect(m.code).toBe(0);
+    expect(readFileSync(join(dir, 't-merged.json'), 'utf8')).toBe(readFileSync(join(dir, 't-all', 'draws.json'), 'utf8'));
+  });
+});
+
 describe('stochax sample (setup module) and merge', () => {
   it('per-chain runs merged equal the all-chains run byte for byte', async () => {
     const base = ['sample', 'gauss.js', '--chains', '3', '--draws', '30', '--warmup', '10', '--seed', '11'];
@@ -193,7 +215,7 @@ describe('stochax --help and errors', () => {
     expectOneLineError(await cli('sample', 'tiny.js', '--chains', '0'), /--chains must be an integer ≥ 1; got 0/);
     expectOneLineError(await cli('sample', 'tiny.js', '--chains'), /--chains needs a value/);
     expectOneLineError(await cli('sample', 'tiny.js', '--chains', '2', '--chain-index', '2'), /--chain-index must be in \[0, 2\)/);
-    expectOneLineError(await cli('sample', 'tiny.js', '--chains', '2', '--chain-index', '1'), /--chain-index needs a `setup` model module/);
+    expectOneLineError(await cli('sample', 'pooled.js', '--chains', '2', '--chain-index', '1'), /--chain-index needs per-chain adaptation.*pooled/);
     expectOneLineError(await cli('sample'), /give a model file/);
     expectOneLineError(await cli('summary', 'nope.json'), /draws file not found/);
     expectOneLineError(await cli('summary', 'tiny.js'), /is not a draws\.json file/);

@@ -198,7 +198,7 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
     const m = normalModel(), pins = { y: yNormal };
     const call = (o: object) => () => windowedAdaptiveNuts(m, { pins, nDraws: 2, numAdaptationSteps: 0, ...o });
     expect(call({ adaptation: 'stan' })).toThrow(/windowedAdaptiveNuts: `adaptation`/);
-    expect(call({ chainIndex: 1 })).toThrow(/`chainIndex`.*per-chain/);
+    expect(call({ adaptation: 'pooled', chainIndex: 1 })).toThrow(/`chainIndex`.*per-chain/);
     expect(call({ adaptation: 'per-chain', chainIndex: 4 })).toThrow(RangeError);
     expect(call({ adaptation: 'per-chain', chainIndex: 1.5 })).toThrow(/chainIndex/);
     expect(call({ adaptation: 'per-chain', traceFn: () => ({}) })).toThrow(/traceFn.*pooled/);

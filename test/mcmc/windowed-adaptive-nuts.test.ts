@@ -1,4 +1,4 @@
-// windowedAdaptiveNuts and its WindowedAdaptation kernel: TFP's window sizes (N = 500 and small
+// windowedAdaptiveNuts(..., { adaptation: 'pooled' }) and its WindowedAdaptation kernel: TFP's window sizes (N = 500 and small
 // N), the window schedule checked step by step with a deterministic fake kernel (mass matrix =
 // each chain's population variance over exactly the slow window; dual averaging restarted at each
 // window and switched to ε̄ at its end; frozen after N), the default initial step size, output
@@ -134,9 +134,9 @@ function expectMoments(draws: Tensor, mean: number, variance: number, label: str
   expect(Math.abs(avg(dev) - variance), `${label} variance`).toBeLessThan(4 * (mcseMean(dev).data[0] as number));
 }
 
-describe('windowedAdaptiveNuts', () => {
+describe("windowedAdaptiveNuts(..., { adaptation: 'pooled' }) (TFP's pipeline)", () => {
   it('returns [nDraws, nChains, ...] draws and an ArviZ-style [nDraws, nChains] trace; posterior moments of a normal–normal model', () => {
-    const { draws, trace } = windowedAdaptiveNuts(normalModel(), { pins: { y: yNormal }, seed: 3, nDraws: 800, numAdaptationSteps: 200 });
+    const { draws, trace } = windowedAdaptiveNuts(normalModel(), { adaptation: 'pooled', pins: { y: yNormal }, seed: 3, nDraws: 800, numAdaptationSteps: 200 });
     const t = trace as WindowedTrace;
     expect(draws.mu!.shape).toEqual([800, 4]);
     for (const k of ['stepSize', 'tune', 'nSteps', 'treeDepth', 'diverging', 'acceptRatio', 'energy', 'targetLogProb', 'isAccepted'] as const) {
@@ -157,7 +157,7 @@ describe('windowedAdaptiveNuts', () => {
       new Gamma({ concentration: 3, rate: 2 }),
       (lam: Tensor) => new Sample({ distribution: new Poisson({ rate: lam }), sampleShape: ys.length }),
     ]);
-    const { draws } = windowedAdaptiveNuts(model, { pins: [undefined, ys], seed: 5, nDraws: 800, numAdaptationSteps: 200 });
+    const { draws } = windowedAdaptiveNuts(model, { adaptation: 'pooled', pins: [undefined, ys], seed: 5, nDraws: 800, numAdaptationSteps: 200 });
     const lam = (draws as Tensor[])[0]!;
     expect(Math.min(...Array.from(lam.data as Float64Array))).toBeGreaterThan(0);
     expectMoments(lam, 18 / 7, 18 / 49, 'gamma–poisson');
@@ -168,7 +168,7 @@ describe('windowedAdaptiveNuts', () => {
       s: new HalfNormal({ scale: 1 }),
       z: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 15 }),
     });
-    const opts = { seed: 42, nDraws: 30, numAdaptationSteps: 40, nChains: 2, discardTuning: false };
+    const opts = { adaptation: 'pooled' as const, seed: 42, nDraws: 30, numAdaptationSteps: 40, nChains: 2, discardTuning: false };
     const a = windowedAdaptiveNuts(model, opts), b = windowedAdaptiveNuts(model, opts);
     const vals = (t: Tensor) => Array.from(t.data as Float64Array);
     expect(vals(a.draws.s!)).toEqual(vals(b.draws.s!));
@@ -184,7 +184,7 @@ describe('windowedAdaptiveNuts', () => {
 
   it('takes currentState and a custom traceFn (TFP’s (state, bijector, isAdapting, results))', () => {
     const { draws, trace } = windowedAdaptiveNuts(normalModel(), {
-      pins: { y: yNormal }, seed: 1, nDraws: 5, numAdaptationSteps: 10, nChains: 3, currentState: { mu: [1, 2, 3] },
+      adaptation: 'pooled', pins: { y: yNormal }, seed: 1, nDraws: 5, numAdaptationSteps: 10, nChains: 3, currentState: { mu: [1, 2, 3] },
       traceFn: (state, _bij, adapting, r) => ({ u: state[0]!, adapting, lp: r.targetLogProb }),
     });
     expect(draws.mu!.shape).toEqual([5, 3]);
