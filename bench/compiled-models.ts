@@ -38,16 +38,15 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { nonCentered, sigma, y as schoolsY } from '../examples/eight-schools.js';
-import { Bernoulli, compileLogDensity, Independent, JointDistributionNamed, Normal, Sample, type CompiledLogDensity } from '../distributions/index.js';
+import { compileLogDensity, JointDistributionNamed, type CompiledLogDensity } from '../distributions/index.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, StructKind } from '../distributions/joint/values.js';
 import { valueAndGrad } from '../src/tensor/autodiff.js';
-import { add } from '../src/tensor/ops/elementwise.js';
-import { matmul } from '../src/tensor/ops/matmul.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { eightSchoolsNonCentered, logisticRegression, type ValueAndGrad } from './hand-written.js';
 import { median } from './median.js';
+import { D, lcg, model as logReg, N, normal, pins as regressionPins, X, yReg } from './models/logistic-regression.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (quick ? 3 : 15));
@@ -62,34 +61,6 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as (() => void) | undefined;
 
 const started = performance.now();
-
-/** A tiny LCG (Numerical Recipes' constants) for reproducible simulated data. */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return (s + 0.5) / 4294967296; };
-}
-/** Standard normals by Box–Muller over `u`. */
-const normal = (u: () => number) => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
-
-// Logistic regression data: X ~ N(0, 1) [N, D], true β_d = 0.5·(d mod 3 − 1) + 0.1, α = −0.3.
-const N = 1000, D = 10;
-const u = lcg(20240607);
-const X = Float64Array.from({ length: N * D }, () => normal(u));
-const yReg = new Float64Array(N);
-for (let n = 0; n < N; n++) {
-  let eta = -0.3;
-  for (let d = 0; d < D; d++) eta += X[n * D + d]! * (0.5 * ((d % 3) - 1) + 0.1);
-  yReg[n] = u() < 1 / (1 + Math.exp(-eta)) ? 1 : 0;
-}
-const Xt = new Tensor(X, [N, D], 'float64');
-const logReg = new JointDistributionNamed({
-  beta: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: D }),
-  alpha: new Normal({ loc: 0, scale: 5 }),
-  y: (alpha: Tensor, beta: Tensor) => new Independent({
-    distribution: new Bernoulli({ logits: add(alpha, matmul(Xt, beta)) }),   // [N, D]·[D] → [N]
-    reinterpretedBatchNdims: 1,
-  }),
-}, { name: 'LogisticRegression' });
 
 /** The tape's value and gradient of the flat model's target, over the same flat x. */
 function tape(ld: CompiledLogDensity): ValueAndGrad {
@@ -123,7 +94,7 @@ function setup(name: string, model: JointDistributionNamed, pins: PartialValues,
 
 const models: Model[] = [
   setup('eight schools nc (10-d)', nonCentered, { y: schoolsY }, (ld) => eightSchoolsNonCentered(ld.params, schoolsY.data as ArrayLike<number>, sigma.data as ArrayLike<number>), 1, 1),
-  setup(`logistic regression N=${N} D=${D} (${D + 1}-d)`, logReg, { y: new Tensor(yReg, [N], 'float64') }, (ld) => logisticRegression(ld.params, X, yReg, D), 0.3, 2),
+  setup(`logistic regression N=${N} D=${D} (${D + 1}-d)`, logReg, regressionPins, (ld) => logisticRegression(ld.params, X, yReg, D), 0.3, 2),
 ];
 
 /** Throws unless the hand-written (and the tape's) value and gradient match the compiled ones to 1e-10 relative. */

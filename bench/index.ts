@@ -199,4 +199,7 @@ if (!quick) {
   const compiled = fileURLToPath(new URL('../dist/bench/parallel-chains.js', import.meta.url));
   const r = spawnSync(process.execPath, [compiled], { stdio: 'inherit' });
   if (r.status !== 0) process.exitCode = 1;
+  console.log('\nJoint-model chains on workers (node dist/bench/joint-workers.js):');
+  const joint = spawnSync(process.execPath, [fileURLToPath(new URL('../dist/bench/joint-workers.js', import.meta.url))], { stdio: 'inherit' });
+  if (joint.status !== 0) process.exitCode = 1;
 }

@@ -10,7 +10,8 @@ import { summary } from '../mcmc/diagnostics/summary.js';
 import { mergeChains } from '../mcmc/parallel/merge-chains.js';
 import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
-import { windowedAdaptiveNuts } from '../mcmc/windowed-adaptive-nuts.js';
+import { windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
+import { windowedAdaptiveNutsChains } from '../mcmc/parallel/windowed-chains.js';
 import { reportHtml, toArvizJson, toDrawsCsv, type RunSettings } from './report/index.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
@@ -29,8 +30,10 @@ Flags:
   --draws N        draws kept per chain (default 1000)
   --warmup N       warm-up steps per chain (default 1000)
   --seed S         non-negative integer seed (default 0); same seed, same bits
-  --workers N      worker threads for a \`setup\` module (default: cores, at most --chains;
-                   0 = in this thread). A \`model\` module's chains run in this process.
+  --workers N      worker threads (0 = in this thread). A \`setup\` module's default: cores,
+                   at most --chains. A \`model\` module runs in this thread unless N ≥ 1 is
+                   given (workers start in ~0.5 s each: worth it for runs of seconds); the
+                   draws are the same either way.
   --chain-index i  run only chain i of --chains, with exactly the draws it has in the
                    all-chains run (key foldIn(seed, i) for a \`model\` module, split(seed,
                    chains)[i] for a \`setup\` module); \`stochax merge\` of the per-chain
@@ -99,7 +102,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const model = await loadModel(positionals[0]!, cwd);
   const started = Date.now();
   const result = model.kind === 'joint'
-    ? runJoint(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile }, io)
+    ? await runJoint(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile }, io)
     : await runSetup(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile }, io);
   io.stderr(`sampled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
@@ -143,28 +146,34 @@ interface RunOptions {
   readonly compile: boolean;
 }
 
-/** A joint-distribution module: `windowedAdaptiveNuts` in this process (one chain of it with --chain-index). */
-function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, io: CliIo): Run {
+/**
+ * A joint-distribution module: `windowedAdaptiveNuts` in this process (one chain of it with
+ * --chain-index), or its chains on worker threads with --workers N ≥ 1 (the same draws).
+ */
+async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, io: CliIo): Promise<Run> {
   const pooled = (model.options as { adaptation?: unknown } | undefined)?.adaptation === 'pooled';
   if (o.chainIndex !== undefined && pooled) {
     throw new CliError(`--chain-index needs per-chain adaptation: ${model.name} sets options.adaptation = 'pooled', whose chains share their warm-up and cannot run one per process`);
   }
-  if (o.workers !== undefined && o.workers > 0) {
-    io.stderr(`note: --workers ${o.workers} ignored: ${model.name}'s chains run in this process\n`);
-  }
+  const onWorkers = o.chainIndex === undefined && o.workers !== undefined && o.workers > 0;
+  if (onWorkers && pooled) io.stderr(`note: --workers ${o.workers} ignored: ${model.name} sets options.adaptation = 'pooled', whose chains run as one batch\n`);
   const shown = o.chainIndex === undefined ? Array.from({ length: o.chains }, (_, c) => c) : [o.chainIndex];
-  io.stderr(`windowedAdaptiveNuts: ${o.chainIndex === undefined ? `${o.chains} chains` : `chain ${o.chainIndex} of ${o.chains}`} × (${o.warmup} warm-up + ${o.nDraws} draws), seed ${o.seed} …\n`);
+  const where = o.chainIndex !== undefined ? `chain ${o.chainIndex} of ${o.chains}` : onWorkers && !pooled ? `${o.chains} chains on ${o.workers} worker${o.workers === 1 ? '' : 's'}` : `${o.chains} chains`;
+  io.stderr(`windowedAdaptiveNuts: ${where} × (${o.warmup} warm-up + ${o.nDraws} draws), seed ${o.seed} …\n`);
   const progress = chainProgress(io, shown);
+  const settings = {
+    nChains: o.chains, nDraws: o.nDraws, numAdaptationSteps: o.warmup, seed: o.seed,
+    ...(o.compile ? {} : { compile: false }),
+    onProgress: (p: WindowedProgress) => progress.update(p),
+  };
   try {
-    const { draws, trace } = windowedAdaptiveNuts(model.model, {
+    if (onWorkers && !pooled) return await windowedAdaptiveNutsChains({ model: model.url, workers: o.workers, ...settings });
+    return windowedAdaptiveNuts(model.model, {
       ...model.options,
       ...(model.pins === undefined ? {} : { pins: model.pins }),
-      nChains: o.chains, nDraws: o.nDraws, numAdaptationSteps: o.warmup, seed: o.seed,
+      ...settings,
       ...(o.chainIndex === undefined ? {} : { chainIndex: o.chainIndex }),
-      ...(o.compile ? {} : { compile: false }),
-      onProgress: (p) => progress.update(p),
     });
-    return { draws, trace };
   } finally {
     progress.end();
   }

@@ -10,6 +10,14 @@ import { sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
 import type { State } from '../kernel.js';
 import { sampleChainSteps, type ChainProgress, type SampleChainResult } from '../sample-chain.js';
 import { checkChainSetup, type ModelModule } from './model-module.js';
+import { fail } from '../../src/checks.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+import { JointDistribution } from '../../distributions/joint/joint-distribution.js';
+import { JointDistributionPinned } from '../../distributions/joint/joint-distribution-pinned.js';
+import type { PartialValues, StructKind } from '../../distributions/joint/values.js';
+import { windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedPartial } from '../windowed-adaptive-nuts.js';
+import { AbortError } from './abort-error.js';
+import type { PartialChain } from '../sample-chain.js';
 
 /** Where a chain resumes: a previous run's last state, kernel results and carried seed for it. */
 export interface ChainResume<R extends object = object> {
@@ -30,7 +38,16 @@ export interface ChainTask {
   readonly setupOptions: unknown;
   readonly resume: ChainResume | undefined;
   readonly progressInterval: number;
+  /**
+   * Set for a joint-distribution module (exporting `model`, optional `pins` and `options`):
+   * the chain is `windowedAdaptiveNuts(model, { ...options, pins, ...joint, chainIndex })`, and
+   * `key`, the counts and `resume` are unused.
+   */
+  readonly joint?: JointChainOptions;
 }
+
+/** The `windowedAdaptiveNuts` options a joint chain task carries (structured-cloneable ones only). */
+export type JointChainOptions = Omit<WindowedAdaptiveNutsOptions, 'chainIndex' | 'onProgress' | 'signal' | 'traceFn' | 'currentState' | 'progressInterval'>;
 
 /**
  * The key chain `chainIndex` of `chains` samples with: `split(sanitizeSeed(seed), chains)[chainIndex]`
@@ -54,9 +71,11 @@ export function chainKey(seed: Seed | KeyArray, chains: number, chainIndex: numb
  * let r = steps.next(); while (!r.done) r = steps.next();
  */
 export async function prepareChain(
-  fn: string, model: ModelModule, task: ChainTask,
+  fn: string, module: object, task: ChainTask,
   hooks: { readonly signal?: AbortSignal; readonly onProgress?: (p: ChainProgress) => void },
 ): Promise<Generator<void, SampleChainResult<object>, void>> {
+  if (task.joint !== undefined) return jointChain(fn, module, task, hooks);
+  const model = module as ModelModule;
   const seed = sanitizeSeed(task.key, { salt: 'sampleChains.setup' });
   const s = checkChainSetup(fn, await model.setup({ chainIndex: task.chainIndex, chains: task.chains, seed, options: task.setupOptions }));
   const resume = task.resume;
@@ -73,6 +92,48 @@ export async function prepareChain(
     onProgress: hooks.onProgress,
     progressInterval: task.progressInterval,
   });
+}
+
+/**
+ * A joint module's chain as the worker loop runs it: one `windowedAdaptiveNuts` call for the
+ * task's chain, its draws and trace without the chains axis (an abort becomes `sampleChain`'s
+ * kind of partial, without kernel results to resume from).
+ */
+function* jointChain(
+  fn: string, module: object, task: ChainTask,
+  hooks: { readonly signal?: AbortSignal; readonly onProgress?: (p: ChainProgress) => void },
+): Generator<void, SampleChainResult<object>, void> {
+  const m = checkJointModule(fn, module);
+  const report = hooks.onProgress;
+  try {
+    const r = windowedAdaptiveNuts(m.model, {
+      ...m.options, ...(m.pins === undefined ? {} : { pins: m.pins }), ...task.joint, chainIndex: task.chainIndex, progressInterval: task.progressInterval,
+      ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
+      ...(report === undefined ? {} : { onProgress: ({ step, total, phase, divergences }: ChainProgress) => report({ step, total, phase, divergences }) }),
+    });
+    return { allStates: dropChainAxis(r.draws) as State, trace: dropChainAxis(r.trace), finalKernelResults: {}, finalSeed: task.key };
+  } catch (e) {
+    if (!(e instanceof AbortError)) throw e;
+    const p = e.partial as WindowedPartial;
+    const allStates = p.draws === undefined ? undefined : dropChainAxis(p.draws) as State;
+    const partial: PartialChain<object> = { numResults: p.numResults, allStates, trace: p.trace === undefined ? undefined : dropChainAxis(p.trace), currentState: allStates ?? [], finalKernelResults: {}, finalSeed: task.key };
+    throw new AbortError(e.message, partial, e.cause);
+  }
+}
+
+/** A joint model module's exports, checked: `model`, and optional `pins` and `options`. */
+export function checkJointModule(fn: string, module: object): { model: JointDistribution<StructKind> | JointDistributionPinned<StructKind>; pins?: PartialValues; options?: WindowedAdaptiveNutsOptions } {
+  const m = module as { model?: unknown; pins?: PartialValues; options?: WindowedAdaptiveNutsOptions };
+  if (!(m.model instanceof JointDistribution || m.model instanceof JointDistributionPinned)) fail('type', fn, 'model', 'must be a module exporting `model`, a joint distribution', m.model);
+  return m as never;
+}
+
+/** `[N, 1, ...]` leaves (one chain of a draws-by-chains tree) → `[N, ...]`. */
+function dropChainAxis<T>(tree: T): T {
+  if (tree instanceof Tensor) return new Tensor(tree.data, [tree.shape[0]!, ...tree.shape.slice(2)], tree.dtype) as T;
+  if (Array.isArray(tree)) return tree.map(dropChainAxis) as T;
+  if (tree !== null && typeof tree === 'object') return Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, dropChainAxis(v)])) as T;
+  return tree;
 }
 
 /**

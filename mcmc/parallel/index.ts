@@ -16,3 +16,4 @@ export type { ChainSetup, ChainSetupContext, ModelModule } from './model-module.
 export type { PartialChains } from './partial-chains.js';
 export { AbortError } from './abort-error.js';
 export { ChainError } from './chain-error.js';
+export { windowedAdaptiveNutsChains, type WindowedChainsOptions } from './windowed-chains.js';

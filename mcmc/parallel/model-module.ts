@@ -79,13 +79,22 @@ export function checkModelModule(fn: string, url: string, module: unknown): Mode
  * const model = await importModelModule('sampleChains', new URL('./model.js', import.meta.url).href);
  */
 export async function importModelModule(fn: string, url: string): Promise<ModelModule> {
-  let module: unknown;
+  return checkModelModule(fn, url, await importModule(fn, url));
+}
+
+/**
+ * Imports the module at `url`, unchecked (a `setup` module or a joint model's).
+ *
+ * @throws TypeError naming `fn` and `model` if the import fails.
+ * @example
+ * const module = await importModule('windowedAdaptiveNutsChains', url);
+ */
+export async function importModule(fn: string, url: string): Promise<object> {
   try {
-    module = await import(/* @vite-ignore */ url);
+    return await import(/* @vite-ignore */ url) as object;
   } catch (e) {
     throw new TypeError(`${fn}: \`model\` could not be imported from ${url}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
   }
-  return checkModelModule(fn, url, module);
 }
 
 /**

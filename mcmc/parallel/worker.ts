@@ -16,12 +16,13 @@ import { AbortError } from './abort-error.js';
 import { decodeTask, prepareChain } from './chain-task.js';
 import { serializeError } from './chain-error.js';
 import type { ToWorker } from './messages.js';
-import { exportNameOf, importModelModule, type ModelModule } from './model-module.js';
+import { checkModelModule, exportNameOf, importModule, type ModelModule } from './model-module.js';
 import { loadPlatform, type ParentPort } from './platform.js';
 
 const FN = 'sampleChains';
 
-let model: ModelModule | undefined;
+let module: object | undefined;
+let moduleUrl = '';
 let initError: unknown;
 let abortFlag: Int32Array | undefined;
 let wantProgress = true;
@@ -46,8 +47,9 @@ async function init(url: string, modes: Modes, flag: SharedArrayBuffer | undefin
   wantProgress = progress !== false;
   configure({ x64: modes.x64, threefryPartitionable: modes.partitionable });
   abortFlag = flag === undefined ? undefined : new Int32Array(flag);
+  moduleUrl = url;
   try {
-    model = await importModelModule(FN, url);
+    module = await importModule(FN, url);
   } catch (e) {
     initError = e;
   }
@@ -59,13 +61,15 @@ async function run(message: unknown): Promise<void> {
   let seq = 0;
   setRemoteSink({
     post: (kind, ordered, payload) => port.post({ type: 'effect', effect: { chain, seq: seq++, kind, ordered, payload } }),
-    exportName: (f) => (model === undefined ? undefined : exportNameOf(model, f)),
+    exportName: (f) => (module === undefined ? undefined : exportNameOf(module as ModelModule, f)),
   });
   const controller = new AbortController();
   try {
-    if (model === undefined) throw initError;
-    const steps = await prepareChain(FN, model, task, {
-      signal: controller.signal,
+    if (module === undefined) throw initError;
+    if (task.joint === undefined) checkModelModule(FN, moduleUrl, module);
+    const steps = await prepareChain(FN, module, task, {
+      // A joint chain is one synchronous call: it reads the shared abort flag itself.
+      signal: abortFlag === undefined ? controller.signal : flagSignal(abortFlag, controller.signal),
       onProgress: wantProgress ? (progress) => port.post({ type: 'progress', chain, progress }) : undefined,
     });
     for (;;) {
@@ -92,6 +96,17 @@ async function run(message: unknown): Promise<void> {
   } finally {
     setRemoteSink(undefined);
   }
+}
+
+/** An AbortSignal that is also aborted once the main thread sets the shared flag (read on every `aborted` check). */
+function flagSignal(flag: Int32Array, signal: AbortSignal): AbortSignal {
+  return new Proxy(signal, {
+    get(target, prop) {
+      if (prop === 'aborted') return target.aborted || Atomics.load(flag, 0) !== 0;
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as Function).bind(target) : v;
+    },
+  });
 }
 
 await platformReady;

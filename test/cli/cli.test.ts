@@ -125,13 +125,18 @@ describe('stochax sample (joint distribution module)', () => {
     expect(r.code).toBe(0);
   });
 
-  it('loads a .ts model module (examples/eight-schools.ts)', async () => {
-    const r = await cli('sample', join(repo, 'examples', 'eight-schools.ts'), '--chains', '2', '--draws', '30', '--warmup', '30', '--out', 'out-8s', '--workers', '2');
-    expect(r.code).toBe(0);
-    expect(r.err).toContain('--workers 2 ignored');
+  it('loads a .ts model module (examples/eight-schools.ts); --workers 2 gives the in-thread draws', async () => {
+    const r = await cli('sample', join(repo, 'examples', 'eight-schools.ts'), '--chains', '3', '--draws', '30', '--warmup', '30', '--out', 'out-8s', '--workers', '2');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('3 chains on 2 workers');
+    expect(r.err).toMatch(/chain 2: done/);
     expect(r.out).toMatch(/^thetaTilde\[7\]\s/m);
-    expect(fromArvizJson(readFileSync(join(dir, 'out-8s', 'draws.json'), 'utf8')).draws.thetaTilde!.shape).toEqual([30, 2, 8]);
-  });
+    const json = readFileSync(join(dir, 'out-8s', 'draws.json'), 'utf8');
+    expect(fromArvizJson(json).draws.thetaTilde!.shape).toEqual([30, 3, 8]);
+    const here = await cli('sample', join(repo, 'examples', 'eight-schools.ts'), '--chains', '3', '--draws', '30', '--warmup', '30', '--out', 'out-8s-0');
+    expect(here.code).toBe(0);
+    expect(readFileSync(join(dir, 'out-8s-0', 'draws.json'), 'utf8')).toBe(json);
+  }, 60_000);
 });
 
 describe('stochax sample (joint distribution module) --chain-index and merge', () => {

@@ -1,0 +1,81 @@
+/**
+ * `windowedAdaptiveNutsChains`: the chains of `windowedAdaptiveNuts` (per-chain adaptation) for
+ * a joint model module, on worker threads.
+ */
+import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
+import { ChainSequencer } from '../../src/effects/sequencer.js';
+import { sanitizeSeed } from '../../src/samplers/seeds.js';
+import type { StructKind } from '../../distributions/joint/values.js';
+import type { ChainProgress } from '../sample-chain.js';
+import { windowedAdaptiveNuts, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
+import { checkJointModule, type ChainTask, type JointChainOptions } from './chain-task.js';
+import { mergeChains } from './merge-chains.js';
+import { importModule } from './model-module.js';
+import { loadPlatform, moduleUrl } from './platform.js';
+import { inRunContext } from './run-in-process.js';
+import { runOnWorkers } from './worker-pool.js';
+
+export interface WindowedChainsOptions extends JointChainOptions {
+  /**
+   * The model module: a `URL`, an absolute URL string or (in Node) an absolute path, of a module
+   * exporting `model` (a joint distribution), and optionally `pins` and `options` (defaults for
+   * `windowedAdaptiveNuts`, overridden by the ones given here), as `stochax sample` reads it.
+   */
+  readonly model: string | URL;
+  /** Worker threads (default: the available cores, at most `nChains`); 0 runs the chains in this thread. */
+  readonly workers?: number;
+  /** Each chain's progress, as `windowedAdaptiveNuts` reports it (an unordered effect, delivered on this thread). */
+  readonly onProgress?: (progress: WindowedProgress) => void;
+  readonly progressInterval?: number;
+  /** Stops the run; the call rejects with an `AbortError` whose `partial` holds the draws completed so far per chain. */
+  readonly signal?: AbortSignal;
+}
+
+const FN = 'windowedAdaptiveNutsChains';
+
+/**
+ * Runs `windowedAdaptiveNuts(model, { ...options, adaptation: 'per-chain' })` with its chains
+ * spread over worker threads: worker w runs `windowedAdaptiveNuts(model, { ..., chainIndex: c })`
+ * for the chains it is given, and the chains are joined in order. Each chain is a pure function
+ * of the seed and its index, so the draws and trace are bit-identical to the in-process call for
+ * any worker count.
+ *
+ * @returns a promise of `{ draws, trace }` as `windowedAdaptiveNuts` returns them (`[nDraws, nChains, ...]`).
+ * @throws (rejects with) TypeError/RangeError naming the option (a module without a joint
+ *   `model`, `adaptation: 'pooled'`, whose chains cannot be split); `ChainError` naming the chain
+ *   when one fails; `AbortError` when `signal` aborts.
+ * @example
+ * import { windowedAdaptiveNutsChains, summary } from 'stochax/mcmc';
+ * const { draws, trace } = await windowedAdaptiveNutsChains({ model: new URL('./eight-schools.js', import.meta.url), nChains: 4, workers: 2, seed: 0 });
+ * console.log(String(summary(draws, { divergences: trace.diverging })));
+ */
+export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions): Promise<WindowedAdaptiveNutsResult<StructKind, WindowedTrace>> {
+  const o = checkOptions(FN, options);
+  const url = await moduleUrl(FN, o.model);
+  const m = checkJointModule(FN, await importModule(FN, url));
+  const { model: _url, workers: w, onProgress, progressInterval, signal, ...given } = o;
+  const settings: JointChainOptions = { ...given, seed: sanitizeSeed(given.seed ?? m.options?.seed) };   // one key for every chain
+  const merged = { ...m.options, ...settings };
+  if (merged.adaptation === 'pooled') fail('range', FN, 'adaptation', "must be 'per-chain': pooled chains share their warm-up and cannot run apart", merged.adaptation);
+  const nChains = checkNonNegativeInteger(FN, 'nChains', merged.nChains ?? 4);
+  const workers = w === undefined ? Math.min(nChains, (await loadPlatform()).cores()) : checkNonNegativeInteger(FN, 'workers', w);
+  const hooks = { ...(onProgress === undefined ? {} : { onProgress }), ...(progressInterval === undefined ? {} : { progressInterval }), ...(signal === undefined ? {} : { signal }) };
+  if (workers === 0 || nChains < 1) {
+    return windowedAdaptiveNuts(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks }) as WindowedAdaptiveNutsResult<StructKind, WindowedTrace>;
+  }
+  const tasks: ChainTask[] = Array.from({ length: nChains }, (_, c) => ({
+    chainIndex: c, chains: nChains, key: settings.seed as never, numResults: merged.nDraws ?? 1000, numBurninSteps: 0, numStepsBetweenResults: 0,
+    setupOptions: undefined, resume: undefined, progressInterval: progressInterval ?? 100, joint: settings,
+  }));
+  const report = onProgress === undefined ? undefined : (chain: number, p: ChainProgress) => onProgress({ chain, ...p });
+  const results = await inRunContext(async (ctx) => {
+    const sequencer = new ChainSequencer(ctx, nChains, async (name) => {
+      const f = (m as Record<string, unknown>)[name];
+      if (typeof f !== 'function') throw new TypeError(`effects.callback: the model module has no function export "${name}" on the main thread`);
+      return f as Function;
+    });
+    return runOnWorkers({ fn: FN, model: url, tasks, workers, ctx, sequencer, signal, onProgress: report });
+  });
+  const { allStates, trace } = mergeChains(results);
+  return { draws: allStates as never, trace: trace as WindowedTrace };
+}

@@ -1,0 +1,35 @@
+// windowedAdaptiveNutsChains: a joint model module's per-chain windowedAdaptiveNuts chains on
+// worker threads give the in-process call's draws and trace bit for bit (0, 1 and 2 workers);
+// progress per chain; a module without a joint `model` and pooled adaptation are refused.
+import { describe, expect, it } from 'vitest';
+import { windowedAdaptiveNutsChains } from '../../../mcmc/parallel/index.js';
+import { windowedAdaptiveNuts } from '../../../mcmc/windowed-adaptive-nuts.js';
+import type { Tensor } from '../../../src/tensor/tensor.js';
+import { model, options, pins } from './fixtures/joint-model.js';
+
+const url = new URL('./fixtures/joint-model.ts', import.meta.url);
+const bits = (t: Tensor) => Array.from(new Uint32Array(Float64Array.from(t.data as ArrayLike<number>).buffer));
+
+describe('windowedAdaptiveNutsChains', () => {
+  it('0, 1 and 2 workers give windowedAdaptiveNuts in this thread, bit for bit', async () => {
+    const want = windowedAdaptiveNuts(model, { ...options, pins, nChains: 3, seed: 9 });
+    for (const workers of [0, 1, 2]) {
+      const seen = new Set<number>();
+      const r = await windowedAdaptiveNutsChains({ model: url, nChains: 3, seed: 9, workers, onProgress: (p) => { if (p.step === p.total) seen.add(p.chain); } });
+      const d = r.draws as Record<string, Tensor>, w = want.draws as Record<string, Tensor>;
+      expect(Object.keys(d)).toEqual(['a', 'b', 'sigma']);
+      for (const k of ['a', 'b', 'sigma']) {
+        expect(d[k]!.shape, `${k}, ${workers} workers`).toEqual([25, 3]);
+        expect(bits(d[k]!), `${k}, ${workers} workers`).toEqual(bits(w[k]!));
+      }
+      for (const k of ['energy', 'nSteps', 'stepSize', 'diverging'] as const) expect(bits(r.trace[k]), k).toEqual(bits(want.trace[k]));
+      expect([...seen].sort()).toEqual([0, 1, 2]);
+    }
+  }, 120_000);
+
+  it('refuses pooled adaptation and a module without a joint model', async () => {
+    await expect(windowedAdaptiveNutsChains({ model: url, adaptation: 'pooled', workers: 1 })).rejects.toThrow(/adaptation.*per-chain/);
+    await expect(windowedAdaptiveNutsChains({ model: new URL('./fixtures/no-setup.ts', import.meta.url), workers: 1 })).rejects.toThrow(/windowedAdaptiveNutsChains: `model`.*joint distribution/);
+    await expect(windowedAdaptiveNutsChains({ model: url, workers: -1 })).rejects.toThrow(/workers/);
+  }, 60_000);
+});
