@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileLogDensity } from '../../distributions/index.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
-import { nonCentered, y } from '../../examples/eight-schools.js';
+import { nonCenteredBatched as nonCentered, y } from '../../examples/eight-schools.js';
 import {
   HamiltonianMonteCarlo, MetropolisAdjustedLangevinAlgorithm, NoUTurnSampler, RandomWalkMetropolis, sampleChain, TransformedTransitionKernel,
 } from '../../mcmc/index.js';
