@@ -84,16 +84,12 @@ export class Bernoulli extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     const isLogits = this.logits !== undefined;
     return fusedMap('Bernoulli.logProb', [['value', x], this.paramEntry],
-      (k, t) => {
-        if (Number.isNaN(k) || Number.isNaN(t)) return NaN;
-        if (k === 1) return isLogits ? -softplusScalar(-t) : Math.log(t);
-        if (k === 0) return isLogits ? -softplusScalar(t) : Math.log1p(-t);
-        return -Infinity;
-      },
+      (k, t) => logProbScalar(k, t, isLogits),
       (out, k, t) => {
         if (k !== 0 && k !== 1) return;
         out[1] = isLogits ? k - sigmoidScalar(t) : k === 1 ? 1 / t : -1 / (1 - t);
-      });
+      },
+      isLogits ? logProbFillLogits : logProbFillProbs);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.step('cdf', x, true); }
@@ -104,7 +100,7 @@ export class Bernoulli extends Distribution {
     const isLogits = this.logits !== undefined;
     return fusedMap(`Bernoulli.${method}`, [['value', x], this.paramEntry],
       (v, t) => {
-        if (Number.isNaN(v)) return NaN;
+        if (Number.isNaN(v)) return Number.NaN;
         if (v < 0) return lower ? 0 : 1;
         if (v >= 1) return lower ? 1 : 0;
         return lower ? (isLogits ? sigmoidScalar(-t) : 1 - t) : (isLogits ? sigmoidScalar(t) : t);
@@ -150,6 +146,28 @@ function parts(t: number, isLogits: boolean): [number, number, number, number] {
  * KL(Ber(pa) ‖ Ber(pb)) = pa(log pa − log pb) + (1 − pa)(log(1 − pa) − log(1 − pb)), each product
  * taken as 0 where its probability is 0 (TFP's form, from the logits).
  */
+/** log P(X = k) from the logit or the probability t (NaN for NaN, −∞ off {0, 1}). */
+function logProbScalar(k: number, t: number, isLogits: boolean): number {
+  if (Number.isNaN(k) || Number.isNaN(t)) return Number.NaN;
+  if (k === 1) return isLogits ? -softplusScalar(-t) : Math.log(t);
+  if (k === 0) return isLogits ? -softplusScalar(t) : Math.log1p(-t);
+  return -Infinity;
+}
+
+/**
+ * The log mass as one loop, for logits and for probabilities: module-level functions (not made
+ * per call or by a factory), so V8 can inline them and `logProbScalar` into compiled code, and
+ * no double is boxed per element.
+ */
+function logProbFillLogits(out: Float64Array | Float32Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]): void {
+  const ks = values[0]!, ts = values[1]!, sk = strides[0]!, st = strides[1]!;
+  for (let i = 0; i < n; i++) out[i] = logProbScalar(ks[i * sk]!, ts[i * st]!, true);
+}
+function logProbFillProbs(out: Float64Array | Float32Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]): void {
+  const ks = values[0]!, ts = values[1]!, sk = strides[0]!, st = strides[1]!;
+  for (let i = 0; i < n; i++) out[i] = logProbScalar(ks[i * sk]!, ts[i * st]!, false);
+}
+
 registerKL(Bernoulli, Bernoulli, (a, b) => fusedMap('Bernoulli.klDivergence', [['a.logits', a.logitsParameter()], ['b.logits', b.logitsParameter()]],
   (la, lb) => {
     const [pa, qa, lpa, lqa] = parts(la, true), [, , lpb, lqb] = parts(lb, true);

@@ -105,7 +105,7 @@ export class BetaBinomial extends Distribution {
  * otherwise. Measured against mpmath: ~1e−13 relative for n up to 1e6 and α, β up to 1e6.
  */
 export function betaBinomialLogPmf(k: number, n: number, a: number, b: number): number {
-  if (Number.isNaN(k) || Number.isNaN(n) || Number.isNaN(a) || Number.isNaN(b)) return NaN;
+  if (Number.isNaN(k) || Number.isNaN(n) || Number.isNaN(a) || Number.isNaN(b)) return Number.NaN;
   if (!Number.isInteger(k) || k < 0 || k > n) return -Infinity;
   if (n >= a + b) return lgammaRatio(k + 1, a - 1) + lgammaRatio(n - k + 1, b - 1) - lgammaRatio(n + 1, a + b - 1) - lbeta(a, b);
   return lgammaRatio(a, k) + lgammaRatio(b, n - k) - lgammaRatio(a + b, n) - lbeta(k + 1, n - k + 1) - Math.log(n + 1);

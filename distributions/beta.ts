@@ -104,7 +104,7 @@ export class Beta extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('Beta.logProb', this.args(x),
       (v, a, b) => {
-        if (Number.isNaN(v) || !(v >= 0 && v <= 1)) return Number.isNaN(v) ? NaN : -Infinity;
+        if (Number.isNaN(v) || !(v >= 0 && v <= 1)) return Number.isNaN(v) ? Number.NaN : -Infinity;
         if (v === 0) return a === 1 ? Math.log(b) : a < 1 ? Infinity : -Infinity;
         if (v === 1) return b === 1 ? Math.log(a) : b < 1 ? Infinity : -Infinity;
         return logDensity(v, a, b);
@@ -159,7 +159,7 @@ export class Beta extends Distribution {
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Beta.quantile', [['p', p], ['concentration1', this.concentration1], ['concentration0', this.concentration0]],
-      (q, a, b) => (q >= 0 && q <= 1 && a > 0 && b > 0 ? betaincinv(q, a, b) : NaN),
+      (q, a, b) => (q >= 0 && q <= 1 && a > 0 && b > 0 ? betaincinv(q, a, b) : Number.NaN),
       (out, _q, a, b, _d, y) => {
         // x(p) solves I_x(α, β) = p: ∂x/∂p = 1/I′, ∂x/∂α = −(∂I/∂α)/I′, ∂x/∂β = −(∂I/∂β)/I′.
         const dx = betaincDx(a, b, y);
@@ -176,7 +176,7 @@ export class Beta extends Distribution {
   }
   protected override modeImpl(): Tensor {
     const m = div(sub(this.concentration1, 1), sub(this.total(), 2));
-    return broadcastTo(where(greater(minimum(this.concentration1, this.concentration0), 1), m, NaN), this.batchShape);
+    return broadcastTo(where(greater(minimum(this.concentration1, this.concentration0), 1), m, Number.NaN), this.batchShape);
   }
   protected override entropyImpl(): Tensor {
     const a = this.concentration1, b = this.concentration0, t = this.total();

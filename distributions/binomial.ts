@@ -113,7 +113,7 @@ export class Binomial extends Distribution {
     const param = this.logits ?? this.probs!;
     return fusedMap(`Binomial.${method}`, [['value', x], ['totalCount', this.totalCount], [logits ? 'logits' : 'probs', param]],
       (v, n, t) => {
-        if (Number.isNaN(v)) return NaN;
+        if (Number.isNaN(v)) return Number.NaN;
         const k = Math.floor(v), p = logits ? sigmoidScalar(t) : t, q = logits ? sigmoidScalar(-t) : 1 - t;
         if (k < 0) return lower ? 0 : 1;
         if (k >= n) return lower ? 1 : 0;
@@ -157,7 +157,7 @@ export class Binomial extends Distribution {
     const direct = tail(x);   // the tail itself (with its own partials), for the regime where it is representable
     return fusedMap(`Binomial.${method}`, [['value', x], ['totalCount', this.totalCount], [logits ? 'logits' : 'probs', param], ['tail', direct]],
       (v, n, t, c) => {
-        if (Number.isNaN(v) || Number.isNaN(c)) return NaN;
+        if (Number.isNaN(v) || Number.isNaN(c)) return Number.NaN;
         if (c > LOG_TAIL_THRESHOLD || c === 0 && (v < 0 || v >= n)) return Math.log(c);
         const [p, q, lp, lq] = parts(t), k = Math.floor(v);
         return lower
@@ -170,7 +170,7 @@ export class Binomial extends Distribution {
         const [p, q, lp, lq] = parts(t);
         const r = (n - k) / q * Math.exp(binomialLogPmf(k, n, p, q, lp, lq) - y);
         const dp = lower ? -r : r;
-        out[1] = c > LOG_TAIL_THRESHOLD ? (lower ? betaincDa(n - k, k + 1, q) : betaincDb(k + 1, n - k, p)) / c : NaN;
+        out[1] = c > LOG_TAIL_THRESHOLD ? (lower ? betaincDa(n - k, k + 1, q) : betaincDb(k + 1, n - k, p)) / c : Number.NaN;
         out[2] = logits ? dp * p * q : dp;
       });
   }
@@ -192,7 +192,7 @@ export class Binomial extends Distribution {
  * with 0·(−∞) = 0. −∞ for k outside {0, …, n}.
  */
 export function binomialLogPmf(k: number, n: number, p: number, q: number, lp: number, lq: number): number {
-  if (Number.isNaN(k) || Number.isNaN(n) || Number.isNaN(p)) return NaN;
+  if (Number.isNaN(k) || Number.isNaN(n) || Number.isNaN(p)) return Number.NaN;
   if (!Number.isInteger(k) || k < 0 || k > n) return -Infinity;
   if (k === 0) return n * lq + 0;   // + 0: no −0
   if (k === n) return n * lp + 0;

@@ -131,7 +131,7 @@ export class Categorical extends Distribution {
       (s, vals, out) => {
         for (let i = 0; i < out.length; i++) {
           const v = vals[i]!, o = rows[i]! * k;
-          if (Number.isNaN(v)) { out[i] = NaN; continue; }
+          if (Number.isNaN(v)) { out[i] = Number.NaN; continue; }
           const c = cut(v);
           let acc = 0;
           if (lower) for (let j = 0; j <= c; j++) acc += s.q[o + j]!;
@@ -255,7 +255,7 @@ function logProbRows(s: SimplexRows, values: ArrayLike<number>, rows: Float64Arr
   const k = s.k;
   for (let i = 0; i < out.length; i++) {
     const v = values[i]!;
-    out[i] = Number.isNaN(v) ? NaN : Number.isInteger(v) && v >= 0 && v < k ? s.logq[rows[i]! * k + v]! : -Infinity;
+    out[i] = Number.isNaN(v) ? Number.NaN : Number.isInteger(v) && v >= 0 && v < k ? s.logq[rows[i]! * k + v]! : -Infinity;
   }
 }
 

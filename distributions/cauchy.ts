@@ -41,7 +41,7 @@ export function cauchyLogCdf(z: number): number {
 
 /** The standard Cauchy quantile −cot(πp) (by tan(π(p − ½)) in the middle), accurate as p → 0 or 1. */
 export function cauchyQuantile(p: number): number {
-  if (!(p >= 0 && p <= 1)) return NaN;
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
   if (p < 0.25) return -1 / Math.tan(Math.PI * p);
   if (p > 0.75) return 1 / Math.tan(Math.PI * (1 - p));
   return Math.tan(Math.PI * (p - 0.5));
@@ -119,9 +119,9 @@ export class Cauchy extends Distribution {
       (out, q, _m, s) => { const z = cauchyQuantile(q); out[0] = s * Math.PI * (1 + z * z); out[1] = 1; out[2] = z; });
   }
 
-  protected override meanImpl(): Tensor { return full(this.batchShape, NaN, this.dtype as FloatDType); }
-  protected override stddevImpl(): Tensor { return full(this.batchShape, NaN, this.dtype as FloatDType); }
-  protected override varianceImpl(): Tensor { return full(this.batchShape, NaN, this.dtype as FloatDType); }
+  protected override meanImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
+  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
+  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override entropyImpl(): Tensor {
     return broadcastTo(add(log(this.scale), Math.log(4 * Math.PI)), this.batchShape);

@@ -81,7 +81,7 @@ export class Chi2 extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('Chi2.logProb', this.args(x),
       (v, k) => {
-        if (!(v > 0)) return Number.isNaN(v) ? NaN : v < 0 ? -Infinity : k === 2 ? -Math.LN2 : k < 2 ? Infinity : -Infinity;
+        if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : v < 0 ? -Infinity : k === 2 ? -Math.LN2 : k < 2 ? Infinity : -Infinity;
         return logDensity(v, k);
       },
       (out, v, k) => { out[0] = (0.5 * k - 1) / v - 0.5; out[1] = 0.5 * (Math.log(0.5 * v) - digammaScalar(0.5 * k)); });
@@ -119,7 +119,7 @@ export class Chi2 extends Distribution {
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Chi2.quantile', [['p', p], ['df', this.df]],
-      (q, k) => (q >= 0 && q <= 1 && k > 0 ? 2 * igammaInv(0.5 * k, q) : NaN),
+      (q, k) => (q >= 0 && q <= 1 && k > 0 ? 2 * igammaInv(0.5 * k, q) : Number.NaN),
       (out, _q, k, _c, _d, y) => {
         // x = 2z with P(k/2, z) = p.
         const a = 0.5 * k, z = 0.5 * y, dz = igammaDx(a, z);
@@ -130,7 +130,7 @@ export class Chi2 extends Distribution {
   protected override meanImpl(): Tensor { return broadcastTo(this.df, this.batchShape); }
   protected override varianceImpl(): Tensor { return broadcastTo(mul(this.df, 2), this.batchShape); }
   protected override stddevImpl(): Tensor { return broadcastTo(sqrt(mul(this.df, 2)), this.batchShape); }
-  protected override modeImpl(): Tensor { return broadcastTo(where(greater(this.df, 2), sub(this.df, 2), NaN), this.batchShape); }
+  protected override modeImpl(): Tensor { return broadcastTo(where(greater(this.df, 2), sub(this.df, 2), Number.NaN), this.batchShape); }
   protected override entropyImpl(): Tensor {
     const a = mul(this.df, 0.5);
     return broadcastTo(add(add(add(a, Math.LN2), lgamma(a)), mul(sub(1, a), digamma(a))), this.batchShape);

@@ -82,7 +82,7 @@ export class Deterministic extends Distribution {
   }
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Deterministic.quantile', [['p', p], ['loc', this.loc], ['slack', this.slack()]],
-      (q, m, sl) => (q > 0 && q <= 1 ? m - sl : q === 0 ? -Infinity : NaN),
+      (q, m, sl) => (q > 0 && q <= 1 ? m - sl : q === 0 ? -Infinity : Number.NaN),
       (out) => { out[1] = 1; out[2] = -1; });
   }
 

@@ -168,7 +168,7 @@ export function dirichletMultinomialLogPmf(values: ArrayLike<number>, at: number
   let total = 0, a0 = 0;
   for (let j = 0; j < k; j++) {
     const xj = values[at + j]!;
-    if (Number.isNaN(xj) || Number.isNaN(alpha[aAt + j]!)) return NaN;
+    if (Number.isNaN(xj) || Number.isNaN(alpha[aAt + j]!)) return Number.NaN;
     if (!Number.isInteger(xj) || xj < 0) return -Infinity;
     total += xj;
     a0 += alpha[aAt + j]!;

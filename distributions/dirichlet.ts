@@ -117,7 +117,7 @@ export class Dirichlet extends Distribution {
   protected override modeImpl(): Tensor {
     const a = this.concentration;
     const m = div(sub(a, 1), sub(sum(a, -1, true), this.k));
-    return where(expandDims(greaterThanOne(a), -1), m, NaN);
+    return where(expandDims(greaterThanOne(a), -1), m, Number.NaN);
   }
   protected override entropyImpl(): Tensor {
     const a = this.concentration, a0 = this.totalConcentration();

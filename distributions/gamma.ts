@@ -146,7 +146,7 @@ export class Gamma extends Distribution {
   protected override stddevImpl(): Tensor { return broadcastTo(div(sqrt(this.concentration), this.rateParameter()), this.batchShape); }
   protected override modeImpl(): Tensor {
     const m = div(sub(this.concentration, 1), this.rateParameter());
-    return broadcastTo(where(greater(this.concentration, 1), m, NaN), this.batchShape);
+    return broadcastTo(where(greater(this.concentration, 1), m, Number.NaN), this.batchShape);
   }
   protected override entropyImpl(): Tensor {
     const a = this.concentration;
@@ -169,8 +169,8 @@ function xlogy(a: number, v: number): number { return a === 0 ? 0 : a * Math.log
  * continued fraction Q = z^α e^−z/Γ(α) / K, giving (log z − ψ(α))/K − (∂K/∂α)/K².
  */
 export function gammaLogDrawDa(a: number, logZ: number): number {
-  if (!(a > 0) || Number.isNaN(logZ)) return NaN;
-  if (logZ === Infinity) return NaN;
+  if (!(a > 0) || Number.isNaN(logZ)) return Number.NaN;
+  if (logZ === Infinity) return Number.NaN;
   const z = Math.exp(logZ);
   if (z > 0 && z < Infinity) {
     const L = gammaPowerLog(a, z);

@@ -78,7 +78,7 @@ export class Geometric extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('Geometric.logProb', [['value', x], this.paramEntry],
       (k, t) => {
-        if (Number.isNaN(k) || Number.isNaN(t)) return NaN;
+        if (Number.isNaN(k) || Number.isNaN(t)) return Number.NaN;
         if (!Number.isInteger(k) || k < 0) return -Infinity;
         const [, lp, lq] = this.parts(t);
         return (k === 0 ? 0 : k * lq) + lp;
@@ -99,7 +99,7 @@ export class Geometric extends Distribution {
   private tail(method: string, x: Tensor, g: (m: number) => number, dg: (m: number) => number, below: number): Tensor {
     return fusedMap(`Geometric.${method}`, [['value', x], this.paramEntry],
       (v, t) => {
-        if (Number.isNaN(v) || Number.isNaN(t)) return NaN;
+        if (Number.isNaN(v) || Number.isNaN(t)) return Number.NaN;
         if (v < 0) return below;
         const [, , lq] = this.parts(t);
         return g((Math.floor(v) + 1) * lq);

@@ -91,13 +91,7 @@ export class HalfCauchy extends Distribution {
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('HalfCauchy.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]],
-      (v, m, s) => (v < m ? -Infinity : LOG_2_OVER_PI - Math.log(s) - log1psquare((v - m) / s)),
-      (out, v, m, s) => {
-        if (v < m) return;
-        const z = (v - m) / s, r = 2 / (z + 1 / z); // 2z/(1 + z²), 0 at z = 0
-        out[0] = -r / s; out[1] = r / s; out[2] = (r * z - 1) / s;
-      });
+    return fusedMap('HalfCauchy.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], logProbScalar, logProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -136,9 +130,9 @@ export class HalfCauchy extends Distribution {
       (out, q, _m, s) => { const z = halfCauchyQuantile(q); out[0] = (s * Math.PI * (1 + z * z)) / 2; out[1] = 1; out[2] = z; });
   }
 
-  protected override meanImpl(): Tensor { return full(this.batchShape, NaN, this.dtype as FloatDType); }
-  protected override stddevImpl(): Tensor { return full(this.batchShape, NaN, this.dtype as FloatDType); }
-  protected override varianceImpl(): Tensor { return full(this.batchShape, NaN, this.dtype as FloatDType); }
+  protected override meanImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
+  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
+  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override entropyImpl(): Tensor {
     return broadcastTo(add(log(this.scale), Math.log(2 * Math.PI)), this.batchShape);
@@ -149,10 +143,18 @@ export class HalfCauchy extends Distribution {
 }
 
 /** The standard half-Cauchy density 2/(π(1 + z²)) (z ≥ 0). */
+// The log density's kernels are module functions (one function object V8 can inline into compiled code).
+function logProbScalar(v: number, m: number, s: number): number { return v < m ? -Infinity : LOG_2_OVER_PI - Math.log(s) - log1psquare((v - m) / s); }
+function logProbPartials(out: Float64Array, v: number, m: number, s: number): void {
+  if (v < m) return;
+  const z = (v - m) / s, r = 2 / (z + 1 / z); // 2z/(1 + z²), 0 at z = 0
+  out[0] = -r / s; out[1] = r / s; out[2] = (r * z - 1) / s;
+}
+
 function density(z: number): number { return 2 / (Math.PI * (1 + z * z)); }
 
 /** tan(π/2 · p), as 1/tan(π/2 · (1 − p)) above ½. NaN outside [0, 1]. */
 function halfCauchyQuantile(p: number): number {
-  if (!(p >= 0 && p <= 1)) return NaN;
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
   return p <= 0.5 ? Math.tan((Math.PI / 2) * p) : 1 / Math.tan((Math.PI / 2) * (1 - p));
 }

@@ -63,7 +63,7 @@ export class HalfNormal extends Distribution {
 
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('HalfNormal.logProb', [['value', x], ['scale', this.scale]],
-      (v, s) => { if (!(v >= 0)) return Number.isNaN(v) ? NaN : -Infinity; const z = v / s; return HALF_LOG_2_OVER_PI - Math.log(s) - 0.5 * z * z; },
+      (v, s) => { if (!(v >= 0)) return Number.isNaN(v) ? Number.NaN : -Infinity; const z = v / s; return HALF_LOG_2_OVER_PI - Math.log(s) - 0.5 * z * z; },
       (out, v, s) => { if (v >= 0) { const z = v / s; out[0] = -z / s; out[1] = (z * z - 1) / s; } });
   }
 
@@ -81,13 +81,13 @@ export class HalfNormal extends Distribution {
   /** g(x/σ) for x ≥ 0 (`below` for x < 0) as one fused node, given g and g′. */
   private ofZ(method: string, x: Tensor, g: (z: number) => number, dg: (z: number) => number, below: number): Tensor {
     return fusedMap(`HalfNormal.${method}`, [['value', x], ['scale', this.scale]],
-      (v, s) => (v >= 0 ? g(v / s) : Number.isNaN(v) ? NaN : below),
+      (v, s) => (v >= 0 ? g(v / s) : Number.isNaN(v) ? Number.NaN : below),
       (out, v, s) => { if (v > 0) { const z = v / s, d = dg(z); out[0] = d / s; out[1] = -d * z / s; } });
   }
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('HalfNormal.quantile', [['p', p], ['scale', this.scale]],
-      (q, s) => (!(q >= 0 && q <= 1) ? NaN : q < 0.5 ? Math.SQRT2 * erfinv64(q) * s : -ndtri(0.5 * (1 - q)) * s),
+      (q, s) => (!(q >= 0 && q <= 1) ? Number.NaN : q < 0.5 ? Math.SQRT2 * erfinv64(q) * s : -ndtri(0.5 * (1 - q)) * s),
       (out, _q, s, _c, _d, y) => { const z = y / s; out[0] = s / twoPhi(z); out[1] = z; });
   }
 

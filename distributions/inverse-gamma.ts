@@ -73,7 +73,7 @@ export class InverseGamma extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('InverseGamma.logProb', this.args(x),
       // With z = β/x: ln f(x) = ln(z^α e^−z/Γ(α)) + ln z − ln β (Stirling's form for large α).
-      (v, a, b) => (Number.isNaN(v) ? NaN : v <= 0 ? -Infinity : gammaPowerLog(a, b / v) + Math.log(b / v) - Math.log(b)),
+      (v, a, b) => (Number.isNaN(v) ? Number.NaN : v <= 0 ? -Infinity : gammaPowerLog(a, b / v) + Math.log(b / v) - Math.log(b)),
       (out, v, a, b) => {
         out[0] = -(1 + a) / v + b / (v * v);
         out[1] = Math.log(b / v) - digammaScalar(a);
@@ -111,7 +111,7 @@ export class InverseGamma extends Distribution {
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('InverseGamma.quantile', [['p', p], ['concentration', this.concentration], ['scale', this.scale]],
-      (q, a, b) => (q >= 0 && q <= 1 && a > 0 ? b / igammaInv(a, q, true) : NaN),
+      (q, a, b) => (q >= 0 && q <= 1 && a > 0 ? b / igammaInv(a, q, true) : Number.NaN),
       (out, _q, a, b, _d, y) => {
         // x = β/z with Q(α, z) = p.
         const z = b / y, dz = igammaDx(a, z);
@@ -121,12 +121,12 @@ export class InverseGamma extends Distribution {
 
   protected override meanImpl(): Tensor {
     const a = this.concentration;
-    return broadcastTo(where(greater(a, 1), div(this.scale, sub(a, 1)), NaN), this.batchShape);
+    return broadcastTo(where(greater(a, 1), div(this.scale, sub(a, 1)), Number.NaN), this.batchShape);
   }
   protected override varianceImpl(): Tensor {
     const a = this.concentration;
     const v = div(square(this.scale), mul(square(sub(a, 1)), sub(a, 2)));
-    return broadcastTo(where(greater(a, 2), v, NaN), this.batchShape);
+    return broadcastTo(where(greater(a, 2), v, Number.NaN), this.batchShape);
   }
   protected override modeImpl(): Tensor { return broadcastTo(div(this.scale, add(this.concentration, 1)), this.batchShape); }
   protected override entropyImpl(): Tensor {

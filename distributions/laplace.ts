@@ -119,7 +119,7 @@ export class Laplace extends Distribution {
 }
 
 function laplaceQuantile(p: number): number {
-  if (!(p >= 0 && p <= 1)) return NaN;
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
   return p <= 0.5 ? Math.log(2 * p) : -(Math.LN2 + Math.log1p(-p));
 }
 

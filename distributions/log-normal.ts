@@ -64,7 +64,7 @@ export class LogNormal extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('LogNormal.logProb', this.args(x),
       (v, m, s) => {
-        if (!(v > 0)) return Number.isNaN(v) ? NaN : -Infinity;
+        if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : -Infinity;
         const lv = Math.log(v), z = (lv - m) / s;
         return -0.5 * z * z - LOG_SQRT_2PI - Math.log(s) - lv;
       },
@@ -87,7 +87,7 @@ export class LogNormal extends Distribution {
   /** g((ln x − μ)/σ) as one fused node given g and g′ (`atZero` for x ≤ 0). */
   private ofZ(method: string, x: Tensor, g: (z: number) => number, dg: (z: number) => number, atZero: number): Tensor {
     return fusedMap(`LogNormal.${method}`, this.args(x),
-      (v, m, s) => (v > 0 ? g((Math.log(v) - m) / s) : Number.isNaN(v) ? NaN : atZero),
+      (v, m, s) => (v > 0 ? g((Math.log(v) - m) / s) : Number.isNaN(v) ? Number.NaN : atZero),
       (out, v, m, s) => {
         if (!(v > 0)) return;
         const z = (Math.log(v) - m) / s, d = dg(z);

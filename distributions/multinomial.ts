@@ -169,7 +169,7 @@ export function multinomialLogPmf(values: ArrayLike<number>, at: number, k: numb
   let total = 0;
   for (let j = 0; j < k; j++) {
     const xj = values[at + j]!;
-    if (Number.isNaN(xj)) return NaN;
+    if (Number.isNaN(xj)) return Number.NaN;
     if (!Number.isInteger(xj) || xj < 0) return -Infinity;
     total += xj;
   }

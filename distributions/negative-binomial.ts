@@ -105,7 +105,7 @@ export class NegativeBinomial extends Distribution {
   private tail(method: string, x: Tensor, lower: boolean): Tensor {
     return fusedMap(`NegativeBinomial.${method}`, [['value', x], ['totalCount', this.totalCount], this.paramEntry],
       (v, r, t) => {
-        if (Number.isNaN(v)) return NaN;
+        if (Number.isNaN(v)) return Number.NaN;
         if (v < 0) return lower ? 0 : 1;
         const [p, q] = this.parts(t), k = Math.floor(v);
         if (!lower) return betaincScalar(k + 1, r, p);
@@ -129,7 +129,7 @@ export class NegativeBinomial extends Distribution {
     const direct = lower ? this.cdfImpl(x) : this.survivalFunctionImpl(x);
     return fusedMap(`NegativeBinomial.${method}`, [['value', x], ['totalCount', this.totalCount], this.paramEntry, ['tail', direct]],
       (v, r, t, c) => {
-        if (Number.isNaN(v) || Number.isNaN(c)) return NaN;
+        if (Number.isNaN(v) || Number.isNaN(c)) return Number.NaN;
         if (c > LOG_TAIL_THRESHOLD || v < 0) return Math.log(c);
         const [p, q, lp, lq] = this.parts(t), k = Math.floor(v);
         return lower
@@ -141,7 +141,7 @@ export class NegativeBinomial extends Distribution {
         const [p, q, lp, lq] = this.parts(t), k = Math.floor(v);
         // d tail/dp = ∓ I′_q(r, k + 1) = ∓ (r + k)·pmf(k)/q.
         const g = (r + k) / q * Math.exp(negativeBinomialLogPmf(k, r, p, q, lp, lq) - y);
-        out[1] = c > LOG_TAIL_THRESHOLD ? (lower ? betaincDa(r, k + 1, q) : betaincDb(k + 1, r, p)) / c : NaN;
+        out[1] = c > LOG_TAIL_THRESHOLD ? (lower ? betaincDa(r, k + 1, q) : betaincDb(k + 1, r, p)) / c : Number.NaN;
         out[2] = (lower ? -g : g) * this.dp(t);
       });
   }
@@ -168,7 +168,7 @@ export class NegativeBinomial extends Distribution {
  * Stirling's formula where p and q are positive; −∞ for negative or non-integer k.
  */
 export function negativeBinomialLogPmf(k: number, r: number, p: number, q: number, lp: number, lq: number): number {
-  if (Number.isNaN(k) || Number.isNaN(r) || Number.isNaN(p)) return NaN;
+  if (Number.isNaN(k) || Number.isNaN(r) || Number.isNaN(p)) return Number.NaN;
   if (!Number.isInteger(k) || k < 0) return -Infinity;
   if (k === 0) return r * lq + 0;
   if (p > 0 && q > 0) return betaPowerLog(k + 1, r, p, q) - lp - Math.log(r + k);

@@ -163,7 +163,7 @@ function oneHotLogProb(s: SimplexRows, values: ArrayLike<number>, rows: Float64A
       const v = values[i * k + j]!;
       if (v === 1) { ones++; hot[i] = j; } else if (Number.isNaN(v)) nan = true; else if (v !== 0) bad = true;
     }
-    if (nan) { out[i] = NaN; hot[i] = -1; } else if (bad || ones !== 1) { out[i] = -Infinity; hot[i] = -1; } else out[i] = s.logq[rows[i]! * k + hot[i]!]!;
+    if (nan) { out[i] = Number.NaN; hot[i] = -1; } else if (bad || ones !== 1) { out[i] = -Infinity; hot[i] = -1; } else out[i] = s.logq[rows[i]! * k + hot[i]!]!;
   }
 }
 

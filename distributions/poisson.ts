@@ -90,7 +90,7 @@ export class Poisson extends Distribution {
     const isLog = this.logRate !== undefined;
     return fusedMap(`Poisson.${method}`, [['value', x], this.paramEntry],
       (v, t) => {
-        if (Number.isNaN(v)) return NaN;
+        if (Number.isNaN(v)) return Number.NaN;
         const lam = isLog ? Math.exp(t) : t;
         if (v < 0) return lower ? 0 : 1;
         const a = Math.floor(v) + 1;
@@ -115,7 +115,7 @@ export class Poisson extends Distribution {
     const isLog = this.logRate !== undefined;
     return fusedMap(`Poisson.${method}`, [['value', x], this.paramEntry],
       (v, t) => {
-        if (Number.isNaN(v)) return NaN;
+        if (Number.isNaN(v)) return Number.NaN;
         if (v < 0) return lower ? -Infinity : 0;
         const lam = isLog ? Math.exp(t) : t, lr = isLog ? t : Math.log(t), k = Math.floor(v);
         const direct = lower ? igammacScalar(k + 1, lam) : igammaScalar(k + 1, lam);
@@ -146,7 +146,7 @@ export class Poisson extends Distribution {
  * through Stirling's formula (`gammaPowerLog`) for k ≥ 9. −∞ for negative or non-integer k.
  */
 export function poissonLogPmf(k: number, lam: number, lr: number): number {
-  if (Number.isNaN(k) || Number.isNaN(lam)) return NaN;
+  if (Number.isNaN(k) || Number.isNaN(lam)) return Number.NaN;
   if (!Number.isInteger(k) || k < 0) return -Infinity;
   if (k === 0) return -lam;
   if (lam === 0) return -Infinity;

@@ -132,11 +132,11 @@ export class StudentT extends Distribution {
 
   protected override meanImpl(): Tensor {
     return fusedMap('StudentT.mean', [['df', broadcastTo(this.df, this.batchShape)], ['loc', this.loc]],
-      (df, m) => (df > 1 ? m : NaN), (out) => { out[1] = 1; });
+      (df, m) => (df > 1 ? m : Number.NaN), (out) => { out[1] = 1; });
   }
   protected override varianceImpl(): Tensor {
     return fusedMap('StudentT.variance', [['df', broadcastTo(this.df, this.batchShape)], ['scale', this.scale]],
-      (df, s) => (df > 2 ? (s * s * df) / (df - 2) : df > 1 ? Infinity : NaN),
+      (df, s) => (df > 2 ? (s * s * df) / (df - 2) : df > 1 ? Infinity : Number.NaN),
       (out, df, s) => { if (df > 2) { out[0] = (-2 * s * s) / ((df - 2) * (df - 2)); out[1] = (2 * s * df) / (df - 2); } });
   }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }

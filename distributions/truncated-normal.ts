@@ -63,7 +63,7 @@ function logNdtrGap(u: number, g: number): number {
  * unstandardized values when at hand ((x − a)/σ rather than z − α, which would round).
  */
 function mass(u: number, v: number, g = v - u): [number, number, number] {
-  if (!(g > 0)) return g === 0 ? [-Infinity, Infinity, Infinity] : [NaN, NaN, NaN];
+  if (!(g > 0)) return g === 0 ? [-Infinity, Infinity, Infinity] : [Number.NaN, Number.NaN, Number.NaN];
   const up = u > 0, a = up ? -v : u, b = up ? -u : v;
   const lb = logNdtr(b);
   const gap = g < 1 ? logNdtrGap(a, g) : lb - logNdtr(a);
@@ -151,7 +151,7 @@ export class TruncatedNormal extends Distribution {
     for (let i = 0; i < m.length; i++) { lo[i] = round((l[i]! - m[i]!) / s[i]!); hi[i] = round((h[i]! - m[i]!) / s[i]!); }
     const z = truncatedNormalData(seed, lo, hi, dtype, getModes());
     const out = floatStorage(dtype, z.length);
-    for (let i = 0; i < out.length; i++) out[i] = lo[i]! < hi[i]! ? z[i]! * s[i]! + m[i]! : NaN;
+    for (let i = 0; i < out.length; i++) out[i] = lo[i]! < hi[i]! ? z[i]! * s[i]! + m[i]! : Number.NaN;
     return new Tensor(out, shape, dtype);
   }
 
@@ -172,7 +172,7 @@ export class TruncatedNormal extends Distribution {
 
   protected override logProbImpl(x: Tensor): Tensor {
     return this.map('logProb', x,
-      ([v, m, s, l, h]) => (Number.isNaN(v!) ? NaN : v! < l! || v! > h! ? -Infinity
+      ([v, m, s, l, h]) => (Number.isNaN(v!) ? Number.NaN : v! < l! || v! > h! ? -Infinity
         : logPhi((v! - m!) / s!) - Math.log(s!) - mass((l! - m!) / s!, (h! - m!) / s!, (h! - l!) / s!)[0]),
       (out, [v, m, s, l, h]) => {
         if (v! < l! || v! > h!) return;
@@ -189,7 +189,7 @@ export class TruncatedNormal extends Distribution {
   /** log(Φ(z) − Φ(α))/Z (lower) or log(Φ(β) − Φ(z))/Z, exponentiated when `linear`. */
   private tail(method: string, x: Tensor, lower: boolean, linear: boolean): Tensor {
     const logValue = (v: number, m: number, s: number, l: number, h: number): number => {
-      if (Number.isNaN(v)) return NaN;
+      if (Number.isNaN(v)) return Number.NaN;
       if (v <= l) return lower ? -Infinity : 0;
       if (v >= h) return lower ? 0 : -Infinity;
       const z = (v - m) / s, al = (l - m) / s, be = (h - m) / s, lm = mass(al, be, (h - l) / s)[0];
@@ -216,7 +216,7 @@ export class TruncatedNormal extends Distribution {
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap5('TruncatedNormal.quantile', [['p', p], ...this.params4()],
       ([q, m, s, l, h]) => {
-        if (!(q! >= 0 && q! <= 1)) return NaN;
+        if (!(q! >= 0 && q! <= 1)) return Number.NaN;
         if (q === 0 || q === 1) return q === 0 ? l! : h!;
         const al = (l! - m!) / s!, be = (h! - m!) / s!;
         // Φ(z) = (1 − p)Φ(α) + pΦ(β), or equally Φ(−z) = (1 − p)Φ(−α) + pΦ(−β): solved from the

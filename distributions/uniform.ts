@@ -83,7 +83,7 @@ export class Uniform extends Distribution {
 
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('Uniform.logProb', this.args(x),
-      (v, l, h) => (Number.isNaN(v) ? NaN : v < l || v > h ? -Infinity : -Math.log(h - l)),
+      (v, l, h) => (Number.isNaN(v) ? Number.NaN : v < l || v > h ? -Infinity : -Math.log(h - l)),
       (out, v, l, h) => { if (v >= l && v <= h) { out[1] = 1 / (h - l); out[2] = -1 / (h - l); } });
   }
 

@@ -28,7 +28,7 @@ function lse(v: ArrayLike<number>, o: number, n: number, stride: number): number
   let m = -Infinity, at = -1;
   for (let k = 0; k < n; k++) {
     const a = v[o + k * stride]!;
-    if (a !== a) return NaN;
+    if (a !== a) return Number.NaN;
     if (at < 0 || a > m) { m = a; at = k; }
   }
   if (!Number.isFinite(m)) return m;

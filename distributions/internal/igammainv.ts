@@ -13,7 +13,7 @@ import { igammaScalar, igammacScalar } from '../../src/tensor/special/igamma.js'
 import { ndtri } from './ndtr.js';
 
 export function igammainv(a: number, p: number): number {
-  if (!(a > 0) || !(p >= 0 && p <= 1)) return NaN;
+  if (!(a > 0) || !(p >= 0 && p <= 1)) return Number.NaN;
   if (p === 0) return 0;
   if (p === 1) return Infinity;
   const lgA = lgamma(a);

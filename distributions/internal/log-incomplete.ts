@@ -26,7 +26,7 @@ function powerLog1(a: number, x: number): number {
 
 /** [log P(a, x), ∂ log P/∂a] for a > 0, x ≥ 0. */
 export function logIgamma(a: number, x: number, wantDa = false): [number, number] {
-  if (!(a > 0 && x >= 0)) return [NaN, NaN];
+  if (!(a > 0 && x >= 0)) return [Number.NaN, Number.NaN];
   if (x === 0) return [-Infinity, 0];
   const p = igammaScalar(a, x);
   if (p >= TINY || x >= a) {
@@ -46,7 +46,7 @@ export function logIgamma(a: number, x: number, wantDa = false): [number, number
 
 /** [log Q(a, x), ∂ log Q/∂a] for a > 0, x ≥ 0. */
 export function logIgammac(a: number, x: number, wantDa = false): [number, number] {
-  if (!(a > 0 && x >= 0)) return [NaN, NaN];
+  if (!(a > 0 && x >= 0)) return [Number.NaN, Number.NaN];
   if (x === Infinity) return [-Infinity, 0];
   const q = igammacScalar(a, x);
   if (q >= TINY || x <= a || x < 1.1) {
@@ -62,7 +62,7 @@ export function logIgammac(a: number, x: number, wantDa = false): [number, numbe
  * `y` = 1 − x when it is known more accurately than 1 − x rounds.
  */
 export function logBetainc(a: number, b: number, x: number, wantD = false, y = 1 - x): [number, number, number] {
-  if (!(a > 0 && b > 0 && x >= 0 && x <= 1)) return [NaN, NaN, NaN];
+  if (!(a > 0 && b > 0 && x >= 0 && x <= 1)) return [Number.NaN, Number.NaN, Number.NaN];
   if (x === 0) return [-Infinity, 0, 0];
   if (y === 0) return [0, 0, 0];
   const v = betaincScalar(a, b, x);
@@ -101,7 +101,7 @@ export function logBetainc(a: number, b: number, x: number, wantD = false, y = 1
  * is below the smallest float.
  */
 export function igammaInv(a: number, p: number, upper = false): number {
-  if (!(a > 0 && p >= 0 && p <= 1)) return NaN;
+  if (!(a > 0 && p >= 0 && p <= 1)) return Number.NaN;
   if (p === (upper ? 1 : 0)) return 0;
   if (p === (upper ? 0 : 1)) return Infinity;
   let z = upper ? igammainv(a, 1 - p) : igammainv(a, p);

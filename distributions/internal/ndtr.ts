@@ -12,7 +12,7 @@ const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 
 /** Φ(z) = P[N(0, 1) ≤ z]. */
 export function ndtr(z: number): number {
-  if (Number.isNaN(z)) return NaN;
+  if (Number.isNaN(z)) return Number.NaN;
   const w = Math.abs(z) * SQRT1_2;
   const tail = 0.5 * erfcx(w) * Math.exp(-w * w);
   return z < 0 ? tail : 1 - tail;
@@ -20,7 +20,7 @@ export function ndtr(z: number): number {
 
 /** log Φ(z), finite for every finite z. */
 export function logNdtr(z: number): number {
-  if (Number.isNaN(z)) return NaN;
+  if (Number.isNaN(z)) return Number.NaN;
   if (z < -1) {
     const w = -z * SQRT1_2;
     return Math.log(0.5 * erfcx(w)) - w * w;
@@ -46,7 +46,7 @@ export function logPhi(z: number): number {
  * asymptote below 1e-10), then Newton steps on log Φ, which converge in the far tail too.
  */
 export function ndtri(p: number): number {
-  if (!(p >= 0 && p <= 1)) return NaN;
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
   if (p === 0) return -Infinity;
   if (p === 1) return Infinity;
   if (p > 0.5) return -ndtri(1 - p); // 1 − p is exact for p ≥ 0.5

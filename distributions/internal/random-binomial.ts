@@ -48,7 +48,7 @@ export function randomBinomial(shape: readonly number[], counts: ArrayLike<numbe
   for (let i = 0; i < size; i++) {
     let s = useInversion[i] ? inv[i]! : btrs[i]!;
     if (qBad[i] === 1) s = 0;
-    else if (qBad[i] === 2) s = NaN;
+    else if (qBad[i] === 2) s = Number.NaN;
     out[i] = ltHalf[i] ? s : counts[i]! - s;
   }
   return out;

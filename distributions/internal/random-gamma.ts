@@ -164,7 +164,7 @@ export function randomLogGamma(shape: readonly number[], concentration: ArrayLik
   if (m === 1 && rs === 0) {
     // One concentration and at most one log rate: the loop below with the constants hoisted.
     const c0 = c[0]!, logd0 = logd[0]!, a0 = alpha[0]!, lr = logRate === null ? 0 : logRate[0]!;
-    if (!(concentration[0]! > 0)) draws.fill(NaN);
+    if (!(concentration[0]! > 0)) draws.fill(Number.NaN);
     else if (a0 < 1) for (let i = 0; i < size; i++) draws[i] = 3 * Math.log1p(c0 * xs[i]!) + logd0 + Math.log1p(-fix![i]!) / a0 - lr;
     else for (let i = 0; i < size; i++) draws[i] = 3 * Math.log1p(c0 * xs[i]!) + logd0 - lr;
     return draws;
@@ -173,7 +173,7 @@ export function randomLogGamma(shape: readonly number[], concentration: ArrayLik
     const j = i * ps;
     let s = 3 * Math.log1p(c[j]! * xs[i]!) + logd[j]!;
     if (alpha[j]! < 1) s += Math.log1p(-fix![i]!) / alpha[j]!;
-    if (!(concentration[j]! > 0)) s = NaN;
+    if (!(concentration[j]! > 0)) s = Number.NaN;
     draws[i] = logRate === null ? s : s - logRate[i * rs]!;
   }
   return draws;

@@ -36,7 +36,7 @@ export function randomPoisson(shape: readonly number[], logRates: ArrayLike<numb
   const hi = poissonHighRate(shape, safeLog, seedHi);
   const lo = poissonLowRate(shape, safeRate, seedLo);
   const out = new Float64Array(size);
-  for (let i = 0; i < size; i++) out[i] = Number.isNaN(logRates[i]!) ? NaN : high[i] ? hi[i]! : lo[i]!;
+  for (let i = 0; i < size; i++) out[i] = Number.isNaN(logRates[i]!) ? Number.NaN : high[i] ? hi[i]! : lo[i]!;
   return out;
 }
 

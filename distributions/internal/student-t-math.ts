@@ -115,7 +115,7 @@ function upperHalf(a: number, y: number): number {
  * needs ν > 2000).
  */
 export function logTail(df: number, t: number): number {
-  if (Number.isNaN(df) || Number.isNaN(t) || !(df > 0)) return NaN;
+  if (Number.isNaN(df) || Number.isNaN(t) || !(df > 0)) return Number.NaN;
   if (df === Infinity) return logNdtr(-Math.abs(t));
   if (Math.abs(t) === Infinity) return -Infinity;
   const { a, x, y, logX, logY } = tailParts(df, t);
@@ -144,7 +144,7 @@ export function tLogCdf(df: number, t: number): number {
 
 /** ∂/∂ν of the tail P(T ≤ −|t|). */
 export function tailDdf(df: number, t: number): number {
-  if (!(df > 0) || df === Infinity || Math.abs(t) === Infinity) return df > 0 ? 0 : NaN;
+  if (!(df > 0) || df === Infinity || Math.abs(t) === Infinity) return df > 0 ? 0 : Number.NaN;
   const { a, x, y } = tailParts(df, t);
   const dIda = x <= 0.5 ? betaincDa(a, 0.5, x) : -betaincDb(0.5, a, y);
   return 0.25 * dIda + (Math.exp(tLogPdf(df, t)) * Math.abs(t)) / (2 * df);
@@ -162,7 +162,7 @@ export function logTailDdf(df: number, t: number): number {
  * The standard t quantile: t with cdf(t) = p (NaN outside [0, 1] or for ν ≤ 0; ∓∞ at 0 and 1).
  */
 export function tQuantile(df: number, p: number): number {
-  if (!(df > 0) || !(p >= 0 && p <= 1)) return NaN;
+  if (!(df > 0) || !(p >= 0 && p <= 1)) return Number.NaN;
   if (p === 0) return -Infinity;
   if (p === 1) return Infinity;
   if (p === 0.5) return 0;

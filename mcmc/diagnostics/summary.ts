@@ -150,7 +150,7 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
       const stats = multichainStatistics(a);
       const nan = anyNaN(a.data);
       const x = sorted(a.data);
-      const q = (p: number): number => (nan ? NaN : numpyQuantile(x, p));
+      const q = (p: number): number => (nan ? Number.NaN : numpyQuantile(x, p));
       rows.push({
         name: label(name, layout.eventShape, e),
         mean: mean(a.data),

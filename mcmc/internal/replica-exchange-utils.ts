@@ -72,11 +72,11 @@ export function subDiag(m: Tensor, numReplica: number): Tensor {
  */
 export function nanLike(x: unknown): unknown {
   if (x instanceof Tensor) {
-    if (x.dtype === 'float64') return new Tensor(new Float64Array(x.size).fill(NaN), x.shape, 'float64');
-    if (x.dtype === 'float32') return new Tensor(new Float32Array(x.size).fill(NaN), x.shape, 'float32');
+    if (x.dtype === 'float64') return new Tensor(new Float64Array(x.size).fill(Number.NaN), x.shape, 'float64');
+    if (x.dtype === 'float32') return new Tensor(new Float32Array(x.size).fill(Number.NaN), x.shape, 'float32');
     return x;
   }
-  if (typeof x === 'number') return NaN;
+  if (typeof x === 'number') return Number.NaN;
   if (Array.isArray(x)) return x.map(nanLike);
   if (x !== null && typeof x === 'object' && !(x instanceof KeyArray)) {
     return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, nanLike(v)]));

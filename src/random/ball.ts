@@ -17,7 +17,7 @@ import { floatDtype, type ShapeLike } from './params.js';
 function absPow(x: number, p: number, pd: number, r: Round): number {
   const a = Math.abs(x);
   if (!Number.isInteger(p)) return r(cpow(a, pd));
-  let acc = NaN, sq = a, n = p;
+  let acc = Number.NaN, sq = a, n = p;
   let first = true;
   while (n > 0) {
     if (n & 1) { acc = first ? sq : r(acc * sq); first = false; }

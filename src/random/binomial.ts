@@ -185,7 +185,7 @@ export function binomialData(key: KeyArray, count: FloatArray, prob: FloatArray,
     q[i] = qi;
     cntBtrs[i] = useInversion ? 1e4 : c;
     qBtrs[i] = useInversion ? 0.5 : qi;
-    if (invalid) out[i] = NaN;
+    if (invalid) out[i] = Number.NaN;
     else if (countInf) out[i] = Infinity;
     else if (useInversion) invIdx.push(i);
     else { real[i] = 1; anyBtrs = true; }

@@ -73,7 +73,7 @@ for (let e = 0; e < 1024; e++) REDUCE_SCALE[e] = 2 ** (1023 - e);
  * exact and f = (1 + x)·2^−k − 1 with (1 + x)·2^−k in [0.7, 1.5) is exact as well.
  */
 export function log1pDet(x: number): number {
-  if (!(x < 0 && x > -1)) return x === 0 ? x : x === -1 ? -Infinity : NaN; // ±0 -> ±0
+  if (!(x < 0 && x > -1)) return x === 0 ? x : x === -1 ? -Infinity : Number.NaN; // ±0 -> ±0
   return log1pNeg(x);
 }
 
@@ -159,7 +159,7 @@ function hornerLow(c: readonly number[], t: number): number {
  * [−1, 1].
  */
 export function erfinv64det(x: number): number {
-  if (!(Math.abs(x) < 1)) return Math.abs(x) === 1 ? x * Infinity : NaN;
+  if (!(Math.abs(x) < 1)) return Math.abs(x) === 1 ? x * Infinity : Number.NaN;
   const w = -log1pNeg(-x * x);
   let p: number;
   if (w < 6.25) p = erfinvCentralPoly(w - 3.125);
@@ -248,7 +248,7 @@ function fma32det(a: number, b: number, c: number): number {
  * erfinv(±1) = ±∞, NaN outside [−1, 1]. Takes and returns float32 values.
  */
 export function erfinv32det(x: number): number {
-  if (!(Math.abs(x) < 1)) return Math.abs(x) === 1 ? x * Infinity : NaN;
+  if (!(Math.abs(x) < 1)) return Math.abs(x) === 1 ? x * Infinity : Number.NaN;
   const w0 = Math.fround(-log1pNeg(-Math.fround(x * x)));
   let p: number;
   if (w0 < 5) {
@@ -528,18 +528,18 @@ function powPositive(ax: number, y: number): number {
  * detPow(-8, 3);    // -512
  */
 export function detPow(x: number, y: number): number {
-  if (y !== y) return NaN;
+  if (y !== y) return Number.NaN;
   if (y === 0) return 1;
-  if (x !== x) return NaN;
+  if (x !== x) return Number.NaN;
   if (y === 1) return x;
   if (y === 2) return x * x;
   const ax = Math.abs(x), ay = Math.abs(y);
-  if (ay === Infinity) return ax === 1 ? NaN : (ax > 1) === (y > 0) ? Infinity : 0;
+  if (ay === Infinity) return ax === 1 ? Number.NaN : (ax > 1) === (y > 0) ? Infinity : 0;
   const yInt = Math.floor(y) === y;
   const yOdd = yInt && ay < 9007199254740992 && y % 2 !== 0;
   if (x === 0) return y > 0 ? (yOdd ? x : 0) : (yOdd && 1 / x < 0 ? -Infinity : Infinity);
   if (ax === Infinity) return y > 0 ? (yOdd && x < 0 ? -Infinity : Infinity) : (yOdd && x < 0 ? -0 : 0);
-  if (x < 0 && !yInt) return NaN;
+  if (x < 0 && !yInt) return Number.NaN;
   if (y === -1) return 1 / x;
   if (y === 0.5) return Math.sqrt(x);  // x > 0 here
   if (ax === 1) return yOdd ? x : 1;

@@ -60,7 +60,7 @@ function erfcxFraction(z: number): number {
  * erf(1); // ≈ 0.8427007929497149
  */
 export function erf(x: number): number {
-  if (Number.isNaN(x)) return NaN;
+  if (Number.isNaN(x)) return Number.NaN;
   const ax = Math.abs(x);
   let r: number;
   if (ax < 0.5) r = erfSmall(ax);
@@ -78,7 +78,7 @@ export function erf(x: number): number {
  * erfcx(10); // ≈ 0.05614099274382259
  */
 export function erfcx(x: number): number {
-  if (!(x >= 0)) return NaN;
+  if (!(x >= 0)) return Number.NaN;
   if (x === Infinity) return 0;
   if (x < 0.5) return expSquare(x, 1) * (1 - erfSmall(x));
   return erfcxFraction(x);

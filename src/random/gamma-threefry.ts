@@ -121,7 +121,7 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
   const [L, S, XK, UK, SK, NB, UB, P1, P2, P3, Q1, Q2] = s.w as [Int32Array, Int32Array, Int32Array, Int32Array,
     Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
   const { lanes, active, inner, boosted, d: D, c: C, x: Xs, V: Vacc, arg, byPath } = s;
-  let lastA = NaN, lastD = NaN, lastC = NaN;
+  let lastA = Number.NaN, lastD = Number.NaN, lastC = Number.NaN;
 
   for (let base = 0; base < n; base += CHUNK) {
     const cn = Math.min(CHUNK, n - base);
@@ -134,7 +134,7 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
     if (step === 0) {                           // one shape for all: constants by fill
       const a = alpha[0]!;
       const d = r((a >= 1 ? a : r(a + 1)) - third);
-      if (!(a >= 0)) out.fill(NaN, base, base + cn);
+      if (!(a >= 0)) out.fill(Number.NaN, base, base + cn);
       else if (d === Infinity) out.fill(finish(a, d, 1, 0, logSpace, r), base, base + cn);   // a = ∞: no loop
       else {
         D.fill(d, 0, cn);
@@ -146,7 +146,7 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
     } else {
       for (let j = 0; j < cn; j++) {
         const a = alpha[base + j]!;
-        if (!(a >= 0)) { out[base + j] = NaN; continue; }
+        if (!(a >= 0)) { out[base + j] = Number.NaN; continue; }
         if (a !== lastA) {
           lastA = a;
           lastD = r((a >= 1 ? a : r(a + 1)) - third);

@@ -40,7 +40,7 @@ export function splitKey(key: KeyArray, n: number, modes: Modes): KeyArray[] {
  * one allocation-heavy step at a time. a < 0 and NaN give NaN (see `gamma`).
  */
 export function gammaOne(key: KeyArray, alpha: number, logSpace: boolean, dtype: FloatDType, modes: Modes): number {
-  if (!(alpha >= 0)) return NaN;
+  if (!(alpha >= 0)) return Number.NaN;
   const r = rounder(dtype);
   const third = THIRD[dtype];
   const A = alpha >= 1 ? alpha : r(alpha + 1);

@@ -173,7 +173,7 @@ export function truncatedNormalData(
   const size = lower.length;
   const out = uniformUnit(key, size, dtype, modes);
   const single = dtype === 'float32';
-  let lastLo = NaN, lastHi = NaN, a = 0, span = 0, tail = false, clipLo = 0, clipHi = 0;
+  let lastLo = Number.NaN, lastHi = Number.NaN, a = 0, span = 0, tail = false, clipLo = 0, clipHi = 0;
   for (let i = 0; i < size; i++) {
     const lo = lower[i]!, hi = upper[i]!;
     if (!(lo === lastLo && hi === lastHi)) {   // parameters are usually shared: compute once

@@ -1,12 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
-  compileLogDensity, Gamma, HalfNormal, Independent, isCompiledLogDensity, JointDistributionNamed, JointDistributionSequential, LKJ, Normal,
+  Bernoulli, compileLogDensity, Gamma, HalfNormal, Independent, isCompiledLogDensity, JointDistributionNamed, JointDistributionSequential, LKJ, Normal, Sample,
 } from '../../distributions/index.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { nonCentered, y } from '../../examples/eight-schools.js';
 import { windowedAdaptiveNuts } from '../../mcmc/index.js';
-import { expandDims, mul, Tensor, tensor, valueAndGrad, type Tensor as T } from '../../src/index.js';
-import { newSpaceGrowth } from '../helpers.js';
+import { expandDims, matmul, mul, Tensor, tensor, valueAndGrad, type Tensor as T } from '../../src/index.js';
+import { newSpaceGrowth, randTensor } from '../helpers.js';
 
 /** The tape's value and gradient of the flat unconstrained target at x (the pre-compiler path). */
 function tape(model: Parameters<typeof compileLogDensity>[0], pins: Record<string, unknown>, x: Float64Array, sizes: readonly number[]): [number, number[]] {
@@ -82,6 +85,35 @@ describe('compileLogDensity (BridgeStan\'s model interface)', () => {
     const x = Float64Array.from({ length: ld.dim }, (_, i) => 0.1 * i);
     const grad = new Float64Array(ld.dim);
     expect(newSpaceGrowth(() => { for (let i = 0; i < 20_000; i++) { x[i % 10] = (i % 7) * 0.1; ld.logDensityGradient(x, grad); } })).toBeLessThan(16 * 1024);
+  });
+
+  it('does not allocate per element either: a logistic regression (Bernoulli logits over 500 rows)', () => {
+    const rows = 500, X = randTensor([rows, 3], 4), y = tensor(Array.from({ length: rows }, (_, i) => (i * 7) % 3 === 0 ? 1 : 0));
+    const reg = new JointDistributionNamed({
+      beta: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }),
+      y: (beta: T) => new Independent({ distribution: new Bernoulli({ logits: matmul(X, beta) }), reinterpretedBatchNdims: 1 }),
+    });
+    const c = compileLogDensity(reg, { pins: { y } });
+    const x = Float64Array.of(0.2, -0.1, 0.3), grad = new Float64Array(3);
+    // A double boxed per row would be 16 B × 500 rows × 200 calls = 1.6 MB.
+    expect(newSpaceGrowth(() => { for (let i = 0; i < 200; i++) { x[i % 3] = (i % 7) * 0.1; c.logDensityGradient(x, grad); } })).toBeLessThan(64 * 1024);
+  });
+
+  it('kernels never return the global `NaN` (V8 then boxes every value the inlined kernel returns; `Number.NaN` does not)', () => {
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const bare = /(?<![\w.'"`])NaN(?![\w'"`])/;
+    const offenders: string[] = [];
+    for (const dir of ['distributions', 'src/tensor', 'src/random', 'src/compile', 'mcmc']) {
+      for (const f of readdirSync(join(root, dir), { recursive: true }) as string[]) {
+        if (!f.endsWith('.ts')) continue;
+        readFileSync(join(root, dir, f), 'utf8').split('\n').forEach((line, i) => {
+          const code = line.trim();
+          if (code.startsWith('*') || code.startsWith('//') || code.startsWith('/*')) return;
+          if (bare.test(code.split(' // ')[0]!.replace(/(['"`]).*?\1/g, ''))) offenders.push(`${dir}/${f}:${i + 1}`);
+        });
+      }
+    }
+    expect(offenders).toEqual([]);
   });
 
   it('is traced once per model, pins and shape (cached)', () => {

@@ -14,7 +14,7 @@ const EAGER_LAGS = [10, 40] as const;
 
 export function essOf(a: Chains, relative = false): number {
   const x = a.data;
-  if (anyNaN(x)) return NaN;
+  if (anyNaN(x)) return Number.NaN;
   let lo = Infinity;
   let hi = -Infinity;
   for (let i = 0; i < x.length; i++) { if (x[i]! < lo) lo = x[i]!; if (x[i]! > hi) hi = x[i]!; }
@@ -77,5 +77,5 @@ export function essOf(a: Chains, relative = false): number {
   for (let k = 0; k <= maxT; k++) head += rho[k]!;
   const tail = maxT + 1 < nDraw ? rho[maxT + 1]! : 0;
   const tau = pyMax(-1 + 2 * head + tail, 1 / Math.log10(total));
-  return anyNaN(rho) ? NaN : (relative ? 1 : total) / tau;
+  return anyNaN(rho) ? Number.NaN : (relative ? 1 : total) / tau;
 }

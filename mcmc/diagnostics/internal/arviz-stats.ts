@@ -14,7 +14,7 @@ import { median, mquantile, sorted } from './quantile.js';
 
 /** `_rhat`: the classic (non-split) R-hat, `√((B/W + n − 1)/n)`. */
 export function rhatCore(a: Chains): number {
-  if (notValid(a, 0, 0)) return NaN;
+  if (notValid(a, 0, 0)) return Number.NaN;
   const n = a.draws;
   const chainVar = new Float64Array(a.chains);
   for (let c = 0; c < a.chains; c++) chainVar[c] = variance(a.data.subarray(c * n, (c + 1) * n), 1);
@@ -25,7 +25,7 @@ export function rhatCore(a: Chains): number {
 
 /** `_rhat_rank`: max of the bulk (rank-normalised split) and tail (folded about the median) R-hat. */
 export function rhatRankOf(a: Chains): number {
-  if (notValid(a, 4, 2)) return NaN;
+  if (notValid(a, 4, 2)) return Number.NaN;
   const split = splitChains(a);
   const bulk = rhatCore(zScale(split));
   const med = median(sorted(split.data));
@@ -34,17 +34,17 @@ export function rhatRankOf(a: Chains): number {
 }
 
 export function essBulkOf(a: Chains, relative = false): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   return essOf(zScale(splitChains(a)), relative);
 }
 
 export function essMeanOf(a: Chains, relative = false): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   return essOf(splitChains(a), relative);
 }
 
 export function essSdOf(a: Chains, relative = false): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   const m = mean(a.data);
   return essOf(splitChains(mapChains(a, (v) => (v - m) ** 2)), relative);
 }
@@ -55,24 +55,24 @@ function essIndicator(a: Chains, q: number, relative: boolean): number {
 }
 
 export function essQuantileOf(a: Chains, prob: number, relative = false): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   return essIndicator(a, mquantile(sorted(a.data), prob), relative);
 }
 
 /** `_ess_tail`: the smaller of the quantile ESS at `probLow` and `probHigh`. */
 export function essTailOf(a: Chains, probLow: number, probHigh: number, relative = false): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   return pyMin(essQuantileOf(a, probLow, relative), essQuantileOf(a, probHigh, relative));
 }
 
 export function mcseMeanOf(a: Chains): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   return Math.sqrt(variance(a.data, 1)) / Math.sqrt(essMeanOf(a));
 }
 
 /** `_mcse_sd`: delta-method MCSE of the standard deviation. */
 export function mcseSdOf(a: Chains): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   const m = mean(a.data);
   return mcseSdFrom(mapChains(a, (v) => (v - m) ** 2));
 }
@@ -92,7 +92,7 @@ const PPF_PROBS = [0.1586553, 0.8413447] as const;
 
 /** `_mcse_quantile`: half the width of the ±1σ Beta interval on the quantile's order statistic. */
 export function mcseQuantileOf(a: Chains, prob: number): number {
-  if (notValid(a, 4, 1)) return NaN;
+  if (notValid(a, 4, 1)) return Number.NaN;
   const ess = essQuantileOf(a, prob);
   const alpha = ess * prob + 1;
   const beta = ess * (1 - prob) + 1;
@@ -120,11 +120,11 @@ export interface MultichainStatistics {
  * differ for an odd number of draws).
  */
 export function multichainStatistics(a: Chains): MultichainStatistics {
-  if (notValid(a, 4, 1)) return { mcseMean: NaN, mcseSd: NaN, essBulk: NaN, essTail: NaN, rHat: NaN };
+  if (notValid(a, 4, 1)) return { mcseMean: Number.NaN, mcseSd: Number.NaN, essBulk: Number.NaN, essTail: Number.NaN, rHat: Number.NaN };
   const zSplit = zScale(splitChains(a));
   const x = sorted(a.data);
   const essTail = pyMin(essIndicator(a, mquantile(x, 0.05), false), essIndicator(a, mquantile(x, 0.95), false));
-  let rHat = NaN;
+  let rHat = Number.NaN;
   if (!notValid(a, 4, 2)) {
     const med = median(x);
     rHat = pyMax(rhatCore(zSplit), rhatCore(zScale(splitChains(mapChains(a, (v) => Math.abs(v - med))))));

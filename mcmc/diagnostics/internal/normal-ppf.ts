@@ -3,7 +3,7 @@
  * about 1 part in 10¹⁶ (what SciPy's `norm.ppf` gives to rounding).
  */
 export function normalPpf(p: number): number {
-  if (!(p >= 0 && p <= 1)) return NaN;
+  if (!(p >= 0 && p <= 1)) return Number.NaN;
   if (p === 0) return -Infinity;
   if (p === 1) return Infinity;
   const q = p - 0.5;

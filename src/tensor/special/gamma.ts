@@ -54,7 +54,7 @@ function cospi(x: number): number {
  * which is large only next to the poles and to the zeros of ln|Γ| (x ≈ −2.457, −2.748, …).
  */
 export function lgamma(x: number): number {
-  if (Number.isNaN(x)) return NaN;
+  if (Number.isNaN(x)) return Number.NaN;
   if (x === -Infinity || isPole(x)) return Infinity;
   return stdGammaln(x);
 }
@@ -78,7 +78,7 @@ export function lgamma1p(a: number): number {
  * condition number (which is large only near the poles and the zeros of ψ).
  */
 export function digamma(x: number): number {
-  if (Number.isNaN(x) || isPole(x) || x === -Infinity) return NaN;
+  if (Number.isNaN(x) || isPole(x) || x === -Infinity) return Number.NaN;
   return stdDigamma(x);
 }
 
@@ -142,7 +142,7 @@ function polygammaPositive(n: 1 | 2, x: number): number {
  * ψ′(x) = π²/sin²(πx) − ψ′(1 − x). About 2 ulp for x > 0.
  */
 export function trigamma(x: number): number {
-  if (Number.isNaN(x) || x === -Infinity) return NaN;
+  if (Number.isNaN(x) || x === -Infinity) return Number.NaN;
   if (isPole(x)) return Infinity;
   if (x === Infinity) return 0;
   if (x > 0) return polygammaPositive(1, x);
@@ -155,7 +155,7 @@ export function trigamma(x: number): number {
  * the reflection ψ⁽²⁾(x) = ψ⁽²⁾(1 − x) − 2π³ cos(πx)/sin³(πx).
  */
 export function tetragamma(x: number): number {
-  if (Number.isNaN(x) || isPole(x) || x === -Infinity) return NaN;
+  if (Number.isNaN(x) || isPole(x) || x === -Infinity) return Number.NaN;
   if (x === Infinity) return 0;
   if (x > 0) return polygammaPositive(2, x);
   const s = sinpi(x);
@@ -165,7 +165,7 @@ export function tetragamma(x: number): number {
 /** ln B(a, b) = ln Γ(a) + ln Γ(b) − ln Γ(a + b) for a, b > 0 (NaN otherwise). */
 export function lbeta(a: number, b: number): number {
   if (a > 0 && b > 0) return stdBetaln(a, b);
-  return (a === 0 && b >= 0) || (b === 0 && a >= 0) ? Infinity : NaN;
+  return (a === 0 && b >= 0) || (b === 0 && a >= 0) ? Infinity : Number.NaN;
 }
 
 /** ln(1 + x) − x for x > −1, accurate near 0 (where it is about −x²/2). */

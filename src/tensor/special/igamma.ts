@@ -121,7 +121,7 @@ function upperFraction(a: number, x: number, wantDa: boolean): void {
 
 function evaluate(a: number, x: number, wantDa: boolean): void {
   DPDA = 0;
-  if (Number.isNaN(a) || Number.isNaN(x) || a < 0 || x < 0 || (a === 0 && x === 0)) { P = Q = DPDA = NaN; return; }
+  if (Number.isNaN(a) || Number.isNaN(x) || a < 0 || x < 0 || (a === 0 && x === 0)) { P = Q = DPDA = Number.NaN; return; }
   if (x === 0 || a === Infinity) { P = 0; Q = 1; return; }
   if (a === 0 || x === Infinity) { P = 1; Q = 0; return; }
   if (x < 1.1) {
@@ -149,7 +149,7 @@ export function igammacScalar(a: number, x: number): number {
 
 /** ∂P/∂x = x^(a−1) e^−x / Γ(a) (and ∂Q/∂x = −∂P/∂x). */
 export function igammaDx(a: number, x: number): number {
-  if (!(a > 0 && x >= 0)) return NaN;
+  if (!(a > 0 && x >= 0)) return Number.NaN;
   if (x === Infinity) return 0;
   if (x === 0) return a < 1 ? Infinity : a === 1 ? 1 : 0;
   return Math.exp(gammaPowerLog(a, x)) / x;
