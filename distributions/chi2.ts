@@ -79,12 +79,7 @@ export class Chi2 extends Distribution {
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['df', this.df]]; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('Chi2.logProb', this.args(x),
-      (v, k) => {
-        if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : v < 0 ? -Infinity : k === 2 ? -Math.LN2 : k < 2 ? Infinity : -Infinity;
-        return logDensity(v, k);
-      },
-      (out, v, k) => { out[0] = (0.5 * k - 1) / v - 0.5; out[1] = 0.5 * (Math.log(0.5 * v) - digammaScalar(0.5 * k)); });
+    return fusedMap('Chi2.logProb', this.args(x), chi2LogProb, chi2LogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -137,6 +132,14 @@ export class Chi2 extends Distribution {
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Softplus({ validateArgs: this.validateArgs }); }
 }
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function chi2LogProb(v: number, k: number): number {
+  if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : v < 0 ? -Infinity : k === 2 ? -Math.LN2 : k < 2 ? Infinity : -Infinity;
+  return logDensity(v, k);
+}
+function chi2LogProbPartials(out: Float64Array, v: number, k: number): void { out[0] = (0.5 * k - 1) / v - 0.5; out[1] = 0.5 * (Math.log(0.5 * v) - digammaScalar(0.5 * k)); }
 
 /** KL between gammas given concentrations and log rates (TFP's Gamma–Gamma form). */
 function klGammaGamma(c0: Tensor, lr0: Tensor | number, c1: Tensor, lr1: Tensor | number): Tensor {

@@ -63,9 +63,7 @@ export class Exponential extends Distribution {
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['rate', this.rate]]; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('Exponential.logProb', this.args(x),
-      (v, r) => (v < 0 ? -Infinity : Math.log(r) - r * v),
-      (out, v, r) => { if (v >= 0) { out[0] = -r; out[1] = 1 / r - v; } });
+    return fusedMap('Exponential.logProb', this.args(x), exponentialLogProb, exponentialLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -105,6 +103,11 @@ export class Exponential extends Distribution {
   protected override entropyImpl(): Tensor { return broadcastTo(sub(1, log(this.rate)), this.batchShape); }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Softplus({ validateArgs: this.validateArgs }); }
 }
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function exponentialLogProb(v: number, r: number): number { return v < 0 ? -Infinity : Math.log(r) - r * v; }
+function exponentialLogProbPartials(out: Float64Array, v: number, r: number): void { if (v >= 0) { out[0] = -r; out[1] = 1 / r - v; } }
 
 /** KL(Exp(λa) ‖ Exp(λb)) = ln λa − ln λb + expm1(ln λb − ln λa) (TFP's Gamma–Gamma rule at concentration 1). */
 registerKL(Exponential, Exponential, (a, b) => {

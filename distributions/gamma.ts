@@ -109,12 +109,10 @@ export class Gamma extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     if (this.logRate !== undefined) {
       return fusedMap('Gamma.logProb', [['value', x], ['concentration', this.concentration], ['logRate', this.logRate]],
-        (v, a, lr) => (v < 0 ? -Infinity : xlogy(a - 1, v) - Math.exp(lr) * v - lgammaScalar(a) + a * lr),
-        (out, v, a, lr) => { const b = Math.exp(lr); out[0] = (a - 1) / v - b; out[1] = Math.log(v) - digammaScalar(a) + lr; out[2] = a - b * v; });
+        gammaLogProbByLogRate, gammaLogProbByLogRatePartials);
     }
     return fusedMap('Gamma.logProb', [['value', x], ['concentration', this.concentration], ['rate', this.rate!]],
-      (v, a, b) => (v < 0 ? -Infinity : xlogy(a - 1, v) - b * v - lgammaScalar(a) + a * Math.log(b)),
-      (out, v, a, b) => { out[0] = (a - 1) / v - b; out[1] = Math.log(v) - digammaScalar(a) + Math.log(b); out[2] = a / b - v; });
+      gammaLogProb, gammaLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.incomplete('cdf', x, igammaScalar, 1); }
@@ -156,6 +154,17 @@ export class Gamma extends Distribution {
 }
 
 function xlogy(a: number, v: number): number { return a === 0 ? 0 : a * Math.log(v); }
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function gammaLogProbByLogRate(v: number, a: number, lr: number): number { return v < 0 ? -Infinity : xlogy(a - 1, v) - Math.exp(lr) * v - lgammaScalar(a) + a * lr; }
+function gammaLogProbByLogRatePartials(out: Float64Array, v: number, a: number, lr: number): void {
+  const b = Math.exp(lr); out[0] = (a - 1) / v - b; out[1] = Math.log(v) - digammaScalar(a) + lr; out[2] = a - b * v;
+}
+function gammaLogProb(v: number, a: number, b: number): number { return v < 0 ? -Infinity : xlogy(a - 1, v) - b * v - lgammaScalar(a) + a * Math.log(b); }
+function gammaLogProbPartials(out: Float64Array, v: number, a: number, b: number): void {
+  out[0] = (a - 1) / v - b; out[1] = Math.log(v) - digammaScalar(a) + Math.log(b); out[2] = a / b - v;
+}
 
 /**
  * (∂z/∂α)/z for a standard gamma draw z = exp(logZ) (rate 1) held at its quantile u = P(α, z):

@@ -62,9 +62,7 @@ export class HalfNormal extends Distribution {
   protected override get support() { return nonNegative; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('HalfNormal.logProb', [['value', x], ['scale', this.scale]],
-      (v, s) => { if (!(v >= 0)) return Number.isNaN(v) ? Number.NaN : -Infinity; const z = v / s; return HALF_LOG_2_OVER_PI - Math.log(s) - 0.5 * z * z; },
-      (out, v, s) => { if (v >= 0) { const z = v / s; out[0] = -z / s; out[1] = (z * z - 1) / s; } });
+    return fusedMap('HalfNormal.logProb', [['value', x], ['scale', this.scale]], halfNormalLogProb, halfNormalLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.ofZ('cdf', x, cdfZ, twoPhi, 0); }
@@ -100,6 +98,11 @@ export class HalfNormal extends Distribution {
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Softplus({ validateArgs: this.validateArgs }); }
 }
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function halfNormalLogProb(v: number, s: number): number { if (!(v >= 0)) return Number.isNaN(v) ? Number.NaN : -Infinity; const z = v / s; return HALF_LOG_2_OVER_PI - Math.log(s) - 0.5 * z * z; }
+function halfNormalLogProbPartials(out: Float64Array, v: number, s: number): void { if (v >= 0) { const z = v / s; out[0] = -z / s; out[1] = (z * z - 1) / s; } }
 
 /** KL(HN(σa) ‖ HN(σb)) = ln σb − ln σa + (σa² − σb²)/(2σb²) (TFP's rule). */
 registerKL(HalfNormal, HalfNormal, (a, b) => {

@@ -71,14 +71,7 @@ export class InverseGamma extends Distribution {
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['concentration', this.concentration], ['scale', this.scale]]; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('InverseGamma.logProb', this.args(x),
-      // With z = β/x: ln f(x) = ln(z^α e^−z/Γ(α)) + ln z − ln β (Stirling's form for large α).
-      (v, a, b) => (Number.isNaN(v) ? Number.NaN : v <= 0 ? -Infinity : gammaPowerLog(a, b / v) + Math.log(b / v) - Math.log(b)),
-      (out, v, a, b) => {
-        out[0] = -(1 + a) / v + b / (v * v);
-        out[1] = Math.log(b / v) - digammaScalar(a);
-        out[2] = a / b - 1 / v;
-      });
+    return fusedMap('InverseGamma.logProb', this.args(x), inverseGammaLogProb, inverseGammaLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.incomplete('cdf', x, igammacScalar, 1); }
@@ -139,4 +132,16 @@ export class InverseGamma extends Distribution {
       validateArgs: this.validateArgs,
     });
   }
+}
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+/** With z = β/x: ln f(x) = ln(z^α e^−z/Γ(α)) + ln z − ln β (Stirling's form for large α). */
+function inverseGammaLogProb(v: number, a: number, b: number): number {
+  return Number.isNaN(v) ? Number.NaN : v <= 0 ? -Infinity : gammaPowerLog(a, b / v) + Math.log(b / v) - Math.log(b);
+}
+function inverseGammaLogProbPartials(out: Float64Array, v: number, a: number, b: number): void {
+  out[0] = -(1 + a) / v + b / (v * v);
+  out[1] = Math.log(b / v) - digammaScalar(a);
+  out[2] = a / b - 1 / v;
 }

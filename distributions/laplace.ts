@@ -76,12 +76,7 @@ export class Laplace extends Distribution {
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('Laplace.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]],
-      (v, m, s) => -Math.abs((v - m) / s) - Math.LN2 - Math.log(s),
-      (out, v, m, s) => {
-        const z = (v - m) / s, sg = Math.sign(z);
-        out[0] = -sg / s; out[1] = sg / s; out[2] = (Math.abs(z) - 1) / s;
-      });
+    return fusedMap('Laplace.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], laplaceLogProb, laplaceLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -116,6 +111,14 @@ export class Laplace extends Distribution {
   protected override stddevImpl(): Tensor { return broadcastTo(mul(this.scale, Math.SQRT2), this.batchShape); }
   protected override entropyImpl(): Tensor { return broadcastTo(add(log(this.scale), Math.LN2 + 1), this.batchShape); }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Identity(); }
+}
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function laplaceLogProb(v: number, m: number, s: number): number { return -Math.abs((v - m) / s) - Math.LN2 - Math.log(s); }
+function laplaceLogProbPartials(out: Float64Array, v: number, m: number, s: number): void {
+  const z = (v - m) / s, sg = Math.sign(z);
+  out[0] = -sg / s; out[1] = sg / s; out[2] = (Math.abs(z) - 1) / s;
 }
 
 function laplaceQuantile(p: number): number {

@@ -62,17 +62,7 @@ export class LogNormal extends Distribution {
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['loc', this.loc], ['scale', this.scale]]; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('LogNormal.logProb', this.args(x),
-      (v, m, s) => {
-        if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : -Infinity;
-        const lv = Math.log(v), z = (lv - m) / s;
-        return -0.5 * z * z - LOG_SQRT_2PI - Math.log(s) - lv;
-      },
-      (out, v, m, s) => {
-        if (!(v > 0)) return;
-        const z = (Math.log(v) - m) / s;
-        out[0] = -(z / s + 1) / v; out[1] = z / s; out[2] = (z * z - 1) / s;
-      });
+    return fusedMap('LogNormal.logProb', this.args(x), logNormalLogProb, logNormalLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.ofZ('cdf', x, ndtr, (z) => Math.exp(logPhi(z)), 0); }
@@ -111,6 +101,19 @@ export class LogNormal extends Distribution {
     return broadcastTo(add(add(this.loc, log(this.scale)), 0.5 + LOG_SQRT_2PI), this.batchShape);
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Exp({ validateArgs: this.validateArgs }); }
+}
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function logNormalLogProb(v: number, m: number, s: number): number {
+  if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : -Infinity;
+  const lv = Math.log(v), z = (lv - m) / s;
+  return -0.5 * z * z - LOG_SQRT_2PI - Math.log(s) - lv;
+}
+function logNormalLogProbPartials(out: Float64Array, v: number, m: number, s: number): void {
+  if (!(v > 0)) return;
+  const z = (Math.log(v) - m) / s;
+  out[0] = -(z / s + 1) / v; out[1] = z / s; out[2] = (z * z - 1) / s;
 }
 
 /** KL(LogNormal(μa, σa) ‖ LogNormal(μb, σb)) = KL of the underlying normals (TFP's rule). */

@@ -63,12 +63,7 @@ export class Logistic extends Distribution {
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('Logistic.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]],
-      (v, m, s) => { const z = (v - m) / s; return -z - 2 * softplusScalar(-z) - Math.log(s); },
-      (out, v, m, s) => {
-        const z = (v - m) / s, t = detTanh(z / 2); // d/dz log density = −tanh(z/2)
-        out[0] = -t / s; out[1] = t / s; out[2] = (z * t - 1) / s;
-      });
+    return fusedMap('Logistic.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], logisticLogProb, logisticLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -102,4 +97,12 @@ export class Logistic extends Distribution {
   protected override stddevImpl(): Tensor { return broadcastTo(mul(this.scale, Math.PI / Math.sqrt(3)), this.batchShape); }
   protected override entropyImpl(): Tensor { return broadcastTo(add(log(this.scale), 2), this.batchShape); }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Identity(); }
+}
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function logisticLogProb(v: number, m: number, s: number): number { const z = (v - m) / s; return -z - 2 * softplusScalar(-z) - Math.log(s); }
+function logisticLogProbPartials(out: Float64Array, v: number, m: number, s: number): void {
+  const z = (v - m) / s, t = detTanh(z / 2); // d/dz log density = −tanh(z/2)
+  out[0] = -t / s; out[1] = t / s; out[2] = (z * t - 1) / s;
 }

@@ -73,13 +73,9 @@ export class Poisson extends Distribution {
   protected override get support() { return nonNegativeInteger; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    const isLog = this.logRate !== undefined;
-    return fusedMap('Poisson.logProb', [['value', x], this.paramEntry],
-      (k, t) => (isLog ? poissonLogPmf(k, Math.exp(t), t) : poissonLogPmf(k, t, Math.log(t))),
-      (out, k, t, _c, _d, y) => {
-        if (!(y > -Infinity)) return;
-        out[1] = isLog ? k - Math.exp(t) : (k === 0 ? 0 : k / t) - 1;
-      });
+    return this.logRate !== undefined
+      ? fusedMap('Poisson.logProb', [['value', x], this.paramEntry], poissonLogProbByLogRate, poissonLogProbByLogRatePartials)
+      : fusedMap('Poisson.logProb', [['value', x], this.paramEntry], poissonLogProb, poissonLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.tail('cdf', x, true); }
@@ -152,4 +148,17 @@ export function poissonLogPmf(k: number, lam: number, lr: number): number {
   if (lam === 0) return -Infinity;
   if (lam === Infinity) return -Infinity;
   return k < 9 ? k * lr - lam - lgamma(k + 1) : gammaPowerLog(k + 1, lam) - lr;
+}
+
+// The log mass's kernels (rate and log-rate forms) are module functions, not closures made per
+// call, so compiled code can inline them (see normal.ts).
+function poissonLogProb(k: number, t: number): number { return poissonLogPmf(k, t, Math.log(t)); }
+function poissonLogProbPartials(out: Float64Array, k: number, t: number, _c: number, _d: number, y: number): void {
+  if (!(y > -Infinity)) return;
+  out[1] = (k === 0 ? 0 : k / t) - 1;
+}
+function poissonLogProbByLogRate(k: number, t: number): number { return poissonLogPmf(k, Math.exp(t), t); }
+function poissonLogProbByLogRatePartials(out: Float64Array, k: number, t: number, _c: number, _d: number, y: number): void {
+  if (!(y > -Infinity)) return;
+  out[1] = k - Math.exp(t);
 }

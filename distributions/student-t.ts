@@ -90,11 +90,7 @@ export class StudentT extends Distribution {
 
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('StudentT.logProb', [['value', x], ['df', this.df], ['loc', this.loc], ['scale', this.scale]],
-      (v, df, m, s) => tLogPdf(df, (v - m) / s) - Math.log(Math.abs(s)),
-      (out, v, df, m, s) => {
-        const y = (v - m) / s, r = (df + 1) / (y + df / y); // (ν+1)·y/(ν+y²), 0 at y = 0
-        out[0] = -r / s; out[1] = tLogPdfDdf(df, y); out[2] = r / s; out[3] = (r * y - 1) / s;
-      });
+      studentTLogProb, studentTLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -148,6 +144,14 @@ export class StudentT extends Distribution {
       (out, df, s) => { out[0] = 0.5 / df + 0.25 * (df + 1) * (trigamma(0.5 * (df + 1)) - trigamma(0.5 * df)); out[1] = 1 / s; });
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Identity(); }
+}
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function studentTLogProb(v: number, df: number, m: number, s: number): number { return tLogPdf(df, (v - m) / s) - Math.log(Math.abs(s)); }
+function studentTLogProbPartials(out: Float64Array, v: number, df: number, m: number, s: number): void {
+  const y = (v - m) / s, r = (df + 1) / (y + df / y); // (ν+1)·y/(ν+y²), 0 at y = 0
+  out[0] = -r / s; out[1] = tLogPdfDdf(df, y); out[2] = r / s; out[3] = (r * y - 1) / s;
 }
 
 /** ∂ log cdf(t)/∂ν. */

@@ -82,9 +82,7 @@ export class Uniform extends Distribution {
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['low', this.low], ['high', this.high]]; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('Uniform.logProb', this.args(x),
-      (v, l, h) => (Number.isNaN(v) ? Number.NaN : v < l || v > h ? -Infinity : -Math.log(h - l)),
-      (out, v, l, h) => { if (v >= l && v <= h) { out[1] = 1 / (h - l); out[2] = -1 / (h - l); } });
+    return fusedMap('Uniform.logProb', this.args(x), uniformLogProb, uniformLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -140,6 +138,11 @@ export class Uniform extends Distribution {
     return new Sigmoid({ low: this.low, high: this.high, validateArgs: this.validateArgs });
   }
 }
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function uniformLogProb(v: number, l: number, h: number): number { return Number.isNaN(v) ? Number.NaN : v < l || v > h ? -Infinity : -Math.log(h - l); }
+function uniformLogProbPartials(out: Float64Array, v: number, l: number, h: number): void { if (v >= l && v <= h) { out[1] = 1 / (h - l); out[2] = -1 / (h - l); } }
 
 /** KL(U(a₁, b₁) ‖ U(a₂, b₂)) = log(b₂ − a₂) − log(b₁ − a₁) when [a₁, b₁] ⊆ [a₂, b₂], else +∞. */
 registerKL(Uniform, Uniform, (a, b) => fusedMap('Uniform.klDivergence',

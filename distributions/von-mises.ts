@@ -188,9 +188,7 @@ export class VonMises extends Distribution {
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['loc', this.loc], ['concentration', this.concentration]]; }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('VonMises.logProb', this.args(x),
-      (v, m, k) => k * (Math.cos(v - m) - 1) - LOG_2PI - Math.log(besselI0e(k)),
-      (out, v, m, k) => { const sn = Math.sin(v - m); out[0] = -k * sn; out[1] = k * sn; out[2] = Math.cos(v - m) - besselRatio(k); });
+    return fusedMap('VonMises.logProb', this.args(x), vonMisesLogProb, vonMisesLogProbPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -216,6 +214,13 @@ export class VonMises extends Distribution {
   protected override defaultEventSpaceBijectorImpl(): Bijector {
     return new Sigmoid({ low: -Math.PI, high: Math.PI, validateArgs: this.validateArgs });
   }
+}
+
+// The log density's kernels are module functions, not closures made per call, so compiled code can
+// inline them (see normal.ts).
+function vonMisesLogProb(v: number, m: number, k: number): number { return k * (Math.cos(v - m) - 1) - LOG_2PI - Math.log(besselI0e(k)); }
+function vonMisesLogProbPartials(out: Float64Array, v: number, m: number, k: number): void {
+  const sn = Math.sin(v - m); out[0] = -k * sn; out[1] = k * sn; out[2] = Math.cos(v - m) - besselRatio(k);
 }
 
 /**

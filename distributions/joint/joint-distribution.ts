@@ -88,7 +88,16 @@ export abstract class JointDistribution<K extends StructKind> {
    */
   executeModel(fn: string, visit: (i: number, d: Distribution, isRoot: boolean) => Tensor): number {
     const gen = this.modelCoroutine();
-    let step = gen.next(undefined as unknown as Tensor);
+    // A bad-input error from node i (its callable, or its value's log density) says which node it was.
+    const inNode = (i: number, e: unknown): unknown => {
+      if (!(e instanceof RangeError || e instanceof TypeError) || e.message.includes(' (in node ') || e.message.includes(`\`${this.nodeLabel(i)}\``)) return e;
+      const Err = e instanceof RangeError ? RangeError : TypeError;
+      return new Err(`${e.message} (in node \`${this.nodeLabel(i)}\` of model "${this.name}")`, { cause: e });
+    };
+    const advance = (i: number, value: Tensor) => {
+      try { return gen.next(value); } catch (e) { throw inNode(i, e); }
+    };
+    let step = advance(0, undefined as unknown as Tensor);
     let i = 0;
     while (!step.done) {
       const y = step.value;
@@ -96,7 +105,9 @@ export abstract class JointDistribution<K extends StructKind> {
       const d: unknown = root ? y.distribution : y;
       if (!(d instanceof Distribution)) fail('type', fn, this.nodeLabel(i), 'must be a Distribution (or Root(distribution))', d);
       if (i === 0 && !root) fail('type', fn, this.nodeLabel(0), 'must be wrapped in Root(...): the first node of a model has no parents', d);
-      step = gen.next(visit(i, d, root));
+      let v: Tensor;
+      try { v = visit(i, d, root); } catch (e) { throw inNode(i, e); }
+      step = advance(i + 1, v);
       i++;
     }
     if (i === 0) fail('type', fn, 'model', 'yielded no distributions', undefined);

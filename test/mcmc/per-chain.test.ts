@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { Gamma } from '../../distributions/gamma.js';
 import { HalfNormal } from '../../distributions/half-normal.js';
+import { Independent } from '../../distributions/independent.js';
 import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../distributions/normal.js';
 import { Poisson } from '../../distributions/poisson.js';
@@ -19,8 +20,8 @@ import type { NutsChain } from '../../mcmc/internal/nuts-chain.js';
 import { StanWarmup, STAN_DUAL_AVERAGING } from '../../mcmc/internal/stan-warmup.js';
 import { AbortError } from '../../mcmc/parallel/abort-error.js';
 import { windowedAdaptiveNuts, type WindowedPartial, type WindowedProgress } from '../../mcmc/windowed-adaptive-nuts.js';
-import { square, sub } from '../../src/tensor/ops/elementwise.js';
-import { Tensor } from '../../src/tensor/tensor.js';
+import { add, mul, square, sub } from '../../src/tensor/ops/elementwise.js';
+import { Tensor, tensor } from '../../src/tensor/tensor.js';
 
 /** A stand-in chain: records heuristic calls; its draw at step t is (t, 2t) and its acceptance statistic `accept`. */
 function fakeChain(accept: number) {
@@ -192,6 +193,24 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
     expect((partial.draws as Record<string, Tensor>).mu!.shape).toEqual([10, 4]);
     const full = windowedAdaptiveNuts(normalModel(), { adaptation: 'per-chain', pins: { y: yNormal }, seed: 1, nDraws: 50, numAdaptationSteps: 30 });
     expect(Array.from((partial.draws as Record<string, Tensor>).mu!.data as Float64Array)).toEqual(Array.from(full.draws.mu!.data as Float64Array).slice(0, 40));
+  }, 60_000);
+
+  it('models are written for one draw; a mis-shaped pin or a callable whose shapes clash names its node', () => {
+    const xs = tensor([0, 1, 2, 3]);
+    const regression = new JointDistributionNamed({
+      a: new Normal({ loc: 0, scale: 5 }),
+      b: new Normal({ loc: 0, scale: 5 }),
+      y: ({ a, b }: Record<string, Tensor>) => new Independent({ distribution: new Normal({ loc: add(a, mul(b, xs)), scale: 0.5 }), reinterpretedBatchNdims: 1 }),
+    }, { name: 'Line' });
+    const { draws } = windowedAdaptiveNuts(regression, { pins: { y: tensor([1.1, 2.9, 5.2, 6.8]) }, seed: 2, nDraws: 400, numAdaptationSteps: 300 });
+    const mean = (t: Tensor) => Array.from(t.data as Float64Array).reduce((p, v) => p + v, 0) / t.size;
+    expect(mean(draws.b!)).toBeGreaterThan(1.5);                         // least squares: b = 1.92, sd ≈ 0.22
+    expect(mean(draws.b!)).toBeLessThan(2.4);
+    expect(() => windowedAdaptiveNuts(regression, { pins: { y: tensor([1, 2, 3]) }, nDraws: 2, numAdaptationSteps: 0 }))
+      .toThrow(/\[3\].*\[4\].*\(in node `model\.y` of model "Line"\)/);
+    // The same model under the pooled sampler meets its chains axis in `mul` and says where.
+    expect(() => windowedAdaptiveNuts(regression, { adaptation: 'pooled', pins: { y: tensor([1, 2, 3, 4]) }, nChains: 3, nDraws: 2, numAdaptationSteps: 0 }))
+      .toThrow(/mul: .*\(in node `model\.y` of model "Line"\)/);
   }, 60_000);
 
   it('bad input: options only the pooled sampler has, chainIndex, step sizes, dual-averaging names', () => {
