@@ -9,7 +9,9 @@
  * leapfrog steps per transition (the per-transition work, momentum draws and the
  * Metropolis–Hastings step, is spread over the steps), NUTS per tree leaf (which includes TFP's
  * per-leaf seed split and uniform draw and the U-turn checks), MALA per transition (one gradient
- * each), for 1 and 4 chains. Timings are medians of 7 runs after warm-up.
+ * each), for 1 and 4 chains; and the per-chain NUTS of `windowedAdaptiveNuts` per tree leaf
+ * (Float64Arrays, one chain, target < 0.3 µs beyond the gradient). Timings are medians of 7 runs
+ * after warm-up.
  */
 import { HamiltonianMonteCarlo } from '../mcmc/kernels/hamiltonian-monte-carlo.js';
 import { MetropolisAdjustedLangevinAlgorithm } from '../mcmc/kernels/metropolis-adjusted-langevin-algorithm.js';
@@ -18,6 +20,9 @@ import type { State, TransitionKernel } from '../mcmc/kernel.js';
 import { splitSeed } from '../src/samplers/seeds.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { median } from './median.js';
+import { ChainRandom, NutsChain } from '../mcmc/internal/nuts-chain.js';
+import { getModes } from '../src/config.js';
+import { key } from '../src/random/keys.js';
 
 const D = 10;
 
@@ -99,6 +104,40 @@ for (const chains of [1, 4]) {
   rows.push(measure('MALA (per transition)', 'step', chains,
     (t) => new MetropolisAdjustedLangevinAlgorithm({ targetLogProbAndGradFn: t, stepSize: 0.05 }), 4000));
 }
+
+/**
+ * The per-chain NUTS of `windowedAdaptiveNuts` (mcmc/internal/nuts-chain.ts) on the same target
+ * as a flat `(x, grad) => lp` for one chain: µs per tree leaf, and the same gradient alone.
+ */
+function measureChainNuts(): Row {
+  const flat = (x: Float64Array, g: Float64Array): number => {
+    let q = 0;
+    for (let i = 0; i < D; i++) {
+      let r = 0;
+      for (let j = 0; j < D; j++) r += P[i * D + j]! * x[j]!;
+      g[i] = -r; q += r * x[i]!;
+    }
+    return -0.5 * q;
+  };
+  const chain = new NutsChain(flat, D, new ChainRandom(key(0), getModes()), { maxTreeDepth: 10, maxEnergyDiff: 1000 });
+  chain.setPosition(new Float64Array(D).fill(0.1));
+  chain.stepSize = 0.25;
+  const per: number[] = [], grad: number[] = [];
+  let t = 0;
+  const run = (n: number) => { let leaves = 0; const t0 = performance.now(); for (let i = 0; i < n; i++) { chain.rng.begin(t++); chain.transition(); leaves += chain.nSteps; } return [performance.now() - t0, leaves] as const; };
+  run(2000);
+  const x = new Float64Array(D), g = new Float64Array(D);
+  for (let r = 0; r < 7; r++) {
+    const [ms, leaves] = run(2000);
+    per.push((ms * 1000) / leaves);
+    const t0 = performance.now();
+    for (let i = 0; i < leaves; i++) { x[i % D] = 0.01 * (i & 15); sink += flat(x, g); }
+    grad.push(((performance.now() - t0) * 1000) / leaves);
+  }
+  const perStep = median(per), gradient = median(grad);
+  return { name: 'NUTS per-chain (windowed)', chains: 1, perStep, gradient, overhead: perStep - gradient, unit: 'leaf' };
+}
+rows.push(measureChainNuts());
 
 console.log(`\nMCMC per-leapfrog overhead, ${D}-dim Gaussian, hand-written gradient (medians of 7 runs; target < 2 µs per leapfrog step)`);
 console.log('kernel                      chains   µs/unit   gradient µs   overhead µs');

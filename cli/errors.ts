@@ -14,6 +14,8 @@ export interface CliIo {
   readonly isTTY?: boolean;
   /** The directory relative paths are resolved against (default `process.cwd()`). */
   readonly cwd?: string;
+  /** Environment variables (default `process.env`): the schedulers' array-task indices. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A mistake the user can fix, reported as `stochax <command>: <message>` and exit code 1. */

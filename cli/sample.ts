@@ -38,7 +38,9 @@ Flags:
                    all-chains run (key foldIn(seed, i) for a \`model\` module, split(seed,
                    chains)[i] for a \`setup\` module); \`stochax merge\` of the per-chain
                    draws.json files equals the all-chains run bit for bit (default --out
-                   stochax-out/chain-i). Not with options.adaptation = 'pooled'.
+                   stochax-out/chain-i). Not with options.adaptation = 'pooled'. Without the
+                   flag, a Slurm job array's SLURM_ARRAY_TASK_ID or a Kubernetes Indexed Job's
+                   JOB_COMPLETION_INDEX is used when set (examples/cluster/).
   --no-compile     keep a \`model\` module's log density on the autodiff tape instead of compiled
                    JavaScript (the same draws, slower; for models that cannot be traced)
   --out DIR        output directory (default ./stochax-out)
@@ -93,7 +95,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const warmup = (flags.get('warmup') as number | undefined) ?? 1000;
   const seed = (flags.get('seed') as number | bigint | undefined) ?? 0;
   const workers = flags.get('workers') as number | undefined;
-  const chainIndex = flags.get('chain-index') as number | undefined;
+  const chainIndex = (flags.get('chain-index') as number | undefined) ?? schedulerIndex(io);
   const compile = flags.get('no-compile') !== true;
   if (chainIndex !== undefined && chainIndex >= chains) throw new CliError(`--chain-index must be in [0, ${chains}) for --chains ${chains}; got ${chainIndex}`);
   const cwd = io.cwd ?? process.cwd();
@@ -133,6 +135,22 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   }
   io.stdout(`\nwrote ${files.csv}\n      ${files.json}\n${html ? `      ${files.html}\n` : ''}`);
   return 0;
+}
+
+/**
+ * The chain index a cluster scheduler gives this process when --chain-index is absent: a Slurm
+ * job array's `SLURM_ARRAY_TASK_ID` or a Kubernetes Indexed Job's `JOB_COMPLETION_INDEX`.
+ */
+function schedulerIndex(io: CliIo): number | undefined {
+  const env = io.env ?? process.env;
+  for (const name of ['SLURM_ARRAY_TASK_ID', 'JOB_COMPLETION_INDEX']) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    if (!/^\d+$/.test(v)) throw new CliError(`${name} must be a non-negative integer to be used as the chain index; got '${v}'`);
+    io.stderr(`chain index ${v} from ${name}\n`);
+    return Number(v);
+  }
+  return undefined;
 }
 
 interface RunOptions {
