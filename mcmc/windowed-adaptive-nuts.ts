@@ -91,6 +91,13 @@ export interface WindowedAdaptiveNutsOptions {
    * one adapted step size; the model sees a chains axis on every latent.
    */
   readonly adaptation?: 'pooled' | 'per-chain';
+  /**
+   * With `adaptation: 'per-chain'`: `'diagonal'` (default) adapts one variance per coordinate;
+   * `'dense'` (Stan's `dense_e`) the full covariance of the warm-up windows (shrunk towards
+   * 1e-3·I as Stan does), for posteriors whose coordinates are strongly correlated, at O(D²) per
+   * leapfrog step.
+   */
+  readonly metric?: 'diagonal' | 'dense';
   /** With `adaptation: 'per-chain'`: run only chain `chainIndex` of `nChains` (the result has one chain), with exactly the draws it has among all of them. */
   readonly chainIndex?: number;
 }
@@ -205,7 +212,8 @@ export function windowedAdaptiveNuts<K extends StructKind>(
 export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
   const n = checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps ?? 500);
@@ -218,6 +226,8 @@ export function windowedAdaptiveNuts<K extends StructKind>(
 
   const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'per-chain', ['per-chain', 'pooled']);
   if (o.chainIndex !== undefined && adaptation !== 'per-chain') fail('range', FN, 'chainIndex', "needs adaptation: 'per-chain' (pooled chains run as one batch)", o.chainIndex);
+  const metric = checkOneOf(FN, 'metric', o.metric ?? 'diagonal', ['diagonal', 'dense']);
+  if (metric === 'dense' && adaptation !== 'per-chain') fail('range', FN, 'metric', "'dense' needs adaptation: 'per-chain' (TFP's pooled pipeline adapts a diagonal mass matrix)", metric);
 
   const seed = sanitizeSeed(o.seed);
   const pinned = pinModel<K>(FN, model, o.pins);
@@ -396,7 +406,7 @@ function perChainNuts<K extends StructKind>(
   }
   const run = runPerChain(flatLogDensity(FN, m, o.compile !== false), seed, {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, discardTuning,
-    maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000),
+    maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
   });

@@ -144,8 +144,57 @@ function mergeWeights(a: number, b: number, out: Float64Array): void {
   out[1] = d > 0 ? 1 / (1 + t) : t / (1 + t);
 }
 
+/**
+ * A dense metric (Stan's `dense_e`): the inverse metric Σ (the estimated posterior covariance)
+ * and its Cholesky factor L (Σ = L Lᵀ). Velocity Σp; momentum p = L⁻ᵀu from standard normals u,
+ * so p ~ N(0, Σ⁻¹).
+ */
+export class DenseMetric {
+  readonly cov: Float64Array;
+  private readonly chol: Float64Array;
+  constructor(private readonly dim: number) {
+    this.cov = new Float64Array(dim * dim);
+    this.chol = new Float64Array(dim * dim);
+    for (let i = 0; i < dim; i++) { this.cov[i * dim + i] = 1; this.chol[i * dim + i] = 1; }
+  }
+  /** Sets Σ (row-major, symmetric positive definite) and factors it. */
+  set(cov: Float64Array, fn: string): void {
+    const n = this.dim, L = this.chol;
+    this.cov.set(cov);
+    L.fill(0);
+    for (let j = 0; j < n; j++) {
+      let d = cov[j * n + j]!;
+      for (let k = 0; k < j; k++) d -= L[j * n + k]! * L[j * n + k]!;
+      if (!(d > 0)) throw new RangeError(`${fn}: the adapted dense metric is not positive definite (the warm-up draws are degenerate); use metric: 'diagonal'`);
+      const ljj = Math.sqrt(d);
+      L[j * n + j] = ljj;
+      for (let i = j + 1; i < n; i++) {
+        let s = cov[i * n + j]!;
+        for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
+        L[i * n + j] = s / ljj;
+      }
+    }
+  }
+  /** out = Σ p. */
+  velocity(p: Float64Array, out: Float64Array): void {
+    const n = this.dim, c = this.cov;
+    for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += c[i * n + j]! * p[j]!; out[i] = s; }
+  }
+  /** p = L⁻ᵀ u (back substitution). */
+  momentum(u: Float64Array, p: Float64Array): void {
+    const n = this.dim, L = this.chol;
+    for (let i = n - 1; i >= 0; i--) {
+      let s = u[i]!;
+      for (let j = i + 1; j < n; j++) s -= L[j * n + i]! * p[j]!;
+      p[i] = s / L[i * n + i]!;
+    }
+  }
+}
+
 export interface NutsChainOptions {
   readonly maxTreeDepth: number;
+  /** `'dense'` for a dense metric (Stan's `dense_e`); diagonal by default. */
+  readonly metric?: 'diagonal' | 'dense';
   /** An energy error above this makes the transition divergent (Stan's `max_deltaH`, 1000). */
   readonly maxEnergyDiff: number;
 }
@@ -157,8 +206,12 @@ export interface NutsChainOptions {
  */
 export class NutsChain {
   readonly dim: number;
-  /** The diagonal inverse metric (the estimated posterior variances after adaptation). */
+  /** The diagonal inverse metric (the estimated posterior variances after adaptation); unused with a dense metric. */
   readonly invMetric: Float64Array;
+  /** The dense metric, or null for the diagonal one. The hot loops branch on it once: the diagonal ones stay fused. */
+  readonly dense: DenseMetric | null;
+  /** Scratch for Σp with a dense metric. */
+  private readonly vel: Float64Array;
   stepSize = 1;
 
   // Statistics of the last transition (Stan's sampler params).
@@ -206,6 +259,8 @@ export class NutsChain {
     this.maxTreeDepth = options.maxTreeDepth;
     this.maxEnergyDiff = options.maxEnergyDiff;
     this.invMetric = new Float64Array(dim).fill(1);
+    this.dense = options.metric === 'dense' ? new DenseMetric(dim) : null;
+    this.vel = new Float64Array(dim);
     const v = () => new Float64Array(dim);
     this.cur = new Point(dim);
     this.z = this.cur;
@@ -237,18 +292,31 @@ export class NutsChain {
 
   /** Fresh momentum p ~ N(0, M) at the position; returns the Hamiltonian −log p + ½ pᵀ M⁻¹ p (+∞ for NaN, Stan's convention). */
   private drawMomentum(): number {
-    const p = this.cur.p, m = this.invMetric, u = this.noise;
+    const p = this.cur.p, m = this.invMetric, u = this.noise, dense = this.dense;
     this.rng.normals(u);
     let kin = 0;
-    for (let i = 0; i < p.length; i++) { const pi = u[i]! / Math.sqrt(m[i]!); p[i] = pi; kin += pi * m[i]! * pi; }
+    if (dense === null) {
+      for (let i = 0; i < p.length; i++) { const pi = u[i]! / Math.sqrt(m[i]!); p[i] = pi; kin += pi * m[i]! * pi; }
+    } else {
+      dense.momentum(u, p);
+      dense.velocity(p, this.vel);
+      for (let i = 0; i < p.length; i++) kin += p[i]! * this.vel[i]!;
+    }
     const h = 0.5 * kin - this.cur.lp;
     return h === h ? h : Infinity;
   }
 
   /** The first half of a leapfrog step of size `eps` (signed) from z: half kick, drift, gradient. The caller does the second half kick. */
   private kickDrift(eps: number): void {
-    const z = this.z, q = z.q, p = z.p, g = z.g, m = this.invMetric, half = 0.5 * eps;
-    for (let i = 0; i < q.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; q[i] = q[i]! + eps * m[i]! * pi; }
+    const z = this.z, q = z.q, p = z.p, g = z.g, m = this.invMetric, half = 0.5 * eps, dense = this.dense;
+    if (dense === null) {
+      for (let i = 0; i < q.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; q[i] = q[i]! + eps * m[i]! * pi; }
+    } else {
+      const v = this.vel;
+      for (let i = 0; i < q.length; i++) p[i] = p[i]! + half * g[i]!;
+      dense.velocity(p, v);
+      for (let i = 0; i < q.length; i++) q[i] = q[i]! + eps * v[i]!;
+    }
     z.lp = this.f(q, g);
   }
 
@@ -261,9 +329,9 @@ export class NutsChain {
     this.fwd.copyFrom(cur); this.bck.copyFrom(cur);
     let sample = this.sample;
     copy(sample.q, cur.q); copy(sample.g, cur.g); sample.lp = cur.lp; sample.h = h0;
-    const p = cur.p;
+    const p = cur.p, v = this.vel, dense = this.dense;   // drawMomentum left Σp in vel for a dense metric
     for (let i = 0; i < p.length; i++) {
-      const pi = p[i]!, ps = m[i]! * pi;
+      const pi = p[i]!, ps = dense === null ? m[i]! * pi : v[i]!;
       this.pFwdFwd[i] = pi; this.pFwdBck[i] = pi; this.pBckFwd[i] = pi; this.pBckBck[i] = pi;
       this.pSharpFwdFwd[i] = ps; this.pSharpFwdBck[i] = ps; this.pSharpBckFwd[i] = ps; this.pSharpBckBck[i] = ps;
       this.rho[i] = pi;
@@ -327,13 +395,25 @@ export class NutsChain {
       const z = this.z, m = this.invMetric, half = 0.5 * sign * this.eps;
       this.kickDrift(sign * this.eps);
       this.nSteps++;
-      const p = z.p, q = z.q, g = z.g, pq = propose.q, pg = propose.g;
+      const p = z.p, q = z.q, g = z.g, pq = propose.q, pg = propose.g, dense = this.dense;
       let kin = 0;
-      for (let i = 0; i < p.length; i++) {
-        const pi = p[i]! + half * g[i]!, ps = m[i]! * pi;
-        p[i] = pi; kin += pi * ps;
-        pSharpBeg[i] = ps; pSharpEnd[i] = ps; rho[i] = pi; pBeg[i] = pi; pEnd[i] = pi;
-        pq[i] = q[i]!; pg[i] = g[i]!;
+      if (dense === null) {
+        for (let i = 0; i < p.length; i++) {
+          const pi = p[i]! + half * g[i]!, ps = m[i]! * pi;
+          p[i] = pi; kin += pi * ps;
+          pSharpBeg[i] = ps; pSharpEnd[i] = ps; rho[i] = pi; pBeg[i] = pi; pEnd[i] = pi;
+          pq[i] = q[i]!; pg[i] = g[i]!;
+        }
+      } else {
+        const v = this.vel;
+        for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
+        dense.velocity(p, v);
+        for (let i = 0; i < p.length; i++) {
+          const pi = p[i]!, ps = v[i]!;
+          kin += pi * ps;
+          pSharpBeg[i] = ps; pSharpEnd[i] = ps; rho[i] = pi; pBeg[i] = pi; pEnd[i] = pi;
+          pq[i] = q[i]!; pg[i] = g[i]!;
+        }
       }
       let h = 0.5 * kin - z.lp;
       if (h !== h) h = Infinity;
@@ -380,9 +460,15 @@ export class NutsChain {
       const h0 = this.drawMomentum();
       z.copyFrom(this.cur);
       this.kickDrift(this.stepSize);
-      const half = 0.5 * this.stepSize, p = z.p, g = z.g;
+      const half = 0.5 * this.stepSize, p = z.p, g = z.g, dense = this.dense;
       let kin = 0;
-      for (let i = 0; i < p.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; kin += pi * m[i]! * pi; }
+      if (dense === null) {
+        for (let i = 0; i < p.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; kin += pi * m[i]! * pi; }
+      } else {
+        for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
+        dense.velocity(p, this.vel);
+        for (let i = 0; i < p.length; i++) kin += p[i]! * this.vel[i]!;
+      }
       let h = 0.5 * kin - z.lp;
       if (h !== h) h = Infinity;
       const deltaH = h0 - h;

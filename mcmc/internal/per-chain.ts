@@ -27,6 +27,7 @@ export interface PerChainSettings {
   readonly discardTuning: boolean;
   readonly maxTreeDepth: number;
   readonly maxEnergyDiff: number;
+  readonly metric: 'diagonal' | 'dense';
   /** Step size before Stan's heuristic (Stan's default 1). */
   readonly initStepSize: number;
   readonly dualAveraging: DualAveragingSettings;
@@ -74,13 +75,13 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   const kept = s.discardTuning ? s.nDraws : total;
   const runs = s.chains.map((c) => {
     const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
-    const chain = new NutsChain(f, dim, rng, { maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff });
+    const chain = new NutsChain(f, dim, rng, { maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric });
     rng.begin(0);
     const x0 = s.init?.(c) ?? uniformInit(s, chain, c);
     const lp = chain.setPosition(x0);
     if (!Number.isFinite(lp)) fail('range', s.fn, 'currentState', `the log density of model "${s.modelName}" is ${lp} at chain ${c}'s initial point`, lp);
     chain.stepSize = s.initStepSize;
-    const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging);
+    const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging, s.metric);
     warmup.begin(chain);
     chain.initStepSize(s.fn);
     return { chain, warmup, draws: allocDraws(kept, dim) };

@@ -5,7 +5,8 @@
  * stretched to the end) whose draws' regularized variances become the inverse metric, each
  * followed by a fresh step-size heuristic and a restart of dual averaging, then a terminal buffer
  * (50 steps) of step-size adaptation only. With fewer than 20 warm-up steps the metric stays the
- * identity; when the three stages do not fit, they shrink to 15% / 75% / 10% (Stan's rules).
+ * identity; when the three stages do not fit, they shrink to 15% / 75% / 10% (Stan's rules). A
+ * dense metric (`adapt_dense_e_nuts`) takes the windows' regularized covariance instead.
  */
 import type { NutsChain } from './nuts-chain.js';
 
@@ -74,6 +75,27 @@ class Welford {
   restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
 }
 
+/** Welford's running mean and covariance (row-major `dim × dim`), for a dense metric. */
+class WelfordCov {
+  n = 0;
+  private readonly mean: Float64Array;
+  private readonly m2: Float64Array;
+  private readonly delta: Float64Array;
+  constructor(private readonly dim: number) { this.mean = new Float64Array(dim); this.m2 = new Float64Array(dim * dim); this.delta = new Float64Array(dim); }
+  add(x: Float64Array): void {
+    this.n++;
+    const n = this.dim, mean = this.mean, m2 = this.m2, d = this.delta;
+    for (let i = 0; i < n; i++) { d[i] = x[i]! - mean[i]!; mean[i] = mean[i]! + d[i]! / this.n; }
+    for (let i = 0; i < n; i++) { const a = x[i]! - mean[i]!; for (let j = 0; j < n; j++) m2[i * n + j] = m2[i * n + j]! + a * d[j]!; }
+  }
+  /** Writes the sample covariance (n − 1 denominator) into `out` (unchanged when n < 2). */
+  covariance(out: Float64Array): void {
+    if (this.n < 2) return;
+    for (let k = 0; k < out.length; k++) out[k] = this.m2[k]! / (this.n - 1);
+  }
+  restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
+}
+
 /** The warm-up schedule of one chain, driven by `afterTransition` once per warm-up step. */
 export class StanWarmup {
   private readonly numWarmup: number;
@@ -83,11 +105,13 @@ export class StanWarmup {
   private nextWindow: number;
   private counter = 0;
   private readonly da: DualAveraging;
-  private readonly welford: Welford;
+  private readonly welford: Welford | WelfordCov;
+  private readonly cov: Float64Array | null;
 
-  constructor(numWarmup: number, dim: number, settings: DualAveragingSettings, init = 75, term = 50, base = 25) {
+  constructor(numWarmup: number, dim: number, settings: DualAveragingSettings, metric: 'diagonal' | 'dense' = 'diagonal', init = 75, term = 50, base = 25) {
     this.da = new DualAveraging(settings);
-    this.welford = new Welford(dim);
+    this.welford = metric === 'dense' ? new WelfordCov(dim) : new Welford(dim);
+    this.cov = metric === 'dense' ? new Float64Array(dim * dim) : null;
     if (numWarmup < 20) {                     // no metric adaptation (Stan leaves the windows empty)
       this.numWarmup = 0; this.initBuffer = 0; this.termBuffer = 0; this.windowSize = 0; this.nextWindow = -1;
       return;
@@ -118,10 +142,19 @@ export class StanWarmup {
     if (c >= this.initBuffer && c < this.numWarmup - this.termBuffer && c !== this.numWarmup) this.welford.add(chain.q);
     if (c === this.nextWindow && c !== this.numWarmup) {
       this.computeNextWindow();
-      const m = chain.invMetric, n = this.welford.n;
-      this.welford.variance(m);
-      for (let i = 0; i < m.length; i++) m[i] = (n / (n + 5)) * m[i]! + 1e-3 * (5 / (n + 5));
-      this.welford.restart();
+      const w = this.welford, n = w.n;
+      if (w instanceof WelfordCov) {                 // Stan's covar_adaptation: shrink towards 1e-3·I
+        const cov = this.cov!, dim = chain.dim;
+        cov.set(chain.dense!.cov);
+        w.covariance(cov);
+        for (let i = 0; i < dim; i++) for (let j = 0; j < dim; j++) cov[i * dim + j] = (n / (n + 5)) * cov[i * dim + j]! + (i === j ? 1e-3 * (5 / (n + 5)) : 0);
+        chain.dense!.set(cov, fn);
+      } else {
+        const m = chain.invMetric;
+        w.variance(m);
+        for (let i = 0; i < m.length; i++) m[i] = (n / (n + 5)) * m[i]! + 1e-3 * (5 / (n + 5));
+      }
+      w.restart();
       this.counter++;
       chain.initStepSize(fn);
       this.da.restart(chain.stepSize);

@@ -5,12 +5,14 @@
 // posterior moments, abort, progress and bad input.
 //
 // Moment checks are |estimate − truth| < 4 MCSE (≈ 6.3e-5 per check under normality); this file
-// makes 26 such checks, so a correct sampler fails one with probability ≈ 2e-3 over the choice
+// makes 30 such checks, so a correct sampler fails one with probability ≈ 2e-3 over the choice
 // of seeds, which are fixed, so the outcome is deterministic.
 import { describe, expect, it } from 'vitest';
 import { Gamma } from '../../distributions/gamma.js';
 import { HalfNormal } from '../../distributions/half-normal.js';
 import { Independent } from '../../distributions/independent.js';
+import { MultivariateNormalTriL } from '../../distributions/multivariate-normal-tri-l.js';
+import { cholesky } from '../../src/tensor/ops/linalg.js';
 import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../distributions/normal.js';
 import { Poisson } from '../../distributions/poisson.js';
@@ -18,16 +20,17 @@ import { Sample } from '../../distributions/sample.js';
 import { mcseMean } from '../../mcmc/diagnostics/index.js';
 import type { NutsChain } from '../../mcmc/internal/nuts-chain.js';
 import { StanWarmup, STAN_DUAL_AVERAGING } from '../../mcmc/internal/stan-warmup.js';
+import { DenseMetric } from '../../mcmc/internal/nuts-chain.js';
 import { AbortError } from '../../mcmc/parallel/abort-error.js';
 import { windowedAdaptiveNuts, type WindowedPartial, type WindowedProgress } from '../../mcmc/windowed-adaptive-nuts.js';
 import { add, mul, square, sub } from '../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 
 /** A stand-in chain: records heuristic calls; its draw at step t is (t, 2t) and its acceptance statistic `accept`. */
-function fakeChain(accept: number) {
+function fakeChain(accept: number, dense: DenseMetric | null = null) {
   const calls: number[] = [];
   const chain = {
-    stepSize: 1, acceptStat: accept, invMetric: new Float64Array(2).fill(1), q: new Float64Array(2),
+    stepSize: 1, acceptStat: accept, invMetric: new Float64Array(2).fill(1), q: new Float64Array(2), dim: 2, dense,
     step: 0,
     initStepSize() { calls.push(chain.step); },
   };
@@ -69,6 +72,19 @@ describe("Stan's warm-up schedule", () => {
       expect(m[0]).toBeCloseTo(stanVariance(a!, b!, 1), 9);
       expect(m[1]).toBeCloseTo(stanVariance(a!, b!, 2), 9);
     });
+  });
+
+  it("dense metric: each window's covariance, shrunk as Stan's covar_adaptation (n/(n+5)·Σ + 1e-3·5/(n+5)·I)", () => {
+    const dense = new DenseMetric(2);
+    const { chain, asChain } = fakeChain(0.8, dense);
+    const w = new StanWarmup(1000, 2, STAN_DUAL_AVERAGING, 'dense');
+    w.begin(asChain);
+    for (let t = 0; t < 150; t++) { chain.q[0] = t; chain.q[1] = 2 * t; w.afterTransition(asChain, 'test'); }
+    // After the second window (draws 100..149): var(t) over it, covariance 2·var, var(2t) = 4·var, shrunk.
+    const n = 50, v = (n * (n + 1)) / 12, shrink = n / (n + 5), eps = 1e-3 * (5 / (n + 5));
+    const want = [shrink * v + eps, shrink * 2 * v, shrink * 2 * v, shrink * 4 * v + eps];
+    Array.from(dense.cov).forEach((c, i) => expect(c).toBeCloseTo(want[i]!, 9));
+    expect(Array.from(chain.invMetric)).toEqual([1, 1]);             // the diagonal one is not used
   });
 
   it('150 steps fit 75 + 25 + 50 exactly: one window; 100 steps shrink to 15 / 75 / 10; under 20 steps no metric', () => {
@@ -146,6 +162,26 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
       const col = new Tensor(Float64Array.from({ length: z.size / 6 }, (_, i) => zd[i * 6 + k]!), [800, 4], 'float64');
       expectMoments(col, 0, 1, `z[${k}]`);
     }
+  }, 60_000);
+
+  it("metric: 'dense' on a strongly correlated 3-d Gaussian: moments and correlations, fewer leapfrog steps than the diagonal metric", () => {
+    const rho = 0.95, sd = [1, 2, 0.5];
+    const cov = sd.map((a, i) => sd.map((b, j) => a * b * rho ** Math.abs(i - j)));
+    const model = new JointDistributionNamed({ x: new MultivariateNormalTriL({ loc: tensor([1, -1, 0]), scaleTril: cholesky(tensor(cov)) }) });
+    const dense = windowedAdaptiveNuts(model, { ...opts, seed: 4, metric: 'dense' });
+    const x = dense.draws.x!, xd = x.data as Float64Array, N = x.size / 3;
+    const col = (k: number) => new Tensor(Float64Array.from({ length: N }, (_, i) => xd[i * 3 + k]!), [800, 4], 'float64');
+    [1, -1, 0].forEach((m, k) => expectMoments(col(k), m, cov[k]![k]!, `x[${k}]`));
+    // E[(x0 − μ0)(x1 − μ1)] = cov[0][1]
+    const prod = new Tensor(Float64Array.from({ length: N }, (_, i) => (xd[i * 3]! - 1) * (xd[i * 3 + 1]! + 1)), [800, 4], 'float64');
+    const avg = Array.from(prod.data as Float64Array).reduce((p, v) => p + v, 0) / N;
+    expect(Math.abs(avg - cov[0]![1]!)).toBeLessThan(4 * (mcseMean(prod).data[0] as number));
+    const diag = windowedAdaptiveNuts(model, { ...opts, seed: 4 });
+    const steps = (t: Tensor) => Array.from(t.data as Int32Array).reduce((p, v) => p + v, 0);
+    expect(steps(dense.trace.nSteps)).toBeLessThan(steps(diag.trace.nSteps) / 2);
+    expect(() => windowedAdaptiveNuts(model, { adaptation: 'pooled', metric: 'dense' })).toThrow(/metric.*per-chain/);
+    expect(() => windowedAdaptiveNuts(model, { metric: 'full' as never })).toThrow(/metric/);
+    expect(() => windowedAdaptiveNuts(model, { metrics: 'dense' } as never)).toThrow(/unknown option `metrics`/);
   }, 60_000);
 
   it('chain c alone (chainIndex) equals chain c among 4 and among 3, bit for bit; compiled and tape give the same bits', () => {
