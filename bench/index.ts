@@ -189,6 +189,8 @@ if (!quick) {
   console.log('\nMCMC (bench/mcmc.ts, bench/windowed-nuts.ts):');
   await import('./mcmc.js');
   await import('./windowed-nuts.js');
+  console.log('\nDense metric (bench/dense-metric.ts):');
+  await import('./dense-metric.js');
 }
 
 // Parallel chains: 4 chains on 2 workers vs serial, worker start-up (bench/parallel-chains.ts),

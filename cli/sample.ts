@@ -41,6 +41,8 @@ Flags:
                    stochax-out/chain-i). Not with options.adaptation = 'pooled'. Without the
                    flag, a Slurm job array's SLURM_ARRAY_TASK_ID or a Kubernetes Indexed Job's
                    JOB_COMPLETION_INDEX is used when set (examples/cluster/).
+  --metric M       diagonal (default) or dense: the metric a \`model\` module's chains adapt
+                   (dense: Stan's dense_e, for strongly correlated posteriors)
   --no-compile     keep a \`model\` module's log density on the autodiff tape instead of compiled
                    JavaScript (the same draws, slower; for models that cannot be traced)
   --out DIR        output directory (default ./stochax-out)
@@ -67,6 +69,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   seed: { kind: 'seed' },
   workers: { kind: 'int', min: 0 },
   'chain-index': { kind: 'int', min: 0 },
+  metric: { kind: 'string' },
   out: { kind: 'string' },
   'no-compile': { kind: 'bool' },
 };
@@ -97,6 +100,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const workers = flags.get('workers') as number | undefined;
   const chainIndex = (flags.get('chain-index') as number | undefined) ?? schedulerIndex(io);
   const compile = flags.get('no-compile') !== true;
+  const metric = flags.get('metric') as string | undefined;
+  if (metric !== undefined && metric !== 'diagonal' && metric !== 'dense') throw new CliError(`--metric must be diagonal or dense; got '${metric}'`);
   if (chainIndex !== undefined && chainIndex >= chains) throw new CliError(`--chain-index must be in [0, ${chains}) for --chains ${chains}; got ${chainIndex}`);
   const cwd = io.cwd ?? process.cwd();
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? (chainIndex === undefined ? 'stochax-out' : join('stochax-out', `chain-${chainIndex}`)));
@@ -104,8 +109,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const model = await loadModel(positionals[0]!, cwd);
   const started = Date.now();
   const result = model.kind === 'joint'
-    ? await runJoint(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile }, io)
-    : await runSetup(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile }, io);
+    ? await runJoint(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric }, io)
+    : await runSetup(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric }, io);
   io.stderr(`sampled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
   const settings: RunSettings = {
@@ -160,8 +165,9 @@ interface RunOptions {
   readonly seed: number | bigint;
   readonly workers: number | undefined;
   readonly chainIndex: number | undefined;
-  /** windowedAdaptiveNuts' `compile` (a joint module only). */
+  /** windowedAdaptiveNuts' `compile` and `metric` (a joint module only). */
   readonly compile: boolean;
+  readonly metric: 'diagonal' | 'dense' | undefined;
 }
 
 /**
@@ -182,6 +188,7 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
   const settings = {
     nChains: o.chains, nDraws: o.nDraws, numAdaptationSteps: o.warmup, seed: o.seed,
     ...(o.compile ? {} : { compile: false }),
+    ...(o.metric === undefined ? {} : { metric: o.metric }),
     onProgress: (p: WindowedProgress) => progress.update(p),
   };
   try {
@@ -199,6 +206,7 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
 
 /** A `setup` module: `sampleChains` (or one chain with `sampleChainByIndex`). */
 async function runSetup(model: LoadedModel & { kind: 'setup' }, o: RunOptions, io: CliIo): Promise<Run> {
+  if (o.metric !== undefined) io.stderr(`note: --metric ignored: ${model.name}'s setup chooses its own kernel\n`);
   const common = { model: model.url, chains: o.chains, seed: o.seed, numResults: o.nDraws, numBurninSteps: o.warmup };
   const shown = o.chainIndex === undefined ? Array.from({ length: o.chains }, (_, c) => c) : [o.chainIndex];
   const where = o.chainIndex !== undefined ? `chain ${o.chainIndex} of ${o.chains}`

@@ -119,6 +119,14 @@ describe('stochax sample (joint distribution module)', () => {
     expect(s.out).toBe(r.out.slice(0, r.out.indexOf('\n\nwrote')) + '\n');
   });
 
+  it('--metric dense: a dense metric for the chains (different draws, the same model)', async () => {
+    const base = ['sample', 'tiny.js', '--chains', '2', '--draws', '30', '--warmup', '40', '--seed', '3'];
+    const dense = await cli(...base, '--metric', 'dense', '--out', 'out-dense');
+    expect(dense.code, dense.err).toBe(0);
+    expect((await cli(...base, '--out', 'out-diag')).code).toBe(0);
+    expect(readFileSync(join(dir, 'out-dense', 'draws.json'), 'utf8')).not.toBe(readFileSync(join(dir, 'out-diag', 'draws.json'), 'utf8'));
+  });
+
   it('a model that reads values in JavaScript: a one-line error naming the method, and --no-compile samples it', async () => {
     expectOneLineError(await cli('sample', 'reads-values.js', '--chains', '2', '--draws', '20', '--warmup', '20', '--out', 'out-rv'), /Tensor\.item\(\).*where.*compile: false.*--no-compile/);
     const r = await cli('sample', 'reads-values.js', '--chains', '2', '--draws', '20', '--warmup', '20', '--out', 'out-rv', '--no-compile');
@@ -221,6 +229,7 @@ describe('stochax --help and errors', () => {
     expectOneLineError(await cli('sample', 'tiny.js', '--chains'), /--chains needs a value/);
     expectOneLineError(await cli('sample', 'tiny.js', '--chains', '2', '--chain-index', '2'), /--chain-index must be in \[0, 2\)/);
     expectOneLineError(await cli('sample', 'pooled.js', '--chains', '2', '--chain-index', '1'), /--chain-index needs per-chain adaptation.*pooled/);
+    expectOneLineError(await cli('sample', 'tiny.js', '--metric', 'full'), /--metric must be diagonal or dense; got 'full'/);
     expectOneLineError(await cli('sample'), /give a model file/);
     expectOneLineError(await cli('summary', 'nope.json'), /draws file not found/);
     expectOneLineError(await cli('summary', 'tiny.js'), /is not a draws\.json file/);
