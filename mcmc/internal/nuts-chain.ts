@@ -131,6 +131,25 @@ class Level {
 const copy = (to: Float64Array, from: Float64Array): void => { for (let i = 0; i < to.length; i++) to[i] = from[i]!; };
 
 /**
+ * Joins two adjacent pieces of a trajectory, A then B (in integration order): writes ρ = ρ_A + ρ_B
+ * and returns Stan's generalized no-U-turn criterion (p♯_beg·ρ > 0 and p♯_end·ρ > 0) over the
+ * whole, and over A extended by B's first point and B extended by A's last point — the seam
+ * checks that catch U-turns a merge would otherwise hide. One loop for all six dot products.
+ */
+function join(rho: Float64Array, rhoA: Float64Array, rhoB: Float64Array, sharpBeg: Float64Array, sharpEnd: Float64Array,
+  pAEnd: Float64Array, sharpAEnd: Float64Array, pBBeg: Float64Array, sharpBBeg: Float64Array): boolean {
+  let a = 0, b = 0, c1 = 0, c2 = 0, d1 = 0, d2 = 0;
+  for (let i = 0; i < rho.length; i++) {
+    const ra = rhoA[i]!, rb = rhoB[i]!, r = ra + rb;
+    rho[i] = r;
+    a += sharpEnd[i]! * r; b += sharpBeg[i]! * r;
+    const e1 = ra + pBBeg[i]!; c1 += sharpBBeg[i]! * e1; c2 += sharpBeg[i]! * e1;
+    const e2 = rb + pAEnd[i]!; d1 += sharpEnd[i]! * e2; d2 += sharpAEnd[i]! * e2;
+  }
+  return a > 0 && b > 0 && c1 > 0 && c2 > 0 && d1 > 0 && d2 > 0;
+}
+
+/**
  * log(e^a + e^b) and the share e^b / (e^a + e^b) of b, from one exp and one log1p: the log sum
  * of weights of a merged tree and the probability of taking its new part's draw. Stan computes
  * the same two numbers as `log_sum_exp` and `exp(b − log_sum_exp)`.
@@ -365,16 +384,7 @@ export class NutsChain {
       }
       mergeWeights(logSumWeight, lswSubtree, this.merge);
       logSumWeight = this.merge[0]!;
-      // The criterion over the whole trajectory and across the seam between its two parts.
-      let a = 0, b = 0, c1 = 0, c2 = 0, d1 = 0, d2 = 0;
-      for (let i = 0; i < rho.length; i++) {
-        const rb = rhoBck[i]!, rf = rhoFwd[i]!, r = rb + rf;
-        rho[i] = r;
-        a += pSFF[i]! * r; b += pSBB[i]! * r;
-        const e1 = rb + pFB[i]!; c1 += pSFB[i]! * e1; c2 += pSBB[i]! * e1;
-        const e2 = rf + pBF[i]!; d1 += pSFF[i]! * e2; d2 += pSBF[i]! * e2;
-      }
-      if (!(a > 0 && b > 0 && c1 > 0 && c2 > 0 && d1 > 0 && d2 > 0)) break;
+      if (!join(rho, rhoBck, rhoFwd, pSBB, pSFF, pBF, pSBF, pFB, pSFB)) break;
     }
     this.sample = sample;
     this.z = cur;
@@ -432,17 +442,7 @@ export class NutsChain {
     mergeWeights(lswInit, this.lswOut, this.merge);
     this.lswOut = this.merge[0]!;
     if (this.rng.uniform() < this.merge[1]!) propose.copyFrom(L.final);
-    const rhoInit = L.rhoInit, rhoFinal = L.rhoFinal, pFinalBeg = L.pFinalBeg, pInitEnd = L.pInitEnd;
-    const pSharpFinalBeg = L.pSharpFinalBeg, pSharpInitEnd = L.pSharpInitEnd;
-    let a = 0, b = 0, c1 = 0, c2 = 0, d1 = 0, d2 = 0;
-    for (let i = 0; i < rho.length; i++) {
-      const ri = rhoInit[i]!, rf = rhoFinal[i]!, s = ri + rf;
-      rho[i] = s;
-      a += pSharpEnd[i]! * s; b += pSharpBeg[i]! * s;
-      const e1 = ri + pFinalBeg[i]!; c1 += pSharpFinalBeg[i]! * e1; c2 += pSharpBeg[i]! * e1;
-      const e2 = rf + pInitEnd[i]!; d1 += pSharpEnd[i]! * e2; d2 += pSharpInitEnd[i]! * e2;
-    }
-    return a > 0 && b > 0 && c1 > 0 && c2 > 0 && d1 > 0 && d2 > 0;
+    return join(rho, L.rhoInit, L.rhoFinal, pSharpBeg, pSharpEnd, L.pInitEnd, L.pSharpInitEnd, L.pFinalBeg, L.pSharpFinalBeg);
   }
 
   /**

@@ -7,7 +7,9 @@
 // so a correct sampler fails one with probability ≲ 0.6% over the choice of seed. The seeds are
 // fixed, so the outcome is deterministic.
 import { expect } from 'vitest';
+import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../distributions/normal.js';
+import { Sample } from '../../distributions/sample.js';
 import { mcseMean } from '../../mcmc/diagnostics/mcse.js';
 import type { TransitionKernel } from '../../mcmc/kernel.js';
 import { sampleChain } from '../../mcmc/sample-chain.js';
@@ -136,6 +138,22 @@ export function expectMoments(label: string, draws: Tensor, mean: readonly numbe
     expect(Math.abs(zm), `${label}: mean[${j}] ${m} vs ${mean[j]} (MCSE ${mcseM[j]})`).toBeLessThan(4);
     expect(Math.abs(zv), `${label}: variance[${j}] ${v} vs ${variance[j]} (MCSE ${mcseV[j]})`).toBeLessThan(4);
   }
+}
+
+/**
+ * The normal–normal model as a joint distribution (for `windowedAdaptiveNuts`): μ ~ N(0, 10²),
+ * y_i ~ N(μ, 2²) with `y` observed, so μ | y ~ N(mean, variance).
+ */
+export function normalNormalJoint() {
+  const y = [1.3, 2.9, 0.4, 2.2, 3.1, 1.7];
+  const variance = 1 / (1 / 100 + y.length / 4);
+  return {
+    model: new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }),
+      y: (mu: Tensor) => new Sample({ distribution: new Normal({ loc: mu, scale: 2 }), sampleShape: y.length }),
+    }, { name: 'NormalNormal' }),
+    y, variance, mean: (variance * y.reduce((a, b) => a + b, 0)) / 4,
+  };
 }
 
 /** The last draw of `allStates` (a Tensor [N, ...]) as a state. */
