@@ -73,6 +73,8 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   const { dim, numWarmup } = s;
   const total = numWarmup + s.nDraws;
   const kept = s.discardTuning ? s.nDraws : total;
+  // Checked before allocating: each chain keeps kept × dim doubles.
+  if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   const runs = s.chains.map((c) => {
     const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
     const chain = new NutsChain(f, dim, rng, { maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric });

@@ -246,5 +246,6 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
     expect(call({ adaptation: 'per-chain', dualAveraging: { reduceFn: () => 0 } })).toThrow(/unknown option `reduceFn`/);
     expect(call({ adaptation: 'per-chain', maxTreeDepth: 0 })).toThrow(/maxTreeDepth/);
     expect(call({ adaptation: 'per-chain', maxEnergyDiff: Number.NaN })).toThrow(/maxEnergyDiff/);
+    expect(call({ nDraws: 1e8 })).toThrow(/windowedAdaptiveNuts: `nDraws` keeps 100000000 draws × 1 coordinates × 4 chains, more than 2\^28/);
   });
 });
