@@ -13,13 +13,13 @@ const FN = 'createWorkerPool';
 
 /** Options of {@link createWorkerPool}. */
 export interface WorkerPoolOptions {
-  /** The model module the workers import (as `sampleChains`' `model`). */
+  /** The model module the workers import (as `sampleChains`' or `windowedAdaptiveNutsChains`' `model`). */
   readonly model: string | URL;
   /** How many workers to start and keep (a positive integer; default: the available cores). */
   readonly workers?: number;
 }
 
-/** A pool made by {@link createWorkerPool}; pass it to `sampleChains` as `pool`. */
+/** A pool made by {@link createWorkerPool}; pass it to `sampleChains` (or `windowedAdaptiveNutsChains`) as `pool`. */
 export interface WorkerPool {
   /** The model module's URL. */
   readonly model: string;

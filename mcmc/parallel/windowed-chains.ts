@@ -11,6 +11,7 @@ import { windowedAdaptiveNuts, type WindowedAdaptiveNutsResult, type WindowedPro
 import { checkJointModule, type ChainTask, type JointChainOptions } from './chain-task.js';
 import { mergeChains } from './merge-chains.js';
 import { importModule } from './model-module.js';
+import { poolSource, type WorkerPool } from './pool.js';
 import { loadPlatform, moduleUrl } from './platform.js';
 import { inRunContext } from './run-in-process.js';
 import { runOnWorkers } from './worker-pool.js';
@@ -22,8 +23,10 @@ export interface WindowedChainsOptions extends JointChainOptions {
    * `windowedAdaptiveNuts`, overridden by the ones given here), as `stochax sample` reads it.
    */
   readonly model: string | URL;
-  /** Worker threads (default: the available cores, at most `nChains`); 0 runs the chains in this thread. */
+  /** Worker threads (default: the pool's size, else the available cores, at most `nChains`); 0 runs the chains in this thread. */
   readonly workers?: number;
+  /** Warm workers from `createWorkerPool({ model })` for this module, kept across calls. */
+  readonly pool?: WorkerPool;
   /** Each chain's progress, as `windowedAdaptiveNuts` reports it (an unordered effect, delivered on this thread). */
   readonly onProgress?: (progress: WindowedProgress) => void;
   readonly progressInterval?: number;
@@ -53,12 +56,13 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   const o = checkOptions(FN, options);
   const url = await moduleUrl(FN, o.model);
   const m = checkJointModule(FN, await importModule(FN, url));
-  const { model: _url, workers: w, onProgress, progressInterval, signal, ...given } = o;
+  const { model: _url, workers: w, pool, onProgress, progressInterval, signal, ...given } = o;
   const settings: JointChainOptions = { ...given, seed: sanitizeSeed(given.seed ?? m.options?.seed) };   // one key for every chain
   const merged = { ...m.options, ...settings };
   if (merged.adaptation === 'pooled') fail('range', FN, 'adaptation', "must be 'per-chain': pooled chains share their warm-up and cannot run apart", merged.adaptation);
   const nChains = checkNonNegativeInteger(FN, 'nChains', merged.nChains ?? 4);
-  const workers = w === undefined ? Math.min(nChains, (await loadPlatform()).cores()) : checkNonNegativeInteger(FN, 'workers', w);
+  const workers = w === undefined ? Math.min(nChains, Math.max(1, pool?.size ?? (await loadPlatform()).cores())) : checkNonNegativeInteger(FN, 'workers', w);
+  const source = pool === undefined ? undefined : poolSource(FN, pool, url);
   const hooks = { ...(onProgress === undefined ? {} : { onProgress }), ...(progressInterval === undefined ? {} : { progressInterval }), ...(signal === undefined ? {} : { signal }) };
   if (workers === 0 || nChains < 1) {
     return windowedAdaptiveNuts(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks }) as WindowedAdaptiveNutsResult<StructKind, WindowedTrace>;
@@ -74,7 +78,7 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
       if (typeof f !== 'function') throw new TypeError(`effects.callback: the model module has no function export "${name}" on the main thread`);
       return f as Function;
     });
-    return runOnWorkers({ fn: FN, model: url, tasks, workers, ctx, sequencer, signal, onProgress: report });
+    return runOnWorkers({ fn: FN, model: url, tasks, workers, ctx, sequencer, signal, onProgress: report, ...(source === undefined ? {} : { source }) });
   });
   const { allStates, trace } = mergeChains(results);
   return { draws: allStates as never, trace: trace as WindowedTrace };

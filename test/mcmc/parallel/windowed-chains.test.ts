@@ -2,7 +2,7 @@
 // worker threads give the in-process call's draws and trace bit for bit (0, 1 and 2 workers);
 // progress per chain; a module without a joint `model` and pooled adaptation are refused.
 import { describe, expect, it } from 'vitest';
-import { windowedAdaptiveNutsChains } from '../../../mcmc/parallel/index.js';
+import { createWorkerPool, windowedAdaptiveNutsChains } from '../../../mcmc/parallel/index.js';
 import { windowedAdaptiveNuts } from '../../../mcmc/windowed-adaptive-nuts.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import { model, options, pins } from './fixtures/joint-model.js';
@@ -24,6 +24,19 @@ describe('windowedAdaptiveNutsChains', () => {
       }
       for (const k of ['energy', 'nSteps', 'stepSize', 'diverging'] as const) expect(bits(r.trace[k]), k).toEqual(bits(want.trace[k]));
       expect([...seen].sort()).toEqual([0, 1, 2]);
+    }
+  }, 120_000);
+
+  it('a warm pool from createWorkerPool serves several calls with the same bits', async () => {
+    const pool = await createWorkerPool({ model: url, workers: 2 });
+    try {
+      const want = windowedAdaptiveNuts(model, { ...options, pins, nChains: 2, seed: 5 });
+      for (const seed of [5, 5]) {
+        const r = await windowedAdaptiveNutsChains({ model: url, nChains: 2, seed, pool });
+        expect(bits((r.draws as Record<string, Tensor>).b!)).toEqual(bits((want.draws as Record<string, Tensor>).b!));
+      }
+    } finally {
+      await pool.close();
     }
   }, 120_000);
 
