@@ -1,7 +1,7 @@
 // Eight schools (non-centered) sampled with stochax's windowedAdaptiveNuts in a Web Worker.
 // Loaded by examples/browser/index.html as a module worker; imports the browser bundle built by
 // `npm run build:browser` (dist/browser/). Streams the constrained draws of mu and tau to the
-// page while it samples (through windowedAdaptiveNuts' traceFn), then posts the summary table.
+// page while it samples (through the pooled windowedAdaptiveNuts' traceFn), then posts the summary table.
 //
 // Messages in:  { chains, warmup, draws, seed }
 // Messages out: { type: 'start', chains, warmup, draws, wasm }
@@ -60,8 +60,10 @@ function run({ chains, warmup, draws, seed }) {
     if (performance.now() - lastFlush > FLUSH_MS) flush();
     return { diverging: results.hasDivergence };
   };
+  // TFP's pooled pipeline: its traceFn sees every step of every chain as it runs, which is what
+  // the live plot streams (the per-chain default has no traceFn yet).
   const res = windowedAdaptiveNuts(pinned, {
-    seed, nChains: chains, numAdaptationSteps: warmup, nDraws: draws, discardTuning: false, traceFn,
+    adaptation: 'pooled', seed, nChains: chains, numAdaptationSteps: warmup, nDraws: draws, discardTuning: false, traceFn,
   });
   flush();
   // Summarise the draws after warm-up (the first `warmup` steps are adaptation).
