@@ -3,7 +3,7 @@
  * distribution's unconstrained space with Stan-style windowed adaptation of the step size and a
  * diagonal mass matrix, returning draws in the model's structure and an ArviZ-style trace.
  */
-import { checkBoolean, checkNonNegativeInteger, checkOneOf, checkOptions, fail } from '../src/checks.js';
+import { checkBoolean, checkFinite, checkNonNegativeInteger, checkOneOf, checkOptions, fail } from '../src/checks.js';
 import { detPow } from '../src/random/detmath.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
@@ -395,7 +395,8 @@ function perChainNuts<K extends StructKind>(
   const total = numWarmup + nDraws;
   let onRound: ((round: number, divergences: readonly number[]) => void) | undefined;
   if (o.onProgress !== undefined) {
-    const report = o.onProgress, interval = o.progressInterval ?? 100;
+    const report = o.onProgress, interval = checkFinite(FN, 'progressInterval', o.progressInterval ?? 100);
+    if (interval < 0) fail('range', FN, 'progressInterval', 'must be non-negative', interval);
     let last = -Infinity;
     onRound = (round, divergences) => {
       const now = performance.now();
