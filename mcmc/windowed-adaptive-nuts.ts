@@ -197,11 +197,12 @@ type Results = WindowedAdaptationResults<NoUTurnSamplerResults>;
  *   tau: new HalfCauchy({ loc: 0, scale: 5 }),
  *   thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
  *   y: (mu, tau, thetaTilde) => new Independent({ distribution: new Normal({
- *     loc: add(expandDims(mu, -1), mul(expandDims(tau, -1), thetaTilde)), scale: sigma }), reinterpretedBatchNdims: 1 }),
+ *     loc: add(mu, mul(tau, thetaTilde)), scale: sigma }), reinterpretedBatchNdims: 1 }),   // one draw: mu, tau scalars
  * });
  * const { draws, trace } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
  * // draws.mu: Tensor [1000, 4]; draws.thetaTilde: Tensor [1000, 4, 8]; trace.diverging: Tensor bool [1000, 4]
  * console.log(String(summary(draws, { divergences: trace.diverging })));
+ * windowedAdaptiveNuts(model, { pins: { y }, seed: 0, chainIndex: 2 });   // chain 2 alone: draws [1000, 1]
  */
 export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options?: WindowedAdaptiveNutsOptions & { readonly traceFn?: undefined },
