@@ -2,7 +2,7 @@
  * One chain of Stan's NUTS on Float64Arrays: multinomial sampling from the trajectory, biased
  * progressive sampling between subtrees at the top and uniform progressive sampling inside
  * them, the generalized no-U-turn criterion checked across each merged tree and across the
- * seams between its halves (Stan ≥ 2.23, `base_nuts.hpp`), a diagonal metric, and Stan's
+ * seams between its halves (Stan ≥ 2.23, `base_nuts.hpp`), a diagonal or dense metric, and Stan's
  * step-size initialization heuristic.
  *
  * Everything lives in buffers allocated by the constructor: a leapfrog step, a leaf and a merge
