@@ -116,7 +116,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const fwd: string[] = [];
   const operandData = (o: Operand) => (isConst(o) ? constOf(o).data : value[o.index]!);
   const arrayName = (o: Operand) => (isConst(o) ? constOf(o).name : valueName[o.index]!);
-  const emit: Emit = { bind, lit, val, operandData, arrayName, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s) };
+  const emit: Emit = { bind, lit, val, operandData, arrayName, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s), scalarAdjoint: () => false };
   for (const n of nodes) {
     if (n.op === null || !live[n.index]) continue;
     if (inline(n)) {
@@ -143,8 +143,19 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       if (s === undefined) { adjoint[i] ??= new Float64Array(nodes[i]!.size); s = bind(adjoint[i]); adjNames.set(i, s); }
       return s;
     };
+    // Nodes whose adjoint is one number for every element (see Emit.scalarAdjoint).
+    const scalarAdj = new Map<number, string>();
+    const readers = new Uint32Array(nodes.length);
+    for (const n of nodes) if (live[n.index]) for (const o of n.operands) if (!isConst(o)) readers[o.index]++;
+    for (const o of program.outputs) if (!isConst(o)) readers[o.index]++;
+    const scalarAdjoint = (o: TraceNode, name: string): boolean => {
+      if (started[o.index] || o.op === null || readers[o.index] !== 1 || unrolled[o.index] || !inline(o)) return false;
+      scalarAdj.set(o.index, name);
+      started[o.index] = 1;
+      return true;
+    };
     /** Adjoint of node i at element k. */
-    const adj = (i: number, k: number | string): string => (unrolled[i] ? `a${i}_${k}` : `${bufName(i)}[${k}]`);
+    const adj = (i: number, k: number | string): string => scalarAdj.get(i) ?? (unrolled[i] ? `a${i}_${k}` : `${bufName(i)}[${k}]`);
     /** Adds `expr` to the adjoint of operand node o at k (assigns it for o's first part). */
     const contribute = (o: TraceNode, k: number | string, expr: string, first: boolean): string => `${adj(o.index, k)} ${first ? '=' : '+='} ${expr};`;
     const isFirst = (o: TraceNode): boolean => { const f = started[o.index] === 0; started[o.index] = 1; return f; };
@@ -157,7 +168,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       if (!started[i] || n.op === null || !live[i]) continue;
       if (inline(n)) {
         // Small nodes take literal indices even when their value is in a buffer (their operands may be locals).
-        emitBackward({ ...emit, line: (s) => back.push(s) }, n, n.size <= UNROLL, (k) => adj(i, k), contribute, isFirst);
+        emitBackward({ ...emit, line: (s) => back.push(s), scalarAdjoint }, n, n.size <= UNROLL, (k) => adj(i, k), contribute, isFirst);
         continue;
       }
       const op = n.op;

@@ -22,6 +22,12 @@ export interface Emit {
   operandData(o: Operand): ArrayLike<number>;
   arrayName(o: Operand): string;
   unrolled(index: number): boolean;
+  /**
+   * Makes `name` (a local holding one number) the whole adjoint of node o, when o's adjoint has
+   * not started, o is read by nothing else and its backward is inline; true if it did. A sum's
+   * operand then reads its adjoint as that scalar instead of a buffer filled with copies of it.
+   */
+  scalarAdjoint(o: TraceNode, name: string): boolean;
   valueName(index: number): string | undefined;
   line(s: string): void;
 }
@@ -113,8 +119,9 @@ export function emitBackward(
   if (ew.kind === 'total') {
     const x = ops[0]!;
     if (isConst(x)) return;
-    const first = isFirst(x);
     e.line(`const t${i} = ${times(g(0), ew.scale, e)};`);
+    if (e.scalarAdjoint(x, `t${i}`)) return;
+    const first = isFirst(x);
     each(e, x.size, e.unrolled(x.index) || x.size <= 16, (k) => contribute(x, k, `t${i}`, first));
     return;
   }
