@@ -116,7 +116,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const fwd: string[] = [];
   const operandData = (o: Operand) => (isConst(o) ? constOf(o).data : value[o.index]!);
   const arrayName = (o: Operand) => (isConst(o) ? constOf(o).name : valueName[o.index]!);
-  const emit: Emit = { bind, lit, val, operandData, arrayName, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s), scalarAdjoint: () => false };
+  const emit: Emit = { bind, lit, val, operandData, arrayName, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s), scalarAdjoint: () => false, aliasAdjoint: () => false };
   for (const n of nodes) {
     if (n.op === null || !live[n.index]) continue;
     if (inline(n)) {
@@ -154,6 +154,19 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       started[o.index] = 1;
       return true;
     };
+    const givenAway = new Set<Float64Array>();
+    const aliasAdjoint = (o: TraceNode, n: TraceNode): boolean => {
+      // Not the output's seed of ones, which is written once, here, and must stay ones.
+      if (started[o.index] || unrolled[o.index] || unrolled[n.index] || scalarAdj.has(n.index) || n.index === out0.index) return false;
+      bufName(n.index);
+      const buf = adjoint[n.index]!;
+      if (givenAway.has(buf)) return false;                  // a second operand of n must not share it
+      givenAway.add(buf);
+      adjoint[o.index] = buf;
+      adjNames.set(o.index, adjNames.get(n.index)!);
+      started[o.index] = 1;
+      return true;
+    };
     /** Adjoint of node i at element k. */
     const adj = (i: number, k: number | string): string => scalarAdj.get(i) ?? (unrolled[i] ? `a${i}_${k}` : `${bufName(i)}[${k}]`);
     /** Adds `expr` to the adjoint of operand node o at k (assigns it for o's first part). */
@@ -168,7 +181,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       if (!started[i] || n.op === null || !live[i]) continue;
       if (inline(n)) {
         // Small nodes take literal indices even when their value is in a buffer (their operands may be locals).
-        emitBackward({ ...emit, line: (s) => back.push(s), scalarAdjoint }, n, n.size <= UNROLL, (k) => adj(i, k), contribute, isFirst);
+        emitBackward({ ...emit, line: (s) => back.push(s), scalarAdjoint, aliasAdjoint }, n, n.size <= UNROLL, (k) => adj(i, k), contribute, isFirst);
         continue;
       }
       const op = n.op;

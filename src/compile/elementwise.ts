@@ -28,6 +28,12 @@ export interface Emit {
    * operand then reads its adjoint as that scalar instead of a buffer filled with copies of it.
    */
   scalarAdjoint(o: TraceNode, name: string): boolean;
+  /**
+   * Makes node n's adjoint buffer node o's adjoint (n's adjoint is dead once n's reverse step is
+   * written), when that is o's first part and the part is n's adjoint itself; true if it did.
+   * Saves the copy an identity part (`add`'s, `sub`'s first) would make.
+   */
+  aliasAdjoint(o: TraceNode, n: TraceNode): boolean;
   valueName(index: number): string | undefined;
   line(s: string): void;
 }
@@ -137,6 +143,7 @@ export function emitBackward(
     [ew.da, ew.db].forEach((p, j) => {
       const o = ops[j]!, other = ops[1 - j]!;
       if (p === null || isConst(o)) return;
+      if (p === 1 && ew.maps === undefined && o.size === size && e.aliasAdjoint(o, n)) return;
       const first = isFirst(o);
       const PF = typeof p === 'function' ? e.bind(p) : '';
       const call = (k: number | string) => `${PF}(${at(0, k)}, ${at(1, k)}, ${y(k)})`;

@@ -41,6 +41,26 @@ describe('compiled programs: the tape\'s bits', () => {
     });
   }
 
+  it('adjoints shared with identity parts and sums stay right over repeated calls (vector outputs, x + x, chains of add)', () => {
+    const fs: F[] = [
+      (x) => add(add(x, 1), square(x)),                       // a vector output whose last op is an add
+      (x) => { const y = exp(x); return add(y, mul(y, 2)); },  // …whose first operand gets a second part later
+      (x) => mul(add(x, x), 3),                               // both operands of one add are the same node
+      (x, y) => sum(add(add(exp(x), y), sub(x, mul(y, 2)))),  // identity parts down a chain of adds, and a sum
+    ];
+    for (const f of fs) {
+      const n = f.length, t = (v: number[]) => tensor(v);
+      const pts = [[vec(7), vec(7)], [vec(7), vec(7)], [vec(7), vec(7)]];
+      const c = compileGradient('test', f, pts[0]!.slice(0, n).map(t));
+      for (const p of pts) {                                  // the same program, three calls
+        p.slice(0, n).forEach((v, i) => c.inputs[i]!.set(v));
+        c.run(true);
+        const [, g] = valueAndGrad((...xs: Tensor[]) => sum(f(...xs)), p.slice(0, n).map((_, i) => i))(...p.slice(0, n).map(t)) as [Tensor, Tensor[]];
+        g.forEach((gi, i) => expect(Array.from(c.grads[i]!)).toEqual(Array.from(gi.data as Float64Array)));
+      }
+    }
+  });
+
   it('a selection traced on one side is recomputed on the other (where, comparisons, maximum)', () => {
     const f: F = (x) => sum(add(where(greater(x, 0), log1p(x), expm1(x)), maximum(x, minimum(neg(x), 0.25))));
     // Traced where every element is positive, evaluated where most are not.
