@@ -7,7 +7,7 @@
 #   sbatch examples/cluster/slurm-array.sh          # the array; then, once it has finished:
 #   sbatch --dependency=afterok:<jobid> --wrap 'npx stochax merge runs/eight-schools/c*/draws.json --out runs/eight-schools/draws.json'
 #
-# (test/cli/cluster.test.ts runs the same command lines locally with SLURM_ARRAY_TASK_ID set.)
+# (test/cli/cluster.slow.test.ts runs the same command lines locally with SLURM_ARRAY_TASK_ID set.)
 #SBATCH --job-name=eight-schools
 #SBATCH --array=0-3
 #SBATCH --cpus-per-task=1

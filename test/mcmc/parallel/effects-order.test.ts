@@ -34,11 +34,12 @@ describe('sampleChains effects', () => {
     expect(serial.printed[0]).toMatch(/^chain 0 draw 1: \[-?\d/);
     reset();
     printed = [];
-    const parallel = await runWith(4, { effects: true, reverseMs: 250 });
-    // The chains really finished in reverse: chain 3's unordered effects all arrived first, chain 0's last.
+    const parallel = await runWith(4, { effects: true, reverseMs: 500 });
+    // The chains really finished in reverse: chain 3 (started 1.5 s before chain 0) sent all its
+    // unordered effects before chain 0 sent any. (Neighbours, 0.5 s apart, may interleave when
+    // the machine is busy: 4 workers on 2 cores.)
     expect(parallel.arrivals).toHaveLength(CHAINS * DRAWS);
-    expect(parallel.arrivals.slice(0, DRAWS)).toEqual(new Array(DRAWS).fill(3));
-    expect(parallel.arrivals.slice(-DRAWS)).toEqual(new Array(DRAWS).fill(0));
+    expect(parallel.arrivals.lastIndexOf(3)).toBeLessThan(parallel.arrivals.indexOf(0));
     expect(Object.is(parallel.draws.length, CHAINS * DRAWS * 3)).toBe(true);
     parallel.draws.forEach((x, i) => expect(Object.is(x, serial.draws[i])).toBe(true));
     expect(parallel.seen).toEqual(serial.seen);
