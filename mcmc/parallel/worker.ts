@@ -68,8 +68,9 @@ async function run(message: unknown): Promise<void> {
     if (module === undefined) throw initError;
     if (task.joint === undefined) checkModelModule(FN, moduleUrl, module);
     const steps = await prepareChain(FN, module, task, {
-      // A joint chain is one synchronous call: it reads the shared abort flag itself.
-      signal: abortFlag === undefined ? controller.signal : flagSignal(abortFlag, controller.signal),
+      // A joint chain is one synchronous call: it reads the shared abort flag itself (a setup
+      // chain's steps are checked by the loop below).
+      signal: task.joint !== undefined && abortFlag !== undefined ? flagSignal(abortFlag, controller.signal) : controller.signal,
       onProgress: wantProgress ? (progress) => port.post({ type: 'progress', chain, progress }) : undefined,
     });
     for (;;) {
