@@ -2,7 +2,7 @@
 // worker threads give the in-process call's draws and trace bit for bit (0, 1 and 2 workers);
 // progress per chain; a module without a joint `model` and pooled adaptation are refused.
 import { describe, expect, it } from 'vitest';
-import { createWorkerPool, windowedAdaptiveNutsChains } from '../../../mcmc/parallel/index.js';
+import { AbortError, createWorkerPool, windowedAdaptiveNutsChains, type PartialChains } from '../../../mcmc/parallel/index.js';
 import { windowedAdaptiveNuts } from '../../../mcmc/windowed-adaptive-nuts.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 import { model, options, pins } from './fixtures/joint-model.js';
@@ -38,6 +38,28 @@ describe('windowedAdaptiveNutsChains', () => {
     } finally {
       await pool.close();
     }
+  }, 120_000);
+
+  it('an abort stops the workers between transitions; the AbortError carries the draws completed so far', async () => {
+    const controller = new AbortController();
+    let caught: unknown;
+    try {
+      await windowedAdaptiveNutsChains({
+        model: url, nChains: 2, workers: 2, seed: 1, numAdaptationSteps: 200, nDraws: 100_000, signal: controller.signal, progressInterval: 0,
+        onProgress: (p) => { if (p.phase === 'sampling' && p.step > 300) controller.abort('enough'); },
+      });
+    } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(AbortError);
+    const partial = (caught as AbortError<PartialChains>).partial;
+    // Per chain, the draws it had kept (a worker that started late may have kept none yet).
+    expect(partial.numResults).toHaveLength(2);
+    expect(Math.max(...partial.numResults)).toBeGreaterThan(0);
+    partial.numResults.forEach((n) => expect(n).toBeLessThan(100_000));
+    const k = Math.min(...partial.numResults);
+    if (k > 0) expect((partial.allStates as unknown as Record<string, Tensor>).b!.shape).toEqual([k, 2]);
+    else expect(partial.allStates).toBeUndefined();
+    const done = partial.chains.find((c) => c !== undefined && c.numResults > 0)!;
+    expect((done.allStates as unknown as Record<string, Tensor>).b!.shape).toEqual([done.numResults]);
   }, 120_000);
 
   it('refuses pooled adaptation and a module without a joint model', async () => {
