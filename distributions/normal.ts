@@ -101,8 +101,8 @@ function normalLogProbPartials(out: Float64Array, v: number, m: number, s: numbe
 
 /** The log density loop with −log σ − log√(2π) and 1/σ hoisted when loc and scale are scalars. */
 function normalLogProbFill(out: Float64Array | Float32Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]): void {
-  // Indexed, not destructured: destructuring runs the iterator protocol, which makes the function too big for V8 to inline into compiled code.
-  const xs = values[0]!, ms = values[1]!, ss = values[2]!, sx = strides[0]!, sm = strides[1]!, sS = strides[2]!;
+  const [xs, ms, ss] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
+  const [sx, sm, sS] = strides as [number, number, number];
   if (sx === 1 && sm === 0 && sS === 0) {
     const m = ms[0]!, inv = 1 / ss[0]!, c = -LOG_SQRT_2PI - Math.log(ss[0]!);
     for (let k = 0; k < n; k++) { const z = (xs[k]! - m) * inv; out[k] = c - 0.5 * z * z; }
