@@ -85,13 +85,8 @@ export function compileLogDensity<K extends StructKind>(
     if (x === null || typeof x !== 'object' || typeof (x as ArrayLike<number>).length !== 'number') fail('type', fn, 'x', 'must be a Float64Array (or an array of numbers)', x);
     if (x.length !== dim) fail('range', fn, 'x', `must have length dim = ${dim}; got ${x.length}`, x.length);
   };
-  const load = (x: ArrayLike<number>) => {
-    checkPoint(x);
-    for (let j = 0, i = 0; j < c.inputs.length; j++) { const b = c.inputs[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; }
-  };
   const value = c.outputs[0]!;
   const valueAndGradient = flatLogDensity(fn, m, true);
-  const toParts = (x: ArrayLike<number>) => m.sizes.map((n, j) => new Tensor(Float64Array.from({ length: n }, (_, k) => Number(x[offsets[j]! + k])), [n], 'float64'));
   return {
     [BRAND]: true,
     dim,
@@ -99,7 +94,8 @@ export function compileLogDensity<K extends StructKind>(
     params: Object.freeze(params),
     model: pinned,
     logDensity(x) {
-      load(x);
+      checkPoint(x);
+      scatter(x, c.inputs);
       c.run(false);
       return value[0]!;
     },
@@ -111,7 +107,7 @@ export function compileLogDensity<K extends StructKind>(
     },
     constrain(x) {
       checkPoint(x);
-      return m.bijector.forward(m.struct(m.unflatten(toParts(x)))) as Struct<K, Tensor>;
+      return m.bijector.forward(m.struct(m.unflatten(flatTensors(m, x)))) as Struct<K, Tensor>;
     },
     unconstrain(values) {
       const parts = m.flatten(m.parts(m.bijector.inverse(values)), 0);
@@ -152,21 +148,34 @@ export function flatLogDensity(fn: string, m: FlatModel, compile: boolean): (x: 
     const c = compileTarget(fn, m, []);
     const value = c.outputs[0]!, inputs = c.inputs, grads = c.grads;
     return (x, grad) => {
-      for (let j = 0, i = 0; j < inputs.length; j++) { const b = inputs[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; }
+      scatter(x, inputs);
       c.run(true);
-      for (let j = 0, i = 0; j < grads.length; j++) { const g = grads[j]!; for (let k = 0; k < g.length; k++) grad[i++] = g[k]!; }
+      gather(grads, grad);
       return value[0]!;
     };
   }
   const vg = valueAndGrad((...xs: Tensor[]) => m.target(...xs), m.sizes.map((_, j) => j));
   return (x, grad) => {
-    let i = 0;
-    const parts = m.sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = x[i++]!; return new Tensor(d, [n], 'float64'); });
-    const [v, g] = vg(...parts) as [Tensor, Tensor[]];
-    i = 0;
-    for (const t of g) { const d = t.data as ArrayLike<number>; for (let k = 0; k < d.length; k++) grad[i++] = d[k]!; }
+    const [v, g] = vg(...flatTensors(m, x)) as [Tensor, Tensor[]];
+    gather(g.map((t) => t.data as ArrayLike<number>), grad);
     return (v.data as ArrayLike<number>)[0]!;
   };
+}
+
+/** Copies the flat point `x` into one buffer per node, in order. */
+function scatter(x: ArrayLike<number>, buffers: readonly Float64Array[]): void {
+  for (let j = 0, i = 0; j < buffers.length; j++) { const b = buffers[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; }
+}
+
+/** Copies one array per node into the flat `out`, in order. */
+function gather(parts: readonly ArrayLike<number>[], out: Float64Array): void {
+  for (let j = 0, i = 0; j < parts.length; j++) { const p = parts[j]!; for (let k = 0; k < p.length; k++) out[i++] = p[k]!; }
+}
+
+/** The flat point `x` as one float64 tensor `[n_j]` per node. */
+function flatTensors(m: FlatModel, x: ArrayLike<number>): Tensor[] {
+  let i = 0;
+  return m.sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = Number(x[i++]); return new Tensor(d, [n], 'float64'); });
 }
 
 /**
@@ -176,27 +185,24 @@ export function flatLogDensity(fn: string, m: FlatModel, compile: boolean): (x: 
  * `run(x)` leaves the values in `outputs`. Arguments are not checked.
  */
 export function flatConstrain(fn: string, m: FlatModel, compile: boolean): { readonly shapes: readonly (readonly number[])[]; readonly outputs: readonly ArrayLike<number>[]; run(x: ArrayLike<number>): void } {
-  const parts = (x: ArrayLike<number>) => {
-    let i = 0;
-    return m.sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = x[i++]!; return new Tensor(d, [n], 'float64'); });
-  };
+  const origin = flatTensors(m, new Float64Array(m.sizes.reduce((a, b) => a + b, 0)));
   const forward = (...flat: Tensor[]) => m.parts(m.bijector.forward(m.struct(m.unflatten(flat))));
   if (compile) {
     let c: Compiled | undefined;
-    try { c = generate(traceProgram(fn, forward, parts(new Float64Array(m.sizes.reduce((a, b) => a + b, 0)))), false); } catch (e) { if (!(e instanceof TypeError)) throw e; }
+    try { c = generate(traceProgram(fn, forward, origin), false); } catch (e) { if (!(e instanceof TypeError)) throw e; }
     if (c !== undefined) {
       const inputs = c.inputs, run = c.run;
       return {
         shapes: c.outputShapes, outputs: c.outputs,
-        run(x) { for (let j = 0, i = 0; j < inputs.length; j++) { const b = inputs[j]!; for (let k = 0; k < b.length; k++) b[k] = x[i++]!; } run(false); },
+        run(x) { scatter(x, inputs); run(false); },
       };
     }
   }
   const outputs: ArrayLike<number>[] = [];
-  const shapes = forward(...parts(new Float64Array(m.sizes.reduce((a, b) => a + b, 0)))).map((t) => t.shape);
+  const shapes = forward(...origin).map((t) => t.shape);
   return {
     shapes, outputs,
-    run(x) { forward(...parts(x)).forEach((t, j) => { outputs[j] = t.data as ArrayLike<number>; }); },
+    run(x) { forward(...flatTensors(m, x)).forEach((t, j) => { outputs[j] = t.data as ArrayLike<number>; }); },
   };
 }
 

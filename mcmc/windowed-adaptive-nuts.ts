@@ -317,20 +317,22 @@ function perChainProgress(
   return { kernel: counting, report };
 }
 
+/** `v` as a number in (0, max) (max ∞: positive and finite), or a TypeError/RangeError naming `arg`. */
+function positiveNumber(arg: string, v: unknown, max = Infinity): number {
+  if (typeof v !== 'number') fail('type', FN, arg, 'must be a number', v);
+  if (!(v > 0 && v < max)) fail('range', FN, arg, max === Infinity ? 'must be positive and finite' : `must be in (0, ${max})`, v);
+  return v;
+}
+
 /** The initial step size: `0.5·D^(−1/4)` by default, or the user's (a number, or one per unpinned node). */
 function stepSizeOption(s: WindowedAdaptiveNutsOptions['initStepSize'], names: readonly string[], sizes: readonly number[]): number | number[] {
-  const check = (v: unknown, arg: string): number => {
-    if (typeof v !== 'number') fail('type', FN, arg, 'must be a number', v);
-    if (!(v > 0 && Number.isFinite(v))) fail('range', FN, arg, 'must be positive and finite', v);
-    return v;
-  };
   if (s === undefined) return 0.5 * detPow(sizes.reduce((a, b) => a + b, 0), -0.25);  // not `**` (engines differ)
-  if (typeof s === 'number') return check(s, 'initStepSize');
+  if (typeof s === 'number') return positiveNumber('initStepSize', s);
   if (Array.isArray(s)) {
     if (s.length !== names.length) fail('range', FN, 'initStepSize', `must give one step size per unpinned node (${names.join(', ')})`, s);
-    return s.map((v, i) => check(v, `initStepSize[${i}]`));
+    return s.map((v, i) => positiveNumber(`initStepSize[${i}]`, v));
   }
-  if (isPlainObject(s)) return names.map((n) => check((s as Record<string, unknown>)[n], `initStepSize.${n}`));
+  if (isPlainObject(s)) return names.map((n) => positiveNumber(`initStepSize.${n}`, (s as Record<string, unknown>)[n]));
   return fail('type', FN, 'initStepSize', 'must be a number, an array, or a record by node name', s);
 }
 
@@ -368,12 +370,7 @@ function perChainNuts<K extends StructKind>(
 ): WindowedAdaptiveNutsResult<K, WindowedTrace> {
   const perChain = "with adaptation: 'per-chain'";
   if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
-  const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => {
-    if (v === undefined) return dflt;
-    if (typeof v !== 'number') fail('type', FN, arg, 'must be a number', v);
-    if (!(v > 0 && v < max)) fail('range', FN, arg, max === Infinity ? 'must be positive and finite' : `must be in (0, ${max})`, v);
-    return v;
-  };
+  const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => (v === undefined ? dflt : positiveNumber(arg, v, max));
   const da = checkOptions(FN, o.dualAveraging as { explorationShrinkage?: number; stepCountSmoothing?: number; decayRate?: number } | undefined,
     ['explorationShrinkage', 'stepCountSmoothing', 'decayRate']);
   const dualAveraging = {

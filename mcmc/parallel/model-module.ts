@@ -98,6 +98,20 @@ export async function importModule(fn: string, url: string): Promise<object> {
 }
 
 /**
+ * The function `module` exports as `name`: where the main thread delivers an effects callback a
+ * worker posted by name.
+ *
+ * @throws TypeError when there is no such function export.
+ * @example
+ * const f = exportedFunction(model, 'logStep');
+ */
+export function exportedFunction(module: object, name: string): Function {
+  const f = (module as Record<string, unknown>)[name];
+  if (typeof f !== 'function') throw new TypeError(`effects.callback: the model module has no function export "${name}" on the main thread`);
+  return f;
+}
+
+/**
  * The name under which `module` exports `f` (for posting callbacks by name), if any.
  *
  * @example

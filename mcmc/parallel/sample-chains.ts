@@ -13,7 +13,7 @@ import { AbortError } from './abort-error.js';
 import { ChainError } from './chain-error.js';
 import { chainKey, type ChainTask } from './chain-task.js';
 import { chainDraw, mergeChains, type SampleChainsResult } from './merge-chains.js';
-import { importModelModule, type ModelModule } from './model-module.js';
+import { exportedFunction, importModelModule, type ModelModule } from './model-module.js';
 import { completedAsPartial, partialChains } from './partial-chains.js';
 import { loadPlatform, moduleUrl } from './platform.js';
 import { inRunContext, runChainInProcess } from './run-in-process.js';
@@ -186,11 +186,7 @@ export async function sampleChains<R extends object = object>(options: SampleCha
   await loadModel();
   const results = await inRunContext(async (ctx) => {
     if (workers === 0) return runSerially(await loadModel(), tasks, ctx, plan.signal, onProgress);
-    const sequencer = new ChainSequencer(ctx, plan.chains, (name) => loadModel().then((m) => {
-      const f = m[name];
-      if (typeof f !== 'function') throw new TypeError(`effects.callback: the model module has no function export "${name}" on the main thread`);
-      return f as Function;
-    }));
+    const sequencer = new ChainSequencer(ctx, plan.chains, (name) => loadModel().then((m) => exportedFunction(m, name)));
     return runOnWorkers({ fn: FN, model: plan.url, tasks, workers, ctx, sequencer, signal: plan.signal, onProgress, source });
   });
   return mergeChains(results) as SampleChainsResult<R>;

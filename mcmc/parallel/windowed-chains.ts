@@ -10,7 +10,7 @@ import type { ChainProgress } from '../sample-chain.js';
 import { windowedAdaptiveNuts, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
 import { checkJointModule, type ChainTask, type JointChainOptions } from './chain-task.js';
 import { mergeChains } from './merge-chains.js';
-import { importModule } from './model-module.js';
+import { exportedFunction, importModule } from './model-module.js';
 import { poolSource, type WorkerPool } from './pool.js';
 import { loadPlatform, moduleUrl } from './platform.js';
 import { inRunContext } from './run-in-process.js';
@@ -73,11 +73,7 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   }));
   const report = onProgress === undefined ? undefined : (chain: number, p: ChainProgress) => onProgress({ chain, ...p });
   const results = await inRunContext(async (ctx) => {
-    const sequencer = new ChainSequencer(ctx, nChains, async (name) => {
-      const f = (m as Record<string, unknown>)[name];
-      if (typeof f !== 'function') throw new TypeError(`effects.callback: the model module has no function export "${name}" on the main thread`);
-      return f as Function;
-    });
+    const sequencer = new ChainSequencer(ctx, nChains, async (name) => exportedFunction(m, name));
     return runOnWorkers({ fn: FN, model: url, tasks, workers, ctx, sequencer, signal, onProgress: report, ...(source === undefined ? {} : { source }) });
   });
   const { allStates, trace } = mergeChains(results);
