@@ -9,7 +9,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { elementwise, real, unitInterval } from './internal/constraints.js';
 import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/either-parameter.js';
-import { fusedMap } from './internal/fused.js';
+import { fusedMap, type FusedForms } from './internal/fused.js';
 import { registerKL } from './kl.js';
 
 /** The dtypes a Bernoulli's samples (and mode) may have. */
@@ -84,12 +84,8 @@ export class Bernoulli extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     const isLogits = this.logits !== undefined;
     return fusedMap('Bernoulli.logProb', [['value', x], this.paramEntry],
-      (k, t) => logProbScalar(k, t, isLogits),
-      (out, k, t) => {
-        if (k !== 0 && k !== 1) return;
-        out[1] = isLogits ? k - sigmoidScalar(t) : k === 1 ? 1 / t : -1 / (1 - t);
-      },
-      isLogits ? logProbFillLogits : logProbFillProbs);
+      isLogits ? logProbLogits : logProbProbs, isLogits ? partialsLogits : partialsProbs,
+      isLogits ? FORMS_LOGITS : FORMS_PROBS);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.step('cdf', x, true); }
@@ -159,6 +155,17 @@ function logProbScalar(k: number, t: number, isLogits: boolean): number {
  * per call or by a factory), so V8 can inline them and `logProbScalar` into compiled code, and
  * no double is boxed per element.
  */
+function logProbLogits(k: number, t: number): number { return logProbScalar(k, t, true); }
+function logProbProbs(k: number, t: number): number { return logProbScalar(k, t, false); }
+/** ∂/∂t (the value gets none): k − σ(t) for logits, ±1/p for probabilities; 0 off the support. */
+function dLogits(k: number, t: number): number { return k !== 0 && k !== 1 ? 0 : k - sigmoidScalar(t); }
+function dProbs(k: number, t: number): number { return k !== 0 && k !== 1 ? 0 : k === 1 ? 1 / t : -1 / (1 - t); }
+function partialsLogits(out: Float64Array, k: number, t: number): void { out[1] = dLogits(k, t); }
+function partialsProbs(out: Float64Array, k: number, t: number): void { out[1] = dProbs(k, t); }
+const zero = (): number => 0;
+const FORMS_LOGITS: FusedForms = { fill: logProbFillLogits, partialOf: [zero, dLogits] };
+const FORMS_PROBS: FusedForms = { fill: logProbFillProbs, partialOf: [zero, dProbs] };
+
 function logProbFillLogits(out: Float64Array | Float32Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]): void {
   const ks = values[0]!, ts = values[1]!, sk = strides[0]!, st = strides[1]!;
   for (let i = 0; i < n; i++) out[i] = logProbScalar(ks[i * sk]!, ts[i * st]!, true);

@@ -1,6 +1,7 @@
 import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
+import type { Hoisted } from '../src/tensor/lowering.js';
 import { broadcastData, broadcastShapes } from '../src/tensor/broadcast.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
@@ -91,7 +92,7 @@ export class HalfCauchy extends Distribution {
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('HalfCauchy.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], logProbScalar, logProbPartials);
+    return fusedMap('HalfCauchy.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], logProbScalar, logProbPartials, { hoisted: LOG_PROB, partialOf: [dValue, dLoc, dScale] });
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -144,12 +145,15 @@ export class HalfCauchy extends Distribution {
 
 /** The standard half-Cauchy density 2/(π(1 + z²)) (z ≥ 0). */
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function logProbScalar(v: number, m: number, s: number): number { return v < m ? -Infinity : LOG_2_OVER_PI - Math.log(s) - log1psquare((v - m) / s); }
-function logProbPartials(out: Float64Array, v: number, m: number, s: number): void {
-  if (v < m) return;
-  const z = (v - m) / s, r = 2 / (z + 1 / z); // 2z/(1 + z²), 0 at z = 0
-  out[0] = -r / s; out[1] = r / s; out[2] = (r * z - 1) / s;
-}
+function logProbScalar(v: number, m: number, s: number): number { return logProbCore(v, m, s, 0, Math.log(s)); }
+function logProbCore(v: number, m: number, s: number, _: number, logS: number): number { return v < m ? -Infinity : LOG_2_OVER_PI - logS - log1psquare((v - m) / s); }
+/** log σ computed once per call (at compile time for a constant scale). */
+const LOG_PROB: Hoisted = { of: [2], h: Math.log, core: logProbCore };
+function logProbPartials(out: Float64Array, v: number, m: number, s: number): void { out[0] = dValue(v, m, s); out[1] = dLoc(v, m, s); out[2] = dScale(v, m, s); }
+/** 2z/(1 + z²) over σ, 0 at z = 0 and below the support. */
+function dLoc(v: number, m: number, s: number): number { if (v < m) return 0; const z = (v - m) / s, r = 2 / (z + 1 / z); return r / s; }
+function dValue(v: number, m: number, s: number): number { if (v < m) return 0; const z = (v - m) / s, r = 2 / (z + 1 / z); return -r / s; }
+function dScale(v: number, m: number, s: number): number { if (v < m) return 0; const z = (v - m) / s, r = 2 / (z + 1 / z); return (r * z - 1) / s; }
 
 function density(z: number): number { return 2 / (Math.PI * (1 + z * z)); }
 

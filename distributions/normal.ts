@@ -9,7 +9,7 @@ import { Identity } from './bijectors/identity.js';
 import type { Bijector } from './bijectors/bijector.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real } from './internal/constraints.js';
-import { fusedMap } from './internal/fused.js';
+import { fusedMap, type FusedForms } from './internal/fused.js';
 import { dLogNdtr, logNdtr, logPhi, ndtr, ndtri } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
 
@@ -55,7 +55,7 @@ export class Normal extends Distribution {
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return fusedMap('Normal.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], normalLogProb, normalLogProbPartials, normalLogProbFill);
+    return fusedMap('Normal.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], normalLogProb, normalLogProbPartials, NORMAL_FORMS);
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
@@ -96,23 +96,28 @@ export class Normal extends Distribution {
 // The log density's kernels are module functions, not closures made per call: compiled code calls
 // one function object, which V8 can inline (a closure made per call it cannot, and then every
 // double passed or returned is boxed).
-function normalLogProb(v: number, m: number, s: number): number { const z = (v - m) / s; return -0.5 * z * z - LOG_SQRT_2PI - Math.log(s); }
-function normalLogProbPartials(out: Float64Array, v: number, m: number, s: number): void { const z = (v - m) / s; out[0] = -z / s; out[1] = z / s; out[2] = (z * z - 1) / s; }
+function normalLogProb(v: number, m: number, s: number): number { return normalLogProbCore(v, m, s, 0, Math.log(s)); }
+function normalLogProbCore(v: number, m: number, s: number, _: number, logS: number): number { const z = (v - m) / s; return -0.5 * z * z - LOG_SQRT_2PI - logS; }
 
-/** The log density loop with −log σ − log√(2π) and 1/σ hoisted when loc and scale are scalars. */
+function normalLogProbPartials(out: Float64Array, v: number, m: number, s: number): void { out[0] = dValue(v, m, s); out[1] = dLoc(v, m, s); out[2] = dScale(v, m, s); }
+function dValue(v: number, m: number, s: number): number { const z = (v - m) / s; return -z / s; }
+function dLoc(v: number, m: number, s: number): number { const z = (v - m) / s; return z / s; }
+function dScale(v: number, m: number, s: number): number { const z = (v - m) / s; return (z * z - 1) / s; }
+
+/** The log density loop, with log σ hoisted when loc and scale are scalars: `normalLogProb`'s bits (compiled code calls that). */
 function normalLogProbFill(out: Float64Array | Float32Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]): void {
   const [xs, ms, ss] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
   const [sx, sm, sS] = strides as [number, number, number];
   if (sx === 1 && sm === 0 && sS === 0) {
-    const m = ms[0]!, inv = 1 / ss[0]!, c = -LOG_SQRT_2PI - Math.log(ss[0]!);
-    for (let k = 0; k < n; k++) { const z = (xs[k]! - m) * inv; out[k] = c - 0.5 * z * z; }
+    const m = ms[0]!, s = ss[0]!, logS = Math.log(s);
+    for (let k = 0; k < n; k++) out[k] = normalLogProbCore(xs[k]!, m, s, 0, logS);
     return;
   }
-  for (let k = 0; k < n; k++) {
-    const s = ss[k * sS]!, z = (xs[k * sx]! - ms[k * sm]!) / s;
-    out[k] = -0.5 * z * z - LOG_SQRT_2PI - Math.log(s);
-  }
+  for (let k = 0; k < n; k++) out[k] = normalLogProb(xs[k * sx]!, ms[k * sm]!, ss[k * sS]!);
 }
+
+/** log σ computed once per call (at compile time for a constant scale); one partial at a time. */
+const NORMAL_FORMS: FusedForms = { fill: normalLogProbFill, hoisted: { of: [2], h: Math.log, core: normalLogProbCore }, partialOf: [dValue, dLoc, dScale] };
 
 /** KL(N(μa, σa) ‖ N(μb, σb)) = ½((μa − μb)/σb)² + ½·expm1(2Δ) − Δ, Δ = log σa − log σb (TFP's form). */
 registerKL(Normal, Normal, (a, b) => {

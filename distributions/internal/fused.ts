@@ -6,7 +6,7 @@
  */
 import { broadcastIndex, broadcastShapes } from '../../src/tensor/broadcast.js';
 import { applyLowering, isTracked } from '../../src/tensor/core.js';
-import type { Lowering } from '../../src/tensor/lowering.js';
+import type { Elementwise, Hoisted, Lowering } from '../../src/tensor/lowering.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 
 /** A scalar function of up to four arguments (unused trailing arguments are 0). */
@@ -21,24 +21,32 @@ export type ScalarPartials = (out: Float64Array, a: number, b: number, c: number
 const ZERO = new Float64Array(1);
 
 /**
- * `f` applied element-wise to the broadcast of `args` (named for shape errors), as one tape node
- * whose partials come from `partials` (omit it for a function that is not differentiated, such
- * as a cdf of a discrete distribution in its value). The result is float32 only when every
- * argument is float32.
- */
-/**
  * An optional hand-written value loop for hot densities: fills `out` (length n) from the argument
  * arrays and their strides (1: one value per element; 0: a single value), typically hoisting
- * per-parameter work when the parameters are scalars. It must agree with `f`.
+ * per-parameter work when the parameters are scalars. It must give `f`'s bits: compiled code
+ * calls `f` (or `hoisted`) instead.
  */
 export type BulkFill = (out: Float64Array | Float32Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]) => void;
 
-export function fusedMap(fn: string, args: readonly (readonly [string, Tensor])[], f: ScalarFn, partials?: ScalarPartials, fill?: BulkFill): Tensor {
+/** Faster forms of a fused function, each with its bits (see `Elementwise`'s fused kind). */
+export interface FusedForms {
+  readonly fill?: BulkFill;
+  readonly hoisted?: Hoisted;
+  readonly partialOf?: Extract<Elementwise, { kind: 'fused' }>['partialOf'];
+}
+
+/**
+ * `f` applied element-wise to the broadcast of `args` (named for shape errors), as one tape node
+ * whose partials come from `partials` (omit it for a function that is not differentiated, such
+ * as a cdf of a discrete distribution in its value). The result is float32 only when every
+ * argument is float32. `forms` are faster forms of `f` and `partials` with their bits.
+ */
+export function fusedMap(fn: string, args: readonly (readonly [string, Tensor])[], f: ScalarFn, partials?: ScalarPartials, forms: FusedForms = {}): Tensor {
   const shape = broadcastShapes(fn, args.map(([name, t]) => [name, t.shape] as const));
   const tensors = args.map(([, t]) => t);
   const tracked = tensors.map(isTracked);
   const grads = partials !== undefined && tracked.some(Boolean);
-  const op = fusedLowering(fn, shape, tensors, f, grads ? partials : undefined, tracked, fill);
+  const op = fusedLowering(fn, shape, tensors, f, grads ? partials : undefined, tracked, forms);
   return applyLowering(op, tensors, shape, op.n);
 }
 
@@ -49,7 +57,7 @@ export function fusedMap(fn: string, args: readonly (readonly [string, Tensor])[
  */
 function fusedLowering(
   fn: string, shape: readonly number[], tensors: readonly Tensor[], f: ScalarFn, partials: ScalarPartials | undefined,
-  tracked: readonly boolean[], fill: BulkFill | undefined,
+  tracked: readonly boolean[], { fill, hoisted, partialOf }: FusedForms,
 ): Lowering & { readonly n: number } {
   const n = shape.reduce((p, d) => p * d, 1);
   const m = tensors.length;
@@ -61,12 +69,15 @@ function fusedLowering(
   return {
     name: fn,
     n,
-    elementwise: { kind: 'fused' as const, f, partials: partials ?? null, fill: fill ?? null, maps: index },
+    elementwise: { kind: 'fused' as const, f, partials: partials ?? null, fill: fill ?? null, hoisted: hoisted ?? null, partialOf: partialOf ?? null, maps: index },
     forward(ins, out) {
       load(ins);
       const [va, vb, vc, vd] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
       if (fill !== undefined) fill(out as Float64Array, n, values, strides);
-      else for (let k = 0; k < n; k++) out[k] = f(va[k * sa]!, vb[k * sb]!, vc[k * sc]!, vd[k * sd]!);
+      else if (hoisted !== undefined && hoisted.of.every((j) => strides[j] === 0)) {
+        const h = hoisted.h(values[hoisted.of[0]!]![0]!, hoisted.of.length > 1 ? values[hoisted.of[1]!]![0]! : 0), core = hoisted.core;
+        for (let k = 0; k < n; k++) out[k] = core(va[k * sa]!, vb[k * sb]!, vc[k * sc]!, vd[k * sd]!, h);
+      } else for (let k = 0; k < n; k++) out[k] = f(va[k * sa]!, vb[k * sb]!, vc[k * sc]!, vd[k * sd]!);
     },
     ...(partials === undefined ? {} : {
       backward(g: Float64Array, ins: readonly ArrayLike<number>[], out: ArrayLike<number>, parts: readonly (Float64Array | null)[]) {

@@ -3,18 +3,20 @@
  * `new Function`) that runs the forward pass and, optionally, the reverse pass over buffers
  * allocated here, once. A call allocates nothing.
  *
- * Element-wise ops (a lowering with `elementwise`) are written inline: with at most `UNROLL`
- * elements as straight-line code over local variables, larger ones as one loop each; their
- * scalar functions are bound once, so every call site sees one function and V8 inlines it.
- * Other ops call their lowering's `forward`/`backward` on preallocated buffers.
+ * Element-wise ops (a lowering with `elementwise`) are written inline: scalars as straight-line
+ * code over local variables; chains of one size fused into one loop (forward: each member's
+ * value a local for the next; reverse: each member's adjoint a local), other ops of that size as
+ * a loop each. Their scalar functions are bound once, so every call site sees one function and
+ * V8 inlines it. Other ops call their lowering's `forward`/`backward` on preallocated buffers.
  *
- * The reverse pass follows the tape exactly: nodes from last to first, each op's parts in
- * operand order, the first part an input receives becomes its adjoint and later parts are added
- * to it, and inline code does each op's arithmetic in its kernel's order — so compiled values
- * and gradients have the tape's bits.
+ * The reverse pass keeps the tape's bits: each op's arithmetic in its kernel's order, and each
+ * adjoint summed in the tape's order — nodes from last to first, each op's parts in operand
+ * order, the first part assigned and later ones added (decided in code order at the end, see
+ * `resolveMarks`). A fused member's part for a node outside its loop waits for the member's own
+ * place in that order when a node between them sends the same node a part.
  */
 import type { Constant, Flat, TraceNode } from '../tensor/lowering.js';
-import { emitBackward, emitForward, type Emit } from './elementwise.js';
+import { eachElement, emitBackward, emitForward, type Emit } from './elementwise.js';
 import type { Program } from './trace.js';
 
 /** What a compiled program exposes: write `inputs`, call `run`, read `outputs` and `grads`. */
@@ -59,6 +61,39 @@ export function lit(x: number): string {
   return x < 0 ? `(${x})` : String(x);
 }
 
+/** Marks around a reverse-pass write whose operator (`=` for the first part, `+=` after) is decided at the end, in code order. */
+const MARK = '\u0001';
+
+/**
+ * Fused loops: groups of inline element-wise nodes of one loop size (a `total` joins the loop of
+ * its operand) that run as one loop, forward and reverse. A node joins the open group of its size;
+ * a node outside a group that reads one of its members closes it (so the group's loop, emitted
+ * where its last member was, runs before every outside reader). Groups of one node stay plain.
+ */
+function fuseLoops(nodes: readonly TraceNode[], live: Uint8Array, loopSize: (n: TraceNode) => number): { group: Int32Array; members: number[][] } {
+  const group = new Int32Array(nodes.length).fill(-1);
+  const members: number[][] = [];
+  const open = new Map<number, number>();          // loop size → its open group
+  const isTotal = (i: number) => nodes[i]!.op!.elementwise!.kind === 'total';
+  for (const n of nodes) {
+    if (n.op === null || !live[n.index]) continue;
+    const size = loopSize(n);
+    let target = size > 0 ? open.get(size) : undefined;
+    // Reading a group's sum needs its loop finished: that group closes, as for any outside reader.
+    if (target !== undefined && n.operands.some((o) => !isConst(o) && group[o.index] === target && isTotal(o.index))) target = undefined;
+    for (const o of n.operands) {
+      const h = isConst(o) ? -1 : group[o.index]!;
+      if (h >= 0 && h !== target) for (const [s, q] of open) if (q === h) open.delete(s);
+    }
+    if (size === 0) continue;
+    if (target === undefined) { target = members.length; members.push([]); open.set(size, target); }
+    members[target]!.push(n.index);
+    group[n.index] = target;
+  }
+  for (const m of members) if (m.length === 1) group[m[0]!] = -1;
+  return { group, members };
+}
+
 export function generate(program: Program, withGrad: boolean): Compiled {
   const nodes = program.trace.nodes;
   const env: unknown[] = [];
@@ -73,17 +108,25 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   }
   // Inline nodes: element-wise float64 (or bool) ops; unrolled when small.
   const inline = (n: TraceNode) => n.op?.elementwise !== undefined && (n.data instanceof Float64Array || n.data instanceof Uint8Array);
-  // A fused op with its own value loop (`fill`) runs it over buffers: it is never unrolled, and its operands need buffers.
-  const fills = (n: TraceNode) => { const ew = n.op?.elementwise; return ew?.kind === 'fused' && ew.fill !== null; };
   const unrolled = new Uint8Array(nodes.length);
-  for (const n of nodes) if (live[n.index] && inline(n) && !fills(n) && n.size <= UNROLL && n.op!.elementwise!.kind !== 'segmentSum') unrolled[n.index] = 1;
+  for (const n of nodes) if (live[n.index] && inline(n) && n.size <= UNROLL && n.op!.elementwise!.kind !== 'segmentSum') unrolled[n.index] = 1;
+  // The loop a node can share: its size (its operand's for a total); 0 when it cannot (unrolled, read through index maps).
+  const loopSize = (n: TraceNode): number => {
+    if (!inline(n)) return 0;
+    const ew = n.op!.elementwise!;
+    if (ew.kind === 'total') { const x = n.operands[0]!; return !isConst(x) && x.size > UNROLL ? x.size : 0; }
+    if (unrolled[n.index] || ew.kind === 'segmentSum' || ((ew.kind === 'binary' || ew.kind === 'fused') && ew.maps?.some((m) => m))) return 0;
+    return n.operands.every((o) => { const s = isConst(o) ? o.data.length : o.size; return s === n.size || s === 1; }) ? n.size : 0;
+  };
+  const { group, members } = fuseLoops(nodes, live, loopSize);
+  const last = (g: number) => members[g]![members[g]!.length - 1]!;
   const needsBuffer = new Uint8Array(nodes.length);
   for (const o of program.outputs) if (!isConst(o)) needsBuffer[o.index] = 1;
   for (const n of nodes) {
     if (!live[n.index] || n.op === null) continue;
     if (!unrolled[n.index]) needsBuffer[n.index] = 1;
-    // Operands read as arrays: by a kernel call, a fill, or through an index map.
-    for (const o of n.operands) if (!isConst(o) && (!inline(n) || fills(n) || (o.size !== 1 && o.size !== n.size))) needsBuffer[o.index] = 1;
+    // Operands read as arrays: by a kernel call, or through an index map.
+    for (const o of n.operands) if (!isConst(o) && (!inline(n) || (o.size !== 1 && o.size !== n.size))) needsBuffer[o.index] = 1;
   }
 
   const inputs = program.inputs.map((n) => new Float64Array(n.size));
@@ -102,6 +145,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     valueName[n.index] = bind(value[n.index]);
   }
 
+  /** The group whose forward loop is being written (its members' values are locals `v{i}` there), or −1. */
+  let forwardGroup = -1;
   /** Expression for element k (a number, or the loop variable's name) of an operand read by an op of n elements. */
   const val = (o: Operand, k: number | string): string => {
     if (isConst(o)) {
@@ -110,17 +155,47 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       return typeof k === 'number' ? lit(c.data[k]!) : `${c.name}[${k}]`;
     }
     const kk = o.size === 1 ? 0 : k;
-    return unrolled[o.index] ? `v${o.index}_${kk}` : `${valueName[o.index]}[${kk}]`;
+    if (unrolled[o.index]) return `v${o.index}_${kk}`;
+    return forwardGroup >= 0 && group[o.index] === forwardGroup ? `v${o.index}` : `${valueName[o.index]}[${kk}]`;
   };
 
   const fwd: string[] = [];
   const operandData = (o: Operand) => (isConst(o) ? constOf(o).data : value[o.index]!);
   const arrayName = (o: Operand) => (isConst(o) ? constOf(o).name : valueName[o.index]!);
-  const emit: Emit = { bind, lit, val, operandData, arrayName, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s), scalarAdjoint: () => false, aliasAdjoint: () => false };
+  const emit: Emit = {
+    bind, lit, val, operandData, arrayName, unrolled: (i) => unrolled[i] === 1, valueName: (i) => valueName[i], line: (s) => fwd.push(s), declare: (s) => fwd.push(s),
+    loop: (n, u, body) => eachElement((s) => fwd.push(s), n, u, body), scalarAdjoint: () => false, aliasAdjoint: () => false,
+  };
+  /**
+   * Writes group g's loop with `emitOne` per member: what a member writes before its loop body
+   * goes before the loop (`pre`), its body into the shared loop, what it writes after to `after(i)`.
+   */
+  const fusedLoop = (g: number, order: readonly number[], base: Emit, after: (i: number) => (s: string) => void, wrap: boolean,
+    emitOne: (e: Emit, i: number) => void): { pre: string[]; body: string[] } => {
+    const pre: string[] = [], body: string[] = [];
+    for (const i of order) {
+      let inLoop = false;
+      const post = after(i);
+      emitOne({ ...base, line: (s) => (inLoop ? post(s) : pre.push(s)), declare: (s) => pre.push(s), loop: (_n, _u, f) => { body.push(wrap ? `{ ${f('k')} }` : f('k')); inLoop = true; } }, i);
+    }
+    return { pre, body };
+  };
+  const loopSizeOf = (g: number) => loopSize(nodes[members[g]![0]!]!);
   for (const n of nodes) {
     if (n.op === null || !live[n.index]) continue;
+    const g = group[n.index]!;
+    if (g >= 0) {
+      if (n.index !== last(g)) continue;
+      forwardGroup = g;
+      const post: string[] = [];
+      const { pre, body } = fusedLoop(g, members[g]!, emit, () => (s) => post.push(s), false,
+        (e, i) => emitForward(e, nodes[i]!, 'fused', needsBuffer[i] === 1));
+      forwardGroup = -1;
+      fwd.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...body, '}', ...post);
+      continue;
+    }
     if (inline(n)) {
-      emitForward(emit, n, unrolled[n.index] === 1, needsBuffer[n.index] === 1);
+      emitForward(emit, n, unrolled[n.index] ? 'unrolled' : 'loop', needsBuffer[n.index] === 1);
       continue;
     }
     const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
@@ -133,7 +208,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const locals: string[] = [];
   const out0 = program.outputs[0]!;
   if (withGrad && !isConst(out0)) {
-    // Adjoint of each node: local variables (unrolled nodes) or a buffer; `started` once a part has arrived.
+    // Adjoint of each node: local variables (unrolled nodes, members in their fused loop) or a
+    // buffer; `started` once a part has been written (in the order the code is written).
     const adjoint: (Float64Array | undefined)[] = new Array(nodes.length);
     const started = new Uint8Array(nodes.length);
     const adjNames = new Map<number, string>();
@@ -145,11 +221,12 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     };
     // Nodes whose adjoint is one number for every element (see Emit.scalarAdjoint).
     const scalarAdj = new Map<number, string>();
-    const readers = new Uint32Array(nodes.length);
-    for (const n of nodes) if (live[n.index]) for (const o of n.operands) if (!isConst(o)) readers[o.index]++;
-    for (const o of program.outputs) if (!isConst(o)) readers[o.index]++;
+    const readers: number[][] = nodes.map(() => []);
+    for (const n of nodes) if (live[n.index]) for (const o of n.operands) if (!isConst(o)) readers[o.index]!.push(n.index);
+    const outputReads = new Uint32Array(nodes.length);
+    for (const o of program.outputs) if (!isConst(o)) outputReads[o.index]++;
     const scalarAdjoint = (o: TraceNode, name: string): boolean => {
-      if (started[o.index] || o.op === null || readers[o.index] !== 1 || unrolled[o.index] || !inline(o)) return false;
+      if (started[o.index] || o.op === null || readers[o.index]!.length + outputReads[o.index]! !== 1 || unrolled[o.index] || !inline(o)) return false;
       scalarAdj.set(o.index, name);
       started[o.index] = 1;
       return true;
@@ -165,23 +242,67 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       adjoint[o.index] = buf;
       adjNames.set(o.index, adjNames.get(n.index)!);
       started[o.index] = 1;
+      back.push(`${MARK}B${o.index}!${MARK}`);                // o's adjoint is written: later parts add
       return true;
     };
+    /** The group whose reverse loop is being written (its members' adjoints are locals `m{i}` there), or −1. */
+    let backwardGroup = -1;
+    const inLoop = (i: number) => backwardGroup >= 0 && group[i] === backwardGroup && !unrolled[i];
     /** Adjoint of node i at element k. */
-    const adj = (i: number, k: number | string): string => scalarAdj.get(i) ?? (unrolled[i] ? `a${i}_${k}` : `${bufName(i)}[${k}]`);
+    const adj = (i: number, k: number | string): string => scalarAdj.get(i)
+      ?? (unrolled[i] ? `a${i}_${k}` : inLoop(i) ? `m${i}` : `${bufName(i)}[${k}]`);
+    /** The mark standing for `=` or `+=` of a write to node o's adjoint at k. */
+    const mark = (i: number, k: number | string): string =>
+      `${MARK}${unrolled[i] ? `a${i}_${k}` : inLoop(i) ? `m${i}` : `B${i}:${typeof k === 'number' ? k : '*'}:${nodes[i]!.size}`}${MARK}`;
+    /** The member whose reverse step is being written inside a fused loop, and its deferred lines. */
+    let member = -1;
+    const deferred = new Map<number, string[]>();
+    const deferTo = (i: number) => { let d = deferred.get(i); if (d === undefined) deferred.set(i, d = []); return d; };
+    /**
+     * Whether member m's parts for an outside node o must wait for m's own place in the reverse
+     * order: when a node outside m's group, between m and the group's last member, also sends o a
+     * part — the tape adds that one first.
+     */
+    const mustWait = (m: number, o: TraceNode): boolean => readers[o.index]!.some((r) => r > m && r < last(group[m]!) && group[r] !== group[m]);
     /** Adds `expr` to the adjoint of operand node o at k (assigns it for o's first part). */
-    const contribute = (o: TraceNode, k: number | string, expr: string, first: boolean): string => `${adj(o.index, k)} ${first ? '=' : '+='} ${expr};`;
-    const isFirst = (o: TraceNode): boolean => { const f = started[o.index] === 0; started[o.index] = 1; return f; };
+    const contribute = (o: TraceNode, k: number | string, expr: string): string => {
+      started[o.index] = 1;
+      if (member >= 0 && typeof k === 'string' && !inLoop(o.index) && mustWait(member, o)) {
+        const P = bind(new Float64Array(o.size));
+        deferTo(member).push(`for (let k = 0; k < ${o.size}; k++) ${adj(o.index, 'k')} ${mark(o.index, 'k')} ${P}[k];`);
+        return `${P}[k] = ${expr};`;
+      }
+      return `${adj(o.index, k)} ${mark(o.index, k)} ${expr};`;
+    };
+    const backEmit: Emit = { ...emit, line: (s) => back.push(s), declare: (s) => back.push(s), loop: (n, u, body) => eachElement((s) => back.push(s), n, u, body), scalarAdjoint, aliasAdjoint };
 
-    if (unrolled[out0.index]) for (let k = 0; k < out0.size; k++) back.push(`a${out0.index}_${k} = 1;`);
+    if (unrolled[out0.index]) for (let k = 0; k < out0.size; k++) back.push(`a${out0.index}_${k} = 1; ${MARK}a${out0.index}_${k}!${MARK}`);
     else adjoint[out0.index] = new Float64Array(out0.size).fill(1);
     started[out0.index] = 1;
     for (let i = out0.index; i >= 0; i--) {
       const n = nodes[i]!;
-      if (!started[i] || n.op === null || !live[i]) continue;
+      if (n.op === null || !live[i]) continue;
+      const g = group[i]!;
+      if (g >= 0 && i === last(g)) {
+        // The group's reverse loop: members from last to first; an adjoint already started by an outside reader is loaded first.
+        backwardGroup = g;
+        const order = members[g]!.slice().reverse();
+        const loads = members[g]!.filter((j) => !unrolled[j] && !scalarAdj.has(j))
+          .map((j) => (started[j] ? `let m${j} = ${bufName(j)}[k]; ${MARK}m${j}!${MARK}` : `let m${j} = 0;`));
+        const { pre, body } = fusedLoop(g, order, { ...backEmit, aliasAdjoint: () => false }, (j) => (s) => deferTo(j).push(s), true, (e, j) => {
+          if (!started[j] && !scalarAdj.has(j)) return;     // no part reached it (a member after it decided)
+          member = j;
+          emitBackward(e, nodes[j]!, false, (k) => adj(j, k), contribute);
+          member = -1;
+        });
+        backwardGroup = -1;
+        back.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...loads, ...body, '}');
+      }
+      if (g >= 0) { back.push(...(deferred.get(i) ?? [])); continue; }
+      if (!started[i]) continue;
       if (inline(n)) {
         // Small nodes take literal indices even when their value is in a buffer (their operands may be locals).
-        emitBackward({ ...emit, line: (s) => back.push(s), scalarAdjoint, aliasAdjoint }, n, n.size <= UNROLL, (k) => adj(i, k), contribute, isFirst);
+        emitBackward(backEmit, n, n.size <= UNROLL, (k) => adj(i, k), contribute);
         continue;
       }
       const op = n.op;
@@ -192,11 +313,15 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       n.operands.forEach((o, j) => {
         const part = parts[j];
         if (part === null || part === undefined || isConst(o)) return;
-        const first = isFirst(o);
-        if (!unrolled[o.index] && first && adjoint[o.index] === undefined) { adjoint[o.index] = part; return; }   // the part becomes the adjoint
+        if (!unrolled[o.index] && !started[o.index] && adjoint[o.index] === undefined) {   // the part becomes the adjoint
+          adjoint[o.index] = part;
+          started[o.index] = 1;
+          back.push(`${MARK}B${o.index}!${MARK}`);
+          return;
+        }
         const p = bind(part);
-        if (unrolled[o.index]) for (let k = 0; k < o.size; k++) back.push(contribute(o, k, `${p}[${k}]`, first));
-        else back.push(`for (let k = 0; k < ${o.size}; k++) ${contribute(o, 'k', `${p}[k]`, first)}`);
+        if (unrolled[o.index]) for (let k = 0; k < o.size; k++) back.push(contribute(o, k, `${p}[${k}]`));
+        else back.push(`for (let k = 0; k < ${o.size}; k++) ${contribute(o, 'k', `${p}[k]`)}`);
       });
     }
     program.inputs.forEach((n, j) => {
@@ -207,7 +332,27 @@ export function generate(program: Program, withGrad: boolean): Compiled {
 
   const names = env.map((_, i) => `e${i}`);
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
-    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}\n};`;
+    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${resolveMarks(back.join('\n'))}\n};`;
   const run = new Function('env', source)(env) as (withGrad: boolean) => void;
   return { inputs, outputs, outputShapes: program.outputShapes, grads, run, source };
+}
+
+/**
+ * Replaces each mark by `=` for the first write to its adjoint (element) in code order and `+=`
+ * after; a mark ending in `!` records a write made otherwise (a buffer that became the adjoint)
+ * and leaves nothing. `B{i}:*:{n}` covers every element of node i's n-element buffer, `B{i}:{k}:{n}` one.
+ */
+function resolveMarks(code: string): string {
+  const written = new Map<string, Set<string>>();
+  return code.replace(/\u0001([^\u0001]*)\u0001/g, (_, m: string) => {
+    const note = m.endsWith('!');
+    const [store, el = '*', n = '1'] = (note ? m.slice(0, -1) : m).split(':') as [string, string?, string?];
+    let done = written.get(store);
+    if (done === undefined) written.set(store, done = new Set());
+    const all = note || done.has('*') || done.size === Number(n);
+    if (el === '*' && !all && done.size > 0) throw new Error(`generate: internal error: adjoint ${store} written in part before a full write`);
+    const first = !all && !done.has(el);
+    done.add(note ? '*' : el);
+    return note ? '' : first ? '=' : '+=';
+  });
 }

@@ -46,6 +46,18 @@ export type ElementPartial = ((a: number, b: number, y: number) => number) | num
  */
 export type OperandMaps = readonly (Int32Array | null)[];
 
+/**
+ * A fused function written as `f(a, b, c, d) = core(a, b, c, d, h(x, y))`, where h reads only the
+ * operands at `of` (parameters such as a scale: `log σ`): eager code computes h once when those
+ * operands are scalars, and generated code once per call, or at compile time when they are
+ * constants. The same operations in the same order as f, so the same bits.
+ */
+export interface Hoisted {
+  readonly of: readonly number[];
+  readonly h: (x: number, y: number) => number;
+  readonly core: (a: number, b: number, c: number, d: number, h: number) => number;
+}
+
 /** The element-wise kinds the compiler writes inline (see `Lowering.elementwise`). */
 export type Elementwise =
   | { readonly kind: 'unary'; readonly f: (x: number) => number; readonly df: ((x: number, y: number) => number) | null }
@@ -62,6 +74,13 @@ export type Elementwise =
     readonly partials: ((out: Float64Array, a: number, b: number, c: number, d: number, y: number) => void) | null;
     /** The eager value loop when the op has one (`fill(out, n, operands, strides)`; strides 1 or 0 per operand), used instead of `f`. */
     readonly fill: ((out: Float64Array, n: number, values: readonly ArrayLike<number>[], strides: readonly number[]) => void) | null;
+    /** `f` split so that its parameter-only part is computed once where it can be (see `Hoisted`). */
+    readonly hoisted: Hoisted | null;
+    /**
+     * ∂f/∂argⱼ of (a, b, c, d, y) per operand, each with the bits `partials` writes to out[j] (0
+     * where it writes nothing): generated code calls only those an operand needs, with no scratch.
+     */
+    readonly partialOf: readonly ((a: number, b: number, c: number, d: number, y: number) => number)[] | null;
     readonly maps?: OperandMaps;
   }
   /** scale · Σ x (sum and mean over everything). */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileGradient, formatProgram, jit } from '../../src/compile/index.js';
 import {
   abs, add, customGradient, div, exp, expm1, greater, less, log, log1p, logaddexp, logSigmoid, logsumexp, maximum, mean, minimum, mul, neg,
-  pow, sigmoid, softplus, sqrt, square, sub, sum, tanh, tensor, valueAndGrad, where, xlogy, expandDims, type Tensor,
+  pow, sigmoid, softplus, sqrt, square, sub, sum, tanh, tensor, valueAndGrad, where, xlogy, expandDims, cumsum, type Tensor,
 } from '../../src/index.js';
 import { Gamma } from '../../distributions/gamma.js';
 import { mulberry32, newSpaceGrowth } from '../helpers.js';
@@ -59,6 +59,24 @@ describe('compiled programs: the tape\'s bits', () => {
         g.forEach((gi, i) => expect(Array.from(c.grads[i]!)).toEqual(Array.from(gi.data as Float64Array)));
       }
     }
+  });
+
+  it('element-wise chains of one size run as one loop, forward and reverse, with the tape\'s order of parts', () => {
+    const n = 9;
+    const loops = (src: string) => (src.match(/for \(let k = 0; k < 9; k\+\+\) \{\n/g) ?? []).length;
+    // Two chains and their sums; a broadcast scalar read inside the loop and outside it (s · s, between members).
+    const f: F = (x, s) => {
+      const a = sum(mul(exp(mul(s, x)), x)), q = mul(s, s), b = sum(square(sub(x, s)));
+      return add(add(a, b), q);
+    };
+    const c = compileGradient('test', f, [tensor(vec(n)), tensor([0.5])]);
+    expect(loops(c.source), c.source).toBe(2);                   // one forward loop, one reverse loop
+    expectTapeBits(f, [vec(n), [0.5]], [vec(n), [-1.25]]);
+    // x is read by a member, by a node outside the loop between members (cumsum), then by a member
+    // again: the first member's part waits for its place, so x's adjoint sums in the tape's order.
+    const g: F = (x) => sum(mul(add(mul(x, 3), cumsum(x)), x));
+    expectTapeBits(g, [vec(n)], [vec(n)]);
+    expectTapeBits(g, [vec(n)], [vec(n, -1e3, 1e3)]);
   });
 
   it('a selection traced on one side is recomputed on the other (where, comparisons, maximum)', () => {
