@@ -48,3 +48,12 @@ export {
   getStepSize, setStepSize, getInverseMassDiag, setInverseMassDiag, getLogAcceptRatio, type StepSize, type InverseMassDiag,
 } from './internal/kernel-results.js';
 export * from './diagnostics/index.js';
+export {
+  loo, waic, psislw, compare, LooResult, WaicResult, CompareResult,
+  type IcScale, type LogLikelihoodInput, type LooOptions, type WaicOptions, type PsislwOptions, type CompareOptions, type CompareRow,
+} from './diagnostics/loo.js';
+export { hdi, type HdiOptions } from './diagnostics/hdi.js';
+export {
+  samplePriorPredictive, samplePosteriorPredictive, logLikelihood, pointwiseLogProb,
+  type PredictiveModel, type PosteriorDraws, type PriorPredictiveOptions, type PosteriorPredictiveOptions,
+} from './predictive.js';

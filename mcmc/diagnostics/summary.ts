@@ -1,6 +1,6 @@
 /**
  * `summary(draws)`: the per-parameter table Stan and ArviZ print after sampling — mean, MCSE,
- * sd, 5%/50%/95% quantiles, bulk and tail ESS, R-hat — plus the divergence count.
+ * sd, 5%/50%/95% quantiles, ArviZ's 94% HDI, bulk and tail ESS, R-hat — plus the divergence count.
  */
 import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -8,6 +8,7 @@ import {
   type Draws, type DrawsStructure, componentChains, drawsLayout, float64Values, isPartList, isPartRecord, toTensor,
 } from './draws.js';
 import { multichainStatistics } from './internal/arviz-stats.js';
+import { checkHdiProb, hdiOf } from './hdi.js';
 import { anyNaN, mean, variance } from './internal/chains.js';
 import { numpyQuantile, sorted } from './internal/quantile.js';
 
@@ -26,6 +27,12 @@ export interface SummaryRow {
   readonly q5: number;
   readonly q50: number;
   readonly q95: number;
+  /**
+   * Lower and upper ends of the highest-density interval of probability `hdiProb` (default
+   * 0.94: ArviZ's `hdi_3%` and `hdi_97%` columns), as `az.summary` computes it.
+   */
+  readonly hdiLower: number;
+  readonly hdiUpper: number;
   readonly essBulk: number;
   readonly essTail: number;
   /** Rank-normalized split R-hat as `az.summary` reports it (NaN with one chain). */
@@ -49,20 +56,51 @@ export interface SummaryOptions {
   readonly divergences?: number | Draws | readonly boolean[] | readonly (readonly boolean[])[];
   /** Names for an array of parts (default `x0`, `x1`, …) or a single part (default `x`). */
   readonly names?: readonly string[];
+  /** Probability of the HDI in `hdiLower`/`hdiUpper`, in (0, 1] (default 0.94, ArviZ's). */
+  readonly hdiProb?: number;
+  /**
+   * Which interval columns the printed table shows: `'quantiles'` (default: 5%, 50%, 95%) or
+   * `'hdi'` (ArviZ's `hdi_3%`, `hdi_97%` for the default `hdiProb`). Rows carry both.
+   */
+  readonly interval?: 'quantiles' | 'hdi';
 }
 
-const COLUMNS = [
+type Column = readonly [title: string, key: Exclude<keyof SummaryRow, 'name'>, digits: number];
+
+const COLUMNS: readonly Column[] = [
   ['mean', 'mean', 3], ['mcse', 'mcseMean', 3], ['sd', 'sd', 3], ['5%', 'q5', 3], ['50%', 'q50', 3],
   ['95%', 'q95', 3], ['ess_bulk', 'essBulk', 0], ['ess_tail', 'essTail', 0], ['r_hat', 'rHat', 2],
-] as const;
+];
+
+/** ArviZ's HDI column titles for `hdiProb` (`hdi_3%`, `hdi_97%` for 0.94): Python's `f'{100 * alpha / 2:g}'`. */
+export function hdiColumnTitles(hdiProb: number): [string, string] {
+  const alpha = 1 - hdiProb;
+  const g = (x: number) => String(Number(x.toPrecision(6)));
+  return [`hdi_${g((100 * alpha) / 2)}%`, `hdi_${g(100 * (1 - alpha / 2))}%`];
+}
+
+function columnsFor(interval: 'quantiles' | 'hdi', hdiProb: number): readonly Column[] {
+  if (interval === 'quantiles') return COLUMNS;
+  const [lo, hi] = hdiColumnTitles(hdiProb);
+  return [COLUMNS[0]!, COLUMNS[1]!, COLUMNS[2]!, [lo, 'hdiLower', 3], [hi, 'hdiUpper', 3], ...COLUMNS.slice(6)];
+}
 
 /** The result of {@link summary}: rows, the divergence count, and a printable table. */
 export class Summary {
+  /** The probability of the rows' `hdiLower`/`hdiUpper`. */
+  readonly hdiProb: number;
+  /** The interval columns `format()` prints. */
+  readonly interval: 'quantiles' | 'hdi';
+
   constructor(
     readonly rows: readonly SummaryRow[],
     /** Number of divergent transitions, when known. */
     readonly divergences: number | undefined,
-  ) {}
+    options: { readonly hdiProb?: number; readonly interval?: 'quantiles' | 'hdi' } = {},
+  ) {
+    this.hdiProb = options.hdiProb ?? 0.94;
+    this.interval = options.interval ?? 'quantiles';
+  }
 
   /** The row labelled `name` (`'mu'`, `'theta[2]'`), if any. */
   get(name: string): SummaryRow | undefined {
@@ -71,12 +109,17 @@ export class Summary {
 
   /**
    * The table as text, one row per parameter element, rounded like ArviZ (3 decimals; ESS to
-   * integers; R-hat to 2 decimals), with a divergence line when the count is known.
+   * integers; R-hat to 2 decimals), with a divergence line when the count is known. The interval
+   * columns are the summary's `interval` unless given: `'quantiles'` (5%, 50%, 95%) or `'hdi'`
+   * (ArviZ's `hdi_3%`, `hdi_97%`).
    */
-  format(): string {
+  format(options: { readonly interval?: 'quantiles' | 'hdi' } = {}): string {
+    const interval = options.interval ?? this.interval;
+    if (interval !== 'quantiles' && interval !== 'hdi') fail('range', 'Summary.format', 'interval', "must be 'quantiles' or 'hdi'", interval);
+    const columns = columnsFor(interval, this.hdiProb);
     const cell = (x: number, digits: number): string => (Number.isNaN(x) ? 'NaN' : x.toFixed(digits));
-    const header = ['', ...COLUMNS.map(([title]) => title)];
-    const body = this.rows.map((r) => [r.name, ...COLUMNS.map(([, key, digits]) => cell(r[key], digits))]);
+    const header = ['', ...columns.map(([title]) => title)];
+    const body = this.rows.map((r) => [r.name, ...columns.map(([, key, digits]) => cell(r[key], digits))]);
     const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
     const line = (row: readonly string[]): string =>
       row.map((s, i) => (i === 0 ? s.padEnd(widths[i]!) : s.padStart(widths[i]!))).join('  ').trimEnd();
@@ -94,18 +137,21 @@ const FN = 'summary';
 
 /**
  * Summarises MCMC draws per parameter, matching `az.summary(..., round_to='none')` for mean,
- * sd, mcse_mean, mcse_sd, ess_bulk, ess_tail and r_hat, with NumPy's 5%/50%/95% quantiles in
- * place of ArviZ's HDI. Vector parameters get one row per element, labelled like ArviZ
+ * sd, hdi_3% / hdi_97% (`hdiLower`, `hdiUpper`; see `hdiProb`), mcse_mean, mcse_sd, ess_bulk,
+ * ess_tail and r_hat, plus NumPy's 5%/50%/95% quantiles (printed by default; `interval: 'hdi'`
+ * prints ArviZ's HDI columns instead). Vector parameters get one row per element, labelled like ArviZ
  * (`theta[0]`, `L[1, 0]`). Diagnostics are NaN (as in ArviZ) for NaN draws or fewer than 4
  * draws, and R-hat is NaN for a single chain.
  *
  * @param draws - draws in TFP layout `[draws, chains, ...event]` per part: a record of named
  *   parts, an array of parts, a single part, or a `sampleChain` result (its `allStates`).
  * @param options - `divergences` (a count or per-draw flags; default from a `sampleChain`
- *   trace), `names` (for an array of parts or a single part).
+ *   trace), `names` (for an array of parts or a single part), `hdiProb` (default 0.94),
+ *   `interval` (`'quantiles'` or `'hdi'`: the printed interval columns).
  * @returns A {@link Summary}; `String(summary(...))` or `.format()` prints the table.
  * @throws {TypeError} for input that is not draws, or mis-typed options.
- * @throws {RangeError} when a part is a scalar or empty, or `names` has the wrong length.
+ * @throws {RangeError} when a part is a scalar or empty, `names` has the wrong length, or
+ *   `hdiProb` is outside (0, 1] or leaves too few draws for an interval.
  *
  * @example
  * import { random } from 'stochax';
@@ -113,6 +159,9 @@ const FN = 'summary';
  * const s = summary({ mu: random.normal(random.key(0), [500, 4]), theta: random.normal(random.key(1), [500, 4, 3]) });
  * s.get('theta[2]')!.essBulk;   // → a number near 2000
  * console.log(String(s));       // mean  mcse  sd  5%  50%  95%  ess_bulk  ess_tail  r_hat
+ * s.get('mu')!.hdiLower;        // → about -1.88 (ArviZ's hdi_3%)
+ * console.log(summary({ mu: random.normal(random.key(0), [500, 4]) }, { interval: 'hdi' }).format());
+ * //     mean  mcse  sd  hdi_3%  hdi_97%  ess_bulk  ess_tail  r_hat
  */
 export function summary(draws: DrawsStructure | SampleChainLike, options?: SummaryOptions): Summary {
   const o = checkOptions(FN, options);
@@ -126,6 +175,9 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
     divergences = divergencesFromTrace(result.trace);
   }
   if (o.divergences !== undefined) divergences = countDivergences(o.divergences);
+  const hdiProb = o.hdiProb === undefined ? 0.94 : checkHdiProb(FN, 'hdiProb', o.hdiProb);
+  const interval = o.interval ?? 'quantiles';
+  if (interval !== 'quantiles' && interval !== 'hdi') fail(typeof interval === 'string' ? 'range' : 'type', FN, 'interval', "must be 'quantiles' or 'hdi'", interval);
 
   const parts: [string, Tensor, string][] = [];
   if (isPartRecord(states)) {
@@ -151,6 +203,8 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
       const nan = anyNaN(a.data);
       const x = sorted(a.data);
       const q = (p: number): number => (nan ? Number.NaN : numpyQuantile(x, p));
+      const h = hdiOf(a.data, hdiProb);
+      if (h === undefined) fail('range', FN, 'hdiProb', `leaves too few draws for an interval (⌊hdiProb·n⌋ = ${Math.floor(hdiProb * a.data.length)} of n = ${a.data.length} draws)`, hdiProb);
       rows.push({
         name: label(name, layout.eventShape, e),
         mean: mean(a.data),
@@ -160,13 +214,15 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
         q5: q(0.05),
         q50: q(0.5),
         q95: q(0.95),
+        hdiLower: h[0],
+        hdiUpper: h[1],
         essBulk: stats.essBulk,
         essTail: stats.essTail,
         rHat: stats.rHat,
       });
     }
   }
-  return new Summary(rows, divergences);
+  return new Summary(rows, divergences, { hdiProb, interval });
 }
 
 /** ArviZ's flat label: `name` for a scalar, `name[i, j]` for element (i, j) of the event. */

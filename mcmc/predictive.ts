@@ -1,0 +1,343 @@
+/**
+ * The Bayesian workflow around the sampler: prior and posterior predictive draws and the
+ * pointwise log-likelihood of the observed nodes (NumPyro's `Predictive` and `log_likelihood`,
+ * PyMC's `sample_prior_predictive` / `sample_posterior_predictive` / `compute_log_likelihood`).
+ *
+ * Models are written for one draw (no sample, draw or chain axis: see `windowedAdaptiveNuts`),
+ * so every function here runs the model once per draw, with that draw's own key:
+ *
+ * - prior predictive draw s: `model.sample([], { seed: foldIn(S, s) })` with
+ *   S = `sanitizeSeed(seed, { salt: 'samplePriorPredictive' })`;
+ * - posterior predictive replicate (t, c): `model.sample([], { seed: foldIn(foldIn(P, c), t),
+ *   value: draw (t, c) })` with P = `sanitizeSeed(seed, { salt: 'samplePosteriorPredictive' })`.
+ *
+ * So the same seed gives the same draws bit for bit, and draw s (or chain c's draw t) depends
+ * only on the seed, its indices and that draw's values — not on how many draws or chains are
+ * taken, nor on the other draws. The salts keep these keys apart from the sampler's own
+ * (`foldIn(sanitizeSeed(seed), c)` per chain), so one seed can serve both.
+ */
+import { checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
+import { foldIn, sanitizeSeed, zerosSeed, type Seed } from '../src/samplers/seeds.js';
+import { transpose } from '../src/tensor/ops/shape.js';
+import { Tensor } from '../src/tensor/tensor.js';
+import type { Distribution } from '../distributions/distribution.js';
+import { Independent } from '../distributions/independent.js';
+import { JointDistribution } from '../distributions/joint/joint-distribution.js';
+import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
+import { isPlainObject, type PartialValues, type StructKind, type ValueLike } from '../distributions/joint/values.js';
+import { Sample } from '../distributions/sample.js';
+import { asTensor } from '../src/tensor/core.js';
+
+/** A joint model, or one with its observed nodes pinned. */
+export type PredictiveModel = JointDistribution<StructKind> | JointDistributionPinned<StructKind>;
+
+/**
+ * Posterior draws of some nodes, each `[draws, chains, ...event]` (what `windowedAdaptiveNuts`
+ * returns as `draws`): a record by node name, or for array-structured models an array — of the
+ * unpinned nodes in model order when the model is pinned, else of the first nodes in model order.
+ */
+export type PosteriorDraws = Readonly<Record<string, Tensor>> | readonly (Tensor | undefined)[];
+
+function jointOf(fn: string, model: unknown): { jd: JointDistribution<StructKind>; pinned: JointDistributionPinned<StructKind> | undefined } {
+  if (model instanceof JointDistributionPinned) return { jd: model.distribution as JointDistribution<StructKind>, pinned: model as JointDistributionPinned<StructKind> };
+  if (model instanceof JointDistribution) return { jd: model as JointDistribution<StructKind>, pinned: undefined };
+  return fail('type', fn, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
+}
+
+/** A node's value out of one `jd.sample` result, by node index. */
+function nodeValue(jd: JointDistribution<StructKind>, xs: unknown, i: number): Tensor {
+  return (Array.isArray(xs) ? xs[i] : (xs as Record<string, Tensor>)[jd.nodeNames[i]!]) as Tensor;
+}
+
+/** Stacks same-shaped per-draw tensors into `[...lead, ...shape]` (float64 unless all share an integer/bool dtype). */
+class Stacker {
+  private data: Float64Array | Int32Array | Uint8Array | undefined;
+  private shape: readonly number[] | undefined;
+  private dtype: 'float64' | 'int32' | 'bool' = 'float64';
+  constructor(private readonly fn: string, private readonly what: string, private readonly lead: readonly number[]) {}
+
+  put(index: number, t: Tensor): void {
+    if (this.shape === undefined) {
+      this.shape = [...t.shape];
+      this.dtype = t.dtype === 'int32' || t.dtype === 'bool' ? t.dtype : 'float64';
+      const n = this.lead.reduce((a, b) => a * b, 1) * t.size;
+      if (n > 2 ** 28) fail('range', this.fn, this.what, `would need ${n} elements ([${[...this.lead, ...t.shape].join(', ')}]), more than 2^28 (2 GiB as float64); use fewer draws`, [...t.shape]);
+      this.data = this.dtype === 'int32' ? new Int32Array(n) : this.dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
+    } else if (t.shape.length !== this.shape.length || t.shape.some((d, k) => d !== this.shape![k])) {
+      fail('range', this.fn, this.what, `has shape [${t.shape.join(', ')}] in draw ${index} but [${this.shape.join(', ')}] in draw 0 (every draw must have the same shape)`, [...t.shape]);
+    }
+    const size = t.size;
+    const out = this.data!;
+    for (let k = 0; k < size; k++) out[index * size + k] = Number(t.data[k]);
+  }
+
+  tensor(): Tensor {
+    return new Tensor(this.data!, [...this.lead, ...this.shape!], this.dtype);
+  }
+}
+
+// ---- prior predictive ---------------------------------------------------------------------
+
+export interface PriorPredictiveOptions {
+  /** Any seed `sanitizeSeed` accepts (undefined: a fresh one from the global source). */
+  readonly seed?: Seed;
+  /** Number of draws (default 500, PyMC's). */
+  readonly samples?: number;
+}
+
+/**
+ * Draws every node of a model from the prior: `samples` joint draws, the observed nodes
+ * included (for a pinned model the pins are ignored). Draw s is `model.sample([], { seed:
+ * foldIn(sanitizeSeed(seed, { salt: 'samplePriorPredictive' }), s) })`, so the model runs for one
+ * draw at a time (as `windowedAdaptiveNuts` runs it) and draw s is the same whatever `samples` is.
+ *
+ * @param model - a joint distribution (or a pinned one).
+ * @param options - `seed`, `samples` (default 500).
+ * @returns A record by node name, each `[samples, ...node shape]`.
+ * @throws {TypeError} for a model that is not a joint distribution, a bad seed, a non-integer
+ *   `samples`, or an unknown option name.
+ * @throws {RangeError} for `samples` < 1, or a node whose shape changes between draws.
+ * @example
+ * import { JointDistributionNamed, Normal, Sample } from 'stochax/distributions';
+ * const model = new JointDistributionNamed({
+ *   mu: new Normal({ loc: 0, scale: 10 }),
+ *   y: ({ mu }) => new Sample({ distribution: new Normal({ loc: mu, scale: 1 }), sampleShape: 3 }),
+ * });
+ * import { samplePriorPredictive } from 'stochax/mcmc';
+ * const prior = samplePriorPredictive(model, { seed: 1, samples: 200 });
+ * prior.y.shape;     // [200, 3]   (and prior.mu: [200])
+ */
+export function samplePriorPredictive(model: PredictiveModel, options?: PriorPredictiveOptions): Record<string, Tensor> {
+  const fn = 'samplePriorPredictive';
+  const o = checkOptions(fn, options, ['seed', 'samples']);
+  const { jd } = jointOf(fn, model);
+  const samples = checkNonNegativeInteger(fn, 'samples', o.samples ?? 500);
+  if (samples < 1) fail('range', fn, 'samples', 'must be at least 1', samples);
+  const base = sanitizeSeed(o.seed, { salt: fn });
+  const names = jd.nodeNames;
+  const stacks = names.map((n) => new Stacker(fn, `node \`${n}\``, [samples]));
+  for (let s = 0; s < samples; s++) {
+    const xs = jd.sample([], { seed: foldIn(base, s) });
+    names.forEach((_, i) => stacks[i]!.put(s, nodeValue(jd, xs, i)));
+  }
+  return Object.fromEntries(names.map((n, i) => [n, stacks[i]!.tensor()]));
+}
+
+// ---- posterior draws, one at a time -----------------------------------------------------------
+
+interface DrawTable {
+  readonly draws: number;
+  readonly chains: number;
+  /** Node index → its draws `[draws, chains, ...event]`. */
+  readonly nodes: ReadonlyMap<number, Tensor>;
+}
+
+function drawTable(fn: string, jd: JointDistribution<StructKind>, pinned: JointDistributionPinned<StructKind> | undefined, draws: unknown): DrawTable {
+  const names = jd.nodeNames;
+  const nodes = new Map<number, Tensor>();
+  const add = (i: number, arg: string, v: unknown) => {
+    if (v === undefined || v === null) return;
+    const t = v instanceof Tensor ? v : asTensor(fn, arg, v as ValueLike & object);
+    nodes.set(i, t);
+  };
+  if (Array.isArray(draws)) {
+    if (jd.structKind !== 'array') fail('type', fn, 'draws', `must be a record by node name for model "${jd.name}"`, draws);
+    const order = pinned === undefined ? names.map((_, i) => i) : names.map((_, i) => i).filter((i) => !pinned.isPinned(i));
+    if (draws.length > order.length) fail('range', fn, 'draws', `has ${draws.length} entries but the model has ${order.length} ${pinned ? 'unpinned ' : ''}nodes`, draws);
+    draws.forEach((v, j) => add(order[j]!, `draws[${j}]`, v));
+  } else if (isPlainObject(draws)) {
+    const unknown = Object.keys(draws).filter((k) => !names.includes(k));
+    if (unknown.length > 0) fail('range', fn, 'draws', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, draws);
+    for (const [k, v] of Object.entries(draws)) add(names.indexOf(k), `draws.${k}`, v);
+  } else {
+    fail('type', fn, 'draws', 'must be a record of posterior draws by node name (each [draws, chains, ...event]), or an array for array-structured models', draws);
+  }
+  if (nodes.size === 0) fail('range', fn, 'draws', 'gives no node\'s draws', draws);
+  let shape: [number, number] | undefined;
+  let first = '';
+  for (const [i, t] of nodes) {
+    const arg = `draws.${names[i]}`;
+    if (t.ndim < 2) fail('range', fn, arg, 'must have shape [draws, chains, ...event]', [...t.shape]);
+    if (t.shape[0] === 0 || t.shape[1] === 0) fail('range', fn, arg, 'must have at least one draw and one chain', [...t.shape]);
+    if (shape === undefined) { shape = [t.shape[0]!, t.shape[1]!]; first = arg; }
+    else if (t.shape[0] !== shape[0] || t.shape[1] !== shape[1]) {
+      fail('range', fn, arg, `has [draws, chains] = [${t.shape[0]}, ${t.shape[1]}] but ${first} has [${shape.join(', ')}]`, [...t.shape]);
+    }
+  }
+  return { draws: shape![0], chains: shape![1], nodes };
+}
+
+/** Draw (t, c) of every node in the table, as values in model order (undefined elsewhere). */
+function drawValues(jd: JointDistribution<StructKind>, table: DrawTable, t: number, c: number, base: readonly (Tensor | undefined)[]): (Tensor | undefined)[] {
+  const values = [...base];
+  for (const [i, x] of table.nodes) {
+    const event = x.shape.slice(2);
+    const size = event.reduce((a, b) => a * b, 1);
+    const at = (t * table.chains + c) * size;
+    values[i] = new Tensor(x.data.slice(at, at + size) as Tensor['data'], event, x.dtype);
+  }
+  return values;
+}
+
+/** Model-order values as a record by node name (accepted by every joint distribution's `value`). */
+function asRecord(jd: JointDistribution<StructKind>, values: readonly (Tensor | undefined)[]): Record<string, Tensor> {
+  const out: Record<string, Tensor> = {};
+  jd.nodeNames.forEach((n, i) => { if (values[i] !== undefined) out[n] = values[i]!; });
+  return out;
+}
+
+// ---- posterior predictive ------------------------------------------------------------------
+
+export interface PosteriorPredictiveOptions {
+  /** Any seed `sanitizeSeed` accepts (undefined: a fresh one from the global source). */
+  readonly seed?: Seed;
+}
+
+/**
+ * Replicates the data for every posterior draw (NumPyro's `Predictive(model, samples)`, PyMC's
+ * `sample_posterior_predictive`): for draw t of chain c, the nodes not given in `draws` (for a
+ * model pinned to its data: the observed nodes) are drawn from the model given that draw's
+ * values, with the key `foldIn(foldIn(sanitizeSeed(seed, { salt: 'samplePosteriorPredictive' }),
+ * c), t)` passed to `model.sample([], { seed, value })`. The same seed gives the same
+ * replicated data; chain c's replicates do not depend on the other chains.
+ *
+ * @param model - the joint distribution (its pins, if any, are ignored: they are what gets replicated).
+ * @param draws - posterior draws `[draws, chains, ...event]` per node (`windowedAdaptiveNuts`' `draws`).
+ * @param options - `seed`.
+ * @returns A record by node name of the replicated nodes, each `[draws, chains, ...node shape]`.
+ * @throws {TypeError} for a model that is not a joint distribution, draws that are not a record
+ *   (or array, for array-structured models) of tensors, a bad seed, or an unknown option name.
+ * @throws {RangeError} for draws naming unknown nodes, without a `[draws, chains]` lead, or
+ *   disagreeing on it, or when every node is given.
+ * @example
+ * import { JointDistributionNamed, Normal, Sample } from 'stochax/distributions';
+ * const model = new JointDistributionNamed({
+ *   mu: new Normal({ loc: 0, scale: 10 }),
+ *   y: ({ mu }) => new Sample({ distribution: new Normal({ loc: mu, scale: 1 }), sampleShape: 3 }),
+ * });
+ * import { samplePosteriorPredictive, windowedAdaptiveNuts } from 'stochax/mcmc';
+ * const y = [1.2, 0.7, 2.1];
+ * const { draws } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+ * const { y: yRep } = samplePosteriorPredictive(model, draws, { seed: 1 });
+ * yRep.shape;        // [1000, 4, 3]: one replicated data set per draw and chain
+ */
+export function samplePosteriorPredictive(model: PredictiveModel, draws: PosteriorDraws, options?: PosteriorPredictiveOptions): Record<string, Tensor> {
+  const fn = 'samplePosteriorPredictive';
+  const o = checkOptions(fn, options, ['seed']);
+  const { jd, pinned } = jointOf(fn, model);
+  const table = drawTable(fn, jd, pinned, draws);
+  const names = jd.nodeNames;
+  const replicated = names.map((_, i) => i).filter((i) => !table.nodes.has(i));
+  if (replicated.length === 0) fail('range', fn, 'draws', `gives every node of model "${jd.name}", so there is nothing to replicate`, Object.keys(draws));
+  const base = sanitizeSeed(o.seed, { salt: fn });
+  const { draws: N, chains: C } = table;
+  const stacks = replicated.map((i) => new Stacker(fn, `node \`${names[i]}\``, [N, C]));
+  const none: undefined[] = names.map(() => undefined);
+  for (let c = 0; c < C; c++) {
+    const chainKey = foldIn(base, c);
+    for (let t = 0; t < N; t++) {
+      const xs = jd.sample([], { seed: foldIn(chainKey, t), value: asRecord(jd, drawValues(jd, table, t, c, none)) });
+      replicated.forEach((i, j) => stacks[j]!.put(t * C + c, nodeValue(jd, xs, i)));
+    }
+  }
+  return Object.fromEntries(replicated.map((i, j) => [names[i]!, stacks[j]!.tensor()]));
+}
+
+// ---- pointwise log-likelihood --------------------------------------------------------------
+
+/**
+ * log p(x) per observation: the distribution's log density with `Independent` and `Sample`
+ * wrappers opened, so the dims they sum over stay (an `Independent(Normal, 1)` over 8
+ * observations gives 8 numbers; a multivariate normal's vector stays one observation).
+ * Shape: batch dims, then the opened event dims in the value's order.
+ *
+ * @example
+ * import { tensor } from 'stochax';
+ * import { Independent, Normal } from 'stochax/distributions';
+ * import { pointwiseLogProb } from 'stochax/mcmc';
+ * const d = new Independent({ distribution: new Normal({ loc: [0, 0, 0], scale: 1 }), reinterpretedBatchNdims: 1 });
+ * d.logProb([0, 1, 2]).shape;                       // []: one number for the whole event
+ * pointwiseLogProb(d, tensor([0, 1, 2])).shape;     // [3]: log φ(0), log φ(1), log φ(2)
+ */
+export function pointwiseLogProb(d: Distribution, x: Tensor): Tensor {
+  if (d instanceof Independent) return pointwiseLogProb(d.distribution, x);
+  if (d instanceof Sample) {
+    const b = d.batchShape.length, s = d.sampleShape.length;
+    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+    // x is [...B, ...S, ...E]; the inner distribution wants the iid dims in front: [...S, ...B, ...E]
+    const inner = pointwiseLogProb(d.distribution, s === 0 || b === 0 ? x : transpose(x, [...range(b, b + s), ...range(0, b), ...range(b + s, x.ndim)]));
+    // inner is [...S, ...B, ...opened]; back to [...B, ...S, ...opened]
+    return s === 0 || b === 0 ? inner : transpose(inner, [...range(s, s + b), ...range(0, s), ...range(s + b, inner.ndim)]);
+  }
+  return d.logProb(x);
+}
+
+/**
+ * The pointwise log-likelihood of the observed nodes, per draw, chain and observation
+ * (NumPyro's `log_likelihood`, PyMC's `compute_log_likelihood`): for draw t of chain c, the
+ * model is run on that draw's values and the data, and each observed node's log density is
+ * taken per observation (`Independent` and `Sample` wrappers opened: see
+ * {@link pointwiseLogProb}). Ready for {@link loo}, {@link waic} and {@link compare}.
+ *
+ * The observed nodes are the pinned ones: `pins` here, or the model's own pins for a pinned
+ * model (both may be given; `pins` adds to the model's). Every other node must have draws.
+ *
+ * @param model - the joint distribution (or pinned to its data).
+ * @param draws - posterior draws `[draws, chains, ...event]` per unpinned node.
+ * @param pins - the observed data by node name (optional for a pinned model).
+ * @returns A record by observed node name, each `[draws, chains, ...observations]` (float64).
+ * @throws {TypeError} for a model that is not a joint distribution, or draws that are not tensors.
+ * @throws {RangeError} for no observed node, a node with neither draws nor data, pins or draws
+ *   naming unknown nodes, draws without a shared `[draws, chains]` lead.
+ * @example
+ * import { JointDistributionNamed, Normal, Sample } from 'stochax/distributions';
+ * const model = new JointDistributionNamed({
+ *   mu: new Normal({ loc: 0, scale: 10 }),
+ *   y: ({ mu }) => new Sample({ distribution: new Normal({ loc: mu, scale: 1 }), sampleShape: 3 }),
+ * });
+ * import { logLikelihood, loo, windowedAdaptiveNuts } from 'stochax/mcmc';
+ * const y = [1.2, 0.7, 2.1];
+ * const { draws } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+ * const ll = logLikelihood(model, draws, { y });
+ * ll.y.shape;                            // [1000, 4, 3]: one value per draw, chain and observation
+ * loo(ll, { posterior: draws }).elpdLoo; // → a number
+ */
+export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pins?: PartialValues): Record<string, Tensor> {
+  const fn = 'logLikelihood';
+  const { jd, pinned } = jointOf(fn, model);
+  const names = jd.nodeNames;
+  let full: JointDistributionPinned<StructKind>;
+  if (pins === undefined) {
+    if (pinned === undefined) fail('type', fn, 'pins', `must give the observed data (model "${jd.name}" is not pinned)`, pins);
+    full = pinned;
+  } else {
+    if (isPlainObject(pins)) {
+      const unknown = Object.keys(pins).filter((k) => !names.includes(k));
+      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, pins);
+    }
+    full = pinned === undefined ? jd.experimentalPin(pins) : pinned.experimentalPin(pins);
+  }
+  const observed = names.map((_, i) => i).filter((i) => full.isPinned(i));
+  if (observed.length === 0) fail('range', fn, 'pins', 'must pin at least one observed node', pins);
+  const table = drawTable(fn, jd, full, draws);
+  for (const i of observed) {
+    if (table.nodes.has(i)) fail('range', fn, `draws.${names[i]}`, 'is an observed (pinned) node; give draws of the latent nodes only', names[i]);
+  }
+  const missing = names.filter((_, i) => !full.isPinned(i) && !table.nodes.has(i));
+  if (missing.length > 0) fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')} (every unpinned node needs draws)`, Object.keys(draws));
+  const pinnedValues = names.map((n) => full.pins[n]);
+  const { draws: N, chains: C } = table;
+  const stacks = observed.map((i) => new Stacker(fn, `the log-likelihood of \`${names[i]}\``, [N, C]));
+  for (let c = 0; c < C; c++) {
+    for (let t = 0; t < N; t++) {
+      const values = drawValues(jd, table, t, c, pinnedValues);
+      const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });   // every node given: nothing is drawn
+      observed.forEach((i, j) => {
+        const d = Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!;
+        const lp = pointwiseLogProb(d, values[i]!);
+        stacks[j]!.put(t * C + c, lp.dtype === 'float64' ? lp : lp.astype('float64'));
+      });
+    }
+  }
+  return Object.fromEntries(observed.map((i, j) => [names[i]!, stacks[j]!.tensor()]));
+}
