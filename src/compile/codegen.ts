@@ -107,7 +107,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     for (const o of nodes[i]!.operands) if (!isConst(o)) live[o.index] = 1;
   }
   // Inline nodes: element-wise float64 (or bool) ops; unrolled when small.
-  const inline = (n: TraceNode) => n.op?.elementwise !== undefined && (n.data instanceof Float64Array || n.data instanceof Uint8Array);
+  const inline = (n: TraceNode) => n.op?.elementwise !== undefined && (n.data instanceof Float64Array || n.data instanceof Uint8Array)
+    && (n.op.elementwise.kind !== 'matvec' || (isConst(n.operands[0]!) && !isConst(n.operands[1]!)));
   const unrolled = new Uint8Array(nodes.length);
   for (const n of nodes) if (live[n.index] && inline(n) && n.size <= UNROLL && n.op!.elementwise!.kind !== 'segmentSum') unrolled[n.index] = 1;
   // The loop a node can share: its size (its operand's for a total); 0 when it cannot (unrolled, read through index maps).
@@ -115,6 +116,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     if (!inline(n)) return 0;
     const ew = n.op!.elementwise!;
     if (ew.kind === 'total') { const x = n.operands[0]!; return !isConst(x) && x.size > UNROLL ? x.size : 0; }
+    if (ew.kind === 'matvec') return unrolled[n.index] ? 0 : n.size;
     if (unrolled[n.index] || ew.kind === 'segmentSum' || ((ew.kind === 'binary' || ew.kind === 'fused') && ew.maps?.some((m) => m))) return 0;
     return n.operands.every((o) => { const s = isConst(o) ? o.data.length : o.size; return s === n.size || s === 1; }) ? n.size : 0;
   };
@@ -147,6 +149,10 @@ export function generate(program: Program, withGrad: boolean): Compiled {
 
   /** The group whose forward loop is being written (its members' values are locals `v{i}` there), or −1. */
   let forwardGroup = -1;
+  /** Fused members whose values are read from their buffers (outside their loop, or by the reverse pass): only those are stored. */
+  const stored = new Uint8Array(nodes.length);
+  for (const o of program.outputs) if (!isConst(o)) stored[o.index] = 1;
+  for (const n of nodes) if (live[n.index]) for (const o of n.operands) if (!isConst(o) && group[o.index]! >= 0 && group[o.index] !== group[n.index]) stored[o.index] = 1;
   /** Expression for element k (a number, or the loop variable's name) of an operand read by an op of n elements. */
   const val = (o: Operand, k: number | string): string => {
     if (isConst(o)) {
@@ -156,7 +162,9 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     }
     const kk = o.size === 1 ? 0 : k;
     if (unrolled[o.index]) return `v${o.index}_${kk}`;
-    return forwardGroup >= 0 && group[o.index] === forwardGroup ? `v${o.index}` : `${valueName[o.index]}[${kk}]`;
+    if (forwardGroup >= 0 && group[o.index] === forwardGroup) return `v${o.index}`;
+    stored[o.index] = 1;
+    return `${valueName[o.index]}[${kk}]`;
   };
 
   const fwd: string[] = [];
@@ -181,26 +189,29 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     return { pre, body };
   };
   const loopSizeOf = (g: number) => loopSize(nodes[members[g]![0]!]!);
-  for (const n of nodes) {
-    if (n.op === null || !live[n.index]) continue;
-    const g = group[n.index]!;
-    if (g >= 0) {
-      if (n.index !== last(g)) continue;
-      forwardGroup = g;
-      const post: string[] = [];
-      const { pre, body } = fusedLoop(g, members[g]!, emit, () => (s) => post.push(s), false,
-        (e, i) => emitForward(e, nodes[i]!, 'fused', needsBuffer[i] === 1));
-      forwardGroup = -1;
-      fwd.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...body, '}', ...post);
-      continue;
+  // Written after the reverse pass, which decides which fused values are stored.
+  const writeForward = (): void => {
+    for (const n of nodes) {
+      if (n.op === null || !live[n.index]) continue;
+      const g = group[n.index]!;
+      if (g >= 0) {
+        if (n.index !== last(g)) continue;
+        forwardGroup = g;
+        const post: string[] = [];
+        const { pre, body } = fusedLoop(g, members[g]!, emit, () => (s) => post.push(s), false,
+          (e, i) => emitForward(e, nodes[i]!, 'fused', (unrolled[i] ? needsBuffer[i] : stored[i]) === 1));
+        forwardGroup = -1;
+        fwd.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...body, '}', ...post);
+        continue;
+      }
+      if (inline(n)) {
+        emitForward(emit, n, unrolled[n.index] ? 'unrolled' : 'loop', needsBuffer[n.index] === 1);
+        continue;
+      }
+      const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
+      fwd.push(`${bind(n.op)}.forward(${bind(ins)}, ${valueName[n.index]});`);
     }
-    if (inline(n)) {
-      emitForward(emit, n, unrolled[n.index] ? 'unrolled' : 'loop', needsBuffer[n.index] === 1);
-      continue;
-    }
-    const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
-    fwd.push(`${bind(n.op)}.forward(${bind(ins)}, ${valueName[n.index]});`);
-  }
+  };
   const outputs = program.outputs.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
 
   const grads = program.inputs.map((n) => new Float64Array(n.size));
@@ -233,8 +244,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     };
     const givenAway = new Set<Float64Array>();
     const aliasAdjoint = (o: TraceNode, n: TraceNode): boolean => {
-      // Not the output's seed of ones, which is written once, here, and must stay ones.
-      if (started[o.index] || unrolled[o.index] || unrolled[n.index] || scalarAdj.has(n.index) || n.index === out0.index) return false;
+      // Not the output's seed of ones, which is written once, here, and must stay ones; not an input's `grads` buffer.
+      if (started[o.index] || o.op === null || unrolled[o.index] || unrolled[n.index] || scalarAdj.has(n.index) || n.index === out0.index) return false;
       bufName(n.index);
       const buf = adjoint[n.index]!;
       if (givenAway.has(buf)) return false;                  // a second operand of n must not share it
@@ -279,6 +290,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     if (unrolled[out0.index]) for (let k = 0; k < out0.size; k++) back.push(`a${out0.index}_${k} = 1; ${MARK}a${out0.index}_${k}!${MARK}`);
     else adjoint[out0.index] = new Float64Array(out0.size).fill(1);
     started[out0.index] = 1;
+    // An input's adjoint is written straight into its `grads` buffer.
+    program.inputs.forEach((n, j) => { if (n.index !== out0.index) adjoint[n.index] = grads[j]; });
     for (let i = out0.index; i >= 0; i--) {
       const n = nodes[i]!;
       if (n.op === null || !live[i]) continue;
@@ -325,11 +338,12 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       });
     }
     program.inputs.forEach((n, j) => {
-      if (started[n.index]) back.push(`${bind(grads[j])}.set(${bufName(n.index)});`);
+      if (n.index === out0.index) back.push(`${bind(grads[j])}.set(${bufName(n.index)});`);
     });
     for (const n of nodes) if (unrolled[n.index] && started[n.index]) for (let k = 0; k < n.size; k++) locals.push(`a${n.index}_${k}`);
   }
 
+  writeForward();
   const names = env.map((_, i) => `e${i}`);
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
     locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${resolveMarks(back.join('\n'))}\n};`;

@@ -64,13 +64,13 @@ export function eachElement(line: (s: string) => void, n: number, unrolled: bool
 /**
  * The forward value of one inline node. `mode`: `unrolled` (one local per element), `loop` (its
  * own loop over a buffer) or `fused` (its body inside a fused loop: a local `v{i}` for the nodes
- * after it in the loop, and the buffer). A `total` keeps its local sum either way.
+ * after it in the loop, and the buffer when `buffered`). A `total` keeps its local sum either way.
  */
 export function emitForward(e: Emit, n: TraceNode, mode: 'unrolled' | 'loop' | 'fused', buffered: boolean): void {
   const ew = n.op!.elementwise!, ops = n.operands, i = n.index;
   const store = (k: number | string, expr: string): string => {
     if (e.unrolled(i)) return `const v${i}_${k} = ${expr};${buffered ? ` ${e.valueName(i)}[${k}] = v${i}_${k};` : ''}`;
-    if (mode === 'fused') return `const v${i} = ${expr}; ${e.valueName(i)}[${k}] = v${i};`;
+    if (mode === 'fused') return `const v${i} = ${expr};${buffered ? ` ${e.valueName(i)}[${k}] = v${i};` : ''}`;
     return `${e.valueName(i)}[${k}] = ${expr};`;
   };
   if (ew.kind === 'segmentSum') {       // never unrolled or fused: its output has more than one element
@@ -84,6 +84,13 @@ export function emitForward(e: Emit, n: TraceNode, mode: 'unrolled' | 'loop' | '
     e.declare(`let s${i} = 0;`);
     e.loop(size, size <= 16 || isConst(x), (k) => `s${i} += ${e.val(x, k)};`);
     e.line(store(0, times(`s${i}`, ew.scale, e)));
+    return;
+  }
+  if (ew.kind === 'matvec') {              // row k of a constant matrix times a traced vector, summed as gemm does
+    const A = e.arrayName(ops[0]!), B = e.arrayName(ops[1]!), D = ew.inner;
+    const body = (k: number | string) => `let t${i} = 0; for (let p = 0; p < ${D}; p++) t${i} += ${A}[${k} * ${D} + p] * ${B}[p]; ${store(k, `t${i}`)}`;
+    if (mode === 'unrolled') for (let k = 0; k < n.size; k++) e.line(`{ ${body(k)} }`);
+    else e.loop(n.size, false, body);
     return;
   }
   // A fused op's `fill` (its eager loop) has `f`'s bits by contract; generated code calls `f`.
@@ -148,6 +155,13 @@ export function emitBackward(
     e.declare(`const t${i} = ${times(g(0), ew.scale, e)};`);
     if (e.scalarAdjoint(x, `t${i}`)) return;
     e.loop(x.size, e.unrolled(x.index) || x.size <= 16, (k) => contribute(x, k, `t${i}`));
+    return;
+  }
+  if (ew.kind === 'matvec') {              // the vector's part Aᵀg, summed over rows in order into a zeroed buffer as gemm does
+    const A = e.arrayName(ops[0]!), b = ops[1] as TraceNode, D = ew.inner, P = e.bind(new Float64Array(D));
+    e.declare(`${P}.fill(0);`);
+    e.loop(size, unrolled, (k) => `const g = ${g(k)}; for (let p = 0; p < ${D}; p++) ${P}[p] += ${A}[${k} * ${D} + p] * g;`);
+    e.line(`for (let p = 0; p < ${D}; p++) ${contribute(b, 'p', `${P}[p]`)}`);
     return;
   }
   if (ew.kind === 'unary') {

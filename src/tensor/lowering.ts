@@ -83,6 +83,11 @@ export type Elementwise =
     readonly partialOf: readonly ((a: number, b: number, c: number, d: number, y: number) => number)[] | null;
     readonly maps?: OperandMaps;
   }
+  /**
+   * out[k] = Σₚ A[k·inner + p]·b[p] from zero, p ascending (a matrix [rows, inner] times a vector,
+   * as `gemm` adds it); inline only for a constant A and a traced b.
+   */
+  | { readonly kind: 'matvec'; readonly inner: number }
   /** scale · Σ x (sum and mean over everything). */
   | { readonly kind: 'total'; readonly scale: number }
   /** out[map[k]] += x[k] from zero (a sum over some axes): the output element of each input element. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileGradient, formatProgram, jit } from '../../src/compile/index.js';
 import {
   abs, add, customGradient, div, exp, expm1, greater, less, log, log1p, logaddexp, logSigmoid, logsumexp, maximum, mean, minimum, mul, neg,
-  pow, sigmoid, softplus, sqrt, square, sub, sum, tanh, tensor, valueAndGrad, where, xlogy, expandDims, cumsum, type Tensor,
+  pow, sigmoid, softplus, sqrt, square, sub, sum, tanh, tensor, valueAndGrad, where, xlogy, expandDims, cumsum, matmul, dot, type Tensor,
 } from '../../src/index.js';
 import { Gamma } from '../../distributions/gamma.js';
 import { mulberry32, newSpaceGrowth } from '../helpers.js';
@@ -77,6 +77,14 @@ describe('compiled programs: the tape\'s bits', () => {
     const g: F = (x) => sum(mul(add(mul(x, 3), cumsum(x)), x));
     expectTapeBits(g, [vec(n)], [vec(n)]);
     expectTapeBits(g, [vec(n)], [vec(n, -1e3, 1e3)]);
+    // A constant matrix times a traced vector runs inside the loop of its rows, summed as gemm sums.
+    const X = tensor(vec(n * 3)).reshape([n, 3]);
+    for (const product of [matmul, dot]) {
+      const h: F = (b, a) => sum(softplus(add(product(X, b), a)));
+      const ch = compileGradient('test', h, [tensor(vec(3)), tensor([0.1])]);
+      expect(loops(ch.source), ch.source).toBe(2);
+      expectTapeBits(h, [vec(3), [0.1]], [vec(3, -5, 5), [-0.7]]);
+    }
   });
 
   it('a selection traced on one side is recomputed on the other (where, comparisons, maximum)', () => {

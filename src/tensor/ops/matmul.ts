@@ -41,7 +41,7 @@ export function matmul(aLike: TensorLike, bLike: TensorLike): Tensor {
   const shape = [...plan.shape, ...(a.ndim === 1 ? [] : [m]), ...(b.ndim === 1 ? [] : [n])];
   const { ia, ib } = plan;
   const sa = m * k, sb = k * n, so = m * n;
-  return product(fn, a, b, shape, plan.size * so, (av, bv, work) => {
+  return product(fn, a, b, shape, plan.size * so, plan.size === 1 && a.ndim === 2 && b.ndim === 1 ? k : undefined, (av, bv, work) => {
     for (let q = 0; q < plan.size; q++) gemm(m, n, k, av, ia[q]! * sa, k, 1, bv, ib[q]! * sb, n, 1, work, q * so, n);
   }, (g, av, bv, ga, gb) => {
     for (let q = 0; q < plan.size; q++) {
@@ -80,7 +80,7 @@ export function dot(aLike: TensorLike, bLike: TensorLike): Tensor {
   const q = b.ndim === 1 ? 1 : b.shape.slice(0, -2).reduce((x, d) => x * d, 1);
   const shape = [...a.shape.slice(0, -1), ...(b.ndim === 1 ? [] : [...b.shape.slice(0, -2), n])];
   const row = q * n, sb = k * n;
-  return product(fn, a, b, shape, p * row, (av, bv, work) => {
+  return product(fn, a, b, shape, p * row, a.ndim === 2 && b.ndim === 1 ? k : undefined, (av, bv, work) => {
     for (let j = 0; j < q; j++) gemm(p, n, k, av, 0, k, 1, bv, j * sb, n, 1, work, j * n, row);
   }, (g, av, bv, ga, gb) => {
     for (let j = 0; j < q; j++) {
@@ -94,16 +94,19 @@ export function dot(aLike: TensorLike, bLike: TensorLike): Tensor {
  * A product a·b as an op whose arithmetic lives in two accumulating kernels: `forward` adds the
  * product into zeroed float64 `work` (the output, or a scratch array when the output is
  * float32), `backward` adds the adjoints into zeroed `ga` and `gb` (null: not needed). The eager
- * value and gradient run the same lowering the compiler records.
+ * value and gradient run the same lowering the compiler records. `matvecInner`: set for a
+ * matrix [rows, inner] times a vector.
  */
 function product(
-  name: string, a: Tensor, b: Tensor, shape: readonly number[], size: number,
+  name: string, a: Tensor, b: Tensor, shape: readonly number[], size: number, matvecInner: number | undefined,
   forward: (av: ArrayLike<number>, bv: ArrayLike<number>, work: Float64Array) => void,
   backward: (g: Float64Array, av: ArrayLike<number>, bv: ArrayLike<number>, ga: Float64Array | null, gb: Float64Array | null) => void,
 ): Tensor {
   let scratch: Float64Array | undefined;
   const op: Lowering = {
     name,
+    // A matrix times a vector: the compiler may write it inline (its kernels' order of sums).
+    ...(matvecInner === undefined ? {} : { elementwise: { kind: 'matvec' as const, inner: matvecInner } }),
     forward(ins, out) {
       const work = out instanceof Float64Array ? out : (scratch ??= new Float64Array(size));
       work.fill(0);
