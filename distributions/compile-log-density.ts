@@ -146,11 +146,12 @@ export function compileTarget(fn: string, m: FlatModel, batch: readonly number[]
 export function flatLogDensity(fn: string, m: FlatModel, compile: boolean): (x: ArrayLike<number>, grad: Float64Array) => number {
   if (compile) {
     const c = compileTarget(fn, m, []);
-    const value = c.outputs[0]!, inputs = c.inputs, grads = c.grads;
+    const value = c.outputs[0]!, input = c.flatInput, g = c.flatGrad, run = c.run;
     return (x, grad) => {
-      scatter(x, inputs);
-      c.run(true);
-      gather(grads, grad);
+      if (x instanceof Float64Array) input.set(x);
+      else for (let k = 0; k < input.length; k++) input[k] = x[k]!;
+      run(true);
+      grad.set(g);
       return value[0]!;
     };
   }

@@ -23,11 +23,15 @@ import type { Program } from './trace.js';
 export interface Compiled {
   /** One buffer per input; write the point here before `run`. */
   readonly inputs: readonly Float64Array[];
+  /** All inputs in order, one flat buffer (`inputs` are views of it). */
+  readonly flatInput: Float64Array;
   /** One buffer per output (its values after `run`). */
   readonly outputs: readonly ArrayLike<number>[];
   readonly outputShapes: readonly (readonly number[])[];
   /** Gradient of the sum of output 0 per input (after `run(true)`); zeros where it does not depend on the input. */
   readonly grads: readonly Float64Array[];
+  /** All gradients in order, one flat buffer (`grads` are views of it). */
+  readonly flatGrad: Float64Array;
   /** Runs the forward pass, and the reverse pass too when `withGrad`. */
   run(withGrad: boolean): void;
   /** The generated source, for inspection. */
@@ -131,7 +135,10 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     for (const o of n.operands) if (!isConst(o) && (!inline(n) || (o.size !== 1 && o.size !== n.size))) needsBuffer[o.index] = 1;
   }
 
-  const inputs = program.inputs.map((n) => new Float64Array(n.size));
+  // Inputs (and gradients) are views of one flat buffer, so a caller copies a point in (out) at once.
+  const views = (flat: Float64Array) => { let o = 0; return program.inputs.map((n) => { o += n.size; return flat.subarray(o - n.size, o); }); };
+  const flatInput = new Float64Array(program.inputs.reduce((a, n) => a + n.size, 0)), flatGrad = new Float64Array(flatInput.length);
+  const inputs = views(flatInput);
   const value: (Flat | undefined)[] = new Array(nodes.length);
   const valueName: (string | undefined)[] = new Array(nodes.length);
   program.inputs.forEach((n, i) => { value[n.index] = inputs[i]; valueName[n.index] = bind(inputs[i]); });
@@ -214,7 +221,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   };
   const outputs = program.outputs.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
 
-  const grads = program.inputs.map((n) => new Float64Array(n.size));
+  const grads = views(flatGrad);
   const back: string[] = [];
   const locals: string[] = [];
   const out0 = program.outputs[0]!;
@@ -348,7 +355,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
     locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${resolveMarks(back.join('\n'))}\n};`;
   const run = new Function('env', source)(env) as (withGrad: boolean) => void;
-  return { inputs, outputs, outputShapes: program.outputShapes, grads, run, source };
+  return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, source };
 }
 
 /**
