@@ -193,6 +193,7 @@ if (!quick) {
   await import('./dense-metric.js');
 }
 
+if (!quick) { console.log('\nDeterministic math beside Math.* (bench/detmath.ts):'); await import('./detmath.js'); }
 // Parallel chains: 4 chains on 2 workers vs serial, worker start-up (bench/parallel-chains.ts),
 // run as compiled JavaScript (`npm run bench` compiles it first): under tsx every worker would
 // register tsx before loading the library, a start-up cost package users never pay.

@@ -1,4 +1,4 @@
-import { detTanh } from '../src/random/detmath.js';
+import { detTanh } from '../src/math/index.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
 import type { TensorLike } from '../src/tensor/core.js';

@@ -1,4 +1,4 @@
-import { detPow } from '../src/random/detmath.js';
+import { detPow } from '../src/math/index.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normal as samplersNormal } from '../src/samplers/normal.js';
 import { sanitizeSeed, splitSeed } from '../src/samplers/seeds.js';

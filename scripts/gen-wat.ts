@@ -58,7 +58,7 @@ import { fileURLToPath } from 'node:url';
 import {
   ERFINV_CENTRAL, ERFINV_MIDDLE, ERFINV_TAIL, ERFINV32_CENTRAL, ERFINV32_TAIL, LG1, LG2, LG3, LG4, LG5, LG6, LG7,
   LN2_HI, LN2_LO, NORMAL_F32_LO, NORMAL_F64_LO, SQRT2_F32,
-} from '../src/random/detmath.js';
+} from '../src/math/index.js';
 
 /** Threefry-2x32 rotation schedule; round r uses ROT[r % 8]. */
 const ROT = [13, 15, 26, 6, 17, 29, 16, 24] as const;

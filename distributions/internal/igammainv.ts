@@ -7,7 +7,7 @@
  * for a ≤ 1; then Halley steps on P (or on Q = 1 − P above the median, where Q is the accurate
  * one), kept inside a bracket that shrinks with every step.
  */
-import { detPow } from '../../src/random/detmath.js';
+import { detPow } from '../../src/math/index.js';
 import { lgamma } from '../../src/tensor/special/gamma.js';
 import { igammaScalar, igammacScalar } from '../../src/tensor/special/igamma.js';
 import { ndtri } from './ndtr.js';

@@ -3,7 +3,7 @@
  * Gelman's dual averaging of the log step size, as in Stan's warm-up.
  */
 import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
-import { detPow } from '../../src/random/detmath.js';
+import { detPow } from '../../src/math/index.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { add, exp, log, mul, sub } from '../../src/tensor/ops/elementwise.js';
 import { zeros } from '../../src/tensor/ops/create.js';

@@ -4,7 +4,7 @@
  * is rounded to the dtype where XLA rounds it.
  */
 import type { FloatDType } from '../tensor/dtype.js';
-import { detPow } from './detmath.js';
+import { detPow } from '../math/index.js';
 import { fma32 } from './float.js';
 
 export type FloatArray = Float64Array | Float32Array;

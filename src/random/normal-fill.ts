@@ -6,7 +6,7 @@
  */
 import { threefryFillJs } from '../prng/threefry.js';
 import { normalFillWasm, normalFromUnitWasm, wasmActive } from '../prng/wasm.js';
-import { normalF32FromUnitDetInPlace, normalF64FromUnitDetInPlace } from './detmath.js';
+import { normalF32FromUnitDetInPlace, normalF64FromUnitDetInPlace } from '../math/index.js';
 
 /** Below this many values the JS path is as fast (call and copy overhead; measured). */
 const NF_MIN_WASM = 8;

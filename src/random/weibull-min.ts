@@ -2,7 +2,7 @@ import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { detPow } from './detmath.js';
+import { detPow } from '../math/index.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
@@ -46,7 +46,7 @@ export function weibullMin(
   const fn = 'random.weibullMin';
   checkKey(fn, 'key', key);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const st = floatParam(fn, 'scale', scale, dtype);
   const ct = floatParam(fn, 'concentration', concentration, dtype);
   const s = resolveShape(fn, shape, [['scale', st], ['concentration', ct]]);

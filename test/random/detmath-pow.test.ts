@@ -4,7 +4,7 @@
 // cases against Math.pow itself, and independence from the engine's own pow/exp/log/tanh.
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { detPow, detTanh } from '../../src/random/detmath.js';
+import { detPow, detTanh } from '../../src/math/index.js';
 
 interface Fixture {
   /** [x, y, R, q, r]: x^y = R + r·2^q exactly, R the correctly rounded double, 2^q its ulp. */

@@ -5,7 +5,7 @@ import { setWasmEnabled, wasmAvailable, wasmScratch } from '../../src/prng/wasm.
 import {
   erfinv32det, erfinv64det, log1pDet, normalF32FromUnitDet, normalF32FromUnitDetInPlace, normalF64FromUnitDet,
   normalF64FromUnitDetInPlace, NORMAL_F32_LO, NORMAL_F64_LO, SQRT2_F32,
-} from '../../src/random/detmath.js';
+} from '../../src/math/index.js';
 import { erfinv32, erfinv64 } from '../../src/random/erfinv.js';
 import { lcg } from '../helpers.js';
 import {

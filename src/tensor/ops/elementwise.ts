@@ -6,7 +6,7 @@
  * add([1, 2], 3).toArray();          // [4, 5]
  * mul(tensor([[1], [2]]), [3, 4]);   // → Tensor float64 [2, 2]
  */
-import { detPow, detTanh } from '../../random/detmath.js';
+import { detPow, detTanh } from '../../math/index.js';
 import { broadcastShapes } from '../broadcast.js';
 import { asTensor, result, type TensorLike } from '../core.js';
 import type { Lowering } from '../lowering.js';

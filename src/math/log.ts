@@ -1,0 +1,234 @@
+/**
+ * Logarithms with the same bits on every engine: `detLog`, `detLog1p`, `detLog2`, `detLog10`,
+ * and `log1pDet`, the [−1, 0] log1p of the normal sampler (moved from src/random/detmath.ts, with
+ * fdlibm's constants LG1..LG7, LN2_HI, LN2_LO that the WebAssembly kernels repeat).
+ *
+ * Method (table-driven, after Tang 1990 and the ARM optimized-routines log; the code is stochax's
+ * own): x = 2^k·m with m in [0.70703125, 1.4140625); the high word picks one of 128 intervals of
+ * m and its 9-bit reciprocal centre 1/c (exactly 1 on the two intervals touching 1); r = m/c − 1
+ * is formed exactly from a 44-bit head of m plus a tail below 2^−44, and
+ * ln x = k·ln 2 + ln c + log1p(r), |r| < 2^−7, with ln c from mpmath as a double-double
+ * (test/fixtures/detmath/constants.py) and log1p(r) = r − r²/2 + … − r⁸/8. The pieces are added
+ * with exact two-sums and rounded once: the error before that rounding is below about 2^−64 of
+ * the result, so the results are faithfully rounded and almost always correctly rounded (no
+ * division, and no loss near x = 1, where r = x − 1 exactly). log2 and log10 multiply ln m by
+ * 1/ln 2 or 1/ln 10 as double-doubles and add k or k·log10 2 the same way.
+ */
+import { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits } from './bits.js';
+import { LOG_C_HI, LOG_C_LO, LOG_INVC } from './constants.js';
+import { DD, twoProd } from './pow.js';
+
+// fdlibm e_log.c / s_log1p.c constants (Lg1..Lg7 = Lp1..Lp7), given by their bit patterns.
+export const LN2_HI = fromBits(0x3fe62e42, 0xfee00000); // 0.6931471803691238, 11 trailing zero bits
+export const LN2_LO = fromBits(0x3dea39ef, 0x35793c76); // 1.9082149292705877e-10
+export const LG1 = fromBits(0x3fe55555, 0x55555593);    // 0.6666666666666735
+export const LG2 = fromBits(0x3fd99999, 0x9997fa04);    // 0.3999999999940942
+export const LG3 = fromBits(0x3fd24924, 0x94229359);    // 0.2857142874366239
+export const LG4 = fromBits(0x3fcc71c5, 0x1d8e78af);    // 0.22222198432149784
+export const LG5 = fromBits(0x3fc74664, 0x96cb03de);    // 0.1818357216161805
+export const LG6 = fromBits(0x3fc39a09, 0xd078c69f);    // 0.15313837699209373
+export const LG7 = fromBits(0x3fc2f112, 0xdf3e5244);    // 0.14798198605116586
+
+/** REDUCE_SCALE[e] = 2^(1023 − e): the scale 2^−k for the biased exponent e = k + 1023. */
+export const REDUCE_SCALE = new Float64Array(1024);
+for (let e = 0; e < 1024; e++) REDUCE_SCALE[e] = POW2_ALL[1023 - e + 1074]!;
+
+/**
+ * log(1 + x) for x in [−1, 0], within 1 ulp of the exact value (measured: max 0.80 ulp, mean
+ * 0.25 ulp over 1e6 inputs; test/random/normal-det.test.ts), with the same bits on every engine.
+ * log1pDet(±0) = ±0, log1pDet(−1) = −∞; x < −1, x > 0 and NaN give NaN.
+ *
+ * Method (fdlibm's s_log1p.c, Sun 1993, as restructured in musl): 1 + x = 2^k·(1 + f) with
+ * 1 + f in [√2/2, √2) (approximately: k is read off the rounded 1 + x as fdlibm does, by adding
+ * 0x3ff00000 − 0x3fe6a09e to its high word and taking the exponent field), then
+ * log1p(x) = k·ln2 + log1p(f), log1p(f) = f − f²/2 + s·(f²/2 + R) with s = f/(2 + f) and
+ * R(s²) = Lg1·s² + … + Lg7·s¹⁴ fdlibm's minimax polynomial (|error| < 2^−58.45 on the
+ * reduced range); ln2 = LN2_HI + LN2_LO with k·LN2_HI exact.
+ *
+ * Unlike fdlibm, on this domain the reduced argument is exact and needs no correction term c:
+ * with scale = 2^−k, f = x·scale + (scale − 1). For k = 0 that is x itself; for k = −1 it is
+ * 1 + 2x with 2x in [−2, −0.5] (exact by Sterbenz's lemma); for k ≤ −2, x < −1/2, so 1 + x is
+ * exact and f = (1 + x)·2^−k − 1 with (1 + x)·2^−k in [0.7, 1.5) is exact as well.
+ *
+ * @example
+ * log1pDet(-0.5);   // -0.6931471805599453
+ */
+export function log1pDet(x: number): number {
+  if (!(x < 0 && x > -1)) return x === 0 ? x : x === -1 ? -Infinity : Number.NaN; // ±0 -> ±0
+  return log1pNeg(x);
+}
+
+/**
+ * `log1pDet` for x in (−1, 0] without the domain check (x = −1 gives −1023·ln2, not −∞). The
+ * wasm kernel performs exactly these operations; the exponent field of 1 + x (after the
+ * high-word offset) is E = k + 1023.
+ */
+export function log1pNeg(x: number): number {
+  BITS_F64[0] = 1 + x;
+  const e = (BITS_I32[HI]! + 0x95f62) >> 20;
+  const scale = REDUCE_SCALE[e]!;
+  const k = e - 1023;
+  const f = x * scale + (scale - 1);
+  const hfsq = 0.5 * f * f;
+  const s = f / (2 + f);
+  const z = s * s;
+  const w = z * z;
+  const t1 = w * (LG2 + w * (LG4 + w * LG6));
+  const t2 = z * (LG1 + w * (LG3 + w * (LG5 + w * LG7)));
+  const r = t2 + t1;
+  return k * LN2_HI - ((hfsq - (s * (hfsq + r) + k * LN2_LO)) - f);
+}
+
+
+/** Outputs of `logKernel`: x = 2^logK · m and ln m = (returned high part) + LOGK[0]. */
+let logK = 0;
+const LOGK = new Float64Array(1);
+
+/**
+ * ln m as an unevaluated double-double for positive finite x = 2^k·m, m in [0.70703125,
+ * 1.4140625) (k left in `logK`): the interval of m (one of 128, by the high word; subnormal x
+ * scaled by 2^54 first) gives c = 1/LOG_INVC[i], with LOG_INVC[i] a 9-bit number (exactly 1 on
+ * the two intervals that touch 1), and ln m = −ln LOG_INVC[i] + log1p(r), r = m·LOG_INVC[i] − 1,
+ * |r| < 2^−7. m is split into a 44-bit head and a tail (Veltkamp), so the head's r is exact and
+ * the tail's is below 2^−44; log1p(r) = r + p(r), p(r) = −r²/2 + … − r⁸/8 (truncation below 2^−68),
+ * evaluated at r rounded (its error is second order). The error
+ * before the caller's final rounding is below about 2^−64 of ln m; no division.
+ */
+function logKernel(x: number): number {
+  let k = 0;
+  if (x < 2.2250738585072014e-308) { x *= 18014398509481984; k = -54; }   // 2^54
+  BITS_F64[0] = x;
+  const t = BITS_I32[HI]! - 0x3fe6a000;
+  const e = t >> 20;
+  const i = (t >> 13) & 127;
+  logK = k + e;
+  const m = x * POW2_ALL[1074 - e]!;                 // exact
+  const c = 513 * m;
+  const mh = c - (c - m);                            // 44 significant bits
+  const ml = m - mh;
+  const invc = LOG_INVC[i]!;
+  const rh = mh * invc - 1;                          // exact
+  const rl = ml * invc;
+  const r = rh + rl;                                 // exact on the two intervals next to 1
+  const rv = r - rh;
+  const re = (rh - (r - rv)) + (rl - rv);            // rh + rl = r + re (two-sum)
+  const r2 = r * r;
+  const p = r2 * ((-0.5 + r * (1 / 3)) + r2 * ((-0.25 + r * 0.2) + r2 * ((-1 / 6 + r * (1 / 7)) - 0.125 * r2)));
+  const ch = LOG_C_HI[i]!;
+  const s = ch + r;
+  const v = s - ch;
+  const err = (ch - (s - v)) + (r - v);
+  LOGK[0] = ((err + LOG_C_LO[i]!) + re) + p;
+  return s;
+}
+
+// Constants inside the hot functions are literals (named in a comment; test/math/literals.test.ts
+// checks them against src/math/constants.ts and the exports above): V8 loads module constants
+// from memory on every use.
+
+/** k·ln 2 + (hi + lo), rounded once (|hi| ≤ 0.35, so k·ln2_hi dominates when k ≠ 0). */
+function addKLn2(k: number, hi: number, lo: number): number {
+  if (k === 0) return hi + lo;
+  const a = k * 0.6931471803691238 /* LN2_HI */;    // exact: 11 trailing zero bits
+  const s = a + hi;
+  const err = hi - (s - a);
+  return s + (err + (lo + k * 1.9082149292705877e-10 /* LN2_LO */));
+}
+
+/**
+ * The natural logarithm ln x (`Math.log`) with the same bits on every engine, faithfully
+ * rounded and almost always correctly rounded (see test/math/accuracy.test.ts for the measured
+ * maximum). log(±0) = −∞, log(x < 0) = NaN, log(+∞) = +∞, log(1) = +0, log(NaN) = NaN.
+ *
+ * @example
+ * detLog(Math.E);        // 1
+ * detLog(1 + 2 ** -52);  // 2.2204460492503128e-16
+ * detLog(0);             // -Infinity
+ */
+export function detLog(x: number): number {
+  if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
+  const hi = logKernel(x);
+  return addKLn2(logK, hi, LOGK[0]!);
+}
+
+/**
+ * log(1 + x) (`Math.log1p`) with the same bits on every engine, faithfully rounded over its
+ * whole domain. log1p(±0) = ±0, log1p(−1) = −∞, log1p(x < −1) = NaN, log1p(+∞) = +∞.
+ *
+ * |x| < 2^−7: the series x − x²/2 + … + x⁹/9 (the tail beyond x is below |x|/256). Otherwise
+ * u = 1 + x goes through the log kernel and its rounding error e = (1 + x) − u (exact, by
+ * Knuth's two-sum) is added back as e/u before the final rounding.
+ *
+ * @example
+ * detLog1p(1e-20);   // 1e-20
+ * detLog1p(-0.5);    // -0.6931471805599453
+ */
+export function detLog1p(x: number): number {
+  if (!(x > -1 && x < Infinity)) return x === -1 ? -Infinity : x === Infinity ? x : Number.NaN;
+  const ax = x < 0 ? -x : x;
+  if (ax < 0.0078125) {
+    if (ax < 5.551115123125783e-17) return x;          // |x| < 2^−54; ±0
+    const x2 = x * x;
+    return x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
+  }
+  const u = 1 + x;
+  const bv = u - 1;
+  const e = (1 - (u - bv)) + (x - bv);                 // 1 + x = u + e exactly (two-sum)
+  const hi = logKernel(u);
+  return addKLn2(logK, hi, LOGK[0]! + (e === 0 ? 0 : e / u));
+}
+
+/**
+ * log₂ x (`Math.log2`) with the same bits on every engine, faithfully rounded; exact for powers
+ * of two. Special values as `detLog`. log₂ x = k + ln m · (1/ln 2), the product as a
+ * double-double.
+ *
+ * @example
+ * detLog2(8);      // 3
+ * detLog2(0.1);    // -3.321928094887362
+ */
+export function detLog2(x: number): number {
+  if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
+  const hi = logKernel(x), lo = LOGK[0]!, k = logK;
+  const ph = twoProd(hi, 1.4426950408889634 /* INV_LN2_HI */);
+  const pl = DD[0]! + (hi * 2.0355273740931033e-17 /* INV_LN2_LO */ + lo * 1.4426950408889634 /* INV_LN2_HI */);
+  if (k === 0) return ph + pl;
+  const s = k + ph;                                    // |k| ≥ 1 > |ph|
+  return s + ((ph - (s - k)) + pl);
+}
+
+/**
+ * log₁₀ x (`Math.log10`) with the same bits on every engine, faithfully rounded. Special
+ * values as `detLog`. log₁₀ x = k·log₁₀ 2 + ln m · (1/ln 10) in double-double arithmetic.
+ *
+ * @example
+ * detLog10(1000);   // 3
+ * detLog10(2);      // 0.3010299956639812
+ */
+export function detLog10(x: number): number {
+  if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
+  const hi = logKernel(x), lo = LOGK[0]!, k = logK;
+  const ph = twoProd(hi, 0.4342944819032518 /* INV_LN10_HI */);
+  const pl = DD[0]! + (hi * 1.098319650216765e-17 /* INV_LN10_LO */ + lo * 0.4342944819032518 /* INV_LN10_HI */);
+  if (k === 0) return ph + pl;
+  const q = twoProd(k, 0.3010299956639812 /* LOG10_2_HI53 */);
+  const ql = DD[0]! + k * -2.8037281277851704e-18 /* LOG10_2_LO53 */;
+  const s = q + ph;                                    // |q| ≥ 0.30 > |ph|
+  return s + ((ph - (s - q)) + (ql + pl));
+}
+
+/**
+ * ln(h + l) rounded once, for a normalised double-double h + l with h positive finite and
+ * |l| ≤ ulp(h): the log kernel on h plus l/h (the first-order term of log1p(l/h)). For the
+ * inverse hyperbolic functions.
+ */
+export function lnPair(h: number, l: number): number {
+  const hi = logKernel(h);
+  return addKLn2(logK, hi, LOGK[0]! + (l === 0 ? 0 : l / h));
+}
+
+/** ln x + ln 2 rounded once, for finite x ≥ 2^28 (asinh and acosh of large arguments). */
+export function lnPlusLn2(x: number): number {
+  const hi = logKernel(x);
+  return addKLn2(logK + 1, hi, LOGK[0]!);
+}

@@ -1,0 +1,253 @@
+/**
+ * pow and tanh (moved from src/random/detmath.ts, unchanged bit for bit), and the double-double
+ * kernels they share with the rest of src/math: `twoProd`, `twoSum`, `lnDD` (ln x to about
+ * 2^−68) and `expm1DD` (e^g − 1 for |g| ≤ 0.35 to about 2^−61). A double-double result is
+ * returned as its high part, its low part left in `DD[0]`.
+ */
+import { BITS_F64, BITS_I32, HI, fromBits } from './bits.js';
+
+// ---------------------------------------------------------------------------------------------
+// pow and tanh. Engines disagree on the last bits of Math.pow / `**` (about 10% of non-square
+// exponents between Node 20 and Chromium 150) and of Math.tanh, so every path that needs them
+// and must give the same bits everywhere calls `detPow` / `detTanh`: double-double (dd)
+// arithmetic from + − × ÷ alone (Dekker's exact products with Veltkamp splitting, Knuth's exact
+// sums), no tables, no Math function whose last bit is implementation-defined. Both are
+// accurate to about 2^−60 relative before their one final rounding, so they are within
+// 0.5 + 2^−5 ulp (measured against mpmath: max 0.5015 ulp for pow over 2.2e5 inputs, 0.5044 ulp
+// for tanh over 7e4, 0.01% and 0.02% not correctly rounded; test/random/detmath-pow.test.ts).
+// ---------------------------------------------------------------------------------------------
+
+/** Veltkamp's splitter 2^27 + 1. */
+const SPLIT = 134217729;
+/** ln 2 = LN2_DD_HI + LN2_DD_LO (to 2^−106), 1/ln 2, 1/3 and 1/5 as double-doubles (mpmath). */
+const LN2_DD_HI = fromBits(0x3fe62e42, 0xfefa39ef);  // 6.93147180559945286227e-01 (= Math.LN2)
+const LN2_DD_LO = fromBits(0x3c7abc9e, 0x3b39803f);  // 2.31904681384629955842e-17
+const INV_LN2 = fromBits(0x3ff71547, 0x652b82fe);    // 1.44269504088896338700e+00
+const THIRD_HI = fromBits(0x3fd55555, 0x55555555);
+const THIRD_LO = fromBits(0x3c755555, 0x55555555);   // 1.85037170770859413132e-17
+const FIFTH_HI = fromBits(0x3fc99999, 0x9999999a);
+const FIFTH_LO = fromBits(0xbc699999, 0x9999999a);   // −1.11022302462515654042e-17
+const SIXTH_HI = THIRD_HI / 2, SIXTH_LO = THIRD_LO / 2;  // 1/6, exactly halved
+/** Just above ln(largest double) (e^z overflows above it), just below ln 2^−1075 (e^z rounds to 0). */
+const LN_OVERFLOW = 709.79;
+const LN_UNDERFLOW = -745.2;
+/** 2^−1022, 2^54 and 2^64. */
+const TWO_M1022 = fromBits(0x00100000, 0);
+const TWO_54 = fromBits(0x43500000, 0);
+const TWO_64 = fromBits(0x43f00000, 0);
+/** POW2[e + 1022] = 2^e for e in [−1022, 1023], built from bit patterns. */
+const POW2 = new Float64Array(2046);
+for (let e = -1022; e <= 1023; e++) POW2[e + 1022] = fromBits((e + 1023) * 0x100000, 0);
+
+/** DD[0]: the low part of the last double-double result (the functions below return the high part);
+ * a typed-array slot rather than a module variable, so that writing it allocates nothing. */
+export const DD = new Float64Array(1);
+
+/** a·b = p + DD[0] exactly (Dekker), for |a|, |b| < 2^996 and no underflow; returns p. */
+export function twoProd(a: number, b: number): number {
+  const p = a * b;
+  const ca = SPLIT * a, ah = ca - (ca - a), al = a - ah;
+  const cb = SPLIT * b, bh = cb - (cb - b), bl = b - bh;
+  DD[0] = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  return p;
+}
+
+/** a + b = s + DD[0] exactly (Knuth); returns s. */
+export function twoSum(a: number, b: number): number {
+  const s = a + b;
+  const bv = s - a;
+  DD[0] = (a - (s - bv)) + (b - bv);
+  return s;
+}
+
+/**
+ * ln(ax) as a double-double (returned high part, low part in `DD[0]`) for a positive finite ax,
+ * with relative error below about 2^−68. ax = 2^k·m with m in [√2/2, √2) (subnormals scaled by
+ * 2^54 first); ln ax = k·ln 2 + ln m, ln m = 2·atanh(s) = 2s + 2s·t·(1/3 + t/5 + t²·R(t)) with
+ * s = (m − 1)/(m + 1) (|s| ≤ 0.1716) and t = s² as double-doubles and R(t) = Σ t^j/(2j + 7),
+ * j = 0..10, in double (its share of ln m is below 2^−17; the truncation below 2^−58 of R).
+ */
+export function lnDD(ax: number): number {
+  let k = 0;
+  if (ax < TWO_M1022) { ax *= TWO_54; k = -54; }
+  BITS_F64[0] = ax;
+  const hw = BITS_I32[HI]!;
+  const mant = hw & 0xfffff;
+  k += (hw >> 20) - 1023;
+  if (mant > 0x6a09e) { BITS_I32[HI] = mant | 0x3fe00000; k += 1; } else BITS_I32[HI] = mant | 0x3ff00000;
+  const m = BITS_F64[0]!;
+  // s = (m − 1)/(m + 1): m − 1 is exact, m + 1 = bh + bl, then one correction of the quotient.
+  const a = m - 1;
+  const bh = twoSum(m, 1), bl = DD[0]!;
+  const sh = a / bh;
+  const p = twoProd(sh, bh), pe = DD[0]!;
+  const sl = (((a - p) - pe) - sh * bl) / bh;
+  // t = s²
+  const th = twoProd(sh, sh);
+  const tl = DD[0]! + 2 * sh * sl;
+  const r = 1 / 7 + th * (1 / 9 + th * (1 / 11 + th * (1 / 13 + th * (1 / 15 + th * (1 / 17 + th * (1 / 19 +
+    th * (1 / 21 + th * (1 / 23 + th * (1 / 25 + th * (1 / 27))))))))));
+  // q = 1/3 + t/5 + t²·R
+  const f = twoProd(th, FIFTH_HI);
+  const fl = DD[0]! + th * FIFTH_LO + tl * FIFTH_HI;
+  const qh = THIRD_HI + f;
+  const ql = ((THIRD_HI - qh) + f) + (THIRD_LO + fl + th * th * r);
+  // u = t·q, c = s·u
+  const uh = twoProd(th, qh);
+  const ul = DD[0]! + th * ql + tl * qh;
+  const ch = twoProd(sh, uh);
+  const cl = DD[0]! + sh * ul + sl * uh;
+  // ln m / 2 = s + c
+  const hh = sh + ch;
+  const hl = (ch - (hh - sh)) + (sl + cl);
+  const mh = hh + hl;
+  const ml = hl - (mh - hh);
+  if (k === 0) { DD[0] = 2 * ml; return 2 * mh; }
+  // + k·ln 2 (|k·ln 2| ≥ ln 2 > 2·|ln m / 2|, so the fast sum is exact)
+  const kh = twoProd(k, LN2_DD_HI);
+  const kl = DD[0]! + k * LN2_DD_LO;
+  const sHi = kh + 2 * mh;
+  const sLo = ((kh - sHi) + 2 * mh) + (kl + 2 * ml);
+  const out = sHi + sLo;
+  DD[0] = sLo - (out - sHi);
+  return out;
+}
+
+/**
+ * e^g − 1 as a double-double (high part returned, low part in `DD[0]`) for g = gh + gl with
+ * |g| ≤ 0.35 (|gl| ≤ ulp(gh)): g + g²/2 + g³/6 in double-double plus g⁴·P(g) in double, with
+ * P(g) = Σ g^j/(j + 4)!, j = 0..10 (its share of the result is below 2^−10; the truncation is
+ * below 2^−61 of g). Relative error below about 2^−61 of the result.
+ */
+export function expm1DD(gh: number, gl: number): number {
+  const p = twoProd(gh, gh), pe = DD[0]!;                 // g² ≈ p + pe + 2·gh·gl
+  const c = twoProd(p, gh);                             // g³ ≈ c + DD[0] + pe·gh + 3·p·gl
+  const cl = DD[0]! + pe * gh + 3 * p * gl;
+  const c6 = twoProd(c, SIXTH_HI);                      // g³/6 ≈ c6 + c6l
+  const c6l = DD[0]! + c * SIXTH_LO + cl * SIXTH_HI;
+  const hp = 0.5 * p;
+  const poly = 1 / 24 + gh * (1 / 120 + gh * (1 / 720 + gh * (1 / 5040 + gh * (1 / 40320 +
+    gh * (1 / 362880 + gh * (1 / 3628800 + gh * (1 / 39916800 + gh * (1 / 479001600 +
+    gh * (1 / 6227020800 + gh * (1 / 87178291200))))))))));
+  const s1 = gh + hp;    // fast sums: |gh| ≥ g²/2 ≥ |s1|·g/6 ≥ |g³/6|
+  const s2 = s1 + c6;
+  const lo = ((hp - (s1 - gh)) + (c6 - (s2 - s1))) + (gl + (0.5 * pe + gh * gl) + c6l + p * p * poly);
+  const h = s2 + lo;
+  DD[0] = lo - (h - s2);
+  return h;
+}
+
+/**
+ * g = z − n·ln 2 as a double-double (high part returned, low part in `DD[0]`) for z = zh + zl
+ * and the integer n nearest z/ln 2: n·LN2_DD_HI is exact and zh − that is exact (Sterbenz).
+ */
+export function reduceLn2(zh: number, zl: number, n: number): number {
+  const p = twoProd(n, LN2_DD_HI);
+  const gl0 = (zl - DD[0]!) - n * LN2_DD_LO;
+  return twoSum(zh - p, gl0);
+}
+
+/** ax^y for a finite ax > 0, ax ≠ 1, and a finite y ≠ 0 with |y| ≤ 2^64. */
+function powPositive(ax: number, y: number): number {
+  const lh = lnDD(ax), ll = DD[0]!;
+  const ph = twoProd(y, lh);
+  const pl = DD[0]! + y * ll;
+  const zh = ph + pl;
+  const zl = pl - (zh - ph);
+  if (zh > LN_OVERFLOW) return Infinity;
+  if (zh < LN_UNDERFLOW) return 0;
+  const n = Math.round(zh * INV_LN2);  // in [−1075, 1024]
+  const gh = reduceLn2(zh, zl, n), gl = DD[0]!;
+  const sh = expm1DD(gh, gl), sl = DD[0]!;
+  // 2^n·(1 + s) with 1 + s = hi + lo, |s| < 0.42
+  const hi = 1 + sh;
+  const lo = (sh - (hi - 1)) + sl;
+  if (n > -1021) return n < 1024 ? (hi + lo) * POW2[n + 1022]! : (hi + lo) * POW2[2045]! * 2;
+  // Possibly subnormal: v = (hi + lo)·2^(n + 1022) exactly, then one rounding to a multiple of
+  // 2^−52 (the subnormal spacing 2^−1074 after the final exact scaling by 2^−1022).
+  const sc = POW2[n + 2044]!;
+  const vh = hi * sc, vl = lo * sc;
+  if (vh > 1 || (vh === 1 && vl >= 0)) return (hi + lo) * sc * TWO_M1022;
+  const t = 1 + vh;
+  return ((t + ((vh - (t - 1)) + vl)) - 1) * TWO_M1022;
+}
+
+/**
+ * x^y (`Math.pow(x, y)`, `x ** y`) with the same bits on every engine, within 0.5 + 2^−5 ulp of
+ * the exact value (measured max 0.5015 ulp; test/random/detmath-pow.test.ts) and with all
+ * of ECMAScript's special cases: y NaN → NaN; y = ±0 → 1 (even for x NaN); x NaN → NaN;
+ * |x| = 1 with y = ±∞ → NaN; ±0, ±∞ and negative x as Number::exponentiate specifies
+ * (negative x: NaN unless y is an integer, negative for odd y). Exact fast paths: y = 1 → x,
+ * y = 2 → x·x, y = −1 → 1/x, y = 0.5 → √x (each correctly rounded).
+ *
+ * Method (the double-double log/exp scheme of fdlibm's e_pow, here with natural logarithms):
+ * ln |x| as a double-double (`lnDD`, ~2^−68 relative), z = y·ln |x| by an exact product, then
+ * e^z = 2^n·e^g with n = round(z/ln 2) and g = z − n·ln 2 in double-double, e^g = 1 + expm1(g)
+ * (`expm1DD`), rounded once; results in the subnormal range are rounded once at their own
+ * precision. |y| > 2^64 (with |x| ≠ 1) over- or underflows outright.
+ *
+ * @example
+ * detPow(2, 0.5);   // 1.4142135623730951
+ * detPow(-8, 3);    // -512
+ */
+export function detPow(x: number, y: number): number {
+  if (y !== y) return Number.NaN;
+  if (y === 0) return 1;
+  if (x !== x) return Number.NaN;
+  if (y === 1) return x;
+  if (y === 2) return x * x;
+  const ax = Math.abs(x), ay = Math.abs(y);
+  if (ay === Infinity) return ax === 1 ? Number.NaN : (ax > 1) === (y > 0) ? Infinity : 0;
+  const yInt = Math.floor(y) === y;
+  const yOdd = yInt && ay < 9007199254740992 && y % 2 !== 0;
+  if (x === 0) return y > 0 ? (yOdd ? x : 0) : (yOdd && 1 / x < 0 ? -Infinity : Infinity);
+  if (ax === Infinity) return y > 0 ? (yOdd && x < 0 ? -Infinity : Infinity) : (yOdd && x < 0 ? -0 : 0);
+  if (x < 0 && !yInt) return Number.NaN;
+  if (y === -1) return 1 / x;
+  if (y === 0.5) return Math.sqrt(x);  // x > 0 here
+  if (ax === 1) return yOdd ? x : 1;
+  const r = ay > TWO_64 ? ((ax > 1) === (y > 0) ? Infinity : 0) : powPositive(ax, y);
+  return x < 0 && yOdd ? -r : r;
+}
+
+/**
+ * tanh x with the same bits on every engine, within 0.5 + 2^−5 ulp (measured max 0.5044 ulp);
+ * tanh(±0) = ±0, tanh(±∞) = ±1, NaN → NaN. For |x| < 2^−27 it is x (the x³/3 term is below a
+ * quarter ulp); for |x| ≥ 22 it is ±1 (1 − tanh x < 2^−62). Otherwise, with E = e^(2|x|) − 1
+ * as a double-double (2|x| = n·ln 2 + g, E = 2^n·(1 + expm1(g)) − 1, exact for n = 0 as E =
+ * expm1(g)), tanh |x| = E / (E + 2) by a double-double division, rounded once.
+ *
+ * @example
+ * detTanh(0.5);   // 0.46211715726000974
+ * detTanh(-30);   // -1
+ */
+export function detTanh(x: number): number {
+  const ax = Math.abs(x);
+  if (!(ax >= 7.450580596923828e-9)) return x;  // 2^−27; also ±0 and NaN
+  if (ax >= 22) return x > 0 ? 1 : -1;
+  const w = 2 * ax;
+  const n = Math.round(w * INV_LN2);  // in [0, 64)
+  let eh: number, el: number;
+  if (n === 0) {
+    eh = expm1DD(w, 0); el = DD[0]!;
+  } else {
+    const gh = reduceLn2(w, 0, n), gl = DD[0]!;
+    const sh = expm1DD(gh, gl), sl = DD[0]!;
+    const sc = POW2[n + 1022]!;
+    // 2^n + 2^n·s (exact products; the fast sum is exact as |s| < 1), then − 1
+    const u = sc + sc * sh;
+    const ue = sc * sh - (u - sc);
+    const v = twoSum(u, -1), ve = DD[0]!;
+    eh = v + (ve + ue + sc * sl);
+    el = (ve + ue + sc * sl) - (eh - v);
+  }
+  // E / (E + 2)
+  const dh = twoSum(eh, 2);
+  const dl = DD[0]! + el;
+  const qh = eh / dh;
+  const p = twoProd(qh, dh), pe = DD[0]!;
+  const ql = ((((eh - p) - pe) + el) - qh * dl) / dh;
+  const t = qh + ql;
+  return x > 0 ? t : -t;
+}
+

@@ -1,0 +1,123 @@
+// src/math against mathjs BigNumber (decimal.js, 60 significant digits) on fresh random points
+// in every run: an arbitrary-precision reference inside the suite, beside the mpmath fixture.
+// The seed is printed (and can be fixed with DETMATH_SEED) so that a failure can be replayed.
+import { all, create, type BigNumber } from 'mathjs';
+import { describe, expect, it } from 'vitest';
+import * as dm from '../../src/math/index.js';
+
+const M = create(all, { number: 'BigNumber', precision: 60 });
+type Big = BigNumber;
+/** mathjs's functions on BigNumbers, untyped (its overloaded typings do not narrow to BigNumber). */
+const B = M as unknown as Record<string, (...args: Big[]) => Big>;
+
+const seed = Number(process.env.DETMATH_SEED ?? (Date.now() % 2 ** 31));
+let state = seed | 0;
+/** mulberry32: uniform in [0, 1). */
+function rand(): number {
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+const F64 = new Float64Array(1);
+const U64 = new BigUint64Array(F64.buffer);
+
+/** The exact decimal value of a finite double, as a string (every double is a finite decimal). */
+function exact(x: number): string {
+  F64[0] = x;
+  const bits = U64[0]!;
+  const neg = bits >> 63n === 1n;
+  const be = Number((bits >> 52n) & 0x7ffn);
+  let m = bits & ((1n << 52n) - 1n);
+  let e = be - 1075;
+  if (be === 0) e = -1074; else m |= 1n << 52n;
+  let s: string;
+  if (e >= 0) s = (m << BigInt(e)).toString();
+  else {
+    const digits = (m * 5n ** BigInt(-e)).toString().padStart(-e + 1, '0');
+    s = `${digits.slice(0, digits.length + e)}.${digits.slice(digits.length + e)}`;
+  }
+  return neg ? `-${s}` : s;
+}
+
+/** ulp of |v| for a double v near the exact value (2^−1074 at least). */
+function ulp(v: number): number {
+  const a = Math.abs(v);
+  if (a < 2.2250738585072014e-308) return 2 ** -1074;
+  F64[0] = a;
+  const be = Number((U64[0]! >> 52n) & 0x7ffn);
+  return 2 ** (be - 1075);
+}
+
+/** |c − E| in ulps of E (using the ulp of the double nearest E). */
+function ulpError(c: number, E: Big): number {
+  const near = Number(E.toString());
+  const diff = B.abs!(B.subtract!(M.bignumber(exact(c)), E));
+  return Number(B.divide!(diff, M.bignumber(exact(ulp(near)))).toString());
+}
+
+const big = (x: number) => M.bignumber(exact(x));
+const U = (lo: number, hi: number) => () => lo + (hi - lo) * rand();
+const logU = (lo: number, hi: number) => () => Math.exp(Math.log(lo) + (Math.log(hi) - Math.log(lo)) * rand());
+const signed = (g: () => number) => () => (rand() < 0.5 ? -g() : g());
+
+interface Case { name: string; det: (x: number) => number; ref: (x: Big) => Big; gen: () => number }
+const cases: Case[] = [
+  { name: 'exp', det: dm.detExp, ref: (x) => B.exp!(x), gen: U(-700, 700) },
+  { name: 'expm1', det: dm.detExpm1, ref: (x) => B.expm1!(x), gen: signed(logU(1e-8, 30)) },
+  { name: 'log', det: dm.detLog, ref: (x) => B.log!(x), gen: logU(1e-300, 1e300) },
+  { name: 'log (near 1)', det: dm.detLog, ref: (x) => B.log!(x), gen: () => 1 + (rand() - 0.5) * 2 ** (-40 * rand()) },
+  { name: 'log1p', det: dm.detLog1p, ref: (x) => B.log1p!(x), gen: () => -0.9999 + 10 * rand() ** 3 },
+  { name: 'log2', det: dm.detLog2, ref: (x) => B.log2!(x), gen: logU(1e-300, 1e300) },
+  { name: 'log10', det: dm.detLog10, ref: (x) => B.log10!(x), gen: logU(1e-300, 1e300) },
+  { name: 'sin', det: dm.detSin, ref: (x) => B.sin!(x), gen: U(-100, 100) },
+  { name: 'cos', det: dm.detCos, ref: (x) => B.cos!(x), gen: U(-100, 100) },
+  { name: 'tan', det: dm.detTan, ref: (x) => B.tan!(x), gen: U(-100, 100) },
+  { name: 'atan', det: dm.detAtan, ref: (x) => B.atan!(x), gen: signed(logU(1e-6, 1e6)) },
+  { name: 'asin', det: dm.detAsin, ref: (x) => B.asin!(x), gen: U(-1, 1) },
+  { name: 'acos', det: dm.detAcos, ref: (x) => B.acos!(x), gen: U(-1, 1) },
+  { name: 'sinh', det: dm.detSinh, ref: (x) => B.sinh!(x), gen: signed(logU(1e-6, 700)) },
+  { name: 'cosh', det: dm.detCosh, ref: (x) => B.cosh!(x), gen: U(-700, 700) },
+  { name: 'tanh', det: dm.detTanh, ref: (x) => B.tanh!(x), gen: signed(logU(1e-6, 20)) },
+  { name: 'asinh', det: dm.detAsinh, ref: (x) => B.asinh!(x), gen: signed(logU(1e-6, 1e12)) },
+  { name: 'acosh', det: dm.detAcosh, ref: (x) => B.acosh!(x), gen: () => 1 + logU(1e-12, 1e12)() },
+  { name: 'atanh', det: dm.detAtanh, ref: (x) => B.atanh!(x), gen: U(-0.999999, 0.999999) },
+  { name: 'cbrt', det: dm.detCbrt, ref: (x) => B.cbrt!(x), gen: signed(logU(1e-300, 1e300)) },
+];
+
+const POINTS = Number(process.env.DETMATH_POINTS ?? 100);
+
+describe(`src/math against mathjs BigNumber on random points (seed ${seed})`, () => {
+  for (const c of cases) {
+    it(`${c.name} is within 1 ulp`, () => {
+      let max = 0, worst = NaN;
+      for (let i = 0; i < POINTS; i++) {
+        const x = c.gen();
+        const e = ulpError(c.det(x), c.ref(big(x)));
+        if (!(e <= max)) { max = e; worst = x; }
+      }
+      expect(max, `${c.name}(${worst}) (seed ${seed})`).toBeLessThan(1);
+    });
+  }
+
+  it('atan2 is within 1 ulp', () => {
+    let max = 0, worst = '';
+    for (let i = 0; i < POINTS; i++) {
+      const y = signed(logU(1e-10, 1e10))(), x = signed(logU(1e-10, 1e10))();
+      const e = ulpError(dm.detAtan2(y, x), B.atan2!(big(y), big(x)));
+      if (!(e <= max)) { max = e; worst = `${y}, ${x}`; }
+    }
+    expect(max, `atan2(${worst}) (seed ${seed})`).toBeLessThan(1);
+  });
+
+  it('pow is within 1 ulp', () => {
+    let max = 0, worst = '';
+    for (let i = 0; i < POINTS; i++) {
+      const x = logU(1e-5, 1e5)(), y = U(-60, 60)();
+      const e = ulpError(dm.detPow(x, y), B.pow!(big(x), big(y)));
+      if (!(e <= max)) { max = e; worst = `${x}, ${y}`; }
+    }
+    expect(max, `pow(${worst}) (seed ${seed})`).toBeLessThan(1);
+  });
+});
