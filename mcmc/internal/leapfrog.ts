@@ -1,11 +1,13 @@
 /**
  * The leapfrog (velocity Verlet) integrator over flat Float64Array state parts, as TFP's
  * `SimpleLeapfrogIntegrator`: for each step, a half kick `p += ½ε·∇log p(x)`, a drift
- * `x += ε·invMass·p`, a new gradient, and another half kick. Step sizes are per element (per
- * part, broadcast; NUTS folds a per-chain direction into their sign), the inverse mass diagonal
- * per element or identity. The only allocation per step is the new position arrays, which the
- * target receives wrapped as tensors, and whatever the target itself allocates.
+ * `x += (ε·m)·p` (the metric's drift, `metric.ts`), a new gradient, and another half kick. Step
+ * sizes are per element (per part, broadcast; NUTS folds a per-chain direction into their sign);
+ * the metric is diagonal, per element or identity. The only allocation per step is the new
+ * position arrays, which the target receives wrapped as tensors, and whatever the target itself
+ * allocates.
  */
+import type { BatchMetric } from './metric.js';
 import type { FlatTarget, Geometry } from './phase-space.js';
 
 /** A point in phase space: positions, momenta, and the target's log density and gradient at the positions. */
@@ -33,16 +35,16 @@ export interface MutablePhasePoint {
  * the caller treats it as a divergence.
  *
  * @param eps per part, one step size per element (negative to integrate backwards).
- * @param invMass per part, one inverse mass per element, or null for the identity.
+ * @param metric the diagonal metric (per part, one inverse mass per element, or the identity).
  * @example
- * const end = leapfrog(target, { x, p, grad, lp }, eps, [null], 10, geometry);
+ * const end = leapfrog(target, { x, p, grad, lp }, eps, identityMetric(geometry), 10, geometry);
  */
 export function leapfrog(
-  target: FlatTarget, start: PhasePoint, eps: readonly Float64Array[], invMass: readonly (Float64Array | null)[],
+  target: FlatTarget, start: PhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
   numSteps: number, g: Geometry, active?: Uint8Array,
 ): PhasePoint {
   const pt: MutablePhasePoint = { x: start.x, p: start.p.map((a) => new Float64Array(a)), grad: start.grad, lp: start.lp };
-  leapfrogInPlace(target, pt, eps, invMass, numSteps, g, active);
+  leapfrogInPlace(target, pt, eps, metric, numSteps, g, active);
   return pt;
 }
 
@@ -56,10 +58,10 @@ const newArray = (n: number): Float64Array => new Float64Array(n);
  * views carved once each from shared chunks, as arrays of more than 64 bytes are slow to allocate.
  */
 export function leapfrogInPlace(
-  target: FlatTarget, pt: MutablePhasePoint, eps: readonly Float64Array[], invMass: readonly (Float64Array | null)[],
+  target: FlatTarget, pt: MutablePhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
   numSteps: number, g: Geometry, active?: Uint8Array, alloc: (n: number) => Float64Array = newArray,
 ): void {
-  const n = pt.x.length;
+  const n = pt.x.length, invMass = metric.invMass;
   const p = pt.p;
   let x = pt.x, grad = pt.grad;
   for (let s = 0; s < numSteps; s++) {
@@ -67,6 +69,7 @@ export function leapfrogInPlace(
     for (let k = 0; k < n; k++) {
       const pk = p[k]!, gk = grad[k]!, ek = eps[k]!, xk = x[k]!, m = invMass[k];
       const out = alloc(xk.length);
+      // Kick and the metric's drift x + (ε·m)·p, fused in one pass (m = 1 for an identity part).
       if (active === undefined) {
         if (m) for (let i = 0; i < xk.length; i++) { const pi = pk[i]! + 0.5 * ek[i]! * gk[i]!; pk[i] = pi; out[i] = xk[i]! + ek[i]! * m[i]! * pi; }
         else for (let i = 0; i < xk.length; i++) { const pi = pk[i]! + 0.5 * ek[i]! * gk[i]!; pk[i] = pi; out[i] = xk[i]! + ek[i]! * pi; }

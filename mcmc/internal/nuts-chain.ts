@@ -2,8 +2,8 @@
  * One chain of Stan's NUTS on Float64Arrays: multinomial sampling from the trajectory, biased
  * progressive sampling between subtrees at the top and uniform progressive sampling inside
  * them, the generalized no-U-turn criterion checked across each merged tree and across the
- * seams between its halves (Stan ≥ 2.23, `base_nuts.hpp`), a diagonal or dense metric, and Stan's
- * step-size initialization heuristic.
+ * seams between its halves (Stan ≥ 2.23, `base_nuts.hpp`), a diagonal or dense metric (`metric.ts`),
+ * and Stan's step-size initialization heuristic.
  *
  * Everything lives in buffers allocated by the constructor: a leapfrog step, a leaf and a merge
  * allocate nothing, so a transition costs the gradients plus a few passes over `dim` doubles
@@ -18,6 +18,7 @@ import type { PrngImpl } from '../../src/random/impl.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import { normalFromUnit } from '../../src/random/normal-fill.js';
 import { uniformUnit } from '../../src/random/uniform.js';
+import { DenseMetric, DiagonalMetric, type Metric } from './metric.js';
 
 /** A log density and its gradient: returns log p(x) and writes ∂ log p/∂x into `grad`. */
 export type LogDensityGradient = (x: Float64Array, grad: Float64Array) => number;
@@ -163,53 +164,6 @@ function mergeWeights(a: number, b: number, out: Float64Array): void {
   out[1] = d > 0 ? 1 / (1 + t) : t / (1 + t);
 }
 
-/**
- * A dense metric (Stan's `dense_e`): the inverse metric Σ (the estimated posterior covariance)
- * and its Cholesky factor L (Σ = L Lᵀ). Velocity Σp; momentum p = L⁻ᵀu from standard normals u,
- * so p ~ N(0, Σ⁻¹).
- */
-export class DenseMetric {
-  readonly cov: Float64Array;
-  private readonly chol: Float64Array;
-  constructor(private readonly dim: number) {
-    this.cov = new Float64Array(dim * dim);
-    this.chol = new Float64Array(dim * dim);
-    for (let i = 0; i < dim; i++) { this.cov[i * dim + i] = 1; this.chol[i * dim + i] = 1; }
-  }
-  /** Sets Σ (row-major, symmetric positive definite) and factors it. */
-  set(cov: Float64Array, fn: string): void {
-    const n = this.dim, L = this.chol;
-    this.cov.set(cov);
-    L.fill(0);
-    for (let j = 0; j < n; j++) {
-      let d = cov[j * n + j]!;
-      for (let k = 0; k < j; k++) d -= L[j * n + k]! * L[j * n + k]!;
-      if (!(d > 0)) throw new RangeError(`${fn}: the adapted dense metric is not positive definite (the warm-up draws are degenerate); use metric: 'diagonal'`);
-      const ljj = Math.sqrt(d);
-      L[j * n + j] = ljj;
-      for (let i = j + 1; i < n; i++) {
-        let s = cov[i * n + j]!;
-        for (let k = 0; k < j; k++) s -= L[i * n + k]! * L[j * n + k]!;
-        L[i * n + j] = s / ljj;
-      }
-    }
-  }
-  /** out = Σ p. */
-  velocity(p: Float64Array, out: Float64Array): void {
-    const n = this.dim, c = this.cov;
-    for (let i = 0; i < n; i++) { let s = 0; for (let j = 0; j < n; j++) s += c[i * n + j]! * p[j]!; out[i] = s; }
-  }
-  /** p = L⁻ᵀ u (back substitution). */
-  momentum(u: Float64Array, p: Float64Array): void {
-    const n = this.dim, L = this.chol;
-    for (let i = n - 1; i >= 0; i--) {
-      let s = u[i]!;
-      for (let j = i + 1; j < n; j++) s -= L[j * n + i]! * p[j]!;
-      p[i] = s / L[i * n + i]!;
-    }
-  }
-}
-
 export interface NutsChainOptions {
   readonly maxTreeDepth: number;
   /** `'dense'` for a dense metric (Stan's `dense_e`); diagonal by default. */
@@ -225,11 +179,17 @@ export interface NutsChainOptions {
  */
 export class NutsChain {
   readonly dim: number;
-  /** The diagonal inverse metric (the estimated posterior variances after adaptation); unused with a dense metric. */
+  /** The metric: momentum draws, velocities and kinetic energies. */
+  readonly metric: Metric;
+  /** The diagonal inverse metric (the estimated posterior variances after adaptation; `metric.invMass` when diagonal); unused with a dense metric. */
   readonly invMetric: Float64Array;
-  /** The dense metric, or null for the diagonal one. The hot loops branch on it once: the diagonal ones stay fused. */
+  /**
+   * The dense metric, or null for the diagonal one. The leapfrog and leaf loops branch on it once
+   * and stay fused and specialised for the diagonal one (a metric call per element would cost),
+   * computing `metric.ts`'s velocity m·p, drift x + (ε·m)·p and kinetic energy ½ Σ p·(m·p).
+   */
   readonly dense: DenseMetric | null;
-  /** Scratch for Σp with a dense metric. */
+  /** Scratch for the velocity M⁻¹p. */
   private readonly vel: Float64Array;
   stepSize = 1;
 
@@ -279,6 +239,7 @@ export class NutsChain {
     this.maxEnergyDiff = options.maxEnergyDiff;
     this.invMetric = new Float64Array(dim).fill(1);
     this.dense = options.metric === 'dense' ? new DenseMetric(dim) : null;
+    this.metric = this.dense ?? new DiagonalMetric(this.invMetric);
     this.vel = new Float64Array(dim);
     const v = () => new Float64Array(dim);
     this.cur = new Point(dim);
@@ -309,26 +270,22 @@ export class NutsChain {
     return c.lp;
   }
 
-  /** Fresh momentum p ~ N(0, M) at the position; returns the Hamiltonian −log p + ½ pᵀ M⁻¹ p (+∞ for NaN, Stan's convention). */
+  /**
+   * Fresh momentum p ~ N(0, M) at the position; returns the Hamiltonian −log p + ½ pᵀ M⁻¹ p (+∞
+   * for NaN, Stan's convention) and leaves the velocity M⁻¹p in `vel`.
+   */
   private drawMomentum(): number {
-    const p = this.cur.p, m = this.invMetric, u = this.noise, dense = this.dense;
+    const p = this.cur.p, u = this.noise;
     this.rng.normals(u);
-    let kin = 0;
-    if (dense === null) {
-      for (let i = 0; i < p.length; i++) { const pi = u[i]! / Math.sqrt(m[i]!); p[i] = pi; kin += pi * m[i]! * pi; }
-    } else {
-      dense.momentum(u, p);
-      dense.velocity(p, this.vel);
-      for (let i = 0; i < p.length; i++) kin += p[i]! * this.vel[i]!;
-    }
-    const h = 0.5 * kin - this.cur.lp;
+    this.metric.sampleMomentum(u, p);
+    const h = this.metric.kineticEnergy(p, this.vel) - this.cur.lp;
     return h === h ? h : Infinity;
   }
 
   /** The first half of a leapfrog step of size `eps` (signed) from z: half kick, drift, gradient. The caller does the second half kick. */
   private kickDrift(eps: number): void {
     const z = this.z, q = z.q, p = z.p, g = z.g, m = this.invMetric, half = 0.5 * eps, dense = this.dense;
-    if (dense === null) {
+    if (dense === null) {        // the kick and the diagonal drift x + (ε·m)·p in one pass
       for (let i = 0; i < q.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; q[i] = q[i]! + eps * m[i]! * pi; }
     } else {
       const v = this.vel;
@@ -341,16 +298,16 @@ export class NutsChain {
 
   /** One NUTS transition from the position, which becomes the draw; the statistics are set. */
   transition(): void {
-    const m = this.invMetric, rng = this.rng, cur = this.cur;
+    const rng = this.rng, cur = this.cur;
     this.eps = this.stepSize;
     const h0 = this.drawMomentum();
     this.h0 = h0;
     this.fwd.copyFrom(cur); this.bck.copyFrom(cur);
     let sample = this.sample;
     copy(sample.q, cur.q); copy(sample.g, cur.g); sample.lp = cur.lp; sample.h = h0;
-    const p = cur.p, v = this.vel, dense = this.dense;   // drawMomentum left Σp in vel for a dense metric
+    const p = cur.p, v = this.vel;   // drawMomentum left the velocity in vel
     for (let i = 0; i < p.length; i++) {
-      const pi = p[i]!, ps = dense === null ? m[i]! * pi : v[i]!;
+      const pi = p[i]!, ps = v[i]!;
       this.pFwdFwd[i] = pi; this.pFwdBck[i] = pi; this.pBckFwd[i] = pi; this.pBckBck[i] = pi;
       this.pSharpFwdFwd[i] = ps; this.pSharpFwdBck[i] = ps; this.pSharpBckFwd[i] = ps; this.pSharpBckBck[i] = ps;
       this.rho[i] = pi;
@@ -407,7 +364,7 @@ export class NutsChain {
       this.nSteps++;
       const p = z.p, q = z.q, g = z.g, pq = propose.q, pg = propose.g, dense = this.dense;
       let kin = 0;
-      if (dense === null) {
+      if (dense === null) {      // the second half kick, the velocity m·p and the kinetic energy, fused with the leaf's copies
         for (let i = 0; i < p.length; i++) {
           const pi = p[i]! + half * g[i]!, ps = m[i]! * pi;
           p[i] = pi; kin += pi * ps;
@@ -453,23 +410,16 @@ export class NutsChain {
    */
   initStepSize(fn: string): void {
     if (this.stepSize === 0 || this.stepSize > 1e7) return;
-    const LOG_08 = Math.log(0.8), m = this.invMetric, z = this.fwd;
+    const LOG_08 = Math.log(0.8), z = this.fwd;
     this.z = z;
     let direction = 0;
     for (;;) {
       const h0 = this.drawMomentum();
       z.copyFrom(this.cur);
       this.kickDrift(this.stepSize);
-      const half = 0.5 * this.stepSize, p = z.p, g = z.g, dense = this.dense;
-      let kin = 0;
-      if (dense === null) {
-        for (let i = 0; i < p.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; kin += pi * m[i]! * pi; }
-      } else {
-        for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
-        dense.velocity(p, this.vel);
-        for (let i = 0; i < p.length; i++) kin += p[i]! * this.vel[i]!;
-      }
-      let h = 0.5 * kin - z.lp;
+      const half = 0.5 * this.stepSize, p = z.p, g = z.g;
+      for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
+      let h = this.metric.kineticEnergy(p, this.vel) - z.lp;
       if (h !== h) h = Infinity;
       const deltaH = h0 - h;
       if (direction === 0) { direction = deltaH > LOG_08 ? 1 : -1; continue; }

@@ -1,20 +1,17 @@
 /**
  * The flat phase space the gradient-based kernels (HMC, NUTS, MALA) work in: each state part as
- * a Float64Array with its chain dims leading, the target as a function of those arrays, step
- * sizes and inverse mass diagonals expanded to one value per element, momentum draws and
- * per-chain kinetic energies. Hot loops run over these arrays; tensors are made only to call
- * the target and to return results.
+ * a Float64Array with its chain dims leading, the target as a function of those arrays, and step
+ * sizes expanded to one value per element. Hot loops run over these arrays; tensors are made only
+ * to call the target and to return results. The metric (momentum draws, velocities, kinetic
+ * energies) lives in `metric.ts`.
  */
 import { fail } from '../../src/checks.js';
-import type { Modes } from '../../src/config.js';
-import { KeyArray } from '../../src/random/key-array.js';
-import { normalData } from '../../src/random/normal.js';
 import { broadcastData } from '../../src/tensor/broadcast.js';
 import { asTensor } from '../../src/tensor/core.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
-import type { InverseMassDiag, StepSize } from './kernel-results.js';
+import type { StepSize } from './kernel-results.js';
 import { FLAT, isCompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
 
@@ -212,55 +209,6 @@ export function expandStepSize(fn: string, stepSize: StepSize, g: Geometry): Flo
   });
 }
 
-/**
- * Inverse mass diagonals expanded to one positive finite value per element of each part, or
- * `null` for an identity part.
- *
- * @throws TypeError/RangeError naming `inverseMassDiag` for a bad value or shape.
- */
-export function expandInverseMass(fn: string, m: InverseMassDiag, g: Geometry): (Float64Array | null)[] {
-  const n = g.partShapes.length;
-  if (m === undefined) return new Array<null>(n).fill(null);
-  if (m instanceof Tensor && n > 1) fail('range', fn, 'inverseMassDiag', `must be an array with one entry per state part (${n})`, m);
-  const list = m instanceof Tensor ? [m] : m;
-  if (!Array.isArray(list) || list.length !== n) fail('range', fn, 'inverseMassDiag', `must be an array with one entry per state part (${n})`, m);
-  return list.map((t, k) => {
-    if (t === undefined) return null;
-    if (!(t instanceof Tensor)) fail('type', fn, `inverseMassDiag[${k}]`, 'must be a Tensor or undefined', t);
-    const out = Float64Array.from(broadcastData(fn, `inverseMassDiag[${k}]`, t, g.partShapes[k]!) as ArrayLike<number>);
-    for (let i = 0; i < out.length; i++) if (!(out[i]! > 0 && out[i]! < Infinity)) fail('range', fn, `inverseMassDiag[${k}]`, 'must be positive and finite', out[i]);
-    return out;
-  });
-}
-
-/** Standard-normal momenta, one key per part, scaled to `z / √invMass`. */
-export function drawMomentum(keys: readonly KeyArray[], g: Geometry, invMass: readonly (Float64Array | null)[], modes: Modes): Float64Array[] {
-  return g.partShapes.map((shape, k) => {
-    const size = shape.reduce((a, b) => a * b, 1);
-    const z = normalData(keys[k]!, size, g.dtypes[k]!, modes);
-    const p = z instanceof Float64Array ? z : Float64Array.from(z);
-    const m = invMass[k];
-    if (m) for (let i = 0; i < size; i++) p[i] = p[i]! / Math.sqrt(m[i]!);
-    return p;
-  });
-}
-
-/** Kinetic energy per chain, ½ Σ invMass·p² over each chain's elements of every part. */
-export function kineticEnergy(p: readonly Float64Array[], invMass: readonly (Float64Array | null)[], g: Geometry): Float64Array {
-  const out = new Float64Array(g.numChains);
-  for (let k = 0; k < p.length; k++) {
-    const pk = p[k]!, m = invMass[k], e = g.eventSizes[k]!;
-    for (let c = 0, i = 0; c < g.numChains; c++) {
-      let s = 0;
-      const end = i + e;
-      if (m) for (; i < end; i++) s += m[i]! * pk[i]! * pk[i]!;
-      else for (; i < end; i++) s += pk[i]! * pk[i]!;
-      out[c] += 0.5 * s;
-    }
-  }
-  return out;
-}
-
 /** `log(exp(a) + exp(b))`, with −∞ for two −∞ (never NaN from infinities of the same sign). */
 export function logAddExp(a: number, b: number): number {
   const m = a > b ? a : b;
@@ -295,11 +243,4 @@ export function checkStepSizeOption(fn: string, s: unknown): StepSize {
     s.forEach((v, i) => one(v, `stepSize[${i}]`));
   } else one(s, 'stepSize');
   return s as StepSize;
-}
-
-/** Checks an inverse mass diagonal option's kind (values and shapes are checked against the state later). */
-export function checkInverseMassOption(fn: string, m: unknown): InverseMassDiag {
-  if (m === undefined || m instanceof Tensor) return m;
-  if (Array.isArray(m) && m.every((t) => t === undefined || t instanceof Tensor)) return m as InverseMassDiag;
-  return fail('type', fn, 'inverseMassDiag', 'must be a Tensor, undefined, or an array of them (one per state part)', m);
 }

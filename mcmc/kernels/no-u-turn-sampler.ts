@@ -11,10 +11,12 @@ import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js'
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
+import { type BatchMetric, checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
 import { nutsTrajectory } from '../internal/nuts-tree.js';
+import { NutsWorkspaces } from '../internal/nuts-workspace.js';
 import {
-  bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkInverseMassOption, checkStateShapes, checkStepSizeOption, drawMomentum,
-  expandInverseMass, expandStepSize, f64, type FlatTarget, flatTarget, type Geometry, geometryOf, kineticEnergy, wrapParts,
+  bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
+  expandStepSize, f64, type FlatTarget, flatTarget, type Geometry, geometryOf, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 
@@ -59,7 +61,7 @@ export interface NoUTurnSamplerResults {
 
 const FN = 'NoUTurnSampler';
 
-interface StepCache { g: Geometry; target: FlatTarget; eps: Float64Array[] | null; invMass: (Float64Array | null)[] | null }
+interface StepCache { g: Geometry; target: FlatTarget; eps: Float64Array[] | null; metric: BatchMetric | null }
 
 function sameDims(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
@@ -102,7 +104,9 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     & Pick<NoUTurnSamplerOptions, 'targetLogProbFn' | 'targetLogProbAndGradFn' | 'inverseMassDiag'>>;
   private readonly target: TargetLogProbFn | undefined;
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
-  private cache: { g: Geometry; target: FlatTarget; stepSize: number | undefined; eps: Float64Array[] | null; invMass: (Float64Array | null)[] } | null = null;
+  private cache: { g: Geometry; target: FlatTarget; stepSize: number | undefined; eps: Float64Array[] | null; metric: BatchMetric } | null = null;
+  /** The trajectory's buffers, kept between steps (they never change a draw). */
+  private readonly workspaces = new NutsWorkspaces();
 
   constructor(options: NoUTurnSamplerOptions) {
     const o = checkOptions(FN, options);
@@ -130,10 +134,10 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     const fn = `${FN}.bootstrapResults`;
     const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, this.targetAndGrad, state);
     expandStepSize(fn, this.parameters.stepSize, g);
-    const invMass = expandInverseMass(fn, this.parameters.inverseMassDiag, g);
+    const metric = diagonalMetric(fn, this.parameters.inverseMassDiag, g);
     const lpData = Float64Array.from(lp.data as ArrayLike<number>);
     // TFP's placeholder energy: a unit momentum in every element.
-    const kin = kineticEnergy(parts.map((t) => new Float64Array(t.size).fill(1)), invMass, g);
+    const kin = metric.kineticEnergy(parts.map((t) => new Float64Array(t.size).fill(1)));
     return {
       targetLogProb: chainTensor(lpData, g),
       gradsTargetLogProb: grads,
@@ -161,11 +165,11 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     const [startSeed, loopSeed] = splitSeed(key) as [KeyArray, KeyArray];
     const momentumSeeds = splitSeed(startSeed, { n: parts.length + 1 });
     const eps = c.eps ?? expandStepSize(fn, prev.stepSize, g);
-    const invMass = c.invMass ?? expandInverseMass(fn, prev.inverseMassDiag, g);
-    const p0 = drawMomentum(momentumSeeds, g, invMass, modes);
+    const metric = c.metric ?? diagonalMetric(fn, prev.inverseMassDiag, g);
+    const p0 = metric.sampleMomentum(momentumSeeds, modes);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: f64(prev.targetLogProb) };
     const target = c.target;
-    const out = nutsTrajectory(target, g, start, eps, invMass, loopSeed, this.parameters, modes);
+    const out = nutsTrajectory(target, g, start, eps, metric, loopSeed, this.parameters, modes, this.workspaces);
     const next = wrapParts(out.x, g);
     return [rebuild(next), {
       ...prev,
@@ -183,7 +187,7 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
 
   /**
    * The geometry, flat target and (for a number step size and identity mass) the expanded step
-   * sizes and inverse masses of the previous step when the state's shapes and dtypes and these
+   * sizes and metric of the previous step when the state's shapes and dtypes and these
    * options are unchanged (they are read-only downstream), else new ones.
    */
   private stepCache(fn: string, parts: readonly Tensor[], prev: NoUTurnSamplerResults): StepCache {
@@ -193,15 +197,15 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
       return {
         g: c.g, target: c.target,
         eps: typeof prev.stepSize === 'number' && prev.stepSize === c.stepSize ? c.eps : null,
-        invMass: prev.inverseMassDiag === undefined ? c.invMass : null,
+        metric: prev.inverseMassDiag === undefined ? c.metric : null,
       };
     }
     const g = geometryOf(fn, parts, lp);
     const stepSize = typeof prev.stepSize === 'number' ? prev.stepSize : undefined;
     const eps = stepSize === undefined ? null : expandStepSize(fn, stepSize, g);
-    const cache = { g, target: flatTarget(fn, this.target, this.targetAndGrad, g), stepSize, eps, invMass: expandInverseMass(fn, undefined, g) };
+    const cache = { g, target: flatTarget(fn, this.target, this.targetAndGrad, g), stepSize, eps, metric: identityMetric(g) };
     this.cache = cache;
-    return { g, target: cache.target, eps, invMass: prev.inverseMassDiag === undefined ? cache.invMass : null };
+    return { g, target: cache.target, eps, metric: prev.inverseMassDiag === undefined ? cache.metric : null };
   }
 
   copy(overrides: Partial<NoUTurnSamplerOptions> = {}): NoUTurnSampler {

@@ -12,9 +12,10 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
 import { leapfrog } from '../internal/leapfrog.js';
+import { checkInverseMassOption, diagonalMetric } from '../internal/metric.js';
 import {
-  bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkInverseMassOption, checkStateShapes, checkStepSizeOption, drawMomentum,
-  expandInverseMass, expandStepSize, f64, flatTarget, geometryOf, kineticEnergy, wrap, wrapParts,
+  bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
+  expandStepSize, f64, flatTarget, geometryOf, wrap, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 
@@ -108,7 +109,7 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
     const fn = `${FN}.bootstrapResults`;
     const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, this.targetAndGrad, state);
     expandStepSize(fn, this.parameters.stepSize, g);
-    expandInverseMass(fn, this.parameters.inverseMassDiag, g);
+    diagonalMetric(fn, this.parameters.inverseMassDiag, g);   // checks inverseMassDiag against the state
     const zeros = parts.map((t) => wrap(new Float64Array(t.size), t.shape, t.dtype as 'float64'));
     return {
       logAcceptanceCorrection: chainTensor(new Float64Array(g.numChains), g),
@@ -134,13 +135,13 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
     const key = sanitizeSeed(seed);
     const keys = splitSeed(key, { n: parts.length });
     const eps = expandStepSize(fn, prev.stepSize, g);
-    const invMass = expandInverseMass(fn, prev.inverseMassDiag, g);
+    const metric = diagonalMetric(fn, prev.inverseMassDiag, g);
     const numSteps = prev.numLeapfrogSteps;
-    const p0 = drawMomentum(keys, g, invMass, modes);
+    const p0 = metric.sampleMomentum(keys, modes);
     const lp0 = f64(prev.targetLogProb);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: lp0 };
-    const end = leapfrog(flatTarget(fn, this.target, this.targetAndGrad, g), start, eps, invMass, numSteps, g);
-    const k0 = kineticEnergy(p0, invMass, g), k1 = kineticEnergy(end.p, invMass, g);
+    const end = leapfrog(flatTarget(fn, this.target, this.targetAndGrad, g), start, eps, metric, numSteps, g);
+    const k0 = metric.kineticEnergy(p0), k1 = metric.kineticEnergy(end.p);
     const correction = new Float64Array(g.numChains);
     const divergent = new Uint8Array(g.numChains);
     for (let c = 0; c < g.numChains; c++) {

@@ -16,9 +16,10 @@ import { broadcastTo } from '../../src/tensor/ops/shape.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
+import { checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
 import {
-  bootstrapPoint, chainTensor, checkGradientTarget, checkInverseMassOption, checkStateShapes, checkStepSizeOption, drawMomentum,
-  expandInverseMass, expandStepSize, f64, flatTarget, type Geometry, geometryOf, wrapParts,
+  bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
+  expandStepSize, f64, flatTarget, type Geometry, geometryOf, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 
@@ -124,7 +125,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
     const fn = `${FN}.bootstrapResults`;
     const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, this.targetAndGrad, state);
     const eps = expandStepSize(fn, this.parameters.stepSize, g);
-    const m = expandInverseMass(fn, this.parameters.inverseMassDiag, g);
+    const m = diagonalMetric(fn, this.parameters.inverseMassDiag, g).invMass;
     const { vol, grad: gradVol } = volatilityAt(fn, this.parameters.volatilityFn, parts, g);
     const drift = driftOf(eps, vol, m, grads.map(f64), gradVol);
     return {
@@ -150,9 +151,10 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
     const key = sanitizeSeed(seed);
     const keys = splitSeed(key, { n: parts.length, salt: 'langevin.one_step' });
     const eps = expandStepSize(fn, prev.stepSize, g);
-    const m = expandInverseMass(fn, prev.inverseMassDiag, g);
-    const noM = m.map(() => null);
-    const z = drawMomentum(keys, g, noM, modes);
+    // The metric's inverse mass preconditions the diffusion (it multiplies σ²); the noise is an
+    // identity-metric momentum draw (standard normals).
+    const m = diagonalMetric(fn, prev.inverseMassDiag, g).invMass;
+    const z = identityMetric(g).sampleMomentum(keys, modes);
     const x0 = parts.map(f64), vol0 = prev.volatility.map(f64);
     const drift0 = driftOf(eps, vol0, m, prev.gradsTargetLogProb.map(f64), prev.gradsVolatility.map(f64));
     const x1 = x0.map((xk, k) => {

@@ -3,9 +3,8 @@
 // diagonal as a change of variables, and hand-computed steps. Deterministic: false-failure rate 0.
 import { describe, expect, it } from 'vitest';
 import { leapfrog, type PhasePoint } from '../../mcmc/internal/leapfrog.js';
-import {
-  expandInverseMass, expandStepSize, flatTarget, geometryOf, kineticEnergy, logAddExp,
-} from '../../mcmc/internal/phase-space.js';
+import { BatchMetric, diagonalMetric, expandInverseMass } from '../../mcmc/internal/metric.js';
+import { expandStepSize, flatTarget, geometryOf, logAddExp } from '../../mcmc/internal/phase-space.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import { mul, square } from '../../src/tensor/ops/elementwise.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
@@ -30,22 +29,22 @@ function setup(x0: number[][], p0: number[][], fn = quartic, invMass?: Tensor) {
   const g = geometryOf('test', [x], lp);
   const target = flatTarget('test', undefined, fn, g);
   const start: PhasePoint = { x: [Float64Array.from(x.data as Float64Array)], p: [Float64Array.from(tensor(p0).data as Float64Array)], grad: [grads[0]!.data as Float64Array], lp: lp.data as Float64Array };
-  return { g, target, start, invMass: expandInverseMass('test', invMass, g) };
+  return { g, target, start, invMass: diagonalMetric('test', invMass, g) };
 }
 
-const hamiltonian = (pt: PhasePoint, invMass: (Float64Array | null)[], g: ReturnType<typeof geometryOf>) => {
-  const k = kineticEnergy(pt.p, invMass, g);
+const hamiltonian = (pt: PhasePoint, metric: BatchMetric) => {
+  const k = metric.kineticEnergy(pt.p);
   return Array.from(pt.lp, (v, c) => -v + k[c]!);
 };
 
 describe('leapfrog', () => {
   it('conserves energy to O(ε²): halving ε divides the energy error at a fixed time by ≈ 4', () => {
     const { g, target, start, invMass } = setup([[1.2, -0.3], [0.2, 0.9]], [[0.5, 1], [-1.5, 0.2]]);
-    const h0 = hamiltonian(start, invMass, g);
+    const h0 = hamiltonian(start, invMass);
     const errors = [0.1, 0.05, 0.025].map((e) => {
       const eps = expandStepSize('test', e, g);
       const end = leapfrog(target, start, eps, invMass, Math.round(1 / e), g);
-      const h1 = hamiltonian(end, invMass, g);
+      const h1 = hamiltonian(end, invMass);
       return h1.map((h, c) => Math.abs(h - h0[c]!));
     });
     for (let c = 0; c < 2; c++) {
@@ -98,7 +97,7 @@ describe('leapfrog', () => {
     const ey = leapfrog(Y.target, Y.start, expandStepSize('test', 0.2, Y.g), Y.invMass, 7, Y.g);
     ex.x[0]!.forEach((v, i) => expect(v / s[i]!).toBeCloseTo(ey.x[0]![i]!, 12));
     ex.p[0]!.forEach((v, i) => expect(v * s[i]!).toBeCloseTo(ey.p[0]![i]!, 12));
-    expect(kineticEnergy(ex.p, X.invMass, X.g)[0]).toBeCloseTo(kineticEnergy(ey.p, Y.invMass, Y.g)[0]!, 12);
+    expect(X.invMass.kineticEnergy(ex.p)[0]).toBeCloseTo(Y.invMass.kineticEnergy(ey.p)[0]!, 12);
   });
 
   it('leaves inactive chains where they are and moves the others exactly as alone', () => {
@@ -162,7 +161,7 @@ describe('phase-space helpers', () => {
 
   it('kinetic energy is ½ Σ invMass·p² over each chain’s elements', () => {
     const g = geometryOf('K', [tensor([[0, 0], [0, 0]])], tensor([0, 0]));
-    const k = kineticEnergy([Float64Array.of(1, 2, 3, 4)], [Float64Array.of(1, 0.5, 2, 2)], g);
+    const k = new BatchMetric([Float64Array.of(1, 0.5, 2, 2)], g).kineticEnergy([Float64Array.of(1, 2, 3, 4)]);
     expect(Array.from(k)).toEqual([0.5 * (1 + 2), 0.5 * (18 + 32)]);
   });
 });
