@@ -220,7 +220,9 @@ export function emitBackward(
   e.loop(size, unrolled, (k) => {
     const ds = ops.map((_, j) => (traced[j] ? `d${j}` : null)).filter((d): d is string => d !== null);
     let code = `const g = ${g(k)}; let ${ds.map((d) => `${d} = 0`).join(', ')}; `;
-    if (partialOf !== undefined) code += `if (g !== 0) { ${ops.map((_, j) => (traced[j] ? `d${j} = g * ${partialOf[j]}(${args(k)}, ${y(k)}); ` : '')).join('')}} `;
+    // A partial that declares fewer than five parameters does not read y: its value need not be kept for it.
+    const call = (j: number) => `${partialOf![j]}(${args(k)}${ew.partialOf![j]!.length >= 5 ? `, ${y(k)}` : ''})`;
+    if (partialOf !== undefined) code += `if (g !== 0) { ${ops.map((_, j) => (traced[j] ? `d${j} = g * ${call(j)}; ` : '')).join('')}} `;
     else {
       code += `if (g !== 0) { ${P}[0] = 0; ${P}[1] = 0; ${P}[2] = 0; ${P}[3] = 0; ${PART}(${P}, ${args(k)}, ${y(k)}); `;
       code += ops.map((_, j) => (traced[j] ? `d${j} = g * ${P}[${j}]; ` : '')).join('') + '} ';

@@ -78,7 +78,8 @@ export type Elementwise =
     readonly hoisted: Hoisted | null;
     /**
      * ∂f/∂argⱼ of (a, b, c, d, y) per operand, each with the bits `partials` writes to out[j] (0
-     * where it writes nothing): generated code calls only those an operand needs, with no scratch.
+     * where it writes nothing): generated code calls only those an operand needs, with no scratch
+     * (and without y when the function declares fewer than five parameters).
      */
     readonly partialOf: readonly ((a: number, b: number, c: number, d: number, y: number) => number)[] | null;
     readonly maps?: OperandMaps;
