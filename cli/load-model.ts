@@ -1,7 +1,7 @@
 /**
  * Loading a model module for `stochax sample`, and the contract it must meet.
  *
- * A model module exports ONE of:
+ * A model module exports ONE of (both is an error):
  *
  * 1. `model` (or a default export): a `JointDistribution` (e.g. `JointDistributionNamed`) or a
  *    `JointDistributionPinned`, sampled with `windowedAdaptiveNuts`; optionally
@@ -95,6 +95,11 @@ export async function loadModel(file: string, cwd: string): Promise<LoadedModel>
     throw new CliError(`could not import ${name}: ${oneLine(e)}`);
   }
   const base = { path, url, name };
+  if (mod.setup !== undefined && (mod.model !== undefined || mod.default !== undefined)) {
+    // Guessing which one was meant would sample the wrong thing without a word.
+    throw new CliError(`${name} exports both \`setup\` and \`${mod.model !== undefined ? 'model' : 'default'}\`: export one (\`model\` for windowedAdaptiveNuts, \`setup\` for a custom kernel)`);
+  }
+  if (mod.setup !== undefined && typeof mod.setup !== 'function') throw new CliError(`${name}: \`setup\` must be a function (the sampleChains contract); got ${typeof mod.setup}`);
   if (typeof mod.setup === 'function') {
     const names = mod.names;
     if (names !== undefined && (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))) {

@@ -22,9 +22,9 @@ export const HELP = `stochax — reproducible probabilistic programming: same se
 
 Usage:
   stochax sample <model.ts|model.js> [--chains 4] [--draws 1000] [--warmup 1000] [--seed 0]
-                 [--workers N] [--chain-index i] [--out dir]
+                 [--workers N] [--chain-index i] [--out dir] [--force]
   stochax summary <draws.json>
-  stochax merge <draws.json>... [--out merged.json]
+  stochax merge <draws.json>... [--out merged.json] [--force]
   stochax <command> --help
   stochax --version
 
@@ -33,6 +33,9 @@ Commands:
             (ArviZ: az.from_dict(**json.load(open('draws.json')))) and report.html
   summary   print the summary table of a draws.json
   merge     concatenate the chains of several draws.json files
+
+Results are never overwritten without --force, and are written to a temporary name and
+renamed at the end, so an interrupted run leaves no half-written file.
 
 A model module exports \`model\` (a JointDistribution, sampled with windowedAdaptiveNuts),
 optionally \`pins\` and \`options\`; or \`setup\` (the sampleChains contract, for a custom kernel).

@@ -2,13 +2,15 @@
  * `stochax merge <draws.json...> --out file`: concatenates the chains of several draws files
  * (e.g. one per `stochax sample --chain-index i` process) into one draws.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
 import { toArvizJson, type ArvizDraws, type RunSettings } from './report/index.js';
 import { parseArgs } from './args.js';
 import { CliError, type CliIo } from './errors.js';
+import { checkOutputFile, writeFileAtomic } from './output.js';
 import { readDrawsJson } from './summary.js';
 
 export const MERGE_HELP = `Usage: stochax merge <draws.json> <draws.json>... [--out merged.json]
@@ -18,8 +20,17 @@ one file, in the order given — or, when every file comes from \`stochax sample
 in chain-index order. Merging the N files of a --chains N run equals the single run's
 draws.json bit for bit. Prints the merged summary table.
 
+The files must be different runs, or different chains of one run: the same file twice, or
+the same chain in two files (duplicated chains inflate ESS and hide R-hat problems), is an
+error. So are files sampled with different settings (model, sampler, metric, warm-up;
+and, for --chain-index files, seed and chains); --force merges those anyway and records
+each differing setting per file. Whole runs with different seeds merge without --force.
+
 Flags:
-  --out FILE   where to write the merged draws.json (default ./merged.json)
+  --out FILE   where to write the merged draws.json (default ./merged.json); written through
+               a temporary file and a rename. An existing file, or one of the inputs, is
+               replaced only with --force
+  --force      replace an existing --out; merge files whose settings differ
 
 Example:
   stochax merge run/c0/draws.json run/c1/draws.json run/c2/draws.json run/c3/draws.json --out run/draws.json
@@ -50,15 +61,62 @@ function concatChains(parts: readonly Tensor[], where: string): Tensor {
   return new Tensor(out as never, [draws, total, ...event], first.dtype);
 }
 
+/** A digest of each chain's draws (all variables), to find the same chain in two files. */
+function chainDigests(f: ArvizDraws): string[] {
+  const parts = Object.keys(f.draws).sort().map((k) => f.draws[k]!);
+  const nChains = parts[0]!.shape[1]!;
+  return Array.from({ length: nChains }, (_, c) => {
+    const h = createHash('sha256');
+    for (const t of parts) {
+      const [draws, chains] = t.shape as [number, number];
+      const inner = t.size / (draws * chains);
+      const data = t.data as Float64Array | Uint8Array;
+      for (let d = 0; d < draws; d++) {
+        const row = data.subarray((d * chains + c) * inner, (d * chains + c + 1) * inner);
+        h.update(new Uint8Array(row.buffer, row.byteOffset, row.byteLength));
+      }
+    }
+    return h.digest('hex');
+  });
+}
+
+/** Settings every merged file must share; for --chain-index files (parts of one run) also seed and chains. */
+const SHARED = ['model', 'sampler', 'metric', 'warmup'];
+const SHARED_BY_INDEX = [...SHARED, 'seed', 'chains'];
+
 /**
- * Merges draws files: chains concatenated, settings from the first file (with `chains` the total
- * and `chain_index` dropped when the files are one chain index each).
- *
- * @throws CliError when the files disagree on variables, draws or shapes.
- * @example
- * const merged = mergeDraws([a, b]);
+ * The merged settings: a setting all files agree on (where recorded) is kept; one that differs
+ * is recorded per file as a comma-separated list. A difference in one of `shared` is an error
+ * unless `force` (a whole run's seed is not shared: that is how independent runs differ).
  */
-export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[]): { draws: Record<string, Tensor>; trace: Record<string, Tensor>; settings: RunSettings } {
+function mergeSettings(settings: readonly RunSettings[], names: readonly string[], shared: readonly string[], force: boolean): Record<string, unknown> {
+  const keys = [...new Set(settings.flatMap((s) => Object.keys(s)))].filter((k) => k !== 'chain_index' && k !== 'versions');
+  const out: Record<string, unknown> = { ...settings[0] };
+  for (const k of keys) {
+    const values = settings.map((s) => s[k]);
+    const known = values.filter((v) => v !== undefined).map(String);
+    if (new Set(known).size <= 1) { if (out[k] === undefined) out[k] = values.find((v) => v !== undefined); continue; }
+    if (shared.includes(k) && !force) {
+      const i = values.findIndex((v) => v !== undefined && String(v) !== known[0]);
+      const j = values.findIndex((v) => v !== undefined);
+      throw new CliError(`${names[i]} was sampled with ${k} ${String(values[i])}, ${names[j]} with ${k} ${String(values[j])}: merged, their chains would be recorded under one setting; pass --force to merge them anyway (each file's ${k} is then recorded)`);
+    }
+    out[k] = values.map((v) => (v === undefined ? '?' : String(v))).join(',');
+  }
+  return out;
+}
+
+/**
+ * Merges draws files: chains concatenated, settings shared by the files (with `chains` the
+ * total and `chain_index` dropped when the files are one chain index each).
+ *
+ * @param force - merge files whose settings differ (each differing setting recorded per file).
+ * @throws CliError when the files disagree on variables, draws or shapes, hold the same chain
+ *   twice, or (without `force`) were sampled with different settings.
+ * @example
+ * const merged = mergeDraws([a, b], ['a/draws.json', 'b/draws.json']);
+ */
+export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[], force = false): { draws: Record<string, Tensor>; trace: Record<string, Tensor>; settings: RunSettings } {
   let order = files.map((_, i) => i);
   const idx = files.map((f) => f.settings.chain_index);
   const byIndex = idx.every((i) => typeof i === 'number');
@@ -67,6 +125,15 @@ export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[
     if (seen.size !== idx.length) throw new CliError(`two files hold the same chain (chain_index ${idx.find((v, i) => idx.indexOf(v) !== i)}): ${names.join(', ')}`);
     order = order.sort((a, b) => (idx[a] as number) - (idx[b] as number));
   }
+  const merged = mergeSettings(files.map((f) => f.settings), names, byIndex ? SHARED_BY_INDEX : SHARED, force);
+  // Bit-identical chains are the same chain, whatever the files say.
+  const owner = new Map<string, string>();
+  files.forEach((f, i) => chainDigests(f).forEach((digest, c) => {
+    const where = `${names[i]} chain ${c}`;
+    const before = owner.get(digest);
+    if (before !== undefined) throw new CliError(`${where} has exactly the draws of ${before}: the same chain twice would inflate ESS and hide R-hat problems; merge each chain once`);
+    owner.set(digest, where);
+  }));
   const sorted = order.map((i) => files[i]!);
   const vars = Object.keys(sorted[0]!.draws);
   const stats = Object.keys(sorted[0]!.trace);
@@ -78,7 +145,7 @@ export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[
   const draws = Object.fromEntries(vars.map((k) => [k, concatChains(sorted.map((f) => f.draws[k]!), `posterior.${k}`)]));
   const trace = Object.fromEntries(stats.map((k) => [k, concatChains(sorted.map((f) => f.trace[k]!), `sample_stats.${k}`)]));
   const total = draws[vars[0]!]!.shape[1]!;
-  const { chain_index: _drop, ...rest } = sorted[0]!.settings;
+  const { chain_index: _drop, ...rest } = merged;
   if (byIndex) {
     const declared = sorted[0]!.settings.chains;
     if (typeof declared === 'number' && declared !== total) {
@@ -96,15 +163,24 @@ export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[
  * await mergeCommand(['a/draws.json', 'b/draws.json', '--out', 'all.json'], io);
  */
 export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { positionals, flags } = parseArgs(argv, { out: { kind: 'string' } }, 'merge');
+  const { positionals, flags } = parseArgs(argv, { out: { kind: 'string' }, force: { kind: 'bool' } }, 'merge');
   if (flags.get('help')) { io.stdout(MERGE_HELP); return 0; }
   if (positionals.length < 1) throw new CliError('give the draws files to merge: stochax merge <draws.json>... --out merged.json');
   const cwd = io.cwd ?? process.cwd();
-  const files = positionals.map((f) => readDrawsJson(f, cwd));
-  const { draws, trace, settings } = mergeDraws(files, positionals);
+  const force = flags.get('force') === true;
+  const paths = positionals.map((f) => resolve(cwd, f));
+  const real = paths.map((p) => (existsSync(p) ? realpathSync(p) : p));
+  const twice = real.findIndex((p, i) => real.indexOf(p) !== i);
+  if (twice >= 0) {
+    const first = positionals[real.indexOf(real[twice]!)]!;
+    const what = first === positionals[twice] ? `${first} is given twice` : `${first} and ${positionals[twice]} are the same file`;
+    throw new CliError(`${what}: the same chains twice would inflate ESS and hide R-hat problems; merge each file once`);
+  }
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? 'merged.json');
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, toArvizJson(draws, trace, { settings }));
+  checkOutputFile(out, paths, force);
+  const files = positionals.map((f) => readDrawsJson(f, cwd));
+  const { draws, trace, settings } = mergeDraws(files, positionals, force);
+  writeFileAtomic(out, toArvizJson(draws, trace, { settings }));
   io.stdout(`${summary({ allStates: draws, trace }).format()}\n\nwrote ${out} (${draws[Object.keys(draws)[0]!]!.shape[1]} chains from ${files.length} files)\n`);
   return 0;
 }

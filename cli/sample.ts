@@ -3,19 +3,19 @@
  * [--chain-index i] [--out dir]`: samples a model module (see `load-model.ts` for the contract),
  * prints the summary table and writes `draws.csv`, `draws.json` and `report.html`.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
 import { mergeChains } from '../mcmc/parallel/merge-chains.js';
 import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
-import { windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
+import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { windowedAdaptiveNutsChains } from '../mcmc/parallel/windowed-chains.js';
 import { reportHtml, toArvizJson, toDrawsCsv, type RunSettings } from './report/index.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
+import { checkRunFolder, writeRunFolder } from './output.js';
 import { chainProgress } from './progress.js';
 import { stochaxVersion } from './version.js';
 
@@ -25,10 +25,15 @@ Samples the model module and prints the summary table (mean, MCSE, sd, 5%, 50%, 
 ESS_bulk, ESS_tail, R_hat, divergences); writes draws.csv, draws.json (ArviZ az.from_dict
 layout) and report.html to --out.
 
+Before sampling, the run's size is checked: chains × draws × (parameters + statistics)
+values must fit one draws.json (about 24 million values), else the run is refused.
+
 Flags:
   --chains N       chains (default 4)
   --draws N        draws kept per chain (default 1000)
-  --warmup N       warm-up steps per chain (default 1000)
+  --warmup N       warm-up steps per chain (default windowedAdaptiveNuts': 1000, Stan's,
+                   with per-chain adaptation; 500, TFP's, pooled; or the model module's
+                   options.numAdaptationSteps; 1000 for a setup module)
   --seed S         non-negative integer seed (default 0); same seed, same bits
   --workers N      worker threads (0 = in this thread). A \`setup\` module's default: cores,
                    at most --chains. A \`model\` module runs in this thread unless N ≥ 1 is
@@ -45,9 +50,12 @@ Flags:
                    (dense: Stan's dense_e, for strongly correlated posteriors)
   --no-compile     keep a \`model\` module's log density on the autodiff tape instead of compiled
                    JavaScript (the same draws, slower; for models that cannot be traced)
-  --out DIR        output directory (default ./stochax-out)
+  --out DIR        output directory (default ./stochax-out); checked before sampling. The files
+                   are written to a temporary folder and renamed at the end, so an interrupted
+                   run leaves no half-written result
+  --force          replace the run already in --out (otherwise that is an error)
 
-The model module exports either
+The model module exports either (exporting both is an error)
   export const model = new JointDistributionNamed({ ... });  // sampled with windowedAdaptiveNuts
   export const pins = { y };                                  // optional: observed values
   export const options = { targetAcceptProb: 0.9 };           // optional: windowedAdaptiveNuts options
@@ -72,6 +80,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   metric: { kind: 'string' },
   out: { kind: 'string' },
   'no-compile': { kind: 'bool' },
+  force: { kind: 'bool' },
 };
 
 interface Run {
@@ -95,7 +104,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   }
   const chains = (flags.get('chains') as number | undefined) ?? 4;
   const nDraws = (flags.get('draws') as number | undefined) ?? 1000;
-  const warmup = (flags.get('warmup') as number | undefined) ?? 1000;
+  const warmupFlag = flags.get('warmup') as number | undefined;
   const seed = (flags.get('seed') as number | bigint | undefined) ?? 0;
   const workers = flags.get('workers') as number | undefined;
   const chainIndex = (flags.get('chain-index') as number | undefined) ?? schedulerIndex(io);
@@ -105,41 +114,110 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   if (chainIndex !== undefined && chainIndex >= chains) throw new CliError(`--chain-index must be in [0, ${chains}) for --chains ${chains}; got ${chainIndex}`);
   const cwd = io.cwd ?? process.cwd();
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? (chainIndex === undefined ? 'stochax-out' : join('stochax-out', `chain-${chainIndex}`)));
+  const kept = chainIndex === undefined ? chains : 1;
+  checkRunSize(kept, nDraws, 1);
+  checkRunFolder(out, flags.get('force') === true);
 
-  const model = await loadModel(positionals[0]!, cwd);
+  const model = await guardExit(positionals[0]!, () => loadModel(positionals[0]!, cwd));
+  if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model));
   const started = Date.now();
-  const result = model.kind === 'joint'
-    ? await runJoint(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric }, io)
-    : await runSetup(model, { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric }, io);
+  // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
+  const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
+  const o: RunOptions = { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric: metric as RunOptions['metric'] };
+  const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io) : runSetup(model, o, io)));
   io.stderr(`sampled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
   const settings: RunSettings = {
     seed: typeof seed === 'bigint' ? String(seed) : seed,
     chains, draws: nDraws, warmup, model: model.name,
     sampler: model.kind === 'joint' ? 'windowedAdaptiveNuts' : 'setup',
+    // The metric changes the draws, so merge can tell runs apart by it.
+    ...(model.kind === 'joint' ? { metric: metric ?? (model.options as { metric?: string }).metric ?? 'diagonal' } : {}),
     ...(chainIndex === undefined ? {} : { chain_index: chainIndex }),
     versions: { stochax: stochaxVersion(), node: process.version },
   };
-  const s = summary({ allStates: result.draws as never, trace: result.trace });
-  io.stdout(`${s.format()}\n`);
-
-  mkdirSync(out, { recursive: true });
-  const files = {
-    csv: join(out, 'draws.csv'),
-    json: join(out, 'draws.json'),
-    html: join(out, 'report.html'),
-  };
-  writeFileSync(files.csv, toDrawsCsv(result.draws, result.trace));
-  writeFileSync(files.json, toArvizJson(result.draws, result.trace, { settings }));
-  let html = true;
+  // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
+  const texts: Record<string, string> = { 'draws.json': toArvizJson(result.draws, result.trace, { settings }) };
+  let s;
   try {
-    writeFileSync(files.html, reportHtml({ draws: result.draws as never, trace: result.trace, summary: s, settings }));
+    s = summary({ allStates: result.draws as never, trace: result.trace });
+    texts['draws.csv'] = toDrawsCsv(result.draws, result.trace);
   } catch (e) {
-    html = false;
+    writeRunFolder(out, texts);
+    throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
+  }
+  io.stdout(`${s.format()}\n`);
+  try {
+    texts['report.html'] = reportHtml({ draws: result.draws as never, trace: result.trace, summary: s, settings });
+  } catch (e) {
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
   }
-  io.stdout(`\nwrote ${files.csv}\n      ${files.json}\n${html ? `      ${files.html}\n` : ''}`);
+  writeRunFolder(out, texts);
+  const [first, ...others] = Object.keys(texts).sort().map((f) => join(out, f));
+  io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
   return 0;
+}
+
+/** Sample statistics a run keeps per draw besides the parameters (an upper estimate). */
+const STATS_PER_DRAW = 10;
+/** Bytes of draws.json text per value (`-1.2345678901234567, `), and V8's longest string (2^29 − 24). */
+const JSON_BYTES_PER_VALUE = 22;
+const MAX_TEXT = 2 ** 29 - 24;
+
+/**
+ * Refuses, before sampling, a run whose draws could not be written: chains × draws ×
+ * (parameters + statistics) values become one draws.json text, which V8 caps at 2^29 − 24
+ * characters (about 24 million values); the draws themselves take 8 bytes per value.
+ */
+function checkRunSize(chains: number, draws: number, parameters: number): void {
+  const values = chains * draws * (parameters + STATS_PER_DRAW);
+  if (values * JSON_BYTES_PER_VALUE <= MAX_TEXT) return;
+  const gb = (values * JSON_BYTES_PER_VALUE / 1e9).toFixed(values * JSON_BYTES_PER_VALUE < 1e10 ? 1 : 0);
+  throw new CliError(`${chains} chain${chains === 1 ? '' : 's'} × ${draws} draws × (${parameters > 1 ? `${parameters} parameters` : 'at least 1 parameter'} + ${STATS_PER_DRAW} statistics) = ${values} values, about ${gb} GB of draws.json: more than one run can write (${Math.floor(MAX_TEXT / JSON_BYTES_PER_VALUE)} values); use fewer --draws, or split the chains with --chain-index and \`stochax merge\` fewer at a time`);
+}
+
+/** The number of sampled (unpinned) values in one draw of a joint model (batch × event sizes), or 1 if it cannot tell. */
+function jointSize(model: LoadedModel & { kind: 'joint' }): number {
+  try {
+    const m = model.model as unknown as { distribution?: unknown; pins?: object };
+    const jd = (m.distribution ?? m) as { batchShape: Record<string, number[]>; eventShape: Record<string, number[]> };
+    const pinned = new Set([...Object.keys(model.pins ?? {}), ...Object.keys(m.distribution === undefined ? {} : m.pins ?? {})]);
+    const batch = jd.batchShape, event = jd.eventShape;
+    let n = 0;
+    for (const k of Object.keys(event)) {
+      if (!pinned.has(k)) n += [...(batch[k] ?? []), ...(event[k] ?? [])].reduce((a, b) => a * b, 1);
+    }
+    return Math.max(n, 1);
+  } catch {
+    return 1; // the sampler reports a broken model better than an estimate can
+  }
+}
+
+/** How many `guardExit` calls are running (they may overlap when `run` is called concurrently). */
+let exitGuards = 0;
+let realExit: typeof process.exit | undefined;
+/** The module named in the error (the latest guarded one, when calls overlap). */
+let exitFile = '';
+
+/**
+ * Runs `f` with `process.exit` turned into an error: a model module that calls it while the
+ * CLI samples in this thread would otherwise end the process with its code and no output.
+ * Overlapping calls share one replacement, and the real `process.exit` comes back when the
+ * last one ends.
+ */
+async function guardExit<T>(file: string, f: () => Promise<T>): Promise<T> {
+  exitFile = file;
+  if (exitGuards++ === 0) {
+    realExit = process.exit;
+    process.exit = ((code?: number | string | null) => {
+      throw new CliError(`${exitFile} called process.exit(${code ?? ''}) while sampling; a model module must return or throw, not exit`);
+    }) as typeof process.exit;
+  }
+  try {
+    return await f();
+  } finally {
+    if (--exitGuards === 0) process.exit = realExit!;
+  }
 }
 
 /**
@@ -202,6 +280,13 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
   } finally {
     progress.end();
   }
+}
+
+/** A joint module's warm-up when --warmup is not given: its options' `numAdaptationSteps`, else windowedAdaptiveNuts' default. */
+function jointWarmup(options: unknown): number {
+  const o = options as { numAdaptationSteps?: unknown; adaptation?: unknown } | undefined;
+  if (typeof o?.numAdaptationSteps === 'number') return o.numAdaptationSteps;
+  return defaultWarmup(o?.adaptation === 'pooled' ? 'pooled' : 'per-chain');
 }
 
 /** A `setup` module: `sampleChains` (or one chain with `sampleChainByIndex`). */

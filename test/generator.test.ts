@@ -559,3 +559,33 @@ describe('bad input: errors name the Generator method and the argument', () => {
     expect(g.counter).toBe(0);
   });
 });
+
+describe('Generator: NumPy\'s checks (issue 18)', () => {
+  it('poisson refuses a rate above NumPy\'s POISSON_LAM_MAX ("lam value too large")', () => {
+    const rng = statefulRng(0);
+    expect(() => rng.poisson(1e20)).toThrow(RangeError);
+    expect(() => rng.poisson(1e20)).toThrow(/Generator\.poisson: `lam` must be non-negative and at most 9223372006484771000 \(lam value too large, as NumPy says\)/);
+    expect(() => rng.poisson([1, 1e19])).toThrow(/lam value too large/);
+    expect(() => rng.poisson(1e18)).not.toThrow();
+  });
+
+  it('bytes names itself, not the PRNG, for a length too large', () => {
+    expect(() => statefulRng(0).bytes(2 ** 40)).toThrow(/^Generator\.bytes: `length` is 1099511627776, more than the limit of 268435456/);
+  });
+
+  it('rejects unknown option names with a TypeError', () => {
+    expect(() => statefulRng(0).integers(0, 10, [2], { endpont: true } as never)).toThrow(TypeError);
+    expect(() => statefulRng(0).integers(0, 10, [2], { endpont: true } as never)).toThrow(/Generator\.integers: `options` has unknown option `endpont`/);
+  });
+});
+
+describe('Generator.uniform with huge finite bounds (issue 18)', () => {
+  it('gives finite values in range, for scalar and element-wise bounds', () => {
+    const lo = -1.7e308, hi = 1.7e308;
+    const ok = (v: number) => Number.isFinite(v) && v >= lo && v < hi;
+    const rng = statefulRng(0);
+    expect(ok(rng.uniform(lo, hi) as number)).toBe(true);
+    expect(Array.from((rng.uniform(lo, hi, [100]) as Tensor).data as Float64Array).every(ok)).toBe(true);
+    expect(Array.from((rng.uniform([lo, lo], [hi, hi]) as Tensor).data as Float64Array).every(ok)).toBe(true);
+  });
+});

@@ -529,3 +529,20 @@ describe('samplers.categorical', () => {
     expect(() => samplers.categorical([0, 1], 2, { seed: [1] as never })).toThrow(/samplers\.categorical: `seed`/);
   });
 });
+
+describe('samplers.splitSeed sizes (issue 18)', () => {
+  it('refuses more than 2^24 keys up front, naming the function and the size', () => {
+    expect(() => samplers.splitSeed(1, { n: 1e9 })).toThrow(RangeError);
+    expect(() => samplers.splitSeed(1, { n: 1e9 })).toThrow(/^samplers\.splitSeed: `n` is 1000000000, more than the limit of 16777216/);
+    expect(() => samplers.splitSeed(1, { n: 3, slat: 'x' } as never)).toThrow(/samplers\.splitSeed: `options` has unknown option `slat`/);
+  });
+});
+
+describe('uniform with huge finite bounds (issue 18)', () => {
+  it('samplers.uniform and Generator.uniform give finite values in range, scalar or element-wise bounds', () => {
+    const lo = -1.7e308, hi = 1.7e308;
+    const inRange = (xs: ArrayLike<number>) => Array.from(xs).every((v) => Number.isFinite(v) && v >= lo && v < hi);
+    expect(inRange(samplers.uniform([500], { minval: lo, maxval: hi, seed: 0 }).data as Float64Array)).toBe(true);
+    expect(inRange(samplers.uniform([2], { minval: [lo, lo], maxval: [hi, hi], seed: 0 }).data as Float64Array)).toBe(true);
+  });
+});

@@ -3,7 +3,7 @@
  * ArviZ's `az.from_dict` layout (`az.from_dict(**json.load(f))` loads it), plus the reader for
  * that JSON. TFP/stochax draws are `[draws, chains, ...event]`; ArviZ's are `[chain, draw, ...event]`.
  */
-import { fail } from '../../src/checks.js';
+import { checkOptions, fail } from '../../src/checks.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
 import { flattenParameters, namedParts } from './parameters.js';
@@ -138,7 +138,7 @@ function group(entries: readonly [string, string][]): string {
  */
 export function toArvizJson(draws: unknown, trace?: unknown, options?: ArvizJsonOptions): string {
   const FN = 'toArvizJson';
-  if (options !== undefined && (options === null || typeof options !== 'object')) fail('type', FN, 'options', 'must be an object', options);
+  checkOptions(FN, options, ['settings']);
   const { nDraws, nChains } = shapeOf(FN, draws);
   const settings = flatSettings(FN, options?.settings);
   const stochax = options?.settings?.versions?.stochax;

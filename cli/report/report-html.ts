@@ -4,7 +4,7 @@
  * histograms with KDEs, autocorrelations, a pair plot with divergences, the energy plot with
  * E-BFMI, and the run's settings.
  */
-import { fail } from '../../src/checks.js';
+import { checkOptions, fail } from '../../src/checks.js';
 import { Summary, summary as summarize } from '../../mcmc/diagnostics/summary.js';
 import { flattenParameters, type FlatParameter, type ReportDraws } from './parameters.js';
 import { sampleStats, statValues, type SampleStat } from './sample-stats.js';
@@ -147,6 +147,7 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
 export function reportHtml(input: ReportInput): string {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
+  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters']);
   const params = flattenParameters(FN, input.draws);
   if (params.length === 0) fail('range', FN, 'input.draws', 'must have at least one part', input.draws);
   const { chains, draws } = params[0]!;

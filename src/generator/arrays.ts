@@ -50,7 +50,7 @@ export class ArrayMethods extends BasicMethods {
   choice(a: number | Tensor | readonly unknown[], size?: SizeLike, options?: ChoiceOptions): Scalar | Tensor {
     const fn = 'Generator.choice';
     const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['replace', 'p', 'axis']);
     this.single(fn);
     const replace = opts.replace === undefined ? true : checkBoolean(fn, 'replace', opts.replace);
     const draws = (s ?? []).reduce((x, y) => x * y, 1);
@@ -86,7 +86,7 @@ export class ArrayMethods extends BasicMethods {
    */
   shuffle(x: Tensor | unknown[] | TypedArray, options?: { axis?: number }): void {
     const fn = 'Generator.shuffle';
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['axis']);
     this.single(fn);
     if (x instanceof Tensor) {
       if (x.ndim === 0) fail('range', fn, 'x', 'must have at least 1 dimension', x);
@@ -118,7 +118,7 @@ export class ArrayMethods extends BasicMethods {
    */
   permuted(x: Tensor | readonly unknown[], options?: { axis?: number }): Tensor {
     const fn = 'Generator.permuted';
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['axis']);
     this.single(fn);
     const t = x instanceof Tensor ? x : Array.isArray(x) ? renamed(fn, { values: 'x' }, () => tensor(x)) : fail('type', fn, 'x', 'must be an array or a Tensor', x);
     if (opts.axis === undefined) {
@@ -142,7 +142,7 @@ export class ArrayMethods extends BasicMethods {
    */
   permutation(x: number | Tensor | readonly unknown[], options?: { axis?: number }): Tensor {
     const fn = 'Generator.permutation';
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['axis']);
     this.single(fn);
     if (typeof x === 'number') {
       if (opts.axis !== undefined) checkAxis(fn, 'axis', opts.axis, 1);

@@ -3,15 +3,14 @@
  * `random`, `uniform`, `normal`, `integers`), plus `standardNormal` and `bytes`, and the
  * buffered fast paths for scalar `random()`, `uniform()`, `normal()` and `standardNormal()`.
  */
-import { checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../checks.js';
+import { checkBoolean, checkCount, checkOptions, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
-import { fma32, fma64 } from '../random/float.js';
 import type { KeyArray } from '../random/key-array.js';
 import { normalData } from '../random/normal.js';
 import { floatDtype } from '../random/params.js';
 import { checkIntDtype, randintData } from '../random/randint.js';
 import { threefry2x32 } from '../random/threefry-impl.js';
-import { uniformUnit } from '../random/uniform.js';
+import { scaleUnit, uniformUnit } from '../random/uniform.js';
 import type { FloatDType, IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import {
@@ -116,7 +115,7 @@ export class BasicMethods extends GeneratorCore {
   #random(size: SizeLike, options: FloatOptions | undefined): number | Tensor<FloatDType> {
     const fn = 'Generator.random';
     const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['dtype']);
     if (s === undefined) return this.#unit(fn, opts.dtype);
     this.single(fn);
     const modes = getModes();
@@ -168,12 +167,12 @@ export class BasicMethods extends GeneratorCore {
       if (!Number.isFinite(low)) fail('range', fn, 'low', 'must be finite', low);
       if (!Number.isFinite(high)) fail('range', fn, 'high', 'must be finite', high);
       if (low > high) fail('range', fn, 'low', `must not exceed \`high\` (${high})`, low);
-      const dtype = floatDtype(fn, checkOptions(fn, options).dtype, getModes());
+      const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, getModes());
       const f = this.#unit(fn, dtype);
       return low === 0 && high === 1 ? f : scaleUnit(f, low, high, dtype);
     }
     const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['dtype']);
     this.single(fn);
     const modes = getModes();
     const dtype = floatDtype(fn, opts.dtype, modes);
@@ -189,17 +188,7 @@ export class BasicMethods extends GeneratorCore {
       if (lo[i * lstep]! > hi[i * hstep]!) fail('range', fn, 'low', `must not exceed \`high\` (${hi[i * hstep]})`, lo[i * lstep]);
     }
     const out = this.draw(fn, (k) => uniformUnit(k, n, dtype, modes));
-    if (dtype === 'float64') {
-      for (let i = 0; i < n; i++) {
-        const mn = lo[i * lstep]!;
-        out[i] = Math.max(mn, fma64(out[i]!, hi[i * hstep]! - mn, mn));
-      }
-    } else {
-      for (let i = 0; i < n; i++) {
-        const mn = lo[i * lstep]!;
-        out[i] = Math.max(mn, fma32(out[i]!, Math.fround(hi[i * hstep]! - mn), mn));
-      }
-    }
+    for (let i = 0; i < n; i++) out[i] = scaleUnit(out[i]!, lo[i * lstep]!, hi[i * hstep]!, dtype);
     return result(new Tensor<FloatDType>(out, shape, dtype), s) as number | Tensor<FloatDType>;
   }
 
@@ -246,7 +235,7 @@ export class BasicMethods extends GeneratorCore {
 
   private normalDraw(fn: string, loc: ParamLike, scale: ParamLike, size: SizeLike, options: FloatOptions | undefined): number | Tensor<FloatDType> {
     const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['dtype']);
     this.single(fn);
     const modes = getModes();
     const dtype = floatDtype(fn, opts.dtype, modes);
@@ -295,7 +284,7 @@ export class BasicMethods extends GeneratorCore {
   integers(low: IntLike, high?: IntLike | null, size?: SizeLike, options?: IntegersOptions): number | bigint | Tensor<IntDType> {
     const fn = 'Generator.integers';
     const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['dtype', 'endpoint']);
     this.single(fn);
     const modes = getModes();
     const dtype = checkIntDtype(fn, opts.dtype, modes);
@@ -329,26 +318,19 @@ export class BasicMethods extends GeneratorCore {
    * `length` random bytes (NumPy's `Generator.bytes`, which returns Python `bytes`): JAX's
    * `random.bits(key(), [length], dtype=uint8)` as a Uint8Array.
    *
-   * @throws TypeError/RangeError when `length` is not a non-negative integer.
+   * @throws TypeError/RangeError when `length` is not a non-negative integer at most `MAX_SIZE` (2^28).
    * @example
    * rng.bytes(16); // Uint8Array(16)
    */
   bytes(length: number): Uint8Array {
     const fn = 'Generator.bytes';
-    checkNonNegativeInteger(fn, 'length', length);
+    checkCount(fn, 'length', length);
     this.single(fn);
     return this.draw(fn, (k, modes) => {
       const words = k.impl.bits(k.data, 8, length, modes);
       return words instanceof Uint8Array ? words : Uint8Array.from(words);
     });
   }
-}
-
-/** JAX's `uniform` scaling of one unit uniform f: max(low, fma(f, high − low, low)) in the dtype. */
-function scaleUnit(f: number, low: number, high: number, dtype: FloatDType): number {
-  if (dtype === 'float64') return Math.max(low, fma64(f, high - low, low));
-  const mn = Math.fround(low);
-  return Math.max(mn, fma32(f, Math.fround(Math.fround(high) - mn), mn));
 }
 
 function sizeOf(shape: readonly number[]): number {

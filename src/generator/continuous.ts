@@ -55,7 +55,7 @@ export class ContinuousMethods extends ArrayMethods {
     body: (key: KeyArray, shape: number[], params: Tensor[], dtype: FloatDType, modes: Modes) => Drawn,
   ): number | Tensor<FloatDType> {
     const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['dtype']);
     this.single(fn);
     const modes = getModes();
     const dtype = floatDtype(fn, opts.dtype, modes);

@@ -12,9 +12,15 @@ import { defaultIntDtype } from '../random/permutation.js';
 import type { FloatDType, IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import {
-  checkSize, constrain, nonNegative, outputShape, param, renamed, result, type ParamLike, type Scalar, type SizeLike,
+  checkSize, constrain, outputShape, param, renamed, result, type ParamLike, type Scalar, type SizeLike,
 } from './args.js';
 import { ContinuousMethods } from './continuous.js';
+
+/**
+ * NumPy's largest Poisson rate, int64 max − 10·√(int64 max): above it a count would overflow
+ * int64 (NumPy raises "lam value too large" rather than return a clamped value).
+ */
+const POISSON_LAM_MAX = 9223372036854775807 - Math.sqrt(9223372036854775807) * 10;
 
 const isCount = (v: number): boolean => Number.isInteger(v) && v >= 0;
 const isProbability = (v: number): boolean => v >= 0 && v <= 1;
@@ -66,12 +72,13 @@ export class DiscreteMethods extends ContinuousMethods {
    * Poisson counts (NumPy's `Generator.poisson(lam=1, size)`): P(k) = λ^k·e^(−λ)/k! on k ≥ 0.
    * `random.poisson(key(), lam, shape)` (JAX draws with a float32 λ) in the default int dtype.
    *
-   * @param lam λ ≥ 0, finite (default 1).
+   * @param lam λ ≥ 0, at most NumPy's `POISSON_LAM_MAX` ≈ 9.2234e18 (default 1).
+   * @throws RangeError for a negative λ, or a λ above that limit (NumPy: "lam value too large").
    * @example
    * rng.poisson(4, [5]); // → Tensor int64 [5]
    */
   poisson(lam: ParamLike = 1, size?: SizeLike): Scalar | Tensor<IntDType> {
-    return this.sampleCounts('Generator.poisson', size, [['lam', lam, nonNegative, 'must be non-negative and finite']],
+    return this.sampleCounts('Generator.poisson', size, [['lam', lam, (v) => v >= 0 && v <= POISSON_LAM_MAX, `must be non-negative and at most ${POISSON_LAM_MAX} (lam value too large, as NumPy says)`]],
       (k, s, [lt]) => random.poisson(k, lt!, s));
   }
 
@@ -163,7 +170,7 @@ export class DiscreteMethods extends ContinuousMethods {
   multivariateNormal(mean: ParamLike, cov: ParamLike, size?: SizeLike, options?: { method?: MvnMethod }): Tensor<FloatDType> {
     const fn = 'Generator.multivariateNormal';
     const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['method']);
     this.single(fn);
     const dtype = floatDtype(fn, undefined, getModes());
     const method = opts.method;

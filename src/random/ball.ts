@@ -70,8 +70,9 @@ export function ball(key: KeyArray, d: number, p = 2, shape: ShapeLike = [], opt
   const dd = checkNonNegativeInteger(fn, 'd', d);
   const pp = checkPower(fn, 'p', p);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
-  return new Tensor<FloatDType>(ballData(key, dd, pp, sizeOf(s), dtype, modes), [...s, dd], dtype);
+  const full = checkShape(fn, 'shape', [...s, dd]); // the result, not just the batch, must fit
+  return new Tensor<FloatDType>(ballData(key, dd, pp, sizeOf(s), dtype, modes), full, dtype);
 }

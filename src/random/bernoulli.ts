@@ -28,7 +28,7 @@ export function bernoulli(
 ): Tensor<'bool'> {
   const fn = 'random.bernoulli';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['mode']);
   const mode = opts.mode === undefined ? 'low' : checkOneOf(fn, 'mode', opts.mode, ['low', 'high'] as const);
   const modes = getModes();
   let pt: Tensor;

@@ -53,7 +53,7 @@ export function beta(
 ): Tensor<FloatDType> {
   const fn = 'random.beta';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const at = floatParam(fn, 'a', a, dtype);

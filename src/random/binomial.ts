@@ -225,7 +225,7 @@ export function binomialData(key: KeyArray, count: FloatArray, prob: FloatArray,
 export function binomial(key: KeyArray, n: ParamLike, p: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
   const fn = 'random.binomial';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const outDtype = floatDtype(fn, opts.dtype, modes);
   const dtype = inexactDtype(fn, 'p', p, modes);

@@ -31,7 +31,7 @@ export function bits(key: KeyArray, shape: number | readonly number[] = [], opti
   const fn = 'random.bits';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = opts.dtype === undefined ? (modes.x64 ? 'uint64' : 'uint32') : checkOneOf(fn, 'dtype', opts.dtype, BITS_DTYPES);
   if (dtype === 'uint64' && !modes.x64) fail('range', fn, 'dtype', "'uint64' needs x64 mode (configure({ x64: true }))", dtype);

@@ -138,7 +138,7 @@ function checkLogits(fn: string, logits: unknown, modes: Modes): Tensor {
 export function categorical(key: KeyArray, logits: Tensor | readonly unknown[], options?: CategoricalOptions): Tensor<IntDType> {
   const fn = 'random.categorical';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['axis', 'shape', 'replace', 'mode']);
   const modes = getModes();
   const t = checkLogits(fn, logits, modes);
   const dtype = t.dtype as FloatDType;

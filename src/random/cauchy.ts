@@ -33,6 +33,6 @@ export function cauchy(key: KeyArray, shape: ShapeLike = [], options?: { dtype?:
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   return new Tensor<FloatDType>(cauchyData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
 }

@@ -43,7 +43,7 @@ export function halfDegrees(df: ArrayLike<number>, dtype: FloatDType): FloatArra
 export function chisquare(key: KeyArray, df: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
   const fn = 'random.chisquare';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const dt = floatParam(fn, 'df', df, dtype);

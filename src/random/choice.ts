@@ -1,4 +1,4 @@
-import { checkAxis, checkBoolean, checkInteger, checkOptions, checkShape, fail } from '../checks.js';
+import { checkAxis, checkBoolean, checkCount, checkInteger, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { allocate, type FloatDType } from '../tensor/dtype.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
@@ -80,7 +80,7 @@ export function choice(
   const fn = 'random.choice';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['replace', 'p', 'axis']);
   const replace = opts.replace === undefined ? true : checkBoolean(fn, 'replace', opts.replace);
   const modes = getModes();
   const intDtype = defaultIntDtype(modes);
@@ -95,6 +95,8 @@ export function choice(
   if (!replace && nDraws > nInputs) {
     fail('range', fn, 'shape', `asks for ${nDraws} draws without replacement from ${nInputs} entries`, [...s]);
   }
+  // Without replacement all of [0, a) is shuffled, so it must fit one array.
+  if (!replace && !arr) checkCount(fn, 'a', nInputs);
 
   let ind: number[];
   if (opts.p === undefined) {

@@ -56,7 +56,7 @@ export function dirichletData(
 export function dirichlet(key: KeyArray, alpha: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
   const fn = 'random.dirichlet';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const at = floatParam(fn, 'alpha', alpha, dtype);
@@ -72,7 +72,7 @@ export function dirichlet(key: KeyArray, alpha: ParamLike, shape?: ShapeLike, op
       fail('range', fn, 'alpha', `of shape [${at.shape.join(', ')}] must broadcast to \`shape\` + [k] = [${[...batch, k].join(', ')}]`, alpha);
     }
   }
-  const full = [...batch, k];
+  const full = checkShape(fn, 'shape', [...batch, k]); // the result, not just the batch, must fit
   const data = dirichletData(key, paramOrScalar(fn, 'alpha', at, full), sizeOf(batch), k, dtype, modes);
   return new Tensor<FloatDType>(data, full, dtype);
 }

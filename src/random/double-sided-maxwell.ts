@@ -51,7 +51,7 @@ export function doubleSidedMaxwell(
   checkKey(fn, 'key', key);
   const batch = checkShape(fn, 'shape', shape as number[]);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const lt = floatParam(fn, 'loc', loc, dtype);
   const st = floatParam(fn, 'scale', scale, dtype);
   const p = broadcastShapes(fn, [['loc', lt.shape], ['scale', st.shape]]);

@@ -25,6 +25,6 @@ export function exponential(key: KeyArray, shape: ShapeLike = [], options?: { dt
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   return new Tensor<FloatDType>(exponentialData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
 }

@@ -46,7 +46,7 @@ export function f(
 ): Tensor<FloatDType> {
   const fn = 'random.f';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const nt = floatParam(fn, 'dfnum', dfnum, dtype);

@@ -1,7 +1,9 @@
 /**
  * Exact floating-point helpers for reproducing XLA:CPU arithmetic: a correctly rounded fused
- * multiply-add in float64 and float32, which JAX's `uniform` scaling compiles to on CPU.
+ * multiply-add in float64 and float32, which JAX's `uniform` scaling compiles to on CPU, and
+ * `nextAfter`.
  */
+import type { FloatDType } from '../tensor/dtype.js';
 
 const SPLITTER = 134217729; // 2^27 + 1, Veltkamp's split constant for doubles
 
@@ -75,4 +77,24 @@ export function fma32(a: number, b: number, c: number): number {
 /** The reference fma32 by rounding to odd; slower, used to test `fma32`. */
 export function fma32RoundToOdd(a: number, b: number, c: number): number {
   return Math.fround(addRoundToOdd(a * b, c));
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const f64 = new Float64Array(1);
+const u64 = new BigUint64Array(f64.buffer);
+
+/** The next float32 (float64) after x toward +∞ (dir = 1) or −∞ (dir = −1), like nextafter. */
+export function nextAfter(x: number, dir: 1 | -1, dtype: FloatDType): number {
+  if (Number.isNaN(x) || x === dir * Infinity) return x;
+  if (dtype === 'float32') {
+    if (x === 0) return dir * 2 ** -149;
+    f32[0] = x;
+    u32[0] = (x > 0) === (dir > 0) ? u32[0]! + 1 : u32[0]! - 1;   // ±∞ steps to ∓max
+    return f32[0]!;
+  }
+  if (x === 0) return dir * Number.MIN_VALUE;
+  f64[0] = x;
+  u64[0] = (x > 0) === (dir > 0) ? u64[0]! + 1n : u64[0]! - 1n;
+  return f64[0]!;
 }

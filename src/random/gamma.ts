@@ -122,7 +122,7 @@ function gammaWrapper(
   fn: string, logSpace: boolean, key: KeyArray, a: ParamLike, shape: ShapeLike | undefined, options: { dtype?: FloatDType } | undefined,
 ): Tensor<FloatDType> {
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const at = floatParam(fn, 'a', a, dtype);

@@ -55,7 +55,7 @@ export function generalizedNormal(key: KeyArray, p: number, shape: ShapeLike = [
   checkKey(fn, 'key', key);
   const pp = checkPower(fn, 'p', p);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   return new Tensor<FloatDType>(generalizedNormalData(key, pp, sizeOf(s), dtype, modes), s, dtype);

@@ -45,7 +45,7 @@ export function geometricData(key: KeyArray, p: Float64Array | Float32Array, dty
 export function geometric(key: KeyArray, p: ParamLike, shape?: ShapeLike, options?: { dtype?: IntDType }): Tensor<IntDType> {
   const fn = 'random.geometric';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const outDtype = checkIntDtype(fn, opts.dtype, modes);
   const dtype = inexactDtype(fn, 'p', p, modes);

@@ -47,7 +47,7 @@ export function gumbel(key: KeyArray, shape: ShapeLike = [], options?: { dtype?:
   const fn = 'random.gumbel';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype', 'mode']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const mode = opts.mode === undefined ? 'low' : checkOneOf(fn, 'mode', opts.mode, ['low', 'high'] as const);

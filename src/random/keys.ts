@@ -54,7 +54,7 @@ function splitPattern(s: bigint, x64: boolean): [number, number] {
  */
 export function key(seed: number | bigint | Tensor, options?: { impl?: ImplName }): KeyArray {
   const fn = 'random.key';
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['impl']);
   const impl = checkImpl(fn, opts.impl);
   const [hi, lo] = seedWords(fn, seed, getModes().x64);
   return new KeyArray(impl, impl.seed(hi, lo), []);
@@ -118,7 +118,7 @@ export function keyData(keys: KeyArray): Tensor<'uint32'> {
  */
 export function wrapKeyData(data: Tensor | Uint32Array | ArrayLike<unknown>, options?: { impl?: ImplName }): KeyArray {
   const fn = 'random.wrapKeyData';
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['impl']);
   const impl = checkImpl(fn, opts.impl);
   let words: Uint32Array;
   let shape: number[];

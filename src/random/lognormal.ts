@@ -29,7 +29,7 @@ export function lognormal(key: KeyArray, sigma: ParamLike = 1, shape?: ShapeLike
   const fn = 'random.lognormal';
   checkKey(fn, 'key', key);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const st = floatParam(fn, 'sigma', sigma, dtype);
   const s = resolveShape(fn, shape, [['sigma', st]]);
   const ss = paramValues(fn, 'sigma', st, s);

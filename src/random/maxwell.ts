@@ -36,7 +36,8 @@ export function maxwell(key: KeyArray, shape: ShapeLike = [], options?: { dtype?
   const fn = 'random.maxwell';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
+  checkShape(fn, 'shape', [...s, 3]); // it draws 3 normals per value
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   return new Tensor<FloatDType>(maxwellData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
 }

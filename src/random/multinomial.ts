@@ -95,7 +95,7 @@ export interface MultinomialOptions {
 export function multinomial(key: KeyArray, n: ParamLike, p: ParamLike, options?: MultinomialOptions): Tensor<FloatDType> {
   const fn = 'random.multinomial';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['shape', 'dtype']);
   const shape = opts.shape;
   const modes = getModes();
   const outDtype = floatDtype(fn, opts.dtype, modes);

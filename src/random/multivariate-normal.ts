@@ -1,4 +1,4 @@
-import { checkOneOf, checkOptions, fail } from '../checks.js';
+import { checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { broadcastData } from '../tensor/broadcast.js';
 import type { FloatDType } from '../tensor/dtype.js';
@@ -117,7 +117,7 @@ export function multivariateNormal(
 ): Tensor<FloatDType> {
   const fn = 'random.multivariateNormal';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype', 'method']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const method = opts.method === undefined ? 'cholesky' : checkOneOf(fn, 'method', opts.method, METHODS);
@@ -133,6 +133,7 @@ export function multivariateNormal(
   const meanBatch = indexTensor(mt.shape.slice(0, -1));
   const covBatch = indexTensor(ct.shape.slice(0, -2));
   const s = resolveShape(fn, shape, [['mean', meanBatch], ['cov', covBatch]]);
+  checkShape(fn, 'shape', [...s, n]); // the result, not just the batch, must fit
   const meanIndex = broadcastData(fn, 'mean', meanBatch, s) as Int32Array;
   const covIndex = broadcastData(fn, 'cov', covBatch, s) as Int32Array;
   const covData = Float64Array.from(ct.data as Float64Array | Float32Array);

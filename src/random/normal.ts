@@ -48,7 +48,7 @@ export function normal(key: KeyArray, shape: ShapeLike = [], options?: { dtype?:
   const fn = 'random.normal';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   return new Tensor<FloatDType>(normalData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);

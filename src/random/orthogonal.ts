@@ -53,7 +53,7 @@ export function orthogonal(key: KeyArray, n: number, shape: ShapeLike = [], opti
   checkKey(fn, 'key', key);
   const nn = checkNonNegativeInteger(fn, 'n', n);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype', 'm']);
   const m = opts.m === undefined ? nn : checkNonNegativeInteger(fn, 'm', opts.m);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);

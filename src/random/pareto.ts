@@ -29,7 +29,7 @@ export function pareto(key: KeyArray, b: ParamLike, shape?: ShapeLike, options?:
   const fn = 'random.pareto';
   checkKey(fn, 'key', key);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const bt = floatParam(fn, 'b', b, dtype);
   const s = resolveShape(fn, shape, [['b', bt]]);
   const bs = paramValues(fn, 'b', bt, s);

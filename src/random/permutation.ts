@@ -1,4 +1,4 @@
-import { checkAxis, checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../checks.js';
+import { checkAxis, checkBoolean, checkCount, checkOptions, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { allocate, type DType, type IntDType, type TensorData } from '../tensor/dtype.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
@@ -70,11 +70,11 @@ export function permutation(
 ): Tensor {
   const fn = 'random.permutation';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['axis', 'independent']);
   const independent = opts.independent === undefined ? false : checkBoolean(fn, 'independent', opts.independent);
   const modes = getModes();
   if (typeof x === 'number') {
-    const n = checkNonNegativeInteger(fn, 'x', x);
+    const n = checkCount(fn, 'x', x);
     if (opts.axis !== undefined) checkAxis(fn, 'axis', opts.axis, 1);
     return new Tensor(shuffleData(key, arangeData(n, modes), [n], 0, modes) as TensorData, [n], defaultIntDtype(modes) as DType);
   }

@@ -38,7 +38,7 @@ export function rademacher(key: KeyArray, shape: number | readonly number[] = []
   const fn = 'random.rademacher';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = opts.dtype === undefined ? (modes.x64 ? 'int64' : 'int32') : checkOneOf(fn, 'dtype', opts.dtype, DTYPES);
   if ((dtype === 'int64' || dtype === 'float64') && !modes.x64) {

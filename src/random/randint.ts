@@ -120,7 +120,7 @@ export function randint(
   const lo = checkBigIntLike(fn, 'minval', minval);
   const hi = checkBigIntLike(fn, 'maxval', maxval);
   if (lo > hi) fail('range', fn, 'minval', `must not exceed \`maxval\` (${maxval})`, minval);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = checkIntDtype(fn, opts.dtype, modes);
   const size = s.reduce((a, b) => a * b, 1);

@@ -35,7 +35,7 @@ export function rayleigh(key: KeyArray, scale: ParamLike, shape?: ShapeLike, opt
   const fn = 'random.rayleigh';
   checkKey(fn, 'key', key);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const st = floatParam(fn, 'scale', scale, dtype);
   const s = resolveShape(fn, shape, [['scale', st]]);
   const ss = paramValues(fn, 'scale', st, s);

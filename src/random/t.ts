@@ -47,7 +47,7 @@ export function tData(key: KeyArray, df: ArrayLike<number>, size: number, dtype:
 export function t(key: KeyArray, df: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
   const fn = 'random.t';
   checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const dt = floatParam(fn, 'df', df, dtype);

@@ -47,7 +47,7 @@ export function triangular(
   const fn = 'random.triangular';
   checkKey(fn, 'key', key);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const lt = floatParam(fn, 'left', left, dtype);
   const mt = floatParam(fn, 'mode', mode, dtype);
   const rt = floatParam(fn, 'right', right, dtype);

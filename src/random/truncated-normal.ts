@@ -4,7 +4,7 @@ import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { erf, erfcx } from './erf.js';
 import { erfinv32, erfinv64 } from './erfinv.js';
-import { fma32, fma64 } from './float.js';
+import { fma32, fma64, nextAfter } from './float.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
@@ -27,21 +27,6 @@ const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 const f64 = new Float64Array(1);
 const u64 = new BigUint64Array(f64.buffer);
-
-/** The next float32 (float64) after x toward +∞ (dir = 1) or −∞ (dir = −1), like nextafter. */
-function nextAfter(x: number, dir: 1 | -1, dtype: FloatDType): number {
-  if (Number.isNaN(x) || x === dir * Infinity) return x;
-  if (dtype === 'float32') {
-    if (x === 0) return dir * 2 ** -149;
-    f32[0] = x;
-    u32[0] = (x > 0) === (dir > 0) ? u32[0]! + 1 : u32[0]! - 1;   // ±∞ steps to ∓max
-    return f32[0]!;
-  }
-  if (x === 0) return dir * Number.MIN_VALUE;
-  f64[0] = x;
-  u64[0] = (x > 0) === (dir > 0) ? u64[0]! + 1n : u64[0]! - 1n;
-  return f64[0]!;
-}
 
 /** How many dtype values lie in [|a|, |b|] (or [|b|, |a|]): the difference of their bit patterns. */
 function valuesBetween(a: number, b: number, dtype: FloatDType): number {
@@ -238,7 +223,7 @@ export function truncatedNormal(
   const fn = 'random.truncatedNormal';
   checkKey(fn, 'key', key);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const lo = floatParam(fn, 'lower', lower, dtype);
   const hi = floatParam(fn, 'upper', upper, dtype);
   const s = resolveShape(fn, shape, [['lower', lo], ['upper', hi]]);

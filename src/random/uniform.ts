@@ -3,7 +3,7 @@ import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { randomBits } from './bits.js';
-import { fma32, fma64 } from './float.js';
+import { fma32, fma64, nextAfter } from './float.js';
 import { checkKey, type KeyArray } from './key-array.js';
 
 const FLOATS: readonly FloatDType[] = ['float32', 'float64'];
@@ -48,21 +48,45 @@ export function uniformUnit(key: KeyArray, size: number, dtype: FloatDType, mode
  * Uniforms in [minval, maxval) exactly as JAX computes them on CPU: `max(mn, f·(mx − mn) + mn)`
  * in the dtype, with `mx − mn` rounded to the dtype first and the multiply-add fused (one
  * rounding), as XLA:CPU emits it.
+ *
+ * Where `mx − mn` overflows the dtype (bounds of opposite signs beyond half its maximum), JAX
+ * gives NaN and ±∞; here the span is taken in halves (float64) or in float64 (float32) and the
+ * result kept below `maxval`: finite values in range, which differ from JAX's non-values.
  */
 export function uniformData(
   key: KeyArray, size: number, dtype: FloatDType, minval: number, maxval: number, modes: Modes,
 ): Float64Array | Float32Array {
   const out = uniformUnit(key, size, dtype, modes);
   if (minval === 0 && maxval === 1) return out;
-  if (dtype === 'float64') {
-    const span = maxval - minval;
-    for (let i = 0; i < size; i++) out[i] = Math.max(minval, fma64(out[i]!, span, minval));
+  const mn = dtype === 'float64' ? minval : Math.fround(minval);
+  const span = dtype === 'float64' ? maxval - minval : Math.fround(Math.fround(maxval) - mn);
+  if (span === Infinity) {
+    for (let i = 0; i < size; i++) out[i] = scaleUnit(out[i]!, minval, maxval, dtype);
+  } else if (dtype === 'float64') {
+    for (let i = 0; i < size; i++) out[i] = Math.max(mn, fma64(out[i]!, span, mn));
   } else {
-    const mn = Math.fround(minval);
-    const span = Math.fround(Math.fround(maxval) - mn);
     for (let i = 0; i < size; i++) out[i] = Math.max(mn, fma32(out[i]!, span, mn));
   }
   return out;
+}
+
+/**
+ * One unit uniform `f` scaled to [low, high) in the dtype, as {@link uniformData} does for a
+ * whole array (JAX's `max(mn, fma(f, mx − mn, mn))`; finite and below `high` where `high − low`
+ * overflows the dtype).
+ */
+export function scaleUnit(f: number, low: number, high: number, dtype: FloatDType): number {
+  if (dtype === 'float64') {
+    const span = high - low;
+    if (span !== Infinity) return Math.max(low, fma64(f, span, low));
+    // Halving is exact here, and keeps the span finite.
+    return Math.min(nextAfter(high, -1, dtype), Math.max(low, 2 * (f * (high / 2 - low / 2) + low / 2)));
+  }
+  const mn = Math.fround(low), mx = Math.fround(high);
+  const span = Math.fround(mx - mn);
+  if (span !== Infinity) return Math.max(mn, fma32(f, span, mn));
+  // The float32 span fits a float64 exactly enough; round once at the end.
+  return Math.min(nextAfter(mx, -1, dtype), Math.max(mn, Math.fround(f * (mx - mn) + mn)));
 }
 
 export interface UniformOptions {
@@ -79,7 +103,9 @@ export interface UniformOptions {
  * on CPU in all four modes. Float64 values have 52 random bits, float32 values 23.
  *
  * @param shape result shape (default `[]`, a scalar).
- * @throws RangeError when `minval > maxval` or either is not finite.
+ * @throws RangeError when `minval > maxval` or either is not finite (in float32: beyond its
+ *   maximum, 3.4028234663852886e+38). Bounds whose difference overflows give finite values in
+ *   range (JAX gives NaN and ±∞ there).
  * @example
  * random.uniform(random.key(0), [3]);                       // → Tensor float64 [3]
  * random.uniform(random.key(0), [2], { minval: -1, maxval: 1, dtype: 'float32' });
@@ -88,12 +114,17 @@ export function uniform(key: KeyArray, shape: number | readonly number[] = [], o
   const fn = 'random.uniform';
   checkKey(fn, 'key', key);
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype', 'minval', 'maxval']);
   const modes = getModes();
   const dtype = checkFloatDtype(fn, opts.dtype, modes);
   const minval = opts.minval === undefined ? 0 : checkFinite(fn, 'minval', opts.minval);
   const maxval = opts.maxval === undefined ? 1 : checkFinite(fn, 'maxval', opts.maxval);
   if (minval > maxval) fail('range', fn, 'minval', `must not exceed \`maxval\` (${maxval})`, minval);
+  if (dtype === 'float32') {
+    for (const [arg, v] of [['minval', minval], ['maxval', maxval]] as const) {
+      if (!Number.isFinite(Math.fround(v))) fail('range', fn, arg, 'must be finite in float32 (|x| ≤ 3.4028234663852886e+38)', v);
+    }
+  }
   const size = s.reduce((a, b) => a * b, 1);
   return new Tensor<FloatDType>(uniformData(key, size, dtype, minval, maxval, modes), s, dtype);
 }

@@ -68,7 +68,7 @@ export function wald(key: KeyArray, mean: ParamLike, shape?: ShapeLike, options?
   const fn = 'random.wald';
   checkKey(fn, 'key', key);
   const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options).dtype, modes);
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
   const mt = floatParam(fn, 'mean', mean, dtype);
   const s = resolveShape(fn, shape, [['mean', mt]]);
   const ms = paramValues(fn, 'mean', mt, s);

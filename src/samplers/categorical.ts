@@ -36,7 +36,7 @@ export function categorical(
   const shape = logits instanceof Tensor ? logits.shape : probeShape(logits);
   if (shape.length === 0) fail('range', fn, 'logits', 'must have at least one dimension (the classes)', logits);
   const n = checkNonNegativeInteger(fn, 'numSamples', numSamples);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype', 'seed']);
   const modes = getModes();
   const dtype = checkIntDtype(fn, opts.dtype, modes);
   const key = sanitize(fn, opts.seed, undefined, modes);

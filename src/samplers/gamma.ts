@@ -37,7 +37,7 @@ const TINY: Record<FloatDType, number> = { float32: 2 ** -126, float64: 2 ** -10
 export function gamma(shape: ShapeLike, options: SamplersGammaOptions): Tensor<FloatDType> {
   const fn = 'samplers.gamma';
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['alpha', 'beta', 'dtype', 'seed']);
   if (opts.alpha === undefined) fail('type', fn, 'alpha', 'is required (a number, an array or a Tensor)', opts.alpha);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);

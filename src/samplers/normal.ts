@@ -35,7 +35,7 @@ export interface NormalOptions {
 export function normal(shape: ShapeLike, options?: NormalOptions): Tensor<FloatDType> {
   const fn = 'samplers.normal';
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['mean', 'stddev', 'dtype', 'seed']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const mean = floatParam(fn, 'mean', opts.mean ?? 0, dtype);

@@ -36,7 +36,7 @@ export interface SamplersPoissonOptions {
 export function poisson(shape: ShapeLike, options: SamplersPoissonOptions): Tensor {
   const fn = 'samplers.poisson';
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['lam', 'dtype', 'seed']);
   if (opts.lam === undefined) fail('type', fn, 'lam', 'is required (a number, an array or a Tensor)', opts.lam);
   const modes = getModes();
   const isFloat = opts.dtype === 'float32' || opts.dtype === 'float64';

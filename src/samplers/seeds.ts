@@ -1,4 +1,4 @@
-import { checkInteger, checkOptions, fail, show } from '../checks.js';
+import { checkCount, checkInteger, checkOptions, fail, show } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { KeyArray } from '../random/key-array.js';
 import { key as randomKey } from '../random/keys.js';
@@ -111,10 +111,13 @@ export function sanitize(fn: string, seed: unknown, salt: string | undefined, mo
  */
 export function sanitizeSeed(seed: Seed, options?: { salt?: string }): KeyArray {
   const fn = 'samplers.sanitizeSeed';
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['salt']);
   const salt = checkSalt(fn, opts.salt);
   return sanitize(fn, seed, salt, getModes());
 }
+
+/** Most keys `splitSeed` returns: one JS object each, so 2^24 of them already take gigabytes. */
+const MAX_SPLIT_SEEDS = 2 ** 24;
 
 /**
  * Splits a seed into `n` keys (TFP's `split_seed`): `[...random.split(sanitizeSeed(seed,
@@ -122,20 +125,22 @@ export function sanitizeSeed(seed: Seed, options?: { salt?: string }): KeyArray 
  * { n })`; the children differ from each other and from the parent, and splitting the same
  * seed again gives the same children.
  *
- * @param options.n how many keys (a positive integer, default 2).
+ * @param options.n how many keys (a positive integer, default 2, at most 2^24: each is an
+ *   object of its own; `random.split(key, n)` returns many keys as one key array).
  * @param options.salt as in `sanitizeSeed`.
- * @throws TypeError for a bad seed, salt or a non-integer `n`; RangeError for `n < 1`.
+ * @throws TypeError for a bad seed, salt or a non-integer `n`; RangeError for `n < 1` or `n > 2^24`.
  * @example
  * const [sampleSeed, nextSeed] = samplers.splitSeed(seed);
  * const [g1, g2, b] = samplers.splitSeed(seed, { n: 3, salt: 'beta_binomial' });
  */
 export function splitSeed(seed: Seed, options?: { n?: number; salt?: string }): KeyArray[] {
   const fn = 'samplers.splitSeed';
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['n', 'salt']);
   let n = 2;
   if (opts.n !== undefined) {
     n = checkInteger(fn, 'n', opts.n);
     if (n < 1) fail('range', fn, 'n', 'must be a positive integer', opts.n);
+    checkCount(fn, 'n', n, MAX_SPLIT_SEEDS);
   }
   const salt = checkSalt(fn, opts.salt);
   const modes = getModes();

@@ -23,7 +23,7 @@ export function shuffle(value: Tensor | readonly unknown[] | ArrayLike<number>, 
   }
   const t = tensor(value);
   if (t.ndim === 0) fail('range', fn, 'value', 'must be at least 1-dimensional', value);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['seed']);
   const key = sanitize(fn, opts.seed, undefined, getModes());
   return permutation(key, t);
 }

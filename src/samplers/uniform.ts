@@ -1,9 +1,8 @@
 import { checkBigIntLike, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes } from '../config.js';
-import { fma32, fma64 } from '../random/float.js';
 import { checkValues, floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from '../random/params.js';
 import { checkIntDtype, randintData } from '../random/randint.js';
-import { checkFloatDtype, uniformData, uniformUnit } from '../random/uniform.js';
+import { checkFloatDtype, scaleUnit, uniformData, uniformUnit } from '../random/uniform.js';
 import { INT_DTYPES, intRange, type DType, type FloatDType, type IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { sanitize, type Seed } from './seeds.js';
@@ -39,7 +38,7 @@ export interface SamplersUniformOptions {
 export function uniform(shape: ShapeLike, options?: SamplersUniformOptions): Tensor {
   const fn = 'samplers.uniform';
   const s = checkShape(fn, 'shape', shape as number[]);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['minval', 'maxval', 'dtype', 'seed']);
   const modes = getModes();
   const size = s.reduce((a, b) => a * b, 1);
 
@@ -82,8 +81,6 @@ export function uniform(shape: ShapeLike, options?: SamplersUniformOptions): Ten
   const key = sanitize(fn, opts.seed, undefined, modes);
   // Element-wise bounds: the same formula as uniformData, per element.
   const u = uniformUnit(key, size, dtype, modes);
-  const f = dtype === 'float64' ? fma64 : fma32;
-  const r = dtype === 'float64' ? (x: number) => x : Math.fround;
-  for (let i = 0; i < size; i++) u[i] = Math.max(mn[i]!, f(u[i]!, r(mx[i]! - mn[i]!), mn[i]!));
+  for (let i = 0; i < size; i++) u[i] = scaleUnit(u[i]!, mn[i]!, mx[i]!, dtype);
   return new Tensor<FloatDType>(u, s, dtype);
 }

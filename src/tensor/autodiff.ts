@@ -3,7 +3,7 @@
  * partials, `customGradient` and `checkGradient`. A tape records the ops run by the function
  * (through any JS control flow); one backward pass gives the gradient of a scalar output.
  */
-import { fail } from '../checks.js';
+import { checkNesting, fail } from '../checks.js';
 import { broadcastData, broadcastIndex, reduceToShape } from './broadcast.js';
 import { asTensor, numbers, result, tracing, type TensorLike } from './core.js';
 import { isTraced, nestedGradError, type Lowering } from './lowering.js';
@@ -33,6 +33,7 @@ function isLeaf(x: unknown): boolean {
 
 /** The leaves of a tree in a fixed order, and a function that rebuilds the tree from new leaves. */
 export function flattenTree(fn: string, arg: string, tree: unknown): { leaves: Tensor[]; rebuild: (leaves: Tensor[]) => GradTree } {
+  checkNesting(fn, arg, tree); // before any recursion: a cycle or a 1e5-deep array would overflow the stack
   const leaves: Tensor[] = [];
   const build = (x: unknown, path: string): ((next: () => Tensor) => GradTree) => {
     if (isLeaf(x)) {

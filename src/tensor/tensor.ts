@@ -1,5 +1,5 @@
-import { checkShape, fail, show } from '../checks.js';
-import { allocate, DTYPES, dtypeOfData, isBigIntDType, type DataOf, type DType, type TensorData } from './dtype.js';
+import { checkNesting, checkShape, fail, show } from '../checks.js';
+import { allocate, DTYPES, dtypeOfData, INT_DTYPES, intRange, isBigIntDType, type DataOf, type DType, type IntDType, type TensorData } from './dtype.js';
 import { isTraced, tracedValueError, type Flat, type Lowering } from './lowering.js';
 import type { TapeNode } from './tape.js';
 
@@ -100,8 +100,14 @@ export class Tensor<D extends DType = DType> {
     return new Tensor<D>(this.data, s, this.dtype, this.node); // same flat layout: same adjoint
   }
 
-  /** A tensor with the same values converted to `dtype` (numbers truncate toward zero, wrapping). */
+  /**
+   * A tensor with the same values converted to `dtype` (numbers truncate toward zero, wrapping,
+   * as NumPy's `astype` does).
+   *
+   * @throws TypeError when `dtype` is not a dtype name.
+   */
   astype<T extends DType>(dtype: T): Tensor<T> {
+    if (!DTYPES.includes(dtype)) fail('type', 'Tensor.astype', 'dtype', `must be one of ${DTYPES.join(', ')}`, dtype);
     if ((dtype as DType) === this.dtype) return this as unknown as Tensor<T>;
     const out = allocate(dtype, this.size);
     for (let i = 0; i < this.size; i++) out[i] = convert(this.data[i]!, dtype) as never;
@@ -140,7 +146,12 @@ function convert(v: number | bigint, dtype: DType): number | bigint {
 /**
  * Builds a tensor from a number, boolean, bigint, typed array or nested arrays of them. Without
  * `dtype`: booleans give `bool`, bigints `int64`, a typed array its own dtype, numbers `float64`.
+ * With an integer `dtype`, numbers truncate toward zero and must then fit the dtype, as NumPy 2
+ * requires of Python values (a Tensor or typed array is cast with `astype`, which wraps).
  *
+ * @throws TypeError for values that are not numbers, booleans or bigints, ragged arrays, or
+ *   arrays nested more than 64 deep or containing themselves; RangeError for an unknown dtype
+ *   or a value outside an integer dtype's range (NaN and ±∞ included).
  * @example
  * tensor([[1, 2, 3]]).shape; // [1, 3]
  * tensor(7n).dtype;          // 'int64'
@@ -153,6 +164,7 @@ export function tensor(values: unknown, dtype?: DType): Tensor {
     const t: Tensor = new Tensor(data.slice() as TensorData, [data.length]);
     return dtype ? t.astype(dtype) : t;
   }
+  checkNesting('tensor', 'values', values);
   const shape: number[] = [];
   let probe: unknown = values;
   while (Array.isArray(probe)) { shape.push(probe.length); probe = probe[0]; }
@@ -160,15 +172,33 @@ export function tensor(values: unknown, dtype?: DType): Tensor {
   if (flat.length !== shape.reduce((a, b) => a * b, 1)) fail('type', 'tensor', 'values', 'must be a rectangular nested array', values);
   const kind = inferDType(flat);
   const target = dtype ?? kind;
+  const fits = (INT_DTYPES as readonly DType[]).includes(target) ? intFits(target as IntDType) : undefined;
   const out: TensorData = allocate(target, flat.length);
   for (let i = 0; i < flat.length; i++) {
     const v = flat[i];
     if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'bigint') {
       fail('type', 'tensor', 'values', 'must hold only numbers, booleans or bigints', values);
     }
+    if (fits !== undefined && typeof v !== 'boolean' && !fits(v)) {
+      const [lo, hi] = intRange(target as IntDType);
+      fail('range', 'tensor', 'values', `must fit ${target} (integers in [${lo}, ${hi}] after truncation; NumPy 2 raises too)`, v);
+    }
     out[i] = convert(typeof v === 'boolean' ? (v ? 1 : 0) : v, target) as never;
   }
   return new Tensor(out, shape, target);
+}
+
+/** Whether a JS value, truncated toward zero, lies in an integer dtype's range (NaN and ±∞ do not). */
+function intFits(dtype: IntDType): (v: number | bigint) => boolean {
+  const [lo, hi] = intRange(dtype);
+  const nlo = Number(lo), nhi = Number(hi);
+  return (v) => {
+    if (typeof v === 'bigint') return v >= lo && v <= hi;
+    if (!Number.isFinite(v)) return false;
+    const t = Math.trunc(v);
+    // Number(2^63 − 1) rounds up to 2^63, so 64-bit bounds are compared as bigints.
+    return dtype === 'int64' || dtype === 'uint64' ? BigInt(t) >= lo && BigInt(t) <= hi : t >= nlo && t <= nhi;
+  };
 }
 
 function inferDType(flat: unknown[]): DType {

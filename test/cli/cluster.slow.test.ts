@@ -31,6 +31,8 @@ async function cli(argv: string[], env: Record<string, string> = {}): Promise<{ 
 describe('examples/cluster: one chain per scheduler task, merged', () => {
   for (const [file, variable] of [['slurm-array.sh', 'SLURM_ARRAY_TASK_ID'], ['k8s-indexed-job.yaml', 'JOB_COMPLETION_INDEX']] as const) {
     it(`${file}: tasks 0–3 via ${variable}, merged, equal the --chains 4 run`, async () => {
+      // A fresh job: both scheduler files write to runs/eight-schools, and the CLI refuses to overwrite a run.
+      rmSync(join(tmp, 'eight-schools'), { recursive: true, force: true });
       for (const i of [3, 1, 0, 2]) {
         const argv = commandOf(file, 'sample', { [variable]: String(i) });
         const r = await cli(argv, { [variable]: String(i) });

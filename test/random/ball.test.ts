@@ -74,3 +74,9 @@ describe('random.ball', () => {
     expect(() => ball(key, 2, 2, [-1])).toThrow(RangeError);
   });
 });
+
+describe('random.ball sizes (issue 18)', () => {
+  it('checks the whole result, shape × d, against the size limit', () => {
+    expect(() => random.ball(random.key(0), 1000, 2, [1e6])).toThrow(/^random\.ball: `shape` asks for 1000000000 elements, more than the limit of 268435456/);
+  });
+});

@@ -85,3 +85,10 @@ describe('random.choice', () => {
     expect(() => random.choice(k, tensor([[1, 2]]), [1], { axis: 2 })).toThrow(/`axis`/);
   });
 });
+
+describe('random.choice sizes (issue 18)', () => {
+  it('without replacement, refuses an `a` above 2^28 up front; with replacement, a huge `a` is fine', () => {
+    expect(() => random.choice(random.key(0), 1e12, [3], { replace: false })).toThrow(/^random\.choice: `a` is 1000000000000, more than the limit of 268435456/);
+    expect(random.choice(random.key(0), 1e12, [3]).shape).toEqual([3]);
+  });
+});

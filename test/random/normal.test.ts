@@ -61,3 +61,13 @@ describe('random.normal bad input', () => {
     expect(() => random.normal(random.split(random.key(0)))).toThrow(/single key/);
   });
 });
+
+describe('random.normal sizes (issue 18)', () => {
+  it('refuses more than 2^28 elements up front, naming the function and the size', () => {
+    const t0 = Date.now();
+    expect(() => random.normal(random.key(0), [3e9])).toThrow(RangeError);
+    expect(() => random.normal(random.key(0), [3e9])).toThrow(/^random\.normal: `shape` asks for 3000000000 elements, more than the limit of 268435456/);
+    expect(() => random.normal(random.key(0), [1e5, 1e5])).toThrow(/asks for 10000000000 elements/);
+    expect(Date.now() - t0).toBeLessThan(2000); // nothing was allocated
+  });
+});

@@ -74,3 +74,10 @@ describe('random.permutation', () => {
     expect(() => random.permutation(random.key(0), 5, { independent: 'yes' as never })).toThrow(/`independent`/);
   });
 });
+
+describe('random.permutation sizes (issue 18)', () => {
+  it('refuses an n above 2^28 up front, naming the function and the size', () => {
+    expect(() => random.permutation(random.key(0), 1e12)).toThrow(RangeError);
+    expect(() => random.permutation(random.key(0), 1e12)).toThrow(/^random\.permutation: `x` is 1000000000000, more than the limit of 268435456/);
+  });
+});

@@ -231,3 +231,10 @@ describe('random.poisson bad input', () => {
     });
   });
 });
+
+describe('random.poisson rate beyond float32 (issue 18)', () => {
+  it('names the float32 limit rather than calling a finite rate infinite', () => {
+    expect(() => random.poisson(random.key(0), 1e300)).toThrow(RangeError);
+    expect(() => random.poisson(random.key(0), 1e300)).toThrow(/random\.poisson: `lam` must be finite and at most 3\.4028234663852886e\+38 \(λ is computed in float32, as in JAX\); got 1e\+300/);
+  });
+});

@@ -169,3 +169,26 @@ describe('fma32 fast path', () => {
     }
   });
 });
+
+describe('random.uniform with huge finite bounds (issue 18)', () => {
+  it('gives finite values in [minval, maxval) where maxval − minval overflows (JAX gives NaN there)', () => {
+    for (const [minval, maxval] of [[-1.7e308, 1.7e308], [-Number.MAX_VALUE, Number.MAX_VALUE], [-1e308, 1.5e308]] as const) {
+      const x = Array.from(random.uniform(random.key(0), [1000], { minval, maxval }).data);
+      expect(x.every((v) => Number.isFinite(v) && v >= minval && v < maxval)).toBe(true);
+      expect(Math.min(...x)).toBeLessThan(minval / 2);
+      expect(Math.max(...x)).toBeGreaterThan(maxval / 2);
+    }
+    const f = Array.from(random.uniform(random.key(1), [1000], { minval: -3e38, maxval: 3e38, dtype: 'float32' }).data);
+    expect(f.every((v) => Number.isFinite(v) && v >= Math.fround(-3e38) && v < Math.fround(3e38))).toBe(true);
+    expect(Math.max(...f)).toBeGreaterThan(1e38);
+  });
+
+  it('refuses float32 bounds beyond float32\'s range', () => {
+    expect(() => random.uniform(random.key(0), [3], { minval: -1.7e308, maxval: 1.7e308, dtype: 'float32' })).toThrow(/random\.uniform: `minval` must be finite in float32/);
+  });
+
+  it('rejects unknown option names with a TypeError', () => {
+    expect(() => random.uniform(random.key(0), [3], { maxvall: 2 } as never)).toThrow(TypeError);
+    expect(() => random.uniform(random.key(0), [3], { maxvall: 2 } as never)).toThrow(/random\.uniform: `options` has unknown option `maxvall` \(known: dtype, minval, maxval\)/);
+  });
+});

@@ -161,3 +161,16 @@ describe('Tensor methods mirror the functions', () => {
     expect(tensor([[1, 2]]).transpose().shape).toEqual([2, 1]);
   });
 });
+
+describe('valueAndGrad on bad trees (issue 18)', () => {
+  it('a cyclic or 1e5-deep argument is a TypeError naming the argument, not a stack overflow', () => {
+    const f = T.valueAndGrad((x: Tensor) => T.sum(x));
+    const obj: Record<string, unknown> = { a: tensor(1) };
+    obj.self = obj;
+    expect(() => f(obj)).toThrow(TypeError);
+    expect(() => f(obj)).toThrow(/valueAndGrad: `.*` must not contain itself/);
+    let deep: unknown = [1];
+    for (let i = 0; i < 1e5; i++) deep = [deep];
+    expect(() => f(deep)).toThrow(/must be nested at most 64 levels deep/);
+  });
+});

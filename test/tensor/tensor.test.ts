@@ -60,3 +60,40 @@ describe('broadcastData', () => {
     expect(() => broadcastData('random.f', 'p', tensor([1, 2]), [3])).toThrow(/random\.f: `p` of shape \[2\] must broadcast to shape \[3\]/);
   });
 });
+
+describe('tensor(): no silent wrong values (issue 18)', () => {
+  it('refuses values out of an integer dtype\'s range, as NumPy 2 does, instead of wrapping', () => {
+    expect(() => tensor([300], 'uint8')).toThrow(RangeError);
+    expect(() => tensor([300], 'uint8')).toThrow(/^tensor: `values` must fit uint8 \(integers in \[0, 255\] after truncation; NumPy 2 raises too\); got 300$/);
+    expect(() => tensor([-1], 'uint32')).toThrow(/must fit uint32/);
+    expect(() => tensor([2 ** 40], 'int32')).toThrow(/must fit int32/);
+    expect(() => tensor([2 ** 63], 'int64')).toThrow(/must fit int64/);
+    expect(() => tensor([2n ** 64n], 'uint64')).toThrow(/must fit uint64/);
+    expect(() => tensor([-1n], 'uint64')).toThrow(/must fit uint64/);
+    expect(() => tensor([NaN], 'int16')).toThrow(/must fit int16/);
+    expect(() => tensor([Infinity], 'int8')).toThrow(/must fit int8/);
+    // In range (after truncation toward zero) is fine, at both ends.
+    expect(nums(tensor([255, 255.9, -0.9], 'uint8').data)).toEqual([255, 255, 0]);
+    expect(nums(tensor([-128, 127], 'int8').data)).toEqual([-128, 127]);
+    expect(tensor([2 ** 53], 'int64').item()).toBe(2n ** 53n);
+    expect(tensor([true, 2], 'bool').toArray()).toEqual([true, true]);
+    // Casting an existing tensor keeps NumPy's astype semantics (wrapping).
+    expect(Array.from(tensor([300]).astype('uint8').data)).toEqual([44]);
+  });
+
+  it('astype refuses a name that is not a dtype with a TypeError', () => {
+    expect(() => tensor([1]).astype('float99' as never)).toThrow(TypeError);
+    expect(() => tensor([1]).astype('float99' as never)).toThrow(/^Tensor\.astype: `dtype` must be one of float64, .*; got "float99"$/);
+    expect(() => tensor([1]).astype(undefined as never)).toThrow(/Tensor\.astype: `dtype` must be one of .*; got undefined/);
+  });
+
+  it('refuses arrays nested too deep or containing themselves with a TypeError, not a stack overflow', () => {
+    let deep: unknown = [1];
+    for (let i = 0; i < 1e5; i++) deep = [deep];
+    expect(() => tensor(deep)).toThrow(TypeError);
+    expect(() => tensor(deep)).toThrow(/tensor: `values` must be nested at most 64 levels deep/);
+    const cyclic: unknown[] = [1];
+    cyclic.push(cyclic);
+    expect(() => tensor(cyclic)).toThrow(/tensor: `values` must not contain itself/);
+  });
+});

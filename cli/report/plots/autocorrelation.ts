@@ -2,7 +2,7 @@
  * The autocorrelation plot: each chain's sample autocorrelation against the lag (ArviZ's
  * `plot_autocorr`, one line per chain). Fast decay means nearly independent draws.
  */
-import { fail } from '../../../src/checks.js';
+import { checkOptions, fail } from '../../../src/checks.js';
 import { laggedProductSums } from '../../../mcmc/diagnostics/internal/autocov.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { axes, chainColor, coord, legend, linearScale, polyline, svgDocument } from './svg.js';
@@ -58,6 +58,7 @@ export interface AutocorrelationPlotOptions {
  * writeFileSync('mu-acf.svg', autocorrelationPlot(mu, { maxLag: 50 }));
  */
 export function autocorrelationPlot(series: ChainSeries, options: AutocorrelationPlotOptions = {}): string {
+  checkOptions('autocorrelationPlot', options, ['maxLag', 'width', 'height']);
   const FN = 'autocorrelationPlot';
   const s = checkSeries(FN, 'series', series);
   const maxLag = options.maxLag ?? Math.min(100, s.draws - 1);

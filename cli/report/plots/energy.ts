@@ -5,6 +5,7 @@
  * move through the energy levels and the sampler explores slowly: E-BFMI, printed per chain,
  * is then small (below 0.3 is a warning sign).
  */
+import { checkOptions } from '../../../src/checks.js';
 import { bfmiOf } from '../../../mcmc/diagnostics/internal/arviz-stats.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { histogramDensity, histogramEdges } from './histogram.js';
@@ -43,6 +44,7 @@ export function energyBfmi(energy: ChainSeries): number[] {
  * writeFileSync('energy.svg', energyPlot({ name: 'energy', chains: 4, draws: 1000, values: energy }));
  */
 export function energyPlot(energy: ChainSeries, options: EnergyPlotOptions = {}): string {
+  checkOptions('energyPlot', options, ['width', 'height']);
   const e = checkSeries('energyPlot', 'energy', energy);
   const width = options.width ?? 560;
   const height = options.height ?? 280;

@@ -2,7 +2,7 @@
  * The marginal plot: a density histogram of a parameter's draws (all chains pooled) with a
  * Gaussian KDE (Scott's bandwidth) drawn over it.
  */
-import { fail } from '../../../src/checks.js';
+import { checkOptions, fail } from '../../../src/checks.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { gaussianKde, linspace, scottBandwidth } from './kde.js';
 import { axes, coord, finiteRange, linearScale, polyline, svgDocument } from './svg.js';
@@ -83,6 +83,7 @@ export interface HistogramPlotOptions {
  * writeFileSync('mu-marginal.svg', histogramPlot(mu));
  */
 export function histogramPlot(series: ChainSeries, options: HistogramPlotOptions = {}): string {
+  checkOptions('histogramPlot', options, ['bins', 'width', 'height']);
   const FN = 'histogramPlot';
   const s = checkSeries(FN, 'series', series);
   if (options.bins !== undefined) {

@@ -3,7 +3,7 @@
  * marginal histograms on the diagonal, divergent transitions marked in red: divergences that
  * cluster (at small `tau` in a funnel, say) show where the sampler cannot follow the posterior.
  */
-import { fail } from '../../../src/checks.js';
+import { checkOptions, fail } from '../../../src/checks.js';
 import { checkFlags, checkSeries, type ChainSeries } from '../parameters.js';
 import { histogramDensity, histogramEdges } from './histogram.js';
 import { axes, coord, DIVERGENT_COLOR, finiteRange, legend, linearScale, svgDocument } from './svg.js';
@@ -44,6 +44,7 @@ function dots(xs: readonly number[], ys: readonly number[], attrs: string): stri
  * writeFileSync('pairs.svg', pairPlot(params.slice(0, 4), { divergent: statValues(stats, 'diverging') }));
  */
 export function pairPlot(series: readonly ChainSeries[], options: PairPlotOptions = {}): string {
+  checkOptions('pairPlot', options, ['divergent', 'maxPoints', 'cell']);
   const FN = 'pairPlot';
   if (!Array.isArray(series)) fail('type', FN, 'series', 'must be an array of series', series);
   if (series.length < 2) fail('range', FN, 'series', 'must hold at least two series', series.length);

@@ -3,7 +3,7 @@
  * then one histogram of ranks per chain. Chains that mix look uniform; a chain stuck in one
  * region shows a sloped or peaked histogram.
  */
-import { fail } from '../../../src/checks.js';
+import { checkOptions, fail } from '../../../src/checks.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { axes, chainColor, coord, escapeXml, linearScale, svgDocument } from './svg.js';
 
@@ -73,6 +73,7 @@ export interface RankPlotOptions {
  * writeFileSync('mu-rank.svg', rankPlot(mu));
  */
 export function rankPlot(series: ChainSeries, options: RankPlotOptions = {}): string {
+  checkOptions('rankPlot', options, ['bins', 'width', 'height']);
   const FN = 'rankPlot';
   const s = checkSeries(FN, 'series', series);
   const bins = options.bins ?? Math.ceil(2 * Math.log2(s.draws)) + 1;

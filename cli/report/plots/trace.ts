@@ -2,6 +2,7 @@
  * The trace plot: each chain's draws against the draw index, one colour per chain, with
  * divergent transitions marked as ticks under the plot.
  */
+import { checkOptions } from '../../../src/checks.js';
 import { checkFlags, checkSeries, type ChainSeries } from '../parameters.js';
 import { axes, chainColor, coord, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
 
@@ -59,6 +60,7 @@ function thin(values: Float64Array, from: number, n: number, columns: number): {
  * writeFileSync('mu-trace.svg', tracePlot(mu, { divergent: statValues(stats, 'diverging') }));
  */
 export function tracePlot(series: ChainSeries, options: TracePlotOptions = {}): string {
+  checkOptions('tracePlot', options, ['divergent', 'width', 'height']);
   const FN = 'tracePlot';
   const s = checkSeries(FN, 'series', series);
   const divergent = checkFlags(FN, 'options.divergent', options.divergent, s.chains * s.draws);

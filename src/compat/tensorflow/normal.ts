@@ -69,7 +69,7 @@ interface Parsed {
 function parse(fn: string, shape: unknown, seed: unknown, options: NormalOptions | undefined): Parsed {
   const s = checkShape(fn, 'shape', shape);
   const kc = checkSeedOrState(fn, 'seed', seed);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['mean', 'stddev', 'dtype']);
   const dtype = checkOneOf(fn, 'dtype', opts.dtype ?? 'float32', TF_FLOAT_DTYPES);
   const mean = floatParam(fn, 'mean', opts.mean ?? 0, dtype);
   const stddev = floatParam(fn, 'stddev', opts.stddev ?? 1, dtype);

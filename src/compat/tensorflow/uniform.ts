@@ -81,7 +81,7 @@ export function statelessUniform<D extends UniformDType = 'float32'>(
   const fn = 'tensorflow.statelessUniform';
   const s = checkShape(fn, 'shape', shape);
   const kc = checkSeedOrState(fn, 'seed', seed);
-  const opts = checkOptions(fn, options as UniformOptions | undefined);
+  const opts = checkOptions(fn, options as UniformOptions | undefined, ['minval', 'maxval', 'dtype']);
   const dtype = checkOneOf(fn, 'dtype', opts.dtype ?? 'float32', UNIFORM_DTYPES);
   const n = sizeOf(s);
   let data: Tensor['data'];
@@ -138,7 +138,7 @@ export function statelessUniformFullInt<D extends FullIntDType = 'int32'>(
   const fn = 'tensorflow.statelessUniformFullInt';
   const s = checkShape(fn, 'shape', shape);
   const kc = checkSeedOrState(fn, 'seed', seed);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['dtype']);
   const dtype = checkOneOf(fn, 'dtype', opts.dtype ?? 'int32', FULL_INT_DTYPES);
   return new Tensor(fullIntData(kc, sizeOf(s), dtype) as never, s, dtype as TfStorage[D]) as Tensor<TfStorage[D]>;
 }

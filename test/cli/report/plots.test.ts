@@ -165,3 +165,16 @@ describe('svg helpers', () => {
     expect(escapeXml(`a<b & "c" 'd'`)).toBe('a&lt;b &amp; &quot;c&quot; &#39;d&#39;');
   });
 });
+
+describe('plot options (issue 18)', () => {
+  it('reject unknown option names with a TypeError naming the function and the option', () => {
+    const s = series('x', 2, 50, (c, d) => Math.sin(c + d));
+    expect(() => tracePlot(s, { widht: 100 } as never)).toThrow(TypeError);
+    expect(() => tracePlot(s, { widht: 100 } as never)).toThrow(/^tracePlot: `options` has unknown option `widht` \(known: divergent, width, height\)/);
+    expect(() => rankPlot(s, { bin: 5 } as never)).toThrow(/rankPlot: `options` has unknown option `bin`/);
+    expect(() => histogramPlot(s, { bin: 5 } as never)).toThrow(/histogramPlot: `options` has unknown option `bin`/);
+    expect(() => autocorrelationPlot(s, { maxlag: 5 } as never)).toThrow(/autocorrelationPlot: `options` has unknown option `maxlag`/);
+    expect(() => energyPlot(s, { hieght: 5 } as never)).toThrow(/energyPlot: `options` has unknown option `hieght`/);
+    expect(() => pairPlot([s, s], { maxpoints: 5 } as never)).toThrow(/pairPlot: `options` has unknown option `maxpoints`/);
+  });
+});

@@ -1,0 +1,138 @@
+/**
+ * Where the CLI writes, checked before any work and written so that a result is never lost or
+ * half-written: an existing run (or merged file) is replaced only with `--force`; files go to a
+ * temporary name first and are renamed at the end; if writing fails after sampling, the draws
+ * are saved elsewhere and the error says where.
+ */
+import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { CliError, oneLine } from './errors.js';
+
+/** The files one `stochax sample` run writes into its output folder. */
+export const RUN_FILES = ['draws.csv', 'draws.json', 'report.html'] as const;
+
+/** The nearest folder at or above `path` that exists (the one a new folder would be made in). */
+function existingAncestor(path: string): string {
+  let p = path;
+  while (!existsSync(p)) {
+    const up = dirname(p);
+    if (up === p) break;
+    p = up;
+  }
+  return p;
+}
+
+/** Throws a CliError unless `dir` is a folder this process may create entries in. */
+function checkWritableFolder(dir: string, what: string): void {
+  if (!statSync(dir).isDirectory()) throw new CliError(`${what}: ${dir} is a file, not a folder`);
+  try {
+    accessSync(dir, constants.W_OK);
+    // access() says yes to root and on some network file systems; a real probe is the proof.
+    rmSync(mkdtempSync(join(dir, '.stochax-probe-')), { recursive: true, force: true });
+  } catch (e) {
+    throw new CliError(`${what}: cannot write in ${dir} (${oneLine(e)}); choose another --out`);
+  }
+}
+
+/**
+ * Checks the output folder of `stochax sample` before sampling: not an existing file, not an
+ * existing run unless `force`, and writable (or creatable).
+ *
+ * @throws CliError naming the folder and what to do.
+ */
+export function checkRunFolder(out: string, force: boolean): void {
+  if (existsSync(out)) {
+    if (!statSync(out).isDirectory()) throw new CliError(`--out ${out} is an existing file; give a folder (the run writes ${RUN_FILES.join(', ')} into it)`);
+    const held = RUN_FILES.filter((f) => existsSync(join(out, f)));
+    if (held.length > 0 && !force) {
+      throw new CliError(`--out ${out} already holds a run (${held.join(', ')}); pass --force to replace it, or choose another --out`);
+    }
+    checkWritableFolder(out, `--out ${out}`);
+    return;
+  }
+  checkWritableFolder(existingAncestor(out), `--out ${out}`);
+}
+
+/**
+ * Checks the output file of `stochax merge` before merging: not a folder, not one of the
+ * `inputs` and not an existing file unless `force`, and in a writable (or creatable) folder.
+ */
+export function checkOutputFile(out: string, inputs: readonly string[], force: boolean): void {
+  if (existsSync(out)) {
+    if (statSync(out).isDirectory()) throw new CliError(`--out ${out} is a folder; give a file name (e.g. ${join(out, 'draws.json')})`);
+    const real = realpathSync(out);
+    const input = inputs.find((f) => existsSync(f) && realpathSync(f) === real);
+    if (!force) {
+      throw new CliError(input !== undefined
+        ? `--out ${out} is one of the inputs; pass --force to replace it, or choose another --out`
+        : `--out ${out} exists; pass --force to replace it, or choose another --out`);
+    }
+  }
+  checkWritableFolder(existingAncestor(dirname(out)), `--out ${out}`);
+}
+
+/** Saves `files` in a new folder under the system's temporary folder; returns it, or undefined if that fails too. */
+function rescue(files: Readonly<Record<string, string>>): string | undefined {
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'stochax-rescue-'));
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  } catch {
+    return undefined;
+  }
+}
+
+function failed(where: string, e: unknown, saved: string | undefined): CliError {
+  return new CliError(`could not write ${where} (${oneLine(e)}); ${saved === undefined ? 'the draws could not be saved anywhere else either' : `the results were saved in ${saved} instead`}`);
+}
+
+/**
+ * Writes a run's files into the folder `out` through a temporary folder: a new `out` appears
+ * whole, by one rename; into an existing folder (`--force`) each file is renamed into place,
+ * draws.json last.
+ *
+ * @throws CliError when writing fails; the message says where the results were saved instead.
+ */
+export function writeRunFolder(out: string, files: Readonly<Record<string, string>>): void {
+  const exists = existsSync(out);
+  let tmp: string | undefined;
+  try {
+    if (!exists) mkdirSync(dirname(out), { recursive: true });
+    // Hidden names, so a glob like `run/c*/draws.json` never picks up a partial run.
+    tmp = mkdtempSync(exists ? join(out, '.stochax-partial-') : join(dirname(out), `.${basename(out)}.partial-`));
+    // draws.json last: its presence marks a complete run.
+    const names = Object.keys(files).sort((a, b) => Number(a === 'draws.json') - Number(b === 'draws.json'));
+    for (const name of names) writeFileSync(join(tmp, name), files[name]!);
+    if (!exists) {
+      renameSync(tmp, out);
+    } else {
+      for (const name of names) renameSync(join(tmp, name), join(out, name));
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  } catch (e) {
+    // A complete temporary folder keeps the results where they are; otherwise save them afresh.
+    const complete = tmp !== undefined && Object.keys(files).every((f) => existsSync(join(tmp!, f)));
+    if (!complete && tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+    throw failed(out, e, complete ? tmp : rescue(files));
+  }
+}
+
+/**
+ * Writes one file through a temporary file beside it and a rename, so the file is either the
+ * old one or the new one, never half of either.
+ *
+ * @throws CliError when writing fails; the message says where the text was saved instead.
+ */
+export function writeFileAtomic(path: string, text: string): void {
+  let tmp: string | undefined;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    tmp = join(dirname(path), `.${basename(path)}.partial-${process.pid}`);
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    if (tmp !== undefined) rmSync(tmp, { force: true });
+    throw failed(path, e, rescue({ [basename(path)]: text }));
+  }
+}

@@ -1,0 +1,101 @@
+// Where the CLI writes (issue 18): existing results are replaced only with --force, an output
+// that cannot be written is refused before any work, files appear whole (temporary name, then
+// a rename), and when writing fails the results are saved elsewhere and the error says where.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CliError } from '../../cli/errors.js';
+import { checkOutputFile, checkRunFolder, writeFileAtomic, writeRunFolder } from '../../cli/output.js';
+
+const dir = join(tmpdir(), `stochax-output-test-${process.pid}`);
+const files = { 'draws.csv': 'csv\n', 'draws.json': '{}\n', 'report.html': '<!DOCTYPE html>\n' };
+
+beforeAll(() => mkdirSync(dir, { recursive: true }));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The CliError `f` throws (failing the test if it throws nothing or something else). */
+function cliError(f: () => void): CliError {
+  try { f(); } catch (e) { expect(e).toBeInstanceOf(CliError); return e as CliError; }
+  throw new Error('expected a CliError');
+}
+
+describe('checkRunFolder', () => {
+  it('accepts a new folder (parents included) and an existing folder without a run', () => {
+    expect(() => checkRunFolder(join(dir, 'new', 'deeper'), false)).not.toThrow();
+    expect(existsSync(join(dir, 'new'))).toBe(false); // checking creates nothing
+    mkdirSync(join(dir, 'empty'));
+    expect(() => checkRunFolder(join(dir, 'empty'), false)).not.toThrow();
+    expect(readdirSync(join(dir, 'empty'))).toEqual([]); // the write probe is gone
+  });
+
+  it('refuses an existing run without --force, and an existing file always', () => {
+    mkdirSync(join(dir, 'run'));
+    writeFileSync(join(dir, 'run', 'draws.json'), '{}');
+    expect(cliError(() => checkRunFolder(join(dir, 'run'), false)).message).toMatch(/already holds a run \(draws\.json\); pass --force/);
+    expect(() => checkRunFolder(join(dir, 'run'), true)).not.toThrow();
+    writeFileSync(join(dir, 'a-file'), 'x');
+    expect(cliError(() => checkRunFolder(join(dir, 'a-file'), true)).message).toMatch(/is an existing file; give a folder/);
+    expect(cliError(() => checkRunFolder(join(dir, 'a-file', 'below'), false)).message).toMatch(/is a file, not a folder/);
+  });
+});
+
+describe('checkOutputFile', () => {
+  it('refuses an input or an existing file without --force, and a folder always', () => {
+    const input = join(dir, 'in.json');
+    writeFileSync(input, '{}');
+    expect(cliError(() => checkOutputFile(input, [input], false)).message).toMatch(/is one of the inputs; pass --force/);
+    expect(() => checkOutputFile(input, [input], true)).not.toThrow();
+    expect(cliError(() => checkOutputFile(input, [], false)).message).toMatch(/exists; pass --force/);
+    expect(cliError(() => checkOutputFile(dir, [], true)).message).toMatch(/is a folder; give a file name/);
+    expect(() => checkOutputFile(join(dir, 'new-folder', 'merged.json'), [input], false)).not.toThrow();
+  });
+});
+
+describe('writeRunFolder', () => {
+  it('writes a new folder whole, and replaces the run files of an existing one, leaving nothing temporary', () => {
+    const out = join(dir, 'w', 'run');
+    writeRunFolder(out, files);
+    expect(readdirSync(out).sort()).toEqual(['draws.csv', 'draws.json', 'report.html']);
+    expect(readdirSync(join(dir, 'w'))).toEqual(['run']);
+    writeFileSync(join(out, 'notes.txt'), 'mine');
+    writeRunFolder(out, { ...files, 'draws.json': '{"again": 1}\n' });
+    expect(readFileSync(join(out, 'draws.json'), 'utf8')).toBe('{"again": 1}\n');
+    expect(readdirSync(out).sort()).toEqual(['draws.csv', 'draws.json', 'notes.txt', 'report.html']);
+  });
+
+  it('when the output became a file after the check, saves the results elsewhere and says where', () => {
+    const out = join(dir, 'taken');
+    writeFileSync(out, 'x');
+    const e = cliError(() => writeRunFolder(join(out), files));
+    const saved = /saved in (.+) instead/.exec(e.message)?.[1];
+    expect(e.message).toMatch(/^could not write .*taken/);
+    expect(saved).toBeDefined();
+    expect(readFileSync(join(saved!, 'draws.json'), 'utf8')).toBe('{}\n');
+    rmSync(saved!, { recursive: true, force: true });
+  });
+
+  it('when the folder cannot be made at all, saves the results under the temporary folder', () => {
+    writeFileSync(join(dir, 'blocker'), 'x');
+    const e = cliError(() => writeRunFolder(join(dir, 'blocker', 'run'), files));
+    const saved = /saved in (.+) instead/.exec(e.message)?.[1];
+    expect(saved?.startsWith(join(tmpdir(), 'stochax-rescue-'))).toBe(true);
+    expect(readdirSync(saved!).sort()).toEqual(['draws.csv', 'draws.json', 'report.html']);
+    rmSync(saved!, { recursive: true, force: true });
+  });
+});
+
+describe('writeFileAtomic', () => {
+  it('replaces a file through a temporary one, and rescues the text when the folder is unusable', () => {
+    const path = join(dir, 'atomic', 'merged.json');
+    writeFileAtomic(path, 'one');
+    writeFileAtomic(path, 'two');
+    expect(readFileSync(path, 'utf8')).toBe('two');
+    expect(readdirSync(join(dir, 'atomic'))).toEqual(['merged.json']);
+    writeFileSync(join(dir, 'plain'), 'x');
+    const e = cliError(() => writeFileAtomic(join(dir, 'plain', 'merged.json'), 'three'));
+    const saved = /saved in (.+) instead/.exec(e.message)?.[1];
+    expect(readFileSync(join(saved!, 'merged.json'), 'utf8')).toBe('three');
+    rmSync(saved!, { recursive: true, force: true });
+  });
+});
