@@ -10,7 +10,9 @@ export interface ChainReport {
   readonly step: number;
   readonly total: number;
   readonly phase: 'warmup' | 'sampling';
+  /** Divergences after warm-up (what the summary counts) and during it. */
   readonly divergences: number;
+  readonly warmupDivergences: number;
 }
 
 const WIDTH = 24;
@@ -19,7 +21,7 @@ const WIDTH = 24;
  * A progress display for `chains` chains on `io.stderr`.
  *
  * @example
- * const p = chainProgress(io, 4); p.update({ chain: 0, step: 10, total: 2000, phase: 'warmup', divergences: 0 }); p.end();
+ * const p = chainProgress(io, [0, 1, 2, 3]); p.update({ chain: 0, step: 10, total: 2000, phase: 'warmup', divergences: 0, warmupDivergences: 0 }); p.end();
  */
 export function chainProgress(io: CliIo, chains: readonly number[]): { update(r: ChainReport): void; end(): void } {
   const state = new Map<number, ChainReport | undefined>(chains.map((c) => [c, undefined]));
@@ -33,7 +35,7 @@ export function chainProgress(io: CliIo, chains: readonly number[]): { update(r:
       const fill = Math.round(frac * WIDTH);
       const done = r.step >= r.total;
       return `${label(c)} [${'#'.repeat(fill)}${'-'.repeat(WIDTH - fill)}] ${String(Math.floor(frac * 100)).padStart(3)}% `
-        + `${done ? 'done' : r.phase.padEnd(8)} ${r.step}/${r.total}  divergences ${r.divergences}`;
+        + `${done ? 'done' : r.phase.padEnd(8)} ${r.step}/${r.total}  divergences ${r.divergences} (warm-up ${r.warmupDivergences})`;
     };
     let drawn = false;
     const draw = () => {
@@ -56,8 +58,8 @@ export function chainProgress(io: CliIo, chains: readonly number[]): { update(r:
       const prev = state.get(r.chain);
       state.set(r.chain, r);
       if (prev === undefined) io.stderr(`${label(r.chain)}: ${r.phase === 'warmup' ? 'warm-up' : 'sampling'} started (${r.total} steps)\n`);
-      else if (prev.phase === 'warmup' && r.phase === 'sampling' && r.step < r.total) io.stderr(`${label(r.chain)}: sampling (step ${r.step}/${r.total}, ${r.divergences} divergences so far)\n`);
-      if (r.step >= r.total && (prev === undefined || prev.step < prev.total)) io.stderr(`${label(r.chain)}: done, ${r.divergences} divergences\n`);
+      else if (prev.phase === 'warmup' && r.phase === 'sampling' && r.step < r.total) io.stderr(`${label(r.chain)}: sampling (step ${r.step}/${r.total}; ${r.warmupDivergences} divergences in warm-up)\n`);
+      if (r.step >= r.total && (prev === undefined || prev.step < prev.total)) io.stderr(`${label(r.chain)}: done, ${r.divergences} divergences after warm-up (${r.warmupDivergences} during it)\n`);
     },
     end() {},
   };

@@ -18,8 +18,10 @@ export interface ChainProgress {
   readonly total: number;
   /** `'warmup'` during the burn-in steps, `'sampling'` after. */
   readonly phase: 'warmup' | 'sampling';
-  /** Divergent transitions so far (summed over chains), from the kernel results' `hasDivergence` (0 for kernels without it). */
+  /** Divergent transitions after warm-up so far (summed over chains), from the kernel results' `hasDivergence` (0 for kernels without it): what a summary of the draws counts. */
   readonly divergences: number;
+  /** Divergent transitions during warm-up (burn-in), counted apart. */
+  readonly warmupDivergences: number;
 }
 
 /** What an aborted `sampleChain` completed: the `partial` of its {@link AbortError}. */
@@ -166,7 +168,7 @@ function* chainLoop<R extends object>(plan: LoopPlan<R>, state: State, results: 
   const states: State[] = [], traces: Trace[] = [];
   const total = burnin + numResults + (numResults - 1) * thin;
   let mark = { state, results, seed };
-  let step = 0, divergences = 0, last = -Infinity;
+  let step = 0, divergences = 0, warmupDivergences = 0, last = -Infinity;
   for (let r = 0; r < numResults; r++) {
     const steps = 1 + (r === 0 ? burnin : thin);
     for (let s = 0; s < steps; s++) {
@@ -176,11 +178,12 @@ function* chainLoop<R extends object>(plan: LoopPlan<R>, state: State, results: 
       seed = carry;
       step++;
       if (onProgress !== undefined) {
-        divergences += countDivergences(results);
+        if (step <= burnin) warmupDivergences += countDivergences(results);
+        else divergences += countDivergences(results);
         const now = performance.now();
         if (step === 1 || step === total || now - last >= interval) {
           last = now;
-          onProgress({ step, total, phase: step <= burnin ? 'warmup' : 'sampling', divergences });
+          onProgress({ step, total, phase: step <= burnin ? 'warmup' : 'sampling', divergences, warmupDivergences });
         }
       }
       yield;

@@ -4,7 +4,7 @@
  * diagonal mass matrix, returning draws in the model's structure and an ArviZ-style trace.
  */
 import { checkBoolean, checkFinite, checkNonNegativeInteger, checkOneOf, checkOptions, fail } from '../src/checks.js';
-import { detPow } from '../src/random/detmath.js';
+import { detPow } from '../src/math/index.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
 import { ones, zeros } from '../src/tensor/ops/create.js';
@@ -37,7 +37,11 @@ export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointB
 export interface WindowedAdaptiveNutsOptions {
   /** Independent chains (default 4; TFP's default is 64). */
   readonly nChains?: number;
-  /** Warm-up steps (default 500), split into TFP's windows (see `windowSizes`). */
+  /**
+   * Warm-up steps: default 1000 with per-chain adaptation (Stan's default, in Stan's windows),
+   * 500 pooled (TFP's default, in TFP's windows, see `windowSizes`). `stochax sample` uses the
+   * same defaults.
+   */
   readonly numAdaptationSteps?: number;
   /** Draws kept after warm-up (default 1000). */
   readonly nDraws?: number;
@@ -110,8 +114,10 @@ export interface WindowedProgress {
   /** `numAdaptationSteps + nDraws`. */
   readonly total: number;
   readonly phase: 'warmup' | 'sampling';
-  /** This chain's divergent transitions so far. */
+  /** This chain's divergent transitions after warm-up so far (what `summary(draws, { divergences: trace.diverging })` counts). */
   readonly divergences: number;
+  /** This chain's divergent transitions during warm-up, counted apart. */
+  readonly warmupDivergences: number;
 }
 
 /** What an aborted `windowedAdaptiveNuts` completed: the `partial` of its {@link AbortError}. */
@@ -217,7 +223,6 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
-  const n = checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps ?? 500);
   const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
   if (nDraws < 1) fail('range', FN, 'nDraws', 'must be at least 1', nDraws);
   const discardTuning = checkBoolean(FN, 'discardTuning', o.discardTuning ?? true);
@@ -226,6 +231,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail('type', FN, 'onProgress', 'must be a function', o.onProgress);
 
   const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'per-chain', ['per-chain', 'pooled']);
+  const n = checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps ?? defaultWarmup(adaptation));
   if (o.chainIndex !== undefined && adaptation !== 'per-chain') fail('range', FN, 'chainIndex', "needs adaptation: 'per-chain' (pooled chains run as one batch)", o.chainIndex);
   const metric = checkOneOf(FN, 'metric', o.metric ?? 'diagonal', ['diagonal', 'dense']);
   if (metric === 'dense' && adaptation !== 'per-chain') fail('range', FN, 'metric', "'dense' needs adaptation: 'per-chain' (TFP's pooled pipeline adapts a diagonal mass matrix)", metric);
@@ -302,19 +308,25 @@ function perChainProgress(
   kernel: TransitionKernel<Results>, nChains: number, n: number, onProgress: (p: WindowedProgress) => void,
   nutsResults: (r: Results) => NoUTurnSamplerResults,
 ): { kernel: TransitionKernel<Results>; report: (p: { step: number; total: number }) => void } {
-  const counts = new Array<number>(nChains).fill(0);
+  const counts = new Array<number>(nChains).fill(0), warmupCounts = new Array<number>(nChains).fill(0);
+  let steps = 0;
   const counting = Object.create(kernel) as { -readonly [P in keyof TransitionKernel<Results>]: TransitionKernel<Results>[P] };
   counting.oneStep = (state: State, previous: Results, seed: KeyArray): [State, Results] => {
     const next = kernel.oneStep(state, previous, seed);
-    const flags = nutsResults(next[1]).hasDivergence.data;
-    for (let c = 0; c < nChains; c++) if (flags[flags.length === nChains ? c : 0]) counts[c]!++;
+    const flags = nutsResults(next[1]).hasDivergence.data, into = ++steps <= n ? warmupCounts : counts;
+    for (let c = 0; c < nChains; c++) if (flags[flags.length === nChains ? c : 0]) into[c]!++;
     return next;
   };
   const report = ({ step, total }: { step: number; total: number }) => {
     const phase = step <= n ? 'warmup' as const : 'sampling' as const;
-    for (let c = 0; c < nChains; c++) onProgress({ chain: c, step, total, phase, divergences: counts[c]! });
+    for (let c = 0; c < nChains; c++) onProgress({ chain: c, step, total, phase, divergences: counts[c]!, warmupDivergences: warmupCounts[c]! });
   };
   return { kernel: counting, report };
+}
+
+/** Warm-up steps when none are given: Stan's 1000 for per-chain adaptation, TFP's 500 pooled. */
+export function defaultWarmup(adaptation: 'per-chain' | 'pooled'): number {
+  return adaptation === 'per-chain' ? 1000 : 500;
 }
 
 /** `v` as a number in (0, max) (max ∞: positive and finite), or a TypeError/RangeError naming `arg`. */
@@ -391,16 +403,16 @@ function perChainNuts<K extends StructKind>(
   const dim = m.sizes.reduce((a, b) => a + b, 0);
   const init = o.currentState === undefined ? undefined : chainStart(m, o.currentState, nChains);
   const total = numWarmup + nDraws;
-  let onRound: ((round: number, divergences: readonly number[]) => void) | undefined;
+  let onRound: ((round: number, divergences: readonly number[], warmupDivergences: readonly number[]) => void) | undefined;
   if (o.onProgress !== undefined) {
     const report = o.onProgress, interval = checkFinite(FN, 'progressInterval', o.progressInterval ?? 100);
     if (interval < 0) fail('range', FN, 'progressInterval', 'must be non-negative', interval);
     let last = -Infinity;
-    onRound = (round, divergences) => {
+    onRound = (round, divergences, warmupDivergences) => {
       const now = performance.now();
       if (round !== 1 && round !== total && now - last < interval) return;
       last = now;
-      chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]! }));
+      chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]!, warmupDivergences: warmupDivergences[j]! }));
     };
   }
   const run = runPerChain(flatLogDensity(FN, m, o.compile !== false), seed, {

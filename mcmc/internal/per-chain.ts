@@ -34,8 +34,8 @@ export interface PerChainSettings {
   /** Initial unconstrained point of chain c; default uniform(−2, 2) per coordinate, retried until finite. */
   readonly init?: (c: number) => Float64Array;
   readonly modes: Modes;
-  /** After each round of transitions: the round (1-based) and, per chain run, its divergences so far. */
-  readonly onRound?: (round: number, divergences: readonly number[]) => void;
+  /** After each round of transitions: the round (1-based) and, per chain run, its divergences so far after and during warm-up. */
+  readonly onRound?: (round: number, divergences: readonly number[], warmupDivergences: readonly number[]) => void;
   readonly signal?: AbortSignal;
 }
 
@@ -88,7 +88,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
     chain.initStepSize(s.fn);
     return { chain, warmup, draws: allocDraws(kept, dim) };
   });
-  const divergences = new Array<number>(runs.length).fill(0);
+  const divergences = new Array<number>(runs.length).fill(0), warmupDivergences = new Array<number>(runs.length).fill(0);
   let numResults = 0;
   for (let t = 0; t < total; t++) {
     if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws) };
@@ -98,7 +98,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
       chain.rng.begin(t + 1);
       const stepSize = chain.stepSize;
       chain.transition();
-      if (chain.divergent) divergences[j]!++;
+      if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
       if (keep) record(r.draws, numResults, chain, stepSize);
       if (t < numWarmup) {
         r.warmup.afterTransition(chain, s.fn);
@@ -106,7 +106,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
       }
     }
     if (keep) numResults++;
-    s.onRound?.(t + 1, divergences);
+    s.onRound?.(t + 1, divergences, warmupDivergences);
   }
   return { numResults, aborted: false, chains: runs.map((r) => r.draws) };
 }

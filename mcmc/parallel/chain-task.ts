@@ -109,7 +109,7 @@ function* jointChain(
     const r = windowedAdaptiveNuts(m.model, {
       ...m.options, ...(m.pins === undefined ? {} : { pins: m.pins }), ...task.joint, chainIndex: task.chainIndex, progressInterval: task.progressInterval,
       ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
-      ...(report === undefined ? {} : { onProgress: ({ step, total, phase, divergences }: ChainProgress) => report({ step, total, phase, divergences }) }),
+      ...(report === undefined ? {} : { onProgress: ({ step, total, phase, divergences, warmupDivergences }: ChainProgress) => report({ step, total, phase, divergences, warmupDivergences }) }),
     });
     return { allStates: dropChainAxis(r.draws) as State, trace: dropChainAxis(r.trace), finalKernelResults: {}, finalSeed: task.key };
   } catch (e) {

@@ -60,7 +60,7 @@ export interface SampleChainsOptions<R extends object = object> {
    */
   readonly previous?: SampleChainsResult<R>;
   /**
-   * Progress of each chain: `{ chain, step, total, phase, divergences }`, an unordered effect
+   * Progress of each chain: `{ chain, step, total, phase, divergences, warmupDivergences }`, an unordered effect
    * (delivered on this thread as reports arrive), at most every `progressInterval` ms per chain,
    * and always at each chain's first and last step.
    */

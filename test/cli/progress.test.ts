@@ -10,22 +10,22 @@ function capture(isTTY: boolean): { io: CliIo; text: () => string } {
   return { io: { stdout: () => {}, stderr: (t) => { err += t; }, isTTY }, text: () => err };
 }
 
-const report = (chain: number, step: number, divergences = 0): ChainReport =>
-  ({ chain, step, total: 10, phase: step <= 4 ? 'warmup' : 'sampling', divergences });
+const report = (chain: number, step: number, divergences = 0, warmupDivergences = 0): ChainReport =>
+  ({ chain, step, total: 10, phase: step <= 4 ? 'warmup' : 'sampling', divergences, warmupDivergences });
 
 describe('chainProgress', () => {
   it('plain lines: start, sampling and done per chain, in the order the reports arrive', () => {
     const { io, text } = capture(false);
     const p = chainProgress(io, [0, 1]);
-    for (let step = 1; step <= 10; step++) for (const c of [0, 1]) p.update(report(c, step, step > 6 ? c : 0));
+    for (let step = 1; step <= 10; step++) for (const c of [0, 1]) p.update(report(c, step, step > 6 ? c : 0, step > 2 ? 3 * c : 0));
     p.end();
     expect(text().split('\n')).toEqual([
       'chain 0: warm-up started (10 steps)',
       'chain 1: warm-up started (10 steps)',
-      'chain 0: sampling (step 5/10, 0 divergences so far)',
-      'chain 1: sampling (step 5/10, 0 divergences so far)',
-      'chain 0: done, 0 divergences',
-      'chain 1: done, 1 divergences',
+      'chain 0: sampling (step 5/10; 0 divergences in warm-up)',
+      'chain 1: sampling (step 5/10; 3 divergences in warm-up)',
+      'chain 0: done, 0 divergences after warm-up (0 during it)',
+      'chain 1: done, 1 divergences after warm-up (3 during it)',
       '',
     ]);
   });
@@ -34,11 +34,11 @@ describe('chainProgress', () => {
     const { io, text } = capture(true);
     const p = chainProgress(io, [2, 3]);
     p.update(report(2, 1));
-    p.update(report(3, 10, 2));
+    p.update(report(3, 10, 2, 5));
     p.end();
     const t = text();
     expect(t).toContain('\x1b[2A');
     expect(t).toMatch(/chain 2 \[[#-]{24}\]\s+\d+% warmup\s+1\/10/);
-    expect(t).toMatch(/chain 3 \[#{24}\] 100% done 10\/10  divergences 2/);
+    expect(t).toMatch(/chain 3 \[#{24}\] 100% done 10\/10  divergences 2 \(warm-up 5\)/);
   });
 });

@@ -41,6 +41,12 @@ describe('sampleChain: onProgress', () => {
     const flags = Array.from((trace as Tensor).data as Uint8Array).filter((f) => f).length;
     expect(flags).toBeGreaterThan(0);
     expect(last.at(-1)!.divergences).toBe(flags);
+    expect(last.at(-1)!.warmupDivergences).toBe(0);
+    // With burn-in, its divergences are counted apart: the same steps as the first 5 of a run without burn-in.
+    const withBurnin: ChainProgress[] = [];
+    sampleChain({ numResults: 5, numBurninSteps: 5, currentState: zeros([4, 2]), kernel, seed: 1, progressInterval: 0, onProgress: (p) => withBurnin.push(p) });
+    const perStep = Array.from({ length: 10 }, (_, i) => Array.from(((trace as Tensor).data as Uint8Array).slice(i * 4, i * 4 + 4)).filter((f) => f).length);
+    expect(withBurnin.at(-1)).toMatchObject({ warmupDivergences: perStep.slice(0, 5).reduce((a, b) => a + b, 0), divergences: perStep.slice(5).reduce((a, b) => a + b, 0) });
   });
 
   it('does not change the draws', () => {
