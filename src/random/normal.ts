@@ -11,7 +11,7 @@ import { uniformUnit } from './uniform.js';
 /**
  * `size` standard normals exactly as JAX draws them: `√2 · erfinv(u)` with u uniform on
  * [nextafter(−1, 0), 1), i.e. u = `2f + lo` for the unit uniform f (exact in both dtypes).
- * The transform is stochax's deterministic one (src/random/detmath.ts: our own log1p, no
+ * The transform is stochax's deterministic one (src/math/normal-det.ts: our own log1p, no
  * Math.log), run by the WebAssembly kernels or the identical JS fallback, so the bits are the
  * same in every engine.
  */
