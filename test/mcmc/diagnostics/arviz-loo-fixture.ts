@@ -1,6 +1,6 @@
 /** Loads test/fixtures/arviz-loo/arviz-loo.json (made by generate.py beside it) and compares numbers. */
 import { expect } from 'vitest';
-import { Tensor } from '../../../src/tensor/tensor.js';
+import { expectClose, TOL } from './fixture.js';
 import raw from '../../fixtures/arviz-loo/arviz-loo.json' with { type: 'json' };
 
 type Num = number | string;
@@ -47,28 +47,7 @@ export const fixture = raw as unknown as {
   };
 };
 
-/** A fixture number ("NaN", "Infinity" are strings in the JSON). */
-export function num(v: unknown): number {
-  return typeof v === 'string' ? Number(v) : (v as number);
-}
-
-export function tensorOf(shape: readonly number[], values: readonly Num[]): Tensor {
-  return new Tensor(Float64Array.from(values, num), shape, 'float64');
-}
-
-/** The tolerance the issue asks for: ArviZ's numbers to 1e-8 (relative, absolute below 1). */
-export const TOL = 1e-8;
-
-/** `got` equals `want` to `tol`; NaN matches NaN and ±Infinity itself. */
-export function expectClose(got: number, want: unknown, label: string, tol = TOL): void {
-  const w = num(want);
-  if (Number.isNaN(w) || !Number.isFinite(w)) {
-    expect(Object.is(got, w) || (Number.isNaN(got) && Number.isNaN(w)), `${label}: got ${got}, want ${w}`).toBe(true);
-    return;
-  }
-  const err = Math.abs(got - w) / Math.max(1, Math.abs(w));
-  expect(err, `${label}: got ${got}, want ${w}, tolerance ${tol}`).toBeLessThanOrEqual(tol);
-}
+export { expectClose, num, tensorOf } from './fixture.js';
 
 /** Every element of `got` against a flat list. */
 export function expectAllClose(got: ArrayLike<number>, want: readonly unknown[], label: string, tol = TOL): void {
