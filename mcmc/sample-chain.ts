@@ -124,7 +124,7 @@ export function sampleChain<R extends object>(options: SampleChainOptions<R>): S
  */
 export function sampleChainSteps<R extends object>(options: SampleChainOptions<R>): Generator<void, SampleChainResult<R>, void> {
   const fn = 'sampleChain';
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['numResults', 'currentState', 'kernel', 'numBurninSteps', 'numStepsBetweenResults', 'traceFn', 'seed', 'previousKernelResults', 'signal', 'onProgress', 'progressInterval']);
   const numResults = checkNonNegativeInteger(fn, 'numResults', opts.numResults);
   if (numResults < 1) fail('range', fn, 'numResults', 'must be at least 1', numResults);
   const burnin = checkNonNegativeInteger(fn, 'numBurninSteps', opts.numBurninSteps ?? 0);

@@ -255,7 +255,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   });
   const dassa = new DualAveragingStepSizeAdaptation({
     reduceFn: reduceLogHarmonicMeanExp,
-    ...checkOptions(FN, o.dualAveraging),
+    ...checkOptions(`${FN}: dualAveraging`, o.dualAveraging, ['explorationShrinkage', 'stepCountSmoothing', 'decayRate', 'reduceFn', 'shrinkageTarget']),
     innerKernel: nuts,
     numAdaptationSteps: n,
     targetAcceptProb: o.targetAcceptProb ?? 0.85,

@@ -56,7 +56,7 @@ const FN = 'effectiveSampleSize';
  * effectiveSampleSize(draws, { crossChainDims: 1, filterBeyondPositivePairs: true }).item(); // ≈ 4000
  */
 export function effectiveSampleSize<S extends DrawsStructure>(states: S, options?: EffectiveSampleSizeOptions): MapStructure<S, Tensor> {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['filterThreshold', 'filterBeyondLag', 'filterBeyondPositivePairs', 'crossChainDims']);
   return mapStructure(FN, 'states', states, (part, where, key) => {
     const threshold = partOption<unknown>(FN, 'filterThreshold', states, o.filterThreshold === undefined ? 0 : o.filterThreshold, key);
     if (threshold !== null && (typeof threshold !== 'number' || Number.isNaN(threshold))) {

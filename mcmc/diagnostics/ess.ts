@@ -30,8 +30,8 @@ export function checkProb(fn: string, arg: string, x: unknown): number {
   return x;
 }
 
-function relativeOf(fn: string, options: EssOptions | undefined): boolean {
-  const o = checkOptions(fn, options);
+function relativeOf(fn: string, options: EssOptions | undefined, known: readonly (keyof EssQuantileOptions)[] = ['relative']): boolean {
+  const o = checkOptions(fn, options as EssQuantileOptions | undefined, known);
   return o.relative === undefined ? false : checkBoolean(fn, 'relative', o.relative);
 }
 
@@ -77,7 +77,7 @@ export function essBulk<S extends DrawsStructure>(states: S, options?: EssOption
  * essTail(random.normal(random.key(1), [500, 4]), { prob: 0.1 });    // → Tensor float64 []
  */
 export function essTail<S extends DrawsStructure>(states: S, options?: EssTailOptions): MapStructure<S, Tensor> {
-  const relative = relativeOf('essTail', options);
+  const relative = relativeOf('essTail', options, ['relative', 'prob']);
   const prob = options?.prob ?? [0.05, 0.95];
   let lo: number;
   let hi: number;
@@ -148,8 +148,8 @@ export function essSd<S extends DrawsStructure>(states: S, options?: EssOptions)
  * essQuantile(random.normal(random.key(3), [400, 2]), { prob: 0.25 }).item(); // → a number
  */
 export function essQuantile<S extends DrawsStructure>(states: S, options: EssQuantileOptions): MapStructure<S, Tensor> {
-  const o = checkOptions('essQuantile', options);
+  const o = checkOptions('essQuantile', options, ['relative', 'prob']);
   const prob = checkProb('essQuantile', 'prob', o.prob);
-  const relative = relativeOf('essQuantile', options);
+  const relative = relativeOf('essQuantile', options, ['relative', 'prob']);
   return mapEss('essQuantile', states, (a) => essQuantileOf(a, prob, relative));
 }

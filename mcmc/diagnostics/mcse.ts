@@ -61,7 +61,7 @@ export function mcseSd<S extends DrawsStructure>(states: S): MapStructure<S, Ten
  * mcseQuantile(random.normal(random.key(0), [1000, 4]), { prob: 0.05 }).item(); // → a number near 0.04
  */
 export function mcseQuantile<S extends DrawsStructure>(states: S, options: { readonly prob: number }): MapStructure<S, Tensor> {
-  const prob = checkProb('mcseQuantile', 'prob', checkOptions('mcseQuantile', options).prob);
+  const prob = checkProb('mcseQuantile', 'prob', checkOptions('mcseQuantile', options, ['prob']).prob);
   return mapStructure('mcseQuantile', 'states', states, (part, where) =>
     perComponent('mcseQuantile', where, part, (a) => mcseQuantileOf(a, prob))) as MapStructure<S, Tensor>;
 }

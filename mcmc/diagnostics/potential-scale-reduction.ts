@@ -42,7 +42,7 @@ const FN = 'potentialScaleReduction';
 export function potentialScaleReduction<S extends DrawsStructure>(
   chainsStates: S, options?: PotentialScaleReductionOptions,
 ): MapStructure<S, Tensor> {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['independentChainNdims', 'splitChains']);
   const icn = o.independentChainNdims === undefined ? 1 : checkInteger(FN, 'independentChainNdims', o.independentChainNdims);
   if (icn < 1) fail('range', FN, 'independentChainNdims', 'must be >= 1', icn);
   const split = o.splitChains === undefined ? false : checkBoolean(FN, 'splitChains', o.splitChains);

@@ -76,7 +76,7 @@ implements TransitionKernel<DiagonalMassMatrixAdaptationResults<R>> {
   }>;
 
   constructor(options: DiagonalMassMatrixAdaptationOptions<R>) {
-    const o = checkOptions(FN, options);
+    const o = checkOptions(FN, options, ['innerKernel', 'initialRunningVariance', 'numEstimationSteps']);
     checkInnerKernel(FN, o.innerKernel);
     this.parameters = Object.freeze({
       innerKernel: o.innerKernel,

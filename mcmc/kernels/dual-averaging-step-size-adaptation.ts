@@ -93,7 +93,7 @@ implements TransitionKernel<DualAveragingStepSizeAdaptationResults<R>> {
   }>;
 
   constructor(options: DualAveragingStepSizeAdaptationOptions<R>) {
-    const o = checkOptions(FN, options);
+    const o = checkOptions(FN, options, ['innerKernel', 'numAdaptationSteps', 'targetAcceptProb', 'explorationShrinkage', 'shrinkageTarget', 'stepCountSmoothing', 'decayRate', 'reduceFn']);
     checkInnerKernel(FN, o.innerKernel);
     const smoothing = o.stepCountSmoothing ?? 10;
     if (typeof smoothing !== 'number' || !(smoothing >= 0 && Number.isFinite(smoothing))) fail('range', FN, 'stepCountSmoothing', 'must be a non-negative number', smoothing);

@@ -109,7 +109,7 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
   private readonly workspaces = new NutsWorkspaces();
 
   constructor(options: NoUTurnSamplerOptions) {
-    const o = checkOptions(FN, options);
+    const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'maxTreeDepth', 'maxEnergyDiff', 'unrolledLeapfrogSteps', 'inverseMassDiag']);
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;

@@ -65,7 +65,7 @@ implements TransitionKernel<SimpleStepSizeAdaptationResults<R>> {
   readonly parameters: Readonly<Required<Omit<SimpleStepSizeAdaptationOptions<R>, never>>>;
 
   constructor(options: SimpleStepSizeAdaptationOptions<R>) {
-    const o = checkOptions(FN, options);
+    const o = checkOptions(FN, options, ['innerKernel', 'numAdaptationSteps', 'targetAcceptProb', 'adaptationRate', 'reduceFn']);
     checkInnerKernel(FN, o.innerKernel);
     this.parameters = Object.freeze({
       innerKernel: o.innerKernel,

@@ -85,7 +85,7 @@ implements TransitionKernel<TransformedTransitionKernelResults<R>> {
   private readonly map: PartsMap;
 
   constructor(options: TransformedTransitionKernelOptions<R>) {
-    const o = checkOptions(FN, options);
+    const o = checkOptions(FN, options, ['innerKernel', 'bijector']);
     const k = o.innerKernel as TransitionKernel<R> | undefined;
     if (k === null || typeof k !== 'object' || typeof k.oneStep !== 'function' || typeof k.copy !== 'function') {
       fail('type', FN, 'innerKernel', 'must be a TransitionKernel (with oneStep, bootstrapResults and copy)', k);
@@ -111,7 +111,7 @@ implements TransitionKernel<TransformedTransitionKernelResults<R>> {
    * @throws TypeError unless exactly one of the two is given; RangeError for a part count mismatch.
    */
   bootstrapResults(initState?: State, options: { transformedInitState?: State } = {}): TransformedTransitionKernelResults<R> {
-    const given = checkOptions(FN, options).transformedInitState;
+    const given = checkOptions(FN, options, ['transformedInitState']).transformedInitState;
     if ((initState === undefined) === (given === undefined)) {
       fail('type', FN, 'initState', 'or `transformedInitState` must be given (exactly one of them)', initState);
     }

@@ -90,7 +90,7 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
 
   constructor(options: HamiltonianMonteCarloOptions) {
-    const o = checkOptions(FN, options);
+    const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'numLeapfrogSteps', 'stateGradientsAreStopped', 'inverseMassDiag']);
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;

@@ -111,7 +111,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
 
   constructor(options: LangevinOptions) {
-    const o = checkOptions(FN, options);
+    const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'volatilityFn', 'inverseMassDiag']);
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;

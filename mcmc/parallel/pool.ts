@@ -65,7 +65,7 @@ export interface PoolInternals extends WorkerPool {
  * }
  */
 export async function createWorkerPool(options: WorkerPoolOptions): Promise<WorkerPool> {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['model', 'workers']);
   const model = await moduleUrl(FN, o.model);
   const platform = await loadPlatform();
   const size = o.workers === undefined ? Math.max(1, platform.cores()) : checkNonNegativeInteger(FN, 'workers', o.workers);

@@ -38,7 +38,7 @@ const FN = 'sampleChainByIndex';
  * // result.allStates: Tensor [1000, ...event]; later: mergeChains([r0, …, r7])
  */
 export async function sampleChainByIndex<R extends object = object>(options: SampleChainByIndexOptions<R>): Promise<SampleChainResult<R>> {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['model', 'chains', 'seed', 'numResults', 'numBurninSteps', 'numStepsBetweenResults', 'setupOptions', 'onProgress', 'progressInterval', 'signal', 'chainIndex', 'previous']);
   const chainIndex = checkInteger(FN, 'chainIndex', o.chainIndex);
   const prev = o.previous;
   if (prev !== undefined && (prev === null || typeof prev !== 'object' || prev.allStates === undefined || !(prev.finalSeed instanceof KeyArray))) {

@@ -169,7 +169,7 @@ function resumeFrom<R extends object>(previous: SampleChainsResult<R> | undefine
  * console.log(String(summary(result)));
  */
 export async function sampleChains<R extends object = object>(options: SampleChainsOptions<R>): Promise<SampleChainsResult<R>> {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['model', 'chains', 'workers', 'pool', 'seed', 'numResults', 'numBurninSteps', 'numStepsBetweenResults', 'setupOptions', 'previous', 'onProgress', 'progressInterval', 'signal']);
   const plan = await planChains(FN, o, resumeFrom(o.previous, o.chains));
   const platform = await loadPlatform();
   const source = o.pool === undefined ? undefined : poolSource(FN, o.pool, plan.url);

@@ -53,7 +53,8 @@ const FN = 'windowedAdaptiveNutsChains';
  * console.log(String(summary(draws, { divergences: trace.diverging })));
  */
 export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions): Promise<WindowedAdaptiveNutsResult<StructKind, WindowedTrace>> {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['model', 'workers', 'pool', 'onProgress', 'progressInterval', 'signal', 'nChains', 'numAdaptationSteps', 'nDraws',
+    'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging', 'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'compile', 'adaptation', 'metric']);
   const url = await moduleUrl(FN, o.model);
   const m = checkJointModule(FN, await importModule(FN, url));
   const { model: _url, workers: w, pool, onProgress, progressInterval, signal, ...given } = o;
