@@ -46,6 +46,15 @@ export { TransformedDistribution, type TransformedDistributionOptions } from './
 export { TruncatedNormal, type TruncatedNormalOptions } from './truncated-normal.js';
 export { Uniform, type UniformOptions } from './uniform.js';
 export { VonMises, type VonMisesOptions } from './von-mises.js';
+export { Weibull, type WeibullOptions } from './weibull.js';
+export { Gumbel, type GumbelOptions } from './gumbel.js';
+export { Pareto, type ParetoOptions } from './pareto.js';
+export { GeneralizedPareto, type GeneralizedParetoOptions } from './generalized-pareto.js';
+export { HalfStudentT, type HalfStudentTOptions } from './half-student-t.js';
+export { InverseGaussian, type InverseGaussianOptions } from './inverse-gaussian.js';
+export { Kumaraswamy, type KumaraswamyOptions } from './kumaraswamy.js';
+export { LogLogistic, type LogLogisticOptions } from './log-logistic.js';
+export { Horseshoe, type HorseshoeOptions } from './horseshoe.js';
 export { JointDistribution, type JointDistributionOptions, type JointSampleOptions } from './joint/joint-distribution.js';
 export { JointDistributionSequential, type SequentialNode } from './joint/joint-distribution-sequential.js';
 export { JointDistributionNamed, type NamedModel, type NamedNode } from './joint/joint-distribution-named.js';
