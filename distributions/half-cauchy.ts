@@ -1,8 +1,6 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
 import type { Hoisted } from '../src/tensor/lowering.js';
-import { broadcastData, broadcastShapes } from '../src/tensor/broadcast.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import { full } from '../src/tensor/ops/create.js';
@@ -14,7 +12,7 @@ import { Chain } from './bijectors/chain.js';
 import { Exp } from './bijectors/exp.js';
 import { Shift } from './bijectors/shift.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
-import { positive, real, type Constraint } from './internal/constraints.js';
+import { atLeast, positive, real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 
 export interface HalfCauchyOptions extends DistributionOptions {
@@ -78,18 +76,7 @@ export class HalfCauchy extends Distribution {
   }
 
   /** Values must be ≥ loc (checked under `validateArgs`). */
-  protected override get support(): Constraint {
-    const loc = this.loc;
-    return {
-      what: 'must be at least `loc`',
-      check(fn, arg, t) {
-        const shape = broadcastShapes(fn, [[arg, t.shape], ['loc', loc.shape]]);
-        const v = broadcastData(fn, arg, t, shape) as ArrayLike<number>;
-        const m = broadcastData(fn, 'loc', loc, shape) as ArrayLike<number>;
-        for (let i = 0; i < v.length; i++) if (!(v[i]! >= m[i]!)) fail('range', fn, t.ndim === 0 ? arg : `${arg}[${i}]`, `must be at least \`loc\` (${m[i]})`, v[i]);
-      },
-    };
-  }
+  protected override get support(): Constraint { return atLeast('loc', this.loc); }
 
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('HalfCauchy.logProb', [['value', x], ['loc', this.loc], ['scale', this.scale]], logProbScalar, logProbPartials, { hoisted: LOG_PROB, partialOf: [dValue, dLoc, dScale] });

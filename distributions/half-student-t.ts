@@ -1,7 +1,5 @@
 import betaincinv from '@stdlib/math-base-special-betaincinv';
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
-import { broadcastData, broadcastShapes } from '../src/tensor/broadcast.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import { zeros } from '../src/tensor/ops/create.js';
 import { abs, add, exp, greater, log, mul, square, sub, where } from '../src/tensor/ops/elementwise.js';
@@ -16,7 +14,7 @@ import { Chain } from './bijectors/chain.js';
 import { Exp } from './bijectors/exp.js';
 import { Shift } from './bijectors/shift.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
-import { positive, real, type Constraint } from './internal/constraints.js';
+import { atLeast, positive, real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { logTail, logTailDdf, tail, tailDdf, tLogPdf, tLogPdfDdf, tQuantile } from './internal/student-t-math.js';
 import { StudentT } from './student-t.js';
@@ -74,18 +72,7 @@ export class HalfStudentT extends Distribution {
   }
 
   /** Values must be ≥ loc (checked under `validateArgs`). */
-  protected override get support(): Constraint {
-    const loc = this.loc;
-    return {
-      what: 'must be at least `loc`',
-      check(fn, arg, t) {
-        const shape = broadcastShapes(fn, [[arg, t.shape], ['loc', loc.shape]]);
-        const v = broadcastData(fn, arg, t, shape) as ArrayLike<number>;
-        const m = broadcastData(fn, 'loc', loc, shape) as ArrayLike<number>;
-        for (let i = 0; i < v.length; i++) if (!(v[i]! >= m[i]!)) fail('range', fn, t.ndim === 0 ? arg : `${arg}[${i}]`, `must be at least \`loc\` (${m[i]})`, v[i]);
-      },
-    };
-  }
+  protected override get support(): Constraint { return atLeast('loc', this.loc); }
 
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['df', this.df], ['loc', this.loc], ['scale', this.scale]]; }
 

@@ -1,7 +1,5 @@
-import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
-import { broadcastData, broadcastShapes } from '../src/tensor/broadcast.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import { add, div, greater, greaterEqual, log, mul, square, sub, where } from '../src/tensor/ops/elementwise.js';
@@ -12,7 +10,7 @@ import { Chain } from './bijectors/chain.js';
 import { Shift } from './bijectors/shift.js';
 import { Softplus } from './bijectors/softplus.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
-import { positive, type Constraint } from './internal/constraints.js';
+import { atLeast, positive, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 
@@ -65,18 +63,7 @@ export class Pareto extends Distribution {
   }
 
   /** Values must be ≥ scale (checked under `validateArgs`). */
-  protected override get support(): Constraint {
-    const scale = this.scale;
-    return {
-      what: 'must be at least `scale`',
-      check(fn, arg, t) {
-        const shape = broadcastShapes(fn, [[arg, t.shape], ['scale', scale.shape]]);
-        const v = broadcastData(fn, arg, t, shape) as ArrayLike<number>;
-        const s = broadcastData(fn, 'scale', scale, shape) as ArrayLike<number>;
-        for (let i = 0; i < v.length; i++) if (!(v[i]! >= s[i]!)) fail('range', fn, t.ndim === 0 ? arg : `${arg}[${i}]`, `must be at least \`scale\` (${s[i]})`, v[i]);
-      },
-    };
-  }
+  protected override get support(): Constraint { return atLeast('scale', this.scale); }
 
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['concentration', this.concentration], ['scale', this.scale]]; }
 

@@ -3,6 +3,7 @@
  * onto the constrained set (TFP's `default_constraining_bijector_fn`).
  */
 import { fail } from '../../src/checks.js';
+import { broadcastData, broadcastShapes } from '../../src/tensor/broadcast.js';
 import { numbers } from '../../src/tensor/core.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { Bijector } from '../bijectors/bijector.js';
@@ -27,6 +28,19 @@ export function elementwise(what: string, ok: (v: number) => boolean, bijector?:
     check(fn, arg, t) {
       const v = numbers(t);
       for (let i = 0; i < v.length; i++) if (!ok(v[i]!)) fail('range', fn, t.ndim === 0 ? arg : `${arg}[${i}]`, what, v[i]);
+    },
+  };
+}
+
+/** Values at least a parameter (broadcast against it): `atLeast('loc', this.loc)` for a half-line support. */
+export function atLeast(name: string, bound: Tensor): Constraint {
+  return {
+    what: `must be at least \`${name}\``,
+    check(fn, arg, t) {
+      const shape = broadcastShapes(fn, [[arg, t.shape], [name, bound.shape]]);
+      const v = broadcastData(fn, arg, t, shape) as ArrayLike<number>;
+      const b = broadcastData(fn, name, bound, shape) as ArrayLike<number>;
+      for (let i = 0; i < v.length; i++) if (!(v[i]! >= b[i]!)) fail('range', fn, t.ndim === 0 ? arg : `${arg}[${i}]`, `must be at least \`${name}\` (${b[i]})`, v[i]);
     },
   };
 }
