@@ -25,7 +25,7 @@ function showNumber(x: number | bigint | boolean): string {
  */
 export function renderValue(x: unknown): string {
   if (x instanceof Tensor) {
-    if (x.size > MAX_ELEMENTS) return `${String(x)} (${x.size} elements)`;
+    if (x.size > MAX_ELEMENTS) return `Tensor(${x.dtype}, [${x.shape.join(', ')}]) (${x.size} elements)`;
     const show = (v: unknown): string => (Array.isArray(v) ? `[${v.map(show).join(', ')}]` : showNumber(v as number));
     return show(x.toArray());
   }

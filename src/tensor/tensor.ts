@@ -121,9 +121,36 @@ export class Tensor<D extends DType = DType> {
     return new Tensor<T>(out, this.shape, dtype, keep ? this.node : undefined);
   }
 
+  /**
+   * The values, NumPy style: `Tensor([[1, 2.5], [3, 4]], dtype=float64)`; a tensor of more than
+   * 1000 elements shows 3 items at each end of every axis around `...`. Also what `console.log`
+   * prints in Node.
+   *
+   * @example
+   * String(tensor([[1, 2.5], [3, 4]]));   // 'Tensor([[1, 2.5], [3, 4]], dtype=float64)'
+   */
   toString(): string {
-    return `Tensor(${this.dtype}, [${this.shape.join(', ')}])`;
+    return `Tensor(${formatValues(this)}, dtype=${this.dtype})`;
   }
+
+  /** Node's `util.inspect` (so `console.log`) shows the values. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return this.toString();
+  }
+}
+
+/** Nested brackets of a tensor's values, summarised along axes longer than 6 when it has more than 1000 elements (NumPy's threshold and edge items). */
+function formatValues(t: Tensor): string {
+  const summarize = t.size > 1000, shape = t.shape, data = t.data;
+  const item = (i: number): string => (t.dtype === 'bool' ? (data[i] ? 'true' : 'false') : String(data[i]));
+  const strides = shape.map((_, a) => shape.slice(a + 1).reduce((p, d) => p * d, 1));
+  const axis = (a: number, offset: number): string => {
+    if (a === shape.length) return item(offset);
+    const n = shape[a]!, at = (i: number) => axis(a + 1, offset + i * strides[a]!);
+    if (summarize && n > 6) return `[${[0, 1, 2].map(at).join(', ')}, ..., ${[n - 3, n - 2, n - 1].map(at).join(', ')}]`;
+    return `[${Array.from({ length: n }, (_, i) => at(i)).join(', ')}]`;
+  };
+  return axis(0, 0);
 }
 
 function castLowering(dtype: DType, gradient: boolean): Lowering {

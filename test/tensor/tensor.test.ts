@@ -26,7 +26,19 @@ describe('tensor()', () => {
     expect(tensor([[1, 2], [3, 4]]).toArray()).toEqual([[1, 2], [3, 4]]);
     expect(tensor([5]).item()).toBe(5);
     expect(tensor([2n ** 63n - 1n], 'int64').item()).toBe(2n ** 63n - 1n);
-    expect(tensor([[1, 2]]).toString()).toBe('Tensor(float64, [1, 2])');
+    expect(tensor([[1, 2]]).toString()).toBe('Tensor([[1, 2]], dtype=float64)');
+  });
+
+  it('prints its values, NumPy style, in String() and console.log (util.inspect), summarised above 1000 elements', async () => {
+    const { inspect } = await import('node:util');
+    expect(String(tensor(2.5))).toBe('Tensor(2.5, dtype=float64)');
+    expect(String(tensor([true, false], 'bool'))).toBe('Tensor([true, false], dtype=bool)');
+    expect(String(tensor([-(2n ** 63n)], 'int64'))).toBe('Tensor([-9223372036854775808], dtype=int64)');
+    expect(String(tensor([], 'float32'))).toBe('Tensor([], dtype=float32)');
+    expect(inspect(tensor([[1, 2.5], [3, 4]]))).toBe('Tensor([[1, 2.5], [3, 4]], dtype=float64)');
+    const big = tensor(Array.from({ length: 2002 }, (_, i) => i)).reshape([2, 1001]);
+    expect(String(big)).toBe('Tensor([[0, 1, 2, ..., 998, 999, 1000], [1001, 1002, 1003, ..., 1999, 2000, 2001]], dtype=float64)');
+    expect(String(tensor(Array.from({ length: 1000 }, () => 0)))).not.toContain('...');   // 1000 elements: all shown
   });
 
   it('reshapes sharing data, with one inferred dimension', () => {
