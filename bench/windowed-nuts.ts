@@ -14,8 +14,8 @@
  * each path's ESS/s over the pooled tape's. Then the sampler's own cost per leapfrog step.
  *
  * Options: BENCH_ROUNDS (runs per model and path with seeds 0, 1, …; the median ESS/s is
- * reported; default 1); BENCH_WARMUP (numAdaptationSteps; default 500, windowedAdaptiveNuts's
- * default — BENCH_WARMUP=1000 gives 4 chains × (1000 warm-up + 1000 draws), the run of
+ * reported; default 1); BENCH_WARMUP (numAdaptationSteps for every path; default 1000,
+ * windowedAdaptiveNuts' per-chain default: 4 chains × (1000 warm-up + 1000 draws), the run of
  * bench/stan/ess-per-second.R and the issue's target).
  */
 import { nonCentered, nonCenteredBatched, y } from '../examples/eight-schools.js';
@@ -31,7 +31,7 @@ import { flatLogDensity } from '../distributions/compile-log-density.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const mean = (t: Tensor) => Array.from(t.data as ArrayLike<number>).reduce((a, b) => a + Number(b), 0) / t.size;
 
 // `batched`: the same model written for the pooled sampler's chains axis (where it differs).
