@@ -25,7 +25,7 @@ import { runningVarianceFromStats } from './internal/running-variance.js';
 import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
 import { initialState } from './internal/windowed-setup.js';
-import { runPerChain, type PerChainRun } from './internal/per-chain.js';
+import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { AbortError } from './parallel/abort-error.js';
@@ -45,6 +45,11 @@ export interface WindowedAdaptiveNutsOptions {
   readonly numAdaptationSteps?: number;
   /** Draws kept after warm-up (default 1000). */
   readonly nDraws?: number;
+  /**
+   * Thinning: transitions skipped between kept draws after warm-up (default 0), as `sampleChain`'s
+   * option; warm-up draws are never thinned, so it needs `discardTuning` (the default).
+   */
+  readonly numStepsBetweenResults?: number;
   /** Any seed `sanitizeSeed` accepts; split into `[setupSeed, sampleSeed]`. */
   readonly seed?: Seed;
   /** Values for observed nodes (passed to `model.experimentalPin`). */
@@ -219,13 +224,15 @@ export function windowedAdaptiveNuts<K extends StructKind>(
 export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
-  const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
+  const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
     'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
   const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
   if (nDraws < 1) fail('range', FN, 'nDraws', 'must be at least 1', nDraws);
   const discardTuning = checkBoolean(FN, 'discardTuning', o.discardTuning ?? true);
+  const thin = checkNonNegativeInteger(FN, 'numStepsBetweenResults', o.numStepsBetweenResults ?? 0);
+  if (thin > 0 && !discardTuning) fail('range', FN, 'numStepsBetweenResults', 'needs discardTuning: true (warm-up draws are not thinned)', thin);
   checkBoolean(FN, 'compile', o.compile ?? true);
   if (o.traceFn !== undefined && typeof o.traceFn !== 'function') fail('type', FN, 'traceFn', 'must be a function', o.traceFn);
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail('type', FN, 'onProgress', 'must be a function', o.onProgress);
@@ -239,7 +246,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const seed = sanitizeSeed(o.seed);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
-  if (adaptation === 'per-chain') return perChainNuts<K>(m, o, seed, nChains, n, nDraws, discardTuning);
+  if (adaptation === 'per-chain') return perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning);
   const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
   given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
@@ -278,6 +285,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     run = sampleChain({
       numResults: discardTuning ? nDraws : nDraws + n,
       numBurninSteps: discardTuning ? n : 0,
+      numStepsBetweenResults: thin,
       currentState: init,
       kernel: progress?.kernel ?? kernel,
       traceFn,
@@ -378,7 +386,7 @@ function chainStepSize(s: NoUTurnSamplerResults['stepSize'], nChains: number): (
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
 function perChainNuts<K extends StructKind>(
   m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
-  nChains: number, numWarmup: number, nDraws: number, discardTuning: boolean,
+  nChains: number, numWarmup: number, nDraws: number, thin: number, discardTuning: boolean,
 ): WindowedAdaptiveNutsResult<K, WindowedTrace> {
   const perChain = "with adaptation: 'per-chain'";
   if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
@@ -402,7 +410,7 @@ function perChainNuts<K extends StructKind>(
   }
   const dim = m.sizes.reduce((a, b) => a + b, 0);
   const init = o.currentState === undefined ? undefined : chainStart(m, o.currentState, nChains);
-  const total = numWarmup + nDraws;
+  const total = numWarmup + transitionsFor(nDraws, thin);
   let onRound: ((round: number, divergences: readonly number[], warmupDivergences: readonly number[]) => void) | undefined;
   if (o.onProgress !== undefined) {
     const report = o.onProgress, interval = checkFinite(FN, 'progressInterval', o.progressInterval ?? 100);
@@ -416,7 +424,7 @@ function perChainNuts<K extends StructKind>(
     };
   }
   const run = runPerChain(flatLogDensity(FN, m, o.compile !== false), seed, {
-    fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, discardTuning,
+    fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
     maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),

@@ -24,6 +24,8 @@ export interface PerChainSettings {
   readonly chains: readonly number[];
   readonly numWarmup: number;
   readonly nDraws: number;
+  /** Transitions skipped between kept draws after warm-up (thinning; 0 keeps every one). */
+  readonly thin: number;
   readonly discardTuning: boolean;
   readonly maxTreeDepth: number;
   readonly maxEnergyDiff: number;
@@ -61,6 +63,11 @@ export interface PerChainRun {
   readonly chains: readonly ChainDraws[];
 }
 
+/** Transitions after warm-up that keep `nDraws` draws with `thin` skipped between them (sampleChain's count). */
+export function transitionsFor(nDraws: number, thin: number): number {
+  return nDraws + (nDraws - 1) * thin;
+}
+
 function allocDraws(n: number, dim: number): ChainDraws {
   return {
     q: new Float64Array(n * dim), stepSize: new Float64Array(n), nSteps: new Int32Array(n), treeDepth: new Int32Array(n),
@@ -71,8 +78,8 @@ function allocDraws(n: number, dim: number): ChainDraws {
 /** Runs the chains; returns what was kept (a prefix of every chain when aborted). */
 export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSettings): PerChainRun {
   const { dim, numWarmup } = s;
-  const total = numWarmup + s.nDraws;
-  const kept = s.discardTuning ? s.nDraws : total;
+  const total = numWarmup + transitionsFor(s.nDraws, s.thin);
+  const kept = s.discardTuning ? s.nDraws : numWarmup + s.nDraws;
   // Checked before allocating: each chain keeps kept × dim doubles.
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   const runs = s.chains.map((c) => {
@@ -92,7 +99,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   let numResults = 0;
   for (let t = 0; t < total; t++) {
     if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws) };
-    const keep = t >= numWarmup || !s.discardTuning;
+    const keep = t >= numWarmup ? (t - numWarmup) % (s.thin + 1) === 0 : !s.discardTuning;
     for (let j = 0; j < runs.length; j++) {
       const r = runs[j]!, chain = r.chain;
       chain.rng.begin(t + 1);

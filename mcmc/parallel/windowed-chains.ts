@@ -53,7 +53,7 @@ const FN = 'windowedAdaptiveNutsChains';
  * console.log(String(summary(draws, { divergences: trace.diverging })));
  */
 export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions): Promise<WindowedAdaptiveNutsResult<StructKind, WindowedTrace>> {
-  const o = checkOptions(FN, options, ['model', 'workers', 'pool', 'onProgress', 'progressInterval', 'signal', 'nChains', 'numAdaptationSteps', 'nDraws',
+  const o = checkOptions(FN, options, ['model', 'workers', 'pool', 'onProgress', 'progressInterval', 'signal', 'nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults',
     'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging', 'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'compile', 'adaptation', 'metric']);
   const url = await moduleUrl(FN, o.model);
   const m = checkJointModule(FN, await importModule(FN, url));

@@ -167,6 +167,20 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
     expect(() => windowedAdaptiveNuts(model, { metrics: 'dense' } as never)).toThrow(/unknown option `metrics`/);
   }, 60_000);
 
+  it('numStepsBetweenResults thins after warm-up: the kept draws are every (k + 1)-th draw of the unthinned run, per-chain and pooled', () => {
+    const model = new JointDistributionNamed({ s: new HalfNormal({ scale: 1 }), z: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 2 }) });
+    for (const adaptation of ['per-chain', 'pooled'] as const) {
+      const o = { adaptation, seed: 3, numAdaptationSteps: 40, nChains: 2 };
+      const thinned = windowedAdaptiveNuts(model, { ...o, nDraws: 6, numStepsBetweenResults: 2 });
+      const all = windowedAdaptiveNuts(model, { ...o, nDraws: 16 });
+      const every3 = (t: Tensor) => Array.from(t.data as Float64Array).filter((_, i) => Math.floor(i / 2) % 3 === 0);   // rows 0, 3, …, 15 of [16, 2]
+      expect(thinned.draws.s!.shape, adaptation).toEqual([6, 2]);
+      expect(Array.from(thinned.draws.s!.data as Float64Array), adaptation).toEqual(every3(all.draws.s!));
+    }
+    expect(() => windowedAdaptiveNuts(model, { nDraws: 5, numStepsBetweenResults: 1, discardTuning: false })).toThrow(/numStepsBetweenResults.*discardTuning/);
+    expect(() => windowedAdaptiveNuts(model, { nDraws: 5, numStepsBetweenResults: -1 })).toThrow(RangeError);
+  }, 60_000);
+
   it('chain c alone (chainIndex) equals chain c among 4 and among 3, bit for bit; compiled and tape give the same bits', () => {
     const model = new JointDistributionNamed({ s: new HalfNormal({ scale: 1 }), z: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }) });
     const o = { adaptation: 'per-chain' as const, seed: 7, nDraws: 40, numAdaptationSteps: 60 };
