@@ -6,14 +6,17 @@ import { fromArvizJson, type ArvizDraws } from './report/index.js';
 import { parseArgs } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 
-export const SUMMARY_HELP = `Usage: stochax summary <draws.json>
+export const SUMMARY_HELP = `Usage: stochax summary <draws.json> [--var-names a,b]
 
 Prints the summary table (mean, MCSE, sd, 5%, 50%, 95%, ESS_bulk, ESS_tail, R_hat,
 divergences) of a draws.json written by \`stochax sample\` or \`stochax merge\` (or any
 az.from_dict-shaped JSON with a posterior group).
 
+Flags:
+  --var-names a,b  only these variables, in this order (ArviZ's var_names)
+
 Example:
-  stochax summary stochax-out/draws.json
+  stochax summary stochax-out/draws.json --var-names mu,tau
 `;
 
 /**
@@ -46,10 +49,11 @@ export function readDrawsJson(file: string, cwd: string): ArvizDraws {
  * await summaryCommand(['stochax-out/draws.json'], io);
  */
 export async function summaryCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { positionals, flags } = parseArgs(argv, {}, 'summary');
+  const { positionals, flags } = parseArgs(argv, { 'var-names': { kind: 'string' } }, 'summary');
   if (flags.get('help')) { io.stdout(SUMMARY_HELP); return 0; }
   if (positionals.length !== 1) throw new CliError('give one draws file: stochax summary <draws.json>');
   const { draws, trace } = readDrawsJson(positionals[0]!, io.cwd ?? process.cwd());
-  io.stdout(`${summary({ allStates: draws, trace }).format()}\n`);
+  const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  io.stdout(`${summary({ allStates: draws, trace }, varNames === undefined ? {} : { varNames }).format()}\n`);
   return 0;
 }

@@ -56,6 +56,8 @@ export interface SummaryOptions {
   readonly divergences?: number | Draws | readonly boolean[] | readonly (readonly boolean[])[];
   /** Names for an array of parts (default `x0`, `x1`, …) or a single part (default `x`). */
   readonly names?: readonly string[];
+  /** Only these parts, in this order (ArviZ's `var_names`); every name must be one of the draws' (or `names`). */
+  readonly varNames?: readonly string[];
   /** Probability of the HDI in `hdiLower`/`hdiUpper`, in (0, 1] (default 0.94, ArviZ's). */
   readonly hdiProb?: number;
   /**
@@ -83,6 +85,12 @@ function columnsFor(interval: 'quantiles' | 'hdi', hdiProb: number): readonly Co
   if (interval === 'quantiles') return COLUMNS;
   const [lo, hi] = hdiColumnTitles(hdiProb);
   return [COLUMNS[0]!, COLUMNS[1]!, COLUMNS[2]!, [lo, 'hdiLower', 3], [hi, 'hdiUpper', 3], ...COLUMNS.slice(6)];
+}
+
+/** The parts named by `varNames`, in its order (a RangeError names an unknown one). */
+function selectParts<P extends readonly [string, ...unknown[]]>(parts: readonly P[], varNames: readonly string[]): P[] {
+  if (!Array.isArray(varNames) || varNames.some((v) => typeof v !== 'string')) fail('type', FN, 'varNames', 'must be an array of names', varNames);
+  return varNames.map((v) => parts.find((p) => p[0] === v) ?? fail('range', FN, 'varNames', `names \`${v}\`, which is not among the draws (${parts.map((p) => p[0]).join(', ')})`, v));
 }
 
 /** The result of {@link summary}: rows, the divergence count, and a printable table. */
@@ -164,7 +172,7 @@ const FN = 'summary';
  * //     mean  mcse  sd  hdi_3%  hdi_97%  ess_bulk  ess_tail  r_hat
  */
 export function summary(draws: DrawsStructure | SampleChainLike, options?: SummaryOptions): Summary {
-  const o = checkOptions(FN, options);
+  const o = checkOptions(FN, options, ['divergences', 'names', 'varNames', 'hdiProb', 'interval']);
   let states: unknown = draws;
   let arg = 'draws';
   let divergences: number | undefined;
@@ -194,7 +202,7 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
   }
 
   const rows: SummaryRow[] = [];
-  for (const [name, t, where] of parts) {
+  for (const [name, t, where] of o.varNames === undefined ? parts : selectParts(parts, o.varNames)) {
     const layout = drawsLayout(FN, where, t);
     const values = float64Values(t);
     for (let e = 0; e < layout.eventSize; e++) {

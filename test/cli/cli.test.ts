@@ -117,6 +117,12 @@ describe('stochax sample (joint distribution module)', () => {
     const s = await cli('summary', join('out-tiny', 'draws.json'));
     expect(s.code).toBe(0);
     expect(s.out).toBe(r.out.slice(0, r.out.indexOf('\n\nwrote')) + '\n');
+    // --var-names: only those rows, the rows of the full table
+    const rowsOf = (text: string) => text.split('\n').filter((l) => /^\S+\s+-?\d/.test(l) && !l.startsWith('divergences')).map((l) => l.split(/\s+/).join(' '));
+    const mu = await cli('summary', join('out-tiny', 'draws.json'), '--var-names', 'mu');
+    expect(mu.code, mu.err).toBe(0);
+    expect(rowsOf(mu.out)).toEqual(rowsOf(s.out).filter((l) => l.startsWith('mu ')));
+    expectOneLineError(await cli('summary', join('out-tiny', 'draws.json'), '--var-names', 'nope'), /varNames.*`nope`/);
   });
 
   it('--metric dense: a dense metric for the chains (different draws, the same model)', async () => {

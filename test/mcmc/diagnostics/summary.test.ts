@@ -56,6 +56,17 @@ describe('summary input forms and printing', () => {
     expect(summary(a).rows[0]).toEqual(summary({ x: a }).rows[0]);
   });
 
+  it('varNames selects parts in its order (ArviZ var_names); an unknown name or option is an error', () => {
+    const all = summary({ mu: a, L: b });
+    const picked = summary({ mu: a, L: b }, { varNames: ['L', 'mu'] });
+    expect(picked.rows.map((r) => r.name)).toEqual(['L[0, 0]', 'L[0, 1]', 'L[1, 0]', 'L[1, 1]', 'mu']);
+    expect(picked.rows[4]).toEqual(all.rows[0]);
+    expect(summary([a, b], { names: ['mu', 'L'], varNames: ['mu'] }).rows.map((r) => r.name)).toEqual(['mu']);
+    expect(() => summary({ mu: a }, { varNames: ['tau'] })).toThrow(/varNames.*`tau`.*mu/);
+    expect(() => summary({ mu: a }, { varNames: 'mu' as never })).toThrow(TypeError);
+    expect(() => summary({ mu: a }, { var_names: ['mu'] } as never)).toThrow(/unknown option `var_names`/);
+  });
+
   it('accepts a sampleChain result and counts divergences from its trace', () => {
     const diverging = new Tensor(new Uint8Array(200), [100, 2], 'bool');
     diverging.data[5] = 1;
