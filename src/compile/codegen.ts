@@ -185,13 +185,22 @@ export function generate(program: Program, withGrad: boolean): Compiled {
    * Writes group g's loop with `emitOne` per member: what a member writes before its loop body
    * goes before the loop (`pre`), its body into the shared loop, what it writes after to `after(i)`.
    */
+  /** True while a fused loop's body is being written (`Emit.loop` inside `fusedLoop`). */
+  let inBody = false;
   const fusedLoop = (g: number, order: readonly number[], base: Emit, after: (i: number) => (s: string) => void, wrap: boolean,
     emitOne: (e: Emit, i: number) => void): { pre: string[]; body: string[] } => {
     const pre: string[] = [], body: string[] = [];
     for (const i of order) {
       let inLoop = false;
       const post = after(i);
-      emitOne({ ...base, line: (s) => (inLoop ? post(s) : pre.push(s)), declare: (s) => pre.push(s), loop: (_n, _u, f) => { body.push(wrap ? `{ ${f('k')} }` : f('k')); inLoop = true; } }, i);
+      const loop = (_n: number, _u: boolean, f: (k: number | string) => string) => {
+        inBody = true;
+        const code = f('k');
+        inBody = false;
+        body.push(wrap ? `{ ${code} }` : code);
+        inLoop = true;
+      };
+      emitOne({ ...base, line: (s) => (inLoop ? post(s) : pre.push(s)), declare: (s) => pre.push(s), loop }, i);
     }
     return { pre, body };
   };
@@ -285,7 +294,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     /** Adds `expr` to the adjoint of operand node o at k (assigns it for o's first part). */
     const contribute = (o: TraceNode, k: number | string, expr: string): string => {
       started[o.index] = 1;
-      if (member >= 0 && typeof k === 'string' && !inLoop(o.index) && mustWait(member, o)) {
+      // Inside the loop body only: a member's lines after its loop already run at its own place.
+      if (member >= 0 && inBody && !inLoop(o.index) && mustWait(member, o)) {
         const P = bind(new Float64Array(o.size));
         deferTo(member).push(`for (let k = 0; k < ${o.size}; k++) ${adj(o.index, 'k')} ${mark(o.index, 'k')} ${P}[k];`);
         return `${P}[k] = ${expr};`;

@@ -85,6 +85,10 @@ describe('compiled programs: the tape\'s bits', () => {
       expect(loops(ch.source), ch.source).toBe(2);
       expectTapeBits(h, [vec(3), [0.1]], [vec(3, -5, 5), [-0.7]]);
     }
+    // b is read by the matrix product (a member), by sum(square(b)) between members, then by nothing:
+    // the product's part for b waits for its place, written after the loop.
+    const k: F = (b, a) => { const t = matmul(X, b), q = sum(square(b)); return add(sum(softplus(add(t, a))), q); };
+    expectTapeBits(k, [vec(3), [0.1]], [vec(3, -5, 5), [-0.7]]);
   });
 
   it('a selection traced on one side is recomputed on the other (where, comparisons, maximum)', () => {
