@@ -1,17 +1,12 @@
 /**
  * Shared checks for the scalar distributions whose reference values come from
  * test/fixtures/scipy-distributions/values.json (scipy.stats, cross-checked against mpmath at
- * 400 digits by the generating script beside it), and the compiled-versus-tape check of a small
- * joint model (as test/compile/coverage.test.ts does for the example models).
+ * 400 digits by the generating script beside it), KL divergences by quadrature, and (re-exported)
+ * the compiled-versus-tape check of a small joint model.
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { Distribution } from '../../distributions/distribution.js';
-import { compileLogDensity } from '../../distributions/compile-log-density.js';
-import { flatModel } from '../../distributions/joint/flat-model.js';
-import type { JointDistribution } from '../../distributions/joint/joint-distribution.js';
-import type { StructKind } from '../../distributions/joint/values.js';
-import { valueAndGrad } from '../../src/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
 export interface FixtureRow {
@@ -78,34 +73,17 @@ export function expectFixture(name: string, make: (p: Record<string, number>) =>
   }
 }
 
-/** The tape's value and gradient of the flat unconstrained target at x (the pre-compiler path). */
-function tape(model: JointDistribution<StructKind>, pins: Record<string, unknown>, x: Float64Array, sizes: readonly number[]): [number, number[]] {
-  const m = flatModel('test', model.experimentalPin(pins as never));
-  let o = 0;
-  const parts = sizes.map((n) => { const p = new Tensor(x.slice(o, o + n), [n], 'float64'); o += n; return p; });
-  const [v, g] = valueAndGrad((...xs: Tensor[]) => m.target(...xs), parts.map((_, i) => i))(...parts) as [Tensor, Tensor[]];
-  return [v.data[0] as number, g.flatMap((t) => Array.from(t.data as Float64Array))];
-}
+export { expectModelMatchesTape } from '../compile/model-tape.js';
 
-/** compileLogDensity on a model: the tape's bits at two points (invariant 8), finite differences at one. */
-export function expectCompiledMatchesTape(model: JointDistribution<StructKind>, pins: Record<string, unknown>): void {
-  const ld = compileLogDensity(model, { pins: pins as never });
-  const grad = new Float64Array(ld.dim);
-  const sizes = ld.params.map((p) => p.size);
-  for (const s of [0.3, -0.8]) {
-    const x = Float64Array.from({ length: ld.dim }, (_, i) => s * Math.sin(i + 1));
-    const lp = ld.logDensityGradient(x, grad);
-    const [v, g] = tape(model, pins, x, sizes);
-    expect(lp).toBe(v);
-    expect(Array.from(grad)).toEqual(g);
-    expect([lp, ...grad].every(Number.isFinite)).toBe(true);
-  }
-  const x = Float64Array.from({ length: ld.dim }, (_, i) => 0.2 * Math.cos(i));
-  ld.logDensityGradient(x, grad);
-  for (let i = 0; i < ld.dim; i++) {
-    const h = 1e-5, up = x.slice(), down = x.slice();
-    up[i]! += h; down[i]! -= h;
-    const fd = (ld.logDensity(up) - ld.logDensity(down)) / (2 * h);
-    expect(Math.abs(fd - grad[i]!), `coordinate ${ld.paramNames[i]}: fd ${fd}, compiled ${grad[i]}`).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(grad[i]!)));
-  }
+/**
+ * KL(a ‖ b) against E_a[log a − log b] by the midpoint rule over a's quantiles (200,000 points),
+ * to `rel`; and KL(a ‖ a) = 0 to `zero`.
+ */
+export function expectKlByQuadrature(a: Distribution, b: Distribution, rel: number, zero: number): void {
+  const n = 200000, us = Array.from({ length: n }, (_, i) => (i + 0.5) / n);
+  const x = a.quantile(us), la = a.logProb(x).data as Float64Array, lb = b.logProb(x).data as Float64Array;
+  let s = 0;
+  for (let i = 0; i < n; i++) s += la[i]! - lb[i]!;
+  close(a.klDivergence(b).item() as number, s / n, rel, 'KL');
+  close(a.klDivergence(a).item() as number, 0, 1, 'KL(a‖a)', zero);
 }

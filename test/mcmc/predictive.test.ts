@@ -6,25 +6,15 @@ import { uniform } from '../../src/random/uniform.js';
 import { add, mul } from '../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import {
-  HalfCauchy, HalfNormal, Independent, JointDistributionNamed, JointDistributionSequential, MultivariateNormalDiag, Normal, Sample,
+  HalfNormal, Independent, JointDistributionNamed, JointDistributionSequential, MultivariateNormalDiag, Normal, Sample,
 } from '../../distributions/index.js';
+import { centered, nonCentered, sigma, y } from '../../examples/eight-schools.js';
 import { compare, logLikelihood, loo, pointwiseLogProb, samplePosteriorPredictive, samplePriorPredictive, waic } from '../../mcmc/index.js';
 
-const y = tensor([28, 8, -3, 7, -1, 1, 18, 12]);
-const sigma = tensor([15, 10, 16, 11, 9, 11, 10, 18]);
+/** Eight schools written for one draw, both forms (examples/eight-schools.ts). */
+const model = nonCentered;
 const SIGMA = Array.from(sigma.data as Float64Array);
 const Y = Array.from(y.data as Float64Array);
-
-/** Eight schools, non-centered, written for one draw (examples/eight-schools.ts). */
-const model = new JointDistributionNamed({
-  mu: new Normal({ loc: 0, scale: 5 }),
-  tau: new HalfCauchy({ loc: 0, scale: 5 }),
-  thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
-  y: (mu: Tensor, tau: Tensor, thetaTilde: Tensor) => new Independent({
-    distribution: new Normal({ loc: add(mu, mul(tau, thetaTilde)), scale: sigma }),
-    reinterpretedBatchNdims: 1,
-  }),
-}, { name: 'EightSchools' });
 
 /** Stand-in posterior draws [N, C, ...] (the functions under test never look at where draws come from). */
 function fakeDraws(N: number, C: number, seed = 0) {
@@ -206,12 +196,6 @@ describe('logLikelihood', () => {
 describe('the workflow: NUTS → posterior predictive → log-likelihood → LOO, WAIC and compare', () => {
   it('eight schools, centered vs non-centered (a short run)', async () => {
     const { windowedAdaptiveNuts } = await import('../../mcmc/index.js');
-    const centered = new JointDistributionNamed({
-      mu: new Normal({ loc: 0, scale: 5 }),
-      tau: new HalfCauchy({ loc: 0, scale: 5 }),
-      theta: (mu: Tensor, tau: Tensor) => new Sample({ distribution: new Normal({ loc: mu, scale: tau }), sampleShape: 8 }),
-      y: (theta: Tensor) => new Independent({ distribution: new Normal({ loc: theta, scale: sigma }), reinterpretedBatchNdims: 1 }),
-    });
     const opts = { pins: { y }, seed: 0, nChains: 2, numAdaptationSteps: 200, nDraws: 200 };
     const fitN = windowedAdaptiveNuts(model, opts).draws;
     const fitC = windowedAdaptiveNuts(centered, opts).draws;
