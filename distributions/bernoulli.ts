@@ -11,6 +11,7 @@ import { elementwise, real, unitInterval } from './internal/constraints.js';
 import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/either-parameter.js';
 import { fusedMap, type FusedForms } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detLog, detLog1p } from '../src/math/index.js';
 
 /** The dtypes a Bernoulli's samples (and mode) may have. */
 export type BernoulliDType = 'int32' | 'float32' | 'float64';
@@ -44,6 +45,7 @@ const support = elementwise('must be 0 or 1', (v) => v === 0 || v === 1);
  * d.sample(3, { seed: 0 });   // → Tensor int32 [3, 2]
  */
 export class Bernoulli extends Distribution {
+  static override readonly optionNames = ['dtype'];
   static override readonly parameterProperties = {
     logits: { constraint: real },
     probs: { constraint: unitInterval },
@@ -135,7 +137,7 @@ export class Bernoulli extends Distribution {
 
 /** [p, 1 − p, log p, log(1 − p)] from a logit or a probability. */
 function parts(t: number, isLogits: boolean): [number, number, number, number] {
-  return isLogits ? [sigmoidScalar(t), sigmoidScalar(-t), -softplusScalar(-t), -softplusScalar(t)] : [t, 1 - t, Math.log(t), Math.log1p(-t)];
+  return isLogits ? [sigmoidScalar(t), sigmoidScalar(-t), -softplusScalar(-t), -softplusScalar(t)] : [t, 1 - t, detLog(t), detLog1p(-t)];
 }
 
 /**
@@ -145,8 +147,8 @@ function parts(t: number, isLogits: boolean): [number, number, number, number] {
 /** log P(X = k) from the logit or the probability t (NaN for NaN, −∞ off {0, 1}). */
 function logProbScalar(k: number, t: number, isLogits: boolean): number {
   if (Number.isNaN(k) || Number.isNaN(t)) return Number.NaN;
-  if (k === 1) return isLogits ? -softplusScalar(-t) : Math.log(t);
-  if (k === 0) return isLogits ? -softplusScalar(t) : Math.log1p(-t);
+  if (k === 1) return isLogits ? -softplusScalar(-t) : detLog(t);
+  if (k === 0) return isLogits ? -softplusScalar(t) : detLog1p(-t);
   return -Infinity;
 }
 

@@ -14,6 +14,7 @@ import { countsUpTo } from './internal/count-support.js';
 import { fusedMap } from './internal/fused.js';
 import { lgammaRatio } from './internal/lgamma-ratio.js';
 import { randomLogGamma } from './internal/random-gamma.js';
+import { detLog } from '../src/math/index.js';
 
 export interface BetaBinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -108,5 +109,5 @@ export function betaBinomialLogPmf(k: number, n: number, a: number, b: number): 
   if (Number.isNaN(k) || Number.isNaN(n) || Number.isNaN(a) || Number.isNaN(b)) return Number.NaN;
   if (!Number.isInteger(k) || k < 0 || k > n) return -Infinity;
   if (n >= a + b) return lgammaRatio(k + 1, a - 1) + lgammaRatio(n - k + 1, b - 1) - lgammaRatio(n + 1, a + b - 1) - lbeta(a, b);
-  return lgammaRatio(a, k) + lgammaRatio(b, n - k) - lgammaRatio(a + b, n) - lbeta(k + 1, n - k + 1) - Math.log(n + 1);
+  return lgammaRatio(a, k) + lgammaRatio(b, n - k) - lgammaRatio(a + b, n) - lbeta(k + 1, n - k + 1) - detLog(n + 1);
 }

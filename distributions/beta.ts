@@ -19,6 +19,7 @@ import { fusedMap } from './internal/fused.js';
 import { logBetainc } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface BetaOptions extends DistributionOptions {
   /** α > 0, the concentration of the outcome 1 (broadcasts with `concentration0`). */
@@ -31,7 +32,7 @@ const D = [0, 0];
 
 /** log x^(α−1) (1−x)^(β−1) / B(α, β) for 0 < x < 1 (through Stirling's formula for large α + β). */
 function logDensity(v: number, a: number, b: number): number {
-  return betaPowerLog(a, b, v) - Math.log(v) - Math.log1p(-v);
+  return betaPowerLog(a, b, v) - detLog(v) - detLog1p(-v);
 }
 
 /**
@@ -118,7 +119,7 @@ export class Beta extends Distribution {
   protected override survivalFunctionImpl(x: Tensor): Tensor {
     return fusedMap('Beta.survivalFunction', this.args(x),
       // I_{1−x}(β, α) where 1 − x is exact, else 1 − I_x(α, β) through its log (which keeps the digits of I near 1).
-      (v, a, b) => (v <= 0 ? 1 : v >= 1 ? 0 : v >= 0.5 ? betaincScalar(b, a, 1 - v) : -Math.expm1(logBetainc(a, b, v)[0])),
+      (v, a, b) => (v <= 0 ? 1 : v >= 1 ? 0 : v >= 0.5 ? betaincScalar(b, a, 1 - v) : -detExpm1(logBetainc(a, b, v)[0])),
       (out, v, a, b) => {
         if (!(v > 0 && v < 1)) return;
         betaincDaDb(a, b, v, D);
@@ -132,7 +133,7 @@ export class Beta extends Distribution {
       (out, v, a, b, _d, y) => {
         if (!(v > 0 && v < 1)) return;
         const [, da, db] = logBetainc(a, b, v, true);
-        out[0] = Math.exp(logDensity(v, a, b) - y); out[1] = da; out[2] = db;
+        out[0] = detExp(logDensity(v, a, b) - y); out[1] = da; out[2] = db;
       });
   }
 
@@ -142,7 +143,7 @@ export class Beta extends Distribution {
       (out, v, a, b, _d, y) => {
         if (!(v > 0 && v < 1)) return;
         const [, db, da] = logBetainc(b, a, 1 - v, true, v);
-        out[0] = -Math.exp(logDensity(v, a, b) - y); out[1] = da; out[2] = db;
+        out[0] = -detExp(logDensity(v, a, b) - y); out[1] = da; out[2] = db;
       });
   }
 
@@ -179,14 +180,14 @@ export class Beta extends Distribution {
 // inline them (see normal.ts).
 function betaLogProb(v: number, a: number, b: number): number {
   if (Number.isNaN(v) || !(v >= 0 && v <= 1)) return Number.isNaN(v) ? Number.NaN : -Infinity;
-  if (v === 0) return a === 1 ? Math.log(b) : a < 1 ? Infinity : -Infinity;
-  if (v === 1) return b === 1 ? Math.log(a) : b < 1 ? Infinity : -Infinity;
+  if (v === 0) return a === 1 ? detLog(b) : a < 1 ? Infinity : -Infinity;
+  if (v === 1) return b === 1 ? detLog(a) : b < 1 ? Infinity : -Infinity;
   return logDensity(v, a, b);
 }
 function betaLogProbPartials(out: Float64Array, v: number, a: number, b: number): void {
   out[0] = (a - 1) / v - (b - 1) / (1 - v);
-  out[1] = Math.log(v) + digammaDiff(a, b);
-  out[2] = Math.log1p(-v) + digammaDiff(b, a);
+  out[1] = detLog(v) + digammaDiff(a, b);
+  out[2] = detLog1p(-v) + digammaDiff(b, a);
 }
 
 /**

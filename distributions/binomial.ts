@@ -15,6 +15,7 @@ import { countsUpTo } from './internal/count-support.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 import { randomBinomial } from './internal/random-binomial.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface BinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -96,10 +97,10 @@ export class Binomial extends Distribution {
         });
     }
     return fusedMap('Binomial.logProb', [['value', x], ['totalCount', this.totalCount], ['probs', this.probs!]],
-      (k, n, p) => binomialLogPmf(k, n, p, 1 - p, Math.log(p), Math.log1p(-p)),
+      (k, n, p) => binomialLogPmf(k, n, p, 1 - p, detLog(p), detLog1p(-p)),
       (out, k, n, p, _d, y) => {
         if (!(y > -Infinity)) return;
-        out[1] = Math.log1p(-p) + digammaDiff(n - k + 1, k);
+        out[1] = detLog1p(-p) + digammaDiff(n - k + 1, k);
         out[2] = (k === 0 ? 0 : k / p) - (n - k === 0 ? 0 : (n - k) / (1 - p));
       });
   }
@@ -118,8 +119,8 @@ export class Binomial extends Distribution {
         if (k < 0) return lower ? 0 : 1;
         if (k >= n) return lower ? 1 : 0;
         if (k === 0) {   // (1 − p)ⁿ from log1p, exact where betainc would see 1 − p rounded
-          const lq = logits ? -softplusScalar(t) : Math.log1p(-t);
-          return lower ? Math.exp(n * lq) : -Math.expm1(n * lq);
+          const lq = logits ? -softplusScalar(t) : detLog1p(-t);
+          return lower ? detExp(n * lq) : -detExpm1(n * lq);
         }
         if (!lower) return betaincScalar(k + 1, n - k, p);
         if (logits) return betaincScalar(n - k, k + 1, q);
@@ -153,12 +154,12 @@ export class Binomial extends Distribution {
     const tail = lower ? this.cdfImpl.bind(this) : this.survivalFunctionImpl.bind(this);
     const parts = (t: number): [number, number, number, number] => (logits
       ? [sigmoidScalar(t), sigmoidScalar(-t), -softplusScalar(-t), -softplusScalar(t)]
-      : [t, 1 - t, Math.log(t), Math.log1p(-t)]);
+      : [t, 1 - t, detLog(t), detLog1p(-t)]);
     const direct = tail(x);   // the tail itself (with its own partials), for the regime where it is representable
     return fusedMap(`Binomial.${method}`, [['value', x], ['totalCount', this.totalCount], [logits ? 'logits' : 'probs', param], ['tail', direct]],
       (v, n, t, c) => {
         if (Number.isNaN(v) || Number.isNaN(c)) return Number.NaN;
-        if (c > LOG_TAIL_THRESHOLD || c === 0 && (v < 0 || v >= n)) return Math.log(c);
+        if (c > LOG_TAIL_THRESHOLD || c === 0 && (v < 0 || v >= n)) return detLog(c);
         const [p, q, lp, lq] = parts(t), k = Math.floor(v);
         return lower
           ? logTailSeries(binomialLogPmf(k, n, p, q, lp, lq), k, 0, -1, (j) => (j / (n - j + 1)) * (q / p))
@@ -168,7 +169,7 @@ export class Binomial extends Distribution {
         const k = Math.floor(v);
         if (!(k >= 0 && k < n) || !(y > -Infinity)) return;
         const [p, q, lp, lq] = parts(t);
-        const r = (n - k) / q * Math.exp(binomialLogPmf(k, n, p, q, lp, lq) - y);
+        const r = (n - k) / q * detExp(binomialLogPmf(k, n, p, q, lp, lq) - y);
         const dp = lower ? -r : r;
         out[1] = c > LOG_TAIL_THRESHOLD ? (lower ? betaincDa(n - k, k + 1, q) : betaincDb(k + 1, n - k, p)) / c : Number.NaN;
         out[2] = logits ? dp * p * q : dp;
@@ -196,7 +197,7 @@ export function binomialLogPmf(k: number, n: number, p: number, q: number, lp: n
   if (!Number.isInteger(k) || k < 0 || k > n) return -Infinity;
   if (k === 0) return n * lq + 0;   // + 0: no −0
   if (k === n) return n * lp + 0;
-  if (p > 0 && q > 0 && n >= 1) return betaPowerLog(k + 1, n - k + 1, p, q) - lp - lq - Math.log(n + 1);
+  if (p > 0 && q > 0 && n >= 1) return betaPowerLog(k + 1, n - k + 1, p, q) - lp - lq - detLog(n + 1);
   const a = k === 0 ? 0 : k * lp, b = n - k === 0 ? 0 : (n - k) * lq;
-  return a + b - lbeta(k + 1, n - k + 1) - Math.log(n + 1);
+  return a + b - lbeta(k + 1, n - k + 1) - detLog(n + 1);
 }

@@ -12,6 +12,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detAtan, detLog, detLog1p, detTan } from '../src/math/index.js';
 
 export interface CauchyOptions extends DistributionOptions {
   /** Location (the median and mode; any real). */
@@ -20,31 +21,31 @@ export interface CauchyOptions extends DistributionOptions {
   readonly scale: TensorLike;
 }
 
-const LOG_PI = Math.log(Math.PI);
+const LOG_PI = detLog(Math.PI);
 
 /** log(1 + z²) without overflow for huge |z|. */
 function log1psquare(z: number): number {
   const a = Math.abs(z);
-  return a > 1e8 ? 2 * Math.log(a) + 1 / (a * a) : Math.log1p(a * a);
+  return a > 1e8 ? 2 * detLog(a) + 1 / (a * a) : detLog1p(a * a);
 }
 
 /** P(Z ≤ z) for the standard Cauchy: atan(−1/z)/π below 0 (no cancellation in the lower tail). */
 export function cauchyCdf(z: number): number {
-  return z < 0 ? Math.atan(-1 / z) / Math.PI : 0.5 + Math.atan(z) / Math.PI;
+  return z < 0 ? detAtan(-1 / z) / Math.PI : 0.5 + detAtan(z) / Math.PI;
 }
 
 /** log P(Z ≤ z) for the standard Cauchy, accurate in both tails. */
 export function cauchyLogCdf(z: number): number {
   if (z === 0) return -Math.LN2;
-  return z < 0 ? Math.log(Math.atan(-1 / z)) - LOG_PI : Math.log1p(-Math.atan(1 / z) / Math.PI);
+  return z < 0 ? detLog(detAtan(-1 / z)) - LOG_PI : detLog1p(-detAtan(1 / z) / Math.PI);
 }
 
 /** The standard Cauchy quantile −cot(πp) (by tan(π(p − ½)) in the middle), accurate as p → 0 or 1. */
 export function cauchyQuantile(p: number): number {
   if (!(p >= 0 && p <= 1)) return Number.NaN;
-  if (p < 0.25) return -1 / Math.tan(Math.PI * p);
-  if (p > 0.75) return 1 / Math.tan(Math.PI * (1 - p));
-  return Math.tan(Math.PI * (p - 0.5));
+  if (p < 0.25) return -1 / detTan(Math.PI * p);
+  if (p > 0.75) return 1 / detTan(Math.PI * (1 - p));
+  return detTan(Math.PI * (p - 0.5));
 }
 
 /**
@@ -82,8 +83,8 @@ export class Cauchy extends Distribution {
     const shape = [n, ...this.batchShape];
     const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype as FloatDType });
     return fusedMap('Cauchy.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
-      (p, m, s) => m + s * Math.tan(Math.PI * (p - 0.5)),
-      (out, p) => { out[1] = 1; out[2] = Math.tan(Math.PI * (p - 0.5)); });
+      (p, m, s) => m + s * detTan(Math.PI * (p - 0.5)),
+      (out, p) => { out[1] = 1; out[2] = detTan(Math.PI * (p - 0.5)); });
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
@@ -119,14 +120,14 @@ export class Cauchy extends Distribution {
   protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override entropyImpl(): Tensor {
-    return broadcastTo(add(log(this.scale), Math.log(4 * Math.PI)), this.batchShape);
+    return broadcastTo(add(log(this.scale), detLog(4 * Math.PI)), this.batchShape);
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Identity(); }
 }
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function cauchyLogProb(v: number, m: number, s: number): number { return -log1psquare((v - m) / s) - LOG_PI - Math.log(s); }
+function cauchyLogProb(v: number, m: number, s: number): number { return -log1psquare((v - m) / s) - LOG_PI - detLog(s); }
 function cauchyLogProbPartials(out: Float64Array, v: number, m: number, s: number): void {
   const z = (v - m) / s, r = 2 / (z + 1 / z); // 2z/(1 + z²), 0 at z = 0
   out[0] = -r / s; out[1] = r / s; out[2] = (r * z - 1) / s;
@@ -141,5 +142,5 @@ function density(z: number): number { return 1 / (Math.PI * (1 + z * z)); }
  */
 registerKL(Cauchy, Cauchy, (a, b) => {
   const spread = add(square(add(a.scale, b.scale)), square(sub(a.loc, b.loc)));
-  return sub(sub(log(spread), Math.log(4)), add(log(a.scale), log(b.scale)));
+  return sub(sub(log(spread), detLog(4)), add(log(a.scale), log(b.scale)));
 });

@@ -17,6 +17,7 @@ import { fusedMap } from './internal/fused.js';
 import { igammaInv, logIgamma, logIgammac } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
+import { detExp, detLog } from '../src/math/index.js';
 
 export interface Chi2Options extends DistributionOptions {
   /** Degrees of freedom k > 0 (need not be an integer). */
@@ -28,7 +29,7 @@ const TINY: Record<FloatDType, number> = { float64: 2 ** -1022, float32: 2 ** -1
 /** log density of χ²(k) at x > 0: ln(z^(a−1) e^−z / Γ(a)) − ln 2 with a = k/2, z = x/2 (Stirling for large a). */
 function logDensity(x: number, k: number): number {
   const a = 0.5 * k, z = 0.5 * x;
-  return gammaPowerLog(a, z) - Math.log(z) - Math.LN2;
+  return gammaPowerLog(a, z) - detLog(z) - Math.LN2;
 }
 
 /**
@@ -69,7 +70,7 @@ export class Chi2 extends Distribution {
     const conc = df.map((k) => 0.5 * k);
     const logDraws = randomLogGamma(shape, conc, new Float64Array(conc.length).fill(-Math.LN2), seed, dtype);
     const out = floatStorage(dtype, logDraws.length);
-    for (let i = 0; i < out.length; i++) out[i] = Math.exp(logDraws[i]!);
+    for (let i = 0; i < out.length; i++) out[i] = detExp(logDraws[i]!);
     for (let i = 0; i < out.length; i++) if (out[i] === 0) out[i] = TINY[dtype];
     return new Tensor(out, shape, dtype);
   }
@@ -99,7 +100,7 @@ export class Chi2 extends Distribution {
       (v, k) => (v <= 0 ? -Infinity : logIgamma(0.5 * k, 0.5 * v)[0]),
       (out, v, k, _c, _d, y) => {
         if (!(v > 0)) return;
-        out[0] = Math.exp(logDensity(v, k) - y); out[1] = 0.5 * logIgamma(0.5 * k, 0.5 * v, true)[1];
+        out[0] = detExp(logDensity(v, k) - y); out[1] = 0.5 * logIgamma(0.5 * k, 0.5 * v, true)[1];
       });
   }
 
@@ -108,7 +109,7 @@ export class Chi2 extends Distribution {
       (v, k) => (v <= 0 ? 0 : logIgammac(0.5 * k, 0.5 * v)[0]),
       (out, v, k, _c, _d, y) => {
         if (!(v > 0)) return;
-        out[0] = -Math.exp(logDensity(v, k) - y); out[1] = 0.5 * logIgammac(0.5 * k, 0.5 * v, true)[1];
+        out[0] = -detExp(logDensity(v, k) - y); out[1] = 0.5 * logIgammac(0.5 * k, 0.5 * v, true)[1];
       });
   }
 
@@ -139,7 +140,7 @@ function chi2LogProb(v: number, k: number): number {
   if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : v < 0 ? -Infinity : k === 2 ? -Math.LN2 : k < 2 ? Infinity : -Infinity;
   return logDensity(v, k);
 }
-function chi2LogProbPartials(out: Float64Array, v: number, k: number): void { out[0] = (0.5 * k - 1) / v - 0.5; out[1] = 0.5 * (Math.log(0.5 * v) - digammaScalar(0.5 * k)); }
+function chi2LogProbPartials(out: Float64Array, v: number, k: number): void { out[0] = (0.5 * k - 1) / v - 0.5; out[1] = 0.5 * (detLog(0.5 * v) - digammaScalar(0.5 * k)); }
 
 /** KL between gammas given concentrations and log rates (TFP's Gamma–Gamma form). */
 function klGammaGamma(c0: Tensor, lr0: Tensor | number, c1: Tensor, lr1: Tensor | number): Tensor {

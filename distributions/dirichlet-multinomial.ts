@@ -18,6 +18,7 @@ import { randomLogGamma } from './internal/random-gamma.js';
 import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
 import { rowIndex } from './internal/simplex-rows.js';
 import { gatherInto } from './categorical.js';
+import { detExp } from '../src/math/index.js';
 
 export interface DirichletMultinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -72,7 +73,7 @@ export class DirichletMultinomial extends Distribution {
     for (let r = 0; r < size; r++) {
       let m = -Infinity, s = 0;
       for (let j = 0; j < k; j++) m = Math.max(m, logG[r * k + j]!);
-      for (let j = 0; j < k; j++) s += (probs[r * k + j] = Math.exp(logG[r * k + j]! - m));
+      for (let j = 0; j < k; j++) s += (probs[r * k + j] = detExp(logG[r * k + j]! - m));
       for (let j = 0; j < k; j++) probs[r * k + j]! /= s;
     }
     const trials = broadcastData(this.fn, 'totalCount', this.totalCount, shape) as Float64Array;

@@ -17,6 +17,7 @@ import { positive, simplex } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
+import { detExp, detLog } from '../src/math/index.js';
 
 export interface DirichletOptions extends DistributionOptions {
   /** Concentrations α > 0, shape [..., k] with k ≥ 2 (the last axis is the event). */
@@ -82,8 +83,8 @@ export class Dirichlet extends Distribution {
       for (let j = 0; j < k; j++) m = Math.max(m, g[o + j]!);
       if (!Number.isFinite(m)) m = 0;
       let s = 0;
-      for (let j = 0; j < k; j++) s += Math.exp(g[o + j]! - m);
-      for (let j = 0; j < k; j++) out[o + j] = Math.exp(g[o + j]! - m) / s;
+      for (let j = 0; j < k; j++) s += detExp(g[o + j]! - m);
+      for (let j = 0; j < k; j++) out[o + j] = detExp(g[o + j]! - m) / s;
     }
     return new Tensor(out, shape, dtype);
   }
@@ -92,8 +93,8 @@ export class Dirichlet extends Distribution {
 
   protected override logProbImpl(x: Tensor): Tensor {
     const terms = fusedMap('Dirichlet.logProb', [['value', x], ['concentration', this.concentration]],
-      (v, a) => (v < 0 ? -Infinity : a === 1 ? 0 : (a - 1) * Math.log(v)),
-      (out, v, a) => { out[0] = a === 1 ? 0 : (a - 1) / v; out[1] = Math.log(v); });
+      (v, a) => (v < 0 ? -Infinity : a === 1 ? 0 : (a - 1) * detLog(v)),
+      (out, v, a) => { out[0] = a === 1 ? 0 : (a - 1) / v; out[1] = detLog(v); });
     return sub(sum(terms, -1), this.logBeta());
   }
 

@@ -14,6 +14,7 @@ import { Gamma } from './gamma.js';
 import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface ExponentialOptions extends DistributionOptions {
   /** Rate λ > 0 (the inverse of the mean). */
@@ -68,19 +69,19 @@ export class Exponential extends Distribution {
 
   protected override cdfImpl(x: Tensor): Tensor {
     return fusedMap('Exponential.cdf', this.args(x),
-      (v, r) => (v <= 0 ? 0 : -Math.expm1(-r * v)),
-      (out, v, r) => { if (v > 0) { const e = Math.exp(-r * v); out[0] = r * e; out[1] = v * e; } });
+      (v, r) => (v <= 0 ? 0 : -detExpm1(-r * v)),
+      (out, v, r) => { if (v > 0) { const e = detExp(-r * v); out[0] = r * e; out[1] = v * e; } });
   }
 
   protected override logCdfImpl(x: Tensor): Tensor {
     return fusedMap('Exponential.logCdf', this.args(x),
       (v, r) => (v <= 0 ? -Infinity : log1mexpScalar(-r * v)),
-      (out, v, r) => { if (v > 0) { const d = Math.expm1(r * v); out[0] = r / d; out[1] = v / d; } });
+      (out, v, r) => { if (v > 0) { const d = detExpm1(r * v); out[0] = r / d; out[1] = v / d; } });
   }
 
   protected override survivalFunctionImpl(x: Tensor): Tensor {
     return fusedMap('Exponential.survivalFunction', this.args(x),
-      (v, r) => (v <= 0 ? 1 : Math.exp(-r * v)),
+      (v, r) => (v <= 0 ? 1 : detExp(-r * v)),
       (out, v, r, _c, _d, y) => { if (v > 0) { out[0] = -r * y; out[1] = -v * y; } });
   }
 
@@ -92,7 +93,7 @@ export class Exponential extends Distribution {
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Exponential.quantile', [['p', p], ['rate', this.rate]],
-      (q, r) => -Math.log1p(-q) / r,
+      (q, r) => -detLog1p(-q) / r,
       (out, q, r, _c, _d, y) => { out[0] = 1 / ((1 - q) * r); out[1] = -y / r; });
   }
 
@@ -106,7 +107,7 @@ export class Exponential extends Distribution {
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function exponentialLogProb(v: number, r: number): number { return v < 0 ? -Infinity : Math.log(r) - r * v; }
+function exponentialLogProb(v: number, r: number): number { return v < 0 ? -Infinity : detLog(r) - r * v; }
 function exponentialLogProbPartials(out: Float64Array, v: number, r: number): void { if (v >= 0) { out[0] = -r; out[1] = 1 / r - v; } }
 
 /** KL(Exp(λa) ‖ Exp(λb)) = ln λa − ln λb + expm1(ln λb − ln λa) (TFP's Gamma–Gamma rule at concentration 1). */

@@ -19,6 +19,7 @@ import { igammainv } from './internal/igammainv.js';
 import { gammaContinuedFraction } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
+import { detExp, detLog } from '../src/math/index.js';
 
 export interface GammaOptions extends DistributionOptions {
   /** Shape α > 0. */
@@ -85,7 +86,7 @@ export class Gamma extends Distribution {
     const logX = trackA || trackR ? Float64Array.from(logDraws) : null;
     // float64: exponentiate in place (randomLogGamma returns a fresh array).
     const out = dtype === 'float64' ? logDraws : floatStorage(dtype, logDraws.length);
-    for (let i = 0; i < out.length; i++) out[i] = Math.exp(logDraws[i]!);
+    for (let i = 0; i < out.length; i++) out[i] = detExp(logDraws[i]!);
     if (logX === null) return new Tensor(out, shape, dtype);
     const byLog = this.logRate !== undefined, params = [this.concentration, rateT];
     return result(out, shape, params, (g) => {
@@ -96,7 +97,7 @@ export class Gamma extends Distribution {
         const gk = g[k]!;
         if (gk === 0) continue;
         const x = out[k]!, rk = r[k * sr]!;
-        const logRateK = byLog ? rk : Math.log(rk);
+        const logRateK = byLog ? rk : detLog(rk);
         if (ga) ga[k] = gk * x * gammaLogDrawDa(a[k * sa]!, logX[k]! + logRateK);
         if (gr) gr[k] = gk * (byLog ? -x : -x / rk);
       }
@@ -153,17 +154,17 @@ export class Gamma extends Distribution {
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Softplus(); }
 }
 
-function xlogy(a: number, v: number): number { return a === 0 ? 0 : a * Math.log(v); }
+function xlogy(a: number, v: number): number { return a === 0 ? 0 : a * detLog(v); }
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function gammaLogProbByLogRate(v: number, a: number, lr: number): number { return v < 0 ? -Infinity : xlogy(a - 1, v) - Math.exp(lr) * v - lgammaScalar(a) + a * lr; }
+function gammaLogProbByLogRate(v: number, a: number, lr: number): number { return v < 0 ? -Infinity : xlogy(a - 1, v) - detExp(lr) * v - lgammaScalar(a) + a * lr; }
 function gammaLogProbByLogRatePartials(out: Float64Array, v: number, a: number, lr: number): void {
-  const b = Math.exp(lr); out[0] = (a - 1) / v - b; out[1] = Math.log(v) - digammaScalar(a) + lr; out[2] = a - b * v;
+  const b = detExp(lr); out[0] = (a - 1) / v - b; out[1] = detLog(v) - digammaScalar(a) + lr; out[2] = a - b * v;
 }
-function gammaLogProb(v: number, a: number, b: number): number { return v < 0 ? -Infinity : xlogy(a - 1, v) - b * v - lgammaScalar(a) + a * Math.log(b); }
+function gammaLogProb(v: number, a: number, b: number): number { return v < 0 ? -Infinity : xlogy(a - 1, v) - b * v - lgammaScalar(a) + a * detLog(b); }
 function gammaLogProbPartials(out: Float64Array, v: number, a: number, b: number): void {
-  out[0] = (a - 1) / v - b; out[1] = Math.log(v) - digammaScalar(a) + Math.log(b); out[2] = a / b - v;
+  out[0] = (a - 1) / v - b; out[1] = detLog(v) - digammaScalar(a) + detLog(b); out[2] = a / b - v;
 }
 
 /**
@@ -180,10 +181,10 @@ function gammaLogProbPartials(out: Float64Array, v: number, a: number, b: number
 export function gammaLogDrawDa(a: number, logZ: number): number {
   if (!(a > 0) || Number.isNaN(logZ)) return Number.NaN;
   if (logZ === Infinity) return Number.NaN;
-  const z = Math.exp(logZ);
+  const z = detExp(logZ);
   if (z > 0 && z < Infinity) {
     const L = gammaPowerLog(a, z);
-    if (L > -690) return -igammaDa(a, z) * Math.exp(-L);
+    if (L > -690) return -igammaDa(a, z) * detExp(-L);
   }
   if (z < a + 1) {
     // s = Σ tₙ, tₙ = zⁿ/((α+1)…(α+n)); ∂s/∂α = −Σ tₙ·Σⱼ≤ₙ 1/(α+j). The terms fall at least

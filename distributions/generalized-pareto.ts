@@ -15,6 +15,7 @@ import { Softplus } from './bijectors/softplus.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface GeneralizedParetoOptions extends DistributionOptions {
   /** Location μ: the lower end of the support (any real). */
@@ -68,7 +69,7 @@ export class GeneralizedPareto extends Distribution {
     const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
     return fusedMap('GeneralizedPareto.sample', [['u', u], ['loc', this.loc], ['scale', this.scale], ['concentration', this.concentration]],
       gpdSample, (out, p, _m, s, k) => {
-        const w = -Math.log1p(-p);
+        const w = -detLog1p(-p);
         out[1] = 1; out[2] = expm1Over(k, w); out[3] = s * w * w * expm1OverDk(k * w);
       });
   }
@@ -100,10 +101,10 @@ export class GeneralizedPareto extends Distribution {
   }
 
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor { return this.ofL('logSurvivalFunction', x, (l) => l, () => 1); }
-  protected override survivalFunctionImpl(x: Tensor): Tensor { return this.ofL('survivalFunction', x, Math.exp, Math.exp); }
-  protected override cdfImpl(x: Tensor): Tensor { return this.ofL('cdf', x, (l) => 0 - Math.expm1(l), (l) => -Math.exp(l)); }
+  protected override survivalFunctionImpl(x: Tensor): Tensor { return this.ofL('survivalFunction', x, detExp, detExp); }
+  protected override cdfImpl(x: Tensor): Tensor { return this.ofL('cdf', x, (l) => 0 - detExpm1(l), (l) => -detExp(l)); }
   protected override logCdfImpl(x: Tensor): Tensor {
-    return this.ofL('logCdf', x, log1mexpNeg, (l) => -1 / Math.expm1(-l));
+    return this.ofL('logCdf', x, log1mexpNeg, (l) => -1 / detExpm1(-l));
   }
 
   /** g(L), L the log survival function, as one fused node, given g and g′(L). */
@@ -121,8 +122,8 @@ export class GeneralizedPareto extends Distribution {
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('GeneralizedPareto.quantile', [['p', p], ['loc', this.loc], ['scale', this.scale], ['concentration', this.concentration]],
       gpdQuantile, (out, q, _m, s, k) => {
-        const w = -Math.log1p(-q);
-        out[0] = s * Math.exp(k * w) / (1 - q); out[1] = 1; out[2] = expm1Over(k, w); out[3] = s * w * w * expm1OverDk(k * w);
+        const w = -detLog1p(-q);
+        out[0] = s * detExp(k * w) / (1 - q); out[1] = 1; out[2] = expm1Over(k, w); out[3] = s * w * w * expm1OverDk(k * w);
       });
   }
 
@@ -190,23 +191,23 @@ class GeneralizedParetoBijector extends Bijector {
 }
 
 /** log(1 − e^L) for L ≤ 0, accurate at both ends. */
-function log1mexpNeg(l: number): number { return l > -Math.LN2 ? Math.log(-Math.expm1(l)) : Math.log1p(-Math.exp(l)); }
+function log1mexpNeg(l: number): number { return l > -Math.LN2 ? detLog(-detExpm1(l)) : detLog1p(-detExp(l)); }
 
 /** z in the support: z ≥ 0, and 1 + ξz > 0 (z < −1/ξ) when ξ < 0. */
 function inSupportInterior(z: number, k: number): boolean { return z >= 0 && 1 + k * z > 0; }
 
 /** (log1p(w) − w/(1 + w))/w² (½ at w = 0), by its series near 0: Σₙ≥₂ (−1)ⁿ(n − 1)/n·wⁿ⁻². */
 function log1pRatio(w: number): number {
-  if (Math.abs(w) >= 0.05) return (Math.log1p(w) - w / (1 + w)) / (w * w);
+  if (Math.abs(w) >= 0.05) return (detLog1p(w) - w / (1 + w)) / (w * w);
   let s = 0, p = 1;
   for (let n = 2; n < 16; n++) { s += ((n % 2 === 0 ? 1 : -1) * (n - 1) / n) * p; p *= w; }
   return s;
 }
 /** expm1(ξw)/ξ (w at ξ = 0). */
-function expm1Over(k: number, w: number): number { return k === 0 ? w : Math.expm1(k * w) / k; }
+function expm1Over(k: number, w: number): number { return k === 0 ? w : detExpm1(k * w) / k; }
 /** (t·eᵗ − expm1(t))/t² (½ at t = 0), by its series near 0: Σₘ≥₂ (m − 1)/m!·tᵐ⁻². So ∂/∂ξ expm1(ξw)/ξ = w²·this(ξw). */
 function expm1OverDk(t: number): number {
-  if (Math.abs(t) >= 0.05) return (t * Math.exp(t) - Math.expm1(t)) / (t * t);
+  if (Math.abs(t) >= 0.05) return (t * detExp(t) - detExpm1(t)) / (t * t);
   let s = 0, p = 1, f = 2;
   for (let m = 2; m < 16; m++) { s += ((m - 1) / f) * p; p *= t; f *= m + 1; }
   return s;
@@ -214,13 +215,13 @@ function expm1OverDk(t: number): number {
 
 /** TFP's draw: ℓ = log1p(−u), μ + σ/ξ·expm1(−ξℓ) (μ − σℓ at ξ = 0). */
 function gpdSample(u: number, m: number, s: number, k: number): number {
-  const l = Math.log1p(-u);
-  return k === 0 ? m - s * l : m + (s / k) * Math.expm1(-k * l);
+  const l = detLog1p(-u);
+  return k === 0 ? m - s * l : m + (s / k) * detExpm1(-k * l);
 }
 /** TFP's quantile μ + σ·expm1(ξw)/ξ, w = −log1p(−p) (μ + σw at ξ = 0). */
 function gpdQuantile(p: number, m: number, s: number, k: number): number {
-  const w = -Math.log1p(-p);
-  return m + s * (k === 0 ? w : Math.expm1(k * w) / k);
+  const w = -detLog1p(-p);
+  return m + s * (k === 0 ? w : detExpm1(k * w) / k);
 }
 /** log P(X > x): 0 below μ, −log1p(ξz)/ξ (−z at ξ = 0), −∞ above the upper end when ξ < 0. */
 function gpdLogSurvival(v: number, m: number, s: number, k: number): number {
@@ -228,7 +229,7 @@ function gpdLogSurvival(v: number, m: number, s: number, k: number): number {
   if (!(z >= 0)) return Number.isNaN(z) ? Number.NaN : 0;
   if (k === 0) return -z;
   if (!(1 + k * z > 0)) return -Infinity;
-  return -Math.log1p(k * z) / k;
+  return -detLog1p(k * z) / k;
 }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
@@ -236,10 +237,10 @@ function gpdLogSurvival(v: number, m: number, s: number, k: number): number {
 function gpdLogProb(v: number, m: number, s: number, k: number): number {
   const z = (v - m) / s;
   if (z < 0) return -Infinity;
-  if (k === 0) return -Math.log(s) - z;
+  if (k === 0) return -detLog(s) - z;
   if (k < 0 && !(1 + k * z >= 0)) return -Infinity;
   const y = 1 / k + 1;
-  return -Math.log(s) - (y === 0 ? 0 : y * Math.log1p(k * z));
+  return -detLog(s) - (y === 0 ? 0 : y * detLog1p(k * z));
 }
 function gpdLogProbPartials(out: Float64Array, v: number, m: number, s: number, k: number): void {
   out[0] = dValue(v, m, s, k); out[1] = dLoc(v, m, s, k); out[2] = dScale(v, m, s, k); out[3] = dConcentration(v, m, s, k);

@@ -10,6 +10,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { elementwise, nonNegativeInteger, real } from './internal/constraints.js';
 import { checkExactlyOne, logitsOf, probsOf } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface GeometricOptions extends DistributionOptions {
   /** Log-odds of success, log(p / (1 − p)). Exactly one of `logits` and `probs`. */
@@ -61,7 +62,7 @@ export class Geometric extends Distribution {
   /** [p, log p, log(1 − p), d log(1 − p)/dθ] for θ the given parameter. */
   private parts(t: number): [number, number, number, number] {
     if (this.logits) { const p = sigmoidScalar(t); return [p, -softplusScalar(-t), -softplusScalar(t), -p]; }
-    return [t, Math.log(t), Math.log1p(-t), -1 / (1 - t)];
+    return [t, detLog(t), detLog1p(-t), -1 / (1 - t)];
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
@@ -69,7 +70,7 @@ export class Geometric extends Distribution {
     const p = broadcastTo(this.probsParameter(), this.batchShape).data as ArrayLike<number>;
     const u = samplersUniform(shape, { seed, dtype, minval: TINY[dtype], maxval: 1 }).data as Float64Array | Float32Array;
     const out = floatStorage(dtype, u.length), m = p.length;
-    for (let i = 0; i < u.length; i++) out[i] = Math.floor(Math.log(u[i]!) / Math.log1p(-p[i % m]!)) + 0;
+    for (let i = 0; i < u.length; i++) out[i] = Math.floor(detLog(u[i]!) / detLog1p(-p[i % m]!)) + 0;
     return new Tensor(out, shape, dtype);
   }
 
@@ -90,9 +91,9 @@ export class Geometric extends Distribution {
       });
   }
 
-  protected override cdfImpl(x: Tensor): Tensor { return this.tail('cdf', x, (m) => -Math.expm1(m), (m) => -Math.exp(m), 0); }
-  protected override logCdfImpl(x: Tensor): Tensor { return this.tail('logCdf', x, log1mexpScalar, (m) => -1 / Math.expm1(-m), -Infinity); }
-  protected override survivalFunctionImpl(x: Tensor): Tensor { return this.tail('survivalFunction', x, Math.exp, Math.exp, 1); }
+  protected override cdfImpl(x: Tensor): Tensor { return this.tail('cdf', x, (m) => -detExpm1(m), (m) => -detExp(m), 0); }
+  protected override logCdfImpl(x: Tensor): Tensor { return this.tail('logCdf', x, log1mexpScalar, (m) => -1 / detExpm1(-m), -Infinity); }
+  protected override survivalFunctionImpl(x: Tensor): Tensor { return this.tail('survivalFunction', x, detExp, detExp, 1); }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor { return this.tail('logSurvivalFunction', x, (m) => m, () => 1, 0); }
 
   /** g((⌊k⌋ + 1)·log(1 − p)) (P[X > k] = (1 − p)^(⌊k⌋+1)), `below` for k < 0, given g and g′. */

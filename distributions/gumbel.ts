@@ -13,6 +13,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface GumbelOptions extends DistributionOptions {
   /** Location μ (the mode; any real). */
@@ -62,7 +63,7 @@ export class Gumbel extends Distribution {
     const dtype = this.dtype as FloatDType;
     const u = samplersUniform([n, ...this.batchShape], { seed, dtype });
     return fusedMap('Gumbel.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]], dtype === 'float32' ? gumbelSample32 : gumbelSample64,
-      (out, p) => { const t = TINY[dtype]; out[1] = 1; out[2] = -Math.log(-Math.log(t + (1 - t) * p)); });
+      (out, p) => { const t = TINY[dtype]; out[1] = 1; out[2] = -detLog(-detLog(t + (1 - t) * p)); });
   }
 
   private args(x: Tensor): [string, Tensor][] { return [['value', x], ['loc', this.loc], ['scale', this.scale]]; }
@@ -72,16 +73,16 @@ export class Gumbel extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofZ('cdf', x, (z) => Math.exp(-Math.exp(-z)), (z) => { const e = Math.exp(-z); return Math.exp(-e) * e; });
+    return this.ofZ('cdf', x, (z) => detExp(-detExp(-z)), (z) => { const e = detExp(-z); return detExp(-e) * e; });
   }
   protected override logCdfImpl(x: Tensor): Tensor {
-    return this.ofZ('logCdf', x, (z) => -Math.exp(-z), (z) => Math.exp(-z));
+    return this.ofZ('logCdf', x, (z) => -detExp(-z), (z) => detExp(-z));
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofZ('survivalFunction', x, (z) => -Math.expm1(-Math.exp(-z)), (z) => { const e = Math.exp(-z); return -Math.exp(-e) * e; });
+    return this.ofZ('survivalFunction', x, (z) => -detExpm1(-detExp(-z)), (z) => { const e = detExp(-z); return -detExp(-e) * e; });
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofZ('logSurvivalFunction', x, (z) => log1mexpNeg(Math.exp(-z)), (z) => { const e = Math.exp(-z); return e === 0 ? -1 : -e / Math.expm1(e); });
+    return this.ofZ('logSurvivalFunction', x, (z) => log1mexpNeg(detExp(-z)), (z) => { const e = detExp(-z); return e === 0 ? -1 : -e / detExpm1(e); });
   }
 
   /** g((x − μ)/β) as one fused node, given g and g′. */
@@ -93,7 +94,7 @@ export class Gumbel extends Distribution {
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Gumbel.quantile', [['p', p], ['loc', this.loc], ['scale', this.scale]], gumbelQuantile,
-      (out, q, _m, s) => { const l = Math.log(q); out[0] = -s / (q * l); out[1] = 1; out[2] = -Math.log(-l); });
+      (out, q, _m, s) => { const l = detLog(q); out[0] = -s / (q * l); out[1] = 1; out[2] = -detLog(-l); });
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
@@ -107,26 +108,26 @@ export class Gumbel extends Distribution {
 }
 
 /** log(1 − e^(−t)) for t ≥ 0, accurate at both ends. */
-function log1mexpNeg(t: number): number { return t < Math.LN2 ? Math.log(-Math.expm1(-t)) : Math.log1p(-Math.exp(-t)); }
+function log1mexpNeg(t: number): number { return t < Math.LN2 ? detLog(-detExpm1(-t)) : detLog1p(-detExp(-t)); }
 
 /** TFP's draw from u: v = tiny + (1 − tiny)·u (tiny per dtype), then μ − β·log(−log v). */
-function gumbelSample64(u: number, m: number, s: number): number { const t = TINY.float64; return m - s * Math.log(-Math.log(t + (1 - t) * u)); }
-function gumbelSample32(u: number, m: number, s: number): number { const t = TINY.float32; return m - s * Math.log(-Math.log(t + (1 - t) * u)); }
+function gumbelSample64(u: number, m: number, s: number): number { const t = TINY.float64; return m - s * detLog(-detLog(t + (1 - t) * u)); }
+function gumbelSample32(u: number, m: number, s: number): number { const t = TINY.float32; return m - s * detLog(-detLog(t + (1 - t) * u)); }
 
 /** μ − β·log(−log p). */
-function gumbelQuantile(p: number, m: number, s: number): number { return m - s * Math.log(-Math.log(p)); }
+function gumbelQuantile(p: number, m: number, s: number): number { return m - s * detLog(-detLog(p)); }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function gumbelLogProb(v: number, m: number, s: number): number { return gumbelLogProbCore(v, m, s, 0, Math.log(s)); }
-function gumbelLogProbCore(v: number, m: number, s: number, _: number, logS: number): number { const z = (v - m) / s; return -(z + Math.exp(-z)) - logS; }
+function gumbelLogProb(v: number, m: number, s: number): number { return gumbelLogProbCore(v, m, s, 0, detLog(s)); }
+function gumbelLogProbCore(v: number, m: number, s: number, _: number, logS: number): number { const z = (v - m) / s; return -(z + detExp(-z)) - logS; }
 /** log β computed once per call (at compile time for a constant scale). */
-const LOG_PROB: Hoisted = { of: [2], h: Math.log, core: gumbelLogProbCore };
+const LOG_PROB: Hoisted = { of: [2], h: detLog, core: gumbelLogProbCore };
 function gumbelLogProbPartials(out: Float64Array, v: number, m: number, s: number): void { out[0] = dValue(v, m, s); out[1] = dLoc(v, m, s); out[2] = dScale(v, m, s); }
 /** (e^(−z) − 1)/β. */
-function dValue(v: number, m: number, s: number): number { const z = (v - m) / s; return -Math.expm1(-z) * -1 / s; }
-function dLoc(v: number, m: number, s: number): number { const z = (v - m) / s; return -Math.expm1(-z) / s; }
+function dValue(v: number, m: number, s: number): number { const z = (v - m) / s; return -detExpm1(-z) * -1 / s; }
+function dLoc(v: number, m: number, s: number): number { const z = (v - m) / s; return -detExpm1(-z) / s; }
 /** (z(1 − e^(−z)) − 1)/β. */
-function dScale(v: number, m: number, s: number): number { const z = (v - m) / s; return (-z * Math.expm1(-z) - 1) / s; }
+function dScale(v: number, m: number, s: number): number { const z = (v - m) / s; return (-z * detExpm1(-z) - 1) / s; }
 
 /** KL(Gumbel(μa, βa) ‖ Gumbel(μb, βb)) (TFP's form): log βb − log βa + γ(βa/βb − 1) + expm1((μb − μa)/βb + lgamma(βa/βb + 1)) + (μa − μb)/βb. */
 registerKL(Gumbel, Gumbel, (a, b) => {

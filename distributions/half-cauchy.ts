@@ -14,6 +14,7 @@ import { Shift } from './bijectors/shift.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { atLeast, positive, real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
+import { detAtan, detLog, detLog1p, detTan } from '../src/math/index.js';
 
 export interface HalfCauchyOptions extends DistributionOptions {
   /** Location μ: the lower end of the support (any real). */
@@ -22,16 +23,16 @@ export interface HalfCauchyOptions extends DistributionOptions {
   readonly scale: TensorLike;
 }
 
-const LOG_2_OVER_PI = Math.log(2 / Math.PI);
+const LOG_2_OVER_PI = detLog(2 / Math.PI);
 
 /** log(1 + z²) without overflow for huge |z|. */
 function log1psquare(z: number): number {
   const a = Math.abs(z);
-  return a > 1e8 ? 2 * Math.log(a) + 1 / (a * a) : Math.log1p(a * a);
+  return a > 1e8 ? 2 * detLog(a) + 1 / (a * a) : detLog1p(a * a);
 }
 
 /** (2/π)·atan(1/z) = P(Z > z) for z ≥ 0, accurate in the upper tail. */
-function upper(z: number): number { return (2 / Math.PI) * Math.atan(1 / z); }
+function upper(z: number): number { return (2 / Math.PI) * detAtan(1 / z); }
 
 /**
  * The half-Cauchy distribution (TFP's `tfd.HalfCauchy`): density 2 / (πσ(1 + z²)),
@@ -71,8 +72,8 @@ export class HalfCauchy extends Distribution {
     const shape = [n, ...this.batchShape];
     const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype as FloatDType });
     return fusedMap('HalfCauchy.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
-      (p, m, s) => m + s * Math.tan((Math.PI / 2) * p),
-      (out, p) => { out[1] = 1; out[2] = Math.tan((Math.PI / 2) * p); });
+      (p, m, s) => m + s * detTan((Math.PI / 2) * p),
+      (out, p) => { out[1] = 1; out[2] = detTan((Math.PI / 2) * p); });
   }
 
   /** Values must be ≥ loc (checked under `validateArgs`). */
@@ -83,7 +84,7 @@ export class HalfCauchy extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofZ('cdf', x, (z) => (z <= 0 ? 0 : z < 1 ? (2 / Math.PI) * Math.atan(z) : 1 - upper(z)), (z) => density(z));
+    return this.ofZ('cdf', x, (z) => (z <= 0 ? 0 : z < 1 ? (2 / Math.PI) * detAtan(z) : 1 - upper(z)), (z) => density(z));
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
     return this.ofZ('survivalFunction', x, (z) => (z <= 0 ? 1 : upper(z)), (z) => -density(z));
@@ -91,12 +92,12 @@ export class HalfCauchy extends Distribution {
   protected override logCdfImpl(x: Tensor): Tensor {
     // TFP's log(2/π) + log(atan(z)), with log1p(−(2/π)·atan(1/z)) in the upper tail.
     return this.ofZ('logCdf', x,
-      (z) => (z <= 0 ? -Infinity : z < 1 ? LOG_2_OVER_PI + Math.log(Math.atan(z)) : Math.log1p(-upper(z))),
-      (z) => density(z) / (z < 1 ? (2 / Math.PI) * Math.atan(z) : 1 - upper(z)));
+      (z) => (z <= 0 ? -Infinity : z < 1 ? LOG_2_OVER_PI + detLog(detAtan(z)) : detLog1p(-upper(z))),
+      (z) => density(z) / (z < 1 ? (2 / Math.PI) * detAtan(z) : 1 - upper(z)));
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
     return this.ofZ('logSurvivalFunction', x,
-      (z) => (z <= 0 ? 0 : z < 1 ? Math.log1p(-(2 / Math.PI) * Math.atan(z)) : LOG_2_OVER_PI + Math.log(Math.atan(1 / z))),
+      (z) => (z <= 0 ? 0 : z < 1 ? detLog1p(-(2 / Math.PI) * detAtan(z)) : LOG_2_OVER_PI + detLog(detAtan(1 / z))),
       (z) => -density(z) / upper(z));
   }
 
@@ -123,7 +124,7 @@ export class HalfCauchy extends Distribution {
   protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override entropyImpl(): Tensor {
-    return broadcastTo(add(log(this.scale), Math.log(2 * Math.PI)), this.batchShape);
+    return broadcastTo(add(log(this.scale), detLog(2 * Math.PI)), this.batchShape);
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector {
     return new Chain({ bijectors: [new Shift({ shift: this.loc }), new Exp()] });
@@ -132,10 +133,10 @@ export class HalfCauchy extends Distribution {
 
 /** The standard half-Cauchy density 2/(π(1 + z²)) (z ≥ 0). */
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function logProbScalar(v: number, m: number, s: number): number { return logProbCore(v, m, s, 0, Math.log(s)); }
+function logProbScalar(v: number, m: number, s: number): number { return logProbCore(v, m, s, 0, detLog(s)); }
 function logProbCore(v: number, m: number, s: number, _: number, logS: number): number { return v < m ? -Infinity : LOG_2_OVER_PI - logS - log1psquare((v - m) / s); }
 /** log σ computed once per call (at compile time for a constant scale). */
-const LOG_PROB: Hoisted = { of: [2], h: Math.log, core: logProbCore };
+const LOG_PROB: Hoisted = { of: [2], h: detLog, core: logProbCore };
 function logProbPartials(out: Float64Array, v: number, m: number, s: number): void { out[0] = dValue(v, m, s); out[1] = dLoc(v, m, s); out[2] = dScale(v, m, s); }
 /** 2z/(1 + z²) over σ, 0 at z = 0 and below the support. */
 function dLoc(v: number, m: number, s: number): number { if (v < m) return 0; const z = (v - m) / s, r = 2 / (z + 1 / z); return r / s; }
@@ -147,5 +148,5 @@ function density(z: number): number { return 2 / (Math.PI * (1 + z * z)); }
 /** tan(π/2 · p), as 1/tan(π/2 · (1 − p)) above ½. NaN outside [0, 1]. */
 function halfCauchyQuantile(p: number): number {
   if (!(p >= 0 && p <= 1)) return Number.NaN;
-  return p <= 0.5 ? Math.tan((Math.PI / 2) * p) : 1 / Math.tan((Math.PI / 2) * (1 - p));
+  return p <= 0.5 ? detTan((Math.PI / 2) * p) : 1 / detTan((Math.PI / 2) * (1 - p));
 }

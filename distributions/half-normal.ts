@@ -15,18 +15,19 @@ import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { dLogNdtr, logNdtr, logPhi, ndtr, ndtri } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
+import { detExp, detLog, detLog1p } from '../src/math/index.js';
 
 export interface HalfNormalOptions extends DistributionOptions {
   /** σ > 0, the scale of the normal that is folded at 0. */
   readonly scale: TensorLike;
 }
 
-const HALF_LOG_2_OVER_PI = 0.5 * Math.log(2 / Math.PI);
+const HALF_LOG_2_OVER_PI = 0.5 * detLog(2 / Math.PI);
 
 /** P[|N(0, 1)| ≤ z] = erf(z/√2) for z ≥ 0, from the tail where that is the accurate side. */
 const cdfZ = (z: number) => (z < 1 ? erf(z * Math.SQRT1_2) : 1 - 2 * ndtr(-z));
 /** 2φ(z), the half-normal density at z (unit scale). */
-const twoPhi = (z: number) => 2 * Math.exp(logPhi(z));
+const twoPhi = (z: number) => 2 * detExp(logPhi(z));
 
 /**
  * The half-normal distribution (TFP's `tfd.HalfNormal`): density √(2/π)/σ · exp(−x²/(2σ²)) on
@@ -67,12 +68,12 @@ export class HalfNormal extends Distribution {
 
   protected override cdfImpl(x: Tensor): Tensor { return this.ofZ('cdf', x, cdfZ, twoPhi, 0); }
   protected override logCdfImpl(x: Tensor): Tensor {
-    return this.ofZ('logCdf', x, (z) => (z < 1 ? Math.log(erf(z * Math.SQRT1_2)) : Math.log1p(-2 * ndtr(-z))), (z) => twoPhi(z) / cdfZ(z), -Infinity);
+    return this.ofZ('logCdf', x, (z) => (z < 1 ? detLog(erf(z * Math.SQRT1_2)) : detLog1p(-2 * ndtr(-z))), (z) => twoPhi(z) / cdfZ(z), -Infinity);
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor { return this.ofZ('survivalFunction', x, (z) => 2 * ndtr(-z), (z) => -twoPhi(z), 1); }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
     return this.ofZ('logSurvivalFunction', x,
-      (z) => (z < 1 ? Math.log1p(-erf(z * Math.SQRT1_2)) : Math.LN2 + logNdtr(-z)),
+      (z) => (z < 1 ? detLog1p(-erf(z * Math.SQRT1_2)) : Math.LN2 + logNdtr(-z)),
       (z) => (z < 1 ? -twoPhi(z) / (1 - erf(z * Math.SQRT1_2)) : -dLogNdtr(-z)), 0);
   }
 
@@ -94,14 +95,14 @@ export class HalfNormal extends Distribution {
   protected override stddevImpl(): Tensor { return broadcastTo(mul(this.scale, Math.sqrt(1 - 2 / Math.PI)), this.batchShape); }
   protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
   protected override entropyImpl(): Tensor {
-    return broadcastTo(add(log(this.scale), 0.5 * Math.log(Math.PI / 2) + 0.5), this.batchShape);
+    return broadcastTo(add(log(this.scale), 0.5 * detLog(Math.PI / 2) + 0.5), this.batchShape);
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Softplus({ validateArgs: this.validateArgs }); }
 }
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function halfNormalLogProb(v: number, s: number): number { if (!(v >= 0)) return Number.isNaN(v) ? Number.NaN : -Infinity; const z = v / s; return HALF_LOG_2_OVER_PI - Math.log(s) - 0.5 * z * z; }
+function halfNormalLogProb(v: number, s: number): number { if (!(v >= 0)) return Number.isNaN(v) ? Number.NaN : -Infinity; const z = v / s; return HALF_LOG_2_OVER_PI - detLog(s) - 0.5 * z * z; }
 function halfNormalLogProbPartials(out: Float64Array, v: number, s: number): void { if (v >= 0) { const z = v / s; out[0] = -z / s; out[1] = (z * z - 1) / s; } }
 
 /** KL(HN(σa) ‖ HN(σb)) = ln σb − ln σa + (σa² − σb²)/(2σb²) (TFP's rule). */

@@ -18,6 +18,7 @@ import { atLeast, positive, real, type Constraint } from './internal/constraints
 import { fusedMap } from './internal/fused.js';
 import { logTail, logTailDdf, tail, tailDdf, tLogPdf, tLogPdfDdf, tQuantile } from './internal/student-t-math.js';
 import { StudentT } from './student-t.js';
+import { detExp, detLog, detLog1p } from '../src/math/index.js';
 
 export interface HalfStudentTOptions extends DistributionOptions {
   /** Degrees of freedom ν > 0. */
@@ -81,17 +82,17 @@ export class HalfStudentT extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofT('cdf', x, 0, centralMass, (df, t) => 2 * Math.exp(tLogPdf(df, t)), (df, t) => -2 * tailDdf(df, t));
+    return this.ofT('cdf', x, 0, centralMass, (df, t) => 2 * detExp(tLogPdf(df, t)), (df, t) => -2 * tailDdf(df, t));
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofT('survivalFunction', x, 1, (df, t) => 2 * tail(df, t), (df, t) => -2 * Math.exp(tLogPdf(df, t)), (df, t) => 2 * tailDdf(df, t));
+    return this.ofT('survivalFunction', x, 1, (df, t) => 2 * tail(df, t), (df, t) => -2 * detExp(tLogPdf(df, t)), (df, t) => 2 * tailDdf(df, t));
   }
   protected override logCdfImpl(x: Tensor): Tensor {
     return this.ofT('logCdf', x, -Infinity, logCentralMass,
-      (df, t) => 2 * Math.exp(tLogPdf(df, t)) / centralMass(df, t), (df, t) => -2 * tailDdf(df, t) / centralMass(df, t));
+      (df, t) => 2 * detExp(tLogPdf(df, t)) / centralMass(df, t), (df, t) => -2 * tailDdf(df, t) / centralMass(df, t));
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofT('logSurvivalFunction', x, 0, logSurvival, (df, t) => -Math.exp(tLogPdf(df, t) - logTail(df, t)), logTailDdf);
+    return this.ofT('logSurvivalFunction', x, 0, logSurvival, (df, t) => -detExp(tLogPdf(df, t) - logTail(df, t)), logTailDdf);
   }
 
   /** g(ν, (x − μ)/σ) as one fused node (`below` under μ), given g, ∂g/∂t and ∂g/∂ν. */
@@ -110,7 +111,7 @@ export class HalfStudentT extends Distribution {
       (q, df, m, s) => m + s * halfTQuantile(df, q),
       (out, q, df, _m, s) => {
         // t solves 1 − 2·P(T ≤ −t) = p: ∂t/∂p = 1/(2·pdf(t)), ∂t/∂ν = (∂P/∂ν)/pdf(t).
-        const t = halfTQuantile(df, q), inv = Math.exp(-tLogPdf(df, t));
+        const t = halfTQuantile(df, q), inv = detExp(-tLogPdf(df, t));
         out[0] = s * inv / 2; out[1] = s * tailDdf(df, t) * inv; out[2] = 1; out[3] = t;
       });
   }
@@ -118,7 +119,7 @@ export class HalfStudentT extends Distribution {
   /** E|T|·σ = σ·2√(ν/π)·Γ((ν + 1)/2)/(Γ(ν/2)(ν − 1)) for ν > 1 (TFP's log form), ν replaced by 2 elsewhere. */
   private meanOffset(safeDf: Tensor): Tensor {
     const half = mul(0.5, safeDf);
-    return exp(add(add(log(this.scale), Math.LN2 - 0.5 * Math.log(Math.PI)), sub(add(mul(0.5, log(safeDf)), sub(lgamma(add(half, 0.5)), lgamma(half))), log(sub(safeDf, 1)))));
+    return exp(add(add(log(this.scale), Math.LN2 - 0.5 * detLog(Math.PI)), sub(add(mul(0.5, log(safeDf)), sub(lgamma(add(half, 0.5)), lgamma(half))), log(sub(safeDf, 1)))));
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
@@ -139,7 +140,7 @@ export class HalfStudentT extends Distribution {
   protected override entropyImpl(): Tensor {
     // The Student's t entropy minus log 2: log σ + ½ log ν + log B(ν/2, ½) + (ν+1)/2·(ψ((ν+1)/2) − ψ(ν/2)) − log 2.
     return fusedMap('HalfStudentT.entropy', [['df', broadcastTo(this.df, this.batchShape)], ['scale', this.scale]],
-      (df, s) => Math.log(s) + 0.5 * Math.log(df) + lbeta(0.5 * df, 0.5) + 0.5 * (df + 1) * digammaDiff(0.5 * df, 0.5) - Math.LN2,
+      (df, s) => detLog(s) + 0.5 * detLog(df) + lbeta(0.5 * df, 0.5) + 0.5 * (df + 1) * digammaDiff(0.5 * df, 0.5) - Math.LN2,
       (out, df, s) => { out[0] = 0.5 / df + 0.25 * (df + 1) * (trigamma(0.5 * (df + 1)) - trigamma(0.5 * df)); out[1] = 1 / s; });
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector {
@@ -161,12 +162,12 @@ function centralMass(df: number, t: number): number {
 /** log P(0 ≤ T ≤ t): log1p(−2·P(T ≤ −t)) away from 0 (keeping the digits of a tiny tail), log of the central mass next to it. */
 function logCentralMass(df: number, t: number): number {
   const p = tail(df, t);
-  return p <= 0.25 ? Math.log1p(-2 * p) : Math.log(centralMass(df, t));
+  return p <= 0.25 ? detLog1p(-2 * p) : detLog(centralMass(df, t));
 }
 
 /** log 2·P(T ≤ −t): log1p(−P(0 ≤ T ≤ t)) next to 0 (where the tail's log would cancel), else log 2 + the tail's log. */
 function logSurvival(df: number, t: number): number {
-  return tail(df, t) > 0.25 ? Math.log1p(-centralMass(df, t)) : Math.LN2 + logTail(df, t);
+  return tail(df, t) > 0.25 ? detLog1p(-centralMass(df, t)) : Math.LN2 + logTail(df, t);
 }
 
 /**
@@ -184,7 +185,7 @@ function halfTQuantile(df: number, p: number): number {
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
 /** log 2 + log t_ν((x − μ)/σ) − log σ on x ≥ μ. */
-function halfTLogProb(v: number, df: number, m: number, s: number): number { return v < m ? -Infinity : tLogPdf(df, (v - m) / s) - Math.log(s) + Math.LN2; }
+function halfTLogProb(v: number, df: number, m: number, s: number): number { return v < m ? -Infinity : tLogPdf(df, (v - m) / s) - detLog(s) + Math.LN2; }
 function halfTLogProbPartials(out: Float64Array, v: number, df: number, m: number, s: number): void {
   out[0] = dValue(v, df, m, s); out[1] = dDf(v, df, m, s); out[2] = dLoc(v, df, m, s); out[3] = dScale(v, df, m, s);
 }

@@ -13,6 +13,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { HalfCauchy } from './half-cauchy.js';
 import { positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
+import { detExp, detLog, detPow } from '../src/math/index.js';
 
 export interface HorseshoeOptions extends DistributionOptions {
   /** Global shrinkage scale τ > 0. */
@@ -21,7 +22,7 @@ export interface HorseshoeOptions extends DistributionOptions {
 
 const EULER_GAMMA = 0.5772156649015329;
 /** −½·log(2π³). */
-const LOG_C = -0.5 * Math.log(2 * Math.PI ** 3);
+const LOG_C = -0.5 * detLog(2 * detPow(Math.PI, 3));
 
 /**
  * The horseshoe distribution (TFP's `tfd.Horseshoe`, Carvalho, Polson & Scott 2010): X = τλZ
@@ -92,7 +93,7 @@ export function scaledExp1(u: number): number {
       sum += t;
       if (Math.abs(t) < 1e-17 * Math.abs(sum)) break;
     }
-    return Math.exp(u) * (-EULER_GAMMA - Math.log(u) + sum);
+    return detExp(u) * (-EULER_GAMMA - detLog(u) + sum);
   }
   const TINY = 1e-300;
   let b = u + 1, c = 1 / TINY, d = 1 / b, h = d;
@@ -109,14 +110,14 @@ export function scaledExp1(u: number): number {
 }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function horseshoeLogProb(v: number, s: number): number { return horseshoeLogProbCore(v, s, 0, 0, LOG_C - Math.log(s)); }
+function horseshoeLogProb(v: number, s: number): number { return horseshoeLogProbCore(v, s, 0, 0, LOG_C - detLog(s)); }
 /** −½ log(2π³) − log τ + log(e^u E₁(u)), u = x²/(2τ²). */
 function horseshoeLogProbCore(v: number, s: number, _c: number, _d: number, h: number): number {
   const z = v / s;
-  return h + Math.log(scaledExp1(0.5 * z * z));
+  return h + detLog(scaledExp1(0.5 * z * z));
 }
 /** −½ log(2π³) − log τ computed once per call (at compile time for a constant scale). */
-const LOG_PROB: Hoisted = { of: [1], h: (s) => LOG_C - Math.log(s), core: horseshoeLogProbCore };
+const LOG_PROB: Hoisted = { of: [1], h: (s) => LOG_C - detLog(s), core: horseshoeLogProbCore };
 function horseshoeLogProbPartials(out: Float64Array, v: number, s: number): void { out[0] = dValue(v, s); out[1] = dScale(v, s); }
 /** d log p/du = 1 − 1/(u·e^u E₁(u)); partials are 0 at x = 0 (where the density is infinite). */
 function dLogDu(u: number): number { return 1 - 1 / (u * scaledExp1(u)); }

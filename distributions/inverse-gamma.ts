@@ -17,6 +17,7 @@ import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { igammaInv, logIgamma, logIgammac } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
+import { detExp, detLog } from '../src/math/index.js';
 
 export interface InverseGammaOptions extends DistributionOptions {
   /** Shape α > 0. */
@@ -62,7 +63,7 @@ export class InverseGamma extends Distribution {
     const logRate = broadcastData(this.fn, 'scale', log(this.scale), shape) as Float64Array;
     const logDraws = randomLogGamma(shape, conc, logRate, seed, dtype);
     const out = floatStorage(dtype, logDraws.length);
-    for (let i = 0; i < out.length; i++) out[i] = Math.exp(-logDraws[i]!);
+    for (let i = 0; i < out.length; i++) out[i] = detExp(-logDraws[i]!);
     return new Tensor(out, shape, dtype);
   }
 
@@ -97,7 +98,7 @@ export class InverseGamma extends Distribution {
       (v, a, b) => (v <= 0 ? (sign > 0 ? -Infinity : 0) : f(a, b / v)[0]),
       (out, v, a, b, _d, y) => {
         if (!(v > 0)) return;
-        const z = b / v, g = Math.exp(gammaPowerLog(a, z) - Math.log(z) - y); // Gamma density at z over the tail mass
+        const z = b / v, g = detExp(gammaPowerLog(a, z) - detLog(z) - y); // Gamma density at z over the tail mass
         out[0] = sign * g * b / (v * v); out[1] = f(a, z, true)[1]; out[2] = -sign * g / v;
       });
   }
@@ -138,10 +139,10 @@ export class InverseGamma extends Distribution {
 // inline them (see normal.ts).
 /** With z = β/x: ln f(x) = ln(z^α e^−z/Γ(α)) + ln z − ln β (Stirling's form for large α). */
 function inverseGammaLogProb(v: number, a: number, b: number): number {
-  return Number.isNaN(v) ? Number.NaN : v <= 0 ? -Infinity : gammaPowerLog(a, b / v) + Math.log(b / v) - Math.log(b);
+  return Number.isNaN(v) ? Number.NaN : v <= 0 ? -Infinity : gammaPowerLog(a, b / v) + detLog(b / v) - detLog(b);
 }
 function inverseGammaLogProbPartials(out: Float64Array, v: number, a: number, b: number): void {
   out[0] = -(1 + a) / v + b / (v * v);
-  out[1] = Math.log(b / v) - digammaScalar(a);
+  out[1] = detLog(b / v) - digammaScalar(a);
   out[2] = a / b - 1 / v;
 }

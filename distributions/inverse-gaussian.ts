@@ -18,6 +18,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { logNdtr, ndtr } from './internal/ndtr.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface InverseGaussianOptions extends DistributionOptions {
   /** Mean μ > 0. */
@@ -26,7 +27,7 @@ export interface InverseGaussianOptions extends DistributionOptions {
   readonly concentration: TensorLike;
 }
 
-const LOG_2PI = Math.log(2 * Math.PI);
+const LOG_2PI = detLog(2 * Math.PI);
 
 /**
  * The inverse Gaussian (Wald) distribution (TFP's `tfd.InverseGaussian`): density
@@ -79,9 +80,9 @@ export class InverseGaussian extends Distribution {
     // The draws as one node whose partials are the implicit reparameterization gradients.
     return fusedMap('InverseGaussian.sample', [['draw', new Tensor(out, shape, dtype)], ['loc', this.loc], ['concentration', this.concentration]],
       (x) => x, (o, x, mu, lam) => {
-        const inv = Math.exp(-inverseGaussianLogProb(x, mu, lam)), e = secondTerm(x, mu, lam), ra = Math.sqrt(lam / x) * (x / mu - 1);
+        const inv = detExp(-inverseGaussianLogProb(x, mu, lam)), e = secondTerm(x, mu, lam), ra = Math.sqrt(lam / x) * (x / mu - 1);
         o[1] = ((2 * lam) / (mu * mu)) * e * inv;
-        o[2] = (Math.exp(-0.5 * ra * ra) / Math.sqrt(2 * Math.PI * lam * x) - (2 / mu) * e) * inv;
+        o[2] = (detExp(-0.5 * ra * ra) / Math.sqrt(2 * Math.PI * lam * x) - (2 / mu) * e) * inv;
       });
   }
 
@@ -108,10 +109,10 @@ export class InverseGaussian extends Distribution {
       (v, m, l) => (v <= 0 ? below : tailValue(v, m, l, upper, logged)),
       (out, v, m, l, _d, y) => {
         if (!(v > 0)) return;
-        const e = secondTerm(v, m, l), ra = a(v, m, l), phiA = Math.exp(-0.5 * ra * ra) / Math.sqrt(2 * Math.PI);
+        const e = secondTerm(v, m, l), ra = a(v, m, l), phiA = detExp(-0.5 * ra * ra) / Math.sqrt(2 * Math.PI);
         // ∂F/∂x = p(x); ∂F/∂μ = −(2λ/μ²)·E; ∂F/∂λ = −φ(a)/√(λx) + (2/μ)·E (using e^(2λ/μ)φ(b) = φ(a)).
-        const scale = (upper ? -1 : 1) / (logged ? Math.exp(y) : 1);
-        out[0] = scale * Math.exp(inverseGaussianLogProb(v, m, l));
+        const scale = (upper ? -1 : 1) / (logged ? detExp(y) : 1);
+        out[0] = scale * detExp(inverseGaussianLogProb(v, m, l));
         out[1] = -scale * ((2 * l) / (m * m)) * e;
         out[2] = scale * (-phiA / Math.sqrt(l * v) + (2 / m) * e);
       });
@@ -139,36 +140,36 @@ export class InverseGaussian extends Distribution {
 /** √(λ/x)(x/μ − 1). */
 function a(v: number, m: number, l: number): number { return Math.sqrt(l / v) * (v / m - 1); }
 /** e^(2λ/μ)·Φ(−√(λ/x)(x/μ + 1)), as exp(2λ/μ + log Φ(−b)). */
-function secondTerm(v: number, m: number, l: number): number { return Math.exp((2 * l) / m + logNdtr(-Math.sqrt(l / v) * (v / m + 1))); }
+function secondTerm(v: number, m: number, l: number): number { return detExp((2 * l) / m + logNdtr(-Math.sqrt(l / v) * (v / m + 1))); }
 
 /** F or 1 − F (or their logs) at x > 0: the smaller directly, the larger as one minus it. */
 function tailValue(v: number, m: number, l: number, upper: boolean, logged: boolean): number {
   const e = secondTerm(v, m, l), ra = a(v, m, l);
   const lower = ndtr(ra) + e, up = ndtr(-ra) - e;
   const small = Math.min(lower, up), smallIsUpper = up < lower;
-  if (smallIsUpper === upper) return logged ? Math.log(small) : small;
-  return logged ? Math.log1p(-small) : 1 - small;
+  if (smallIsUpper === upper) return logged ? detLog(small) : small;
+  return logged ? detLog1p(-small) : 1 - small;
 }
 
 /** One draw from y = z², u (TFP's transformation with its sqrt1pm1 form). */
 function inverseGaussianDraw(y: number, u: number, m: number, l: number): number {
   const arg = (4 * l) / (m * y);
   const finite = arg < Infinity, safe = finite ? arg : 1;
-  const ratio = Math.expm1(0.5 * Math.log1p(safe)) / (1 + Math.sqrt(safe + 1));
+  const ratio = detExpm1(0.5 * detLog1p(safe)) / (1 + Math.sqrt(safe + 1));
   const w = m * (finite ? ratio : 1);
   return u <= m / (m + w) ? w : (m * m) / w;
 }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function inverseGaussianLogProb(v: number, m: number, l: number): number { return inverseGaussianLogProbCore(v, m, l, 0, 0.5 * (Math.log(l) - LOG_2PI)); }
+function inverseGaussianLogProb(v: number, m: number, l: number): number { return inverseGaussianLogProbCore(v, m, l, 0, 0.5 * (detLog(l) - LOG_2PI)); }
 /** ½(log λ − log 2π) − (3/2)·log x − λ(x − μ)²/(2μ²x); −∞ at x ≤ 0. */
 function inverseGaussianLogProbCore(v: number, m: number, l: number, _: number, h: number): number {
   if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : -Infinity;
   const d = v - m;
-  return h - 1.5 * Math.log(v) - (l * d * d) / (2 * m * m * v);
+  return h - 1.5 * detLog(v) - (l * d * d) / (2 * m * m * v);
 }
 /** ½(log λ − log 2π) computed once per call (at compile time for a constant concentration). */
-const LOG_PROB: Hoisted = { of: [2], h: (l) => 0.5 * (Math.log(l) - LOG_2PI), core: inverseGaussianLogProbCore };
+const LOG_PROB: Hoisted = { of: [2], h: (l) => 0.5 * (detLog(l) - LOG_2PI), core: inverseGaussianLogProbCore };
 function inverseGaussianLogProbPartials(out: Float64Array, v: number, m: number, l: number): void { out[0] = dValue(v, m, l); out[1] = dLoc(v, m, l); out[2] = dConcentration(v, m, l); }
 /** −3/(2x) − λ(x² − μ²)/(2μ²x²). */
 function dValue(v: number, m: number, l: number): number { return v > 0 ? -1.5 / v - (l * (v - m) * (v + m)) / (2 * m * m * v * v) : 0; }

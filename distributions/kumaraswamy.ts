@@ -12,6 +12,7 @@ import { Sigmoid } from './bijectors/sigmoid.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, unitInterval } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
+import { detExp, detExpm1, detLog, detLog1p, detPow } from '../src/math/index.js';
 
 export interface KumaraswamyOptions extends DistributionOptions {
   /** a > 0: the exponent of x (TFP's `concentration1`, like Beta's). */
@@ -68,11 +69,11 @@ export class Kumaraswamy extends Distribution {
     return fusedMap('Kumaraswamy.logProb', this.args(x), kumaraswamyLogProb, kumaraswamyLogProbPartials, { hoisted: LOG_PROB, partialOf: [dValue, dConcentration1, dConcentration0] });
   }
 
-  protected override cdfImpl(x: Tensor): Tensor { return this.ofL('cdf', x, 0, 1, (l) => 0 - Math.expm1(l), (l) => -Math.exp(l)); }
+  protected override cdfImpl(x: Tensor): Tensor { return this.ofL('cdf', x, 0, 1, (l) => 0 - detExpm1(l), (l) => -detExp(l)); }
   protected override logCdfImpl(x: Tensor): Tensor {
-    return this.ofL('logCdf', x, -Infinity, 0, (l) => (l > -Math.LN2 ? Math.log(-Math.expm1(l)) : Math.log1p(-Math.exp(l))), (l) => -1 / Math.expm1(-l));
+    return this.ofL('logCdf', x, -Infinity, 0, (l) => (l > -Math.LN2 ? detLog(-detExpm1(l)) : detLog1p(-detExp(l))), (l) => -1 / detExpm1(-l));
   }
-  protected override survivalFunctionImpl(x: Tensor): Tensor { return this.ofL('survivalFunction', x, 1, 0, Math.exp, Math.exp); }
+  protected override survivalFunctionImpl(x: Tensor): Tensor { return this.ofL('survivalFunction', x, 1, 0, detExp, detExp); }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor { return this.ofL('logSurvivalFunction', x, 0, -Infinity, (l) => l, () => 1); }
 
   /**
@@ -82,11 +83,11 @@ export class Kumaraswamy extends Distribution {
    */
   private ofL(method: string, x: Tensor, below: number, above: number, g: (l: number) => number, dg: (l: number) => number): Tensor {
     return fusedMap(`Kumaraswamy.${method}`, this.args(x),
-      (v, a, b) => (v <= 0 ? below : v >= 1 ? above : g(b * Math.log1p(-(v ** a)))),
+      (v, a, b) => (v <= 0 ? below : v >= 1 ? above : g(b * detLog1p(-detPow(v, a)))),
       (out, v, a, b) => {
         if (!(v > 0 && v < 1)) return;
-        const t = v ** a, l1 = Math.log1p(-t), d = dg(b * l1), r = t / (1 - t);
-        out[0] = -d * a * b * r / v; out[1] = -d * b * r * Math.log(v); out[2] = d * l1;
+        const t = detPow(v, a), l1 = detLog1p(-t), d = dg(b * l1), r = t / (1 - t);
+        out[0] = -d * a * b * r / v; out[1] = -d * b * r * detLog(v); out[2] = d * l1;
       });
   }
 
@@ -124,39 +125,39 @@ export class Kumaraswamy extends Distribution {
 }
 
 /** TFP's inverse cdf: exp(log1p(−exp(log1p(−p)/b))/a). */
-function kumaraswamyQuantile(p: number, a: number, b: number): number { return Math.exp(Math.log1p(-Math.exp(Math.log1p(-p) / b)) / a); }
+function kumaraswamyQuantile(p: number, a: number, b: number): number { return detExp(detLog1p(-detExp(detLog1p(-p) / b)) / a); }
 /**
  * The same map with 1 − (1 − p)^(1/b) taken as −expm1(log1p(−p)/b) where (1 − p)^(1/b) > ½,
  * so small p keep their digits (TFP's log1p(−exp(·)) cancels there; the sampler keeps TFP's form
  * for parity).
  */
 function kumaraswamyAccurateQuantile(p: number, a: number, b: number): number {
-  const l = Math.log1p(-p) / b;
-  return Math.exp((l > -Math.LN2 ? Math.log(-Math.expm1(l)) : Math.log1p(-Math.exp(l))) / a);
+  const l = detLog1p(-p) / b;
+  return detExp((l > -Math.LN2 ? detLog(-detExpm1(l)) : detLog1p(-detExp(l))) / a);
 }
 function kumaraswamyQuantilePartials(out: Float64Array, p: number, a: number, b: number, _d: number, y: number): void {
-  const lp = Math.log1p(-p), e = Math.exp(lp / b), le = Math.log1p(-e);
+  const lp = detLog1p(-p), e = detExp(lp / b), le = detLog1p(-e);
   out[0] = (y / a) * e / (b * (1 - p) * (1 - e));
   out[1] = -y * le / (a * a);
   out[2] = (y / a) * e * lp / (b * b * (1 - e));
 }
 
-function xlogy(c: number, v: number): number { return c === 0 ? 0 : c * Math.log(v); }
-function xlog1py(c: number, v: number): number { return c === 0 ? 0 : c * Math.log1p(v); }
+function xlogy(c: number, v: number): number { return c === 0 ? 0 : c * detLog(v); }
+function xlog1py(c: number, v: number): number { return c === 0 ? 0 : c * detLog1p(v); }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function kumaraswamyLogProb(v: number, a: number, b: number): number { return kumaraswamyLogProbCore(v, a, b, 0, Math.log(a) + Math.log(b)); }
+function kumaraswamyLogProb(v: number, a: number, b: number): number { return kumaraswamyLogProbCore(v, a, b, 0, detLog(a) + detLog(b)); }
 /** log a + log b + xlogy(a − 1, x) + xlog1py(b − 1, −x^a) on [0, 1]; −∞ outside. */
 function kumaraswamyLogProbCore(v: number, a: number, b: number, _: number, h: number): number {
   if (!(v >= 0 && v <= 1)) return Number.isNaN(v) ? Number.NaN : -Infinity;
-  return h + xlogy(a - 1, v) + xlog1py(b - 1, -(v ** a));
+  return h + xlogy(a - 1, v) + xlog1py(b - 1, -detPow(v, a));
 }
 /** log a + log b computed once per call (at compile time for constant parameters). */
-const LOG_PROB: Hoisted = { of: [1, 2], h: (a, b) => Math.log(a) + Math.log(b), core: kumaraswamyLogProbCore };
+const LOG_PROB: Hoisted = { of: [1, 2], h: (a, b) => detLog(a) + detLog(b), core: kumaraswamyLogProbCore };
 function kumaraswamyLogProbPartials(out: Float64Array, v: number, a: number, b: number): void { out[0] = dValue(v, a, b); out[1] = dConcentration1(v, a, b); out[2] = dConcentration0(v, a, b); }
 /** (a − 1)/x − (b − 1)·a·t/(x(1 − t)), t = x^a; partials are 0 outside (0, 1). */
-function dValue(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; const t = v ** a; return (a - 1) / v - ((b - 1) * a * t) / (v * (1 - t)); }
+function dValue(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; const t = detPow(v, a); return (a - 1) / v - ((b - 1) * a * t) / (v * (1 - t)); }
 /** 1/a + log x·(1 − (b − 1)t/(1 − t)). */
-function dConcentration1(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; const t = v ** a; return 1 / a + Math.log(v) * (1 - ((b - 1) * t) / (1 - t)); }
+function dConcentration1(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; const t = detPow(v, a); return 1 / a + detLog(v) * (1 - ((b - 1) * t) / (1 - t)); }
 /** 1/b + log1p(−t). */
-function dConcentration0(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; return 1 / b + Math.log1p(-(v ** a)); }
+function dConcentration0(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; return 1 / b + detLog1p(-detPow(v, a)); }

@@ -11,6 +11,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface LaplaceOptions extends DistributionOptions {
   /** Location μ (mean, median and mode; any real). */
@@ -24,15 +25,15 @@ const ABOVE_MINUS_ONE = { float64: -1 + 2 ** -53, float32: -1 + 2 ** -24 } as co
 
 /** TFP's `log_cdf_laplace(z)`: log ½ + z below 0, log1p(−½e^(−z)) above. */
 function logCdfLaplace(z: number): number {
-  return z < 0 ? z - Math.LN2 : Math.log1p(-0.5 * Math.exp(-z));
+  return z < 0 ? z - Math.LN2 : detLog1p(-0.5 * detExp(-z));
 }
 /** d/dz logCdfLaplace(z): 1 below 0, 1/(2e^z − 1) above. */
 function dLogCdfLaplace(z: number): number {
-  return z < 0 ? 1 : 1 / (2 * Math.exp(z) - 1);
+  return z < 0 ? 1 : 1 / (2 * detExp(z) - 1);
 }
 /** The standard Laplace cdf: ½e^z below 0 (TFP's ½ + ½·expm1(z) loses the lower tail), ½ − ½·expm1(−z) above. */
 function cdfLaplace(z: number): number {
-  return z < 0 ? 0.5 * Math.exp(z) : 0.5 - 0.5 * Math.expm1(-z);
+  return z < 0 ? 0.5 * detExp(z) : 0.5 - 0.5 * detExpm1(-z);
 }
 
 /**
@@ -71,8 +72,8 @@ export class Laplace extends Distribution {
     const dtype = this.dtype as FloatDType;
     const u = samplersUniform([n, ...this.batchShape], { minval: ABOVE_MINUS_ONE[dtype], maxval: 1, seed, dtype });
     return fusedMap('Laplace.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
-      (w, m, s) => m - s * Math.sign(w) * Math.log1p(-Math.abs(w)),
-      (out, w) => { out[1] = 1; out[2] = -Math.sign(w) * Math.log1p(-Math.abs(w)); });
+      (w, m, s) => m - s * Math.sign(w) * detLog1p(-Math.abs(w)),
+      (out, w) => { out[1] = 1; out[2] = -Math.sign(w) * detLog1p(-Math.abs(w)); });
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
@@ -80,10 +81,10 @@ export class Laplace extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofZ('cdf', x, cdfLaplace, (z) => 0.5 * Math.exp(-Math.abs(z)));
+    return this.ofZ('cdf', x, cdfLaplace, (z) => 0.5 * detExp(-Math.abs(z)));
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofZ('survivalFunction', x, (z) => cdfLaplace(-z), (z) => -0.5 * Math.exp(-Math.abs(z)));
+    return this.ofZ('survivalFunction', x, (z) => cdfLaplace(-z), (z) => -0.5 * detExp(-Math.abs(z)));
   }
   protected override logCdfImpl(x: Tensor): Tensor {
     return this.ofZ('logCdf', x, logCdfLaplace, dLogCdfLaplace);
@@ -115,7 +116,7 @@ export class Laplace extends Distribution {
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function laplaceLogProb(v: number, m: number, s: number): number { return -Math.abs((v - m) / s) - Math.LN2 - Math.log(s); }
+function laplaceLogProb(v: number, m: number, s: number): number { return -Math.abs((v - m) / s) - Math.LN2 - detLog(s); }
 function laplaceLogProbPartials(out: Float64Array, v: number, m: number, s: number): void {
   const z = (v - m) / s, sg = Math.sign(z);
   out[0] = -sg / s; out[1] = sg / s; out[2] = (Math.abs(z) - 1) / s;
@@ -123,7 +124,7 @@ function laplaceLogProbPartials(out: Float64Array, v: number, m: number, s: numb
 
 function laplaceQuantile(p: number): number {
   if (!(p >= 0 && p <= 1)) return Number.NaN;
-  return p <= 0.5 ? Math.log(2 * p) : -(Math.LN2 + Math.log1p(-p));
+  return p <= 0.5 ? detLog(2 * p) : -(Math.LN2 + detLog1p(-p));
 }
 
 /**

@@ -19,6 +19,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { sampleLkj } from './internal/lkj-onion.js';
+import { detLog, detLog1p } from '../src/math/index.js';
 
 export interface LKJOptions extends DistributionOptions {
   /** D, the size of the correlation matrices (a non-negative integer; D ≤ 1 gives the 1×1 or empty matrix). */
@@ -29,7 +30,7 @@ export interface LKJOptions extends DistributionOptions {
   readonly inputOutputCholesky?: boolean;
 }
 
-const LOG_PI = Math.log(Math.PI);
+const LOG_PI = detLog(Math.PI);
 const TOL = 1e-6;
 
 /**
@@ -66,6 +67,7 @@ const TOL = 1e-6;
  * d.mean().toArray();                        // the 3×3 identity
  */
 export class LKJ extends Distribution {
+  static override readonly optionNames = ['dimension', 'inputOutputCholesky'];
   static override readonly parameterProperties = {
     concentration: { constraint: positive },
   };
@@ -150,7 +152,7 @@ function dLogNormalizer(D: number, eta: number): number {
 export function logGammaDifference(a: number, b: number): number {
   if (!(b >= 16)) return lgammaScalar(b) - lgammaScalar(a + b);
   const c = (z: number) => { const r = 1 / (z * z); return (1 / 12 - r * (1 / 360 - r * (1 / 1260 - r / 1680))) / z; };
-  return -(b - 0.5) * Math.log1p(a / b) - a * Math.log(a + b) + a + (c(b) - c(a + b));
+  return -(b - 0.5) * detLog1p(a / b) - a * detLog(a + b) + a + (c(b) - c(a + b));
 }
 
 /**
@@ -203,7 +205,7 @@ function luLogDet(xv: ArrayLike<number>, count: number, D: number, lu: Float64Ar
       if (p !== c) { sign = -sign; for (let j = 0; j < D; j++) { const t = lu[o + c * D + j]!; lu[o + c * D + j] = lu[o + p * D + j]!; lu[o + p * D + j] = t; } }
       const d = lu[o + c * D + c]!;
       if (d < 0) sign = -sign;
-      s += Math.log(Math.abs(d));
+      s += detLog(Math.abs(d));
       for (let r = c + 1; r < D; r++) {
         const f = (lu[o + r * D + c]! /= d);
         for (let j = c + 1; j < D; j++) lu[o + r * D + j]! -= f * lu[o + c * D + j]!;

@@ -11,6 +11,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegative, positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { Logistic } from './logistic.js';
+import { detExp, detLog, detLog1p, detSin, detTan } from '../src/math/index.js';
 
 export interface LogLogisticOptions extends DistributionOptions {
   /** Location μ of log X (any real); e^μ is the median. */
@@ -74,18 +75,18 @@ export class LogLogistic extends Distribution {
   /** g(z), z = (log x − μ)/σ, as one fused node (`atZero` at x ≤ 0), given g and g′ (∂z/∂x = 1/(σx), ∂z/∂μ = −1/σ, ∂z/∂σ = −z/σ). */
   private ofZ(method: string, x: Tensor, atZero: number, g: (z: number) => number, dg: (z: number) => number): Tensor {
     return fusedMap(`LogLogistic.${method}`, this.args(x),
-      (v, m, s) => (v <= 0 ? atZero : g((Math.log(v) - m) / s)),
+      (v, m, s) => (v <= 0 ? atZero : g((detLog(v) - m) / s)),
       (out, v, m, s) => {
         if (!(v > 0)) return;
-        const z = (Math.log(v) - m) / s, d = dg(z);
+        const z = (detLog(v) - m) / s, d = dg(z);
         out[0] = d / (s * v); out[1] = -d / s; out[2] = -d * z / s;
       });
   }
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('LogLogistic.quantile', [['p', p], ['loc', this.loc], ['scale', this.scale]],
-      (q, m, s) => Math.exp(m + s * (Math.log(q) - Math.log1p(-q))),
-      (out, q, _m, s, _d, y) => { out[0] = (y * s) / (q * (1 - q)); out[1] = y; out[2] = y * (Math.log(q) - Math.log1p(-q)); });
+      (q, m, s) => detExp(m + s * (detLog(q) - detLog1p(-q))),
+      (out, q, _m, s, _d, y) => { out[0] = (y * s) / (q * (1 - q)); out[1] = y; out[2] = y * (detLog(q) - detLog1p(-q)); });
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
@@ -93,46 +94,46 @@ export class LogLogistic extends Distribution {
 
   protected override meanImpl(): Tensor {
     return fusedMap('LogLogistic.mean', [['loc', broadcastTo(this.loc, this.batchShape)], ['scale', this.scale]],
-      (m, s) => (s < 1 ? Math.exp(m) / sinc(s) : Number.NaN),
+      (m, s) => (s < 1 ? detExp(m) / sinc(s) : Number.NaN),
       (out, m, s, _c, _d, y) => { if (s < 1) { out[0] = y; out[1] = -y * dLogSinc(s); } });
   }
   protected override varianceImpl(): Tensor {
     return fusedMap('LogLogistic.variance', [['loc', broadcastTo(this.loc, this.batchShape)], ['scale', this.scale]],
-      (m, s) => (s < 0.5 ? Math.exp(2 * m) * (1 / sinc(2 * s) - 1 / sinc(s) ** 2) : Number.NaN),
+      (m, s) => (s < 0.5 ? detExp(2 * m) * (1 / sinc(2 * s) - 1 / sinc(s) ** 2) : Number.NaN),
       (out, m, s, _c, _d, y) => {
         if (!(s < 0.5)) return;
-        const e = Math.exp(2 * m), a = 1 / sinc(2 * s), b = 1 / sinc(s) ** 2;
+        const e = detExp(2 * m), a = 1 / sinc(2 * s), b = 1 / sinc(s) ** 2;
         out[0] = 2 * y; out[1] = e * (-2 * a * dLogSinc(2 * s) + 2 * b * dLogSinc(s));
       });
   }
   protected override modeImpl(): Tensor {
     return fusedMap('LogLogistic.mode', [['loc', broadcastTo(this.loc, this.batchShape)], ['scale', this.scale]],
-      (m, s) => (s < 1 ? Math.exp(m + s * (Math.log1p(-s) - Math.log1p(s))) : 0),
-      (out, _m, s, _c, _d, y) => { if (s < 1) { out[0] = y; out[1] = y * (Math.log1p(-s) - Math.log1p(s) - s / (1 - s) - s / (1 + s)); } });
+      (m, s) => (s < 1 ? detExp(m + s * (detLog1p(-s) - detLog1p(s))) : 0),
+      (out, _m, s, _c, _d, y) => { if (s < 1) { out[0] = y; out[1] = y * (detLog1p(-s) - detLog1p(s) - s / (1 - s) - s / (1 + s)); } });
   }
   protected override entropyImpl(): Tensor { return this.asStat(add(add(this.loc, log(this.scale)), 2)); }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Exp({ validateArgs: this.validateArgs }); }
 }
 
 /** sin(πx)/(πx), 1 at 0. */
-function sinc(x: number): number { return x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x); }
+function sinc(x: number): number { return x === 0 ? 1 : detSin(Math.PI * x) / (Math.PI * x); }
 /** d/dx log sinc(x) = π·cot(πx) − 1/x (0 at 0). */
-function dLogSinc(x: number): number { return x === 0 ? 0 : Math.PI / Math.tan(Math.PI * x) - 1 / x; }
+function dLogSinc(x: number): number { return x === 0 ? 0 : Math.PI / detTan(Math.PI * x) - 1 / x; }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function logLogisticLogProb(v: number, m: number, s: number): number { return logLogisticLogProbCore(v, m, s, 0, -Math.log(s) - m); }
+function logLogisticLogProb(v: number, m: number, s: number): number { return logLogisticLogProbCore(v, m, s, 0, -detLog(s) - m); }
 /** TFP's −log σ − μ + (1 − σ)z − 2·softplus(z), z = (log x − μ)/σ; its limit at x = 0, −∞ below. */
 function logLogisticLogProbCore(v: number, m: number, s: number, _: number, h: number): number {
   if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : v < 0 || s < 1 ? -Infinity : s > 1 ? Infinity : h;
   if (v === Infinity) return -Infinity;
-  const z = (Math.log(v) - m) / s;
+  const z = (detLog(v) - m) / s;
   return h + (1 - s) * z - 2 * softplusScalar(z);
 }
 /** −log σ − μ computed once per call (at compile time for constant parameters). */
-const LOG_PROB: Hoisted = { of: [1, 2], h: (m, s) => -Math.log(s) - m, core: logLogisticLogProbCore };
+const LOG_PROB: Hoisted = { of: [1, 2], h: (m, s) => -detLog(s) - m, core: logLogisticLogProbCore };
 function logLogisticLogProbPartials(out: Float64Array, v: number, m: number, s: number): void { out[0] = dValue(v, m, s); out[1] = dLoc(v, m, s); out[2] = dScale(v, m, s); }
 /** ∂/∂z = (1 − σ) − 2·sigmoid(z); partials are 0 outside 0 < x < ∞. */
 function dz(z: number, s: number): number { return 1 - s - 2 * sigmoidScalar(z); }
-function dValue(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (Math.log(v) - m) / s; return dz(z, s) / (s * v); }
-function dLoc(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (Math.log(v) - m) / s; return -1 - dz(z, s) / s; }
-function dScale(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (Math.log(v) - m) / s; return -1 / s - z - (dz(z, s) * z) / s; }
+function dValue(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (detLog(v) - m) / s; return dz(z, s) / (s * v); }
+function dLoc(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (detLog(v) - m) / s; return -1 - dz(z, s) / s; }
+function dScale(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (detLog(v) - m) / s; return -1 / s - z - (dz(z, s) * z) / s; }

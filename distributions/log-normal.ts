@@ -12,6 +12,7 @@ import { nonNegative, positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { dLogNdtr, logNdtr, logPhi, ndtr, ndtri } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
+import { detExp, detLog } from '../src/math/index.js';
 
 export interface LogNormalOptions extends DistributionOptions {
   /** μ, the mean of log X (any real). */
@@ -20,7 +21,7 @@ export interface LogNormalOptions extends DistributionOptions {
   readonly scale: TensorLike;
 }
 
-const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+const LOG_SQRT_2PI = 0.5 * detLog(2 * Math.PI);
 
 /**
  * The log-normal distribution (TFP's `tfd.LogNormal`, there a TransformedDistribution of
@@ -65,10 +66,10 @@ export class LogNormal extends Distribution {
     return fusedMap('LogNormal.logProb', this.args(x), logNormalLogProb, logNormalLogProbPartials);
   }
 
-  protected override cdfImpl(x: Tensor): Tensor { return this.ofZ('cdf', x, ndtr, (z) => Math.exp(logPhi(z)), 0); }
+  protected override cdfImpl(x: Tensor): Tensor { return this.ofZ('cdf', x, ndtr, (z) => detExp(logPhi(z)), 0); }
   protected override logCdfImpl(x: Tensor): Tensor { return this.ofZ('logCdf', x, logNdtr, dLogNdtr, -Infinity); }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofZ('survivalFunction', x, (z) => ndtr(-z), (z) => -Math.exp(logPhi(z)), 1);
+    return this.ofZ('survivalFunction', x, (z) => ndtr(-z), (z) => -detExp(logPhi(z)), 1);
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
     return this.ofZ('logSurvivalFunction', x, (z) => logNdtr(-z), (z) => -dLogNdtr(-z), 0);
@@ -77,18 +78,18 @@ export class LogNormal extends Distribution {
   /** g((ln x − μ)/σ) as one fused node given g and g′ (`atZero` for x ≤ 0). */
   private ofZ(method: string, x: Tensor, g: (z: number) => number, dg: (z: number) => number, atZero: number): Tensor {
     return fusedMap(`LogNormal.${method}`, this.args(x),
-      (v, m, s) => (v > 0 ? g((Math.log(v) - m) / s) : Number.isNaN(v) ? Number.NaN : atZero),
+      (v, m, s) => (v > 0 ? g((detLog(v) - m) / s) : Number.isNaN(v) ? Number.NaN : atZero),
       (out, v, m, s) => {
         if (!(v > 0)) return;
-        const z = (Math.log(v) - m) / s, d = dg(z);
+        const z = (detLog(v) - m) / s, d = dg(z);
         out[0] = d / (s * v); out[1] = -d / s; out[2] = -d * z / s;
       });
   }
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('LogNormal.quantile', [['p', p], ['loc', this.loc], ['scale', this.scale]],
-      (q, m, s) => Math.exp(ndtri(q) * s + m),
-      (out, q, _m, s, _d, y) => { const z = ndtri(q); out[0] = (y * s) / Math.exp(logPhi(z)); out[1] = y; out[2] = y * z; });
+      (q, m, s) => detExp(ndtri(q) * s + m),
+      (out, q, _m, s, _d, y) => { const z = ndtri(q); out[0] = (y * s) / detExp(logPhi(z)); out[1] = y; out[2] = y * z; });
   }
 
   protected override meanImpl(): Tensor { return broadcastTo(exp(add(this.loc, mul(0.5, square(this.scale)))), this.batchShape); }
@@ -107,12 +108,12 @@ export class LogNormal extends Distribution {
 // inline them (see normal.ts).
 function logNormalLogProb(v: number, m: number, s: number): number {
   if (!(v > 0)) return Number.isNaN(v) ? Number.NaN : -Infinity;
-  const lv = Math.log(v), z = (lv - m) / s;
-  return -0.5 * z * z - LOG_SQRT_2PI - Math.log(s) - lv;
+  const lv = detLog(v), z = (lv - m) / s;
+  return -0.5 * z * z - LOG_SQRT_2PI - detLog(s) - lv;
 }
 function logNormalLogProbPartials(out: Float64Array, v: number, m: number, s: number): void {
   if (!(v > 0)) return;
-  const z = (Math.log(v) - m) / s;
+  const z = (detLog(v) - m) / s;
   out[0] = -(z / s + 1) / v; out[1] = z / s; out[2] = (z * z - 1) / s;
 }
 

@@ -1,4 +1,4 @@
-import { detTanh } from '../src/math/index.js';
+import { detLog, detLog1p, detTanh } from '../src/math/index.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
 import type { TensorLike } from '../src/tensor/core.js';
@@ -58,8 +58,8 @@ export class Logistic extends Distribution {
     const dtype = this.dtype as FloatDType;
     const u = samplersUniform([n, ...this.batchShape], { minval: TINY[dtype], maxval: 1, seed, dtype });
     return fusedMap('Logistic.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
-      (w, m, s) => (Math.log(w) - Math.log1p(-w)) * s + m,
-      (out, w) => { out[1] = 1; out[2] = Math.log(w) - Math.log1p(-w); });
+      (w, m, s) => (detLog(w) - detLog1p(-w)) * s + m,
+      (out, w) => { out[1] = 1; out[2] = detLog(w) - detLog1p(-w); });
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
@@ -88,8 +88,8 @@ export class Logistic extends Distribution {
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Logistic.quantile', [['p', p], ['loc', this.loc], ['scale', this.scale]],
-      (q, m, s) => m + s * (Math.log(q) - Math.log1p(-q)),
-      (out, q, _m, s) => { out[0] = s / (q * (1 - q)); out[1] = 1; out[2] = Math.log(q) - Math.log1p(-q); });
+      (q, m, s) => m + s * (detLog(q) - detLog1p(-q)),
+      (out, q, _m, s) => { out[0] = s / (q * (1 - q)); out[1] = 1; out[2] = detLog(q) - detLog1p(-q); });
   }
 
   protected override meanImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
@@ -101,7 +101,7 @@ export class Logistic extends Distribution {
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function logisticLogProb(v: number, m: number, s: number): number { const z = (v - m) / s; return -z - 2 * softplusScalar(-z) - Math.log(s); }
+function logisticLogProb(v: number, m: number, s: number): number { const z = (v - m) / s; return -z - 2 * softplusScalar(-z) - detLog(s); }
 function logisticLogProbPartials(out: Float64Array, v: number, m: number, s: number): void {
   const z = (v - m) / s, t = detTanh(z / 2); // d/dz log density = −tanh(z/2)
   out[0] = -t / s; out[1] = t / s; out[2] = (z * t - 1) / s;

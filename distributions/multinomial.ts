@@ -16,6 +16,7 @@ import { checkExactlyOne } from './internal/either-parameter.js';
 import { countVectorsSumming } from './internal/count-support.js';
 import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
 import { addRowGrad, rowIndex, simplexRows, type SimplexRows } from './internal/simplex-rows.js';
+import { detExp, detLog, detLog1p } from '../src/math/index.js';
 
 export interface MultinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -175,16 +176,16 @@ export function multinomialLogPmf(values: ArrayLike<number>, at: number, k: numb
   }
   if (total !== n) return -Infinity;
   if (n === 0) return 0;
-  const logn = Math.log(n);
-  let acc = 0.5 * Math.log(2 * Math.PI * n) + stirlingError(n);
+  const logn = detLog(n);
+  let acc = 0.5 * detLog(2 * Math.PI * n) + stirlingError(n);
   for (let j = 0; j < k; j++) {
     const xj = values[at + j]!;
     if (xj === 0) continue;
     const lq = logq[qAt + j]!;
     if (lq === -Infinity) return -Infinity;
-    const m = n * Math.exp(lq);   // the expected count n·qⱼ
+    const m = n * detExp(lq);   // the expected count n·qⱼ
     const u = (m - xj) / xj;
-    acc += (Math.abs(u) < 0.5 ? xj * Math.log1p(u) : xj * (logn + lq - Math.log(xj))) - 0.5 * Math.log(2 * Math.PI * xj) - stirlingError(xj);
+    acc += (Math.abs(u) < 0.5 ? xj * detLog1p(u) : xj * (logn + lq - detLog(xj))) - 0.5 * detLog(2 * Math.PI * xj) - stirlingError(xj);
   }
   return acc;
 }

@@ -14,6 +14,7 @@ import { elementwise, nonNegativeInteger, positive, real } from './internal/cons
 import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
+import { detExp, detLog, detLog1p } from '../src/math/index.js';
 
 export interface NegativeBinomialOptions extends DistributionOptions {
   /** r > 0, the number of failures that ends the experiment (any positive real). */
@@ -72,7 +73,7 @@ export class NegativeBinomial extends Distribution {
   private get paramEntry(): [string, Tensor] { return this.logits ? ['logits', this.logits] : ['probs', this.probs!]; }
   /** [p, 1 − p, log p, log(1 − p)] from the given parameter. */
   private parts(t: number): [number, number, number, number] {
-    return this.logits ? [sigmoidScalar(t), sigmoidScalar(-t), -softplusScalar(-t), -softplusScalar(t)] : [t, 1 - t, Math.log(t), Math.log1p(-t)];
+    return this.logits ? [sigmoidScalar(t), sigmoidScalar(-t), -softplusScalar(-t), -softplusScalar(t)] : [t, 1 - t, detLog(t), detLog1p(-t)];
   }
   /** d(parameter-space)/d p: 1 for probs, p(1 − p) for logits. */
   private dp(t: number): number { return this.logits ? sigmoidScalar(t) * sigmoidScalar(-t) : 1; }
@@ -130,7 +131,7 @@ export class NegativeBinomial extends Distribution {
     return fusedMap(`NegativeBinomial.${method}`, [['value', x], ['totalCount', this.totalCount], this.paramEntry, ['tail', direct]],
       (v, r, t, c) => {
         if (Number.isNaN(v) || Number.isNaN(c)) return Number.NaN;
-        if (c > LOG_TAIL_THRESHOLD || v < 0) return Math.log(c);
+        if (c > LOG_TAIL_THRESHOLD || v < 0) return detLog(c);
         const [p, q, lp, lq] = this.parts(t), k = Math.floor(v);
         return lower
           ? logTailSeries(negativeBinomialLogPmf(k, r, p, q, lp, lq), k, 0, -1, (j) => j / ((r + j - 1) * p))
@@ -140,7 +141,7 @@ export class NegativeBinomial extends Distribution {
         if (!(v >= 0) || !(y > -Infinity)) return;
         const [p, q, lp, lq] = this.parts(t), k = Math.floor(v);
         // d tail/dp = ∓ I′_q(r, k + 1) = ∓ (r + k)·pmf(k)/q.
-        const g = (r + k) / q * Math.exp(negativeBinomialLogPmf(k, r, p, q, lp, lq) - y);
+        const g = (r + k) / q * detExp(negativeBinomialLogPmf(k, r, p, q, lp, lq) - y);
         out[1] = c > LOG_TAIL_THRESHOLD ? (lower ? betaincDa(r, k + 1, q) : betaincDb(k + 1, r, p)) / c : Number.NaN;
         out[2] = (lower ? -g : g) * this.dp(t);
       });
@@ -158,7 +159,7 @@ export class NegativeBinomial extends Distribution {
   /** ⌊(r − 1)·p/(1 − p)⌋ for r > 1, else 0 (TFP). */
   protected override modeImpl(): Tensor {
     const m = fusedMap('NegativeBinomial.mode', [['totalCount', this.totalCount], this.paramEntry],
-      (r, t) => Math.floor((r > 1 ? r - 1 : 0) * (this.logits ? Math.exp(t) : t / (1 - t))));
+      (r, t) => Math.floor((r > 1 ? r - 1 : 0) * (this.logits ? detExp(t) : t / (1 - t))));
     return broadcastTo(m, this.batchShape);
   }
 }
@@ -171,6 +172,6 @@ export function negativeBinomialLogPmf(k: number, r: number, p: number, q: numbe
   if (Number.isNaN(k) || Number.isNaN(r) || Number.isNaN(p)) return Number.NaN;
   if (!Number.isInteger(k) || k < 0) return -Infinity;
   if (k === 0) return r * lq + 0;
-  if (p > 0 && q > 0) return betaPowerLog(k + 1, r, p, q) - lp - Math.log(r + k);
-  return k * lp + r * lq - lbeta(k + 1, r) - Math.log(r + k);
+  if (p > 0 && q > 0) return betaPowerLog(k + 1, r, p, q) - lp - detLog(r + k);
+  return k * lp + r * lq - lbeta(k + 1, r) - detLog(r + k);
 }

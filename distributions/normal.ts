@@ -12,6 +12,7 @@ import { positive, real } from './internal/constraints.js';
 import { fusedMap, type FusedForms } from './internal/fused.js';
 import { dLogNdtr, logNdtr, logPhi, ndtr, ndtri } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
+import { detExp, detLog } from '../src/math/index.js';
 
 export interface NormalOptions extends DistributionOptions {
   /** Mean μ (any real; broadcasts with `scale`). */
@@ -20,7 +21,7 @@ export interface NormalOptions extends DistributionOptions {
   readonly scale: TensorLike;
 }
 
-const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+const LOG_SQRT_2PI = 0.5 * detLog(2 * Math.PI);
 
 /**
  * The normal distribution (TFP's `tfd.Normal`): density exp(−(x − μ)²/(2σ²)) / (σ√(2π)) on ℝ.
@@ -59,13 +60,13 @@ export class Normal extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofZ('cdf', x, ndtr, (z) => Math.exp(logPhi(z)));
+    return this.ofZ('cdf', x, ndtr, (z) => detExp(logPhi(z)));
   }
   protected override logCdfImpl(x: Tensor): Tensor {
     return this.ofZ('logCdf', x, logNdtr, dLogNdtr);
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofZ('survivalFunction', x, (z) => ndtr(-z), (z) => -Math.exp(logPhi(z)));
+    return this.ofZ('survivalFunction', x, (z) => ndtr(-z), (z) => -detExp(logPhi(z)));
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
     return this.ofZ('logSurvivalFunction', x, (z) => logNdtr(-z), (z) => -dLogNdtr(-z));
@@ -81,7 +82,7 @@ export class Normal extends Distribution {
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Normal.quantile', [['p', p], ['loc', this.loc], ['scale', this.scale]],
       (q, m, s) => ndtri(q) * s + m,
-      (out, q, _m, s) => { const z = ndtri(q); out[0] = s / Math.exp(logPhi(z)); out[1] = 1; out[2] = z; });
+      (out, q, _m, s) => { const z = ndtri(q); out[0] = s / detExp(logPhi(z)); out[1] = 1; out[2] = z; });
   }
 
   protected override meanImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
@@ -96,7 +97,7 @@ export class Normal extends Distribution {
 // The log density's kernels are module functions, not closures made per call: compiled code calls
 // one function object, which V8 can inline (a closure made per call it cannot, and then every
 // double passed or returned is boxed).
-function normalLogProb(v: number, m: number, s: number): number { return normalLogProbCore(v, m, s, 0, Math.log(s)); }
+function normalLogProb(v: number, m: number, s: number): number { return normalLogProbCore(v, m, s, 0, detLog(s)); }
 function normalLogProbCore(v: number, m: number, s: number, _: number, logS: number): number { const z = (v - m) / s; return -0.5 * z * z - LOG_SQRT_2PI - logS; }
 
 function normalLogProbPartials(out: Float64Array, v: number, m: number, s: number): void { out[0] = dValue(v, m, s); out[1] = dLoc(v, m, s); out[2] = dScale(v, m, s); }
@@ -109,7 +110,7 @@ function normalLogProbFill(out: Float64Array | Float32Array, n: number, values: 
   const [xs, ms, ss] = values as [ArrayLike<number>, ArrayLike<number>, ArrayLike<number>];
   const [sx, sm, sS] = strides as [number, number, number];
   if (sx === 1 && sm === 0 && sS === 0) {
-    const m = ms[0]!, s = ss[0]!, logS = Math.log(s);
+    const m = ms[0]!, s = ss[0]!, logS = detLog(s);
     for (let k = 0; k < n; k++) out[k] = normalLogProbCore(xs[k]!, m, s, 0, logS);
     return;
   }
@@ -117,7 +118,7 @@ function normalLogProbFill(out: Float64Array | Float32Array, n: number, values: 
 }
 
 /** log σ computed once per call (at compile time for a constant scale); one partial at a time. */
-const NORMAL_FORMS: FusedForms = { fill: normalLogProbFill, hoisted: { of: [2], h: Math.log, core: normalLogProbCore }, partialOf: [dValue, dLoc, dScale] };
+const NORMAL_FORMS: FusedForms = { fill: normalLogProbFill, hoisted: { of: [2], h: detLog, core: normalLogProbCore }, partialOf: [dValue, dLoc, dScale] };
 
 /** KL(N(μa, σa) ‖ N(μb, σb)) = ½((μa − μb)/σb)² + ½·expm1(2Δ) − Δ, Δ = log σa − log σb (TFP's form). */
 registerKL(Normal, Normal, (a, b) => {

@@ -13,6 +13,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { atLeast, positive, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface ParetoOptions extends DistributionOptions {
   /** Shape (tail index) α > 0. */
@@ -59,7 +60,7 @@ export class Pareto extends Distribution {
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
     return fusedMap('Pareto.sample', [['u', u], ['concentration', this.concentration], ['scale', this.scale]], paretoQuantile,
-      (out, _p, k, s, _d, y) => { out[1] = -(y * Math.log(y / s)) / k; out[2] = y / s; });
+      (out, _p, k, s, _d, y) => { out[1] = -(y * detLog(y / s)) / k; out[2] = y / s; });
   }
 
   /** Values must be ≥ scale (checked under `validateArgs`). */
@@ -72,14 +73,14 @@ export class Pareto extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofL('cdf', x, (l) => 0 - Math.expm1(l), 0, (l) => -Math.exp(l));
+    return this.ofL('cdf', x, (l) => 0 - detExpm1(l), 0, (l) => -detExp(l));
   }
   protected override logCdfImpl(x: Tensor): Tensor {
     // TFP's log1p(−(σ/x)^α) far from σ; log(−expm1(L)) near it, where (σ/x)^α is close to 1.
-    return this.ofL('logCdf', x, (l) => (l < -Math.LN2 ? Math.log1p(-Math.exp(l)) : Math.log(-Math.expm1(l))), -Infinity, (l) => -1 / Math.expm1(-l));
+    return this.ofL('logCdf', x, (l) => (l < -Math.LN2 ? detLog1p(-detExp(l)) : detLog(-detExpm1(l))), -Infinity, (l) => -1 / detExpm1(-l));
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofL('survivalFunction', x, Math.exp, 1, Math.exp);
+    return this.ofL('survivalFunction', x, detExp, 1, detExp);
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
     return this.ofL('logSurvivalFunction', x, (l) => l, 0, () => 1);
@@ -98,7 +99,7 @@ export class Pareto extends Distribution {
 
   protected override quantileImpl(p: Tensor): Tensor {
     return fusedMap('Pareto.quantile', [['p', p], ['concentration', this.concentration], ['scale', this.scale]], paretoQuantile,
-      (out, q, k, s, _d, y) => { out[0] = y / (k * (1 - q)); out[1] = -(y * Math.log(y / s)) / k; out[2] = y / s; });
+      (out, q, k, s, _d, y) => { out[0] = y / (k * (1 - q)); out[1] = -(y * detLog(y / s)) / k; out[2] = y / s; });
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
@@ -124,13 +125,13 @@ export class Pareto extends Distribution {
 }
 
 /** log(σ/x) for x ≥ σ: −log1p((x − σ)/σ) below 2σ (x − σ is exact there, so the log keeps its digits next to σ). */
-function logRatio(s: number, v: number): number { return v < 2 * s ? -Math.log1p((v - s) / s) : Math.log(s / v); }
+function logRatio(s: number, v: number): number { return v < 2 * s ? -detLog1p((v - s) / s) : detLog(s / v); }
 
 /** σ·exp(−log1p(−p)/α): the quantile, and TFP's draw from a uniform u = p. */
-function paretoQuantile(p: number, k: number, s: number): number { return s * Math.exp(-Math.log1p(-p) / k); }
+function paretoQuantile(p: number, k: number, s: number): number { return s * detExp(-detLog1p(-p) / k); }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function paretoLogProb(v: number, k: number, s: number): number { return v < s ? -Infinity : Math.log(k / v) + k * logRatio(s, v); }
+function paretoLogProb(v: number, k: number, s: number): number { return v < s ? -Infinity : detLog(k / v) + k * logRatio(s, v); }
 function paretoLogProbPartials(out: Float64Array, v: number, k: number, s: number): void { out[0] = dValue(v, k, s); out[1] = dConcentration(v, k, s); out[2] = dScale(v, k, s); }
 /** −(α + 1)/x; 0 below the support. */
 function dValue(v: number, k: number, s: number): number { return v < s ? 0 : -(k + 1) / v; }

@@ -14,6 +14,7 @@ import { checkExactlyOne } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 import { randomPoisson } from './internal/random-poisson.js';
+import { detExp, detLog } from '../src/math/index.js';
 
 export interface PoissonOptions extends DistributionOptions {
   /** Rate λ ≥ 0. Exactly one of `rate` and `logRate`. */
@@ -87,14 +88,14 @@ export class Poisson extends Distribution {
     return fusedMap(`Poisson.${method}`, [['value', x], this.paramEntry],
       (v, t) => {
         if (Number.isNaN(v)) return Number.NaN;
-        const lam = isLog ? Math.exp(t) : t;
+        const lam = isLog ? detExp(t) : t;
         if (v < 0) return lower ? 0 : 1;
         const a = Math.floor(v) + 1;
         return lower ? igammacScalar(a, lam) : igammaScalar(a, lam);
       },
       (out, v, t) => {
         if (!(v >= 0)) return;
-        const lam = isLog ? Math.exp(t) : t, d = igammaDx(Math.floor(v) + 1, lam);
+        const lam = isLog ? detExp(t) : t, d = igammaDx(Math.floor(v) + 1, lam);
         const dl = lower ? -d : d;
         out[1] = isLog ? dl * lam : dl;
       });
@@ -113,17 +114,17 @@ export class Poisson extends Distribution {
       (v, t) => {
         if (Number.isNaN(v)) return Number.NaN;
         if (v < 0) return lower ? -Infinity : 0;
-        const lam = isLog ? Math.exp(t) : t, lr = isLog ? t : Math.log(t), k = Math.floor(v);
+        const lam = isLog ? detExp(t) : t, lr = isLog ? t : detLog(t), k = Math.floor(v);
         const direct = lower ? igammacScalar(k + 1, lam) : igammaScalar(k + 1, lam);
-        if (direct > LOG_TAIL_THRESHOLD) return Math.log(direct);
+        if (direct > LOG_TAIL_THRESHOLD) return detLog(direct);
         return lower
           ? logTailSeries(poissonLogPmf(k, lam, lr), k, 0, -1, (j) => j / lam)
           : logTailSeries(poissonLogPmf(k + 1, lam, lr), k + 1, Infinity, 1, (j) => lam / (j + 1));
       },
       (out, v, t, _c, _d, y) => {
         if (!(v >= 0) || !(y > -Infinity)) return;
-        const lam = isLog ? Math.exp(t) : t, lr = isLog ? t : Math.log(t);
-        const r = Math.exp(poissonLogPmf(Math.floor(v), lam, lr) - y);
+        const lam = isLog ? detExp(t) : t, lr = isLog ? t : detLog(t);
+        const r = detExp(poissonLogPmf(Math.floor(v), lam, lr) - y);
         const dl = lower ? -r : r;
         out[1] = isLog ? dl * lam : dl;
       });
@@ -152,13 +153,13 @@ export function poissonLogPmf(k: number, lam: number, lr: number): number {
 
 // The log mass's kernels (rate and log-rate forms) are module functions, not closures made per
 // call, so compiled code can inline them (see normal.ts).
-function poissonLogProb(k: number, t: number): number { return poissonLogPmf(k, t, Math.log(t)); }
+function poissonLogProb(k: number, t: number): number { return poissonLogPmf(k, t, detLog(t)); }
 function poissonLogProbPartials(out: Float64Array, k: number, t: number, _c: number, _d: number, y: number): void {
   if (!(y > -Infinity)) return;
   out[1] = (k === 0 ? 0 : k / t) - 1;
 }
-function poissonLogProbByLogRate(k: number, t: number): number { return poissonLogPmf(k, Math.exp(t), t); }
+function poissonLogProbByLogRate(k: number, t: number): number { return poissonLogPmf(k, detExp(t), t); }
 function poissonLogProbByLogRatePartials(out: Float64Array, k: number, t: number, _c: number, _d: number, y: number): void {
   if (!(y > -Infinity)) return;
-  out[1] = k - Math.exp(t);
+  out[1] = k - detExp(t);
 }

@@ -1,4 +1,4 @@
-import { detPow } from '../src/math/index.js';
+import { detExp, detLog, detPow } from '../src/math/index.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normal as samplersNormal } from '../src/samplers/normal.js';
 import { sanitizeSeed, splitSeed } from '../src/samplers/seeds.js';
@@ -94,16 +94,16 @@ export class StudentT extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofT('cdf', x, tCdf, (df, t) => Math.exp(tLogPdf(df, t)), (df, t) => (t < 0 ? 1 : -1) * tailDdf(df, t));
+    return this.ofT('cdf', x, tCdf, (df, t) => detExp(tLogPdf(df, t)), (df, t) => (t < 0 ? 1 : -1) * tailDdf(df, t));
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofT('survivalFunction', x, (df, t) => tCdf(df, -t), (df, t) => -Math.exp(tLogPdf(df, t)), (df, t) => (t > 0 ? 1 : -1) * tailDdf(df, t));
+    return this.ofT('survivalFunction', x, (df, t) => tCdf(df, -t), (df, t) => -detExp(tLogPdf(df, t)), (df, t) => (t > 0 ? 1 : -1) * tailDdf(df, t));
   }
   protected override logCdfImpl(x: Tensor): Tensor {
-    return this.ofT('logCdf', x, tLogCdf, (df, t) => Math.exp(tLogPdf(df, t) - tLogCdf(df, t)), dLogCdfDdf);
+    return this.ofT('logCdf', x, tLogCdf, (df, t) => detExp(tLogPdf(df, t) - tLogCdf(df, t)), dLogCdfDdf);
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofT('logSurvivalFunction', x, (df, t) => tLogCdf(df, -t), (df, t) => -Math.exp(tLogPdf(df, t) - tLogCdf(df, -t)), (df, t) => dLogCdfDdf(df, -t));
+    return this.ofT('logSurvivalFunction', x, (df, t) => tLogCdf(df, -t), (df, t) => -detExp(tLogPdf(df, t) - tLogCdf(df, -t)), (df, t) => dLogCdfDdf(df, -t));
   }
 
   /** g(ν, (x − μ)/|σ|) as one fused node, given g, ∂g/∂t and ∂g/∂ν. */
@@ -121,7 +121,7 @@ export class StudentT extends Distribution {
       (q, df, m, s) => m + Math.abs(s) * tQuantile(df, q),
       (out, q, df, m, s) => {
         // t(p) solves cdf(t) = p: ∂t/∂p = 1/pdf(t), ∂t/∂ν = −(∂cdf/∂ν)/pdf(t).
-        const t = tQuantile(df, q), a = Math.abs(s), inv = Math.exp(-tLogPdf(df, t));
+        const t = tQuantile(df, q), a = Math.abs(s), inv = detExp(-tLogPdf(df, t));
         out[0] = a * inv; out[1] = -a * (t < 0 ? 1 : -1) * tailDdf(df, t) * inv; out[2] = 1; out[3] = Math.sign(s) * t;
       });
   }
@@ -139,7 +139,7 @@ export class StudentT extends Distribution {
   protected override entropyImpl(): Tensor {
     // log|σ| + ½ log ν + log B(ν/2, ½) + (ν+1)/2 · (ψ((ν+1)/2) − ψ(ν/2)).
     return fusedMap('StudentT.entropy', [['df', broadcastTo(this.df, this.batchShape)], ['scale', this.scale]],
-      (df, s) => Math.log(Math.abs(s)) + 0.5 * Math.log(df) + lbeta(0.5 * df, 0.5) + 0.5 * (df + 1) * digammaDiff(0.5 * df, 0.5),
+      (df, s) => detLog(Math.abs(s)) + 0.5 * detLog(df) + lbeta(0.5 * df, 0.5) + 0.5 * (df + 1) * digammaDiff(0.5 * df, 0.5),
       // ∂/∂ν = 1/(2ν) + (ν+1)/4 · (ψ′((ν+1)/2) − ψ′(ν/2)) (the digamma terms cancel).
       (out, df, s) => { out[0] = 0.5 / df + 0.25 * (df + 1) * (trigamma(0.5 * (df + 1)) - trigamma(0.5 * df)); out[1] = 1 / s; });
   }
@@ -148,7 +148,7 @@ export class StudentT extends Distribution {
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function studentTLogProb(v: number, df: number, m: number, s: number): number { return tLogPdf(df, (v - m) / s) - Math.log(Math.abs(s)); }
+function studentTLogProb(v: number, df: number, m: number, s: number): number { return tLogPdf(df, (v - m) / s) - detLog(Math.abs(s)); }
 function studentTLogProbPartials(out: Float64Array, v: number, df: number, m: number, s: number): void {
   const y = (v - m) / s, r = (df + 1) / (y + df / y); // (ν+1)·y/(ν+y²), 0 at y = 0
   out[0] = -r / s; out[1] = tLogPdfDdf(df, y); out[2] = r / s; out[3] = (r * y - 1) / s;
@@ -179,7 +179,7 @@ function linearGamma(shape: readonly number[], df: ArrayLike<number>, seed: KeyA
   const out = new Float64Array(size);
   for (let i = 0; i < size; i++) {
     const a = 0.5 * df[i]!;
-    let g = Math.exp(logG[i]!) * (a > 0 && a < 1 ? detPow(u[i]!, 1 / a) : 1) / 0.5;
+    let g = detExp(logG[i]!) * (a > 0 && a < 1 ? detPow(u[i]!, 1 / a) : 1) / 0.5;
     if (g === 0) g = tiny;
     out[i] = g;
   }

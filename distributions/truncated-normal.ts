@@ -14,6 +14,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { finite, positive, type Constraint } from './internal/constraints.js';
 import { broadcastLoader, fusedMap } from './internal/fused.js';
 import { logNdtr, logPhi, ndtri, dLogNdtr } from './internal/ndtr.js';
+import { detCos, detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 
 export interface TruncatedNormalOptions extends DistributionOptions {
   /** μ, the mean of the normal before truncation. */
@@ -26,13 +27,13 @@ export interface TruncatedNormalOptions extends DistributionOptions {
   readonly high: TensorLike;
 }
 
-const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+const LOG_SQRT_2PI = 0.5 * detLog(2 * Math.PI);
 
 /** 16-point Gauss–Legendre nodes and weights on [−1, 1] (Newton on P₁₆ at load). */
 const GL = (() => {
   const n = 16, x: number[] = [], w: number[] = [];
   for (let i = 1; i <= n; i++) {
-    let t = Math.cos((Math.PI * (i - 0.25)) / (n + 0.5)), dp = 0;
+    let t = detCos((Math.PI * (i - 0.25)) / (n + 0.5)), dp = 0;
     for (let it = 0; it < 100; it++) {
       let p0 = 1, p1 = t;
       for (let k = 2; k <= n; k++) { const p2 = ((2 * k - 1) * t * p1 - (k - 1) * p0) / k; p0 = p1; p1 = p2; }
@@ -67,17 +68,17 @@ function mass(u: number, v: number, g = v - u): [number, number, number] {
   const up = u > 0, a = up ? -v : u, b = up ? -u : v;
   const lb = logNdtr(b);
   const gap = g < 1 ? logNdtrGap(a, g) : lb - logNdtr(a);
-  const rb = dLogNdtr(b) / -Math.expm1(-gap);
-  const ra = Number.isFinite(a) ? dLogNdtr(a) / Math.expm1(gap) : 0;
+  const rb = dLogNdtr(b) / -detExpm1(-gap);
+  const ra = Number.isFinite(a) ? dLogNdtr(a) / detExpm1(gap) : 0;
   const lm = lb + log1mexpScalar(-gap);
   return up ? [lm, rb, ra] : [lm, ra, rb];
 }
 
 /** Φ⁻¹(e^lp), finite however small e^lp is (Newton on log Φ below 1e−300). */
 function ndtriLog(lp: number): number {
-  if (lp > -690) return ndtri(Math.exp(lp));
+  if (lp > -690) return ndtri(detExp(lp));
   const t = -2 * lp;
-  let x = -Math.sqrt(t - Math.log(t) - Math.log(2 * Math.PI));
+  let x = -Math.sqrt(t - detLog(t) - detLog(2 * Math.PI));
   for (let i = 0; i < 8; i++) x -= (logNdtr(x) - lp) / dLogNdtr(x);
   return x;
 }
@@ -173,7 +174,7 @@ export class TruncatedNormal extends Distribution {
   protected override logProbImpl(x: Tensor): Tensor {
     return this.map('logProb', x,
       ([v, m, s, l, h]) => (Number.isNaN(v!) ? Number.NaN : v! < l! || v! > h! ? -Infinity
-        : logPhi((v! - m!) / s!) - Math.log(s!) - mass((l! - m!) / s!, (h! - m!) / s!, (h! - l!) / s!)[0]),
+        : logPhi((v! - m!) / s!) - detLog(s!) - mass((l! - m!) / s!, (h! - m!) / s!, (h! - l!) / s!)[0]),
       (out, [v, m, s, l, h]) => {
         if (v! < l! || v! > h!) return;
         const z = (v! - m!) / s!, al = (l! - m!) / s!, be = (h! - m!) / s!, [, ra, rb] = mass(al, be, (h! - l!) / s!);
@@ -195,11 +196,11 @@ export class TruncatedNormal extends Distribution {
       const z = (v - m) / s, al = (l - m) / s, be = (h - m) / s, lm = mass(al, be, (h - l) / s)[0];
       // The smaller of the two tails directly; the other as log1p(−that), so values near 1 keep their digits.
       const lc = mass(al, z, (v - l) / s)[0] - lm, ls = mass(z, be, (h - v) / s)[0] - lm;
-      if (lower) return lc < -Math.LN2 ? lc : Math.log1p(-Math.exp(ls));
-      return ls < -Math.LN2 ? ls : Math.log1p(-Math.exp(lc));
+      if (lower) return lc < -Math.LN2 ? lc : detLog1p(-detExp(ls));
+      return ls < -Math.LN2 ? ls : detLog1p(-detExp(lc));
     };
     return this.map(method, x,
-      ([v, m, s, l, h]) => { const lv = logValue(v!, m!, s!, l!, h!); return linear ? Math.exp(lv) : lv; },
+      ([v, m, s, l, h]) => { const lv = logValue(v!, m!, s!, l!, h!); return linear ? detExp(lv) : lv; },
       (out, [v, m, s, l, h], y) => {
         if (!(v! > l! && v! < h!)) return;
         const z = (v! - m!) / s!, al = (l! - m!) / s!, be = (h! - m!) / s!, [, ra, rb] = mass(al, be, (h! - l!) / s!);
@@ -221,16 +222,16 @@ export class TruncatedNormal extends Distribution {
         const al = (l! - m!) / s!, be = (h! - m!) / s!;
         // Φ(z) = (1 − p)Φ(α) + pΦ(β), or equally Φ(−z) = (1 − p)Φ(−α) + pΦ(−β): solved from the
         // side where that target is below ½.
-        const lower = logaddexpScalar(Math.log1p(-q!) + logNdtr(al), Math.log(q!) + logNdtr(be));
+        const lower = logaddexpScalar(detLog1p(-q!) + logNdtr(al), detLog(q!) + logNdtr(be));
         const z = Math.min(Math.max(lower < -Math.LN2 ? ndtriLog(lower)
-          : -ndtriLog(logaddexpScalar(Math.log1p(-q!) + logNdtr(-al), Math.log(q!) + logNdtr(-be))), al), be);
+          : -ndtriLog(logaddexpScalar(detLog1p(-q!) + logNdtr(-al), detLog(q!) + logNdtr(-be))), al), be);
         // Then refined as an offset from the nearer bound (x = a + σδ or b − σδ), which keeps the
         // digits of quantiles close to a bound that z − α would lose.
         const fromLow = q! <= 0.5;
         if (!Number.isFinite(fromLow ? l! : h!)) return m! + s! * z;
-        const lm = mass(al, be, (h! - l!) / s!)[0], target = lm + (fromLow ? Math.log(q!) : Math.log1p(-q!));
+        const lm = mass(al, be, (h! - l!) / s!)[0], target = lm + (fromLow ? detLog(q!) : detLog1p(-q!));
         let d = fromLow ? z - al : be - z;
-        if (!(d > 0)) d = Math.exp(target - logPhi(fromLow ? al : be));
+        if (!(d > 0)) d = detExp(target - logPhi(fromLow ? al : be));
         for (let i = 0; i < 50; i++) {
           const [lt, ru, rv] = fromLow ? mass(al, al + d, d) : mass(be - d, be, d);
           const step = (lt - target) / (fromLow ? rv : ru);
@@ -242,9 +243,9 @@ export class TruncatedNormal extends Distribution {
       },
       (out, [q, m, s, l, h], y) => {
         const z = (y - m!) / s!, al = (l! - m!) / s!, be = (h! - m!) / s!, lz = logPhi(z);
-        const dzdp = Math.exp(mass(al, be, (h! - l!) / s!)[0] - lz);
-        const dza = Number.isFinite(al) ? Math.exp(Math.log1p(-q!) + logPhi(al) - lz) : 0;
-        const dzb = Number.isFinite(be) ? Math.exp(Math.log(q!) + logPhi(be) - lz) : 0;
+        const dzdp = detExp(mass(al, be, (h! - l!) / s!)[0] - lz);
+        const dza = Number.isFinite(al) ? detExp(detLog1p(-q!) + logPhi(al) - lz) : 0;
+        const dzb = Number.isFinite(be) ? detExp(detLog(q!) + logPhi(be) - lz) : 0;
         out[0] = s! * dzdp; out[1] = 1 - dza - dzb;
         out[2] = z - (dza === 0 ? 0 : al * dza) - (dzb === 0 ? 0 : be * dzb); out[3] = dza; out[4] = dzb;
       });
@@ -268,7 +269,7 @@ export class TruncatedNormal extends Distribution {
   }
   protected override entropyImpl(): Tensor {
     return this.statistic('entropy', (_m, s, al, be, lm, ra, rb) =>
-      0.5 + LOG_SQRT_2PI + Math.log(s) + lm + 0.5 * ((ra === 0 ? 0 : al * ra) - (rb === 0 ? 0 : be * rb)));
+      0.5 + LOG_SQRT_2PI + detLog(s) + lm + 0.5 * ((ra === 0 ? 0 : al * ra) - (rb === 0 ? 0 : be * rb)));
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector {
     return new Sigmoid({ low: this.low, high: this.high, validateArgs: this.validateArgs });

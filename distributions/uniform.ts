@@ -12,6 +12,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detLog } from '../src/math/index.js';
 
 export interface UniformOptions extends DistributionOptions {
   /** Lower bound a (default 0; broadcasts with `high`). */
@@ -97,7 +98,7 @@ export class Uniform extends Distribution {
 
   protected override logCdfImpl(x: Tensor): Tensor {
     return fusedMap('Uniform.logCdf', this.args(x),
-      (v, l, h) => (v <= l ? -Infinity : v >= h ? 0 : Math.log(v - l) - Math.log(h - l)),
+      (v, l, h) => (v <= l ? -Infinity : v >= h ? 0 : detLog(v - l) - detLog(h - l)),
       (out, v, l, h) => {
         if (!(v > l && v < h)) return;
         out[0] = 1 / (v - l); out[1] = -1 / (v - l) + 1 / (h - l); out[2] = -1 / (h - l);
@@ -116,7 +117,7 @@ export class Uniform extends Distribution {
 
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
     return fusedMap('Uniform.logSurvivalFunction', this.args(x),
-      (v, l, h) => (v < l ? 0 : v >= h ? -Infinity : Math.log(h - v) - Math.log(h - l)),
+      (v, l, h) => (v < l ? 0 : v >= h ? -Infinity : detLog(h - v) - detLog(h - l)),
       (out, v, l, h) => {
         if (!(v >= l && v < h)) return;
         out[0] = -1 / (h - v); out[1] = 1 / (h - l); out[2] = 1 / (h - v) - 1 / (h - l);
@@ -141,13 +142,13 @@ export class Uniform extends Distribution {
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function uniformLogProb(v: number, l: number, h: number): number { return Number.isNaN(v) ? Number.NaN : v < l || v > h ? -Infinity : -Math.log(h - l); }
+function uniformLogProb(v: number, l: number, h: number): number { return Number.isNaN(v) ? Number.NaN : v < l || v > h ? -Infinity : -detLog(h - l); }
 function uniformLogProbPartials(out: Float64Array, v: number, l: number, h: number): void { if (v >= l && v <= h) { out[1] = 1 / (h - l); out[2] = -1 / (h - l); } }
 
 /** KL(U(a₁, b₁) ‖ U(a₂, b₂)) = log(b₂ − a₂) − log(b₁ − a₁) when [a₁, b₁] ⊆ [a₂, b₂], else +∞. */
 registerKL(Uniform, Uniform, (a, b) => fusedMap('Uniform.klDivergence',
   [['a.low', a.low], ['a.high', a.high], ['b.low', b.low], ['b.high', b.high]],
-  (al, ah, bl, bh) => (bl <= al && ah <= bh ? Math.log(bh - bl) - Math.log(ah - al) : Infinity),
+  (al, ah, bl, bh) => (bl <= al && ah <= bh ? detLog(bh - bl) - detLog(ah - al) : Infinity),
   (out, al, ah, bl, bh) => {
     if (!(bl <= al && ah <= bh)) return;
     out[0] = 1 / (ah - al); out[1] = -1 / (ah - al); out[2] = -1 / (bh - bl); out[3] = 1 / (bh - bl);

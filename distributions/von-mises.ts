@@ -13,6 +13,7 @@ import { nonNegative, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { logPhi, ndtr } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
+import { detAcos, detCos, detExp, detLog, detSin } from '../src/math/index.js';
 
 export interface VonMisesOptions extends DistributionOptions {
   /** μ, the circular mean (any real; 2π-periodic). */
@@ -22,7 +23,7 @@ export interface VonMisesOptions extends DistributionOptions {
 }
 
 const TWO_PI = 2 * Math.PI;
-const LOG_2PI = Math.log(TWO_PI);
+const LOG_2PI = detLog(TWO_PI);
 const TINY: Record<FloatDType, number> = { float64: 2 ** -1022, float32: 2 ** -126 };
 /** Below this κ, TFP replaces s = (1 + ρ²)/(2ρ) by its limit 1/κ (float64 and float32 cut-offs). */
 const S_CUTOFF: Record<FloatDType, number> = { float64: 1.2e-4, float32: 2e-2 };
@@ -39,7 +40,7 @@ export function besselI0e(x: number): number {
     const q = 0.25 * x * x;
     let t = 1, s = 1;
     for (let k = 1; t > 1e-17 * s; k++) { t *= q / (k * k); s += t; }
-    return s * Math.exp(-x);
+    return s * detExp(-x);
   }
   let t = 1, s = 1;
   for (let k = 1; k < 60 && Math.abs(t) > 1e-17 * s; k++) { t *= ((2 * k - 1) * (2 * k - 1)) / (8 * k * x); s += t; }
@@ -58,7 +59,7 @@ export function besselI1e(x: number): number {
     const q = 0.25 * ax * ax;
     let t = 0.5 * ax, s = t;
     for (let k = 1; t > 1e-17 * s; k++) { t *= q / (k * (k + 1)); s += t; }
-    r = s * Math.exp(-ax);
+    r = s * detExp(-ax);
   } else {
     let t = 1, s = 1;
     for (let k = 1; k < 60 && Math.abs(t) > 1e-17 * s; k++) { t *= ((2 * k - 1) * (2 * k - 1) - 4) / (8 * k * ax); s += t; }
@@ -89,13 +90,13 @@ export function vonMisesCdf(x: number, k: number): [number, number] {
   x -= TWO_PI * periods;
   let cdf: number, d: number;
   if (k < 1e-150) {
-    cdf = 0.5 + x / TWO_PI + (k * Math.sin(x)) / TWO_PI; d = Math.sin(x) / TWO_PI;
+    cdf = 0.5 + x / TWO_PI + (k * detSin(x)) / TWO_PI; d = detSin(x) / TWO_PI;
   } else if (k < 10.5) {
     let rn = 0, drn = 0, vn = 0, dvn = 0;
     for (let n = 20; n > 0; n--) {
       const den = (2 * n) / k + rn, dden = (-2 * n) / (k * k) + drn;
       rn = 1 / den; drn = -dden / (den * den);
-      const mult = Math.sin(n * x) / n + vn;
+      const mult = detSin(n * x) / n + vn;
       dvn = drn * mult + rn * dvn;
       vn = rn * mult;
     }
@@ -103,7 +104,7 @@ export function vonMisesCdf(x: number, k: number): [number, number] {
     if (cdf < 0 || cdf > 1) { cdf = Math.min(Math.max(cdf, 0), 1); d = 0; }
   } else {
     const a = besselRatio(k);
-    const z = (Math.sqrt(2 / Math.PI) / besselI0e(k)) * Math.sin(0.5 * x), dz = z * (1 - a);
+    const z = (Math.sqrt(2 / Math.PI) / besselI0e(k)) * detSin(0.5 * x), dz = z * (1 - a);
     const z2 = z * z, c = 24 * k;
     const b = z2 * z2 + 1.75 * z2 + 83.5, den = c - 53 - z2;
     const A = (c - 2 * z2 - 16) / 3 - b / den;
@@ -111,7 +112,7 @@ export function vonMisesCdf(x: number, k: number): [number, number] {
     const dAdk = 24 * (1 / 3 + b / (den * den));
     const xi = z - (z2 * z) / (A * A);
     const dxi = (1 - (3 * z2) / (A * A)) * dz + ((2 * z2 * z) / (A * A * A)) * (dAdz * dz + dAdk);
-    cdf = ndtr(xi); d = Math.exp(logPhi(xi)) * dxi;
+    cdf = ndtr(xi); d = detExp(logPhi(xi)) * dxi;
   }
   return [cdf + periods, d];
 }
@@ -170,16 +171,16 @@ export class VonMises extends Distribution {
       u = samplersUniform(shape, { seed: uSeed, minval: -1, maxval: 1, dtype }).data as Float64Array;
       const v = samplersUniform(shape, { seed: vSeed, minval: 0, maxval: 1, dtype }).data as Float64Array;
       for (let i = 0; i < size; i++) {
-        const z = Math.cos(Math.PI * u[i]!), si = s[i]!;
+        const z = detCos(Math.PI * u[i]!), si = s[i]!;
         if (!done[i]) w[i] = (1 + si * z) / (si + z);
         const y = conc[i]! * (si - w[i]!);
-        if (y * (2 - y) >= v[i]! || Math.log(y / v[i]!) + 1 >= y) done[i] = 1;
+        if (y * (2 - y) >= v[i]! || detLog(y / v[i]!) + 1 >= y) done[i] = 1;
       }
       key = next;
     }
     const out = floatStorage(dtype, size);
     for (let i = 0; i < size; i++) {
-      const x = Math.sign(u[i]!) * Math.acos(w[i]!) + loc[i]!;
+      const x = Math.sign(u[i]!) * detAcos(w[i]!) + loc[i]!;
       out[i] = x - TWO_PI * roundHalfEven(x / TWO_PI);
     }
     return new Tensor(out, shape, dtype);
@@ -195,7 +196,7 @@ export class VonMises extends Distribution {
     return fusedMap('VonMises.cdf', this.args(x),
       (v, m, k) => vonMisesCdf(v - m, k)[0],
       (out, v, m, k) => {
-        const p = Math.exp(k * (Math.cos(v - m) - 1) - LOG_2PI - Math.log(besselI0e(k)));
+        const p = detExp(k * (detCos(v - m) - 1) - LOG_2PI - detLog(besselI0e(k)));
         out[0] = p; out[1] = -p; out[2] = vonMisesCdf(v - m, k)[1];
       });
   }
@@ -208,7 +209,7 @@ export class VonMises extends Distribution {
   }
   protected override entropyImpl(): Tensor {
     return broadcastTo(fusedMap('VonMises.entropy', [['concentration', this.concentration]],
-      (k) => k * (1 - besselRatio(k)) + Math.log(besselI0e(k)) + LOG_2PI,
+      (k) => k * (1 - besselRatio(k)) + detLog(besselI0e(k)) + LOG_2PI,
       (out, k) => { out[0] = -k * besselRatioD(k); }), this.batchShape);
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector {
@@ -218,9 +219,9 @@ export class VonMises extends Distribution {
 
 // The log density's kernels are module functions, not closures made per call, so compiled code can
 // inline them (see normal.ts).
-function vonMisesLogProb(v: number, m: number, k: number): number { return k * (Math.cos(v - m) - 1) - LOG_2PI - Math.log(besselI0e(k)); }
+function vonMisesLogProb(v: number, m: number, k: number): number { return k * (detCos(v - m) - 1) - LOG_2PI - detLog(besselI0e(k)); }
 function vonMisesLogProbPartials(out: Float64Array, v: number, m: number, k: number): void {
-  const sn = Math.sin(v - m); out[0] = -k * sn; out[1] = k * sn; out[2] = Math.cos(v - m) - besselRatio(k);
+  const sn = detSin(v - m); out[0] = -k * sn; out[1] = k * sn; out[2] = detCos(v - m) - besselRatio(k);
 }
 
 /**
@@ -229,8 +230,8 @@ function vonMisesLogProbPartials(out: Float64Array, v: number, m: number, k: num
  */
 registerKL(VonMises, VonMises, (a, b) => fusedMap('VonMises.klDivergence',
   [['a.loc', a.loc], ['a.concentration', a.concentration], ['b.loc', b.loc], ['b.concentration', b.concentration]],
-  (m1, k1, m2, k2) => k2 - k1 + Math.log(besselI0e(k2) / besselI0e(k1)) + (k1 - k2 * Math.cos(m1 - m2)) * besselRatio(k1),
+  (m1, k1, m2, k2) => k2 - k1 + detLog(besselI0e(k2) / besselI0e(k1)) + (k1 - k2 * detCos(m1 - m2)) * besselRatio(k1),
   (out, m1, k1, m2, k2) => {
-    const a1 = besselRatio(k1), sn = Math.sin(m1 - m2), cs = Math.cos(m1 - m2);
+    const a1 = besselRatio(k1), sn = detSin(m1 - m2), cs = detCos(m1 - m2);
     out[0] = k2 * sn * a1; out[1] = (k1 - k2 * cs) * besselRatioD(k1); out[2] = -k2 * sn * a1; out[3] = besselRatio(k2) - cs * a1;
   }));

@@ -13,6 +13,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { detExp, detExpm1, detLog, detLog1p, detPow } from '../src/math/index.js';
 
 export interface WeibullOptions extends DistributionOptions {
   /** Shape k > 0. */
@@ -71,17 +72,17 @@ export class Weibull extends Distribution {
   }
 
   protected override cdfImpl(x: Tensor): Tensor {
-    return this.ofT('cdf', x, (t) => 0 - Math.expm1(-t), 0, (t) => Math.exp(-t));
+    return this.ofT('cdf', x, (t) => 0 - detExpm1(-t), 0, (t) => detExp(-t));
   }
   protected override logCdfImpl(x: Tensor): Tensor {
     return fusedMap('Weibull.logCdf', this.args(x), weibullLogCdf, (out, v, k, s) => {
       if (!(v > 0)) return;
-      const z = v / s, t = z ** k, d = t / Math.expm1(t);
-      out[0] = d * k / v; out[1] = d * Math.log(z); out[2] = -d * k / s;
+      const z = v / s, t = detPow(z, k), d = t / detExpm1(t);
+      out[0] = d * k / v; out[1] = d * detLog(z); out[2] = -d * k / s;
     });
   }
   protected override survivalFunctionImpl(x: Tensor): Tensor {
-    return this.ofT('survivalFunction', x, (t) => Math.exp(-t), 1, (t) => -Math.exp(-t));
+    return this.ofT('survivalFunction', x, (t) => detExp(-t), 1, (t) => -detExp(-t));
   }
   protected override logSurvivalFunctionImpl(x: Tensor): Tensor {
     return this.ofT('logSurvivalFunction', x, (t) => -t, 0, () => -1);
@@ -93,11 +94,11 @@ export class Weibull extends Distribution {
    */
   private ofT(method: string, x: Tensor, g: (t: number) => number, below: number, dg: (t: number) => number): Tensor {
     return fusedMap(`Weibull.${method}`, this.args(x),
-      (v, k, s) => (v <= 0 ? below : g((v / s) ** k)),
+      (v, k, s) => (v <= 0 ? below : g(detPow(v / s, k))),
       (out, v, k, s) => {
         if (!(v > 0)) return;
-        const z = v / s, t = z ** k, d = dg(t) * t;
-        out[0] = d * k / v; out[1] = d * Math.log(z); out[2] = -d * k / s;
+        const z = v / s, t = detPow(z, k), d = dg(t) * t;
+        out[0] = d * k / v; out[1] = d * detLog(z); out[2] = -d * k / s;
       });
   }
 
@@ -134,42 +135,42 @@ export class Weibull extends Distribution {
  */
 function weibullLogCdf(v: number, k: number, s: number): number {
   if (v <= 0) return -Infinity;
-  const z = v / s, t = z ** k;
-  if (t < 1e-5) return k * Math.log(z) + Math.log1p(t * (t / 6 - 0.5));
-  return t < Math.LN2 ? Math.log(-Math.expm1(-t)) : Math.log1p(-Math.exp(-t));
+  const z = v / s, t = detPow(z, k);
+  if (t < 1e-5) return k * detLog(z) + detLog1p(t * (t / 6 - 0.5));
+  return t < Math.LN2 ? detLog(-detExpm1(-t)) : detLog1p(-detExp(-t));
 }
 
 /** (k − 1)·log z, 0 when k = 1 (so x = 0 has density k/λ there). */
-function xlogz(a: number, z: number): number { return a === 0 ? 0 : a * Math.log(z); }
+function xlogz(a: number, z: number): number { return a === 0 ? 0 : a * detLog(z); }
 
 // The log density's kernels are module functions (one function object V8 can inline into compiled code).
-function weibullLogProb(v: number, k: number, s: number): number { return weibullLogProbCore(v, k, s, 0, Math.log(k / s)); }
+function weibullLogProb(v: number, k: number, s: number): number { return weibullLogProbCore(v, k, s, 0, detLog(k / s)); }
 function weibullLogProbCore(v: number, k: number, s: number, _: number, logKOverS: number): number {
   if (v < 0) return -Infinity;
   const z = v / s;
-  return logKOverS + xlogz(k - 1, z) - z ** k;
+  return logKOverS + xlogz(k - 1, z) - detPow(z, k);
 }
 /** log(k/λ) computed once per call (at compile time for constant parameters). */
-const LOG_PROB: Hoisted = { of: [1, 2], h: (k, s) => Math.log(k / s), core: weibullLogProbCore };
+const LOG_PROB: Hoisted = { of: [1, 2], h: (k, s) => detLog(k / s), core: weibullLogProbCore };
 function weibullLogProbPartials(out: Float64Array, v: number, k: number, s: number): void { out[0] = dValue(v, k, s); out[1] = dConcentration(v, k, s); out[2] = dScale(v, k, s); }
 /** ((k − 1) − k·z^k)/x; 0 outside x > 0. */
-function dValue(v: number, k: number, s: number): number { if (!(v > 0)) return 0; const t = (v / s) ** k; return (k - 1 - k * t) / v; }
+function dValue(v: number, k: number, s: number): number { if (!(v > 0)) return 0; const t = detPow(v / s, k); return (k - 1 - k * t) / v; }
 /** 1/k + log z·(1 − z^k). */
-function dConcentration(v: number, k: number, s: number): number { if (!(v > 0)) return 0; const z = v / s; return 1 / k + Math.log(z) * (1 - z ** k); }
+function dConcentration(v: number, k: number, s: number): number { if (!(v > 0)) return 0; const z = v / s; return 1 / k + detLog(z) * (1 - detPow(z, k)); }
 /** k(z^k − 1)/λ. */
-function dScale(v: number, k: number, s: number): number { if (!(v > 0)) return 0; const t = (v / s) ** k; return k * (t - 1) / s; }
+function dScale(v: number, k: number, s: number): number { if (!(v > 0)) return 0; const t = detPow(v / s, k); return k * (t - 1) / s; }
 
 /** λ·(−log1p(−p))^(1/k): the quantile, and TFP's draw from a uniform u = p. */
-function weibullQuantile(p: number, k: number, s: number): number { return s * (-Math.log1p(-p)) ** (1 / k); }
+function weibullQuantile(p: number, k: number, s: number): number { return s * detPow(-detLog1p(-p), 1 / k); }
 function weibullQuantilePartials(out: Float64Array, p: number, k: number, s: number, _d: number, y: number): void {
-  const w = -Math.log1p(-p);
+  const w = -detLog1p(-p);
   out[0] = y / (k * w * (1 - p));
   weibullQuantileParamPartials(out, p, k, s, _d, y);
 }
 function weibullQuantileParamPartials(out: Float64Array, p: number, k: number, _s: number, _d: number, y: number): void {
-  const w = -Math.log1p(-p);
-  out[1] = w > 0 ? -y * Math.log(w) / (k * k) : 0;
-  out[2] = w ** (1 / k);
+  const w = -detLog1p(-p);
+  out[1] = w > 0 ? -y * detLog(w) / (k * k) : 0;
+  out[2] = detPow(w, 1 / k);
 }
 
 /**

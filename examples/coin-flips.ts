@@ -16,9 +16,9 @@
  *   prior predictive, 20,000 draws of BetaBinomial(20, 2, 2): total variation distance to the exact
  *   pmf 0.011; mean 9.99 (exact 10), sd 4.93 (exact 4.90); the pmf equals the formula to 4e-16.
  *   posterior of p after 14 heads in 20 flips: Beta(16, 8) has mean 0.6667, sd 0.0943, 5% 0.5036,
- *   95% 0.8137; NUTS gives mean 0.6658 (MCSE 0.0022), sd 0.0918, 5% 0.5081, 95% 0.8091, R-hat 1.00,
+ *   95% 0.8137; NUTS gives mean 0.6664 (MCSE 0.0022), sd 0.0915, 5% 0.5098, 95% 0.8105, R-hat 1.00,
  *   no divergences. P(at least 7 heads in the next 10 flips): 0.560 from BetaBinomial(10, 16, 8),
- *   0.562 by simulation from the 4000 NUTS draws.
+ *   0.561 by simulation from the 4000 NUTS draws.
  */
 import { fileURLToPath } from 'node:url';
 import { Beta, BetaBinomial, Binomial, JointDistributionNamed } from '../distributions/index.js';

@@ -20,9 +20,9 @@
  *
  * Expected output (fixed seed, so these numbers):
  *   MLE (Newton, 7 iterations): intercept 15.043 (SE 7.379), slope −0.2322 per °F (SE 0.1082)
- *   NUTS posterior:   intercept 18.708 (sd 8.552), slope −0.287 (sd 0.126), R-hat 1.00, no divergences
+ *   NUTS posterior:   intercept 18.793 (sd 8.813), slope −0.288 (sd 0.130), R-hat 1.00, no divergences
  *   exact posterior:  intercept 18.771 (sd 8.667), slope −0.2877 (sd 0.1273)
- *   P(damage) at 31 °F (the Challenger launch): MLE 0.9996, posterior mean 0.992
+ *   P(damage) at 31 °F (the Challenger launch): MLE 0.9996, posterior mean 0.990
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

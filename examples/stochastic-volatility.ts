@@ -25,11 +25,11 @@
  * Run: npx tsx examples/stochastic-volatility.ts   (about 20 s; its test is a *.slow.test.ts)
  *
  * Expected output (fixed seeds, so these numbers): the summary table, then
- *   mu     true -1.00  posterior mean -1.12  90% interval [-2.64,  0.56]  covered
+ *   mu     true -1.00  posterior mean -1.13  90% interval [-2.65,  0.62]  covered
  *   phi    true  0.95  posterior mean  0.95  90% interval [ 0.88,  0.99]  covered
  *   sigma  true  0.50  posterior mean  0.56  90% interval [ 0.36,  0.83]  covered
- *   tau    true  1.60  posterior mean  1.96  90% interval [ 1.25,  3.07]  covered
- *   3 divergences (of 4000 draws); max R-hat over all 103 parameters 1.005; the posterior mean volatility
+ *   tau    true  1.60  posterior mean  1.96  90% interval [ 1.25,  3.08]  covered
+ *   12 divergences (of 4000 draws); max R-hat over all 103 parameters 1.005; the posterior mean volatility
  *   exp(h_t/2) has correlation 0.83 with the simulated one
  */
 import { fileURLToPath } from 'node:url';

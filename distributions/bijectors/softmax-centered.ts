@@ -7,6 +7,7 @@ import { concat, slice } from '../../src/tensor/ops/shape.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
 import { checkSupport } from './support.js';
+import { detLog } from '../../src/math/index.js';
 
 /** Row-sum tolerance of `inverse`'s validateArgs check (the one Dirichlet's `simplex()` support uses). */
 const SUM_TOL = 1e-6;
@@ -50,13 +51,13 @@ export class SoftmaxCentered extends Bijector {
   protected override forwardLogDetJacobianImpl(x: Tensor): Tensor {
     const z = this.padded(`${this.name}.forwardLogDetJacobian`, x);
     const np1 = z.shape[z.ndim - 1]!;
-    return add(0.5 * Math.log(np1), sub(sum(x, -1), mul(np1, logsumexp(z, -1))));
+    return add(0.5 * detLog(np1), sub(sum(x, -1), mul(np1, logsumexp(z, -1))));
   }
   protected override inverseLogDetJacobianImpl(y: Tensor): Tensor {
     const fn = `${this.name}.inverseLogDetJacobian`;
     const n = lastDim(fn, 'y', y);
     if (this.validateArgs) checkSimplex(fn, y, n);
-    return neg(add(0.5 * Math.log(n), sum(log(y), -1)));
+    return neg(add(0.5 * detLog(n), sum(log(y), -1)));
   }
   override forwardEventShape(shape: readonly number[]): number[] {
     const s = [...shape];

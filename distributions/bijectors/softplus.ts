@@ -1,9 +1,11 @@
+import { brand } from '../../src/brand.js';
 import { asTensor, type TensorLike } from '../../src/tensor/core.js';
 import { add, div, logSigmoid, mul, sub } from '../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { fusedMap } from '../internal/fused.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
 import { checkSupport } from './support.js';
+import { detExp, detExpm1, detLog, detLog1p } from '../../src/math/index.js';
 
 export interface SoftplusOptions extends BijectorOptions {
   /** h > 0: y = h·log(1 + exp(x/h)) (default 1; smaller is closer to relu). */
@@ -14,7 +16,7 @@ export interface SoftplusOptions extends BijectorOptions {
 
 /** log(expm1(y)) without overflow or cancellation (the inverse of softplus), and its derivative 1/(1 − e^(−y)). */
 function softplusInverse(y: number): number {
-  return y > 30 ? y + Math.log(-Math.expm1(-y)) : Math.log(Math.expm1(y));
+  return y > 30 ? y + detLog(-detExpm1(-y)) : detLog(detExpm1(y));
 }
 
 /**
@@ -28,6 +30,7 @@ function softplusInverse(y: number): number {
  * new Softplus({ low: 1e-5 }).inverse(1); // → Tensor float64 []
  */
 export class Softplus extends Bijector {
+  static override readonly optionNames = ['hingeSoftness', 'low'];
   readonly forwardMinEventNdims = 0;
   readonly hingeSoftness: Tensor | undefined;
   readonly low: Tensor | undefined;
@@ -53,12 +56,13 @@ export class Softplus extends Bijector {
     return logSigmoid(h === undefined ? x : div(x, h));
   }
 }
+brand(Softplus, 'bijectors.Softplus');   // recognised across copies of stochax (src/brand.ts)
 
 function softplusOf(x: Tensor): Tensor {
-  return fusedMap('Softplus.forward', [['x', x]], (v) => (v > 0 ? v + Math.log1p(Math.exp(-v)) : Math.log1p(Math.exp(v))),
-    (out, v) => { out[0] = v > 0 ? 1 / (1 + Math.exp(-v)) : Math.exp(v) / (1 + Math.exp(v)); });
+  return fusedMap('Softplus.forward', [['x', x]], (v) => (v > 0 ? v + detLog1p(detExp(-v)) : detLog1p(detExp(v))),
+    (out, v) => { out[0] = v > 0 ? 1 / (1 + detExp(-v)) : detExp(v) / (1 + detExp(v)); });
 }
 
 function invSoftplusOf(y: Tensor): Tensor {
-  return fusedMap('Softplus.inverse', [['y', y]], softplusInverse, (out, v) => { out[0] = -1 / Math.expm1(-v); });
+  return fusedMap('Softplus.inverse', [['y', y]], softplusInverse, (out, v) => { out[0] = -1 / detExpm1(-v); });
 }

@@ -11,6 +11,7 @@
 import { floatKind, floatStorage, isTracked, numbers, result } from '../../src/tensor/core.js';
 import type { Lowering } from '../../src/tensor/lowering.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
+import { detExp, detLog1p } from '../../src/math/index.js';
 
 /** One model's tables, flattened (see the file doc for the layout). */
 export interface HmmTables {
@@ -33,8 +34,8 @@ function lse(v: ArrayLike<number>, o: number, n: number, stride: number): number
   }
   if (!Number.isFinite(m)) return m;
   let s = 0;
-  for (let k = 0; k < n; k++) if (k !== at) s += Math.exp(v[o + k * stride]! - m);
-  return m + Math.log1p(s);
+  for (let k = 0; k < n; k++) if (k !== at) s += detExp(v[o + k * stride]! - m);
+  return m + detLog1p(s);
 }
 
 /** The transition table used between steps t and t + 1. */
@@ -131,7 +132,7 @@ function hmmLowering(dims: { B: number; K: number; T: number; S: number }): Lowe
         if (gObs) {
           for (let t = 0; t < T; t++) {
             const o = (t * B + b) * K;
-            for (let k = 0; k < K; k++) gObs[o + k] = gb * Math.exp(alpha[o + k]! + beta[o + k]! - z);
+            for (let k = 0; k < K; k++) gObs[o + k] = gb * detExp(alpha[o + k]! + beta[o + k]! - z);
           }
           if (gInit) for (let k = 0; k < K; k++) gInit[b * K + k] = gObs[b * K + k]!;
         }
@@ -142,7 +143,7 @@ function hmmLowering(dims: { B: number; K: number; T: number; S: number }): Lowe
             const ai = alpha[cur + i]!;
             if (ai === -Infinity) continue;
             for (let j = 0; j < K; j++) {
-              gTrans[tr + i * K + j]! += gb * Math.exp(ai + m.logTrans[tr + i * K + j]! + m.obsLp[next + j]! + beta[next + j]! - z);
+              gTrans[tr + i * K + j]! += gb * detExp(ai + m.logTrans[tr + i * K + j]! + m.obsLp[next + j]! + beta[next + j]! - z);
             }
           }
         }

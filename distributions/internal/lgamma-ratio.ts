@@ -5,11 +5,12 @@
  * mass is a sum of such ratios (BetaBinomial, DirichletMultinomial).
  */
 import { lgamma, stirlingError } from '../../src/tensor/special/gamma.js';
+import { detLog, detLog1p } from '../../src/math/index.js';
 
 /** ln Γ(x + d) − ln Γ(x) for x > 0, x + d > 0. */
 export function lgammaRatio(x: number, d: number): number {
   if (d === 0) return 0;
   const y = x + d;
   if (x < 10 || y < 10) return lgamma(y) - lgamma(x);
-  return (x - 0.5) * Math.log1p(d / x) + d * Math.log(y) - d + stirlingError(y) - stirlingError(x);
+  return (x - 0.5) * detLog1p(d / x) + d * detLog(y) - d + stirlingError(y) - stirlingError(x);
 }

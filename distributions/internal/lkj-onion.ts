@@ -30,6 +30,7 @@ import type { FloatDType } from '../../src/tensor/dtype.js';
 import { sigmoidScalar } from '../../src/tensor/ops/elementwise.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { randomLogGamma } from './random-gamma.js';
+import { detCos, detSin } from '../../src/math/index.js';
 
 const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
@@ -92,7 +93,7 @@ export function trilSphericalUniform(d: number, batch: readonly number[], seed: 
   for (let q = 0; q < nb; q++) out[q * dd] = 2 * Number(signs[q]!) - 1;
   if (d >= 2) {
     const u = samplersUniform(batch, { minval: 0, maxval: 2 * Math.PI, dtype, seed: seeds.pop()! }).data as ArrayLike<number>;
-    for (let q = 0; q < nb; q++) { out[q * dd + d] = Math.cos(u[q]!); out[q * dd + d + 1] = Math.sin(u[q]!); }
+    for (let q = 0; q < nb; q++) { out[q * dd + d] = detCos(u[q]!); out[q * dd + d + 1] = detSin(u[q]!); }
   }
   if (d > 2) {
     const m = (d * (d + 1)) / 2, w = m - 3;

@@ -15,13 +15,14 @@ import { igammainv } from './igammainv.js';
 import { digamma, gammaPowerLog, lgamma1p, betaPowerLog } from '../../src/tensor/special/gamma.js';
 import { igammaDa, igammaScalar, igammacScalar, legendreFraction } from '../../src/tensor/special/igamma.js';
 import { betaincDaDb, betaincScalar } from '../../src/tensor/special/betainc.js';
+import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 
 const TINY = 1e-280;
 const EPS = 1e-17;
 
 /** ln(x^a e^−x / Γ(a+1)). */
 function powerLog1(a: number, x: number): number {
-  return a < 10 ? a * Math.log(x) - x - lgamma1p(a) : gammaPowerLog(a, x) - Math.log(a);
+  return a < 10 ? a * detLog(x) - x - lgamma1p(a) : gammaPowerLog(a, x) - detLog(a);
 }
 
 /** [log P(a, x), ∂ log P/∂a] for a > 0, x ≥ 0. */
@@ -30,7 +31,7 @@ export function logIgamma(a: number, x: number, wantDa = false): [number, number
   if (x === 0) return [-Infinity, 0];
   const p = igammaScalar(a, x);
   if (p >= TINY || x >= a) {
-    const v = p > 0.5 ? Math.log1p(-igammacScalar(a, x)) : Math.log(p);
+    const v = p > 0.5 ? detLog1p(-igammacScalar(a, x)) : detLog(p);
     return [v, wantDa ? igammaDa(a, x) / p : 0];
   }
   let t = 1, s = 1, h = 0, ds = 0;
@@ -41,7 +42,7 @@ export function logIgamma(a: number, x: number, wantDa = false): [number, number
     ds -= t * h;
     if (t <= EPS * s) break;
   }
-  return [powerLog1(a, x) + Math.log(s), Math.log(x) - digamma(a + 1) + ds / s];
+  return [powerLog1(a, x) + detLog(s), detLog(x) - digamma(a + 1) + ds / s];
 }
 
 /** [log Q(a, x), ∂ log Q/∂a] for a > 0, x ≥ 0. */
@@ -50,11 +51,11 @@ export function logIgammac(a: number, x: number, wantDa = false): [number, numbe
   if (x === Infinity) return [-Infinity, 0];
   const q = igammacScalar(a, x);
   if (q >= TINY || x <= a || x < 1.1) {
-    const v = q > 0.5 ? Math.log1p(-igammaScalar(a, x)) : Math.log(q);
+    const v = q > 0.5 ? detLog1p(-igammaScalar(a, x)) : detLog(q);
     return [v, wantDa ? -igammaDa(a, x) / q : 0];
   }
   const [k, dk] = gammaContinuedFraction(a, x);
-  return [gammaPowerLog(a, x) - Math.log(k), Math.log(x) - digamma(a) - dk / k];
+  return [gammaPowerLog(a, x) - detLog(k), detLog(x) - digamma(a) - dk / k];
 }
 
 /**
@@ -71,11 +72,11 @@ export function logBetainc(a: number, b: number, x: number, wantD = false, y = 1
     // From the complement I_y(b, a), which keeps the digits of a value near 1.
     const c = betaincScalar(b, a, y);
     if (wantD) betaincDaDb(b, a, y, d);
-    return [Math.log1p(-c), -d[1]! / v, -d[0]! / v];
+    return [detLog1p(-c), -d[1]! / v, -d[0]! / v];
   }
   if (v >= TINY) {
     if (wantD) betaincDaDb(a, b, x, d);
-    return [Math.log(v), d[0]! / v, d[1]! / v];
+    return [detLog(v), d[0]! / v, d[1]! / v];
   }
   // ₂F₁(a+b, 1; a+1; x) = Σ tₖ, t₀ = 1, tₖ₊₁ = tₖ·rₖ, rₖ = (a+b+k)x/(a+1+k).
   let t = 1, s = 1, dta = 0, dtb = 0, dsa = 0, dsb = 0;
@@ -88,9 +89,9 @@ export function logBetainc(a: number, b: number, x: number, wantD = false, y = 1
     s += t; dsa += dta; dsb += dtb;
     if (t <= EPS * s) break;
   }
-  const lx = Math.log(x), ly = y < 0.5 ? Math.log(y) : Math.log1p(-x);
+  const lx = detLog(x), ly = y < 0.5 ? detLog(y) : detLog1p(-x);
   const psiC = digamma(a + b);
-  const value = betaPowerLog(a, b, x, y) - Math.log(a) + Math.log(s);
+  const value = betaPowerLog(a, b, x, y) - detLog(a) + detLog(s);
   return [value, lx - digamma(a) + psiC - 1 / a + dsa / s, ly - digamma(b) + psiC + dsb / s];
 }
 
@@ -106,13 +107,13 @@ export function igammaInv(a: number, p: number, upper = false): number {
   if (p === (upper ? 0 : 1)) return Infinity;
   let z = upper ? igammainv(a, 1 - p) : igammainv(a, p);
   if (!(z > 0 && z < Infinity)) z = upper ? a + 1 : a;
-  const lp = Math.log(p);
+  const lp = detLog(p);
   for (let i = 0; i < 60; i++) {
     const lt = upper ? logIgammac(a, z)[0] : logIgamma(a, z)[0];
-    const slope = Math.exp(gammaPowerLog(a, z) - lt) * (upper ? -1 : 1); // d log(tail)/d log z
+    const slope = detExp(gammaPowerLog(a, z) - lt) * (upper ? -1 : 1); // d log(tail)/d log z
     const step = (lt - lp) / slope;
     if (!Number.isFinite(step)) break;
-    const next = z * Math.exp(-Math.max(-700, Math.min(700, step)));
+    const next = z * detExp(-Math.max(-700, Math.min(700, step)));
     if (next === 0) { if (z === Number.MIN_VALUE) return 0; z = Number.MIN_VALUE; continue; }
     z = next;
     if (Math.abs(step) < 1e-15) break;

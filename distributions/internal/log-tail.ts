@@ -4,6 +4,7 @@
  * tails (where the direct cdf is below ~1e−300), where the ratios are well below 1 and the
  * series converges in a few dozen terms.
  */
+import { detLog } from '../../src/math/index.js';
 
 /** Below this a tail probability is taken in log space. */
 export const LOG_TAIL_THRESHOLD = 1e-300;
@@ -20,5 +21,5 @@ export function logTailSeries(logFirst: number, first: number, last: number, ste
     s += t;
     if (t <= 1e-17 * s) break;
   }
-  return logFirst + Math.log(s);
+  return logFirst + detLog(s);
 }

@@ -24,8 +24,9 @@ import { Identity } from '../bijectors/identity.js';
 import { Distribution } from '../distribution.js';
 import { fusedMap } from './fused.js';
 import { registerKL } from '../kl.js';
+import { detLog } from '../../src/math/index.js';
 
-const LOG_2PI = Math.log(2 * Math.PI);
+const LOG_2PI = detLog(2 * Math.PI);
 
 /**
  * The number `v` as a scalar tensor of `t`'s float dtype (so float32 parameters stay float32).

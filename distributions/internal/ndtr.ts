@@ -5,16 +5,17 @@
  */
 import { erfcx } from '../../src/random/erf.js';
 import { erfinv64 } from '../../src/random/erfinv.js';
+import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 
 const SQRT1_2 = Math.SQRT1_2;
-const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+const LOG_SQRT_2PI = 0.5 * detLog(2 * Math.PI);
 const SQRT_2_OVER_PI = Math.sqrt(2 / Math.PI);
 
 /** Φ(z) = P[N(0, 1) ≤ z]. */
 export function ndtr(z: number): number {
   if (Number.isNaN(z)) return Number.NaN;
   const w = Math.abs(z) * SQRT1_2;
-  const tail = 0.5 * erfcx(w) * Math.exp(-w * w);
+  const tail = 0.5 * erfcx(w) * detExp(-w * w);
   return z < 0 ? tail : 1 - tail;
 }
 
@@ -23,17 +24,17 @@ export function logNdtr(z: number): number {
   if (Number.isNaN(z)) return Number.NaN;
   if (z < -1) {
     const w = -z * SQRT1_2;
-    return Math.log(0.5 * erfcx(w)) - w * w;
+    return detLog(0.5 * erfcx(w)) - w * w;
   }
   const w = Math.abs(z) * SQRT1_2;
-  const upper = 0.5 * erfcx(w) * Math.exp(-w * w); // P[N > |z|]
-  return z < 0 ? Math.log(upper) : Math.log1p(-upper);
+  const upper = 0.5 * erfcx(w) * detExp(-w * w); // P[N > |z|]
+  return z < 0 ? detLog(upper) : detLog1p(-upper);
 }
 
 /** d log Φ(z) / dz = φ(z)/Φ(z) (the inverse Mills ratio of −z). */
 export function dLogNdtr(z: number): number {
   if (z < -1) return SQRT_2_OVER_PI / erfcx(-z * SQRT1_2);
-  return Math.exp(-0.5 * z * z - LOG_SQRT_2PI - logNdtr(z));
+  return detExp(-0.5 * z * z - LOG_SQRT_2PI - logNdtr(z));
 }
 
 /** log φ(z), the standard normal log density. */
@@ -53,10 +54,10 @@ export function ndtri(p: number): number {
   let x: number;
   if (p > 1e-10) x = Math.SQRT2 * erfinv64(2 * p - 1);
   else {
-    const t = -2 * Math.log(p);
-    x = -Math.sqrt(t - Math.log(t) - Math.log(2 * Math.PI));
+    const t = -2 * detLog(p);
+    x = -Math.sqrt(t - detLog(t) - detLog(2 * Math.PI));
   }
-  const lp = Math.log(p);
+  const lp = detLog(p);
   for (let i = 0; i < 4; i++) {
     const step = (logNdtr(x) - lp) / dLogNdtr(x);
     x -= step;

@@ -21,6 +21,7 @@ import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { batchedLasVegas } from './las-vegas.js';
+import { detLog, detLog1p } from '../../src/math/index.js';
 
 /**
  * Binomial(count, p) draws of `shape` (TFP's `_random_binomial(shape=[], ...)` with the parameters
@@ -63,14 +64,14 @@ export function sampleBinomial(shape: readonly number[], counts: ArrayLike<numbe
 function binomialInversion(shape: readonly number[], counts: Float64Array, q: Float64Array, seed: KeyArray, dtype: FloatDType): Float64Array {
   const size = counts.length;
   const log1mq = new Float64Array(size), geomSum = new Float64Array(size), numGeom = new Float64Array(size);
-  for (let i = 0; i < size; i++) log1mq[i] = Math.log1p(-q[i]!);
+  for (let i = 0; i < size; i++) log1mq[i] = detLog1p(-q[i]!);
   let s = seed, keepGoing = true;
   while (keepGoing) {
     const [uSeed, next] = splitSeed(s) as [KeyArray, KeyArray];
     const u = samplersUniform(shape, { seed: uSeed, dtype }).data as Float64Array | Float32Array;
     keepGoing = false;
     for (let i = 0; i < size; i++) {
-      geomSum[i]! += Math.ceil(Math.log(u[i]!) / log1mq[i]!);
+      geomSum[i]! += Math.ceil(detLog(u[i]!) / log1mq[i]!);
       if (geomSum[i]! <= counts[i]!) { numGeom[i]! += 1; keepGoing = true; }
     }
     s = next;
@@ -118,10 +119,10 @@ function binomialBtrs(shape: readonly number[], counts: Float64Array, probs: Flo
       values[i] = k;
       if (k < 0 || k > n) continue;
       if (us >= 0.07 && v <= VR[i]!) { good[i] = 1; continue; }
-      const lv = Math.log(v * alpha[i]! / (a / (us * us) + b));
-      const upper = (m + 0.5) * Math.log((m + 1) / (r * (n - m + 1)))
-        + (n + 1) * Math.log((n - m + 1) / (n - k + 1))
-        + (k + 0.5) * Math.log(r * (n - k + 1) / (k + 1))
+      const lv = detLog(v * alpha[i]! / (a / (us * us) + b));
+      const upper = (m + 0.5) * detLog((m + 1) / (r * (n - m + 1)))
+        + (n + 1) * detLog((n - m + 1) / (n - k + 1))
+        + (k + 0.5) * detLog(r * (n - k + 1) / (k + 1))
         + stirlingTail(m) + stirlingTail(n - m) - stirlingTail(k) - stirlingTail(n - k);
       good[i] = lv <= upper ? 1 : 0;
     }

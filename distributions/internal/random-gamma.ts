@@ -29,6 +29,7 @@ import { uniformUnit } from '../../src/random/uniform.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { batchedLasVegasInPlace } from './las-vegas.js';
+import { detLog, detLog1p } from '../../src/math/index.js';
 
 type Floats = Float64Array | Float32Array;
 
@@ -90,7 +91,7 @@ function accepts(x: number, u: number, c: number, d: number): boolean {
   const x2 = x * x;
   if (u < 1 - 0.0331 * x2 * x2) return true;
   const cx = c * x, v = 1 + cx;
-  return v > 0 && Math.log(u) < 0.5 * x2 + d * (1 - v * v * v + 3 * Math.log1p(cx));
+  return v > 0 && detLog(u) < 0.5 * x2 + d * (1 - v * v * v + 3 * detLog1p(cx));
 }
 
 /** `accepts` on every element with one c and d (written out: the hot loop). */
@@ -100,7 +101,7 @@ function acceptAll(x: Floats, u: Floats, c: number, d: number, xs: Float64Array,
     const xi = x[i]!, ui = u[i]!, x2 = xi * xi;
     if (ui < 1 - 0.0331 * x2 * x2) { xs[i] = xi; continue; }
     const cx = c * xi, v = 1 + cx;
-    if (v > 0 && Math.log(ui) < 0.5 * x2 + d * (1 - v * v * v + 3 * Math.log1p(cx))) xs[i] = xi;
+    if (v > 0 && detLog(ui) < 0.5 * x2 + d * (1 - v * v * v + 3 * detLog1p(cx))) xs[i] = xi;
     else rejected[k++] = i;
   }
   return k;
@@ -126,7 +127,7 @@ export function randomLogGamma(shape: readonly number[], concentration: ArrayLik
     if (alpha[j]! < 1) boosted = true;
     d[j] = (alpha[j]! < 1 ? alpha[j]! + 1 : alpha[j]!) - 1 / 3;
     c[j] = 1 / (3 * Math.sqrt(d[j]!));
-    logd[j] = Math.log(d[j]!);
+    logd[j] = detLog(d[j]!);
   }
   // A trial draws x ~ N(0, 1) and u ~ U[0, 1) for the whole batch (samplers.normal and
   // samplers.uniform from the halves of its seed) and stores x in xs wherever it accepts.
@@ -165,14 +166,14 @@ export function randomLogGamma(shape: readonly number[], concentration: ArrayLik
     // One concentration and at most one log rate: the loop below with the constants hoisted.
     const c0 = c[0]!, logd0 = logd[0]!, a0 = alpha[0]!, lr = logRate === null ? 0 : logRate[0]!;
     if (!(concentration[0]! > 0)) draws.fill(Number.NaN);
-    else if (a0 < 1) for (let i = 0; i < size; i++) draws[i] = 3 * Math.log1p(c0 * xs[i]!) + logd0 + Math.log1p(-fix![i]!) / a0 - lr;
-    else for (let i = 0; i < size; i++) draws[i] = 3 * Math.log1p(c0 * xs[i]!) + logd0 - lr;
+    else if (a0 < 1) for (let i = 0; i < size; i++) draws[i] = 3 * detLog1p(c0 * xs[i]!) + logd0 + detLog1p(-fix![i]!) / a0 - lr;
+    else for (let i = 0; i < size; i++) draws[i] = 3 * detLog1p(c0 * xs[i]!) + logd0 - lr;
     return draws;
   }
   for (let i = 0; i < size; i++) {
     const j = i * ps;
-    let s = 3 * Math.log1p(c[j]! * xs[i]!) + logd[j]!;
-    if (alpha[j]! < 1) s += Math.log1p(-fix![i]!) / alpha[j]!;
+    let s = 3 * detLog1p(c[j]! * xs[i]!) + logd[j]!;
+    if (alpha[j]! < 1) s += detLog1p(-fix![i]!) / alpha[j]!;
     if (!(concentration[j]! > 0)) s = Number.NaN;
     draws[i] = logRate === null ? s : s - logRate[i * rs]!;
   }

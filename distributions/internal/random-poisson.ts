@@ -19,8 +19,9 @@ import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
 import { lgamma } from '../../src/tensor/special/gamma.js';
 import { defaultFloat } from '../distribution.js';
 import { batchedLasVegas } from './las-vegas.js';
+import { detExp, detLog } from '../../src/math/index.js';
 
-const LOG10 = Math.log(10);
+const LOG10 = detLog(10);
 
 /** Poisson draws of `shape` given one log rate per element; `seed` is used as given (no salt). */
 export function randomPoisson(shape: readonly number[], logRates: ArrayLike<number>, seed: KeyArray): Float64Array {
@@ -31,7 +32,7 @@ export function randomPoisson(shape: readonly number[], logRates: ArrayLike<numb
     const lr = logRates[i]!, good = !Number.isNaN(lr);
     high[i] = good && lr >= LOG10 ? 1 : 0;
     safeLog[i] = high[i] ? lr : 100;
-    safeRate[i] = good && !high[i] ? Math.exp(lr) : 1e-5;
+    safeRate[i] = good && !high[i] ? detExp(lr) : 1e-5;
   }
   const hi = poissonHighRate(shape, safeLog, seedHi);
   const lo = poissonLowRate(shape, safeRate, seedLo);
@@ -45,8 +46,8 @@ function poissonHighRate(shape: readonly number[], logRate: Float64Array, seed: 
   const size = logRate.length, dtype = defaultFloat();
   const rate = new Float64Array(size), A = new Float64Array(size), B = new Float64Array(size), invAlpha = new Float64Array(size), VR = new Float64Array(size);
   for (let i = 0; i < size; i++) {
-    rate[i] = Math.exp(logRate[i]!);
-    B[i] = 0.931 + 2.53 * Math.exp(0.5 * logRate[i]!);
+    rate[i] = detExp(logRate[i]!);
+    B[i] = 0.931 + 2.53 * detExp(0.5 * logRate[i]!);
     A[i] = -0.059 + 0.02483 * B[i]!;
     invAlpha[i] = 1.1239 + 1.1328 / (B[i]! - 3.4);
     VR[i] = 0.9277 - 3.6224 / (B[i]! - 2);
@@ -62,7 +63,7 @@ function poissonHighRate(shape: readonly number[], logRate: Float64Array, seed: 
       values[i] = k;
       let ok = us >= 0.07 && v <= VR[i]!;
       if (!ok) {
-        const s = Math.log(v * invAlpha[i]! / (a / (us * us) + b));
+        const s = detLog(v * invAlpha[i]! / (a / (us * us) + b));
         ok = s <= -rate[i]! + k * logRate[i]! - lgamma(k + 1);
       }
       good[i] = ok && k >= 0 && (us >= 0.013 || v <= us) ? 1 : 0;
@@ -76,7 +77,7 @@ function poissonLowRate(shape: readonly number[], rate: Float64Array, seed: KeyA
   const size = rate.length, dtype = defaultFloat();
   const limit = new Float64Array(size), prod = new Float64Array(size).fill(1), samples = new Float64Array(size);
   const going = new Uint8Array(size).fill(1);
-  for (let i = 0; i < size; i++) limit[i] = Math.exp(-rate[i]!);
+  for (let i = 0; i < size; i++) limit[i] = detExp(-rate[i]!);
   let s = seed, any = size > 0;
   for (let iter = 0; any && iter < 200; iter++) {
     const [uSeed, next] = splitSeed(s) as [KeyArray, KeyArray];

@@ -7,6 +7,7 @@
 import { broadcastData, broadcastShapes } from '../../src/tensor/broadcast.js';
 import { numbers } from '../../src/tensor/core.js';
 import { Tensor } from '../../src/tensor/tensor.js';
+import { detExp, detLog } from '../../src/math/index.js';
 
 /** The rows of a `[..., K]` logits or probs parameter, normalized. */
 export interface SimplexRows {
@@ -36,15 +37,15 @@ export function simplexRows(param: Tensor, isLogits: boolean): SimplexRows {
       let m = -Infinity;
       for (let j = 0; j < k; j++) m = Math.max(m, v[o + j]!);
       let s = 0;
-      for (let j = 0; j < k; j++) s += Math.exp(v[o + j]! - m);
-      const lse = m + Math.log(s);
-      for (let j = 0; j < k; j++) { logq[o + j] = v[o + j]! - lse; q[o + j] = Math.exp(logq[o + j]!); }
+      for (let j = 0; j < k; j++) s += detExp(v[o + j]! - m);
+      const lse = m + detLog(s);
+      for (let j = 0; j < k; j++) { logq[o + j] = v[o + j]! - lse; q[o + j] = detExp(logq[o + j]!); }
       total[r] = 1;
     } else {
       let s = 0;
       for (let j = 0; j < k; j++) s += v[o + j]!;
-      const ls = Math.log(s);
-      for (let j = 0; j < k; j++) { q[o + j] = v[o + j]! / s; logq[o + j] = Math.log(v[o + j]!) - ls; }
+      const ls = detLog(s);
+      for (let j = 0; j < k; j++) { q[o + j] = v[o + j]! / s; logq[o + j] = detLog(v[o + j]!) - ls; }
       total[r] = s;
     }
   }

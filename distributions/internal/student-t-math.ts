@@ -17,20 +17,21 @@ import stdBetainc from '@stdlib/math-base-special-betainc';
 import { betaincDa, betaincDb } from '../../src/tensor/special/betainc.js';
 import { digammaDiff, lbeta } from '../../src/tensor/special/gamma.js';
 import { logNdtr, ndtr, ndtri } from './ndtr.js';
+import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 
 const LN_HALF = -Math.LN2;
-const LN_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
+const LN_SQRT_2PI = 0.5 * detLog(2 * Math.PI);
 
 /** log(1 + u²) without overflow for huge |u|. */
 export function log1psquare(u: number): number {
   const a = Math.abs(u);
-  return a > 1e8 ? 2 * Math.log(a) + 1 / (a * a) : Math.log1p(a * a);
+  return a > 1e8 ? 2 * detLog(a) + 1 / (a * a) : detLog1p(a * a);
 }
 
 /** log density of the standard t (loc 0, scale 1) at t. */
 export function tLogPdf(df: number, t: number): number {
   if (df === Infinity) return -0.5 * t * t - LN_SQRT_2PI;
-  return -0.5 * (df + 1) * log1psquare(t / Math.sqrt(df)) - 0.5 * Math.log(df) - lbeta(0.5, 0.5 * df);
+  return -0.5 * (df + 1) * log1psquare(t / Math.sqrt(df)) - 0.5 * detLog(df) - lbeta(0.5, 0.5 * df);
 }
 
 /** ∂/∂ν of tLogPdf(ν, t). */
@@ -67,7 +68,7 @@ interface TailParts { a: number; x: number; y: number; logX: number; logY: numbe
 function tailParts(df: number, t: number): TailParts {
   const u = Math.abs(t) / Math.sqrt(df);
   const logX = -log1psquare(u), logY = u === 0 ? -Infinity : -log1psquare(1 / u);
-  return { a: 0.5 * df, x: Math.exp(logX), y: Math.exp(logY), logX, logY };
+  return { a: 0.5 * df, x: detExp(logX), y: detExp(logY), logX, logY };
 }
 
 /**
@@ -77,13 +78,13 @@ function tailParts(df: number, t: number): TailParts {
  */
 function hillW(df: number, t: number): number {
   const h = df - 0.5, z2 = h * log1psquare(t / Math.sqrt(df)), z = Math.sqrt(z2);
-  const logB = Math.log(48) + 2 * Math.log(h);
+  const logB = detLog(48) + 2 * detLog(h);
   let w = z, logDen = 0, sign = 1;
   for (let k = 0; k < HILL.length; k++) {
-    logDen += k < HILL.length - 1 ? logB : Math.log((0.43595 * z2 + 2) * z2 + Math.exp(logB) + 537);
+    logDen += k < HILL.length - 1 ? logB : detLog((0.43595 * z2 + 2) * z2 + detExp(logB) + 537);
     let num = 0;
     for (const c of HILL[k]!) num = num * z2 + c;
-    w += sign * Math.exp(Math.log(num * z) - logDen);
+    w += sign * detExp(detLog(num * z) - logDen);
     sign = -sign;
   }
   return w;
@@ -120,15 +121,15 @@ export function logTail(df: number, t: number): number {
   if (Math.abs(t) === Infinity) return -Infinity;
   const { a, x, y, logX, logY } = tailParts(df, t);
   const i = x <= 0.5 ? stdBetainc(x, a, 0.5) : upperHalf(a, y);
-  if (i > 1e-290) return LN_HALF + Math.log(i);
-  if (x <= 0.5) return LN_HALF + a * logX + 0.5 * logY - lbeta(a, 0.5) - Math.log(a) + Math.log(betaFraction(a, 0.5, x));
+  if (i > 1e-290) return LN_HALF + detLog(i);
+  if (x <= 0.5) return LN_HALF + a * logX + 0.5 * logY - lbeta(a, 0.5) - detLog(a) + detLog(betaFraction(a, 0.5, x));
   return logNdtr(-hillW(df, t));
 }
 
 /** P(T ≤ −|t|). */
 export function tail(df: number, t: number): number {
   if (df === Infinity) return ndtr(-Math.abs(t));
-  return Math.exp(logTail(df, t));
+  return detExp(logTail(df, t));
 }
 
 /** The standard t cdf at t. */
@@ -139,7 +140,7 @@ export function tCdf(df: number, t: number): number {
 
 /** log of the standard t cdf at t (accurate in the lower tail). */
 export function tLogCdf(df: number, t: number): number {
-  return t < 0 ? logTail(df, t) : Math.log1p(-tail(df, t));
+  return t < 0 ? logTail(df, t) : detLog1p(-tail(df, t));
 }
 
 /** ∂/∂ν of the tail P(T ≤ −|t|). */
@@ -147,13 +148,13 @@ export function tailDdf(df: number, t: number): number {
   if (!(df > 0) || df === Infinity || Math.abs(t) === Infinity) return df > 0 ? 0 : Number.NaN;
   const { a, x, y } = tailParts(df, t);
   const dIda = x <= 0.5 ? betaincDa(a, 0.5, x) : -betaincDb(0.5, a, y);
-  return 0.25 * dIda + (Math.exp(tLogPdf(df, t)) * Math.abs(t)) / (2 * df);
+  return 0.25 * dIda + (detExp(tLogPdf(df, t)) * Math.abs(t)) / (2 * df);
 }
 
 /** ∂/∂ν of log P(T ≤ −|t|); a central difference in ν where the tail underflows. */
 export function logTailDdf(df: number, t: number): number {
   const lt = logTail(df, t);
-  if (lt > -600) return tailDdf(df, t) / Math.exp(lt);
+  if (lt > -600) return tailDdf(df, t) / detExp(lt);
   const h = 1e-5 * df;
   return (logTail(df + h, t) - logTail(df - h, t)) / (2 * h);
 }
@@ -172,19 +173,19 @@ export function tQuantile(df: number, p: number): number {
   // Start: tail(t) = q means I_x(a, ½) = 2q, or 1 − I_y(½, a) = 2q; invert for the smaller of x, y.
   let t: number;
   const y = betaincinv(2 * q, 0.5, a, true);
-  if (y < 0.5) t = -Math.exp(0.5 * (Math.log(df) + Math.log(y) - Math.log1p(-y)));
+  if (y < 0.5) t = -detExp(0.5 * (detLog(df) + detLog(y) - detLog1p(-y)));
   else {
     const x = betaincinv(2 * q, a, 0.5);
     // Where x underflows (tiny ν and q), I_x(a, ½) ≈ x^a / (a B(a, ½)) gives log x directly.
-    const logX = x > 1e-250 ? Math.log(x) : (Math.log(2 * q) + Math.log(a) + lbeta(a, 0.5)) / a;
-    t = -Math.exp(0.5 * (Math.log(df) + Math.log1p(-x) - logX));
+    const logX = x > 1e-250 ? detLog(x) : (detLog(2 * q) + detLog(a) + lbeta(a, 0.5)) / a;
+    t = -detExp(0.5 * (detLog(df) + detLog1p(-x) - logX));
   }
   // Polish: Newton with TFP's second-order term, (q − tail)/pdf taken through logs so neither
   // side underflows in the far tail.
-  const lq = Math.log(q);
+  const lq = detLog(q);
   for (let iter = 0; iter < 3 && Number.isFinite(t) && t < 0; iter++) {
     const lpdf = tLogPdf(df, t);
-    const first = Math.exp(lq - lpdf) - Math.exp(logTail(df, t) - lpdf);
+    const first = detExp(lq - lpdf) - detExp(logTail(df, t) - lpdf);
     const second = t === 0 ? 0 : (0.5 * (df + 1) * first * first) / t / (1 + df / (t * t));
     const step = first + second;
     const next = t + step;

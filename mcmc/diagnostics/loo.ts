@@ -12,6 +12,7 @@ import { essMeanOf } from './internal/arviz-stats.js';
 import { mean, variance } from './internal/chains.js';
 import { logSumExp, psisSmooth, tailLength } from './internal/psis.js';
 import { stackingWeights } from './internal/stacking.js';
+import { detExp, detLog10 } from '../../src/math/index.js';
 
 /** ArviZ's output scales: `'log'` (elpd, higher is better), `'negative_log'` (−elpd), `'deviance'` (−2·elpd). */
 export type IcScale = 'log' | 'negative_log' | 'deviance';
@@ -345,7 +346,7 @@ function looOf(m: LogLikMatrix, reff: number, scale: IcScale): LooResult {
     lppd += logSumExp(ll, S);
   }
   const elpd = sum(looI);
-  const goodK = Math.min(1 - 1 / Math.log10(S), 0.7);
+  const goodK = Math.min(1 - 1 / detLog10(S), 0.7);
   const warning = k.some((v) => v > goodK);
   return new LooResult(elpd, sumSe(looI), lppd - elpd / sv, S, n, warning,
     new Tensor(looI, [...m.obsShape], 'float64'), new Tensor(k, [...m.obsShape], 'float64'), scale, goodK, reff);
@@ -565,7 +566,7 @@ export function compare(models: { readonly [name: string]: LogLikelihoodInput | 
     weights = stackingWeights(mat, nData, K);
   } else {
     const best = elpdOf(results[order[0]!]!);
-    const z = Float64Array.from(order, (m) => Math.exp((elpdOf(results[m]!) - best) / sv));
+    const z = Float64Array.from(order, (m) => detExp((elpdOf(results[m]!) - best) / sv));
     const total = sum(z);
     weights = z.map((v) => v / total);
   }

@@ -8,6 +8,7 @@ import { asTensor, type TensorLike } from '../../src/tensor/core.js';
 import { neg, sub } from '../../src/tensor/ops/elementwise.js';
 import { logsumexp } from '../../src/tensor/ops/reduce.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
+import { detLog } from '../../src/math/index.js';
 
 /**
  * A log-space reduction `(x, axis, keepdims) → y` over the listed axes (an empty list reduces
@@ -41,7 +42,7 @@ export function reduceLogMeanExp(x: TensorLike, axis?: number | readonly number[
   const axes = axesOf(fn, t, axis);
   if (axes.length === 0) return t;
   const n = axes.reduce((p, a) => p * t.shape[a]!, 1);
-  return sub(logsumexp(t, axes, keepdims), Math.log(n));
+  return sub(logsumexp(t, axes, keepdims), detLog(n));
 }
 
 /**

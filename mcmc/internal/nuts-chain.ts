@@ -14,6 +14,7 @@
  * transition, so a chain's draws are a pure function of its key and nothing else.
  */
 import type { Modes } from '../../src/config.js';
+import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 import type { PrngImpl } from '../../src/random/impl.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import { normalFromUnit } from '../../src/random/normal-fill.js';
@@ -39,12 +40,14 @@ export class ChainRandom {
   private stream: Uint32Array;
   private sub = 0;
   private readonly block = new Float64Array(UNIFORM_BLOCK);
+  private blockKey: Uint32Array;
   private pos = UNIFORM_BLOCK;
 
   constructor(key: KeyArray, private readonly modes: Modes) {
     this.impl = key.impl;
     this.key = key.data;
     this.stream = key.data;
+    this.blockKey = key.data;
   }
 
   /** Starts stream t. */
@@ -56,15 +59,24 @@ export class ChainRandom {
 
   /** Fills `out` with uniforms in [0, 1) from the next sub-key (JAX's float64 uniform bits). */
   uniforms(out: Float64Array): void {
-    const k = this.impl.foldIn(this.stream, this.sub++, this.modes);
+    this.fill(this.impl.foldIn(this.stream, this.sub++, this.modes), out);
+  }
+
+  private fill(k: Uint32Array, out: Float64Array): void {
     if (this.impl.uniformFloat64 !== undefined) this.impl.uniformFloat64(k, out, this.modes);
     else out.set(uniformUnit(new KeyArray(this.impl, k, []), out.length, 'float64', this.modes));
   }
 
-  /** A uniform in [0, 1). */
+  /** A uniform in [0, 1): the next of the current block's (computed one at a time when the PRNG can, since few are used). */
   uniform(): number {
-    if (this.pos === UNIFORM_BLOCK) { this.uniforms(this.block); this.pos = 0; }
-    return this.block[this.pos++]!;
+    const impl = this.impl;
+    if (this.pos === UNIFORM_BLOCK) {
+      this.blockKey = impl.foldIn(this.stream, this.sub++, this.modes);
+      this.pos = 0;
+      if (impl.uniformFloat64At === undefined) this.fill(this.blockKey, this.block);
+    }
+    const j = this.pos++;
+    return impl.uniformFloat64At === undefined ? this.block[j]! : impl.uniformFloat64At(this.blockKey, j, UNIFORM_BLOCK, this.modes);
   }
 
   /** Fills `out` with standard normals from the next sub-key (the uniforms mapped by the deterministic √2·erfinv(2u − 1)). */
@@ -159,8 +171,8 @@ function mergeWeights(a: number, b: number, out: Float64Array): void {
   if (a === -Infinity || b === -Infinity) { out[0] = a === -Infinity ? b : a; out[1] = a === -Infinity ? 1 : 0; return; }
   const d = b - a;
   if (d !== d) { out[0] = Infinity; out[1] = 0; return; }   // both +∞
-  const t = Math.exp(-Math.abs(d));
-  out[0] = (d > 0 ? b : a) + Math.log1p(t);
+  const t = detExp(-Math.abs(d));
+  out[0] = (d > 0 ? b : a) + detLog1p(t);
   out[1] = d > 0 ? 1 / (1 + t) : t / (1 + t);
 }
 
@@ -336,7 +348,7 @@ export class NutsChain {
       this.depth++;
       // Biased progressive sampling: a heavier new subtree always takes the draw.
       const lswSubtree = this.lswOut;
-      if (lswSubtree > logSumWeight || rng.uniform() < Math.exp(lswSubtree - logSumWeight)) {
+      if (lswSubtree > logSumWeight || rng.uniform() < detExp(lswSubtree - logSumWeight)) {
         const taken = this.propose; this.propose = sample; sample = taken; this.moved = true;
       }
       mergeWeights(logSumWeight, lswSubtree, this.merge);
@@ -387,7 +399,7 @@ export class NutsChain {
       const w = this.h0 - h;
       if (-w > this.maxEnergyDiff) this.divergent = true;
       this.lswOut = w;
-      this.sumMetroProb += w > 0 ? 1 : Math.exp(w);
+      this.sumMetroProb += w > 0 ? 1 : detExp(w);
       propose.lp = z.lp; propose.h = h;
       return !this.divergent;
     }
@@ -410,7 +422,7 @@ export class NutsChain {
    */
   initStepSize(fn: string): void {
     if (this.stepSize === 0 || this.stepSize > 1e7) return;
-    const LOG_08 = Math.log(0.8), z = this.fwd;
+    const LOG_08 = detLog(0.8), z = this.fwd;
     this.z = z;
     let direction = 0;
     for (;;) {

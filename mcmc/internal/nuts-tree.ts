@@ -33,6 +33,7 @@ import { leapfrogInPlace, type PhasePoint } from './leapfrog.js';
 import type { BatchMetric } from './metric.js';
 import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
 import { type FlatTarget, type Geometry, logAddExp } from './phase-space.js';
+import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 
 /** The trajectory settings (NoUTurnSampler's options of the same names). */
 export interface NutsSettings {
@@ -163,13 +164,13 @@ function sampleLeaf(t: Trajectory, c: number, u: number): void {
   const diff = energy - ws.initEnergy[c]!;
   const notDivergent = -diff < t.s.maxEnergyDiff;
   const weight = logAddExp(sub.weight[c]!, diff);
-  if (Math.log1p(-u) <= diff - weight) {
+  if (detLog1p(-u) <= diff - weight) {
     copyChain(sub.x, next.x, c, g); copyChain(sub.grad, next.grad, c, g);
     sub.lp[c] = next.lp[c]!; sub.energy[c] = energy;
   }
   sub.weight[c] = weight;
   if (!notDivergent) ws.notDivergence[c] = 0;
-  else ws.subEnergyDiffSum[c] += Math.exp(Math.min(diff, 0));
+  else ws.subEnergyDiffSum[c] += detExp(Math.min(diff, 0));
   ws.active[c] = notDivergent && ws.noUturn[c] ? 1 : 0;
 }
 
@@ -231,7 +232,7 @@ function mergeSubtree(t: Trajectory, c: number, u: number, continueTree: Uint8Ar
   const treeWeight = active[c] ? sub.weight[c]! : -Infinity;
   let thresh = treeWeight - cand.weight[c]!;
   if (Number.isNaN(thresh)) thresh = 0;
-  const choose = active[c] === 1 && Math.log1p(-u) <= thresh;
+  const choose = active[c] === 1 && detLog1p(-u) <= thresh;
   if (choose) {
     copyChain(cand.x, sub.x, c, g); copyChain(cand.grad, sub.grad, c, g);
     cand.lp[c] = sub.lp[c]!; cand.energy[c] = sub.energy[c]!;
@@ -312,7 +313,7 @@ function outcome(t: Trajectory, leapfrogs: Int32Array, isAccepted: Uint8Array, c
   lp.set(cand.lp); energy.set(cand.energy);
   const hasDivergence = new Uint8Array(C);
   for (let c = 0; c < C; c++) {
-    logAcceptRatio[c] = Math.log(ws.energyDiffSum[c]! / leapfrogs[c]!);
+    logAcceptRatio[c] = detLog(ws.energyDiffSum[c]! / leapfrogs[c]!);
     hasDivergence[c] = ws.notDivergence[c] ? 0 : 1;
     leapfrogs[c] = leapfrogs[c]! * t.s.unrolledLeapfrogSteps;
   }

@@ -14,6 +14,7 @@ import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.j
 import type { StepSize } from './kernel-results.js';
 import { FLAT, isCompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
+import { detExp, detLog1p } from '../../src/math/index.js';
 
 /** Shapes of a state: the chain dims (the log density's shape) and each part's full shape. */
 export interface Geometry {
@@ -214,7 +215,7 @@ export function logAddExp(a: number, b: number): number {
   const m = a > b ? a : b;
   if (m === -Infinity) return -Infinity;
   if (m === Infinity) return Infinity;
-  return m + Math.log1p(Math.exp(-Math.abs(a - b)));
+  return m + detLog1p(detExp(-Math.abs(a - b)));
 }
 
 /** The target options of a gradient-based kernel: exactly one of the two functions (a compiled log density counts as both). */

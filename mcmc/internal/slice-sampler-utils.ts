@@ -10,6 +10,7 @@ import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import { uniform } from '../../src/samplers/uniform.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { detExp } from '../../src/math/index.js';
 
 /** Log densities (one per chain) at positions (one per chain). */
 export type OneDimTarget = (x: Float64Array) => Float64Array;
@@ -154,7 +155,7 @@ export function sliceSamplerOneDim(
   const [gammaSeed, boundsSeed, sampleSeed] = splitSeed(seed, { n: 3, salt: 'ssu.slice_sampler_one_dim' }) as [KeyArray, KeyArray, KeyArray];
   const logE = randomLogGamma([n], [1], null, gammaSeed, dtype);
   const logHeights = new Float64Array(n);
-  for (let c = 0; c < n; c++) logHeights[c] = logProb0[c]! - Math.exp(logE[c]!);
+  for (let c = 0; c < n; c++) logHeights[c] = logProb0[c]! - detExp(logE[c]!);
   const { upper, lower, bothOk } = sliceBoundsByDoubling(x0, target, logHeights, maxDoublings, step, boundsSeed, dtype);
   const { x, logProb } = sampleWithShrinkage(x0, target, logHeights, step, lower, upper, sampleSeed, dtype);
   return { x, logProb, boundsSatisfied: bothOk, upperBounds: upper, lowerBounds: lower };

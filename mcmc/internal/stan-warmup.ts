@@ -9,6 +9,7 @@
  * dense metric (`adapt_dense_e_nuts`) takes the windows' regularized covariance instead.
  */
 import type { NutsChain } from './nuts-chain.js';
+import { detExp, detLog, detPow } from '../../src/math/index.js';
 
 /** Dual averaging settings (Stan's names in comments; TFP's in the options). */
 export interface DualAveragingSettings {
@@ -33,7 +34,7 @@ class DualAveraging {
   constructor(private readonly s: DualAveragingSettings) {}
   /** Restarts around μ = log(10 ε). */
   restart(stepSize: number): void {
-    this.mu = Math.log(10 * stepSize);
+    this.mu = detLog(10 * stepSize);
     this.counter = 0; this.sBar = 0; this.xBar = 0;
   }
   /** The next step size after a transition with this acceptance statistic. */
@@ -44,12 +45,12 @@ class DualAveraging {
     const eta = 1 / (this.counter + s.stepCountSmoothing);
     this.sBar = (1 - eta) * this.sBar + eta * (s.targetAcceptProb - a);
     const x = this.mu - this.sBar * Math.sqrt(this.counter) / s.explorationShrinkage;
-    const xEta = Math.pow(this.counter, -s.decayRate);
+    const xEta = detPow(this.counter, -s.decayRate);
     this.xBar = (1 - xEta) * this.xBar + xEta * x;
-    return Math.exp(x);
+    return detExp(x);
   }
   /** The step size kept after warm-up: exp of the averaged iterate. */
-  final(): number { return Math.exp(this.xBar); }
+  final(): number { return detExp(this.xBar); }
 }
 
 /** Welford's running mean and variance of each coordinate. */

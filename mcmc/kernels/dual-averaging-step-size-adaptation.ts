@@ -3,7 +3,7 @@
  * Gelman's dual averaging of the log step size, as in Stan's warm-up.
  */
 import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
-import { detPow } from '../../src/math/index.js';
+import { detLog, detPow } from '../../src/math/index.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { add, exp, log, mul, sub } from '../../src/tensor/ops/elementwise.js';
 import { zeros } from '../../src/tensor/ops/create.js';
@@ -136,7 +136,7 @@ implements TransitionKernel<DualAveragingStepSizeAdaptationResults<R>> {
       errorSum.push(zeros(r.shape));
       logAveragingStep.push(zeros(s.shape));
       const mu = targets[i];
-      logShrinkageTarget.push(mu === undefined ? add(log(s), Math.log(10)) : log(typeof mu === 'number' ? scalar(FN, 'shrinkageTarget', mu) : mu));
+      logShrinkageTarget.push(mu === undefined ? add(log(s), detLog(10)) : log(typeof mu === 'number' ? scalar(FN, 'shrinkageTarget', mu) : mu));
     });
     return {
       innerResults,

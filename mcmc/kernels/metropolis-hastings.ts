@@ -12,6 +12,7 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { checkChainDims, checkSameParts, chooseResults, selectPerChain, stripSeeds } from '../internal/choose.js';
 import { stateParts } from '../internal/target.js';
 import type { State, TransitionKernel } from '../kernel.js';
+import { detLog } from '../../src/math/index.js';
 
 /** What `MetropolisHastings` reads from its inner kernel's results. */
 export interface ProposalResults {
@@ -129,7 +130,7 @@ export class MetropolisHastings<R extends object = ProposalResults> implements T
     const mask = new Uint8Array(n);
     const f32 = lpNew.dtype === 'float32';
     for (let i = 0; i < n; i++) {
-      const logU = f32 ? Math.fround(Math.log(u[i]!)) : Math.log(u[i]!);
+      const logU = f32 ? Math.fround(detLog(u[i]!)) : detLog(u[i]!);
       mask[i] = logU < lar[i]! ? 1 : 0;
     }
     const proposed = checkSameParts(fn, 'innerKernel.oneStep(…)[0]', stateParts(fn, proposedState)[0], current);

@@ -16,6 +16,7 @@ import { leftBroadcast, nanLike, subDiag, swapNotMatrix, swapReplicas } from '..
 import { defaultSwapProposalFn, type SwapProposalFn } from '../internal/swap-proposals.js';
 import { stateParts } from '../internal/target.js';
 import type { State, TargetLogProbFn, TransitionKernel } from '../kernel.js';
+import { detLog } from '../../src/math/index.js';
 
 export { defaultSwapProposalFn, evenOddSwapProposalFn, type SwapProposalArgs, type SwapProposalFn } from '../internal/swap-proposals.js';
 
@@ -235,7 +236,7 @@ export class ReplicaExchangeMC<R extends object = Record<string, unknown>> imple
         if (f32) lar = Math.fround(lar);
         if (!Number.isFinite(lar)) lar = -Infinity;
         const anchor = Math.min(swaps[i]!, k) * B + b;
-        const logU = f32 ? Math.fround(Math.log(uniforms[anchor]!)) : Math.log(uniforms[anchor]!);
+        const logU = f32 ? Math.fround(detLog(uniforms[anchor]!)) : detLog(uniforms[anchor]!);
         mask[i] = logU < lar ? 1 : 0;
       }
     }

@@ -14,6 +14,7 @@ import { reduceLogMeanExp, type LogReduceFn } from '../internal/log-mean-exp.js'
 import {
   checkInnerKernel, checkPositiveNumber, checkProb, packStepSize, padRight, reduceForStepSize, safeLogAcceptProb, stepSizeParts,
 } from '../internal/step-size-parts.js';
+import { detLog } from '../../src/math/index.js';
 
 export interface SimpleStepSizeAdaptationOptions<R extends object = Record<string, unknown>> {
   /** A kernel whose results hold `stepSize` and `logAcceptRatio` (HMC, NUTS, MALA, …, possibly wrapped). */
@@ -96,7 +97,7 @@ implements TransitionKernel<SimpleStepSizeAdaptationResults<R>> {
     const inner = setStepSize(prev.innerResults, prev.newStepSize);
     const [newState, newInner] = this.innerKernel.oneStep(state, inner, seed);
     const lap = safeLogAcceptProb(FN, getLogAcceptRatio(newInner));
-    const logTarget = typeof prev.targetAcceptProb === 'number' ? Math.log(prev.targetAcceptProb) : log(prev.targetAcceptProb);
+    const logTarget = typeof prev.targetAcceptProb === 'number' ? detLog(prev.targetAcceptProb) : log(prev.targetAcceptProb);
     const meta = stepSizeParts(FN, getStepSize(newInner));
     const [parts] = stateParts(FN, state);
     const factor = 1 + prev.adaptationRate;

@@ -22,6 +22,7 @@ import {
   expandStepSize, f64, flatTarget, type Geometry, geometryOf, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
+import { detLog } from '../../src/math/index.js';
 
 /** A volatility per state part (or one shared by all parts), each broadcasting against its part. */
 export type VolatilityFn = (...parts: Tensor[]) => Tensor | number | readonly (Tensor | number)[];
@@ -178,7 +179,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
           const diff = x1[k]![i]! - x0[k]![i]!, scale = Math.sqrt(ek[i]! * (mk ? mk[i]! : 1));
           const s0 = vol0[k]![i]! * scale, s1 = vol1[k]![i]! * scale;
           const fwd = (diff - drift0[k]![i]!) / s0, bwd = (diff + drift1[k]![i]!) / s1;
-          s += (Math.log(s0) + 0.5 * fwd * fwd) - (Math.log(s1) + 0.5 * bwd * bwd);
+          s += (detLog(s0) + 0.5 * fwd * fwd) - (detLog(s1) + 0.5 * bwd * bwd);
         }
         correction[c] += s;
       }

@@ -15,6 +15,7 @@ import {
 } from './args.js';
 import { ArrayMethods } from './arrays.js';
 import type { FloatOptions } from './basic.js';
+import { detExp, detExpm1 } from '../math/index.js';
 
 /** A parameter: NumPy's name, the value, its constraint and the constraint's wording. */
 export type ParamSpec = readonly [name: string, value: unknown, ok: (v: number) => boolean, what: string];
@@ -210,7 +211,7 @@ export class ContinuousMethods extends ArrayMethods {
       const m = values(fn, 'mean', mt!, s), sg = values(fn, 'sigma', st!, s);
       const ms = m.length === 1 ? 0 : 1, ss = sg.length === 1 ? 0 : 1;
       const r = dtype === 'float32' ? Math.fround : (v: number) => v;
-      mapInPlace(x, (v, i) => Math.exp(r(m[i * ms]! + r(sg[i * ss]! * v))));
+      mapInPlace(x, (v, i) => detExp(r(m[i * ms]! + r(sg[i * ss]! * v))));
       return x;
     });
   }
@@ -270,7 +271,7 @@ export class ContinuousMethods extends ArrayMethods {
       const x = dataOf(random.exponential(k, s, { dtype }));
       const av = values(fn, 'a', at!, s), st = av.length === 1 ? 0 : 1;
       const r = dtype === 'float32' ? Math.fround : (v: number) => v;
-      mapInPlace(x, (v, i) => Math.expm1(r(v / av[i * st]!)));
+      mapInPlace(x, (v, i) => detExpm1(r(v / av[i * st]!)));
       return x;
     });
   }

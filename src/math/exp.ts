@@ -17,16 +17,18 @@ import { DD, expm1DD, twoProd } from './pow.js';
 const TWO_M1022 = POW2_ALL[-1022 + 1074]!;
 
 /**
- * Outputs of `expKernel`: e^x = 2^kE · (returned T_hi + KQ[0]); KQ[1] holds the low part of
- * `expDD`. Typed-array slots, not module variables, so that writing a double allocates nothing.
+ * Outputs of `expKernel`: e^x = 2^kE · (KQ[2] + KQ[0]) with KQ[2] = T_hi; KQ[1] holds the low part
+ * of `expDD`, KQ[3] `expInto`'s result. Typed-array slots, not module variables or return values, so that passing a double
+ * allocates nothing: V8 boxes a double returned by a call it did not inline, and the det
+ * functions are too large to be always inlined (a compiled model's gradient must not allocate).
  * Constants inside the hot functions are written as literals (named in a comment after each; a
  * test checks them against src/math/constants.ts), because V8 loads module constants from memory.
  */
 let kE = 0;
-const KQ = new Float64Array(2);
+const KQ = new Float64Array(4);
 
-/** e^x = 2^kE · (T + KQ[0]) for finite |x| < 1400 (returns T = T_hi[j]; |KQ[0]| < 0.006). */
-function expKernel(x: number): number {
+/** e^x = 2^kE · (KQ[2] + KQ[0]) for finite |x| < 1400 (KQ[2] = T_hi[j]; |KQ[0]| < 0.006). */
+function expKernel(x: number): void {
   // 1.5·2^52 added and subtracted: k·… rounded to an integer (ties to even)
   const kf = (x * 184.6649652337873 /* EXP_INV_LN2N */ + 6755399441055744) - 6755399441055744;
   const r = (x - kf * 0.005415212347998022 /* EXP_LN2N_HI */) - kf * 1.2655086083325438e-13 /* EXP_LN2N_LO */;
@@ -37,21 +39,22 @@ function expKernel(x: number): number {
   const p = r + r2 * (0.5 + r * (1 / 6)) + (r2 * r2) * (1 / 24 + r * (1 / 120) + r2 * (1 / 720));
   const t = EXP_T_HI[j]!;
   KQ[0] = EXP_T_LO[j]! + t * p;
-  return t;
+  KQ[2] = t;
 }
 
-/** (hi + lo)·2^e for hi + lo in [0.25, 4), rounding once also when the result is subnormal. */
-function scale(hi: number, lo: number, e: number): number {
+/** (hi + lo)·2^e for hi + lo in [0.25, 4), rounding once also when the result is subnormal, into KQ[3]. */
+function scale(hi: number, lo: number, e: number): void {
   if (e > -1022 || (e === -1022 && hi + lo >= 1)) {
-    return e <= 1023 ? (hi + lo) * POW2_ALL[e + 1074]! : (hi + lo) * 2 * POW2_ALL[e - 1 + 1074]!;
+    KQ[3] = e <= 1023 ? (hi + lo) * POW2_ALL[e + 1074]! : (hi + lo) * 2 * POW2_ALL[e - 1 + 1074]!;
+    return;
   }
-  if (e < -1080) return 0;
+  if (e < -1080) { KQ[3] = 0; return; }
   // v = (hi + lo)·2^(e + 1022) < 1 exactly as a double-double; the result is v·2^−1022 rounded to a
   // multiple of 2^−1074, i.e. 1 + v rounded to a multiple of 2^−52, minus 1 (exact).
   const sc = POW2_ALL[e + 1022 + 1074]!;
   const vh = hi * sc, vl = lo * sc;
   const t = 1 + vh;
-  return ((t + ((vh - (t - 1)) + vl)) - 1) * TWO_M1022;
+  KQ[3] = ((t + ((vh - (t - 1)) + vl)) - 1) * TWO_M1022;
 }
 
 /**
@@ -68,8 +71,18 @@ function scale(hi: number, lo: number, e: number): number {
 export function detExp(x: number): number {
   if (!(x <= 709.782712893384)) return x > 0 ? Infinity : Number.NaN;
   if (!(x >= -746)) return x < 0 ? 0 : Number.NaN;
-  const t = expKernel(x);
-  return scale(t, KQ[0]!, kE);
+  expInto(x);
+  return KQ[3]!;
+}
+
+/**
+ * detExp of finite x in [−746, 709.78…] into KQ[3]. Out of line and returning nothing, so detExp
+ * stays small for V8's inlining budget: a double returned from a call that is not inlined is
+ * boxed (allocated), and compiled gradients call these in their loops.
+ */
+function expInto(x: number): void {
+  expKernel(x);
+  scale(KQ[2]!, KQ[0]!, kE);
 }
 
 /**
@@ -97,7 +110,8 @@ export function detExpm1(x: number): number {
       x4 * (1 / 40320 + x * (1 / 362880) + x2 * (1 / 3628800 + x * (1 / 39916800)));
     return x + x2 * (0.5 + x * (1 / 6) + x2 * q);
   }
-  const t = expKernel(x);
+  expKernel(x);
+  const t = KQ[2]!;
   const sc = POW2_ALL[kE + 1074]!;
   const a = t * sc, b = KQ[0]! * sc;
   const s = a - 1;
@@ -108,8 +122,8 @@ export function detExpm1(x: number): number {
 
 /** e^a as a double-double times 2^kE: returns h, leaves l in KQ[1] (h + l normalised). */
 function expDD(a: number): number {
-  const t = expKernel(a);
-  const q = KQ[0]!;
+  expKernel(a);
+  const t = KQ[2]!, q = KQ[0]!;
   const h = t + q;
   KQ[1] = q - (h - t);
   return h;
@@ -145,7 +159,8 @@ export function detSinh(x: number): number {
   } else {
     const h = expDD(a), l = KQ[1]!, e = kE;
     if (a > 40) {
-      r = scale(h, l, e - 1);
+      scale(h, l, e - 1);
+      r = KQ[3]!;
     } else {
       // 1/(h + l) = q + ql
       const q = 1 / h;
@@ -177,7 +192,7 @@ export function detCosh(x: number): number {
   if (!(a >= 1.4901161193847656e-8)) return a === a ? 1 : Number.NaN;
   if (!(a <= 710.4758600739439)) return Infinity;
   const h = expDD(a), l = KQ[1]!, e = kE;
-  if (a > 40) return scale(h, l, e - 1);
+  if (a > 40) { scale(h, l, e - 1); return KQ[3]!; }
   const q = 1 / h;
   const p = twoProd(q, h), pe = DD[0]!;
   const ql = (((1 - p) - pe) - q * l) * q;

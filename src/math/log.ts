@@ -80,9 +80,13 @@ export function log1pNeg(x: number): number {
 }
 
 
-/** Outputs of `logKernel`: x = 2^logK · m and ln m = (returned high part) + LOGK[0]. */
+/**
+ * Outputs of `logKernel`: x = 2^logK · m and ln m = LOGK[1] + LOGK[0]; `addKLn2` leaves its sum in
+ * LOGK[2]. Slots rather than return values: a double returned by a call V8 did not inline is
+ * boxed (see exp.ts), and a compiled model's gradient must not allocate.
+ */
 let logK = 0;
-const LOGK = new Float64Array(1);
+const LOGK = new Float64Array(3);
 
 /**
  * ln m as an unevaluated double-double for positive finite x = 2^k·m, m in [0.70703125,
@@ -94,7 +98,7 @@ const LOGK = new Float64Array(1);
  * evaluated at r rounded (its error is second order). The error
  * before the caller's final rounding is below about 2^−64 of ln m; no division.
  */
-function logKernel(x: number): number {
+function logKernel(x: number): void {
   let k = 0;
   if (x < 2.2250738585072014e-308) { x *= 18014398509481984; k = -54; }   // 2^54
   BITS_F64[0] = x;
@@ -119,20 +123,21 @@ function logKernel(x: number): number {
   const v = s - ch;
   const err = (ch - (s - v)) + (r - v);
   LOGK[0] = ((err + LOG_C_LO[i]!) + re) + p;
-  return s;
+  LOGK[1] = s;
 }
 
 // Constants inside the hot functions are literals (named in a comment; test/math/literals.test.ts
 // checks them against src/math/constants.ts and the exports above): V8 loads module constants
 // from memory on every use.
 
-/** k·ln 2 + (hi + lo), rounded once (|hi| ≤ 0.35, so k·ln2_hi dominates when k ≠ 0). */
-function addKLn2(k: number, hi: number, lo: number): number {
-  if (k === 0) return hi + lo;
+/** k·ln 2 + (LOGK[1] + lo), rounded once, into LOGK[2] (|LOGK[1]| ≤ 0.35, so k·ln2_hi dominates when k ≠ 0). */
+function addKLn2(k: number, lo: number): void {
+  const hi = LOGK[1]!;
+  if (k === 0) { LOGK[2] = hi + lo; return; }
   const a = k * 0.6931471803691238 /* LN2_HI */;    // exact: 11 trailing zero bits
   const s = a + hi;
   const err = hi - (s - a);
-  return s + (err + (lo + k * 1.9082149292705877e-10 /* LN2_LO */));
+  LOGK[2] = s + (err + (lo + k * 1.9082149292705877e-10 /* LN2_LO */));
 }
 
 /**
@@ -147,8 +152,9 @@ function addKLn2(k: number, hi: number, lo: number): number {
  */
 export function detLog(x: number): number {
   if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
-  const hi = logKernel(x);
-  return addKLn2(logK, hi, LOGK[0]!);
+  logKernel(x);
+  addKLn2(logK, LOGK[0]!);
+  return LOGK[2]!;
 }
 
 /**
@@ -165,17 +171,24 @@ export function detLog(x: number): number {
  */
 export function detLog1p(x: number): number {
   if (!(x > -1 && x < Infinity)) return x === -1 ? -Infinity : x === Infinity ? x : Number.NaN;
+  log1pInto(x);
+  return LOGK[2]!;
+}
+
+/** detLog1p of x in (−1, ∞) into LOGK[2]; out of line and returning nothing, as exp.ts's `expInto`. */
+function log1pInto(x: number): void {
   const ax = x < 0 ? -x : x;
   if (ax < 0.0078125) {
-    if (ax < 5.551115123125783e-17) return x;          // |x| < 2^−54; ±0
+    if (ax < 5.551115123125783e-17) { LOGK[2] = x; return; }          // |x| < 2^−54; ±0
     const x2 = x * x;
-    return x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
+    LOGK[2] = x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
+    return;
   }
   const u = 1 + x;
   const bv = u - 1;
   const e = (1 - (u - bv)) + (x - bv);                 // 1 + x = u + e exactly (two-sum)
-  const hi = logKernel(u);
-  return addKLn2(logK, hi, LOGK[0]! + (e === 0 ? 0 : e / u));
+  logKernel(u);
+  addKLn2(logK, LOGK[0]! + (e === 0 ? 0 : e / u));
 }
 
 /**
@@ -189,7 +202,8 @@ export function detLog1p(x: number): number {
  */
 export function detLog2(x: number): number {
   if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
-  const hi = logKernel(x), lo = LOGK[0]!, k = logK;
+  logKernel(x);
+  const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
   const ph = twoProd(hi, 1.4426950408889634 /* INV_LN2_HI */);
   const pl = DD[0]! + (hi * 2.0355273740931033e-17 /* INV_LN2_LO */ + lo * 1.4426950408889634 /* INV_LN2_HI */);
   if (k === 0) return ph + pl;
@@ -207,7 +221,8 @@ export function detLog2(x: number): number {
  */
 export function detLog10(x: number): number {
   if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
-  const hi = logKernel(x), lo = LOGK[0]!, k = logK;
+  logKernel(x);
+  const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
   const ph = twoProd(hi, 0.4342944819032518 /* INV_LN10_HI */);
   const pl = DD[0]! + (hi * 1.098319650216765e-17 /* INV_LN10_LO */ + lo * 0.4342944819032518 /* INV_LN10_HI */);
   if (k === 0) return ph + pl;
@@ -223,12 +238,14 @@ export function detLog10(x: number): number {
  * inverse hyperbolic functions.
  */
 export function lnPair(h: number, l: number): number {
-  const hi = logKernel(h);
-  return addKLn2(logK, hi, LOGK[0]! + (l === 0 ? 0 : l / h));
+  logKernel(h);
+  addKLn2(logK, LOGK[0]! + (l === 0 ? 0 : l / h));
+  return LOGK[2]!;
 }
 
 /** ln x + ln 2 rounded once, for finite x ≥ 2^28 (asinh and acosh of large arguments). */
 export function lnPlusLn2(x: number): number {
-  const hi = logKernel(x);
-  return addKLn2(logK + 1, hi, LOGK[0]!);
+  logKernel(x);
+  addKLn2(logK + 1, LOGK[0]!);
+  return LOGK[2]!;
 }

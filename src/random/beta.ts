@@ -6,6 +6,7 @@ import { loggammaData, paramOrScalar, sizeOf, splitKey } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
+import { detExp } from '../math/index.js';
 
 /**
  * `size` Beta(a, b) samples as JAX draws them (§6.12): `ka, kb = split(key)`, log-gammas
@@ -22,8 +23,8 @@ export function betaData(
   const r = rounder(dtype);
   for (let i = 0; i < size; i++) {
     const m = Math.max(la[i]!, lb[i]!);          // NaN-propagating, as lax.max
-    const ga = r(Math.exp(r(la[i]! - m)));
-    const gb = r(Math.exp(r(lb[i]! - m)));
+    const ga = r(detExp(r(la[i]! - m)));
+    const gb = r(detExp(r(lb[i]! - m)));
     la[i] = r(ga / r(ga + gb));
   }
   return la;

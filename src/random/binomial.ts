@@ -7,6 +7,7 @@ import { floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamL
 import { splitKeys } from './key-array.js';
 import { fmaFor, log1pXla } from './xla-math.js';
 import { uniformUnit } from './uniform.js';
+import { detLog } from '../math/index.js';
 
 type FloatArray = Float64Array | Float32Array;
 
@@ -65,7 +66,7 @@ function inversion(key: KeyArray, count: FloatArray, q: FloatArray, active: numb
     for (let t = 0; t < live; t++) {
       const i = idx[t]!;
       num[i]!++;
-      const s = r(sum[i]! + Math.ceil(r(r(Math.log(u[i]!)) / log1mq[i]!)));
+      const s = r(sum[i]! + Math.ceil(r(r(detLog(u[i]!)) / log1mq[i]!)));
       sum[i] = s;
       if (s <= count[i]!) idx[w++] = i;
     }
@@ -114,7 +115,7 @@ function btrs(key: KeyArray, count: FloatArray, q: FloatArray, real: Uint8Array,
     const mi = Math.floor(r(r(cnt + 1) * p));
     m[i] = mi;
     // Loop-invariant terms (XLA hoists them out of the while body, so they are rounded).
-    t1[i] = r(r(mi + 0.5) * r(Math.log(r(r(mi + 1) / r(rr * r(r(cnt - mi) + 1))))));
+    t1[i] = r(r(mi + 0.5) * r(detLog(r(r(mi + 1) / r(rr * r(r(cnt - mi) + 1))))));
     stM[i] = st(mi);
     if (Number.isNaN(vr[i]!) && Number.isNaN(stddev)) { accepted[i] = 1; pending--; }
   }
@@ -133,11 +134,11 @@ function btrs(key: KeyArray, count: FloatArray, q: FloatArray, real: Uint8Array,
       const k = Math.floor(fma(r(r(a2[i]! / us) + bi), u, c[i]!));
       let accept = us >= K.us1 && v <= vr[i]!;
       if (!accept && !(k < 0 || k > cnt)) {
-        const lv = r(Math.log(r(r(v * alpha[i]!) / r(r(ai / r(us * us)) + bi))));
+        const lv = r(detLog(r(r(v * alpha[i]!) / r(r(ai / r(us * us)) + bi))));
         const mi = m[i]!, rr = ratio[i]!;
         const nmk1 = r(r(cnt - k) + 1);
-        const l2 = r(Math.log(r(r(r(cnt - mi) + 1) / nmk1)));
-        const l3 = r(Math.log(r(r(rr * nmk1) / r(k + 1))));
+        const l2 = r(detLog(r(r(r(cnt - mi) + 1) / nmk1)));
+        const l3 = r(detLog(r(r(rr * nmk1) / r(k + 1))));
         const partial = fma(r(k + 0.5), l3, fma(r(cnt + 1), l2, t1[i]!));
         const ub = r(r(r(r(partial + stM[i]!) + st(r(cnt - mi))) - st(k)) - st(r(cnt - k)));
         accept = lv <= ub;

@@ -5,6 +5,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData } from './uniform.js';
+import { detTan } from '../math/index.js';
 
 /** finfo(dtype).eps: the gap above 1. */
 const EPS: Record<FloatDType, number> = { float32: 2 ** -23, float64: 2 ** -52 };
@@ -14,7 +15,7 @@ export function cauchyData(key: KeyArray, size: number, dtype: FloatDType, modes
   const u = uniformData(key, size, dtype, EPS[dtype], 1, modes);
   const round = rounder(dtype);
   const pi = round(Math.PI);
-  for (let i = 0; i < size; i++) u[i] = round(Math.tan(round(pi * (u[i]! - 0.5))));
+  for (let i = 0; i < size; i++) u[i] = round(detTan(round(pi * (u[i]! - 0.5))));
   return u;
 }
 

@@ -6,6 +6,7 @@ import { loggammaData, paramOrScalar, sizeOf } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
+import { detExp } from '../math/index.js';
 
 /**
  * `size` chi-square samples as JAX draws them (§6.17): 2·exp(loggamma(key, df/2)). `df` holds
@@ -14,7 +15,7 @@ import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } 
 export function chisquareData(key: KeyArray, df: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes): FloatArray {
   const r = rounder(dtype);
   const out = loggammaData(key, halfDegrees(df, dtype), size, dtype, modes);
-  for (let i = 0; i < size; i++) out[i] = r(r(Math.exp(out[i]!)) * 2);
+  for (let i = 0; i < size; i++) out[i] = r(r(detExp(out[i]!)) * 2);
   return out;
 }
 

@@ -8,6 +8,7 @@ import { arangeData, checkArrayArg, defaultIntDtype, indexList, takeAlong } from
 import { randintData } from './randint.js';
 import { shuffleData } from './shuffle.js';
 import { uniformData, uniformUnit } from './uniform.js';
+import { detLog } from '../math/index.js';
 
 export interface ChoiceOptions {
   /** Sample with replacement (default true). */
@@ -117,7 +118,7 @@ export function choice(
     } else {
       // Gumbel-max: -log(-log(u)) with u uniform in [tiny, 1), plus log p, then top-k.
       const g = uniformData(key, nInputs, dtype, TINY[dtype], 1, modes);
-      for (let i = 0; i < nInputs; i++) g[i] = round(round(-Math.log(round(-Math.log(g[i]!)))) + round(Math.log(values[i]!)));
+      for (let i = 0; i < nInputs; i++) g[i] = round(round(-detLog(round(-detLog(g[i]!)))) + round(detLog(values[i]!)));
       ind = topK(g, nDraws);
     }
   }

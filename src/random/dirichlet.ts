@@ -6,6 +6,7 @@ import { loggammaData, paramOrScalar, sizeOf } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { broadcastShapes, floatDtype, floatParam, type ParamLike, type ShapeLike } from './params.js';
+import { detExp } from '../math/index.js';
 
 /**
  * `rows` Dirichlet samples of dimension k as JAX draws them (§6.13): log-gammas of the whole
@@ -24,7 +25,7 @@ export function dirichletData(
     for (let j = 0; j < k; j++) max = Math.max(max, out[o + j]!);   // NaN-propagating, as jnp.max
     let sum = 0;
     for (let j = 0; j < k; j++) {
-      const e = r(Math.exp(r(out[o + j]! - max)));
+      const e = r(detExp(r(out[o + j]! - max)));
       out[o + j] = e;
       sum = r(sum + e);
     }

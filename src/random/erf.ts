@@ -5,6 +5,7 @@
  * library keeps no runtime dependency; accurate to about 2 ulp (checked against @stdlib's erf
  * and erfcx in test/random/erf.test.ts).
  */
+import { detExp } from '../math/index.js';
 
 const TWO_OVER_SQRT_PI = 1.1283791670955126; // 2/√π
 const INV_SQRT_PI = 0.5641895835477563; // 1/√π
@@ -21,7 +22,7 @@ function square(x: number): [number, number] {
 /** e^(sign·x²) with x² carried to double-double, so the rounding of x² costs nothing. */
 function expSquare(x: number, sign: 1 | -1): number {
   const [s, e] = square(x);
-  return Math.exp(sign * s) * (1 + sign * e);
+  return detExp(sign * s) * (1 + sign * e);
 }
 
 /**

@@ -4,6 +4,7 @@
  * his three-branch double-precision one for float64, with XLA's coefficients.
  */
 import { fma32 } from './float.js';
+import { detLog1p } from '../math/index.js';
 
 const F32_CENTRAL = [2.81022636e-8, 3.43273939e-7, -3.5233877e-6, -4.39150654e-6, 2.1858087e-4,
   -1.25372503e-3, -4.17768164e-3, 2.46640727e-1, 1.50140941].map(Math.fround);
@@ -17,7 +18,7 @@ const F32_HALF = Math.fround(2.5), F32_THREE = 3;
  * correctly rounded here and XLA's is within an ulp, so results agree to a few ulp.
  */
 export function erfinv32(x: number): number {
-  const w0 = Math.fround(-Math.log1p(Math.fround(-Math.fround(x * x))));
+  const w0 = Math.fround(-detLog1p(Math.fround(-Math.fround(x * x))));
   let p: number;
   if (w0 < 5) {
     const w = Math.fround(w0 - F32_HALF);
@@ -61,7 +62,7 @@ function horner(c: readonly number[], w: number): number {
  * rounding of the last few operations).
  */
 export function erfinv64(x: number): number {
-  const w = -Math.log1p(-x * x);
+  const w = -detLog1p(-x * x);
   let p: number;
   if (w < 6.25) p = horner(F64_CENTRAL, w - 3.125);
   else if (w < 16) p = horner(F64_MIDDLE, Math.sqrt(w) - 3.25);

@@ -5,12 +5,13 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
+import { detLog1p } from '../math/index.js';
 
 /** `size` standard exponentials as JAX draws them: −log1p(−u), u uniform on [0, 1). */
 export function exponentialData(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
   const out = uniformUnit(key, size, dtype, modes);
   const round = rounder(dtype);
-  for (let i = 0; i < size; i++) out[i] = round(-Math.log1p(-out[i]!));
+  for (let i = 0; i < size; i++) out[i] = round(-detLog1p(-out[i]!));
   return out;
 }
 

@@ -4,7 +4,7 @@
  * is rounded to the dtype where XLA rounds it.
  */
 import type { FloatDType } from '../tensor/dtype.js';
-import { detPow } from '../math/index.js';
+import { detLog, detPow } from '../math/index.js';
 import { fma32 } from './float.js';
 
 export type FloatArray = Float64Array | Float32Array;
@@ -39,7 +39,7 @@ export function candidate(x: number, c: number, f32: boolean): number {
 /** JAX's loop condition: true while the candidate (X = x², V = v³, U) is rejected. */
 export function rejected(X: number, V: number, U: number, d: number, squeeze: number, r: Round): boolean {
   if (!(U >= r(1 - r(squeeze * r(X * X))))) return false;
-  return r(Math.log(U)) >= r(r(X * 0.5) + r(d * r(r(1 - V) + r(Math.log(V)))));
+  return r(detLog(U)) >= r(r(X * 0.5) + r(d * r(r(1 - V) + r(detLog(V)))));
 }
 
 /**
@@ -50,7 +50,7 @@ export function rejected(X: number, V: number, U: number, d: number, squeeze: nu
 export function finish(alpha: number, d: number, V: number, w: number, logSpace: boolean, r: Round): number {
   const boost = alpha >= 1;
   if (logSpace) {
-    const base = r(r(Math.log(d)) + r(Math.log(V)));
+    const base = r(r(detLog(d)) + r(detLog(V)));
     return r(base + (boost || w === 0 ? 0 : r(w * r(1 / alpha))));
   }
   const dv = r(d * V);

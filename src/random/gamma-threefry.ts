@@ -14,6 +14,7 @@ import { erfinv32 } from './erfinv.js';
 import { candidate, finish, rejected, rounder, SQUEEZE, THIRD, type FloatArray } from './gamma-steps.js';
 import { normalFromUnit } from './normal-fill.js';
 import { threefry2x32 } from './threefry-impl.js';
+import { detLog1p } from '../math/index.js';
 
 const SQRT2_F32 = Math.fround(Math.SQRT2);
 const NORMAL_LO_F32 = -(1 - 2 ** -24);   // nextafter(-1, 0), as normalData uses it
@@ -248,7 +249,7 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
     for (let t = 0; t < mb; t++) {
       const j = boosted[t]!;
       const u = unitOf(UB[2 * j]!, UB[2 * j + 1]!, f32, part);
-      out[base + j] = finish(alpha[(base + j) * step]!, D[j]!, Vacc[j]!, logSpace ? r(Math.log1p(-u)) : u, logSpace, r);
+      out[base + j] = finish(alpha[(base + j) * step]!, D[j]!, Vacc[j]!, logSpace ? r(detLog1p(-u)) : u, logSpace, r);
     }
   }
 }

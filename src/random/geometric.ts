@@ -9,6 +9,7 @@ import { floatToIntData } from './params.js';
 import { log1pXla } from './xla-math.js';
 import { checkIntDtype } from './randint.js';
 import { uniformUnit } from './uniform.js';
+import { detLog } from '../math/index.js';
 
 /**
  * Geometric samples as JAX draws them: u uniform in `dtype` (p's dtype), u = 0 mapped to 1,
@@ -21,7 +22,7 @@ export function geometricData(key: KeyArray, p: Float64Array | Float32Array, dty
   const g = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const ui = u[i] === 0 ? 1 : u[i]!;
-    g[i] = r(Math.floor(r(r(Math.log(ui)) / log1pXla(-p[i]!, r))) + 1);
+    g[i] = r(Math.floor(r(r(detLog(ui)) / log1pXla(-p[i]!, r))) + 1);
   }
   return floatToIntData(g, outDtype);
 }

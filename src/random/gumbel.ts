@@ -5,6 +5,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData, uniformUnit } from './uniform.js';
+import { detLog, detLog1p } from '../math/index.js';
 
 export type GumbelMode = 'low' | 'high';
 const TINY: Record<FloatDType, number> = { float32: 2 ** -126, float64: 2 ** -1022 };
@@ -21,7 +22,7 @@ export function gumbelData(key: KeyArray, size: number, dtype: FloatDType, mode:
   const round = rounder(dtype);
   if (mode === 'low') {
     const u = uniformData(key, size, dtype, TINY[dtype], 1, modes);
-    for (let i = 0; i < size; i++) u[i] = round(-Math.log(round(-Math.log(u[i]!))));
+    for (let i = 0; i < size; i++) u[i] = round(-detLog(round(-detLog(u[i]!))));
     return u;
   }
   const both = uniformUnit(key, 2 * size, dtype, modes);
@@ -31,7 +32,7 @@ export function gumbelData(key: KeyArray, size: number, dtype: FloatDType, mode:
   for (let i = 0; i < size; i++) {
     const hi = both[i]!, lo = both[size + i]!;
     const x = hi >= 0.5 ? hi : round(round(hi + round(scale * lo)) + floor);
-    out[i] = round(-Math.log(round(-Math.log1p(-x))));
+    out[i] = round(-detLog(round(-detLog1p(-x))));
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData } from './uniform.js';
+import { detLog1p } from '../math/index.js';
 
 /** finfo(dtype).epsneg: the gap below 1. */
 const EPSNEG: Record<FloatDType, number> = { float32: 2 ** -24, float64: 2 ** -53 };
@@ -18,7 +19,7 @@ export function laplaceData(key: KeyArray, size: number, dtype: FloatDType, mode
   const round = rounder(dtype);
   for (let i = 0; i < size; i++) {
     const v = u[i]!;
-    u[i] = Math.sign(v) * round(Math.log1p(-Math.abs(v)));
+    u[i] = Math.sign(v) * round(detLog1p(-Math.abs(v)));
   }
   return u;
 }

@@ -5,6 +5,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData } from './uniform.js';
+import { detLog, detLog1p } from '../math/index.js';
 
 /** finfo(dtype).tiny: the smallest normal number. */
 const TINY: Record<FloatDType, number> = { float32: 2 ** -126, float64: 2 ** -1022 };
@@ -13,7 +14,7 @@ const TINY: Record<FloatDType, number> = { float32: 2 ** -126, float64: 2 ** -10
 export function logisticData(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
   const x = uniformData(key, size, dtype, TINY[dtype], 1, modes);
   const round = rounder(dtype);
-  for (let i = 0; i < size; i++) x[i] = round(round(Math.log(x[i]!)) - round(Math.log1p(-x[i]!)));
+  for (let i = 0; i < size; i++) x[i] = round(round(detLog(x[i]!)) - round(detLog1p(-x[i]!)));
   return x;
 }
 

@@ -5,12 +5,13 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
 import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
+import { detExp } from '../math/index.js';
 
 /** Log-normal samples as JAX draws them: exp(σ·z) with z standard normal; `sigma` per element. */
 export function lognormalData(key: KeyArray, sigma: ArrayLike<number>, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
   const out = normalData(key, sigma.length, dtype, modes);
   const round = rounder(dtype);
-  for (let i = 0; i < out.length; i++) out[i] = round(Math.exp(round(out[i]! * sigma[i]!)));
+  for (let i = 0; i < out.length; i++) out[i] = round(detExp(round(out[i]! * sigma[i]!)));
   return out;
 }
 

@@ -5,12 +5,13 @@ import { Tensor } from '../tensor/tensor.js';
 import { exponentialData } from './exponential.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
+import { detExp } from '../math/index.js';
 
 /** Pareto samples as JAX draws them: exp(e/b) with e standard exponential; `b` per element. */
 export function paretoData(key: KeyArray, b: ArrayLike<number>, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
   const out = exponentialData(key, b.length, dtype, modes);
   const round = rounder(dtype);
-  for (let i = 0; i < out.length; i++) out[i] = round(Math.exp(round(out[i]! / b[i]!)));
+  for (let i = 0; i < out.length; i++) out[i] = round(detExp(round(out[i]! / b[i]!)));
   return out;
 }
 

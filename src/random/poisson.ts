@@ -8,6 +8,7 @@ import { floatParam, floatToIntData, paramValues, resolveShape, type IntData, ty
 import { checkIntDtype } from './randint.js';
 import { uniformUnit } from './uniform.js';
 import { lgamma32 } from './xla-math.js';
+import { detLog } from '../math/index.js';
 
 const f = Math.fround;
 
@@ -40,7 +41,7 @@ function knuth(key: KeyArray, lam: Float32Array, active: number[], out: Float64A
     for (let t = 0; t < live; t++) {
       const i = idx[t]!;
       k[i]!++;
-      const lp = f(logp[i]! + f(Math.log(u[i]!)));
+      const lp = f(logp[i]! + f(detLog(u[i]!)));
       logp[i] = lp;
       if (lp > -lam[i]!) idx[w++] = i;
     }
@@ -64,7 +65,7 @@ function ptrs(key: KeyArray, lam: Float32Array, real: Uint8Array, out: Float64Ar
   const invAlpha = new Float32Array(n), vr = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const l = lam[i]!;
-    logLam[i] = f(Math.log(l));
+    logLam[i] = f(detLog(l));
     const bi = fma32(C.b1, f(Math.sqrt(l)), C.b0);
     b[i] = bi;
     a[i] = fma32(C.a1, bi, C.a0);
@@ -89,7 +90,7 @@ function ptrs(key: KeyArray, lam: Float32Array, real: Uint8Array, out: Float64Ar
       const k = Math.floor(f(fma32(f(f(a2[i]! / us) + bi), u, l) + C.k0));
       let accept = us >= C.us1 && v <= vr[i]!;
       if (!accept && !(k < 0 || (us < C.us2 && v > us))) {
-        const s = f(Math.log(f(f(v * invAlpha[i]!) / f(f(ai / f(us * us)) + bi))));
+        const s = f(detLog(f(f(v * invAlpha[i]!) / f(f(ai / f(us * us)) + bi))));
         const t = f(fma32(k, logLam[i]!, -l) - lgamma32(f(k + 1)));
         accept = s <= t;
       }

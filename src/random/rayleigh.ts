@@ -5,6 +5,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
+import { detLog } from '../math/index.js';
 
 /**
  * Rayleigh samples as JAX draws them: scale·√(−2·log u) with u uniform on [0, 1), so u = 0
@@ -14,7 +15,7 @@ export function rayleighData(key: KeyArray, scale: ArrayLike<number>, dtype: Flo
   const out = uniformUnit(key, scale.length, dtype, modes);
   const round = rounder(dtype);
   for (let i = 0; i < out.length; i++) {
-    out[i] = round(scale[i]! * round(Math.sqrt(round(round(Math.log(out[i]!)) * -2))));
+    out[i] = round(scale[i]! * round(Math.sqrt(round(round(detLog(out[i]!)) * -2))));
   }
   return out;
 }

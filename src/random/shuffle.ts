@@ -1,10 +1,11 @@
 import type { Modes } from '../config.js';
 import { allocate, dtypeOfData, type TensorData } from '../tensor/dtype.js';
 import { KeyArray } from './key-array.js';
+import { detLog } from '../math/index.js';
 
 /** Sort rounds of JAX's shuffle: ceil(3·ln(max(1, n)) / ln(2^32 − 1)), for n values in all. */
 export function shuffleRounds(n: number): number {
-  return Math.ceil((3 * Math.log(Math.max(1, n))) / Math.log(4294967295));
+  return Math.ceil((3 * detLog(Math.max(1, n))) / detLog(4294967295));
 }
 
 /** Lane positions `[0, L)` ordered by `sortKeys` with ties kept in place (a stable sort). */

@@ -8,6 +8,7 @@ import { fma32, fma64, nextAfter } from './float.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
+import { detCos, detExp, detLog, detLog1p } from '../math/index.js';
 
 const SQRT2_F32 = Math.fround(Math.SQRT2);
 const SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
@@ -49,7 +50,7 @@ const GL_WEIGHTS: number[] = [];
 {
   const n = 16;
   for (let i = 1; i <= n / 2; i++) {
-    let x = Math.cos(Math.PI * (i - 0.25) / (n + 0.5));
+    let x = detCos(Math.PI * (i - 0.25) / (n + 0.5));
     let dp = 0;
     for (let iter = 0; iter < 100; iter++) {
       let p0 = 1, p1 = x;                       // Legendre recurrence up to P_n
@@ -80,12 +81,12 @@ function tailIntegral(c: number, d: number): number {
     let sum = 0;
     for (let k = 0; k < 16; k++) {
       const s = h * (1 + GL_NODES[k]!);
-      sum += GL_WEIGHTS[k]! * Math.exp(-s * (c + s / 2));
+      sum += GL_WEIGHTS[k]! * detExp(-s * (c + s / 2));
     }
     return h * sum;
   }
   const head = erfcx(c / Math.SQRT2);
-  const tail = w === Infinity ? 0 : Math.exp(-w) * erfcx((c + d) / Math.SQRT2);
+  const tail = w === Infinity ? 0 : detExp(-w) * erfcx((c + d) / Math.SQRT2);
   return SQRT_HALF_PI * (head - tail);
 }
 
@@ -100,12 +101,12 @@ function tailIntegral(c: number, d: number): number {
  */
 function tailOffset(c: number, d: number, f: number): number {
   if (f === 0) return 0;
-  const logTotal = Math.log(tailIntegral(c, d));
+  const logTotal = detLog(tailIntegral(c, d));
   const lower = f <= 0.5;
-  const target = lower ? Math.log(f) + logTotal : Math.log1p(-f) + logTotal;
+  const target = lower ? detLog(f) + logTotal : detLog1p(-f) + logTotal;
   // Start left of the root: the exponential bound I(c, δ) ≤ (1 − e^(−cδ))/c.
-  const p = f * Math.exp(logTotal);
-  let x = c > 0 ? -Math.log1p(-Math.min(p * c, 1 - 2 ** -53)) / c : p;
+  const p = f * detExp(logTotal);
+  let x = c > 0 ? -detLog1p(-Math.min(p * c, 1 - 2 ** -53)) / c : p;
   if (!(x > 0)) x = Number.MIN_VALUE;
   if (x > d) x = d / 2;
   let lo = 0, hi = d;
@@ -113,12 +114,12 @@ function tailOffset(c: number, d: number, f: number): number {
     let g: number, slope: number;
     if (lower) {
       const i = tailIntegral(c, x);
-      g = Math.log(i) - target;
-      slope = Math.exp(-x * (c + x / 2)) / i;            // increasing in x
+      g = detLog(i) - target;
+      slope = detExp(-x * (c + x / 2)) / i;            // increasing in x
       if (g < 0) lo = x; else hi = x;
     } else {
       const i = tailIntegral(c + x, d - x);
-      g = -x * (c + x / 2) + Math.log(i) - target;
+      g = -x * (c + x / 2) + detLog(i) - target;
       slope = -1 / i;                                    // decreasing in x
       if (g > 0) lo = x; else hi = x;
     }

@@ -2,7 +2,7 @@ import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { detPow } from '../math/index.js';
+import { detLog1p, detPow } from '../math/index.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
@@ -17,7 +17,7 @@ export function weibullMinData(
   const out = uniformUnit(key, scale.length, dtype, modes);
   const round = rounder(dtype);
   for (let i = 0; i < out.length; i++) {
-    const e = round(-Math.log1p(-out[i]!));
+    const e = round(-detLog1p(-out[i]!));
     out[i] = round(round(detPow(e, round(1 / concentration[i]!))) * scale[i]!);
   }
   return out;

@@ -4,6 +4,7 @@
  */
 import type { FloatDType } from '../tensor/dtype.js';
 import { fma32, fma64 } from './float.js';
+import { detLog, detLog1p, detSin } from '../math/index.js';
 
 /**
  * a·b + c as XLA:CPU computes a multiply whose only use is an add: LLVM contracts the pair
@@ -25,7 +26,7 @@ const LOG1P_SMALL = 0.41421356237309504880; // √2 − 1: XLA's switch from its
  * |x| < √2 − 1, and `log(1 + x)` with `1 + x` rounded to the dtype above that.
  */
 export function log1pXla(x: number, round: (v: number) => number): number {
-  return Math.abs(x) < LOG1P_SMALL ? round(Math.log1p(x)) : round(Math.log(round(1 + x)));
+  return Math.abs(x) < LOG1P_SMALL ? round(detLog1p(x)) : round(detLog(round(1 + x)));
 }
 
 // XLA's float32 lgamma (the CHLO decomposition: Lanczos, g = 7, nine coefficients).
@@ -38,10 +39,10 @@ const LANCZOS = [
   9.984369578019570859563e-6, 1.50563273514931155834e-7,
 ].map(f);
 const LANCZOS_G_HALF = 7.5;
-const LOG_LANCZOS_G_HALF = f(Math.log(7.5));
+const LOG_LANCZOS_G_HALF = f(detLog(7.5));
 const INV_LANCZOS_G_HALF = f(1 / 7.5);        // XLA rewrites z / 7.5 as z · (1/7.5)
-const LOG_SQRT_2PI = f((Math.log(2) + Math.log(Math.PI)) / 2);
-const LOG_PI = f(Math.log(Math.PI));
+const LOG_SQRT_2PI = f((detLog(2) + detLog(Math.PI)) / 2);
+const LOG_PI = f(detLog(Math.PI));
 const PI32 = f(Math.PI);
 
 /**
@@ -60,11 +61,11 @@ export function lgamma32(x: number): number {
   const t = f(LANCZOS_G_HALF + z);
   const logT = f(LOG_LANCZOS_G_HALF + log1pXla(f(z * INV_LANCZOS_G_HALF), f));
   const sum = f(f(z + 0.5) - f(t / logT));
-  const logY = f(fma32(sum, logT, LOG_SQRT_2PI) + f(Math.log(a)));
+  const logY = f(fma32(sum, logT, LOG_SQRT_2PI) + f(detLog(a)));
   if (!reflect) return logY;
   const absX = Math.abs(x);
   const frac = f(absX - Math.floor(absX));
   const reduced = frac > 0.5 ? f(1 - frac) : frac;
-  const denom = f(Math.log(f(Math.sin(f(PI32 * reduced)))));
+  const denom = f(detLog(f(detSin(f(PI32 * reduced)))));
   return Number.isFinite(denom) ? f(f(LOG_PI - denom) - logY) : -denom;
 }

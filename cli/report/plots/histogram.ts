@@ -6,6 +6,7 @@ import { checkOptions, fail } from '../../../src/checks.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { gaussianKde, linspace, scottBandwidth } from './kde.js';
 import { axes, coord, finiteRange, linearScale, polyline, svgDocument } from './svg.js';
+import { detPow } from '../../../src/math/index.js';
 
 /**
  * Bin edges for `x` (finite values): the Freedman–Diaconis width `2·IQR·n^(−1/3)`, the count
@@ -26,7 +27,7 @@ export function histogramEdges(x: Float64Array, bins?: number): Float64Array {
       const i = Math.floor(h);
       return s[i]! + (h - i) * ((s[Math.min(i + 1, s.length - 1)] ?? s[i]!) - s[i]!);
     };
-    const width = 2 * (q(0.75) - q(0.25)) * s.length ** (-1 / 3);
+    const width = 2 * (q(0.75) - q(0.25)) * detPow(s.length, -1 / 3);
     n = width > 0 ? Math.ceil((max - min) / width) : 10;
     n = Math.min(60, Math.max(10, n));
   }

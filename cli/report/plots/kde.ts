@@ -2,6 +2,7 @@
  * Gaussian kernel density estimate with Scott's bandwidth (scipy's `gaussian_kde` default in
  * one dimension), the smooth curve drawn over the marginal histograms.
  */
+import { detExp, detPow } from '../../../src/math/index.js';
 
 /**
  * Scott's rule: `h = σ̂ · n^(−1/5)` with σ̂ the sample standard deviation (ddof = 1), the
@@ -19,7 +20,7 @@ export function scottBandwidth(x: Float64Array): number {
   m /= n;
   let s = 0;
   for (let i = 0; i < n; i++) s += (x[i]! - m) ** 2;
-  return Math.sqrt(s / (n - 1)) * n ** -0.2;
+  return Math.sqrt(s / (n - 1)) * detPow(n, -0.2);
 }
 
 /**
@@ -62,7 +63,7 @@ export function gaussianKde(x: Float64Array, grid: ArrayLike<number>, bandwidth 
     let sum = 0;
     for (let i = lowerBound(s, g - CUTOFF * h); i < s.length && s[i]! <= g + CUTOFF * h; i++) {
       const u = (g - s[i]!) / h;
-      sum += Math.exp(-0.5 * u * u);
+      sum += detExp(-0.5 * u * u);
     }
     out[j] = sum * norm;
   }

@@ -6,6 +6,7 @@
 import { checkOptions, fail } from '../../../src/checks.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { axes, chainColor, coord, escapeXml, linearScale, svgDocument } from './svg.js';
+import { detLog2 } from '../../../src/math/index.js';
 
 /**
  * Ranks of `values` among themselves, 1-based, ties averaged (scipy's `rankdata`); NaN stays NaN.
@@ -76,7 +77,7 @@ export function rankPlot(series: ChainSeries, options: RankPlotOptions = {}): st
   checkOptions('rankPlot', options, ['bins', 'width', 'height']);
   const FN = 'rankPlot';
   const s = checkSeries(FN, 'series', series);
-  const bins = options.bins ?? Math.ceil(2 * Math.log2(s.draws)) + 1;
+  const bins = options.bins ?? Math.ceil(2 * detLog2(s.draws)) + 1;
   if (typeof bins !== 'number' || !Number.isInteger(bins)) fail('type', FN, 'options.bins', 'must be an integer', bins);
   if (bins < 1) fail('range', FN, 'options.bins', 'must be at least 1', bins);
   const width = options.width ?? 360;

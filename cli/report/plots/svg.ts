@@ -4,6 +4,7 @@
  * coordinate goes through {@link coord}, which refuses non-finite numbers, so a plot never
  * writes `NaN` into an attribute.
  */
+import { detLog10, detPow } from '../../../src/math/index.js';
 
 /**
  * Chain colours (matplotlib's tab10, as ArviZ uses).
@@ -93,7 +94,7 @@ export function linearScale(d0: number, d1: number, r0: number, r1: number): Sca
 export function niceTicks(lo: number, hi: number, count = 5): number[] {
   if (!(Number.isFinite(lo) && Number.isFinite(hi)) || hi <= lo) return Number.isFinite(lo) ? [lo] : [];
   const raw = (hi - lo) / Math.max(1, count);
-  let mag = 10 ** Math.floor(Math.log10(raw));
+  let mag = detPow(10, Math.floor(detLog10(raw)));
   const steps = [1, 2, 5];
   let i = steps.findIndex((m) => m * mag >= raw);
   if (i < 0) { i = 0; mag *= 10; }

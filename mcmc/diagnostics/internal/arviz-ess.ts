@@ -5,6 +5,7 @@
  */
 import { laggedProductSums } from './autocov.js';
 import { anyNaN, chainMeans, variance, pyMax, type Chains } from './chains.js';
+import { detLog10 } from '../../../src/math/index.js';
 
 /** Values closer than this count as constant (NumPy's `finfo(float).resolution`). */
 const RESOLUTION = 1e-15;
@@ -76,6 +77,6 @@ export function essOf(a: Chains, relative = false): number {
   let head = 0;
   for (let k = 0; k <= maxT; k++) head += rho[k]!;
   const tail = maxT + 1 < nDraw ? rho[maxT + 1]! : 0;
-  const tau = pyMax(-1 + 2 * head + tail, 1 / Math.log10(total));
+  const tau = pyMax(-1 + 2 * head + tail, 1 / detLog10(total));
   return anyNaN(rho) ? Number.NaN : (relative ? 1 : total) / tau;
 }

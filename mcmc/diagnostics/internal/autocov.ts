@@ -4,6 +4,7 @@
  * Small lag counts are summed directly; otherwise a zero-padded radix-2 FFT (the
  * Wiener–Khinchin route TFP and ArviZ take) computes every lag in O(N log N).
  */
+import { detCos, detSin } from '../../../src/math/index.js';
 
 const twiddles = new Map<number, { cos: Float64Array; sin: Float64Array }>();
 
@@ -13,7 +14,7 @@ function twiddlesOf(n: number): { cos: Float64Array; sin: Float64Array } {
   if (t === undefined) {
     const cos = new Float64Array(n >> 1);
     const sin = new Float64Array(n >> 1);
-    for (let k = 0; k < n >> 1; k++) { cos[k] = Math.cos((2 * Math.PI * k) / n); sin[k] = -Math.sin((2 * Math.PI * k) / n); }
+    for (let k = 0; k < n >> 1; k++) { cos[k] = detCos((2 * Math.PI * k) / n); sin[k] = -detSin((2 * Math.PI * k) / n); }
     t = { cos, sin };
     twiddles.set(n, t);
   }

@@ -2,6 +2,8 @@
  * Φ⁻¹(p), the standard normal quantile: Wichura's algorithm AS 241 (PPND16), accurate to
  * about 1 part in 10¹⁶ (what SciPy's `norm.ppf` gives to rounding).
  */
+import { detLog } from '../../../src/math/index.js';
+
 export function normalPpf(p: number): number {
   if (!(p >= 0 && p <= 1)) return Number.NaN;
   if (p === 0) return -Infinity;
@@ -16,7 +18,7 @@ export function normalPpf(p: number): number {
         + 2.1213794301586595867e4) * r + 5.3941960214247511077e3) * r + 6.8718700749205790830e2) * r
         + 4.2313330701600911252e1) * r + 1);
   }
-  let r = Math.sqrt(-Math.log(q < 0 ? p : 1 - p));
+  let r = Math.sqrt(-detLog(q < 0 ? p : 1 - p));
   let x: number;
   if (r <= 5) {
     r -= 1.6;

@@ -16,9 +16,10 @@
  *
  * Written from the paper and the algorithm's description; numbers match ArviZ's to rounding.
  */
+import { detExp, detExpm1, detLog, detLog1p } from '../../../src/math/index.js';
 
 /** log of the smallest positive normal double (NumPy's `log(finfo(float).tiny)`). */
-const LOG_TINY = Math.log(2.2250738585072014e-308);
+const LOG_TINY = detLog(2.2250738585072014e-308);
 const EPS = 2.220446049250313e-16;
 
 /** The tail length ArviZ uses for S draws and relative efficiency r_eff. */
@@ -37,7 +38,7 @@ export function psisSmooth(lw: Float64Array, tail: number): number {
   for (let i = 0; i < s; i++) lw[i] = lw[i]! - max;
   const order = argsort(lw);
   const cutoff = Math.max(lw[order[s - tail - 1]!]!, LOG_TINY);
-  const expCutoff = Math.exp(cutoff);
+  const expCutoff = detExp(cutoff);
   const tailIdx: number[] = [];
   for (let i = 0; i < s; i++) if (lw[i]! > cutoff) tailIdx.push(i);
   const m = tailIdx.length;
@@ -45,13 +46,13 @@ export function psisSmooth(lw: Float64Array, tail: number): number {
   if (m > 4) {
     // exceedances over the cutoff, ascending
     tailIdx.sort((a, b) => lw[a]! - lw[b]! || a - b);
-    const z = Float64Array.from(tailIdx, (i) => Math.exp(lw[i]!) - expCutoff);
+    const z = Float64Array.from(tailIdx, (i) => detExp(lw[i]!) - expCutoff);
     const fit = gpdFit(z);
     k = fit.k;
     if (Number.isFinite(k)) {
       for (let j = 0; j < m; j++) {
         const q = gpdQuantile((j + 0.5) / m, k, fit.sigma);
-        lw[tailIdx[j]!] = Math.log(q + expCutoff);
+        lw[tailIdx[j]!] = detLog(q + expCutoff);
       }
       for (let i = 0; i < s; i++) if (lw[i]! > 0) lw[i] = 0;
     }
@@ -92,14 +93,14 @@ export function gpdFit(z: Float64Array): { k: number; sigma: number } {
     bj += 1 / zMax;
     b[j] = bj;
     kHat[j] = meanLog1p(z, bj);
-    ell[j] = n * (Math.log(-(bj / kHat[j]!)) - kHat[j]! - 1);
+    ell[j] = n * (detLog(-(bj / kHat[j]!)) - kHat[j]! - 1);
   }
   // grid weights ∝ exp(ℓ_j): w_j = 1 / Σ_i exp(ℓ_i − ℓ_j); the negligible ones dropped
   const keepB: number[] = [];
   const keepW: number[] = [];
   for (let j = 0; j < mEst; j++) {
     let sum = 0;
-    for (let i = 0; i < mEst; i++) sum += Math.exp(ell[i]! - ell[j]!);
+    for (let i = 0; i < mEst; i++) sum += detExp(ell[i]! - ell[j]!);
     const w = 1 / sum;
     if (w >= 10 * EPS) { keepB.push(b[j]!); keepW.push(w); }
   }
@@ -116,14 +117,14 @@ export function gpdFit(z: Float64Array): { k: number; sigma: number } {
 /** mean of log1p(−b·zᵢ). */
 function meanLog1p(z: Float64Array, b: number): number {
   let s = 0;
-  for (let i = 0; i < z.length; i++) s += Math.log1p(-b * z[i]!);
+  for (let i = 0; i < z.length; i++) s += detLog1p(-b * z[i]!);
   return s / z.length;
 }
 
 /** Quantile function of the generalized Pareto distribution (location 0) at p ∈ (0, 1). */
 export function gpdQuantile(p: number, k: number, sigma: number): number {
   if (!(sigma > 0)) return Number.NaN;
-  const x = Math.abs(k) < EPS ? -Math.log1p(-p) : Math.expm1(-k * Math.log1p(-p)) / k;
+  const x = Math.abs(k) < EPS ? -detLog1p(-p) : detExpm1(-k * detLog1p(-p)) / k;
   return x * sigma;
 }
 
@@ -132,6 +133,6 @@ export function logSumExp(x: ArrayLike<number>, bInv = 1): number {
   let max = -Infinity;
   for (let i = 0; i < x.length; i++) if (x[i]! > max) max = x[i]!;
   let sum = 0;
-  for (let i = 0; i < x.length; i++) sum += Math.exp(x[i]! - max);
-  return Math.log(sum) + (max - Math.log(bInv));
+  for (let i = 0; i < x.length; i++) sum += detExp(x[i]! - max);
+  return detLog(sum) + (max - detLog(bInv));
 }

@@ -10,6 +10,7 @@
  * rounding level. (ArviZ runs SciPy's SLSQP at its default tolerance, ftol = 1e-6 on the
  * objective, so its weights agree with these to about 1e-5, not to rounding.)
  */
+import { detExp, detLog } from '../../../src/math/index.js';
 
 /** Row-major `[n, K]` pointwise elpds → the K stacking weights. */
 export function stackingWeights(elpd: Float64Array, n: number, K: number): Float64Array {
@@ -19,7 +20,7 @@ export function stackingWeights(elpd: Float64Array, n: number, K: number): Float
   for (let i = 0; i < n; i++) {
     let m = -Infinity;
     for (let k = 0; k < K; k++) m = Math.max(m, elpd[i * K + k]!);
-    for (let k = 0; k < K; k++) e[i * K + k] = Math.exp(elpd[i * K + k]! - m);
+    for (let k = 0; k < K; k++) e[i * K + k] = detExp(elpd[i * K + k]! - m);
   }
   const d = new Float64Array(n);
   const g = new Float64Array(K);
@@ -29,7 +30,7 @@ export function stackingWeights(elpd: Float64Array, n: number, K: number): Float
       let s = 0;
       for (let k = 0; k < K; k++) s += w[k]! * e[i * K + k]!;
       d[i] = s;
-      f += Math.log(s);
+      f += detLog(s);
     }
     return f;
   };

@@ -8,6 +8,7 @@ import { floatParam, ftz32, ftz64, halfFormat, mulAdd, sizeOf, TF_FLOAT_DTYPES, 
 import { logCR, sinCos, sinCosCR } from './dd-math.js';
 import { forEachBlockChunk, WordStream } from './fill.js';
 import { checkSeedOrState, type KeyCounter, type PhiloxState, type Seed } from './seed.js';
+import { detCos, detLog, detSin } from '../../math/index.js';
 
 export interface NormalOptions<D extends TfFloatDType = TfFloatDType> {
   /** Mean, default 0 (rounded to the dtype, as TF converts it). */
@@ -38,9 +39,9 @@ function boxMullerFloat(x0: number, x1: number): void {
   let u1 = (x0 & 0x7fffff) * TWO_POW_M23;
   if (u1 < EPS32) u1 = EPS32;
   const v1 = Math.fround(TWO_PI * ((x1 & 0x7fffff) * TWO_POW_M23));
-  const u2 = Math.fround(Math.sqrt(-2 * Math.fround(Math.log(u1))));
-  pair[0] = Math.fround(Math.fround(Math.sin(v1)) * u2);
-  pair[1] = Math.fround(Math.fround(Math.cos(v1)) * u2);
+  const u2 = Math.fround(Math.sqrt(-2 * Math.fround(detLog(u1))));
+  pair[0] = Math.fround(Math.fround(detSin(v1)) * u2);
+  pair[1] = Math.fround(Math.fround(detCos(v1)) * u2);
 }
 
 /**

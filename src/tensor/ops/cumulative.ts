@@ -6,6 +6,7 @@ import { checkAxis } from '../../checks.js';
 import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { Tensor } from '../tensor.js';
 import { logaddexpScalar } from './elementwise.js';
+import { detExp } from '../../math/index.js';
 
 /** Calls `visit` with the flat index of the first element of every lane along the axis. */
 function forEachLane(outer: number, len: number, inner: number, visit: (first: number) => void): void {
@@ -84,10 +85,10 @@ export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
         let tau = 0, next = 0;
         for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) {
           const yk = y[k]!;
-          tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : Math.exp(yk - next)) * tau;
+          tau = i === len - 1 ? g[k]! : g[k]! + (yk === next ? 1 : detExp(yk - next)) * tau;
           next = yk;
           const xk = v[k]!;
-          gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : Math.exp(xk - yk)) * tau;
+          gx[k] = xk === -Infinity ? 0 : (xk === yk ? 1 : detExp(xk - yk)) * tau;
         }
       });
     },

@@ -6,7 +6,7 @@
  * add([1, 2], 3).toArray();          // [4, 5]
  * mul(tensor([[1], [2]]), [3, 4]);   // → Tensor float64 [2, 2]
  */
-import { detPow, detTanh } from '../../math/index.js';
+import { detCos, detExp, detExpm1, detLog, detLog1p, detPow, detSin, detTanh } from '../../math/index.js';
 import { broadcastShapes } from '../broadcast.js';
 import { asTensor, result, type TensorLike } from '../core.js';
 import type { Lowering } from '../lowering.js';
@@ -34,7 +34,7 @@ export const neg = unaryOp('neg', (x) => -x, () => -1);
  */
 export const pow = binaryOp('pow', (a, b) => detPow(a, b),
   (a, b) => (b === 0 ? 0 : b * detPow(a, b - 1)),
-  (a, _, y) => (a === 0 ? 0 : y * Math.log(a)));
+  (a, _, y) => (a === 0 ? 0 : y * detLog(a)));
 /** x². */
 export const square = unaryOp('square', (x) => x * x, (x) => 2 * x);
 /** √x. */
@@ -56,13 +56,13 @@ export function clip(x: TensorLike, lo: TensorLike, hi: TensorLike): Tensor {
 // ---- exponentials and logarithms ---------------------------------------------------------------
 
 /** eˣ. */
-export const exp = unaryOp('exp', Math.exp, (_, y) => y);
+export const exp = unaryOp('exp', detExp, (_, y) => y);
 /** eˣ − 1, accurate near 0. */
-export const expm1 = unaryOp('expm1', Math.expm1, (_, y) => y + 1);
+export const expm1 = unaryOp('expm1', detExpm1, (_, y) => y + 1);
 /** ln x. */
-export const log = unaryOp('log', Math.log, (x) => 1 / x);
+export const log = unaryOp('log', detLog, (x) => 1 / x);
 /** ln(1 + x), accurate near 0. */
-export const log1p = unaryOp('log1p', Math.log1p, (x) => 1 / (1 + x));
+export const log1p = unaryOp('log1p', detLog1p, (x) => 1 / (1 + x));
 
 /** 1 / (1 + e^(−x)), without overflow. */
 export const sigmoid = unaryOp('sigmoid', sigmoidScalar, (_, y) => y * (1 - y));
@@ -73,41 +73,41 @@ export const logSigmoid = unaryOp('logSigmoid', (x) => -softplusScalar(-x), (x) 
 /** tanh x (`detTanh`: the same bits on every engine, unlike Math.tanh). */
 export const tanh = unaryOp('tanh', detTanh, (_, y) => 1 - y * y);
 /** sin x. */
-export const sin = unaryOp('sin', Math.sin, (x) => Math.cos(x));
+export const sin = unaryOp('sin', detSin, (x) => detCos(x));
 /** cos x. */
-export const cos = unaryOp('cos', Math.cos, (x) => -Math.sin(x));
+export const cos = unaryOp('cos', detCos, (x) => -detSin(x));
 
 /** x·ln y, defined as 0 where x = 0 (so 0·ln 0 = 0). */
-export const xlogy = binaryOp('xlogy', (a, b) => (a === 0 ? 0 : a * Math.log(b)),
-  (_, b) => Math.log(b), (a, b) => (a === 0 ? 0 : a / b));
+export const xlogy = binaryOp('xlogy', (a, b) => (a === 0 ? 0 : a * detLog(b)),
+  (_, b) => detLog(b), (a, b) => (a === 0 ? 0 : a / b));
 /** x·ln(1 + y), defined as 0 where x = 0. */
-export const xlog1py = binaryOp('xlog1py', (a, b) => (a === 0 ? 0 : a * Math.log1p(b)),
-  (_, b) => Math.log1p(b), (a, b) => (a === 0 ? 0 : a / (1 + b)));
+export const xlog1py = binaryOp('xlog1py', (a, b) => (a === 0 ? 0 : a * detLog1p(b)),
+  (_, b) => detLog1p(b), (a, b) => (a === 0 ? 0 : a / (1 + b)));
 /** ln(1 − eˣ) for x ≤ 0, accurate at both ends (Mächler's switch at −ln 2). */
-export const log1mexp = unaryOp('log1mexp', log1mexpScalar, (x) => -1 / Math.expm1(-x));
+export const log1mexp = unaryOp('log1mexp', log1mexpScalar, (x) => -1 / detExpm1(-x));
 /** ln(eˣ + eʸ), without overflow. */
 export const logaddexp = binaryOp('logaddexp', logaddexpScalar,
-  (a, _, y) => (y === -Infinity ? 0.5 : Math.exp(a - y)), (_, b, y) => (y === -Infinity ? 0.5 : Math.exp(b - y)));
+  (a, _, y) => (y === -Infinity ? 0.5 : detExp(a - y)), (_, b, y) => (y === -Infinity ? 0.5 : detExp(b - y)));
 
 export function sigmoidScalar(x: number): number {
-  if (x >= 0) return 1 / (1 + Math.exp(-x));
-  const e = Math.exp(x);
+  if (x >= 0) return 1 / (1 + detExp(-x));
+  const e = detExp(x);
   return e / (1 + e);
 }
 
 export function softplusScalar(x: number): number {
-  return x > 0 ? x + Math.log1p(Math.exp(-x)) : Math.log1p(Math.exp(x));
+  return x > 0 ? x + detLog1p(detExp(-x)) : detLog1p(detExp(x));
 }
 
 export function log1mexpScalar(x: number): number {
-  return x > -LN2 ? Math.log(-Math.expm1(x)) : Math.log1p(-Math.exp(x));
+  return x > -LN2 ? detLog(-detExpm1(x)) : detLog1p(-detExp(x));
 }
 
 export function logaddexpScalar(a: number, b: number): number {
   if (a === b) return a + Math.LN2; // also ±∞ (−∞ + ln 2 = −∞)
   const m = a > b ? a : b;
   if (m === Infinity) return Infinity;
-  return m + Math.log1p(Math.exp(-Math.abs(a - b)));
+  return m + detLog1p(detExp(-Math.abs(a - b)));
 }
 
 // ---- comparisons and selection (no gradient through the condition) ---------------------------

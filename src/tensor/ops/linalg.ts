@@ -17,6 +17,7 @@ import { choleskyBackward, choleskyInto, choleskySolveGradL, gemm, symmetrizeInt
 import type { Flat, Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { batchIndex, batchPlan, showShape, squareSize, type BatchPlan } from './linalg-batch.js';
+import { detLog } from '../../math/index.js';
 
 const prod = (s: readonly number[]) => s.reduce((p, d) => p * d, 1);
 
@@ -241,7 +242,7 @@ export function logDet(lLike: TensorLike): Tensor {
       const lv = ins[0]!;
       for (let q = 0; q < count; q++) {
         let s = 0;
-        for (let i = 0; i < n; i++) s += Math.log(Math.abs(lv[q * nn + i * (n + 1)]!));
+        for (let i = 0; i < n; i++) s += detLog(Math.abs(lv[q * nn + i * (n + 1)]!));
         out[q] = 2 * s;
       }
     },

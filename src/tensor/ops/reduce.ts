@@ -17,6 +17,7 @@ import { checkAxis, checkBoolean, fail } from '../../checks.js';
 import { applyLowering, asTensor, numbers, type TensorLike } from '../core.js';
 import type { Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
+import { detExp, detLog1p } from '../../math/index.js';
 
 export type Axes = number | readonly number[] | undefined;
 
@@ -250,8 +251,8 @@ export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tenso
         const a = v[k]!, j = r.map[k]!;
         if (first[j] === -1 || a > m[j]! || (a !== a && m[j] === m[j])) { m[j] = a; first[j] = k; } // NaN wins
       }
-      for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (k !== first[j]) s[j]! += Math.exp(v[k]! - m[j]!); }
-      for (let j = 0; j < r.size; j++) y[j] = Number.isFinite(m[j]!) ? m[j]! + Math.log1p(s[j]!) : m[j]!;
+      for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (k !== first[j]) s[j]! += detExp(v[k]! - m[j]!); }
+      for (let j = 0; j < r.size; j++) y[j] = Number.isFinite(m[j]!) ? m[j]! + detLog1p(s[j]!) : m[j]!;
       for (let j = 0; j < r.size; j++) out[j] = y[j]!;
     },
     backward(g, ins, _out, parts) {
@@ -269,7 +270,7 @@ export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tenso
           if (v[k] === Infinity) gx[k] = g[j]! / inf[j]!;
           continue;
         }
-        gx[k] = g[j]! * Math.exp(v[k]! - yj);
+        gx[k] = g[j]! * detExp(v[k]! - yj);
       }
     },
   }, [t], r.shape, r.size);

@@ -26,6 +26,7 @@ import { igammacScalar, igammaDa, igammaDx, igammaScalar } from '../special/igam
 import type { Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { unaryOp } from './factories.js';
+import { detExp } from '../../math/index.js';
 
 const TWO_OVER_SQRT_PI = 1.1283791670955126; // 2/√π
 const SQRT_PI_OVER_2 = 0.886226925452758; // √π/2
@@ -100,7 +101,7 @@ function naryOp(name: string, argNames: readonly string[], f: (a: number, b: num
  * @example
  * erf([0, 0.5, -2]).toArray(); // [0, 0.5204998778130465, -0.9953222650189527]
  */
-export const erf = unaryOp('erf', stdErf, (x) => TWO_OVER_SQRT_PI * Math.exp(-x * x));
+export const erf = unaryOp('erf', stdErf, (x) => TWO_OVER_SQRT_PI * detExp(-x * x));
 
 /**
  * The complementary error function erfc(x) = 1 − erf(x), accurate in the upper tail (relative
@@ -109,7 +110,7 @@ export const erf = unaryOp('erf', stdErf, (x) => TWO_OVER_SQRT_PI * Math.exp(-x 
  * @example
  * erfc([0, 10]).toArray(); // [1, 2.088487583762545e-45]
  */
-export const erfc = unaryOp('erfc', stdErfc, (x) => -TWO_OVER_SQRT_PI * Math.exp(-x * x));
+export const erfc = unaryOp('erfc', stdErfc, (x) => -TWO_OVER_SQRT_PI * detExp(-x * x));
 
 /**
  * The inverse error function: erfinv(erf(x)) = x on (−1, 1), ±∞ at ±1, NaN outside (@stdlib;
@@ -118,7 +119,7 @@ export const erfc = unaryOp('erfc', stdErfc, (x) => -TWO_OVER_SQRT_PI * Math.exp
  * @example
  * erfinv([0, 0.5]).toArray(); // [0, 0.4769362762044699]
  */
-export const erfinv = unaryOp('erfinv', stdErfinv, (_, y) => SQRT_PI_OVER_2 * Math.exp(y * y));
+export const erfinv = unaryOp('erfinv', stdErfinv, (_, y) => SQRT_PI_OVER_2 * detExp(y * y));
 
 // ---- gamma family ------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@
  */
 import stdBetainc from '@stdlib/math-base-special-betainc';
 import { betaPowerLog, digammaDiff, logOneSide } from './gamma.js';
+import { detExp, detLog, detLog1p } from '../../math/index.js';
 
 const MAX_TERMS = 50_000_000;
 const CF_EPS = 4e-16;
@@ -53,7 +54,7 @@ export function betaincDx(a: number, b: number, x: number): number {
   if (x === 0) return a < 1 ? Infinity : a === 1 ? b : 0;
   if (x === 1) return b < 1 ? Infinity : b === 1 ? a : 0;
   if (a === Infinity || b === Infinity) return 0;
-  return Math.exp(betaPowerLog(a, b, x) - Math.log(x) - Math.log1p(-x));
+  return detExp(betaPowerLog(a, b, x) - detLog(x) - detLog1p(-x));
 }
 
 /**
@@ -114,7 +115,7 @@ function fraction(a: number, b: number, x: number, y: number, wantGrad: boolean)
     if (done) break;
   }
   // I = e^L / K with L = ln(x^a y^b / (a B(a, b))).
-  VALUE = Math.exp(betaPowerLog(a, b, x, y) - Math.log(a)) / k;
+  VALUE = detExp(betaPowerLog(a, b, x, y) - detLog(a)) / k;
   if (!wantGrad) return;
   DA = VALUE * (logOneSide(x, y) - 1 / a + digammaDiff(a, b) - ka / k);
   DB = VALUE * (logOneSide(y, x) + digammaDiff(b, a) - kb / k);

@@ -20,6 +20,7 @@
  * (@stdlib's gammainc was rejected: its Temme branch is off by up to 2e−2 near a ≈ x ≥ 1000.)
  */
 import { digamma, gammaPowerLog, lgamma1p } from './gamma.js';
+import { detExp, detExpm1, detLog } from '../../math/index.js';
 
 const MAX_TERMS = 50_000_000;
 const EPS = 1e-17; // series: terms fall geometrically, so stop below rounding
@@ -30,7 +31,7 @@ let P = 0, Q = 0, DPDA = 0;
 
 /** ln(x^a e^−x / Γ(a+1)). */
 function powerLog1(a: number, x: number): number {
-  return a < 10 ? a * Math.log(x) - x - lgamma1p(a) : gammaPowerLog(a, x) - Math.log(a);
+  return a < 10 ? a * detLog(x) - x - lgamma1p(a) : gammaPowerLog(a, x) - detLog(a);
 }
 
 /** P by its power series (sets P, Q and, when asked, dP/da). */
@@ -45,16 +46,16 @@ function lowerSeries(a: number, x: number, wantDa: boolean): void {
       if (t <= EPS * s && t * h <= EPS * -ds) break;
     } else if (t <= EPS * s) break;
   }
-  const pre = Math.exp(powerLog1(a, x));
+  const pre = detExp(powerLog1(a, x));
   P = pre * s;
   Q = 1 - P;
-  if (wantDa) DPDA = P * (Math.log(x) - digamma(a + 1)) + pre * ds;
+  if (wantDa) DPDA = P * (detLog(x) - digamma(a + 1)) + pre * ds;
 }
 
 /** Q for small a and x < 1.1 (sets P, Q and, when asked, dP/da). */
 function smallUpper(a: number, x: number, wantDa: boolean): void {
-  const l = a * Math.log(x) - lgamma1p(a);
-  const e = Math.exp(l); // x^a / Γ(1 + a)
+  const l = a * detLog(x) - lgamma1p(a);
+  const e = detExp(l); // x^a / Γ(1 + a)
   let p = x, t = x / (a + 1), dt = -t / (a + 1);
   for (let n = 2; n < 200; n++) {
     p *= -x / n;
@@ -63,10 +64,10 @@ function smallUpper(a: number, x: number, wantDa: boolean): void {
     dt -= term / (a + n);
     if (Math.abs(term) <= EPS * Math.abs(t)) break;
   }
-  Q = -Math.expm1(l) + a * e * t;
+  Q = -detExpm1(l) + a * e * t;
   P = 1 - Q;
   if (wantDa) {
-    const de = e * (Math.log(x) - digamma(1 + a));
+    const de = e * (detLog(x) - digamma(1 + a));
     DPDA = de - (e * t + a * de * t + a * e * dt);
   }
 }
@@ -113,10 +114,10 @@ export function legendreFraction(
 /** Q by Legendre's continued fraction (sets P, Q and, when asked, dP/da). */
 function upperFraction(a: number, x: number, wantDa: boolean): void {
   const [k, dk] = legendreFraction(a, x, { wantDa, maxTerms: MAX_TERMS, settle: true });
-  const pre = Math.exp(gammaPowerLog(a, x));
+  const pre = detExp(gammaPowerLog(a, x));
   Q = pre / k;
   P = 1 - Q;
-  if (wantDa) DPDA = -(Q * (Math.log(x) - digamma(a)) - (pre * dk) / (k * k));
+  if (wantDa) DPDA = -(Q * (detLog(x) - digamma(a)) - (pre * dk) / (k * k));
 }
 
 function evaluate(a: number, x: number, wantDa: boolean): void {
@@ -125,7 +126,7 @@ function evaluate(a: number, x: number, wantDa: boolean): void {
   if (x === 0 || a === Infinity) { P = 0; Q = 1; return; }
   if (a === 0 || x === Infinity) { P = 1; Q = 0; return; }
   if (x < 1.1) {
-    const small = x < 0.5 ? a <= -0.4 / Math.log(x) : a <= 0.75 * x;
+    const small = x < 0.5 ? a <= -0.4 / detLog(x) : a <= 0.75 * x;
     if (small) smallUpper(a, x, wantDa);
     else lowerSeries(a, x, wantDa);
   } else if (x < a) lowerSeries(a, x, wantDa);
@@ -152,7 +153,7 @@ export function igammaDx(a: number, x: number): number {
   if (!(a > 0 && x >= 0)) return Number.NaN;
   if (x === Infinity) return 0;
   if (x === 0) return a < 1 ? Infinity : a === 1 ? 1 : 0;
-  return Math.exp(gammaPowerLog(a, x)) / x;
+  return detExp(gammaPowerLog(a, x)) / x;
 }
 
 /** ∂P/∂a (and ∂Q/∂a = −∂P/∂a), from the differentiated series or continued fraction. */

@@ -1,12 +1,18 @@
 // The Bijector base class: parameter batch dims in log-det-Jacobians, constant-Jacobian chains,
 // and the parameter checks under validateArgs.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import * as bijectorsModule from '../../../distributions/bijectors/index.js';
+import { Bijector, FillScaleTriL, JointMap } from '../../../distributions/bijectors/index.js';
 import { Chain, Exp, Scale, Shift, Sigmoid, Softplus } from '../../../distributions/bijectors/index.js';
+import { detLog } from '../../../src/math/index.js';
 
 describe('Bijector base', () => {
   it('a parameter with its own batch dims broadcasts into the log-det-Jacobian (as TFP)', () => {
-    expect(new Scale({ scale: [1, 2, 3] }).forwardLogDetJacobian(1).toArray()).toEqual([0, Math.log(2), Math.log(3)]);
-    expect(new Scale({ scale: [[1], [2]] }).forwardLogDetJacobian([5, 6, 7], 1).toArray()).toEqual([0, 3 * Math.log(2)]);
+    expect(new Scale({ scale: [1, 2, 3] }).forwardLogDetJacobian(1).toArray()).toEqual([0, detLog(2), detLog(3)]);
+    expect(new Scale({ scale: [[1], [2]] }).forwardLogDetJacobian([5, 6, 7], 1).toArray()).toEqual([0, 3 * detLog(2)]);
   });
 
   it('a chain has a constant Jacobian exactly when every part has', () => {
@@ -20,4 +26,45 @@ describe('Bijector base', () => {
     expect(() => new Sigmoid({ low: 1, high: 0, validateArgs: true })).toThrow(/Sigmoid: `high` must exceed `low`/);
     expect(() => new Scale({ scale: 0 })).not.toThrow();
   });
+});
+
+describe('Bijector constructors', () => {
+  it('reject an unknown option with a TypeError naming the bijector and the option', () => {
+    expect(() => new Scale({ scal: 2 } as never)).toThrow(TypeError);
+    expect(() => new Scale({ scal: 2 } as never)).toThrow(/Scale: `options` has unknown option `scal` \(known: scale, logScale, name, validateArgs\)/);
+    expect(() => new Softplus({ hingeSoftnes: 1 } as never)).toThrow(/Softplus: `options` has unknown option `hingeSoftnes`/);
+    expect(() => new Exp({ validate: true } as never)).toThrow(/Exp: `options` has unknown option `validate`/);
+    expect(() => new FillScaleTriL({ diagShfit: 0 } as never)).toThrow(/FillScaleTriL: `options` has unknown option `diagShfit`/);
+    expect(() => new JointMap({ bijectors: [new Exp()], bijector: 1 } as never)).toThrow(/JointMap: `options` has unknown option `bijector`/);
+    expect(new Scale({ scale: 2 }).copy({ scale: 3 }).forward(1).item()).toBe(3);
+  });
+
+  // Whatever a constructor's option type declares, the runtime accepts (and nothing else).
+  it('accept exactly the option names each constructor\'s type declares', () => {
+    const index = join(fileURLToPath(new URL('../../../', import.meta.url)), 'distributions', 'bijectors', 'index.ts');
+    const program = ts.createProgram([index], {
+      strict: true, noEmit: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'],
+    });
+    const checker = program.getTypeChecker();
+    const sf = program.getSourceFile(index)!;
+    let checked = 0;
+    for (const exp of checker.getExportsOfModule(checker.getSymbolAtLocation(sf)!)) {
+      const sym = exp.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exp) : exp;
+      const cls = (bijectorsModule as Record<string, unknown>)[exp.name] as (typeof Bijector & { prototype: unknown }) | undefined;
+      if (!(sym.flags & ts.SymbolFlags.Class) || typeof cls !== 'function' || cls === Bijector || !(cls.prototype instanceof Bijector)) continue;
+      const declared = new Set<string>(['name', 'validateArgs']);
+      for (const sig of checker.getTypeOfSymbolAtLocation(sym, sf).getConstructSignatures()) {
+        const p = sig.getParameters()[0];
+        if (p === undefined) continue;
+        const t = checker.getNonNullableType(checker.getTypeOfSymbolAtLocation(p, sf));
+        for (const u of t.isUnion() ? t.types : [t]) for (const prop of checker.getPropertiesOfType(u)) declared.add(prop.name);
+      }
+      // FillScaleTriL builds its Chain's `bijectors` itself.
+      const accepted = new Set([...cls.optionNames, 'name', 'validateArgs'].filter((n) => !(cls === FillScaleTriL && n === 'bijectors')));
+      expect([...accepted].sort(), exp.name).toEqual([...declared].sort());
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(12);
+  }, 120_000);
 });
