@@ -111,10 +111,16 @@ export async function loadModel(file: string, cwd: string): Promise<LoadedModel>
   if (model === undefined) {
     throw new CliError(`${name} exports no model: add \`export const model = new JointDistributionNamed({ … })\` (and \`export const pins = { … }\` for observed data), or \`export function setup(ctx)\` for a custom kernel`);
   }
-  if (!(model instanceof JointDistribution) && !(model instanceof JointDistributionPinned)) {
+  let joint: boolean;
+  try {   // by brand: a model built with another copy of stochax (e.g. the installed package) passes
+    joint = model instanceof JointDistribution || model instanceof JointDistributionPinned;
+  } catch (e) {   // the brand of an incompatible stochax version
+    throw new CliError(`${name}: \`model\`: ${oneLine(e)}`);
+  }
+  if (!joint) {
     const what = model === null ? 'null' : typeof model === 'object' ? (model.constructor?.name ?? 'an object') : typeof model;
     const hint = typeof model === 'object' && model !== null && 'nodeNames' in model
-      ? ' from another copy of the stochax modules (import stochax from where the CLI runs, and load the model as ESM: .mts, or "type": "module" in its package.json)' : '';
+      ? ' from a copy of stochax without cross-copy brands (an older build: install or build one version of stochax)' : '';
     throw new CliError(`${name}: \`model\` must be a JointDistribution (e.g. JointDistributionNamed) or a pinned one; got ${what}${hint}`);
   }
   const pins = mod.pins;
@@ -125,5 +131,5 @@ export async function loadModel(file: string, cwd: string): Promise<LoadedModel>
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new CliError(`${name}: \`options\` must be an object of windowedAdaptiveNuts options`);
   }
-  return { ...base, kind: 'joint', model, pins: pins as PartialValues | undefined, options: options as WindowedAdaptiveNutsOptions };
+  return { ...base, kind: 'joint', model: model as JointModelModule['model'], pins: pins as PartialValues | undefined, options: options as WindowedAdaptiveNutsOptions };
 }

@@ -1,3 +1,4 @@
+import { brand } from '../src/brand.js';
 import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { categorical as samplersCategorical } from '../src/samplers/categorical.js';
@@ -49,6 +50,7 @@ export interface CategoricalOptions extends DistributionOptions {
  * d.mode().item();            // 1
  */
 export class Categorical extends Distribution {
+  static override readonly optionNames = ['dtype'];
   static override readonly parameterProperties = {
     logits: { eventNdims: 1, constraint: real },
     probs: { eventNdims: 1, constraint: simplex() },
@@ -249,6 +251,7 @@ export class Categorical extends Distribution {
     }, undefined, op);
   }
 }
+brand(Categorical, 'Categorical');   // recognised across copies of stochax (src/brand.ts)
 
 /** log q of the value at each output element (−∞ off the support, NaN for NaN): Categorical's log mass. */
 function logProbRows(s: SimplexRows, values: ArrayLike<number>, rows: Float64Array, out: Flat): void {

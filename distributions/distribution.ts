@@ -10,6 +10,7 @@
  * - the public methods apply TFP's fallbacks between hooks (`logProb` ↔ `prob`, `cdf` ↔
  *   `logCdf`, survival functions, `variance` ↔ `stddev`) and `allowNanStats`.
  */
+import { brand } from '../src/brand.js';
 import { checkOptions, checkShape, fail } from '../src/checks.js';
 import { getModes } from '../src/config.js';
 import type { KeyArray } from '../src/random/key-array.js';
@@ -60,9 +61,23 @@ export class NotImplementedError extends Error {
 const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 const sameShape = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((d, i) => d === b[i]);
 
+const COMMON_OPTIONS = ['name', 'validateArgs', 'allowNanStats'];
+
+/** A misspelt parameter (`scal`) would otherwise be ignored, and a default or a vaguer error take its place. */
+function checkParameterNames(className: string, opts: object, cls: typeof Distribution): void {
+  const table = cls.parameterProperties, extra = cls.optionNames;
+  for (const key of Object.keys(opts)) {
+    if (Object.hasOwn(table, key) || COMMON_OPTIONS.includes(key) || extra.includes(key)) continue;
+    const known = [...Object.keys(table), ...extra, ...COMMON_OPTIONS].join(', ');
+    throw new TypeError(`${className}: unknown parameter \`${key}\` (${className} takes ${known})`);
+  }
+}
+
 export abstract class Distribution {
   /** The tensor parameters: event rank and constraint (subclasses override). */
   static readonly parameterProperties: ParameterTable = {};
+  /** Constructor options that are not tensor parameters (`distribution`, `dtype`, …; subclasses override). */
+  static readonly optionNames: readonly string[] = [];
 
   readonly name: string;
   readonly validateArgs: boolean;
@@ -79,6 +94,7 @@ export abstract class Distribution {
 
   constructor(className: string, options: object, reparameterized: boolean) {
     const opts = checkOptions(className, options as Record<string, unknown>) as DistributionOptions & Record<string, unknown>;
+    checkParameterNames(className, opts, this.constructor as typeof Distribution);
     this.fn = className;
     this.name = opts.name ?? className;
     this.validateArgs = opts.validateArgs ?? false;
@@ -147,7 +163,7 @@ export abstract class Distribution {
   sample(sampleShape: number | readonly number[] = [], options: SampleOptions = {}): Tensor {
     const fn = `${this.fn}.sample`;
     const shape = checkShape(fn, 'sampleShape', sampleShape);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['seed']);
     const n = prod(shape);
     const seed = sanitizeSeed(opts.seed);
     const x = this.sampleN(n, seed);
@@ -392,6 +408,7 @@ export abstract class Distribution {
     throw new NotImplementedError(`${this.fn}.${method} is not implemented`);
   }
 }
+brand(Distribution, 'Distribution');   // recognised across copies of stochax (src/brand.ts)
 
 /** float64, or float32 in x32 mode (what a plain number parameter becomes). */
 export function defaultFloat(): FloatDType { return getModes().x64 ? 'float64' : 'float32'; }

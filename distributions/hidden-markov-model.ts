@@ -82,6 +82,7 @@ const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;
  * hmm.sample(2, { seed: 0 });                            // → Tensor float64 [2, 7]
  */
 export class HiddenMarkovModel extends Distribution {
+  static override readonly optionNames = ['initialDistribution', 'transitionDistribution', 'observationDistribution', 'numSteps', 'timeVaryingTransitionDistribution', 'timeVaryingObservationDistribution', 'mask'];
   readonly initialDistribution: Distribution;
   readonly transitionDistribution: Distribution;
   readonly observationDistribution: Distribution;

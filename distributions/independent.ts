@@ -1,3 +1,4 @@
+import { brand } from '../src/brand.js';
 import { checkNonNegativeInteger, fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sum } from '../src/tensor/ops/reduce.js';
@@ -38,6 +39,7 @@ export interface IndependentOptions extends DistributionOptions {
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4, 2, 3]
  */
 export class Independent extends Distribution {
+  static override readonly optionNames = ['distribution', 'reinterpretedBatchNdims'];
   readonly distribution: Distribution;
   readonly reinterpretedBatchNdims: number;
 
@@ -94,6 +96,7 @@ export class Independent extends Distribution {
     return { distribution: this.distribution.slice(...specs, ...rest), reinterpretedBatchNdims: this.reinterpretedBatchNdims };
   }
 }
+brand(Independent, 'Independent');   // recognised across copies of stochax (src/brand.ts)
 
 /** KL(Independent(p) ‖ Independent(q)) = Σ KL(p ‖ q) over the reinterpreted dims (TFP's rule; event shapes must match). */
 registerKL(Independent, Independent, (a, b) => {

@@ -49,6 +49,7 @@ const show = (s: readonly number[]) => `[${s.join(', ')}]`;
  * gm.sample(5, { seed: 0 }); // → Tensor float64 [5]
  */
 export class MixtureSameFamily extends Distribution {
+  static override readonly optionNames = ['mixtureDistribution', 'componentsDistribution'];
   readonly mixtureDistribution: Categorical;
   readonly componentsDistribution: Distribution;
 

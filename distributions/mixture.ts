@@ -45,6 +45,7 @@ const same = (a: readonly number[], b: readonly number[]) => a.length === b.leng
  * m.sample(4, { seed: 0 });   // → Tensor float64 [4]
  */
 export class Mixture extends Distribution {
+  static override readonly optionNames = ['cat', 'components'];
   readonly cat: Categorical;
   readonly components: readonly Distribution[];
 

@@ -63,6 +63,7 @@ const support: Constraint = {
  * d.sample(3, { seed: 0 });   // → Tensor int32 [3, 2]
  */
 export class OneHotCategorical extends Distribution {
+  static override readonly optionNames = ['dtype'];
   static override readonly parameterProperties = {
     logits: { eventNdims: 1, constraint: real },
     probs: { eventNdims: 1, constraint: simplex() },

@@ -1,3 +1,4 @@
+import { brand } from '../src/brand.js';
 import { checkShape, fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { mul } from '../src/tensor/ops/elementwise.js';
@@ -43,6 +44,7 @@ const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
  * s.logProb(s.sample([], { seed: 1 })); // → Tensor float64 [2]
  */
 export class Sample extends Distribution {
+  static override readonly optionNames = ['distribution', 'sampleShape'];
   readonly distribution: Distribution;
   readonly sampleShape: readonly number[];
 
@@ -100,6 +102,7 @@ export class Sample extends Distribution {
     return { distribution: this.distribution.slice(...specs), sampleShape: this.sampleShape };
   }
 }
+brand(Sample, 'Sample');   // recognised across copies of stochax (src/brand.ts)
 
 /**
  * The inner event-space bijector applied to `[..., B, S, E]` values: the sample dims are moved

@@ -60,6 +60,7 @@ const same = (a: readonly number[], b: readonly number[]) => a.length === b.leng
  * ln.sample(3, { seed: 0 });   // → Tensor float64 [3]
  */
 export class TransformedDistribution extends Distribution {
+  static override readonly optionNames = ['distribution', 'bijector'];
   readonly distribution: Distribution;
   readonly bijector: Bijector;
 

@@ -1,4 +1,5 @@
-import { checkBoolean, checkOptions, fail } from './checks.js';
+import { shared } from './brand.js';
+import { checkBoolean, checkOptions } from './checks.js';
 
 /**
  * The global modes, read once at each public entry point and passed down explicitly; nothing
@@ -11,7 +12,8 @@ export interface Modes {
   readonly partitionable: boolean;
 }
 
-let current: Modes = Object.freeze({ x64: true, partitionable: true });
+// Shared with every other loaded copy of stochax, so `configure` in a model's copy holds for the CLI's.
+const state = shared('modes', () => ({ current: Object.freeze({ x64: true, partitionable: true }) as Modes }));
 
 /** Options accepted by `configure`. */
 export interface ConfigureOptions {
@@ -30,15 +32,13 @@ export interface ConfigureOptions {
  * configure(previous);
  */
 export function configure(options: ConfigureOptions): Required<ConfigureOptions> {
-  const opts = checkOptions('configure', options);
-  for (const k of Object.keys(opts)) {
-    if (k !== 'x64' && k !== 'threefryPartitionable') fail('range', 'configure', k, 'is not a known option (x64, threefryPartitionable)', k);
-  }
-  const previous = { x64: current.x64, threefryPartitionable: current.partitionable };
-  current = Object.freeze({
-    x64: opts.x64 === undefined ? current.x64 : checkBoolean('configure', 'x64', opts.x64),
+  // An unknown name is a TypeError like every other options object's (it was a RangeError).
+  const opts = checkOptions('configure', options, ['x64', 'threefryPartitionable']);
+  const previous = { x64: state.current.x64, threefryPartitionable: state.current.partitionable };
+  state.current = Object.freeze({
+    x64: opts.x64 === undefined ? state.current.x64 : checkBoolean('configure', 'x64', opts.x64),
     partitionable: opts.threefryPartitionable === undefined
-      ? current.partitionable
+      ? state.current.partitionable
       : checkBoolean('configure', 'threefryPartitionable', opts.threefryPartitionable),
   });
   return previous;
@@ -46,5 +46,5 @@ export function configure(options: ConfigureOptions): Required<ConfigureOptions>
 
 /** The current modes (a frozen snapshot). */
 export function getModes(): Modes {
-  return current;
+  return state.current;
 }

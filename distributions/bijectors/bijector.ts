@@ -4,6 +4,7 @@
  * log-det-Jacobian hooks, computed per "minimal event" (`forwardMinEventNdims` rightmost
  * dims); the base class sums them over any further event dims and derives the other one.
  */
+import { brand } from '../../src/brand.js';
 import { checkInteger, checkOptions, fail } from '../../src/checks.js';
 import { broadcastShapes } from '../../src/tensor/broadcast.js';
 import { asTensor, type TensorLike } from '../../src/tensor/core.js';
@@ -30,8 +31,11 @@ export abstract class Bijector {
   /** True when the log-det-Jacobian does not depend on the input. */
   readonly isConstantJacobian: boolean = false;
 
+  /** Constructor options besides `name` and `validateArgs` (subclasses list theirs), so a misspelt one is a TypeError. */
+  static readonly optionNames: readonly string[] = [];
+
   constructor(className: string, options: BijectorOptions | undefined, parameters: Record<string, unknown> = {}) {
-    const opts = checkOptions(className, options);
+    const opts = checkOptions(className, options, [...(this.constructor as typeof Bijector).optionNames, 'name', 'validateArgs'] as never[]);
     this.name = opts.name ?? className;
     this.validateArgs = opts.validateArgs ?? false;
     this.parameters = Object.freeze({ ...parameters, ...opts });
@@ -122,6 +126,7 @@ export abstract class Bijector {
     return nd;
   }
 }
+brand(Bijector, 'Bijector');   // recognised across copies of stochax (src/brand.ts)
 
 /**
  * A per-minimal-event log-det-Jacobian broadcast against `batchShape` (a parameter may add batch

@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
 import { zerosLike } from '../../src/tensor/ops/create.js';
@@ -21,6 +22,7 @@ export interface ChainOptions extends BijectorOptions {
  * b.forward(0); // → Tensor float64 []: 2
  */
 export class Chain extends Bijector {
+  static override readonly optionNames = ['bijectors'];
   readonly bijectors: readonly Bijector[];
   readonly forwardMinEventNdims: number;
   override readonly isConstantJacobian: boolean;
@@ -71,3 +73,4 @@ export class Chain extends Bijector {
     return this.bijectors.reduce<number[]>((s, b) => b.inverseEventShape(s), [...shape]);
   }
 }
+brand(Chain, 'bijectors.Chain');   // recognised across copies of stochax (src/brand.ts)

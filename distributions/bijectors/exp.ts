@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { exp, log } from '../../src/tensor/ops/elementwise.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
@@ -22,3 +23,4 @@ export class Exp extends Bijector {
   }
   protected override forwardLogDetJacobianImpl(x: Tensor): Tensor { return x; }
 }
+brand(Exp, 'bijectors.Exp');   // recognised across copies of stochax (src/brand.ts)

@@ -1,5 +1,5 @@
 import type { TensorLike } from '../../src/tensor/core.js';
-import { fail } from '../../src/checks.js';
+import { checkOptions, fail } from '../../src/checks.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
 import { Chain } from './chain.js';
 import { FillTriangular } from './fill-triangular.js';
@@ -30,8 +30,10 @@ export interface FillScaleTriLOptions extends BijectorOptions {
  * b.inverse([[1, 0], [0.5, 2]]);     // → Tensor float64 [3]: [log 2, 0.5, 0]
  */
 export class FillScaleTriL extends Chain {
+  static override readonly optionNames = ['bijectors', 'diagBijector', 'diagShift'];
   constructor(options?: FillScaleTriLOptions) {
-    const opts = options ?? {};
+    // `bijectors` comes back from `copy` (the Chain's parameters) and is rebuilt below.
+    const opts = checkOptions('FillScaleTriL', options, ['diagBijector', 'diagShift', 'name', 'validateArgs', 'bijectors'] as never[]);
     const validateArgs = opts.validateArgs ?? false;
     if (opts.diagBijector !== undefined && !(opts.diagBijector instanceof Bijector)) fail('type', 'FillScaleTriL', 'diagBijector', 'must be a Bijector', opts.diagBijector);
     let diag: Bijector = opts.diagBijector ?? new Softplus({ validateArgs });

@@ -52,6 +52,7 @@ export function fillTriangularIndices(n: number, upper: boolean): { src: Int32Ar
  * new FillTriangular().inverse([[3, 0], [2, 1]]); // → Tensor float64 [3]: [1, 2, 3]
  */
 export class FillTriangular extends Bijector {
+  static override readonly optionNames = ['upper'];
   readonly forwardMinEventNdims = 1;
   override readonly isConstantJacobian = true;
   readonly upper: boolean;

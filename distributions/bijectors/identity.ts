@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { zerosLike } from '../../src/tensor/ops/create.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
@@ -17,3 +18,4 @@ export class Identity extends Bijector {
   protected inverseImpl(y: Tensor): Tensor { return y; }
   protected override forwardLogDetJacobianImpl(x: Tensor): Tensor { return zerosLike(x); }
 }
+brand(Identity, 'bijectors.Identity');   // recognised across copies of stochax (src/brand.ts)

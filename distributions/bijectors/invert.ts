@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
@@ -19,6 +20,7 @@ export interface InvertOptions extends BijectorOptions {
  * log.forwardLogDetJacobian(2);    // → Tensor float64 []: −log 2
  */
 export class Invert extends Bijector {
+  static override readonly optionNames = ['bijector'];
   /** The wrapped bijector. */
   readonly bijector: Bijector;
   readonly forwardMinEventNdims: number;
@@ -39,3 +41,4 @@ export class Invert extends Bijector {
   override forwardEventShape(shape: readonly number[]): number[] { return this.bijector.inverseEventShape(shape); }
   override inverseEventShape(shape: readonly number[]): number[] { return this.bijector.forwardEventShape(shape); }
 }
+brand(Invert, 'bijectors.Invert');   // recognised across copies of stochax (src/brand.ts)

@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { checkOptions, fail } from '../../src/checks.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
 import { zeros } from '../../src/tensor/ops/create.js';
@@ -51,7 +52,7 @@ export class JointMap<S extends BijectorParts> {
   private readonly isArray: boolean;
 
   constructor(options: JointMapOptions<S>) {
-    const opts = checkOptions('JointMap', options);
+    const opts = checkOptions('JointMap', options, ['bijectors', 'name', 'validateArgs']);
     const bs = opts.bijectors as unknown;
     const isArray = Array.isArray(bs);
     if (bs === null || typeof bs !== 'object' || (!isArray && Object.getPrototypeOf(bs) !== Object.prototype && Object.getPrototypeOf(bs) !== null)) {
@@ -154,3 +155,4 @@ export class JointMap<S extends BijectorParts> {
     return (k) => rec[k] as V;
   }
 }
+brand(JointMap, 'bijectors.JointMap');   // recognised across copies of stochax (src/brand.ts)

@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { exp, log, neg } from '../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
@@ -32,3 +33,4 @@ export class Log extends Bijector {
     if (this.validateArgs) checkSupport(fn, 'x', x, (v) => v > 0, 'must be positive');
   }
 }
+brand(Log, 'bijectors.Log');   // recognised across copies of stochax (src/brand.ts)

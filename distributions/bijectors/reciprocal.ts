@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { abs, div, log, mul } from '../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
@@ -30,3 +31,4 @@ export class Reciprocal extends Bijector {
     return mul(-2, log(abs(t)));
   }
 }
+brand(Reciprocal, 'bijectors.Reciprocal');   // recognised across copies of stochax (src/brand.ts)

@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { asTensor, type TensorLike } from '../../src/tensor/core.js';
 import { abs, div, exp, log, mul } from '../../src/tensor/ops/elementwise.js';
@@ -21,6 +22,7 @@ export interface ScaleOptions extends BijectorOptions {
  * new Scale({ logScale: 0 }).forwardLogDetJacobian(3); // → Tensor float64 []: 0
  */
 export class Scale extends Bijector {
+  static override readonly optionNames = ['scale', 'logScale'];
   readonly forwardMinEventNdims = 0;
   override readonly isConstantJacobian = true;
   readonly scale: Tensor | undefined;
@@ -38,3 +40,4 @@ export class Scale extends Bijector {
   protected inverseImpl(y: Tensor): Tensor { return div(y, this.factor()); }
   protected override forwardLogDetJacobianImpl(): Tensor { return this.logScale ?? log(abs(this.scale!)); }
 }
+brand(Scale, 'bijectors.Scale');   // recognised across copies of stochax (src/brand.ts)

@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { asTensor, type TensorLike } from '../../src/tensor/core.js';
 import { add, sub } from '../../src/tensor/ops/elementwise.js';
 import { zeros } from '../../src/tensor/ops/create.js';
@@ -16,6 +17,7 @@ export interface ShiftOptions extends BijectorOptions {
  * new Shift({ shift: 2 }).forward([1, 2]); // → Tensor float64 [2]: [3, 4]
  */
 export class Shift extends Bijector {
+  static override readonly optionNames = ['shift'];
   readonly forwardMinEventNdims = 0;
   override readonly isConstantJacobian = true;
   readonly shift: Tensor;
@@ -27,3 +29,4 @@ export class Shift extends Bijector {
   protected inverseImpl(y: Tensor): Tensor { return sub(y, this.shift); }
   protected override forwardLogDetJacobianImpl(): Tensor { return zeros([]); }
 }
+brand(Shift, 'bijectors.Shift');   // recognised across copies of stochax (src/brand.ts)

@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { asTensor, type TensorLike } from '../../src/tensor/core.js';
 import { add, log, mul, sub, sigmoid, softplus, neg } from '../../src/tensor/ops/elementwise.js';
@@ -24,6 +25,7 @@ export interface SigmoidOptions extends BijectorOptions {
  * new Sigmoid({ low: -1, high: 1 }).inverse(0); // → Tensor float64 []: 0
  */
 export class Sigmoid extends Bijector {
+  static override readonly optionNames = ['low', 'high'];
   readonly forwardMinEventNdims = 0;
   readonly low: Tensor | undefined;
   readonly high: Tensor | undefined;
@@ -57,3 +59,4 @@ export class Sigmoid extends Bijector {
     return this.low === undefined ? base : add(base, log(sub(this.high!, this.low)));
   }
 }
+brand(Sigmoid, 'bijectors.Sigmoid');   // recognised across copies of stochax (src/brand.ts)

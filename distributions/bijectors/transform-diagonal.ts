@@ -36,6 +36,7 @@ export function setDiag(x: Tensor, d: Tensor): Tensor {
  * b.forwardLogDetJacobian([[1, 0], [3, 2]]); // → Tensor float64 []: 3
  */
 export class TransformDiagonal extends Bijector {
+  static override readonly optionNames = ['diagBijector'];
   readonly forwardMinEventNdims = 2;
   override readonly isConstantJacobian: boolean;
   readonly diagBijector: Bijector;

@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
@@ -121,6 +122,7 @@ export class DefaultJointBijector<K extends StructKind> {
     return pinned.prune(out);
   }
 }
+brand(DefaultJointBijector, 'DefaultJointBijector');   // recognised across copies of stochax (src/brand.ts)
 
 /** TFP's `inverse_event_ndims`: the rank, in the unconstrained space, of an event of rank `nd` in the constrained space. */
 function inverseEventNdims(b: Bijector, nd: number): number {

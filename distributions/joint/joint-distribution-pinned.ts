@@ -1,3 +1,4 @@
+import { brand } from '../../src/brand.js';
 import { checkOptions, fail } from '../../src/checks.js';
 import { zerosSeed, type Seed } from '../../src/samplers/seeds.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
@@ -42,7 +43,7 @@ export class JointDistributionPinned<K extends StructKind> {
       fail('type', fn, 'distribution', 'must be a JointDistribution', distribution);
     }
     this.distribution = distribution;
-    this.name = checkOptions(fn, options).name ?? `Pinned${distribution.name}`;
+    this.name = checkOptions(fn, options, ['name']).name ?? `Pinned${distribution.name}`;
     const names = distribution.nodeNames;
     const flat = distribution.flattenValues(fn, 'pins', pins);
     if (flat.length > names.length) fail('range', fn, 'pins', `has ${flat.length} entries but the model has ${names.length} nodes`, pins);
@@ -163,7 +164,7 @@ export class JointDistributionPinned<K extends StructKind> {
    * pinned.sampleUnpinned([4], { seed: 1 }); // e.g. { mu: Tensor [4], sigma: Tensor [4] }
    */
   sampleUnpinned(sampleShape: number | readonly number[] = [], options: { seed?: Seed } = {}): Struct<K, Tensor> {
-    const opts = checkOptions(`${this.name}.sampleUnpinned`, options);
+    const opts = checkOptions(`${this.name}.sampleUnpinned`, options, ['seed']);
     const xs = this.distribution.sample(sampleShape, { seed: opts.seed, value: this.pins });
     const flat = Array.isArray(xs) ? xs : this.distribution.nodeNames.map((n) => (xs as Record<string, Tensor>)[n]!);
     return this.prune(flat);
@@ -204,3 +205,4 @@ export class JointDistributionPinned<K extends StructKind> {
     return `JointDistributionPinned("${this.name}", pins=[${Object.keys(this.pins).join(', ')}], unpinned=[${this.unpinnedNames.join(', ')}])`;
   }
 }
+brand(JointDistributionPinned, 'JointDistributionPinned');   // recognised across copies of stochax (src/brand.ts)

@@ -2,6 +2,7 @@
  * `summary(draws)`: the per-parameter table Stan and ArviZ print after sampling — mean, MCSE,
  * sd, 5%/50%/95% quantiles, ArviZ's 94% HDI, bulk and tail ESS, R-hat — plus the divergence count.
  */
+import { brand } from '../../src/brand.js';
 import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import {
@@ -140,6 +141,7 @@ export class Summary {
     return this.format();
   }
 }
+brand(Summary, 'Summary');   // recognised across copies of stochax (src/brand.ts)
 
 const FN = 'summary';
 

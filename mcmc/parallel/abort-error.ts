@@ -1,4 +1,5 @@
 /** The error an aborted `sampleChain` or `sampleChains` rejects with, carrying the draws made so far. */
+import { brand } from '../../src/brand.js';
 
 /**
  * Thrown (or rejected with) when an `AbortSignal` stops sampling. `name` is `'AbortError'`, as
@@ -25,3 +26,4 @@ export class AbortError<P = unknown> extends Error {
     this.partial = partial;
   }
 }
+brand(AbortError, 'AbortError');   // recognised across copies of stochax (src/brand.ts)

@@ -1,4 +1,5 @@
 /** The error a multi-chain run rejects with when one chain fails: which chain, and the original error. */
+import { brand } from '../../src/brand.js';
 
 /**
  * Chain `chain` of a `sampleChains` run failed: its `setup` or a kernel step threw, or its worker
@@ -20,6 +21,7 @@ export class ChainError extends Error {
     this.chain = chain;
   }
 }
+brand(ChainError, 'ChainError');   // recognised across copies of stochax (src/brand.ts)
 
 /** An error as a structured-cloneable record. */
 export interface SerializedError {

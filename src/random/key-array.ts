@@ -1,3 +1,4 @@
+import { brand } from '../brand.js';
 import { fail } from '../checks.js';
 import { philox4x32 } from './philox-impl.js';
 import { threefry2x32 } from './threefry-impl.js';
@@ -60,6 +61,7 @@ export class KeyArray implements Iterable<KeyArray> {
     return `KeyArray(${this.impl.name}, [${this.shape.join(', ')}])`;
   }
 }
+brand(KeyArray, 'KeyArray');   // recognised across copies of stochax (src/brand.ts)
 
 /**
  * Checks that `x` is a single key (shape `[]`) and returns its words. Random functions take one

@@ -72,6 +72,10 @@ type ValueAndGradFn = (...args: unknown[]) => [Tensor, GradTree | GradTree[]];
  * v.item();      // 14
  * g.toArray();   // [2, 4, 6]
  */
+// Overloads so `const [v, [ga, gb]] = valueAndGrad(f, [0, 1])(a, b)` type-checks (the README's tour does this).
+export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums?: number): (...args: unknown[]) => [Tensor, GradTree];
+export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: readonly number[]): (...args: unknown[]) => [Tensor, GradTree[]];
+export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums?: number | readonly number[]): ValueAndGradFn;
 export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: number | readonly number[] = 0): ValueAndGradFn {
   const fn = 'valueAndGrad';
   if (typeof f !== 'function') fail('type', fn, 'f', 'must be a function', f);
@@ -116,6 +120,9 @@ export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: number 
  * grad((x) => mul(x, x))(3).item(); // 6
  * grad(({ mu, sigma }) => div(square(mu), sigma))({ mu: 2, sigma: 4 }); // { mu: 1, sigma: -0.25 }
  */
+export function grad(f: (...args: any[]) => TensorLike, argnums?: number): (...args: unknown[]) => GradTree;
+export function grad(f: (...args: any[]) => TensorLike, argnums: readonly number[]): (...args: unknown[]) => GradTree[];
+export function grad(f: (...args: any[]) => TensorLike, argnums?: number | readonly number[]): (...args: unknown[]) => GradTree | GradTree[];
 export function grad(f: (...args: any[]) => TensorLike, argnums: number | readonly number[] = 0): (...args: unknown[]) => GradTree | GradTree[] {
   const vg = valueAndGrad(f, argnums);
   return (...args) => vg(...args)[1];

@@ -7,6 +7,7 @@
  * (its lowering, its operands: traced nodes or constants) instead of a plain tape node. An op
  * without a lowering fails the trace with an error that names it.
  */
+import { brand } from '../brand.js';
 import { Tape, type TapeNode } from './tape.js';
 
 /** Flat storage an op reads or writes (float64 for adjoints; the op's own class for values). */
@@ -138,6 +139,7 @@ export class Trace extends Tape {
     return node;
   }
 }
+brand(Trace, 'Trace');   // recognised across copies of stochax (src/brand.ts)
 
 /** True if `node` belongs to a trace (the value it stands for is traced). */
 export function isTraced(node: TapeNode | undefined): node is TraceNode {

@@ -5,6 +5,8 @@
  * Ops on untracked tensors record nothing, so code outside `grad` pays one property check.
  */
 
+import { shared } from '../brand.js';
+
 /** A recorded value: its position on the tape and how to send its adjoint to its inputs. */
 export interface TapeNode {
   readonly tape: Tape;
@@ -59,7 +61,8 @@ export class Tape {
 }
 
 /** The tapes being recorded, innermost last (nesting is allowed; only the innermost records). */
-const active: Tape[] = [];
+// Shared with every other loaded copy of stochax: ops of a model's copy record on the caller's tape.
+const active: Tape[] = shared('activeTapes', () => [] as Tape[]);
 
 /** The tape that records new ops, if any. */
 export function currentTape(): Tape | undefined {

@@ -1,3 +1,4 @@
+import { brand } from '../brand.js';
 import { checkNesting, checkShape, fail, show } from '../checks.js';
 import { allocate, DTYPES, dtypeOfData, INT_DTYPES, intRange, isBigIntDType, type DataOf, type DType, type IntDType, type TensorData } from './dtype.js';
 import { isTraced, tracedValueError, type Flat, type Lowering } from './lowering.js';
@@ -138,6 +139,7 @@ export class Tensor<D extends DType = DType> {
     return this.toString();
   }
 }
+brand(Tensor, 'Tensor');   // recognised across copies of stochax (src/brand.ts)
 
 /** Nested brackets of a tensor's values, summarised along axes longer than 6 when it has more than 1000 elements (NumPy's threshold and edge items). */
 function formatValues(t: Tensor): string {

@@ -261,6 +261,14 @@ describe('variance and std', () => {
     expect(checkGradient((t) => sum(mul(std(t, 0, false, { ddof: 1 }), w)), x).maxRelativeError).toBeLessThan(TOL);
   });
 
+  it('check their options: an unknown name is a TypeError naming it', () => {
+    expect(() => variance([1, 2, 3], undefined, false, { dof: 1 } as never)).toThrow(TypeError);
+    expect(() => variance([1, 2, 3], undefined, false, { dof: 1 } as never)).toThrow(/variance: `options` has unknown option `dof` \(known: ddof\)/);
+    expect(() => std([1, 2, 3], undefined, false, { ddof: 1, correction: 1 } as never)).toThrow(/std: `options` has unknown option `correction`/);
+    expect(() => std([1, 2, 3], undefined, false, { ddof: -1 })).toThrow(RangeError);
+    expect(() => std([1, 2, 3], undefined, false, { ddof: 0.5 })).toThrow(/std: `ddof` must be an integer/);
+  });
+
   it('is accurate for data with a large offset (two-pass)', () => {
     expect(variance([1e9 + 1, 1e9 + 2, 1e9 + 3]).item()).toBeCloseTo(2 / 3, 9);
   });

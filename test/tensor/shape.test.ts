@@ -73,6 +73,14 @@ describe('creation', () => {
     expect(linspace(0, 4, 5, { dtype: 'int32' }).dtype).toBe('int32');
   });
 
+  it('linspace checks its options: an unknown name is a TypeError naming it', () => {
+    expect(() => linspace(0, 1, 3, { endPoint: false } as never)).toThrow(TypeError);
+    expect(() => linspace(0, 1, 3, { endPoint: false } as never)).toThrow(/linspace: `options` has unknown option `endPoint` \(known: endpoint, dtype\)/);
+    expect(() => linspace(0, 1, 3, { endpoint: 'no' } as never)).toThrow(/linspace: `endpoint` must be a boolean/);
+    expect(() => linspace(0, 1, 3, { dtype: 'float99' } as never)).toThrow(/linspace: `dtype`/);
+    expect(() => linspace(0, 1, 3, 5 as never)).toThrow(/linspace: `options` must be an object/);
+  });
+
   it('eye puts ones on the k-th diagonal', () => {
     for (const [n, m, k] of [[3, 3, 0], [2, 4, 1], [4, 2, -1], [3, 5, -3], [2, 2, 5]] as const) {
       const e = eye(n, m, k);

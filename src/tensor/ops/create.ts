@@ -167,7 +167,7 @@ export function linspace(start: number, stop: number, num = 50, options?: { endp
   const a = checkFinite(fn, 'start', start), b = checkFinite(fn, 'stop', stop);
   const n = checkNonNegativeInteger(fn, 'num', num);
   if (n > MAX_SIZE) fail('range', fn, 'num', `must be at most ${MAX_SIZE}`, num);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['endpoint', 'dtype']);
   const endpoint = opts.endpoint === undefined ? true : checkBoolean(fn, 'endpoint', opts.endpoint);
   const dt = checkDType(fn, opts.dtype);
   const values = new Float64Array(n);

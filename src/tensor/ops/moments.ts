@@ -15,7 +15,7 @@ export interface MomentOptions {
  */
 function moments(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | undefined, options: MomentOptions | undefined) {
   const t = asTensor(fn, 'x', x);
-  const opts = checkOptions(fn, options);
+  const opts = checkOptions(fn, options, ['ddof']);
   const ddof = opts.ddof === undefined ? 0 : checkNonNegativeInteger(fn, 'ddof', opts.ddof);
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
   return { t, r, mu: new Float64Array(r.size), ss: new Float64Array(r.size), div: Math.max(r.count - ddof, 0) };

@@ -4,12 +4,10 @@
  * Stirling's error term, ln Γ(1+a) for small a, and the log of the power terms x^a e^−x / Γ(a)
  * and x^a (1−x)^b / B(a, b) without the cancellation of the naive formulas at large a, b).
  *
- * log|Γ|, ψ and ln B come from @stdlib (FreeBSD's lgamma and Boost's digamma, verified against
- * mpmath in test/tensor/special.test.ts); the polygammas and the rest are written here.
+ * All are written here (log|Γ|, ψ and ln B were @stdlib's, 114 packages for three functions) and
+ * verified against mpmath in test/tensor/special.test.ts.
  */
-import stdBetaln from '@stdlib/math-base-special-betaln';
-import stdDigamma from '@stdlib/math-base-special-digamma';
-import stdGammaln from '@stdlib/math-base-special-gammaln';
+import { detCos, detExpm1, detLog, detLog1p, detSin } from '../../math/index.js';
 
 const LN_SQRT_2PI = 0.9189385332046728; // ½ ln 2π
 const EULER = 0.5772156649015329;
@@ -36,16 +34,16 @@ function isPole(x: number): boolean {
 export function sinpi(x: number): number {
   const r = x - 2 * Math.round(x / 2); // in [−1, 1], exact
   if (r === 0 || Math.abs(r) === 1) return 0;
-  if (r > 0.5) return Math.sin(PI * (1 - r));
-  if (r < -0.5) return -Math.sin(PI * (1 + r));
-  return Math.sin(PI * r);
+  if (r > 0.5) return detSin(PI * (1 - r));
+  if (r < -0.5) return -detSin(PI * (1 + r));
+  return detSin(PI * r);
 }
 
 /** cos(πx) with the argument reduced exactly first. */
 function cospi(x: number): number {
   const r = Math.abs(x - 2 * Math.round(x / 2)); // in [0, 1], exact
   if (r === 0.5) return 0;
-  return r < 0.5 ? Math.cos(PI * r) : -Math.cos(PI * (1 - r));
+  return r < 0.5 ? detCos(PI * r) : -detCos(PI * (1 - r));
 }
 
 /**
@@ -56,7 +54,27 @@ function cospi(x: number): number {
 export function lgamma(x: number): number {
   if (Number.isNaN(x)) return Number.NaN;
   if (x === -Infinity || isPole(x)) return Infinity;
-  return stdGammaln(x);
+  if (x > 0) return lgammaPositive(x);
+  if (x > -0.5) return lgamma1p(x) - detLog(-x);   // Γ(x) = Γ(1 + x)/x
+  // Reflection Γ(x) Γ(−x) = −π/(x sin πx): −x is exact (1 − x is not) and the two logs cancel less.
+  return detLog(PI / Math.abs(x * sinpi(x))) - lgammaPositive(-x);
+}
+
+/**
+ * ln Γ(x) for x > 0: ln Γ(1 + a) by its series (|a| ≤ ½) near 1 and 2, where ln Γ vanishes; in
+ * (2.5, 10) from Γ(x) = (x − 1)…(x − n) Γ(x − n) (the factors are exact, the product has no
+ * cancellation); above, Stirling's formula (x − ½)(ln x − 1) + ½ ln 2π − ½ + stirlingError(x).
+ */
+function lgammaPositive(x: number): number {
+  if (x < 0.5) return lgamma1p(x) - detLog(x);
+  if (x <= 1.5) return lgamma1p(x - 1);
+  if (x < 10) {
+    let p = 1;
+    while (x > 2.5) { x -= 1; p *= x; }
+    const b = x - 2;   // Γ(2 + b) = (1 + b) Γ(1 + b)
+    return (p === 1 ? 0 : detLog(p)) + detLog1p(b) + lgamma1p(b);
+  }
+  return (x - 0.5) * (detLog(x) - 1) + (LN_SQRT_2PI - 0.5) + stirlingError(x);
 }
 
 /** ln Γ(1 + a) for |a| ≤ 0.5 without the rounding of 1 + a (DLMF 5.7.3 with ζ(k) − 1). */
@@ -70,7 +88,7 @@ export function lgamma1p(a: number): number {
     s += term;
     if (Math.abs(term) <= 1e-17 * Math.abs(s)) break;
   }
-  return -Math.log1p(a) + a * (1 - EULER) + s;
+  return -detLog1p(a) + a * (1 - EULER) + s;
 }
 
 /**
@@ -79,7 +97,44 @@ export function lgamma1p(a: number): number {
  */
 export function digamma(x: number): number {
   if (Number.isNaN(x) || isPole(x) || x === -Infinity) return Number.NaN;
-  return stdDigamma(x);
+  if (x > 0) return digammaPositive(x);
+  if (x > -0.5) return digamma1p(x) - 1 / x;   // ψ(x) = ψ(1 + x) − 1/x
+  // Reflection: ψ(x) = ψ(1 − x) − π cot(πx).
+  return digammaPositive(1 - x) - (PI * cospi(x)) / sinpi(x);
+}
+
+/**
+ * S(t) = Σₖ₌₂ (−1)ᵏ (ζ(k) − 1) tᵏ⁻¹ for |t| ≤ ½: DLMF 5.7.4, ψ(1 + t) = −γ + Σₖ₌₂ (−1)ᵏ ζ(k) tᵏ⁻¹,
+ * less its ζ-free part Σ (−1)ᵏ tᵏ⁻¹ = t/(1 + t); the terms fall like (t/2)ᵏ, so 40 suffice.
+ */
+function digammaSeries(t: number): number {
+  let h = 0;
+  for (let j = ZETA_M1.length - 1; j >= 0; j--) h = h * -t + ZETA_M1[j]!;
+  return t * h;
+}
+
+/** ψ(1 + a) for |a| ≤ ½ (the positive root of ψ, 1.4616…, is in this range). */
+function digamma1p(a: number): number {
+  return -EULER + a / (1 + a) + digammaSeries(a);
+}
+
+/**
+ * ψ(x) for x > 0: the series near 1 and 2 (ψ(2 + b) = 1 − γ + S(b)); in (2.5, 10) from
+ * ψ(x) = ψ(x − n) + Σ 1/(x − k), all positive terms, smallest first; above, the asymptotic
+ * series ln x − 1/(2x) − Σ B₂ₖ/(2k x²ᵏ) (DLMF 5.11.2; eight terms, truncation below 1e−18).
+ */
+function digammaPositive(x: number): number {
+  if (x < 0.5) return digamma1p(x) - 1 / x;
+  if (x <= 1.5) return digamma1p(x - 1);
+  if (x < 10) {
+    let s = 0;
+    while (x > 2.5) { x -= 1; s += 1 / x; }
+    return (1 - EULER) + digammaSeries(x - 2) + s;
+  }
+  const inv2 = 1 / (x * x);
+  let s = 0;
+  for (let k = B2K.length; k >= 1; k--) s = s * inv2 + B2K[k - 1]! / (2 * k);
+  return detLog(x) - 0.5 / x - s * inv2;
 }
 
 /** The Bernoulli numbers B₂, B₄, …, B₁₆ (for the asymptotic series of ψ⁽ⁿ⁾ and ln Γ). */
@@ -99,11 +154,11 @@ export function digammaDiff(b: number, a: number): number {
     shift += a / (b * (b + a));
     b += 1;
   }
-  const t = a / b, l = Math.log1p(t), inv2 = 1 / (b * b);
+  const t = a / b, l = detLog1p(t), inv2 = 1 / (b * b);
   let s = 0, p = 1;
   for (let k = 1; k <= B2K.length; k++) {
     p *= inv2;
-    s += (B2K[k - 1]! / (2 * k)) * p * Math.expm1(-2 * k * l);
+    s += (B2K[k - 1]! / (2 * k)) * p * detExpm1(-2 * k * l);
   }
   return shift + l + a / (2 * b * (b + a)) - s;
 }
@@ -164,13 +219,43 @@ export function tetragamma(x: number): number {
 
 /** ln B(a, b) = ln Γ(a) + ln Γ(b) − ln Γ(a + b) for a, b > 0 (NaN otherwise). */
 export function lbeta(a: number, b: number): number {
-  if (a > 0 && b > 0) return stdBetaln(a, b);
+  if (a > 0 && b > 0) return lbetaPositive(a, b);
   return (a === 0 && b >= 0) || (b === 0 && a >= 0) ? Infinity : Number.NaN;
+}
+
+/**
+ * ln B(a, b) for a, b > 0 (R's lbeta, with Stirling's error term): with p ≤ q, when both are
+ * large ln B = −½ ln q + ½ ln 2π + Δ + (p − ½) ln(p/(p + q)) + q ln(1 − p/(p + q)), Δ the
+ * error terms; when only q is, ln Γ(p) + Δ + p − p ln(p + q) + (q − ½) ln(1 − p/(p + q)); so
+ * the large ln Γ values never cancel each other.
+ */
+function lbetaPositive(a: number, b: number): number {
+  const p = Math.min(a, b), q = Math.max(a, b), s = p + q;
+  if (q === Infinity) return -Infinity;   // B(a, b) → 0
+  if (p >= 10) {
+    const corr = stirlingError(p) + stirlingError(q) - stirlingError(s);
+    return -0.5 * detLog(q) + LN_SQRT_2PI + corr + (p - 0.5) * detLog(p / s) + q * detLog1p(-p / s);
+  }
+  if (q >= 10) return lgamma(p) + lgammaDelta(q, p);
+  if (q < LBETA_SHIFT) return lgamma(p) + lgamma(q) - lgamma(s);
+  // ln Γ(q) − ln Γ(q + p) would cancel: carry q up to 10 by Γ(q + 1) = q Γ(q), Γ(q + p + 1) = (q + p) Γ(q + p).
+  let r = 1, t = q;
+  while (t < 10) { r *= (t + p) / t; t += 1; }
+  return lgamma(p) + lgammaDelta(t, p) + detLog(r);
+}
+
+/** Below this, ln Γ(q) − ln Γ(q + p) (q < 10) is small enough not to cancel (tuned on the dense mpmath fixture). */
+const LBETA_SHIFT = 2.5;
+
+/** ln Γ(q) − ln Γ(q + p) for p > 0, q ≥ 10, from Stirling's formula: the two ln Γ never meet. */
+function lgammaDelta(q: number, p: number): number {
+  const s = q + p;
+  return stirlingError(q) - stirlingError(s) + p - p * detLog(s) + (q - 0.5) * detLog1p(-p / s);
 }
 
 /** ln(1 + x) − x for x > −1, accurate near 0 (where it is about −x²/2). */
 export function log1pmx(x: number): number {
-  if (Math.abs(x) > 0.5) return Math.log1p(x) - x;
+  if (Math.abs(x) > 0.5) return detLog1p(x) - x;
   // −x²/2 + x³/3 − …, written as Σ (−x)^k / k from k = 2, which converges for |x| ≤ 0.5 in ≤ 50 terms.
   let p = x, s = 0;
   for (let k = 2; k < 60; k++) {
@@ -185,7 +270,7 @@ export function log1pmx(x: number): number {
 /** ln(x/y) for positive x, y, without overflow or underflow of the ratio. */
 function logRatio(x: number, y: number): number {
   const r = x / y;
-  return r > 1e-300 && r < 1e300 ? Math.log(r) : Math.log(x) - Math.log(y);
+  return r > 1e-300 && r < 1e300 ? detLog(r) : detLog(x) - detLog(y);
 }
 
 /**
@@ -193,7 +278,7 @@ function logRatio(x: number, y: number): number {
  * series (eight terms, truncation below 4e−17 absolute) for a ≥ 10.
  */
 export function stirlingError(a: number): number {
-  if (a < 10) return lgamma(a) - (a - 0.5) * Math.log(a) + a - LN_SQRT_2PI;
+  if (a < 10) return lgamma(a) - (a - 0.5) * detLog(a) + a - LN_SQRT_2PI;
   const inv = 1 / a, inv2 = inv * inv;
   // Σ B₂ₖ / (2k (2k − 1) a^(2k−1))
   let s = 0;
@@ -207,11 +292,11 @@ export function stirlingError(a: number): number {
  * ulp where the naive a ln x − x − ln Γ(a) would lose about log₁₀(a) digits to cancellation.
  */
 export function gammaPowerLog(a: number, x: number): number {
-  if (a < 10) return a * Math.log(x) - x - lgamma(a);
+  if (a < 10) return a * detLog(x) - x - lgamma(a);
   const u = (x - a) / a;
   // a·(ln(x/a) − (x − a)/a); ln(x/a) directly away from the mode, where u loses x's accuracy.
   const main = Math.abs(u) < 0.5 ? a * log1pmx(u) : a * logRatio(x, a) - (x - a);
-  return main + 0.5 * Math.log(a) - LN_SQRT_2PI - stirlingError(a);
+  return main + 0.5 * detLog(a) - LN_SQRT_2PI - stirlingError(a);
 }
 
 /**
@@ -219,13 +304,13 @@ export function gammaPowerLog(a: number, x: number): number {
  * may carry the rounding of 1 − y), else from x itself.
  */
 export function logOneSide(x: number, y: number): number {
-  return y < 0.5 ? Math.log1p(-y) : Math.log(x);
+  return y < 0.5 ? detLog1p(-y) : detLog(x);
 }
 
 /** ln((p + q)/p) = ln(1 + q/p) for positive p, q, accurate when q ≪ p and without overflow. */
 function log1pRatio(q: number, p: number): number {
   const r = q / p;
-  return r < 1e300 ? Math.log1p(r) : Math.log(q) - Math.log(p);
+  return r < 1e300 ? detLog1p(r) : detLog(q) - detLog(p);
 }
 
 /**
@@ -247,5 +332,5 @@ export function betaPowerLog(a: number, b: number, x: number, y = 1 - x): number
   let main = smallU ? a * log1pmx(u) : a * (lx + log1pRatio(b, a));
   main += smallV ? b * log1pmx(v) : b * (ly + log1pRatio(a, b));
   if (smallU !== smallV) main += smallU ? d : -d; // the linear part of the one side taken by log1pmx
-  return main + 0.5 * Math.log((a / c) * b) - LN_SQRT_2PI - stirlingError(a) - stirlingError(b) + stirlingError(c);
+  return main + 0.5 * detLog((a / c) * b) - LN_SQRT_2PI - stirlingError(a) - stirlingError(b) + stirlingError(c);
 }
