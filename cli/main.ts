@@ -30,7 +30,7 @@ Usage:
 
 Commands:
   sample    sample a model module; print the summary table; write draws.csv, draws.json
-            (ArviZ: az.from_dict(**json.load(open('draws.json')))) and report.html
+            (an ArviZ InferenceData: az.from_json('draws.json')) and report.html
   summary   print the summary table of a draws.json
   merge     concatenate the chains of several draws.json files
 

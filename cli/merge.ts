@@ -7,7 +7,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
-import { toArvizJson, type ArvizDraws, type RunSettings } from './report/index.js';
+import { inferenceDataJson, type ArvizDraws, type InferenceDataGroups, type RunSettings } from './report/index.js';
 import { parseArgs } from './args.js';
 import { CliError, type CliIo } from './errors.js';
 import { checkOutputFile, writeFileAtomic } from './output.js';
@@ -16,7 +16,8 @@ import { readDrawsJson } from './summary.js';
 export const MERGE_HELP = `Usage: stochax merge <draws.json> <draws.json>... [--out merged.json]
 
 Concatenates the chains of several draws.json files (same variables, draws and shapes) into
-one file, in the order given — or, when every file comes from \`stochax sample --chain-index\`,
+one file (log_likelihood and posterior_predictive too; prior, prior_predictive and
+observed_data from the first file), in the order given — or, when every file comes from \`stochax sample --chain-index\`,
 in chain-index order. Merging the N files of a --chains N run equals the single run's
 draws.json bit for bit. Prints the merged summary table.
 
@@ -116,7 +117,7 @@ function mergeSettings(settings: readonly RunSettings[], names: readonly string[
  * @example
  * const merged = mergeDraws([a, b], ['a/draws.json', 'b/draws.json']);
  */
-export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[], force = false): { draws: Record<string, Tensor>; trace: Record<string, Tensor>; settings: RunSettings } {
+export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[], force = false): { draws: Record<string, Tensor>; trace: Record<string, Tensor>; settings: RunSettings; groups: InferenceDataGroups } {
   let order = files.map((_, i) => i);
   const idx = files.map((f) => f.settings.chain_index);
   const byIndex = idx.every((i) => typeof i === 'number');
@@ -153,7 +154,41 @@ export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[
     }
   }
   const settings: RunSettings = byIndex ? rest : { ...rest, chains: total };
-  return { draws, trace, settings };
+  return { draws, trace, settings, groups: mergeGroups(sorted, order.map((i) => names[i]!)) };
+}
+
+/**
+ * The other InferenceData groups of the merged file: `log_likelihood` and
+ * `posterior_predictive` concatenated along the chains like the posterior (every file must
+ * hold them, or none: else they are left out); `prior`, `prior_predictive`, `observed_data`,
+ * `coords` and `dims` taken from the first file (the --chain-index files of one run hold the
+ * same ones; observed data that differ between files are an error).
+ */
+function mergeGroups(files: readonly ArvizDraws[], names: readonly string[]): InferenceDataGroups {
+  const first = files[0]!.groups;
+  const out: Record<string, unknown> = {};
+  for (const key of ['logLikelihood', 'posteriorPredictive'] as const) {
+    const gs = files.map((f) => f.groups[key]);
+    if (gs.some((g) => g === undefined)) continue;
+    const vars = Object.keys(gs[0]!);
+    gs.forEach((g, i) => {
+      if (Object.keys(g!).join() !== vars.join()) throw new CliError(`${names[i]} has ${key} variables ${Object.keys(g!).join(', ')}, unlike ${names[0]}'s ${vars.join(', ')}`);
+    });
+    out[key] = Object.fromEntries(vars.map((k) => [k, concatChains(gs.map((g) => g![k]!), `${key}.${k}`)]));
+  }
+  const obs = first.observedData;
+  files.forEach((f, i) => {
+    const o = f.groups.observedData;
+    if (obs === undefined || o === undefined) return;
+    for (const [k, t] of Object.entries(obs)) {
+      const u = o[k];
+      if (u !== undefined && (u.shape.join() !== t.shape.join() || Array.from(u.data as ArrayLike<number>).some((v, j) => !Object.is(v, Number(t.data[j]))))) {
+        throw new CliError(`${names[i]} has other observed data \`${k}\` than ${names[0]}: these are not draws of one model's posterior`);
+      }
+    }
+  });
+  for (const key of ['prior', 'priorPredictive', 'observedData', 'coords', 'dims'] as const) if (first[key] !== undefined) out[key] = first[key];
+  return out as InferenceDataGroups;
 }
 
 /**
@@ -179,8 +214,8 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? 'merged.json');
   checkOutputFile(out, paths, force);
   const files = positionals.map((f) => readDrawsJson(f, cwd));
-  const { draws, trace, settings } = mergeDraws(files, positionals, force);
-  writeFileAtomic(out, toArvizJson(draws, trace, { settings }));
+  const { draws, trace, settings, groups } = mergeDraws(files, positionals, force);
+  writeFileAtomic(out, inferenceDataJson({ posterior: draws, sampleStats: trace, ...groups }, { settings }));
   io.stdout(`${summary({ allStates: draws, trace }).format()}\n\nwrote ${out} (${draws[Object.keys(draws)[0]!]!.shape[1]} chains from ${files.length} files)\n`);
   return 0;
 }

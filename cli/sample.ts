@@ -11,7 +11,7 @@ import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { windowedAdaptiveNutsChains } from '../mcmc/parallel/windowed-chains.js';
-import { reportHtml, toArvizJson, toDrawsCsv, type RunSettings } from './report/index.js';
+import { inferenceData, inferenceDataJson, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
@@ -22,8 +22,11 @@ import { stochaxVersion } from './version.js';
 export const SAMPLE_HELP = `Usage: stochax sample <model.ts|model.js> [flags]
 
 Samples the model module and prints the summary table (mean, MCSE, sd, 5%, 50%, 95%,
-ESS_bulk, ESS_tail, R_hat, divergences); writes draws.csv, draws.json (ArviZ az.from_dict
-layout) and report.html to --out.
+ESS_bulk, ESS_tail, R_hat, divergences); writes draws.csv, draws.json and report.html to --out.
+draws.json is an ArviZ InferenceData (az.from_json reads it): posterior (with the model's
+deterministic(...) values), sample_stats, and for a joint model with observed data also
+log_likelihood, posterior_predictive, prior, prior_predictive and observed_data (the
+predictive draws use --seed; they do not change the posterior draws).
 
 Before sampling, the run's size is checked: chains × draws × (parameters + statistics)
 values must fit one draws.json (about 24 million values), else the run is refused.
@@ -54,11 +57,17 @@ Flags:
                    are written to a temporary folder and renamed at the end, so an interrupted
                    run leaves no half-written result
   --force          replace the run already in --out (otherwise that is an error)
+  --prior N        prior draws in draws.json's prior groups (default 500; 0: none)
+  --no-predictive  leave out log_likelihood, posterior_predictive and the prior groups
+  --var-names a,b  only these variables in the printed table and report.html (ArviZ's
+                   var_names; draws.json and draws.csv keep every variable)
 
 The model module exports either (exporting both is an error)
   export const model = new JointDistributionNamed({ ... });  // sampled with windowedAdaptiveNuts
   export const pins = { y };                                  // optional: observed values
   export const options = { targetAcceptProb: 0.9 };           // optional: windowedAdaptiveNuts options
+  export const dims = { theta: ['school'], y: ['school'] };   // optional: ArviZ dims of draws.json
+  export const coords = { school: ['A', 'B', …] };           // optional: ArviZ coords of draws.json
 or the sampleChains contract (a custom kernel, one chain per call):
   export function setup({ chainIndex, chains, seed, options }) { return { kernel, currentState, traceFn }; }
   export const names = ['mu', 'tau'];                         // optional: labels of the state parts
@@ -81,11 +90,15 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   out: { kind: 'string' },
   'no-compile': { kind: 'bool' },
   force: { kind: 'bool' },
+  prior: { kind: 'int', min: 0 },
+  'no-predictive': { kind: 'bool' },
+  'var-names': { kind: 'string' },
 };
 
 interface Run {
   readonly draws: Record<string, Tensor> | object;
   readonly trace: unknown;
+  readonly deterministics?: Readonly<Record<string, Tensor>>;
 }
 
 /**
@@ -119,7 +132,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   checkRunFolder(out, flags.get('force') === true);
 
   const model = await guardExit(positionals[0]!, () => loadModel(positionals[0]!, cwd));
-  if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model));
+  if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, flags.get('no-predictive') !== true));
   const started = Date.now();
   // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
@@ -137,18 +150,29 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     versions: { stochax: stochaxVersion(), node: process.version },
   };
   // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
-  const texts: Record<string, string> = { 'draws.json': toArvizJson(result.draws, result.trace, { settings }) };
+  let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace };
+  if (model.kind === 'joint') {
+    const predictive = flags.get('no-predictive') !== true;
+    try {
+      idata = await jointInferenceData(model, result, { seed, chainIndex, predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 });
+    } catch (e) {
+      io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
+    }
+  }
+  const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings }) };
+  const posterior = idata.posterior;
+  const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   let s;
   try {
-    s = summary({ allStates: result.draws as never, trace: result.trace });
-    texts['draws.csv'] = toDrawsCsv(result.draws, result.trace);
+    s = summary({ allStates: posterior as never, trace: result.trace }, varNames === undefined ? {} : { varNames });
+    texts['draws.csv'] = toDrawsCsv(posterior, result.trace);
   } catch (e) {
     writeRunFolder(out, texts);
     throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
   }
   io.stdout(`${s.format()}\n`);
   try {
-    texts['report.html'] = reportHtml({ draws: result.draws as never, trace: result.trace, summary: s, settings });
+    texts['report.html'] = reportHtml({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }) });
   } catch (e) {
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
   }
@@ -156,6 +180,24 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const [first, ...others] = Object.keys(texts).sort().map((f) => join(out, f));
   io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
   return 0;
+}
+
+/**
+ * A joint model's InferenceData: the posterior with its derived values, and unless
+ * `predictive` is false the log-likelihood, posterior predictive and prior groups of the
+ * observed nodes, seeded with the run's seed (the posterior predictive of a --chain-index run
+ * uses that chain's key, so merged files equal the all-chains run). `dims` and `coords` come
+ * from the module's exports of those names.
+ */
+async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; prior: number }): Promise<InferenceData> {
+  const mod = await import(model.url) as { dims?: unknown; coords?: unknown };
+  return inferenceData(model.model, run as Parameters<typeof inferenceData>[1], {
+    ...(model.pins === undefined ? {} : { pins: model.pins }),
+    seed: o.seed, logLikelihood: o.predictive, posteriorPredictive: o.predictive, prior: o.prior,
+    ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
+    ...(mod.dims === undefined ? {} : { dims: mod.dims as Record<string, string[]> }),
+    ...(mod.coords === undefined ? {} : { coords: mod.coords as Record<string, string[]> }),
+  });
 }
 
 /** Sample statistics a run keeps per draw besides the parameters (an upper estimate). */
@@ -176,8 +218,12 @@ function checkRunSize(chains: number, draws: number, parameters: number): void {
   throw new CliError(`${chains} chain${chains === 1 ? '' : 's'} × ${draws} draws × (${parameters > 1 ? `${parameters} parameters` : 'at least 1 parameter'} + ${STATS_PER_DRAW} statistics) = ${values} values, about ${gb} GB of draws.json: more than one run can write (${Math.floor(MAX_TEXT / JSON_BYTES_PER_VALUE)} values); use fewer --draws, or split the chains with --chain-index and \`stochax merge\` fewer at a time`);
 }
 
-/** The number of sampled (unpinned) values in one draw of a joint model (batch × event sizes), or 1 if it cannot tell. */
-function jointSize(model: LoadedModel & { kind: 'joint' }): number {
+/**
+ * The number of sampled (unpinned) values in one draw of a joint model (batch × event sizes),
+ * plus twice the observed ones with `predictive` (their log-likelihood and replicates), or 1 if
+ * it cannot tell.
+ */
+function jointSize(model: LoadedModel & { kind: 'joint' }, predictive = false): number {
   try {
     const m = model.model as unknown as { distribution?: unknown; pins?: object };
     const jd = (m.distribution ?? m) as { batchShape: Record<string, number[]>; eventShape: Record<string, number[]> };
@@ -185,7 +231,9 @@ function jointSize(model: LoadedModel & { kind: 'joint' }): number {
     const batch = jd.batchShape, event = jd.eventShape;
     let n = 0;
     for (const k of Object.keys(event)) {
-      if (!pinned.has(k)) n += [...(batch[k] ?? []), ...(event[k] ?? [])].reduce((a, b) => a * b, 1);
+      const size = [...(batch[k] ?? []), ...(event[k] ?? [])].reduce((a, b) => a * b, 1);
+      if (!pinned.has(k)) n += size;
+      else if (predictive) n += 2 * size;
     }
     return Math.max(n, 1);
   } catch {

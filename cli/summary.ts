@@ -10,7 +10,8 @@ export const SUMMARY_HELP = `Usage: stochax summary <draws.json> [--var-names a,
 
 Prints the summary table (mean, MCSE, sd, 5%, 50%, 95%, ESS_bulk, ESS_tail, R_hat,
 divergences) of a draws.json written by \`stochax sample\` or \`stochax merge\` (or any
-az.from_dict-shaped JSON with a posterior group).
+ArviZ InferenceData JSON, az.to_json's or az.from_dict-shaped, with a posterior group; its
+posterior includes the model's deterministic(...) values).
 
 Flags:
   --var-names a,b  only these variables, in this order (ArviZ's var_names)

@@ -63,5 +63,6 @@ export { JointDistributionPinned, type PinnedLogProbParts } from './joint/joint-
 export { compileLogDensity, isCompiledLogDensity, type CompiledLogDensity, type CompileLogDensityOptions } from './compile-log-density.js';
 export { DefaultJointBijector } from './joint/default-joint-bijector.js';
 export { Root, type RootNode } from './joint/root.js';
+export { deterministic, isDeterministicNode, isDeterministicFn, type DeterministicNode, type DeterministicFn } from './joint/deterministic-node.js';
 export type { PartialValues, Struct, StructKind } from './joint/values.js';
 export * as bijectors from './bijectors/index.js';

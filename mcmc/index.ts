@@ -54,6 +54,6 @@ export {
 } from './diagnostics/loo.js';
 export { hdi, type HdiOptions } from './diagnostics/hdi.js';
 export {
-  samplePriorPredictive, samplePosteriorPredictive, logLikelihood, pointwiseLogProb,
+  samplePriorPredictive, samplePosteriorPredictive, logLikelihood, pointwiseLogProb, computeDeterministics,
   type PredictiveModel, type PosteriorDraws, type PriorPredictiveOptions, type PosteriorPredictiveOptions,
 } from './predictive.js';

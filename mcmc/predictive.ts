@@ -87,13 +87,13 @@ export interface PriorPredictiveOptions {
 
 /**
  * Draws every node of a model from the prior: `samples` joint draws, the observed nodes
- * included (for a pinned model the pins are ignored). Draw s is `model.sample([], { seed:
+ * included (for a pinned model the pins are ignored), and its derived values (`deterministic`). Draw s is `model.sample([], { seed:
  * foldIn(sanitizeSeed(seed, { salt: 'samplePriorPredictive' }), s) })`, so the model runs for one
  * draw at a time (as `windowedAdaptiveNuts` runs it) and draw s is the same whatever `samples` is.
  *
  * @param model - a joint distribution (or a pinned one).
  * @param options - `seed`, `samples` (default 500).
- * @returns A record by node name, each `[samples, ...node shape]`.
+ * @returns A record by node name (then derived value's name), each `[samples, ...shape]`.
  * @throws {TypeError} for a model that is not a joint distribution, a bad seed, a non-integer
  *   `samples`, or an unknown option name.
  * @throws {RangeError} for `samples` < 1, or a node whose shape changes between draws.
@@ -116,11 +116,13 @@ export function samplePriorPredictive(model: PredictiveModel, options?: PriorPre
   const base = sanitizeSeed(o.seed, { salt: fn });
   const names = jd.nodeNames;
   const stacks = names.map((n) => new Stacker(fn, `node \`${n}\``, [samples]));
+  const derived = jd.deterministicNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [samples]));
   for (let s = 0; s < samples; s++) {
-    const xs = jd.sample([], { seed: foldIn(base, s) });
-    names.forEach((_, i) => stacks[i]!.put(s, nodeValue(jd, xs, i)));
+    // The same draws as jd.sample([], { seed }), with the derived values recorded on the way.
+    const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(base, s), [], (name, v) => { derived[jd.deterministicNames.indexOf(name)]?.put(s, v); });
+    names.forEach((_, i) => stacks[i]!.put(s, xs[i]!));
   }
-  return Object.fromEntries(names.map((n, i) => [n, stacks[i]!.tensor()]));
+  return Object.fromEntries([...names.map((n, i) => [n, stacks[i]!.tensor()]), ...jd.deterministicNames.map((n, k) => [n, derived[k]!.tensor()])]);
 }
 
 // ---- posterior draws, one at a time -----------------------------------------------------------
@@ -146,9 +148,11 @@ function drawTable(fn: string, jd: JointDistribution<StructKind>, pinned: JointD
     if (draws.length > order.length) fail('range', fn, 'draws', `has ${draws.length} entries but the model has ${order.length} ${pinned ? 'unpinned ' : ''}nodes`, draws);
     draws.forEach((v, j) => add(order[j]!, `draws[${j}]`, v));
   } else if (isPlainObject(draws)) {
-    const unknown = Object.keys(draws).filter((k) => !names.includes(k));
+    // Derived values (`deterministic`) may come along with the draws; they are recomputed, not read.
+    const derived = jd.deterministicNames;
+    const unknown = Object.keys(draws).filter((k) => !names.includes(k) && !derived.includes(k));
     if (unknown.length > 0) fail('range', fn, 'draws', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, draws);
-    for (const [k, v] of Object.entries(draws)) add(names.indexOf(k), `draws.${k}`, v);
+    for (const [k, v] of Object.entries(draws)) if (names.includes(k)) add(names.indexOf(k), `draws.${k}`, v);
   } else {
     fail('type', fn, 'draws', 'must be a record of posterior draws by node name (each [draws, chains, ...event]), or an array for array-structured models', draws);
   }
@@ -191,6 +195,12 @@ function asRecord(jd: JointDistribution<StructKind>, values: readonly (Tensor | 
 export interface PosteriorPredictiveOptions {
   /** Any seed `sanitizeSeed` accepts (undefined: a fresh one from the global source). */
   readonly seed?: Seed;
+  /**
+   * The chain index of each chain in `draws` (default 0, 1, …): chain j's replicates use the key
+   * of chain `chains[j]`, so the replicates of one chain run alone (`chainIndex`) equal its
+   * replicates in the all-chains run.
+   */
+  readonly chains?: readonly number[];
 }
 
 /**
@@ -203,7 +213,7 @@ export interface PosteriorPredictiveOptions {
  *
  * @param model - the joint distribution (its pins, if any, are ignored: they are what gets replicated).
  * @param draws - posterior draws `[draws, chains, ...event]` per node (`windowedAdaptiveNuts`' `draws`).
- * @param options - `seed`.
+ * @param options - `seed`; `chains`, the chain index of each chain in `draws` (default 0, 1, …).
  * @returns A record by node name of the replicated nodes, each `[draws, chains, ...node shape]`.
  * @throws {TypeError} for a model that is not a joint distribution, draws that are not a record
  *   (or array, for array-structured models) of tensors, a bad seed, or an unknown option name.
@@ -223,9 +233,14 @@ export interface PosteriorPredictiveOptions {
  */
 export function samplePosteriorPredictive(model: PredictiveModel, draws: PosteriorDraws, options?: PosteriorPredictiveOptions): Record<string, Tensor> {
   const fn = 'samplePosteriorPredictive';
-  const o = checkOptions(fn, options, ['seed']);
+  const o = checkOptions(fn, options, ['seed', 'chains']);
   const { jd, pinned } = jointOf(fn, model);
   const table = drawTable(fn, jd, pinned, draws);
+  if (o.chains !== undefined) {
+    if (!Array.isArray(o.chains)) fail('type', fn, 'chains', 'must be an array of chain indices', o.chains);
+    if (o.chains.length !== table.chains) fail('range', fn, 'chains', `must give one index per chain of the draws (${table.chains})`, o.chains);
+    o.chains.forEach((c, j) => checkNonNegativeInteger(fn, `chains[${j}]`, c));
+  }
   const names = jd.nodeNames;
   const replicated = names.map((_, i) => i).filter((i) => !table.nodes.has(i));
   if (replicated.length === 0) fail('range', fn, 'draws', `gives every node of model "${jd.name}", so there is nothing to replicate`, Object.keys(draws));
@@ -234,7 +249,7 @@ export function samplePosteriorPredictive(model: PredictiveModel, draws: Posteri
   const stacks = replicated.map((i) => new Stacker(fn, `node \`${names[i]}\``, [N, C]));
   const none: undefined[] = names.map(() => undefined);
   for (let c = 0; c < C; c++) {
-    const chainKey = foldIn(base, c);
+    const chainKey = foldIn(base, o.chains?.[c] ?? c);
     for (let t = 0; t < N; t++) {
       const xs = jd.sample([], { seed: foldIn(chainKey, t), value: asRecord(jd, drawValues(jd, table, t, c, none)) });
       replicated.forEach((i, j) => stacks[j]!.put(t * C + c, nodeValue(jd, xs, i)));
@@ -340,4 +355,64 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
     }
   }
   return Object.fromEntries(observed.map((i, j) => [names[i]!, stacks[j]!.tensor()]));
+}
+
+// ---- derived values --------------------------------------------------------------------------
+
+/**
+ * The model's derived values (`deterministic(...)`: PyMC's `pm.Deterministic`, NumPyro's
+ * `numpyro.deterministic`) for every posterior draw: for draw t of chain c, the model is run on
+ * that draw's values and the data (nothing is drawn; no seed is used) and each derived value is
+ * recorded. `windowedAdaptiveNuts` returns these as `deterministics`; this is the same for draws
+ * from anywhere else (merged chains, a draws file).
+ *
+ * @param model - the joint distribution (or pinned to its data).
+ * @param draws - posterior draws `[draws, chains, ...event]` per unpinned node.
+ * @param pins - the observed data by node name (optional for a pinned model; adds to its pins).
+ * @returns A record by derived value's name, each `[draws, chains, ...shape]` (empty when the
+ *   model has none).
+ * @throws {TypeError} for a model that is not a joint distribution, or draws that are not tensors.
+ * @throws {RangeError} for a node with neither draws nor data, names of unknown nodes, or draws
+ *   without a shared `[draws, chains]` lead.
+ * @example
+ * import { add, mul } from 'stochax';
+ * import { HalfCauchy, Independent, JointDistributionNamed, Normal, Sample, deterministic } from 'stochax/distributions';
+ * import { computeDeterministics, windowedAdaptiveNuts } from 'stochax/mcmc';
+ * const model = new JointDistributionNamed({
+ *   mu: new Normal({ loc: 0, scale: 5 }),
+ *   tau: new HalfCauchy({ loc: 0, scale: 5 }),
+ *   thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 2 }),
+ *   theta: deterministic(({ mu, tau, thetaTilde }) => add(mu, mul(tau, thetaTilde))),
+ *   y: ({ theta }) => new Independent({ distribution: new Normal({ loc: theta, scale: 10 }), reinterpretedBatchNdims: 1 }),
+ * });
+ * const { draws } = windowedAdaptiveNuts(model, { pins: { y: [10, -2] }, seed: 0 });
+ * computeDeterministics(model, draws, { y: [10, -2] }).theta.shape;   // [1000, 4, 2]
+ */
+export function computeDeterministics(model: PredictiveModel, draws: PosteriorDraws, pins?: PartialValues): Record<string, Tensor> {
+  const fn = 'computeDeterministics';
+  const { jd, pinned } = jointOf(fn, model);
+  const derivedNames = jd.deterministicNames;
+  if (derivedNames.length === 0) return {};
+  const names = jd.nodeNames;
+  let full = pinned;
+  if (pins !== undefined) {
+    if (isPlainObject(pins)) {
+      const unknown = Object.keys(pins).filter((k) => !names.includes(k));
+      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, pins);
+    }
+    full = pinned === undefined ? jd.experimentalPin(pins) : pinned.experimentalPin(pins);
+  }
+  const table = drawTable(fn, jd, full, draws);
+  const pinnedValues = names.map((n, i) => (table.nodes.has(i) ? undefined : full?.pins[n]));
+  const missing = names.filter((_, i) => pinnedValues[i] === undefined && !table.nodes.has(i));
+  if (missing.length > 0) fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')} (every node needs draws or data)`, Object.keys(draws));
+  const { draws: N, chains: C } = table;
+  const stacks = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [N, C]));
+  for (let c = 0; c < C; c++) {
+    for (let t = 0; t < N; t++) {
+      const values = jd.deterministicValues(asRecord(jd, drawValues(jd, table, t, c, pinnedValues as (Tensor | undefined)[])));
+      derivedNames.forEach((n, k) => stacks[k]!.put(t * C + c, values[n]!));
+    }
+  }
+  return Object.fromEntries(derivedNames.map((n, k) => [n, stacks[k]!.tensor()]));
 }

@@ -4,7 +4,7 @@
  * diagonal mass matrix, returning draws in the model's structure and an ArviZ-style trace.
  */
 import { checkBoolean, checkFinite, checkNonNegativeInteger, checkOneOf, checkOptions, fail } from '../src/checks.js';
-import { detPow } from '../src/math/index.js';
+import { detExp, detLog2, detPow } from '../src/math/index.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
 import { ones, zeros } from '../src/tensor/ops/create.js';
@@ -30,6 +30,7 @@ import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { AbortError } from './parallel/abort-error.js';
 import { sampleChain, type PartialChain } from './sample-chain.js';
+import { computeDeterministics } from './predictive.js';
 
 /** A custom trace function: TFP's `(state, bijector, isAdapting, nutsResults)`; `state` is the unconstrained, flattened parts `[C, n_j]`. */
 export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointBijector<StructKind>, isAdapting: boolean, results: NoUTurnSamplerResults) => Trace;
@@ -161,6 +162,12 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
   readonly draws: Struct<K, Tensor>;
   /** The default {@link WindowedTrace}, or `traceFn`'s records stacked along a leading draws axis. */
   readonly trace: T;
+  /**
+   * The model's derived values (`deterministic(...)` entries or yields), by name, each
+   * `[nDraws, nChains, ...shape]`: computed from each draw and the pins after sampling (they do
+   * not change the draws). Present only when the model has derived values.
+   */
+  readonly deterministics?: Record<string, Tensor>;
 }
 
 const FN = 'windowedAdaptiveNuts';
@@ -196,7 +203,9 @@ type Results = WindowedAdaptationResults<NoUTurnSamplerResults>;
  * 6. `sampleChain(nDraws, burn-in numAdaptationSteps, seed: sampleSeed)`; draws mapped back to
  *    constrained space and the model's structure.
  *
- * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table.
+ * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
+ * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
+ * (`summary({ ...draws, ...deterministics })` summarises both).
  *
  * @throws TypeError/RangeError for bad options (naming them), pins naming unknown nodes, a model
  *   whose unpinned nodes have batch dims, or (naming the model) when some chain's log density is
@@ -246,7 +255,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const seed = sanitizeSeed(o.seed);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
-  if (adaptation === 'per-chain') return perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning);
+  if (adaptation === 'per-chain') return withDeterministics(m, perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning));
   const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
   given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
@@ -304,7 +313,13 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     };
     throw new AbortError(`${FN}: aborted after ${p.numResults} draws`, partial, e.cause);
   }
-  return { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace };
+  return withDeterministics(m, { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace });
+}
+
+/** The result with the model's derived values (`deterministic`) added, per draw, when it has any. */
+function withDeterministics<R extends WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>>(m: FlatModel, result: R): R {
+  if (m.pinned.distribution.deterministicNames.length === 0) return result;
+  return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
 }
 
 /**
@@ -366,9 +381,9 @@ function defaultTrace(r: NoUTurnSamplerResults, tune: boolean, nChains: number):
     stepSize: chain(chainStepSize(r.stepSize, nChains)),
     tune: new Tensor(new Uint8Array(nChains).fill(tune ? 1 : 0), [nChains], 'bool'),
     nSteps: new Tensor(Int32Array.from(steps), [nChains], 'int32'),
-    treeDepth: new Tensor(Int32Array.from(steps, (s) => Math.ceil(Math.log2(s + 1))), [nChains], 'int32'),
+    treeDepth: new Tensor(Int32Array.from(steps, (s) => Math.ceil(detLog2(s + 1))), [nChains], 'int32'),
     diverging: r.hasDivergence,
-    acceptRatio: chain((c) => Math.min(1, Math.exp(lar[c]!))),
+    acceptRatio: chain((c) => Math.min(1, detExp(lar[c]!))),
     energy: chain((c) => -energy[c]!),
     targetLogProb: r.targetLogProb,
     isAccepted: r.isAccepted,

@@ -6,12 +6,13 @@
 import { checkOptions, fail } from '../../src/checks.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
-import { flattenParameters, namedParts } from './parameters.js';
+import { flattenParameters, type ReportDraws } from './parameters.js';
 import { sampleStats, statColumns, traceKey } from './sample-stats.js';
-import { flatSettings, type RunSettings, type SettingValue } from './settings.js';
+import type { RunSettings } from './settings.js';
+import { readInferenceDataGroups, writeInferenceData, type InferenceDataGroups } from './inference-data-groups.js';
 
-/** A number as JSON that Python's `json` reads back bit for bit (`NaN`, `Infinity` as Python writes them). */
-function jsonNumber(x: number): string {
+/** A number as JSON that Python's `json` reads back bit for bit (`NaN`, `Infinity` as Python writes them). @internal */
+export function jsonNumber(x: number): string {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
@@ -82,8 +83,8 @@ export interface ArvizJsonOptions {
   readonly settings?: RunSettings;
 }
 
-/** A part as ArviZ nested arrays `[chain][draw][...event]` in JSON text. */
-function arvizArray(t: Tensor): string {
+/** A part as ArviZ nested arrays `[chain][draw][...event]` in JSON text. @internal */
+export function arvizArray(t: Tensor): string {
   const nDraws = t.shape[0]!;
   const nChains = t.ndim === 1 ? 1 : t.shape[1]!;
   const event = t.shape.slice(2);
@@ -108,7 +109,8 @@ function arvizArray(t: Tensor): string {
   return `[${chains.join(', ')}]`;
 }
 
-function group(entries: readonly [string, string][]): string {
+/** A JSON object of pre-written values, one entry a line. @internal */
+export function group(entries: readonly [string, string][]): string {
   if (entries.length === 0) return '{}';
   return `{\n${entries.map(([k, v]) => `    ${JSON.stringify(k)}: ${v}`).join(',\n')}\n  }`;
 }
@@ -117,7 +119,8 @@ function group(entries: readonly [string, string][]): string {
  * The draws as ArviZ's `az.from_dict` keyword arguments in JSON: `posterior` (one array per
  * part, `[chain, draw, ...event]`), `sample_stats` (ArviZ names: `step_size`, `tree_depth`,
  * `n_steps`, `diverging`, `acceptance_rate`, `energy`, `lp`, …, each `[chain, draw]`) and
- * `attrs` (`inference_library: 'stochax'` and the flattened settings). In Python,
+ * `attrs` (`inference_library: 'stochax'` and the flattened settings): `inferenceDataJson` with
+ * only those two groups, so `az.from_json(path)` reads it too. In Python,
  * `az.from_dict(**json.load(open('draws.json')))` gives an `InferenceData` whose `az.summary`
  * matches stochax's `summary` of the same draws. Numbers are written in their shortest
  * round-trip form; non-finite ones as `NaN`/`Infinity` (which Python's `json` and
@@ -139,16 +142,8 @@ function group(entries: readonly [string, string][]): string {
 export function toArvizJson(draws: unknown, trace?: unknown, options?: ArvizJsonOptions): string {
   const FN = 'toArvizJson';
   checkOptions(FN, options, ['settings']);
-  const { nDraws, nChains } = shapeOf(FN, draws);
-  const settings = flatSettings(FN, options?.settings);
-  const stochax = options?.settings?.versions?.stochax;
-  const attrs: [string, SettingValue][] = [['inference_library', 'stochax']];
-  if (stochax !== undefined) attrs.push(['inference_library_version', stochax]);
-  attrs.push(...settings);
-  const posterior = namedParts(FN, draws).map(([k, t]): [string, string] => [k, arvizArray(t)]);
-  const stats = sampleStats(FN, trace, nDraws, nChains).map((s): [string, string] => [s.name, arvizArray(s.tensor)]);
-  const attrText = attrs.map(([k, v]): [string, string] => [k, typeof v === 'number' ? jsonNumber(v) : JSON.stringify(v)]);
-  return `{\n  "posterior": ${group(posterior)},\n  "sample_stats": ${group(stats)},\n  "attrs": ${group(attrText)}\n}\n`;
+  shapeOf(FN, draws);
+  return writeInferenceData(FN, { posterior: draws as ReportDraws, sampleStats: trace }, options?.settings);
 }
 
 /** What {@link fromArvizJson} reads back. */
@@ -161,13 +156,15 @@ export interface ArvizDraws {
   readonly attrs: Record<string, unknown>;
   /** The run settings recovered from `attrs` (`<name>_version` attributes become `versions`). */
   readonly settings: RunSettings;
+  /** The other InferenceData groups the file holds (see `inferenceDataJson`), in stochax's layout. */
+  readonly groups: InferenceDataGroups;
 }
 
 const FROM = 'fromArvizJson';
 const NONFINITE = '\u0000nonfinite:';
 
-/** JSON.parse that also reads Python's `NaN`, `Infinity` and `-Infinity` tokens. */
-function parseJson(text: string): unknown {
+/** JSON.parse that also reads Python's `NaN`, `Infinity` and `-Infinity` tokens. @internal */
+export function parseJson(text: string): unknown {
   const marked = text.replace(/"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)/g, (m, token: string | undefined) =>
     token === undefined ? m : JSON.stringify(NONFINITE + token));
   try {
@@ -177,8 +174,8 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A rectangular nested array of numbers or of booleans as a TFP-layout tensor. */
-function fromArviz(where: string, x: unknown): Tensor {
+/** A rectangular nested array of numbers or of booleans as a TFP-layout tensor. @internal */
+export function fromArviz(where: string, x: unknown): Tensor {
   const shape: number[] = [];
   for (let v: unknown = x; Array.isArray(v); v = v[0]) shape.push(v.length);
   if (shape.length < 2 || shape[0] === 0 || shape[1] === 0) {
@@ -227,7 +224,8 @@ function readGroup(json: Record<string, unknown>, name: string, required: boolea
 /**
  * Reads the JSON {@link toArvizJson} writes (or any `az.from_dict`-shaped JSON with a
  * `posterior` group of `[chain, draw, ...]` arrays) back into TFP layout, for `summary` and the
- * report. Other groups (`observed_data`, …) are ignored.
+ * report; the other InferenceData groups (`log_likelihood`, `posterior_predictive`, `prior`,
+ * `prior_predictive`, `observed_data`, `coords`, `dims`) come back as `groups`.
  *
  * @param json - the file's text (Python's `NaN`/`Infinity` tokens allowed) or its parsed object.
  * @returns `draws` and `trace` as tensors `[draws, chains, ...]`, `attrs`, and the `settings` in them.
@@ -259,7 +257,7 @@ export function fromArvizJson(json: string | object): ArvizDraws {
   for (const [k, t] of Object.entries(stats)) trace[traceKey(k)] = t;
   const attrs = parsed.attrs === undefined ? {} : parsed.attrs;
   if (!isPartRecord(attrs)) fail('type', FROM, 'json.attrs', 'must be an object', attrs);
-  return { draws, trace, attrs: { ...attrs }, settings: settingsOf(attrs) };
+  return { draws, trace, attrs: { ...attrs }, settings: settingsOf(attrs), groups: readInferenceDataGroups(parsed, nDraws, nChains) };
 }
 
 /** The settings in flat attrs: `<name>_version` keys gathered into `versions`, ArviZ's own keys dropped. */

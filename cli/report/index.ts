@@ -1,10 +1,15 @@
 /**
- * What `stochax sample` writes after sampling: `draws.csv`, `draws.json` (ArviZ's
- * `az.from_dict` layout) and `report.html` (summary table and SVG plots), plus the reader for
- * `draws.json` and the plots on their own.
+ * `stochax/report`: what `stochax sample` writes after sampling, as a library — `draws.csv`,
+ * `draws.json` (an ArviZ InferenceData: `inferenceData` assembles it from a model and a run,
+ * `inferenceDataJson` writes the file `az.from_json` reads, `fromArvizJson` reads it back) and
+ * `report.html` (`reportHtml`: summary table and SVG plots, posterior predictive checks and
+ * Pareto k), plus the plots on their own. It imports only from the library's layers
+ * (`src/`, `distributions/`, `mcmc/`); the CLI is its first user.
  */
 export { toDrawsCsv, toArvizJson, fromArvizJson, type ArvizJsonOptions, type ArvizDraws } from './draws-files.js';
 export { reportHtml, type ReportInput } from './report-html.js';
+export { inferenceDataJson, type InferenceData, type InferenceDataGroups, type InferenceDataJsonOptions, type CoordValues } from './inference-data-groups.js';
+export { inferenceData, type InferenceDataOptions, type SamplingRun } from './inference-data.js';
 export type { RunSettings } from './settings.js';
 export { flattenParameters, type FlatParameter, type ChainSeries, type ReportDraws } from './parameters.js';
 export { sampleStats, statValues, arvizStatName, traceKey, type SampleStat } from './sample-stats.js';
@@ -15,3 +20,5 @@ export { gaussianKde, scottBandwidth } from './plots/kde.js';
 export { autocorrelation, autocorrelationPlot, type AutocorrelationPlotOptions } from './plots/autocorrelation.js';
 export { pairPlot, type PairPlotOptions } from './plots/pair.js';
 export { energyPlot, energyBfmi, type EnergyPlotOptions } from './plots/energy.js';
+export { ppcPlot, type PpcSeries, type PpcPlotOptions } from './plots/ppc.js';
+export { paretoKPlot, type ParetoKPlotOptions } from './plots/pareto-k.js';

@@ -2,7 +2,8 @@
  * `report.html`: one self-contained page (inline CSS and SVG, no scripts, no network) with the
  * summary table, the sampler's per-chain statistics, trace and rank plots, marginal
  * histograms with KDEs, autocorrelations, a pair plot with divergences, the energy plot with
- * E-BFMI, and the run's settings.
+ * E-BFMI, posterior predictive checks and LOO's Pareto k (when an InferenceData holds the
+ * data for them), and the run's settings.
  */
 import { checkOptions, fail } from '../../src/checks.js';
 import { Summary, summary as summarize } from '../../mcmc/diagnostics/summary.js';
@@ -16,11 +17,25 @@ import { pairPlot } from './plots/pair.js';
 import { rankPlot } from './plots/rank.js';
 import { escapeXml } from './plots/svg.js';
 import { tracePlot } from './plots/trace.js';
+import { ppcPlot } from './plots/ppc.js';
+import { paretoKPlot } from './plots/pareto-k.js';
+import { loo as psisLoo } from '../../mcmc/diagnostics/loo.js';
+import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
+import type { Tensor } from '../../src/tensor/tensor.js';
+import type { InferenceData } from './inference-data-groups.js';
 
 /** What {@link reportHtml} reports on. */
 export interface ReportInput {
-  /** Draws in TFP layout `[draws, chains, ...event]`: a record of named parts (as `windowedAdaptiveNuts` returns), an array of parts or one part. */
-  readonly draws: ReportDraws;
+  /** Draws in TFP layout `[draws, chains, ...event]`: a record of named parts (as `windowedAdaptiveNuts` returns), an array of parts or one part. Default: `inferenceData.posterior`. */
+  readonly draws?: ReportDraws;
+  /**
+   * An InferenceData (`inferenceData(...)`): its posterior and sample stats stand in for
+   * `draws` and `trace`; with `posteriorPredictive` and `observedData` the report shows
+   * posterior predictive checks, with `logLikelihood` LOO's Pareto k per observation.
+   */
+  readonly inferenceData?: InferenceData;
+  /** Variables to show (ArviZ's `var_names`; default all), in this order: the summary, plots and pair plot show only these. */
+  readonly varNames?: readonly string[];
   /** The sampler's trace (`windowedAdaptiveNuts`'s `{ stepSize, treeDepth, diverging, acceptRatio, energy, … }`, each `[draws, chains]`). */
   readonly trace?: unknown;
   /** The summary table (default `summary(draws, { divergences: trace.diverging })`). */
@@ -29,13 +44,14 @@ export interface ReportInput {
   readonly settings?: RunSettings;
   /** Page title (default "stochax report: <model>"). */
   readonly title?: string;
-  /** Parameters for the pair plot, by label (default the first four). */
+  /** Parameters for the pair plot, by label (default the first four shown; the page lists the ones left out). */
   readonly pairParameters?: readonly string[];
 }
 
 const SECTIONS = [
   ['summary', 'Summary'], ['sampler', 'Sampler'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
-  ['autocorrelation', 'Autocorrelation'], ['pairs', 'Pair plot'], ['energy', 'Energy'], ['settings', 'Settings'],
+  ['autocorrelation', 'Autocorrelation'], ['pairs', 'Pair plot'], ['energy', 'Energy'],
+  ['ppc', 'Posterior predictive checks'], ['loo', 'LOO (Pareto k)'], ['settings', 'Settings'],
 ] as const;
 
 const CSS = `
@@ -131,37 +147,55 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI), `trace` (trace
  * and rank plot per parameter, divergences marked), `marginals` (histogram + KDE),
  * `autocorrelation`, `pairs` (pair plot of a few parameters with divergences in red), `energy`
- * (marginal energy vs transitions, E-BFMI per chain) and `settings` (seed, versions, …).
+ * (marginal energy vs transitions, E-BFMI per chain), `ppc` (observed vs replicated densities
+ * per observed node, with `inferenceData.posteriorPredictive` and `observedData`), `loo`
+ * (elpd_loo and the Pareto k of every observation, with `inferenceData.logLikelihood`) and
+ * `settings` (seed, versions, …). `varNames` chooses the variables shown; the pair plot shows
+ * `pairParameters` (default: the first four shown) and names the ones it leaves out.
  *
- * @param input - `draws` (TFP layout), `trace`, `summary`, `settings`, `title`, `pairParameters`.
+ * @param input - `draws` (TFP layout) or `inferenceData`, `trace`, `summary`, `settings`,
+ *   `title`, `varNames`, `pairParameters`.
  * @returns The page's HTML.
- * @throws {TypeError} / {RangeError} for malformed draws, settings or options, or a
- *   `pairParameters` label that is not a parameter.
+ * @throws {TypeError} / {RangeError} for malformed draws, settings or options, a `varNames`
+ *   entry that names no variable, or a `pairParameters` label that is not a parameter.
  *
  * @example
  * const { draws, trace } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
  * const html = reportHtml({ draws, trace, settings: { seed: 0, chains: 4, draws: 1000, warmup: 500, model: 'eight schools',
  *   versions: { stochax: '0.1.0', node: process.version } } });
  * writeFileSync('report.html', html);
+ * // with an InferenceData: predictive checks and Pareto k too; only some variables
+ * writeFileSync('report.html', reportHtml({ inferenceData: inferenceData(model, run, { pins: { y } }), varNames: ['mu', 'tau', 'theta'] }));
  */
 export function reportHtml(input: ReportInput): string {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
-  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters']);
-  const params = flattenParameters(FN, input.draws);
-  if (params.length === 0) fail('range', FN, 'input.draws', 'must have at least one part', input.draws);
+  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames']);
+  const idata = input.inferenceData;
+  if (idata !== undefined && (idata === null || typeof idata !== 'object')) fail('type', FN, 'input.inferenceData', 'must be an InferenceData ({ posterior, sampleStats?, … })', idata);
+  const drawsIn = input.draws ?? idata?.posterior;
+  if (drawsIn === undefined) fail('type', FN, 'input.draws', 'must be given (or input.inferenceData)', drawsIn);
+  const traceIn = input.trace ?? idata?.sampleStats;
+  const allParams = flattenParameters(FN, drawsIn);
+  if (allParams.length === 0) fail('range', FN, 'input.draws', 'must have at least one part', drawsIn);
+  const varNames = input.varNames;
+  if (varNames !== undefined && (!Array.isArray(varNames) || varNames.some((v) => typeof v !== 'string'))) fail('type', FN, 'input.varNames', 'must be an array of variable names', varNames);
+  const parts = [...new Set(allParams.map((p) => p.part))];
+  varNames?.forEach((v, i) => { if (!parts.includes(v)) fail('range', FN, `input.varNames[${i}]`, `must name a variable (${parts.join(', ')})`, v); });
+  const params = varNames === undefined ? allParams : varNames.flatMap((v) => allParams.filter((p) => p.part === v));
+  if (params.length === 0) fail('range', FN, 'input.varNames', 'must name at least one variable', varNames);
   const { chains, draws } = params[0]!;
-  const stats = sampleStats(FN, input.trace, draws, chains);
+  const stats = sampleStats(FN, traceIn, draws, chains);
   const divergent = statValues(stats, 'diverging');
   let divergences: number | undefined;
   if (divergent !== undefined) divergences = divergent.reduce((a, b) => a + (b !== 0 && !Number.isNaN(b) ? 1 : 0), 0);
   if (input.summary !== undefined && !(input.summary instanceof Summary)) fail('type', FN, 'input.summary', 'must be a Summary (from summary())', input.summary);
-  const table = input.summary ?? summarize(input.draws, divergent === undefined ? undefined : { divergences: divergences! });
+  const table = input.summary ?? summarize(drawsIn, { ...(divergent === undefined ? {} : { divergences: divergences! }), ...(varNames === undefined ? {} : { varNames }) });
   divergences = table.divergences ?? divergences;
   const settings = input.settings;
   const flat = flatSettings(FN, settings);
 
-  const pairNames = input.pairParameters ?? params.slice(0, 4).map((p) => p.name);
+  const pairNames = input.pairParameters ?? params.slice(0, PAIR_DEFAULT).map((p) => p.name);
   if (!Array.isArray(pairNames)) fail('type', FN, 'input.pairParameters', 'must be an array of parameter labels', pairNames);
   const pairs = pairNames.map((n, i) => {
     const p = params.find((q) => q.name === n);
@@ -181,12 +215,15 @@ export function reportHtml(input: ReportInput): string {
 
   const section = (id: (typeof SECTIONS)[number][0], content: string): string =>
     `<section id="${id}"><h2>${escapeXml(SECTIONS.find(([s]) => s === id)![1])}</h2>${content}</section>`;
+  const ppc = ppcSection(FN, idata);
+  const looPart = looSection(idata);
+  const shown = SECTIONS.filter(([id]) => (id !== 'ppc' || ppc !== undefined) && (id !== 'loo' || looPart !== undefined));
   const divOpt = divergent === undefined ? {} : { divergent };
   const energy = statValues(stats, 'energy');
 
   const body = [
     `<header><h1>${escapeXml(title)}</h1><p class="lede">${escapeXml(lede)}</p>`,
-    `<nav>${SECTIONS.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,
+    `<nav>${shown.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,
     section('summary', summaryTable(table, divergences)),
     section('sampler', samplerTable(stats, chains, draws)),
     section('trace', params.map((p) => `<div class="row">${inline(tracePlot(p, divOpt))}${inline(rankPlot(p))}</div>`).join('')),
@@ -194,15 +231,69 @@ export function reportHtml(input: ReportInput): string {
     section('autocorrelation', draws < 2
       ? '<p class="note">One draw per chain: no autocorrelation.</p>'
       : `<div class="grid">${params.map((p) => inline(autocorrelationPlot(p))).join('')}</div>`),
-    section('pairs', pairs.length < 2
+    section('pairs', (pairs.length < 2
       ? '<p class="note">The pair plot needs at least two parameters.</p>'
-      : inline(pairPlot(pairs, { ...divOpt, cell: pairs.length > 4 ? 120 : 150 }))),
+      : inline(pairPlot(pairs, { ...divOpt, cell: pairs.length > 4 ? 120 : 150 }))) + leftOutNote(pairs.map((p) => p.name), params.map((p) => p.name), allParams.length - params.length)),
     section('energy', energy === undefined
       ? '<p class="note">The trace records no energy.</p>'
       : inline(energyPlot({ name: 'energy', chains, draws, values: energy }))
         + '<p class="note">E-BFMI below 0.3 suggests the sampler explores the energy distribution poorly.</p>'),
+    ...(ppc === undefined ? [] : [section('ppc', ppc)]),
+    ...(looPart === undefined ? [] : [section('loo', looPart)]),
     section('settings', settingsTable(settings, params, stats)),
   ];
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`
     + `<title>${escapeXml(title)}</title>\n<style>${CSS}</style>\n</head>\n<body>\n${body.join('\n')}\n</body>\n</html>\n`;
+}
+
+/** Parameters the pair plot shows when `pairParameters` is not given. */
+const PAIR_DEFAULT = 4;
+
+/** What the pair plot leaves out of the parameters shown (and how many `varNames` hid), or ''. */
+function leftOutNote(inPlot: readonly string[], shown: readonly string[], hidden: number): string {
+  const out = shown.filter((n) => !inPlot.includes(n));
+  const notes: string[] = [];
+  if (out.length > 0) {
+    const list = out.length > 12 ? `${out.slice(0, 12).join(', ')} and ${out.length - 12} more` : out.join(', ');
+    notes.push(`The pair plot shows ${inPlot.length} of ${shown.length} parameters; left out: ${list} (choose them with pairParameters or varNames).`);
+  }
+  if (hidden > 0) notes.push(`${hidden} parameter${hidden === 1 ? '' : 's'} not in varNames ${hidden === 1 ? 'is' : 'are'} not shown in this report.`);
+  return notes.map((n) => `<p class="note">${escapeXml(n)}</p>`).join('');
+}
+
+/** One tensor's values per leading index (`[draws, chains, ...]` → one row per draw and chain). */
+function rows(t: Tensor, lead: number): Float64Array[] {
+  const n = t.shape.slice(0, lead).reduce((a, b) => a * b, 1), size = t.size / Math.max(n, 1);
+  const v = Float64Array.from(t.data as ArrayLike<number>, Number);
+  return Array.from({ length: n }, (_, i) => v.subarray(i * size, (i + 1) * size));
+}
+
+/** Observed vs replicated densities for every observed node with replicates, or undefined. */
+function ppcSection(fn: string, idata: InferenceData | undefined): string | undefined {
+  const pp = idata?.posteriorPredictive, obs = idata?.observedData;
+  if (!isPartRecord(pp) || !isPartRecord(obs)) return undefined;
+  const names = Object.keys(pp).filter((k) => k in obs);
+  if (names.length === 0) return undefined;
+  const plots = names.map((k) => {
+    const rep = pp[k]!, o = obs[k]!;
+    if (rep.ndim < 2 || rep.size !== rep.shape[0]! * rep.shape[1]! * o.size) fail('range', fn, `input.inferenceData.posteriorPredictive.${k}`, `must be [draws, chains, ...] replicates of observedData.${k} (shape [${o.shape.join(', ')}])`, [...rep.shape]);
+    return inline(ppcPlot({ name: k, observed: Float64Array.from(o.data as ArrayLike<number>, Number), replicated: rows(rep, 2) }));
+  });
+  return `<div class="grid">${plots.join('')}</div><p class="note">Each replicated data set is drawn from the model at one posterior draw `
+    + '(samplePosteriorPredictive); the observed data should look like a typical replicate.</p>';
+}
+
+/** elpd_loo and the Pareto k plot of every observed node's log-likelihood, or undefined. */
+function looSection(idata: InferenceData | undefined): string | undefined {
+  const ll = idata?.logLikelihood;
+  if (!isPartRecord(ll) || Object.keys(ll).length === 0) return undefined;
+  const parts = Object.keys(ll).map((k) => {
+    const r = psisLoo(ll as Record<string, Tensor>, { varName: k, posterior: idata!.posterior });   // relative ESS from the posterior, as az.loo
+    const k7 = Array.from(r.paretoK.data as ArrayLike<number>).filter((v) => v > r.goodK).length;
+    const head = `<p class="note${r.warning ? ' warn' : ''}">${escapeXml(k)}: elpd_loo ${num(r.elpdLoo, 2)} (SE ${num(r.se, 2)}), p_loo ${num(r.pLoo, 2)}; `
+      + `${k7} of ${r.nDataPoints} observation${r.nDataPoints === 1 ? '' : 's'} with Pareto k above ${num(r.goodK, 2)}.</p>`;
+    return head + inline(paretoKPlot(r.paretoK.data as ArrayLike<number>, { threshold: r.goodK, title: `${k}: Pareto k` }));
+  });
+  return parts.join('') + '<p class="note">PSIS-LOO (Vehtari, Gelman and Gabry 2017); observations with k above the threshold have unreliable '
+    + 'leave-one-out estimates: the model is sensitive to them.</p>';
 }

@@ -1,14 +1,17 @@
 import { fail } from '../../src/checks.js';
-import type { Tensor } from '../../src/tensor/tensor.js';
 import { Distribution } from '../distribution.js';
 import { parseParams } from './function-params.js';
 import { JointDistribution, type JointDistributionOptions } from './joint-distribution.js';
 import { RootNode, type ModelNode } from './root.js';
+import { DeterministicNode, isDeterministicFn, type DeterministicFn } from './deterministic-node.js';
+import { asTensor } from '../../src/tensor/core.js';
+import type { Tensor } from '../../src/tensor/tensor.js';
+import { toValue, type PartialValues } from './values.js';
 import { bestOrder } from './topological-order.js';
 import { isPlainObject } from './values.js';
 
 /** A node of a named model: a distribution, or a callable whose parameter names are the names of its parent nodes. */
-export type NamedNode = Distribution | ((...args: any[]) => Distribution);
+export type NamedNode = Distribution | ((...args: any[]) => Distribution) | DeterministicFn;
 export type NamedModel = Readonly<Record<string, NamedNode>> | ReadonlyMap<string, NamedNode>;
 
 interface Maker {
@@ -17,6 +20,8 @@ interface Maker {
   readonly parents: readonly string[];
   /** Called as `fn({ a, b })` (a destructured parameter) rather than `fn(a, b)`. */
   readonly byObject: boolean;
+  /** A derived value (`deterministic(fn)`), not a node. */
+  readonly det?: boolean;
 }
 
 /**
@@ -39,6 +44,11 @@ interface Maker {
  * every parent must come before its child. Draws and log-prob parts are records whose keys
  * follow the model's own key order.
  *
+ * An entry `deterministic(fn)` is a derived value, not a node (see `deterministic`): it gets no
+ * seed and no density term, and a node that takes it as a parent is ordered as if it took the
+ * derived value's own parents, so the node order and every draw are those of the same model
+ * with the expression written inline.
+ *
  * @throws TypeError for an entry that is neither a Distribution nor a function, or a callable
  *   whose parameters cannot be bound; RangeError naming the node and the argument when an
  *   argument names no node, or naming the nodes on a cycle.
@@ -58,6 +68,8 @@ export class JointDistributionNamed extends JointDistribution<'record'> {
   private readonly order: readonly string[];
   private readonly makers: ReadonlyMap<string, Maker>;
   private readonly keys: readonly string[];
+  /** Each node's parents with derived values replaced by their own parents (the graph that orders the nodes). */
+  private readonly graph: ReadonlyMap<string, readonly string[]>;
 
   constructor(model: NamedModel, options?: JointDistributionOptions) {
     super('JointDistributionNamed', options);
@@ -71,6 +83,7 @@ export class JointDistributionNamed extends JointDistribution<'record'> {
     const makers = new Map<string, Maker>();
     for (const [key, m] of entries) makers.set(key, makeMaker(fn, key, m));
     this.makers = makers;
+    this.graph = nodeGraph(fn, makers);
     if (isMap) {
       this.keys.forEach((k, i) => {
         for (const p of makers.get(k)!.parents) {
@@ -79,41 +92,118 @@ export class JointDistributionNamed extends JointDistribution<'record'> {
           if (j >= i) fail('range', fn, `model.${k}`, `has an argument \`${p}\` that comes later in the Map (a Map model is used in insertion order)`, p);
         }
       });
-      this.order = this.keys;
+      this.order = Object.freeze(this.keys.filter((k) => this.graph.has(k)));
     } else {
-      this.order = Object.freeze(bestOrder(fn, new Map([...makers].map(([k, m]) => [k, m.parents]))).map(([k]) => k));
+      this.order = Object.freeze(bestOrder(fn, this.graph).map(([k]) => k));
     }
+    if (this.order.length === 0) fail('range', fn, 'model', 'must have at least one node that is not a deterministic(...) value', model);
   }
 
-  protected *modelCoroutine(): Generator<ModelNode, void, Tensor> {
-    const values: Record<string, Tensor> = {};
-    for (const key of this.order) {
-      const m = this.makers.get(key)!;
-      let d: unknown = m.dist;
-      if (d === undefined) {
-        const args = m.parents.map((p) => values[p]!);
-        d = m.byObject ? m.fn!(Object.fromEntries(m.parents.map((p, i) => [p, args[i]]))) : m.fn!(...args);
-      }
-      values[key] = yield m.parents.length === 0 && d instanceof Distribution ? new RootNode(d) : d as Distribution;
+  protected *modelCoroutine(recordDeterministics = false): Generator<ModelNode, void, Tensor> {
+    const values = new Map<string, Tensor>();
+    const makers = this.makers;
+    const call = (m: Maker): unknown => {
+      const args = m.parents.map((p) => values.get(p)!);
+      return m.byObject ? m.fn!(Object.fromEntries(m.parents.map((p, i) => [p, args[i]]))) : m.fn!(...args);
+    };
+    // A derived value is computed (after its own derived parents) when first needed, and yielded so it can be recorded.
+    function* derive(key: string): Generator<ModelNode, void, Tensor> {
+      if (values.has(key)) return;
+      const m = makers.get(key)!;
+      for (const p of m.parents) if (makers.get(p)?.det === true) yield* derive(p);
+      const v = call(m);
+      values.set(key, yield new DeterministicNode(key, asTensor('JointDistributionNamed', `model.${key}`, v)));
     }
+    for (const key of this.order) {
+      const m = makers.get(key)!;
+      for (const p of m.parents) if (makers.get(p)?.det === true) yield* derive(p);
+      const d: unknown = m.dist ?? call(m);
+      values.set(key, yield this.graph.get(key)!.length === 0 && d instanceof Distribution ? new RootNode(d) : d as Distribution);
+    }
+    if (recordDeterministics) for (const key of this.keys) if (makers.get(key)!.det === true) yield* derive(key);
+  }
+
+  /** The derived values in declaration order, each after the derived values it takes. */
+  override get deterministicNames(): readonly string[] {
+    const out: string[] = [];
+    const visit = (k: string) => {
+      if (out.includes(k)) return;
+      for (const p of this.makers.get(k)!.parents) if (this.makers.get(p)?.det === true) visit(p);
+      out.push(k);
+    };
+    for (const k of this.keys) if (this.makers.get(k)!.det === true) visit(k);
+    return out;
+  }
+
+  /**
+   * The derived values at the given node values: each `deterministic(fn)` called on its parents'
+   * values, without building the nodes' distributions (the same values as running the model).
+   */
+  override deterministicValues(values: PartialValues): Record<string, Tensor> {
+    const fn = `${this.fn}.deterministicValues`;
+    const flat = this.flattenValues(fn, 'values', values);
+    const known = new Map<string, Tensor>();
+    const dtypes = this.dtype;
+    this.order.forEach((k, i) => {
+      const v = flat[i];
+      if (v === undefined || v === null) fail('type', fn, `values.${k}`, 'is missing (every node needs a value)', v);
+      known.set(k, toValue(fn, `values.${k}`, dtypes[k]!, v));
+    });
+    const out: Record<string, Tensor> = {};
+    for (const k of this.deterministicNames) {
+      const m = this.makers.get(k)!;
+      const args = m.parents.map((p) => known.get(p)!);
+      const v = m.byObject ? m.fn!(Object.fromEntries(m.parents.map((p, i) => [p, args[i]]))) : m.fn!(...args);
+      const t = asTensor(fn, `model.${k}`, v);
+      known.set(k, t);
+      out[k] = t;
+    }
+    return out;
   }
 
   protected nodeLabel(i: number): string { return `model.${this.order[i]}`; }
   protected resolveNames(): string[] { return [...this.order]; }
   override get nodeNames(): readonly string[] { return this.order; }
-  protected override outputKeys(): readonly string[] { return this.keys; }
+  protected override outputKeys(): readonly string[] { return this.keys.filter((k) => this.graph.has(k)); }
 
   /**
-   * `[name, parents]` per node in model (seed) order; parents in argument order.
+   * `[name, parents]` per node in model (seed) order; parents in argument order (a derived
+   * value among them replaced by its own parents).
    * @example
    * jd.resolveGraph(); // [['sigma', []], ['mu', []], ['y', ['mu', 'sigma']]]
    */
   resolveGraph(): [string, string[]][] {
-    return this.order.map((k) => [k, [...this.makers.get(k)!.parents]]);
+    return this.order.map((k) => [k, [...this.graph.get(k)!]]);
   }
 }
 
+/**
+ * The nodes' parents, with every `deterministic(fn)` parent replaced by its own parents (then
+ * theirs, while they are derived too); derived values themselves are left out. A node without
+ * derived parents keeps its parents exactly as declared.
+ * @throws RangeError for a derived value whose argument names nothing, or a cycle among derived values.
+ */
+function nodeGraph(fn: string, makers: ReadonlyMap<string, Maker>): Map<string, readonly string[]> {
+  const isDet = (k: string) => makers.get(k)?.det === true;
+  const expand = (k: string, path: readonly string[]): string[] => {
+    if (path.includes(k)) fail('range', fn, 'model', `has a cycle: ${[...path.slice(path.indexOf(k)), k].join(' → ')} ("a → b": b is an argument of a's callable)`, k);
+    const out: string[] = [];
+    for (const p of makers.get(k)!.parents) {
+      if (!makers.has(p)) fail('range', fn, `model.${k}`, `has an argument \`${p}\` that names no node (the nodes are ${[...makers.keys()].join(', ')})`, p);
+      for (const q of isDet(p) ? expand(p, [...path, k]) : [p]) if (!out.includes(q)) out.push(q);
+    }
+    return out;
+  };
+  const graph = new Map<string, readonly string[]>();
+  for (const [k, m] of makers) {
+    if (m.det === true) { expand(k, []); continue; }
+    graph.set(k, m.parents.some(isDet) ? expand(k, []) : m.parents);
+  }
+  return graph;
+}
+
 function makeMaker(fn: string, key: string, m: unknown): Maker {
+  if (isDeterministicFn(m)) return { ...makeMaker(fn, key, m.fn), det: true };
   if (m instanceof Distribution) return { dist: m, fn: undefined, parents: [], byObject: false };
   if (typeof m !== 'function') fail('type', fn, `model.${key}`, 'must be a Distribution or a function returning one', m);
   const f = m as (...args: unknown[]) => unknown;

@@ -5,6 +5,7 @@ import { parseParams } from './function-params.js';
 import { JointDistribution, type JointDistributionOptions } from './joint-distribution.js';
 import { RootNode, type ModelNode } from './root.js';
 import { explicitName } from './values.js';
+import { isDeterministicFn } from './deterministic-node.js';
 
 /** A node of a sequential model: a distribution, or a callable of the preceding values (immediately preceding first). */
 export type SequentialNode = Distribution | ((...previous: Tensor[]) => Distribution);
@@ -61,6 +62,7 @@ export class JointDistributionSequential extends JointDistribution<'array'> {
     this.model = Object.freeze([...model]);
     this.makers = model.map((m, i): Maker => {
       if (m instanceof Distribution) return { dist: m, fn: undefined, count: 0, argNames: [] };
+      if (isDeterministicFn(m)) fail('type', fn, `model[${i}]`, 'is a deterministic(...) value, which JointDistributionSequential does not take (use JointDistributionNamed, or yield deterministic(name, value) in a JointDistributionCoroutine)', m);
       if (typeof m !== 'function') fail('type', fn, `model[${i}]`, 'must be a Distribution or a function returning one', m);
       const p = parseParams(m as (...xs: never[]) => unknown);
       const count = p?.rest ? i : m.length;

@@ -15,6 +15,7 @@
  * reshape) does not apply: only root nodes see the sample shape. The joint classes therefore
  * stand alone with TFP's method names.
  */
+import { brand } from '../../src/brand.js';
 import { checkOptions, checkShape, fail } from '../../src/checks.js';
 import { sanitizeSeed, splitSeed, zerosSeed, type Seed } from '../../src/samplers/seeds.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
@@ -23,6 +24,7 @@ import { Distribution } from '../distribution.js';
 import type { DefaultJointBijector } from './default-joint-bijector.js';
 import { JointDistributionPinned } from './joint-distribution-pinned.js';
 import { RootNode, type ModelNode } from './root.js';
+import { isDeterministicNode } from './deterministic-node.js';
 import { isPlainObject, showShape, toValue, type PartialValues, type Struct, type StructKind, type ValueLike } from './values.js';
 
 export type { PartialValues, Struct, StructKind, ValueLike } from './values.js';
@@ -51,9 +53,10 @@ export abstract class JointDistribution<K extends StructKind> {
   protected readonly fn: string;
   private cachedDists: Distribution[] | undefined;
   private cachedNames: readonly string[] | undefined;
+  private cachedDeterministicNames: readonly string[] | undefined;
 
   constructor(className: string, options: JointDistributionOptions | undefined) {
-    const opts = checkOptions(className, options);
+    const opts = checkOptions(className, options, ['validateArgs', 'name']);
     this.fn = className;
     this.name = opts.name ?? className;
     this.validateArgs = opts.validateArgs ?? false;
@@ -61,8 +64,8 @@ export abstract class JointDistribution<K extends StructKind> {
 
   /** How values are structured: `'array'` (node order) or `'record'` (by node name). */
   abstract readonly structKind: K;
-  /** A fresh run of the model. */
-  protected abstract modelCoroutine(): ModelIterator;
+  /** A fresh run of the model; `recordDeterministics`: also yield the derived values no node needs (see `deterministic`). */
+  protected abstract modelCoroutine(recordDeterministics?: boolean): ModelIterator;
   /** How node i is called in errors raised while the model runs (`model[2]`, `model.y`, `yield #2`). */
   protected abstract nodeLabel(i: number): string;
   /** The node names in model order, given one run's distributions. */
@@ -82,12 +85,13 @@ export abstract class JointDistribution<K extends StructKind> {
 
   /**
    * Runs the model once: `visit(i, d, isRoot)` returns node i's value, which is sent back into
-   * the model. Returns the number of nodes. (Internal: used by the pinned distribution and the
-   * joint bijector.)
+   * the model. Returns the number of nodes. Derived values (`yield deterministic(name, value)`)
+   * are not nodes: each is passed to `onDeterministic`, if given, and sent back unchanged.
+   * (Internal: used by the pinned distribution and the joint bijector.)
    * @internal
    */
-  executeModel(fn: string, visit: (i: number, d: Distribution, isRoot: boolean) => Tensor): number {
-    const gen = this.modelCoroutine();
+  executeModel(fn: string, visit: (i: number, d: Distribution, isRoot: boolean) => Tensor, onDeterministic?: (name: string, value: Tensor) => void): number {
+    const gen = this.modelCoroutine(onDeterministic !== undefined);
     // A bad-input error from node i (its callable, or its value's log density) says which node it was.
     const inNode = (i: number, e: unknown): unknown => {
       if (!(e instanceof RangeError || e instanceof TypeError) || e.message.includes(' (in node ') || e.message.includes(`\`${this.nodeLabel(i)}\``)) return e;
@@ -101,6 +105,11 @@ export abstract class JointDistribution<K extends StructKind> {
     let i = 0;
     while (!step.done) {
       const y = step.value;
+      if (isDeterministicNode(y)) {
+        onDeterministic?.(y.name, y.value);
+        step = advance(i, y.value);
+        continue;
+      }
       const root = y instanceof RootNode;
       const d: unknown = root ? y.distribution : y;
       if (!(d instanceof Distribution)) fail('type', fn, this.nodeLabel(i), 'must be a Distribution (or Root(distribution))', d);
@@ -121,7 +130,7 @@ export abstract class JointDistribution<K extends StructKind> {
    * with `sampleShape`, the others with `[]`.
    * @internal
    */
-  executeSample(fn: string, sampleShape: readonly number[], seed: Seed, values: readonly ValueLike[]): { dists: Distribution[]; xs: Tensor[] } {
+  executeSample(fn: string, sampleShape: readonly number[], seed: Seed, values: readonly ValueLike[], onDeterministic?: (name: string, value: Tensor) => void): { dists: Distribution[]; xs: Tensor[] } {
     let s = sanitizeSeed(seed, { salt: 'JointDistribution' });
     const dists: Distribution[] = [];
     const xs: Tensor[] = [];
@@ -138,7 +147,7 @@ export abstract class JointDistribution<K extends StructKind> {
       dists.push(d);
       xs.push(x);
       return x;
-    });
+    }, onDeterministic);
     if (values.length > n) fail('range', fn, 'value', `has ${values.length} entries but the model has ${n} nodes`, values);
     return { dists, xs };
   }
@@ -215,7 +224,7 @@ export abstract class JointDistribution<K extends StructKind> {
   sampleDistributions(sampleShape: number | readonly number[] = [], options: JointSampleOptions = {}): [Struct<K, Distribution>, Struct<K, Tensor>] {
     const fn = `${this.fn}.sample`;
     const shape = checkShape(fn, 'sampleShape', sampleShape);
-    const opts = checkOptions(fn, options);
+    const opts = checkOptions(fn, options, ['seed', 'value']);
     const values = opts.value === undefined ? [] : this.flattenValues(fn, 'value', opts.value);
     const { dists, xs } = this.executeSample(fn, shape, opts.seed, values);
     return [this.unflattenParts(dists), this.unflattenParts(xs)];
@@ -275,6 +284,59 @@ export abstract class JointDistribution<K extends StructKind> {
     return this.unflattenParts(this.mapMeasure(`${this.fn}.unnormalizedLogProbParts`, values, (d, x) => d.unnormalizedLogProb(x)));
   }
 
+  // ---- derived values -----------------------------------------------------------------------
+
+  /**
+   * The names of the model's derived values (`deterministic(...)` entries or yields), in the
+   * order one run records them. They are not nodes: see `deterministic`.
+   * @throws RangeError when two derived values share a name, or one is named like a node.
+   * @example
+   * new JointDistributionNamed({ a: new Normal({ loc: 0, scale: 1 }), b: deterministic((a) => mul(a, 2)) })
+   *   .deterministicNames; // ['b']
+   */
+  get deterministicNames(): readonly string[] {
+    if (this.cachedDeterministicNames === undefined) {
+      const names: string[] = [];
+      this.executeSample(`${this.fn}.deterministicNames`, [], zerosSeed(), [], (name) => { names.push(name); });
+      this.checkDeterministicNames(names);
+      this.cachedDeterministicNames = Object.freeze(names);
+    }
+    return this.cachedDeterministicNames;
+  }
+
+  private checkDeterministicNames(names: readonly string[]): void {
+    const nodes = this.nodeNames;
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup !== undefined) fail('range', this.fn, 'model', `records two derived values named "${dup}" (deterministic names must be unique)`, dup);
+    const clash = names.find((n) => nodes.includes(n));
+    if (clash !== undefined) fail('range', this.fn, 'model', `has a derived value and a node both named "${clash}"`, clash);
+  }
+
+  /**
+   * The model's derived values (see `deterministic`) at the given values of every node: the
+   * model is run on them (nothing is drawn) and each derived value is recorded. Values may carry
+   * leading sample dims if the model's callables broadcast over them.
+   *
+   * @throws TypeError when a node's value is missing; RangeError for unknown node names.
+   * @returns A record by derived value's name (empty when the model has none).
+   * @example
+   * jd.deterministicValues({ mu: 1, tau: 2, thetaTilde: [0, 1, 0, 0, 0, 0, 0, 0] }); // { theta: Tensor [8] }
+   */
+  deterministicValues(values: PartialValues): Record<string, Tensor> {
+    const fn = `${this.fn}.deterministicValues`;
+    const flat = this.flattenValues(fn, 'values', values);
+    const out: Record<string, Tensor> = {};
+    const names: string[] = [];
+    const n = this.executeModel(fn, (i, d) => {
+      const v = flat[i];
+      if (v === undefined || v === null) fail('type', fn, `values.${this.nodeNames[i] ?? i}`, 'is missing (every node needs a value)', v);
+      return toValue(fn, this.structKind === 'record' ? `values.${this.nodeNames[i]}` : `values[${i}]`, d.dtype, v);
+    }, (name, value) => { names.push(name); out[name] = value; });
+    if (flat.length > n) fail('range', fn, 'values', `has ${flat.length} entries but the model has ${n} nodes`, values);
+    this.checkDeterministicNames(names);
+    return out;
+  }
+
   // ---- shapes, pinning, bijector ------------------------------------------------------------
 
   /** Each node's batch shape (from one draw without sample shape). */
@@ -307,3 +369,4 @@ export abstract class JointDistribution<K extends StructKind> {
     return `${this.fn}("${this.name}", nodes=[${this.nodeNames.join(', ')}])`;
   }
 }
+brand(JointDistribution, 'JointDistribution');   // recognised across copies of stochax (src/brand.ts)

@@ -1,5 +1,7 @@
+import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { Distribution } from '../distribution.js';
+import type { DeterministicNode } from './deterministic-node.js';
 
 /**
  * A node with no parents in a joint distribution's model (TFP's `JointDistributionCoroutine.Root`).
@@ -11,6 +13,7 @@ import { Distribution } from '../distribution.js';
 export class RootNode {
   constructor(readonly distribution: Distribution) {}
 }
+brand(RootNode, 'RootNode');   // recognised across copies of stochax (src/brand.ts)
 
 /**
  * Marks a distribution yielded by a coroutine model as a root node.
@@ -27,5 +30,5 @@ export function Root(distribution: Distribution): RootNode {
   return new RootNode(distribution);
 }
 
-/** What a joint distribution's model yields for each node. */
-export type ModelNode = Distribution | RootNode;
+/** What a joint distribution's model yields for each node (and, not a node, for each derived value: see `deterministic`). */
+export type ModelNode = Distribution | RootNode | DeterministicNode;

@@ -10,6 +10,7 @@ import type { ChainProgress } from '../sample-chain.js';
 import { windowedAdaptiveNuts, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
 import { checkJointModule, type ChainTask, type JointChainOptions } from './chain-task.js';
 import { mergeChains } from './merge-chains.js';
+import { computeDeterministics, type PredictiveModel } from '../predictive.js';
 import { exportedFunction, importModule } from './model-module.js';
 import { poolSource, type WorkerPool } from './pool.js';
 import { loadPlatform, moduleUrl } from './platform.js';
@@ -78,5 +79,8 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
     return runOnWorkers({ fn: FN, model: url, tasks, workers, ctx, sequencer, signal, onProgress: report, ...(source === undefined ? {} : { source }) });
   });
   const { allStates, trace } = mergeChains(results);
-  return { draws: allStates as never, trace: trace as WindowedTrace };
+  // The model's derived values, per draw, as windowedAdaptiveNuts returns them (computed here, from the merged draws).
+  const pinned = m.pins === undefined ? m.model : m.model.experimentalPin(m.pins);
+  const derived = computeDeterministics(pinned as PredictiveModel, allStates as never);
+  return { draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }) };
 }

@@ -147,9 +147,28 @@ describe('stochax sample (joint distribution module)', () => {
     expect(r.out).toMatch(/^thetaTilde\[7\]\s/m);
     const json = readFileSync(join(dir, 'out-8s', 'draws.json'), 'utf8');
     expect(fromArvizJson(json).draws.thetaTilde!.shape).toEqual([30, 3, 8]);
+    // an InferenceData: the derived theta in the posterior (and the table), the predictive groups, the module's dims
+    const idata = fromArvizJson(json);
+    expect(idata.draws.theta!.shape).toEqual([30, 3, 8]);
+    expect(r.out).toMatch(/^theta\[7\]\s/m);
+    expect(Object.keys(idata.groups)).toEqual(['logLikelihood', 'posteriorPredictive', 'prior', 'priorPredictive', 'observedData', 'coords', 'dims']);
+    expect(idata.groups.dims!.theta).toEqual(['school']);
     const here = await cli('sample', join(repo, 'examples', 'eight-schools.ts'), '--chains', '3', '--draws', '30', '--warmup', '30', '--out', 'out-8s-0');
     expect(here.code).toBe(0);
     expect(readFileSync(join(dir, 'out-8s-0', 'draws.json'), 'utf8')).toBe(json);
+  }, 60_000);
+});
+
+describe('stochax sample: draws.json as an InferenceData', () => {
+  it('--prior N sets the prior draws; --no-predictive leaves out the log-likelihood, replicates and prior', async () => {
+    const base = ['sample', 'tiny.js', '--chains', '2', '--draws', '10', '--warmup', '20'];
+    expect((await cli(...base, '--prior', '7', '--out', 'idata-prior')).code).toBe(0);
+    const full = fromArvizJson(readFileSync(join(dir, 'idata-prior', 'draws.json'), 'utf8')).groups;
+    expect(full.prior!.mu!.shape).toEqual([7]);
+    expect(full.priorPredictive!.y!.shape).toEqual([7]);
+    expect(full.logLikelihood!.y!.shape).toEqual([10, 2]);
+    expect((await cli(...base, '--no-predictive', '--out', 'idata-none')).code).toBe(0);
+    expect(Object.keys(fromArvizJson(readFileSync(join(dir, 'idata-none', 'draws.json'), 'utf8')).groups)).toEqual(['observedData']);
   }, 60_000);
 });
 

@@ -34,7 +34,7 @@ const slice = (t: Tensor, n: number, c: number, C: number) => {
 describe('samplePriorPredictive', () => {
   it('draws every node, leading axis `samples`', () => {
     const prior = samplePriorPredictive(model, { seed: 3, samples: 50 });
-    expect(Object.keys(prior).sort()).toEqual(['mu', 'tau', 'thetaTilde', 'y']);
+    expect(Object.keys(prior).sort()).toEqual(['mu', 'tau', 'theta', 'thetaTilde', 'y']);   // theta: the derived value
     expect(prior.mu!.shape).toEqual([50]);
     expect(prior.thetaTilde!.shape).toEqual([50, 8]);
     expect(prior.y!.shape).toEqual([50, 8]);

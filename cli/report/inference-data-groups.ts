@@ -1,0 +1,250 @@
+/**
+ * ArviZ's InferenceData as one JSON file, in the format `InferenceData.to_json` writes and
+ * `az.from_json` reads (`from_dict(**json.load(f), save_warmup=True)`): one object per group
+ * (`posterior`, `sample_stats`, `log_likelihood`, `posterior_predictive`, `prior`,
+ * `prior_predictive`, `observed_data`), each a record of nested arrays, beside `coords`
+ * (dimension → labels), `dims` (variable → dimension names) and `attrs`. Groups with draws are
+ * `[chain, draw, ...]` in the file and `[draws, chains, ...]` (TFP's layout) in stochax; the
+ * prior groups are one chain of `samples` draws (`[samples, ...]` in stochax, as
+ * `samplePriorPredictive` returns them); `observed_data` has neither axis.
+ */
+import { checkOptions, fail } from '../../src/checks.js';
+import { asTensor } from '../../src/tensor/core.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
+import { arvizArray, fromArviz, group, jsonNumber } from './draws-files.js';
+import { namedParts, type ReportDraws } from './parameters.js';
+import { sampleStats } from './sample-stats.js';
+import { flatSettings, type RunSettings, type SettingValue } from './settings.js';
+
+/** Labels of one dimension's positions. */
+export type CoordValues = readonly (number | string)[];
+
+/** The InferenceData groups besides `posterior` and `sample_stats`, in stochax's layout. */
+export interface InferenceDataGroups {
+  /** Pointwise log-likelihood per observed node, `[draws, chains, ...observations]` (`logLikelihood`'s result). */
+  readonly logLikelihood?: Readonly<Record<string, Tensor>>;
+  /** Replicated data per observed node, `[draws, chains, ...]` (`samplePosteriorPredictive`'s result). */
+  readonly posteriorPredictive?: Readonly<Record<string, Tensor>>;
+  /** Prior draws of the latent nodes (and derived values), `[samples, ...]`. */
+  readonly prior?: Readonly<Record<string, Tensor>>;
+  /** Prior draws of the observed nodes, `[samples, ...]`. */
+  readonly priorPredictive?: Readonly<Record<string, Tensor>>;
+  /** The observed data by node name (no draws or chains axis). */
+  readonly observedData?: Readonly<Record<string, Tensor>>;
+  /** Labels per named dimension (ArviZ's `coords`), e.g. `{ school: ['Choate', …] }`. */
+  readonly coords?: Readonly<Record<string, CoordValues>>;
+  /** Dimension names per variable, after the chain and draw axes (ArviZ's `dims`), e.g. `{ theta: ['school'] }`. */
+  readonly dims?: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A whole InferenceData in stochax's layout: what {@link inferenceDataJson} writes. */
+export interface InferenceData extends InferenceDataGroups {
+  /** Posterior draws `[draws, chains, ...event]`: a record of named parts (nodes and derived values), an array of parts or one part. */
+  readonly posterior: ReportDraws;
+  /** The sampler's trace (`windowedAdaptiveNuts`' `trace`), written as `sample_stats` under ArviZ's names. */
+  readonly sampleStats?: unknown;
+}
+
+/** ArviZ's group names, in the order the file lists them, with their keys in {@link InferenceDataGroups}. */
+const GROUPS = [
+  ['logLikelihood', 'log_likelihood', 'draws'],
+  ['posteriorPredictive', 'posterior_predictive', 'draws'],
+  ['prior', 'prior', 'prior'],
+  ['priorPredictive', 'prior_predictive', 'prior'],
+  ['observedData', 'observed_data', 'data'],
+] as const;
+
+/** Options of {@link inferenceDataJson}. */
+export interface InferenceDataJsonOptions {
+  /** The run's settings, written to `attrs` (flat: versions become `<name>_version`). */
+  readonly settings?: RunSettings;
+}
+
+/** A tensor (any rank) as nested JSON arrays. */
+function nestedJson(t: Tensor): string {
+  const values = float64Values(t);
+  const bool = t.dtype === 'bool';
+  const leaf = (i: number) => (bool ? (values[i] !== 0 ? 'true' : 'false') : jsonNumber(values[i]!));
+  const nest = (base: number, dims: readonly number[], stride: number): string => {
+    if (dims.length === 0) return leaf(base);
+    const inner = stride / dims[0]!;
+    const items: string[] = [];
+    for (let k = 0; k < dims[0]!; k++) items.push(nest(base + k * inner, dims.slice(1), inner));
+    return `[${items.join(', ')}]`;
+  };
+  return nest(0, t.shape, t.size);
+}
+
+function groupRecord(fn: string, arg: string, g: unknown): [string, Tensor][] {
+  if (!isPartRecord(g)) fail('type', fn, arg, 'must be a record of tensors by variable name', g);
+  return Object.entries(g).map(([k, v]) => [k, v instanceof Tensor ? v : asTensor(fn, `${arg}.${k}`, v)]);
+}
+
+/**
+ * The JSON text of `idata` (the file `az.from_json` reads). Used by `inferenceDataJson` and
+ * `toArvizJson` (which names itself in errors). @internal
+ */
+export function writeInferenceData(fn: string, idata: InferenceData, settingsIn: RunSettings | undefined): string {
+  const parts = namedParts(fn, idata.posterior);
+  if (parts.length === 0) fail('range', fn, 'posterior', 'must have at least one part', idata.posterior);
+  const first = parts[0]!;
+  if (first[1].ndim < 2) fail('range', fn, `posterior.${first[0]}`, 'must be shaped [draws, chains, ...event]', [...first[1].shape]);
+  const [nDraws, nChains] = first[1].shape as [number, number];
+  const settings = flatSettings(fn, settingsIn);
+  const stochax = settingsIn?.versions?.stochax;
+  const attrs: [string, SettingValue][] = [['inference_library', 'stochax']];
+  if (stochax !== undefined) attrs.push(['inference_library_version', stochax]);
+  attrs.push(...settings);
+  const sizes = new Map<string, readonly number[]>();   // variable → event shape, to check dims
+  const posterior = parts.map(([k, t]): [string, string] => {
+    if (t.ndim < 2 || t.shape[0] !== nDraws || t.shape[1] !== nChains) fail('range', fn, `posterior.${k}`, `must be shaped [${nDraws}, ${nChains}, ...event] like posterior.${first[0]}`, [...t.shape]);
+    sizes.set(k, t.shape.slice(2));
+    return [k, arvizArray(t)];
+  });
+  const stats = sampleStats(fn, idata.sampleStats, nDraws, nChains).map((s): [string, string] => [s.name, arvizArray(s.tensor)]);
+  const sections = [`  "posterior": ${group(posterior)}`, `  "sample_stats": ${group(stats)}`];
+  for (const [key, name, kind] of GROUPS) {
+    const g = idata[key];
+    if (g === undefined) continue;
+    const entries = groupRecord(fn, key, g).map(([k, t]): [string, string] => {
+      if (kind === 'draws') {
+        if (t.ndim < 2 || t.shape[0] !== nDraws || t.shape[1] !== nChains) fail('range', fn, `${key}.${k}`, `must be shaped [${nDraws}, ${nChains}, ...] like the posterior`, [...t.shape]);
+        sizes.set(k, t.shape.slice(2));
+        return [k, arvizArray(t)];
+      }
+      if (kind === 'prior') {
+        if (t.ndim < 1 || t.shape[0] === 0) fail('range', fn, `${key}.${k}`, 'must be shaped [samples, ...] with at least one sample', [...t.shape]);
+        sizes.set(k, t.shape.slice(1));
+        return [k, arvizArray(t.reshape([t.shape[0]!, 1, ...t.shape.slice(1)]))];
+      }
+      sizes.set(k, t.shape);
+      return [k, nestedJson(t)];
+    });
+    sections.push(`  ${JSON.stringify(name)}: ${group(entries)}`);
+  }
+  const { coords, dims } = checkCoords(fn, idata.coords, idata.dims, sizes);
+  if (coords.length > 0) sections.push(`  "coords": ${group(coords)}`);
+  if (dims.length > 0) sections.push(`  "dims": ${group(dims)}`);
+  const attrText = attrs.map(([k, v]): [string, string] => [k, typeof v === 'number' ? jsonNumber(v) : JSON.stringify(v)]);
+  sections.push(`  "attrs": ${group(attrText)}`);
+  return `{\n${sections.join(',\n')}\n}\n`;
+}
+
+/** `coords` and `dims` checked against the variables' event shapes, as JSON entries. */
+function checkCoords(fn: string, coords: unknown, dims: unknown, sizes: ReadonlyMap<string, readonly number[]>): { coords: [string, string][]; dims: [string, string][] } {
+  const dimSize = new Map<string, number>();
+  const dimEntries: [string, string][] = [];
+  if (dims !== undefined) {
+    if (!isPartRecord(dims)) fail('type', fn, 'dims', 'must be a record of dimension-name arrays by variable', dims);
+    for (const [v, names] of Object.entries(dims)) {
+      if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || n === '')) fail('type', fn, `dims.${v}`, 'must be an array of dimension names', names);
+      const shape = sizes.get(v);
+      if (shape === undefined) continue;   // a variable this file does not hold (ArviZ ignores it too)
+      if (names.length !== shape.length) fail('range', fn, `dims.${v}`, `must name ${shape.length} dimension${shape.length === 1 ? '' : 's'} (\`${v}\` has event shape [${shape.join(', ')}])`, names);
+      (names as string[]).forEach((n, k) => {
+        const before = dimSize.get(n);
+        if (before !== undefined && before !== shape[k]) fail('range', fn, `dims.${v}`, `gives dimension "${n}" size ${shape[k]}, but another variable gives it size ${before}`, names);
+        dimSize.set(n, shape[k]!);
+      });
+      dimEntries.push([v, JSON.stringify(names)]);
+    }
+  }
+  const coordEntries: [string, string][] = [];
+  if (coords !== undefined) {
+    if (!isPartRecord(coords)) fail('type', fn, 'coords', 'must be a record of label arrays by dimension name', coords);
+    for (const [d, labels] of Object.entries(coords)) {
+      if (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string' && (typeof l !== 'number' || !Number.isFinite(l)))) {
+        fail('type', fn, `coords.${d}`, 'must be an array of strings or finite numbers', labels);
+      }
+      const n = dimSize.get(d);
+      if (n !== undefined && labels.length !== n) fail('range', fn, `coords.${d}`, `must have ${n} labels (the size of dimension "${d}")`, labels.length);
+      coordEntries.push([d, `[${(labels as (string | number)[]).map((l) => (typeof l === 'number' ? jsonNumber(l) : JSON.stringify(l))).join(', ')}]`]);
+    }
+  }
+  return { coords: coordEntries, dims: dimEntries };
+}
+
+/**
+ * An InferenceData as the JSON file ArviZ reads with `az.from_json(path)` (the format of
+ * `InferenceData.to_json`): groups `posterior`, `sample_stats` (ArviZ's names: `diverging`,
+ * `energy`, `tree_depth`, `step_size`, `lp`, `acceptance_rate`, `n_steps`, …), and, when
+ * given, `log_likelihood`, `posterior_predictive`, `prior`, `prior_predictive`,
+ * `observed_data`, with `coords`, `dims` and `attrs` (`inference_library: 'stochax'` and the
+ * flattened settings). `az.loo(az.from_json(path))` gives stochax's `loo` of the same
+ * log-likelihood. Numbers are written in their shortest round-trip form (`NaN`, `Infinity` as
+ * Python's `json` writes them). {@link fromArvizJson} reads the file back.
+ *
+ * @param idata - the groups in stochax's layout (see {@link InferenceData}; `inferenceData`
+ *   builds it from a model and a `windowedAdaptiveNuts` result).
+ * @param options - `settings`: the run's seed, versions, chains, draws, warmup, model.
+ * @returns The file's text.
+ * @throws {TypeError} for a group that is not a record of tensors, malformed `coords` or
+ *   `dims`, a bad setting, or an unknown option or group name.
+ * @throws {RangeError} for groups whose draws and chains disagree with the posterior, `dims`
+ *   whose length differs from a variable's event rank, or `coords` of the wrong length.
+ * @example
+ * import { inferenceData, inferenceDataJson } from 'stochax/report';
+ * const result = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+ * const idata = inferenceData(model, result, { pins: { y }, seed: 1, dims: { y: ['school'] } });
+ * writeFileSync('idata.json', inferenceDataJson(idata, { settings: { seed: 0 } }));
+ * // Python: idata = az.from_json('idata.json'); az.loo(idata)
+ */
+export function inferenceDataJson(idata: InferenceData, options?: InferenceDataJsonOptions): string {
+  const fn = 'inferenceDataJson';
+  if (idata === null || typeof idata !== 'object') fail('type', fn, 'idata', 'must be an InferenceData record ({ posterior, sampleStats?, logLikelihood?, … })', idata);
+  checkOptions(fn, idata, ['posterior', 'sampleStats', ...GROUPS.map(([k]) => k), 'coords', 'dims']);
+  const o = checkOptions(fn, options, ['settings']);
+  return writeInferenceData(fn, idata, o.settings);
+}
+
+/** A rectangular nested array (any rank) of numbers or booleans as a tensor. */
+function fromNested(fn: string, where: string, x: unknown): Tensor {
+  if (typeof x === 'number') return new Tensor(Float64Array.of(x), [], 'float64');
+  if (typeof x === 'boolean') return new Tensor(Uint8Array.of(x ? 1 : 0), [], 'bool');
+  const shape: number[] = [];
+  for (let v: unknown = x; Array.isArray(v); v = v[0]) shape.push(v.length);
+  const flat: unknown[] = [];
+  const walk = (v: unknown, dim: number): void => {
+    if (dim === shape.length) { flat.push(v); return; }
+    if (!Array.isArray(v) || v.length !== shape[dim]) fail('range', fn, where, `must be rectangular (shape [${shape.join(', ')}])`, v);
+    for (const item of v) walk(item, dim + 1);
+  };
+  walk(x, 0);
+  if (flat.every((v) => typeof v === 'boolean')) return new Tensor(Uint8Array.from(flat as boolean[], (b) => (b ? 1 : 0)), shape, 'bool');
+  if (!flat.every((v) => typeof v === 'number')) fail('type', fn, where, 'must hold only numbers or only booleans', x);
+  return new Tensor(Float64Array.from(flat as number[]), shape, 'float64');
+}
+
+/**
+ * The groups of a parsed InferenceData JSON besides `posterior` and `sample_stats`, in
+ * stochax's layout (absent groups left out). @internal
+ */
+export function readInferenceDataGroups(json: Readonly<Record<string, unknown>>, nDraws: number, nChains: number): InferenceDataGroups {
+  const fn = 'fromArvizJson';
+  const out: Record<string, unknown> = {};
+  for (const [key, name, kind] of GROUPS) {
+    const g = json[name];
+    if (g === undefined) continue;
+    if (!isPartRecord(g)) fail('type', fn, `json.${name}`, 'must be an object of variables', g);
+    const vars: Record<string, Tensor> = {};
+    for (const [k, v] of Object.entries(g)) {
+      const where = `json.${name}.${k}`;
+      if (kind === 'data') { vars[k] = fromNested(fn, where, v); continue; }
+      const t = fromArviz(where, v);   // [draws, chains, ...]
+      if (kind === 'draws' && (t.shape[0] !== nDraws || t.shape[1] !== nChains)) {
+        fail('range', fn, where, `must have ${nChains} chains and ${nDraws} draws like json.posterior`, [t.shape[1], t.shape[0]]);
+      }
+      // The prior is one chain of samples: [samples, ...] as samplePriorPredictive gives it.
+      vars[k] = kind === 'prior' && t.shape[1] === 1 ? t.reshape([t.shape[0]!, ...t.shape.slice(2)]) : t;
+    }
+    out[key] = vars;
+  }
+  for (const k of ['coords', 'dims'] as const) {
+    const v = json[k];
+    if (v === undefined) continue;
+    if (!isPartRecord(v) || Object.values(v).some((a) => !Array.isArray(a))) fail('type', fn, `json.${k}`, 'must be an object of arrays', v);
+    out[k] = Object.fromEntries(Object.entries(v).map(([name, a]) => [name, [...(a as unknown as unknown[])]]));
+  }
+  return out as InferenceDataGroups;
+}

@@ -1,0 +1,120 @@
+/**
+ * `inferenceData`: a whole ArviZ InferenceData from a joint model and its `windowedAdaptiveNuts`
+ * run — the posterior with the derived values, the sampler statistics, the pointwise
+ * log-likelihood, the posterior predictive, the prior and prior predictive, and the observed
+ * data — ready for `inferenceDataJson` (the file `az.from_json` reads) and `reportHtml`.
+ */
+import { checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
+import type { Seed } from '../../src/samplers/seeds.js';
+import type { Tensor } from '../../src/tensor/tensor.js';
+import { JointDistribution } from '../../distributions/joint/joint-distribution.js';
+import { JointDistributionPinned } from '../../distributions/joint/joint-distribution-pinned.js';
+import type { PartialValues, StructKind } from '../../distributions/joint/values.js';
+import {
+  computeDeterministics, logLikelihood, samplePosteriorPredictive, samplePriorPredictive, type PosteriorDraws, type PredictiveModel,
+} from '../../mcmc/predictive.js';
+import type { CoordValues, InferenceData } from './inference-data-groups.js';
+
+/** What {@link inferenceData} reads from a run: `windowedAdaptiveNuts`' result (or the same fields from elsewhere). */
+export interface SamplingRun {
+  /** Posterior draws of the unpinned nodes, `[draws, chains, ...event]`. */
+  readonly draws: PosteriorDraws;
+  /** The sampler's trace (written as `sample_stats`). */
+  readonly trace?: unknown;
+  /** Derived values per draw (computed from `draws` when absent and the model has any). */
+  readonly deterministics?: Readonly<Record<string, Tensor>>;
+}
+
+/** Options of {@link inferenceData}. */
+export interface InferenceDataOptions {
+  /** The observed data by node name (adds to a pinned model's pins). */
+  readonly pins?: PartialValues;
+  /** Seed of the posterior predictive and prior draws (any seed `sanitizeSeed` accepts; each function salts it). */
+  readonly seed?: Seed;
+  /** Include the pointwise log-likelihood of the observed nodes (default true). */
+  readonly logLikelihood?: boolean;
+  /** Include replicated data for every draw (default true). */
+  readonly posteriorPredictive?: boolean;
+  /** Prior draws to include (`prior` and `prior_predictive` groups; default 500, PyMC's; 0: none). */
+  readonly prior?: number;
+  /** The chain index of each chain in the draws (default 0, 1, …), for the posterior predictive keys of a `chainIndex` run. */
+  readonly chains?: readonly number[];
+  /** Labels per named dimension (ArviZ's `coords`). */
+  readonly coords?: Readonly<Record<string, CoordValues>>;
+  /** Dimension names per variable after chain and draw (ArviZ's `dims`), e.g. `{ theta: ['school'], y: ['school'] }`. */
+  readonly dims?: Readonly<Record<string, readonly string[]>>;
+}
+
+const FN = 'inferenceData';
+
+/**
+ * Assembles an InferenceData from a joint model and a sampling run (ArviZ's `from_numpyro` /
+ * PyMC's `sample(..., idata_kwargs)`): `posterior` = the draws and the model's derived values
+ * (`deterministic`); `sampleStats` = the trace; for the observed (pinned) nodes,
+ * `logLikelihood` (`logLikelihood`), `posteriorPredictive` (`samplePosteriorPredictive` with
+ * `seed`) and `observedData`; `prior` / `priorPredictive` = `samplePriorPredictive(model,
+ * { seed, samples: prior })` split into the latent nodes (with derived values) and the observed
+ * ones. Nothing here changes the draws; the predictive draws depend only on `seed` (and each
+ * chain's index: `chains`).
+ *
+ * @param model - the joint distribution that was sampled (or it pinned to the data).
+ * @param run - `{ draws, trace?, deterministics? }`, e.g. `windowedAdaptiveNuts`' result.
+ * @param options - `pins`, `seed`, `logLikelihood`, `posteriorPredictive`, `prior`, `chains`, `coords`, `dims`.
+ * @returns An {@link InferenceData} (stochax's layout) for `inferenceDataJson` and `reportHtml`.
+ * @throws {TypeError} for a model that is not a joint distribution, an unknown option, or
+ *   options of the wrong type.
+ * @throws {RangeError} for draws or pins that do not fit the model (see `logLikelihood`).
+ * @example
+ * import { inferenceData, inferenceDataJson, reportHtml } from 'stochax/report';
+ * import { windowedAdaptiveNuts } from 'stochax/mcmc';
+ * import { nonCentered as model, y } from './eight-schools.js';
+ * const run = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+ * const idata = inferenceData(model, run, { pins: { y }, seed: 0, dims: { theta: ['school'], thetaTilde: ['school'], y: ['school'] } });
+ * idata.logLikelihood!.y.shape;   // [1000, 4, 8]
+ * writeFileSync('idata.json', inferenceDataJson(idata));
+ */
+export function inferenceData(model: PredictiveModel, run: SamplingRun, options?: InferenceDataOptions): InferenceData {
+  const o = checkOptions(FN, options, ['pins', 'seed', 'logLikelihood', 'posteriorPredictive', 'prior', 'chains', 'coords', 'dims']);
+  let pinned: JointDistributionPinned<StructKind> | undefined;
+  let jd: JointDistribution<StructKind>;
+  if (model instanceof JointDistributionPinned) { pinned = model as JointDistributionPinned<StructKind>; jd = pinned.distribution as JointDistribution<StructKind>; }
+  else if (model instanceof JointDistribution) jd = model as JointDistribution<StructKind>;
+  else return fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
+  if (run === null || typeof run !== 'object') fail('type', FN, 'run', 'must be { draws, trace?, deterministics? } (windowedAdaptiveNuts\' result)', run);
+  checkOptions(FN, run, ['draws', 'trace', 'deterministics']);
+  const withLogLik = checkBoolean(FN, 'logLikelihood', o.logLikelihood ?? true);
+  const withPredictive = checkBoolean(FN, 'posteriorPredictive', o.posteriorPredictive ?? true);
+  const priorSamples = checkNonNegativeInteger(FN, 'prior', o.prior ?? 500);
+  const full = o.pins === undefined ? pinned : (pinned ?? jd).experimentalPin(o.pins) as JointDistributionPinned<StructKind>;
+  const observed = full === undefined ? {} : full.pins;
+  const observedNames = Object.keys(observed);
+  // The posterior by name: array-structured draws are the unpinned nodes in model order.
+  const draws = run.draws;
+  let posterior: Record<string, Tensor>;
+  if (Array.isArray(draws)) {
+    const free = full === undefined ? jd.nodeNames : full.unpinnedNames;
+    posterior = Object.fromEntries((draws as (Tensor | undefined)[]).map((t, j) => [free[j]!, t]).filter(([, t]) => t !== undefined)) as Record<string, Tensor>;
+  } else {
+    if (draws === null || typeof draws !== 'object') fail('type', FN, 'run.draws', 'must be posterior draws by node name', draws);
+    posterior = { ...(draws as Record<string, Tensor>) };
+  }
+  const derived = run.deterministics ?? computeDeterministics(full ?? jd, draws);
+  Object.assign(posterior, derived);
+  const idata: { -readonly [K in keyof InferenceData]: InferenceData[K] } = { posterior };
+  if (run.trace !== undefined) idata.sampleStats = run.trace;
+  if (observedNames.length > 0) {
+    if (withLogLik) idata.logLikelihood = logLikelihood(full!, draws);
+    if (withPredictive) {
+      idata.posteriorPredictive = samplePosteriorPredictive(full!, draws, { seed: o.seed, ...(o.chains === undefined ? {} : { chains: o.chains }) });
+    }
+  }
+  if (priorSamples > 0) {
+    const prior = samplePriorPredictive(jd, { seed: o.seed, samples: priorSamples });
+    idata.prior = Object.fromEntries(Object.entries(prior).filter(([k]) => !observedNames.includes(k)));
+    if (observedNames.length > 0) idata.priorPredictive = Object.fromEntries(Object.entries(prior).filter(([k]) => observedNames.includes(k)));
+  }
+  if (observedNames.length > 0) idata.observedData = { ...observed };
+  if (o.coords !== undefined) idata.coords = o.coords;
+  if (o.dims !== undefined) idata.dims = o.dims;
+  return idata;
+}

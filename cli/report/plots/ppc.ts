@@ -1,0 +1,112 @@
+/**
+ * The posterior predictive check plot (ArviZ's `plot_ppc`): the density of the observed data
+ * against the densities of replicated data sets, one per posterior draw.
+ */
+import { checkOptions, fail } from '../../../src/checks.js';
+import { gaussianKde, linspace, scottBandwidth } from './kde.js';
+import { axes, coord, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
+
+/** What {@link ppcPlot} compares: one observed node's data and its replicates. */
+export interface PpcSeries {
+  /** The observed node's name. */
+  readonly name: string;
+  /** The observed values (every observation of the node, flattened). */
+  readonly observed: ArrayLike<number>;
+  /** Replicated data sets, each as many values as `observed` (one per posterior draw). */
+  readonly replicated: readonly ArrayLike<number>[];
+}
+
+/** Options of {@link ppcPlot}. */
+export interface PpcPlotOptions {
+  /** Replicates drawn as thin lines (default 50, spread evenly over the draws). */
+  readonly lines?: number;
+  /** Size in px (default 420 × 240). */
+  readonly width?: number;
+  readonly height?: number;
+}
+
+/**
+ * A posterior predictive check as a standalone SVG. Continuous data: the Gaussian KDE (Scott's
+ * bandwidth) of the observed values (black), of `lines` replicated data sets (thin blue) and of
+ * all replicates pooled (dashed orange, ArviZ's "posterior predictive mean"). Integer data with
+ * at most 30 distinct values: the share of each value among the observations (black dots)
+ * against the replicates' mean share, with the 5–95% range over the replicates (blue bars).
+ *
+ * @param series - `{ name, observed, replicated }`.
+ * @param options - `lines`, `width`, `height`.
+ * @returns SVG text.
+ * @throws {TypeError} for a missing name or non-numeric data; {RangeError} for no replicates,
+ *   replicates of another size than the data, or `lines` < 1.
+ * @example
+ * ppcPlot({ name: 'y', observed: [28, 8, -3], replicated: [[20, 1, 4], [31, 9, -8]] }); // '<svg …>'
+ */
+export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string {
+  const FN = 'ppcPlot';
+  checkOptions(FN, options, ['lines', 'width', 'height']);
+  if (series === null || typeof series !== 'object') fail('type', FN, 'series', 'must be { name, observed, replicated }', series);
+  if (typeof series.name !== 'string') fail('type', FN, 'series.name', 'must be a string', series.name);
+  const obs = Float64Array.from(series.observed ?? [], Number);
+  if (obs.length === 0) fail('range', FN, 'series.observed', 'must hold at least one value', series.observed);
+  if (!Array.isArray(series.replicated) || series.replicated.length === 0) fail('range', FN, 'series.replicated', 'must hold at least one replicated data set', series.replicated);
+  const reps = series.replicated.map((r, i) => {
+    const a = Float64Array.from(r, Number);
+    if (a.length !== obs.length) fail('range', FN, `series.replicated[${i}]`, `must hold ${obs.length} values like series.observed`, a.length);
+    return a;
+  });
+  const lines = options.lines ?? 50;
+  if (!Number.isInteger(lines) || lines < 1) fail('range', FN, 'options.lines', 'must be a positive integer', lines);
+  const width = options.width ?? 420, height = options.height ?? 240;
+  const box = { x: 56, y: 26, w: width - 76, h: height - 78 };
+  const pooled = new Float64Array(reps.length * obs.length);
+  reps.forEach((r, i) => pooled.set(r, i * obs.length));
+  const all = finiteRange(Float64Array.from([...obs, ...pooled]));
+  if (!Number.isFinite(all.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
+  const integers = all.values.every((v) => Number.isInteger(v));
+  const distinct = integers ? new Set(all.values).size : Infinity;
+  const title = `${series.name}: observed vs replicated`;
+  if (distinct <= 30) return discretePpc(series.name, obs, reps, [all.min, all.max], { width, height, box, title });
+  const lo = all.min, hi = all.max === all.min ? all.min + 1 : all.max;
+  const grid = linspace(lo, hi, 160);
+  const kde = (v: Float64Array) => {
+    const f = finiteRange(v).values;
+    return f.length >= 2 && scottBandwidth(f) > 0 ? gaussianKde(f, grid, scottBandwidth(f)) : new Float64Array(grid.length);
+  };
+  const step = Math.max(1, Math.floor(reps.length / lines));
+  const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map(kde);
+  const obsKde = kde(obs), meanKde = kde(pooled);
+  let top = 1e-300;
+  for (const d of [obsKde, meanKde, ...shown]) for (const v of d) if (v > top) top = v;
+  const x = linearScale(lo, hi, box.x, box.x + box.w), y = linearScale(0, top * 1.08, box.y + box.h, box.y);
+  const px = Array.from(grid, x);
+  const body = [axes(box, x, y, { xLabel: series.name, yLabel: 'density', title })];
+  body.push(`<g stroke="#6baed6" stroke-opacity="0.35" stroke-width="0.8">${shown.map((d) => polyline(px, Array.from(d, y), '')).join('')}</g>`);
+  body.push(polyline(px, Array.from(meanKde, y), 'stroke="#ff7f0e" stroke-width="1.6" stroke-dasharray="5 3"'));
+  body.push(polyline(px, Array.from(obsKde, y), 'stroke="#111" stroke-width="2"'));
+  body.push(legend(box.x, height - 10, [['observed', '#111'], [`replicated (${shown.length} of ${reps.length})`, '#6baed6'], ['replicated, pooled', '#ff7f0e']]));
+  return svgDocument(width, height, body.join(''), `Posterior predictive check of ${series.name}`);
+}
+
+function discretePpc(name: string, obs: Float64Array, reps: readonly Float64Array[], [min, max]: [number, number], o: { width: number; height: number; box: { x: number; y: number; w: number; h: number }; title: string }): string {
+  const values = Array.from({ length: max - min + 1 }, (_, k) => min + k);
+  const share = (v: Float64Array) => values.map((u) => v.reduce((s, w) => s + (w === u ? 1 : 0), 0) / v.length);
+  const observed = share(obs);
+  const perRep = reps.map(share);
+  const stats = values.map((_, k) => {
+    const col = perRep.map((r) => r[k]!).sort((a, b) => a - b);
+    const q = (p: number) => col[Math.min(col.length - 1, Math.floor(p * (col.length - 1) + 0.5))]!;
+    return { mean: col.reduce((a, b) => a + b, 0) / col.length, lo: q(0.05), hi: q(0.95) };
+  });
+  const top = Math.max(...observed, ...stats.map((s) => s.hi), 1e-9) * 1.1;
+  const { box, width, height } = o;
+  const x = linearScale(min - 0.6, max + 0.6, box.x, box.x + box.w), y = linearScale(0, top, box.y + box.h, box.y);
+  const bw = Math.max(2, Math.min(40, (box.w / values.length) * 0.5));
+  const body = [axes(box, x, y, { xLabel: name, yLabel: 'share of observations', title: o.title, ...(values.length <= 12 ? { xTicks: values } : {}) })];
+  values.forEach((v, k) => {
+    const s = stats[k]!, cx = x(v);
+    body.push(`<rect x="${coord(cx - bw / 2)}" y="${coord(y(s.mean))}" width="${coord(bw)}" height="${coord(y(0) - y(s.mean))}" fill="#9ecae1"/>`);
+    body.push(`<line x1="${coord(cx)}" y1="${coord(y(s.lo))}" x2="${coord(cx)}" y2="${coord(y(s.hi))}" stroke="#08519c" stroke-width="1.5"/>`);
+    body.push(`<circle cx="${coord(cx)}" cy="${coord(y(observed[k]!))}" r="3.5" fill="#111"/>`);
+  });
+  body.push(legend(box.x, height - 10, [['observed', '#111'], [`replicated mean, 5–95% (${reps.length})`, '#9ecae1']]));
+  return svgDocument(width, height, body.join(''), `Posterior predictive check of ${name}`);
+}
