@@ -1,8 +1,9 @@
 /**
  * TFP's `batched_las_vegas_algorithm`: run a randomized trial over the whole batch until every
- * element has succeeded once. The seed is split with salt `'batched_las_vegas_algorithm'` into
- * the first trial's seed and a loop seed; each further trial splits the loop seed again, and
- * wherever it succeeds its value replaces the stored one (even an earlier success), as TFP does.
+ * element has succeeded once. The seed is split (no salt: TFP dropped its
+ * `'batched_las_vegas_algorithm'` salt in 0.12, commit e8dc108) into the first trial's seed and a
+ * loop seed; each further trial splits the loop seed again, and wherever it succeeds its value
+ * replaces the stored one (even an earlier success), as TFP does.
  */
 import type { KeyArray } from '../../src/random/key-array.js';
 import { splitSeed } from '../../src/samplers/seeds.js';
@@ -13,7 +14,7 @@ export interface TrialResult {
 }
 
 export function batchedLasVegas(trial: (seed: KeyArray) => TrialResult, seed: KeyArray): Float64Array {
-  const [initSeed, loopSeed] = splitSeed(seed, { salt: 'batched_las_vegas_algorithm' }) as [KeyArray, KeyArray];
+  const [initSeed, loopSeed] = splitSeed(seed) as [KeyArray, KeyArray];
   const { values, good } = trial(initSeed);
   let loop = loopSeed;
   let pending = good.indexOf(0) >= 0;
@@ -54,7 +55,7 @@ export type InPlaceTrial = (seed: KeyArray, idx: Int32Array | null, count: numbe
  * every element, as TFP does.
  */
 export function batchedLasVegasInPlace(size: number, trial: InPlaceTrial, seed: KeyArray, sparse: boolean): void {
-  const [initSeed, loopSeed] = splitSeed(seed, { salt: 'batched_las_vegas_algorithm' }) as [KeyArray, KeyArray];
+  const [initSeed, loopSeed] = splitSeed(seed) as [KeyArray, KeyArray];
   const idx = new Int32Array(size);   // elements waiting for a first success (then: undecided)
   let count = trial(initSeed, null, size, idx);
   if (!sparse) {

@@ -19,8 +19,8 @@ export const MAX_INIT_TRIALS = 50;
  * `retry_init`): every unconstrained coordinate uniform on (−2, 2) — drawn as a
  * `JointDistributionSequential` of `Sample(Uniform(−2, 2), shape_j)` with `sample([C], seed)` —
  * mapped to the model's support, and kept for the chains whose `unnormalizedLogProb` is finite.
- * Seeds as TFP's batched Las Vegas loop: `[initSeed, loopSeed] = splitSeed(seed, salt
- * 'batched_las_vegas_algorithm')`, the first trial with `initSeed`, each later one with
+ * Seeds as TFP's batched Las Vegas loop: `[initSeed, loopSeed] = splitSeed(seed)` (unsalted,
+ * as in TFP since 0.12), the first trial with `initSeed`, each later one with
  * `[trialSeed, loopSeed] = splitSeed(loopSeed)`; a chain takes a later trial's value whenever
  * that trial is finite for it. The chosen constrained values are mapped back (f⁻¹) and flattened.
  *
@@ -39,7 +39,7 @@ export function initialState(fn: string, m: FlatModel, nChains: number, seed: Ke
     if (v.length !== nChains) fail('range', fn, 'model', `unnormalizedLogProb returned shape [${lp.shape.join(', ')}] for ${nChains} chains; expected [${nChains}]`, lp.shape);
     return [x, ok];
   };
-  const [initSeed, first] = splitSeed(seed, { salt: 'batched_las_vegas_algorithm' }) as [KeyArray, KeyArray];
+  const [initSeed, first] = splitSeed(seed) as [KeyArray, KeyArray];
   let loopSeed = first;
   let [values, good] = trial(initSeed);
   for (let t = 1; t < MAX_INIT_TRIALS && good.some((g) => g === 0); t++) {

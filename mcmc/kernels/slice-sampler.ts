@@ -1,11 +1,14 @@
 /**
  * `SliceSampler` (TFP's `tfp.mcmc.SliceSampler`): hit-and-run slice sampling. Each step picks a
- * direction uniformly on the unit sphere of the whole state (all parts together, per chain) and
- * applies Neal's (2003) one-dimensional slice sampler, doubling then shrinking, along it.
+ * direction per state part, uniform on that part's unit sphere (per chain), and applies Neal's
+ * (2003) one-dimensional slice sampler, doubling then shrinking, along it.
  */
 import { checkInteger, fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
+import { getModes } from '../../src/config.js';
+import { detCos, detSin } from '../../src/math/index.js';
 import { normal } from '../../src/samplers/normal.js';
+import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { broadcastTo } from '../../src/tensor/ops/shape.js';
@@ -64,8 +67,10 @@ function checkStepSize(fn: string, s: unknown): SliceStepSize {
  * per doubling end and shrinkage round, vectorized over chains.
  *
  * Seeds, as TFP: the step seed is sanitized and split into `[directionSeed, sliceSeed]`;
- * `directionSeed` is split into one key per state part, each drawing standard normals of the
- * part's shape and dtype, normalized per chain over all parts together; `sliceSeed` drives the
+ * `directionSeed` is split into one key per state part, each drawing TFP's `spherical_uniform` of
+ * the part's event size d in its dtype: a Rademacher sign for d = 1 (an integer uniform on
+ * {0, 1}, int64 in x64 mode), (cos u, sin u) with u uniform on [0, 2π) for d = 2, and standard
+ * normals over their norm for d ≥ 3 (so each part's direction has norm 1); `sliceSeed` drives the
  * one-dimensional routine: `splitSeed(sliceSeed, { n: 3, salt: 'ssu.slice_sampler_one_dim' })`
  * into the slice height's Gamma(1) draw, the doubling (`salt 'slice_bounds_by_doubling'`) and the
  * shrinkage loop (one split per round).
@@ -130,17 +135,9 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
     }
     const [directionSeed, sliceSeed] = splitSeed(stepSeed) as [KeyArray, KeyArray];
 
-    // A direction uniform on the sphere: normals per part, normalized per chain over all parts.
+    // A direction per part, uniform on that part's unit sphere (TFP's spherical_uniform).
     const partSeeds = splitSeed(directionSeed, { n: parts.length });
-    const raw = parts.map((p, i) => normal(p.shape, { dtype: p.dtype as FloatDType, seed: partSeeds[i] }).data as Float64Array);
-    const sumSq = new Float64Array(n);
-    raw.forEach((z, i) => { const inner = parts[i]!.size / n; for (let j = 0; j < z.length; j++) sumSq[Math.floor(j / inner)] += z[j]! * z[j]!; });
-    const direction = parts.map((p, i) => {
-      const z = raw[i]!, inner = p.size / n, f32 = p.dtype === 'float32';
-      const out = f32 ? new Float32Array(z.length) : new Float64Array(z.length);
-      for (let j = 0; j < z.length; j++) out[j] = z[j]! / Math.sqrt(sumSq[Math.floor(j / inner)]!);
-      return new Tensor(out, p.shape, p.dtype);
-    });
+    const direction = parts.map((p, i) => new Tensor(sphericalUniform(n, p.size / n, p.dtype as FloatDType, partSeeds[i]!), p.shape, p.dtype));
 
     // The width along the direction: 1/√Σ (n_i/s_i)² per chain.
     const steps = this.stepSizesFor(fn, parts);
@@ -203,4 +200,29 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
   copy(overrides: Partial<SliceSamplerOptions> = {}): SliceSampler {
     return new SliceSampler({ ...this.parameters, ...overrides });
   }
+}
+
+/**
+ * TFP's `random_ops.spherical_uniform(shape=[n], dimension=d)`: n points uniform on the unit
+ * sphere in d dimensions, row-major [n, d], with TFP's three cases (see the class comment).
+ */
+function sphericalUniform(n: number, d: number, dtype: FloatDType, seed: KeyArray): Float64Array | Float32Array {
+  const f32 = dtype === 'float32', r = f32 ? Math.fround : (x: number) => x;
+  const out = f32 ? new Float32Array(n * d) : new Float64Array(n * d);
+  if (d === 1) {
+    const bits = samplersUniform([n, 1], { minval: 0, maxval: 2, dtype: getModes().x64 ? 'int64' : 'int32', seed }).data;
+    for (let c = 0; c < n; c++) out[c] = 2 * Number(bits[c]!) - 1;
+  } else if (d === 2) {
+    const u = samplersUniform([n], { minval: 0, maxval: 2 * Math.PI, dtype, seed }).data as Float64Array | Float32Array;
+    for (let c = 0; c < n; c++) { out[2 * c] = r(detCos(u[c]!)); out[2 * c + 1] = r(detSin(u[c]!)); }
+  } else {
+    const z = normal([n, d], { dtype, seed }).data as Float64Array | Float32Array;
+    for (let c = 0; c < n; c++) {
+      let ss = 0;
+      for (let j = 0; j < d; j++) ss = r(ss + r(z[c * d + j]! * z[c * d + j]!));
+      const norm = r(Math.sqrt(ss));
+      for (let j = 0; j < d; j++) out[c * d + j] = r(z[c * d + j]! / norm);
+    }
+  }
+  return out;
 }

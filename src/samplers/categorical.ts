@@ -2,8 +2,8 @@ import { checkNonNegativeInteger, checkOptions, fail } from '../checks.js';
 import { getModes } from '../config.js';
 import { categorical as randomCategorical } from '../random/categorical.js';
 import { checkIntDtype } from '../random/randint.js';
-import { allocate, isBigIntDType, type IntDType } from '../tensor/dtype.js';
-import { Tensor } from '../tensor/tensor.js';
+import type { IntDType } from '../tensor/dtype.js';
+import { Tensor, tensor } from '../tensor/tensor.js';
 import { sanitize, type Seed } from './seeds.js';
 
 /**
@@ -12,10 +12,9 @@ import { sanitize, type Seed } from './seeds.js';
  * `[...batch, numSamples]` where `batch = logits.shape[:-1]` (TF requires 2-D logits
  * `[batch, classes]`; any rank ≥ 1 works here, 1-D logits giving `[numSamples]`).
  *
- * Calls `random.categorical(key, logits, { shape: [numSamples, ...batch] })` (JAX's Gumbel-max,
- * noise of shape `[numSamples, ...batch, classes]` in the logits' dtype) and moves the sample
- * axis last. TFP on JAX instead draws its noise as `[...batch, classes, numSamples]`; the
- * distribution is the same, the values are not.
+ * TFP on JAX's Gumbel-max: noise of shape `[...batch, classes, numSamples]` in the logits' dtype
+ * added to the logits (a trailing axis of 1) and the argmax over classes, i.e.
+ * `random.categorical(key, logits[..., None], { axis: -2, shape: [...batch, numSamples] })`.
  *
  * @param logits unnormalised log-probabilities: a float array or Tensor of rank ≥ 1. −∞ marks
  *   an impossible class; NaN and +∞ are errors.
@@ -43,7 +42,8 @@ export function categorical(
   const batch = shape.slice(0, -1);
   let draws: Tensor<IntDType>;
   try {
-    draws = randomCategorical(key, logits, { shape: [n, ...batch] });
+    const l = logits instanceof Tensor ? logits : tensor(logits as never, modes.x64 ? 'float64' : 'float32');   // numbers act as the default float, as in random.categorical
+    draws = randomCategorical(key, l.reshape([...shape, 1]), { axis: -2, shape: [...batch, n] });
   } catch (e) {
     // Same checks, reported under this function's name.
     if (e instanceof Error && e.message.startsWith('random.categorical:')) {
@@ -52,17 +52,7 @@ export function categorical(
     }
     throw e;
   }
-  const B = batch.reduce((a, b) => a * b, 1);
-  const src = draws.data;
-  const out = allocate(dtype, n * B);
-  const big = isBigIntDType(dtype);
-  for (let j = 0; j < n; j++) {
-    for (let b = 0; b < B; b++) {
-      const v = Number(src[j * B + b]!);
-      out[b * n + j] = (big ? BigInt(v) : v) as never;
-    }
-  }
-  return new Tensor<IntDType>(out, [...batch, n], dtype);
+  return draws.dtype === dtype ? draws : draws.astype(dtype) as Tensor<IntDType>;
 }
 
 /** The shape of a nested array, following first elements (rectangularity is checked later). */

@@ -1,10 +1,12 @@
 import { checkOptions, checkShape, fail } from '../checks.js';
-import { getModes } from '../config.js';
-import { floatParam, checkValues, type ParamLike, type ShapeLike } from '../random/params.js';
+import { getModes, type Modes } from '../config.js';
+import { detLog } from '../math/index.js';
+import { splitKeys, type KeyArray } from '../random/key-array.js';
+import { uniformUnit } from '../random/uniform.js';
+import { floatParam, checkValues, paramValues, rounder, type ParamLike, type ShapeLike } from '../random/params.js';
 import { defaultIntDtype } from '../random/permutation.js';
-import { poisson as randomPoisson } from '../random/poisson.js';
 import { checkIntDtype } from '../random/randint.js';
-import { INT_DTYPES, type DType, type FloatDType, type IntDType } from '../tensor/dtype.js';
+import { allocate, INT_DTYPES, isBigIntDType, type DType, type FloatDType, type IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { sanitize, type Seed } from './seeds.js';
 
@@ -17,18 +19,24 @@ export interface SamplersPoissonOptions {
   seed?: Seed;
 }
 
+/** The largest rate drawn with TFP's method (Knuth's, one step per unit of λ): beyond it the loop would run for too long. */
+export const KNUTH_MAX_RATE = 1e6;
+
 /**
  * Poisson samples (TFP's `samplers.poisson`): P(k) = λᵏ e^(−λ) / k! on k = 0, 1, 2, …, with
- * result shape `shape + lam.shape`. Calls `random.poisson(key, lam, shape + lam.shape)`, i.e.
- * JAX's own sampler (Knuth's method below λ = 10, transformed rejection above, λ in float32),
- * where TFP on JAX runs Knuth's method for every λ; the distribution is the same, the values
- * are not. As `random.poisson`, a negative or NaN λ gives −1 for that element. A float `dtype`
+ * result shape `shape + lam.shape`, and TFP on JAX's draws: its `tf.random.stateless_poisson` is
+ * Knuth's method for every λ, one loop over the whole array — each step splits the key
+ * (`[key, sub] = split(key)`), counts the elements whose running sum of log-uniforms (of
+ * `uniform(sub, shape)`, in the default float dtype) is still above −λ, and adds a step's
+ * log-uniforms, until no element is left. λ is used in the default float dtype. Unlike TFP on
+ * JAX, λ = 0 gives 0 (TFP gives −1); a negative or NaN λ gives −1 as there. A float `dtype`
  * draws integers in the default integer dtype and converts them.
  *
  * Unlike TFP, whose default dtype is int32, the default follows stochax's x64 mode.
  *
- * @throws TypeError for a missing or non-numeric `lam`, a bad dtype or seed; RangeError for an
- *   infinite λ or a bad shape.
+ * @throws TypeError for a missing or non-numeric `lam`, a bad dtype or seed; RangeError for a bad
+ *   shape or a λ above {@link KNUTH_MAX_RATE} (10⁶: Knuth's method takes one step per unit of λ;
+ *   the `Poisson` distribution draws any rate).
  * @example
  * samplers.poisson([3], { lam: [1, 20], seed: 0 });                   // → Tensor int64 [3, 2]
  * samplers.poisson([5], { lam: 4, dtype: 'float32', seed: 0 });       // → Tensor float32 [5]
@@ -45,12 +53,34 @@ export function poisson(shape: ShapeLike, options: SamplersPoissonOptions): Tens
   }
   if (opts.dtype === 'float64' && !modes.x64) fail('range', fn, 'dtype', "'float64' needs x64 mode (configure({ x64: true }))", opts.dtype);
   const intDtype: IntDType = isFloat ? defaultIntDtype(modes) : checkIntDtype(fn, opts.dtype, modes);
-  const lam = floatParam(fn, 'lam', opts.lam, 'float32');
-  checkValues(fn, 'lam', lam.data as Float32Array, (v) => v !== Infinity, 'must be finite');
+  const floatDtype: FloatDType = modes.x64 ? 'float64' : 'float32';
+  const lam = floatParam(fn, 'lam', opts.lam, floatDtype);
+  checkValues(fn, 'lam', lam.data as ArrayLike<number>, (v) => !(v > KNUTH_MAX_RATE),
+    `must be at most ${KNUTH_MAX_RATE} (TFP's method takes one step per unit of λ; the Poisson distribution draws any rate)`);
+  const outShape = [...s, ...lam.shape];
+  const size = checkShape(fn, 'shape', outShape).reduce((a, b) => a * b, 1);
   const key = sanitize(fn, opts.seed, undefined, modes);
-  const k = randomPoisson(key, lam, [...s, ...lam.shape], { dtype: intDtype });
-  if (!isFloat) return k;
-  const out = opts.dtype === 'float32' ? new Float32Array(k.size) : new Float64Array(k.size);
-  for (let i = 0; i < k.size; i++) out[i] = Number(k.data[i]!);
-  return new Tensor<FloatDType>(out, k.shape, opts.dtype as FloatDType);
+  const k = knuth(key, paramValues(fn, 'lam', lam, outShape), size, floatDtype, modes);
+  const out = isFloat ? (opts.dtype === 'float32' ? new Float32Array(size) : new Float64Array(size)) : allocate(intDtype, size);
+  const big = isBigIntDType(intDtype) && !isFloat;
+  for (let i = 0; i < size; i++) out[i] = (big ? BigInt(k[i]!) : k[i]!) as never;
+  return new Tensor(out, outShape, isFloat ? opts.dtype as FloatDType : intDtype);
+}
+
+/** TFP on JAX's Knuth loop (its backend's `_poisson_jax_impl`), with λ = 0 giving 0. */
+function knuth(key: KeyArray, lam: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes): Int32Array {
+  const r = rounder(dtype);
+  const k = new Int32Array(size);
+  const logProd = new Float64Array(size);
+  for (let rng = key; ;) {
+    let live = false;
+    for (let i = 0; i < size; i++) if (logProd[i]! > -lam[i]!) { live = true; k[i]!++; }
+    if (!live) break;
+    const [next, sub] = splitKeys(rng, 2, modes) as [KeyArray, KeyArray];
+    const u = uniformUnit(sub, size, dtype, modes);
+    for (let i = 0; i < size; i++) logProd[i] = r(logProd[i]! + r(detLog(u[i]!)));
+    rng = next;
+  }
+  for (let i = 0; i < size; i++) k[i] = lam[i] === 0 ? 0 : k[i]! - 1;
+  return k;
 }

@@ -146,7 +146,7 @@ describe('Binomial', () => {
     for (let seed = 0; seed < 40; seed++) {
       const salted = sanitizeSeed(seed, { salt: 'binomial' });
       const [, btrsSeed] = splitSeed(salted) as [KeyArray, KeyArray];
-      const [initSeed] = splitSeed(btrsSeed, { salt: 'batched_las_vegas_algorithm' }) as [KeyArray, KeyArray];
+      const [initSeed] = splitSeed(btrsSeed) as [KeyArray, KeyArray];
       const [uSeed, vSeed] = splitSeed(initSeed) as [KeyArray, KeyArray];
       const u = (uniform([1], { seed: uSeed }).data[0] as number) - 0.5, v = uniform([1], { seed: vSeed }).data[0] as number;
       const us = 0.5 - Math.abs(u), k = Math.floor((2 * a / us + b) * u + c);

@@ -1,0 +1,91 @@
+// Issue 16, item 1: every distribution's `sample` gives TFP on JAX's draws for the same key.
+// The fixtures are TFP's own draws (TFP commit c847a41 built for JAX 0.10.2 from its source, with
+// float64 parameters in x64 mode and JAX's defaults in x32 mode): test/fixtures/tfp-jax/generate.py
+// (its header has the build steps and the commands). Integers must be equal; floats within 4 ulp,
+// except where the last bits go through a transcendental function: XLA's `log`/`exp`/`pow` and
+// stochax's deterministic ones (src/math) differ by an ulp, and some samplers amplify that —
+// those cases carry their own bound and the reason.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as distributions from '../../distributions/index.js';
+import { configure } from '../../src/config.js';
+import { key } from '../../src/random/index.js';
+
+interface Case {
+  readonly name: string;
+  readonly params: Record<string, unknown>;
+  readonly sampleShape: number[];
+  readonly seed: number;
+  readonly dtype?: string;
+  readonly shape?: number[];
+  readonly values?: number[];
+  readonly error?: string;
+}
+const load = (mode: 'x64' | 'x32'): Case[] =>
+  JSON.parse(readFileSync(new URL(`../fixtures/tfp-jax/draws-${mode}.json`, import.meta.url), 'utf8')).cases;
+
+/**
+ * Larger bounds (in ulp of the dtype) and why. Marsaglia–Tsang gamma draws take a log of a
+ * uniform and, for concentration < 1, the boost u^(1/α) = exp(log(u)/α), which multiplies a
+ * last-bit difference of the log by 1/α; Beta, Dirichlet, Chi2 and LKJ are ratios or sums of
+ * such gammas.
+ */
+const BOUND: Record<string, number> = { Gamma: 512, Beta: 64, Dirichlet: 16, Chi2: 16, LKJ: 16, InverseGamma: 16, StudentT: 16, HalfStudentT: 16 };
+/**
+ * In x32 mode also: XLA's float32 `tan`, `cos` and `log` are polynomial approximations good to a
+ * few float32 ulp, not correctly rounded, while stochax rounds its float64 deterministic value
+ * once — Cauchy's tan(π(u − ½)), the von Mises rejection (cos) and the horseshoe's half-Cauchy
+ * scale differ by up to ~20 ulp. Matching them bit for bit would mean copying XLA's float32 kernels.
+ */
+const BOUND32: Record<string, number> = { ...BOUND, Cauchy: 32, HalfCauchy: 32, VonMises: 32, Horseshoe: 32 };
+
+/** Distance in units in the last place between two floats of the dtype (0 for equal, including ±0). */
+function ulps(a: number, b: number, dtype: string): number {
+  if (a === b) return 0;
+  if (Number.isNaN(a) || Number.isNaN(b)) return Infinity;
+  const ord = (x: number): bigint => {
+    if (dtype === 'float32') { const v = new Int32Array(Float32Array.of(x).buffer)[0]!; return BigInt(v < 0 ? -(v & 0x7fffffff) : v); }
+    const v = new BigInt64Array(Float64Array.of(x).buffer)[0]!;
+    return v < 0n ? -(v & 0x7fffffffffffffffn) : v;
+  };
+  const d = ord(a) - ord(b);
+  return Number(d < 0n ? -d : d);
+}
+
+afterEach(() => { configure({ x64: true }); });
+
+for (const mode of ['x64', 'x32'] as const) {
+  describe(`sample() gives TFP on JAX's draws (${mode} mode)`, () => {
+    for (const c of load(mode)) {
+      it(`${c.name}(${JSON.stringify(c.params)}).sample([${c.sampleShape}], key(${c.seed}))`, () => {
+        expect(c.error, 'TFP failed on this case when the fixture was made').toBeUndefined();
+        configure({ x64: mode === 'x64' });
+        const Ctor = (distributions as unknown as Record<string, new (p: unknown) => distributions.Distribution>)[c.name]!;
+        const d = new Ctor(c.params);
+        const x = d.sample(c.sampleShape, { seed: key(c.seed) });
+        expect(x.shape).toEqual(c.shape);
+        const got = Array.from(x.data as ArrayLike<number | bigint>, Number);
+        if (c.dtype!.startsWith('int') || c.dtype === 'bool') {
+          expect(got).toEqual(c.values);
+          return;
+        }
+        const bound = (mode === 'x64' ? BOUND : BOUND32)[c.name] ?? 4;
+        const worst = Math.max(...got.map((v, i) => ulps(v, c.values![i]!, c.dtype!)));
+        expect(worst, `${got} vs TFP ${c.values}`).toBeLessThanOrEqual(bound);
+      });
+    }
+  });
+}
+
+describe('the fixtures cover the distributions', () => {
+  it('every exported distribution with a sampler of its own has a case (composites and Deterministic aside)', () => {
+    const composite = new Set(['Distribution', 'Deterministic', 'Independent', 'Sample', 'TransformedDistribution', 'Mixture',
+      'MixtureSameFamily', 'HiddenMarkovModel', 'JointDistribution', 'JointDistributionSequential', 'JointDistributionNamed',
+      'JointDistributionCoroutine', 'JointDistributionPinned', 'DefaultJointBijector', 'Root']);
+    const names = new Set(load('x64').map((c) => c.name));
+    const missing = Object.entries(distributions)
+      .filter(([n, v]) => typeof v === 'function' && /^[A-Z]/.test(n) && v.prototype instanceof distributions.Distribution && !composite.has(n) && !names.has(n))
+      .map(([n]) => n);
+    expect(missing).toEqual([]);
+  });
+});
