@@ -145,15 +145,7 @@ export function compileTarget(fn: string, m: FlatModel, batch: readonly number[]
  */
 export function flatLogDensity(fn: string, m: FlatModel, compile: boolean): (x: ArrayLike<number>, grad: Float64Array) => number {
   if (compile) {
-    const c = compileTarget(fn, m, []);
-    const value = c.outputs[0]!, input = c.flatInput, g = c.flatGrad, run = c.run;
-    const n = input.length;
-    return (x, grad) => {
-      for (let k = 0; k < n; k++) input[k] = x[k]!;      // a loop: cheaper than \`set\` for the small dims NUTS sees
-      run(true);
-      for (let k = 0; k < n; k++) grad[k] = g[k]!;
-      return value[0]!;
-    };
+    return compileTarget(fn, m, []).valueAndGrad!;
   }
   const vg = valueAndGrad((...xs: Tensor[]) => m.target(...xs), m.sizes.map((_, j) => j));
   return (x, grad) => {

@@ -34,6 +34,13 @@ export interface Compiled {
   readonly flatGrad: Float64Array;
   /** Runs the forward pass, and the reverse pass too when `withGrad`. */
   run(withGrad: boolean): void;
+  /**
+   * The flat value-and-gradient form `(x, grad) => output 0` (x copied into `flatInput`, `run(true)`,
+   * `flatGrad` copied into grad), generated beside `run` so each program has its own monomorphic
+   * copy loops and V8 can inline `run` (a wrapper shared by every program measured ~15% slower on
+   * eight schools). Present when output 0 is one value and gradients were generated. Arguments are not checked.
+   */
+  readonly valueAndGrad?: (x: ArrayLike<number>, grad: Float64Array) => number;
   /** The generated source, for inspection. */
   readonly source: string;
 }
@@ -361,11 +368,15 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   }
 
   writeForward();
+  const flat = withGrad && outputs[0]!.length === 1
+    ? `function valueAndGrad(x, grad) {\nfor (let k = 0; k < ${flatInput.length}; k++) ${bind(flatInput)}[k] = x[k];\nrun(true);\n` +
+      `for (let k = 0; k < ${flatGrad.length}; k++) grad[k] = ${bind(flatGrad)}[k];\nreturn ${bind(outputs[0])}[0];\n}`
+    : 'const valueAndGrad = undefined;';
   const names = env.map((_, i) => `e${i}`);
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\nreturn function run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
-    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${resolveMarks(back.join('\n'))}\n};`;
-  const run = new Function('env', source)(env) as (withGrad: boolean) => void;
-  return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, source };
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\nfunction run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
+    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${resolveMarks(back.join('\n'))}\n}\n${flat}\nreturn { run, valueAndGrad };`;
+  const { run, valueAndGrad } = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad'>;
+  return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source };
 }
 
 /**

@@ -29,6 +29,12 @@ export interface PrngImpl {
   /** Optional fused paths for `uniform`'s default range, bit-identical to the generic path. */
   uniformFloat64?(key: Uint32Array, out: Float64Array, modes: Modes): void;
   uniformFloat32?(key: Uint32Array, out: Float32Array, modes: Modes): void;
+  /**
+   * Optional: element `index` of `uniformFloat64(key, out)` for `out.length === count`, computed
+   * alone with the same bits — for samplers that take uniforms one at a time from a block and
+   * rarely use all of it (NUTS's merges).
+   */
+  uniformFloat64At?(key: Uint32Array, index: number, count: number, modes: Modes): number;
 }
 
 /** Narrows 32-bit draws to 8 or 16 bits by keeping the low bits (a truncating convert). */

@@ -1,4 +1,4 @@
-import { threefryFill } from '../prng/index.js';
+import { threefryFill, threefryFillJs } from '../prng/index.js';
 import { truncateWords, type PrngImpl } from './impl.js';
 
 /**
@@ -34,6 +34,8 @@ function checkCount(size: number): void {
   // running counter, so one call stays below 2^32 values (far beyond any typed array anyway).
   if (size >= 2 ** 32) throw new RangeError(`threefry2x32: cannot draw ${size} values in one call (limit 2^32 - 1)`);
 }
+
+const ONE_F64 = new Float64Array(1);
 
 /** Threefry-2x32-20 exactly as JAX 0.10.2, in both `jax_threefry_partitionable` modes. */
 export const threefry2x32: PrngImpl = {
@@ -86,6 +88,13 @@ export const threefry2x32: PrngImpl = {
     checkCount(out.length);
     if (modes.partitionable) threefryFill('f64', key[0]!, key[1]!, 0, 0, 0, out.length, out);
     else threefryFill('f64', key[0]!, key[1]!, 0, out.length, 1, out.length, out);
+  },
+
+  uniformFloat64At(key, index, count, modes) {
+    // Block `index` of uniformFloat64's fill: counter (0, index), or (index, count + index) in the original mode.
+    if (modes.partitionable) threefryFillJs('f64', key[0]!, key[1]!, 0, index, 0, 1, ONE_F64);
+    else threefryFillJs('f64', key[0]!, key[1]!, index, count + index, 0, 1, ONE_F64);
+    return ONE_F64[0]!;
   },
 
   uniformFloat32(key, out, modes) {
