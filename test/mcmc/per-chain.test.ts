@@ -263,3 +263,33 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
     expect(call({ nDraws: 1e8 })).toThrow(/windowedAdaptiveNuts: `nDraws` keeps 100000000 draws × 1 coordinates × 4 chains, more than 2\^28/);
   });
 });
+
+describe('ChainRandom: uniforms one at a time (the PRNG record\'s uniformFloat64At)', () => {
+  it('element j alone is element j of the whole fill, in both threefry modes, and the chain draws are those of the block path', async () => {
+    const { threefry2x32 } = await import('../../src/random/threefry-impl.js');
+    const { ChainRandom } = await import('../../mcmc/internal/nuts-chain.js');
+    const { key } = await import('../../src/random/keys.js');
+    const { configure, getModes } = await import('../../src/config.js');
+    const k = Uint32Array.of(0x12345678, 0x9abcdef0);
+    for (const partitionable of [true, false]) {
+      const modes = { ...getModes(), partitionable };
+      const all = new Float64Array(32);
+      threefry2x32.uniformFloat64!(k, all, modes);
+      for (let j = 0; j < 32; j++) expect(threefry2x32.uniformFloat64At!(k, j, 32, modes)).toBe(all[j]);
+    }
+    // A stream of single uniforms across blocks, with and without the hook.
+    const draw = () => { const r = new ChainRandom(key(5), getModes()); r.begin(3); return Array.from({ length: 70 }, () => r.uniform()); };
+    const at = threefry2x32.uniformFloat64At;
+    for (const partitionable of [true, false]) {
+      configure({ threefryPartitionable: partitionable });
+      try {
+        const one = draw();
+        delete (threefry2x32 as { uniformFloat64At?: unknown }).uniformFloat64At;
+        expect(draw()).toEqual(one);
+      } finally {
+        (threefry2x32 as { uniformFloat64At?: unknown }).uniformFloat64At = at;
+        configure({ threefryPartitionable: true });
+      }
+    }
+  });
+});
