@@ -1,5 +1,9 @@
 // The README's tour snippets for distributions, joint distributions and MCMC, run as written
 // (values checked against independent formulas or references, not against themselves).
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
 import { compileLogDensity, HalfNormal, JointDistributionNamed, Normal, Gamma, Sample } from '../distributions/index.js';
@@ -68,4 +72,99 @@ describe('README tour', () => {
     const f = jit((x: Tensor) => sum(square(x)));
     expect(f([1, 2, 3]).item()).toBe(14);
   });
+});
+
+// The README's ```ts blocks type-check under the repository's strict tsconfig. The tour's blocks
+// build on each other (the joint-model block uses `key`, `model`, … from earlier ones), so they
+// are checked in order as nested scopes of one module (a later block may shadow an earlier
+// name); a block with top-level `export`s is a module file of its own. 'stochax' imports
+// resolve to the sources. Only `noUnusedLocals` is off: the tour names values it only shows.
+describe('README code', () => {
+  const repo = fileURLToPath(new URL('../', import.meta.url));
+  const dir = join(repo, 'test', 'readme-snippets');   // virtual files: nothing is written
+
+  interface Block { line: number; code: string }
+  const blocks: Block[] = [];
+  const lines = readFileSync(join(repo, 'README.md'), 'utf8').split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i]!.trim() !== '```ts') continue;
+    const start = i + 1;
+    while (i + 1 < lines.length && lines[i + 1]!.trim() !== '```') i++;
+    blocks.push({ line: start + 1, code: lines.slice(start, i + 1).join('\n') });
+    i++;
+  }
+
+  const ENTRY: Record<string, string> = { stochax: 'src/index.js', 'stochax/distributions': 'distributions/index.js', 'stochax/mcmc': 'mcmc/index.js', 'stochax/report': 'cli/report/index.js' };
+  const IMPORT = /^import \{([^}]*)\} from '([^']+)';\s*(\/\/.*)?$/;
+  const spec = (m: string) => {
+    const target = ENTRY[m];
+    if (target === undefined) throw new Error(`README imports from an unknown module '${m}'`);
+    const rel = relative(dir, join(repo, target)).split('\\').join('/');
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+
+  /** Virtual files: path → [text, README line of each text line (0 for generated lines)]. */
+  const files = new Map<string, { text: string; map: number[] }>();
+  const chainImports = new Map<string, Set<string>>();
+  const chainBody: string[] = [], chainMap: number[] = [];
+  let closers = 0;
+  blocks.forEach((b, n) => {
+    const ls = b.code.split('\n');
+    if (ls.some((l) => /^export /.test(l))) {
+      files.set(join(dir, `block${n + 1}.ts`), {
+        text: ls.map((l) => l.replace(/from '(stochax[^']*)'/, (_, m: string) => `from '${spec(m)}'`)).join('\n'),
+        map: ls.map((_, k) => b.line + k),
+      });
+      return;
+    }
+    chainBody.push('{'); chainMap.push(0); closers++;
+    ls.forEach((l, k) => {
+      const m = IMPORT.exec(l);
+      if (m !== null) {
+        const set = chainImports.get(m[2]!) ?? new Set<string>();
+        for (const name of m[1]!.split(',').map((x) => x.trim()).filter(Boolean)) set.add(name);
+        chainImports.set(m[2]!, set);
+        chainBody.push(''); chainMap.push(b.line + k);
+      } else {
+        chainBody.push(l); chainMap.push(b.line + k);
+      }
+    });
+  });
+  // One import per module; a name imported as a value and as a type (`type Tensor`) once, as a value.
+  const merged = (names: Set<string>) => [...names].filter((n) => !(n.startsWith('type ') && names.has(n.slice(5))));
+  const head = [...chainImports].map(([m, names]) => `import { ${merged(names).join(', ')} } from '${spec(m)}';`);
+  files.set(join(dir, 'tour.ts'), {
+    text: [...head, ...chainBody, '}'.repeat(closers), 'export {};'].join('\n'),
+    map: [...head.map(() => 0), ...chainMap, 0, 0],
+  });
+
+  it('finds the blocks', () => {
+    expect(blocks.length).toBeGreaterThan(10);
+  });
+
+  it('type-checks every ```ts block under strict tsc', () => {
+    const config = ts.getParsedCommandLineOfConfigFile(join(repo, 'tsconfig.json'), {}, {
+      ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },
+    })!;
+    const options: ts.CompilerOptions = { ...config.options, noEmit: true, noUnusedLocals: false, declaration: false, sourceMap: false };
+    expect(options.strict).toBe(true);
+    const host = ts.createCompilerHost(options);
+    const getSourceFile = host.getSourceFile.bind(host), fileExists = host.fileExists.bind(host), readFile = host.readFile.bind(host);
+    host.getSourceFile = (name, lang, ...rest) => {
+      const f = files.get(name);
+      return f !== undefined ? ts.createSourceFile(name, f.text, lang, true) : getSourceFile(name, lang, ...rest);
+    };
+    host.fileExists = (name) => files.has(name) || fileExists(name);
+    host.readFile = (name) => files.get(name)?.text ?? readFile(name);
+    const program = ts.createProgram([...files.keys()], options, host);
+    const problems: string[] = [];
+    for (const [name, f] of files) {
+      const sf = program.getSourceFile(name)!;
+      for (const d of [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]) {
+        const { line } = sf.getLineAndCharacterOfPosition(d.start ?? 0);
+        problems.push(`README.md:${f.map[line] || '?'}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 180_000);
 });
