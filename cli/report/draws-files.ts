@@ -89,6 +89,21 @@ export function arvizArray(t: Tensor): string {
   const nChains = t.ndim === 1 ? 1 : t.shape[1]!;
   const event = t.shape.slice(2);
   const eventSize = event.reduce((a, b) => a * b, 1);
+  const nest = jsonNester(t);
+  const chains: string[] = [];
+  for (let c = 0; c < nChains; c++) {
+    const rows: string[] = [];
+    for (let d = 0; d < nDraws; d++) rows.push(nest((d * nChains + c) * eventSize, event, eventSize));
+    chains.push(`[${rows.join(', ')}]`);
+  }
+  return `[${chains.join(', ')}]`;
+}
+
+/**
+ * `nest(base, dims, stride)`: the block of t's values at `base` with shape `dims` (`stride`
+ * values) as nested JSON arrays — booleans as true/false, 64-bit integers exactly. @internal
+ */
+export function jsonNester(t: Tensor): (base: number, dims: readonly number[], stride: number) => string {
   const bool = t.dtype === 'bool';
   const values = float64Values(t);
   const big = t.data instanceof BigInt64Array || t.data instanceof BigUint64Array ? t.data : undefined;
@@ -100,13 +115,7 @@ export function arvizArray(t: Tensor): string {
     for (let k = 0; k < dims[0]!; k++) items.push(nest(base + k * inner, dims.slice(1), inner));
     return `[${items.join(', ')}]`;
   };
-  const chains: string[] = [];
-  for (let c = 0; c < nChains; c++) {
-    const rows: string[] = [];
-    for (let d = 0; d < nDraws; d++) rows.push(nest((d * nChains + c) * eventSize, event, eventSize));
-    chains.push(`[${rows.join(', ')}]`);
-  }
-  return `[${chains.join(', ')}]`;
+  return nest;
 }
 
 /** A JSON object of pre-written values, one entry a line. @internal */

@@ -11,8 +11,8 @@
 import { checkOptions, fail } from '../../src/checks.js';
 import { asTensor } from '../../src/tensor/core.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
-import { arvizArray, fromArviz, group, jsonNumber } from './draws-files.js';
+import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
+import { arvizArray, fromArviz, group, jsonNester, jsonNumber } from './draws-files.js';
 import { namedParts, type ReportDraws } from './parameters.js';
 import { sampleStats } from './sample-stats.js';
 import { flatSettings, type RunSettings, type SettingValue } from './settings.js';
@@ -63,17 +63,7 @@ export interface InferenceDataJsonOptions {
 
 /** A tensor (any rank) as nested JSON arrays. */
 function nestedJson(t: Tensor): string {
-  const values = float64Values(t);
-  const bool = t.dtype === 'bool';
-  const leaf = (i: number) => (bool ? (values[i] !== 0 ? 'true' : 'false') : jsonNumber(values[i]!));
-  const nest = (base: number, dims: readonly number[], stride: number): string => {
-    if (dims.length === 0) return leaf(base);
-    const inner = stride / dims[0]!;
-    const items: string[] = [];
-    for (let k = 0; k < dims[0]!; k++) items.push(nest(base + k * inner, dims.slice(1), inner));
-    return `[${items.join(', ')}]`;
-  };
-  return nest(0, t.shape, t.size);
+  return jsonNester(t)(0, t.shape, t.size);
 }
 
 function groupRecord(fn: string, arg: string, g: unknown): [string, Tensor][] {
