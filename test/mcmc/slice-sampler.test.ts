@@ -13,9 +13,9 @@ import type { State } from '../../mcmc/kernel.js';
 import { SliceSampler } from '../../mcmc/kernels/slice-sampler.js';
 import { sampleChain } from '../../mcmc/sample-chain.js';
 import { KeyArray } from '../../src/random/key-array.js';
-import { normal } from '../../src/samplers/normal.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import { uniform } from '../../src/samplers/uniform.js';
+import { detCos, detSin } from '../../src/math/index.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import { add, logaddexp, mul, square, sub } from '../../src/tensor/ops/elementwise.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
@@ -114,10 +114,11 @@ describe('SliceSampler: seeds', () => {
       const seed = sanitizeSeed(s);
       const [next, r] = kernel.oneStep(x0, pkr, seed);
       const [directionSeed, sliceSeed] = splitSeed(seed) as KeyArray[];
+      // TFP's spherical_uniform per part: (cos u, sin u) for the 2-element part, a Rademacher sign for the scalar one.
       const keys = splitSeed(directionSeed!, { n: 2 });
-      const z = [values(normal([1, 2], { seed: keys[0] })), values(normal([1], { seed: keys[1] }))];
-      const norm = Math.sqrt(z[0]![0]! ** 2 + z[0]![1]! ** 2 + z[1]![0]! ** 2);
-      const dir = z.map((p) => p.map((v) => v / norm));
+      const u = values(uniform([1], { minval: 0, maxval: 2 * Math.PI, seed: keys[0] }))[0]!;
+      const sign = 2 * Number((uniform([1, 1], { minval: 0, maxval: 2, dtype: 'int64', seed: keys[1] }).data as BigInt64Array)[0]) - 1;
+      const dir = [[detCos(u), detSin(u)], [sign]];
       expect((r.direction as Tensor[]).map(values)).toEqual(dir);
       const width = 1 / Math.sqrt((dir[0]![0]! / 0.1) ** 2 + (dir[0]![1]! / 0.1) ** 2 + (dir[1]![0]! / 0.05) ** 2);
       const along = (a: number) => [tensor([[0.3 + a * dir[0]![0]!, -0.2 + a * dir[0]![1]!]]), tensor([0.7 + a * dir[1]![0]!])];
@@ -145,8 +146,8 @@ describe('SliceSampler: seeds', () => {
       const seed = sanitizeSeed(s);
       const [next, r] = kernel.oneStep(x, pkr, seed);
       const [directionSeed, sliceSeed] = splitSeed(seed) as KeyArray[];
-      const z = values(normal([1], { seed: splitSeed(directionSeed!, { n: 1 })[0] }))[0]!;
-      const dir = z / Math.sqrt(z * z);
+      const bit = (uniform([1, 1], { minval: 0, maxval: 2, dtype: 'int64', seed: splitSeed(directionSeed!, { n: 1 })[0] }).data as BigInt64Array)[0];
+      const dir = 2 * Number(bit) - 1;                  // TFP's Rademacher direction for one dimension
       expect(values((r.direction as Tensor[])[0])).toEqual([dir]);
       const f = (a: number) => values(bimodal(tensor([0.55 + a * dir])))[0]!;
       const h = sliceStepByHand(f, values(pkr.targetLogProb)[0]!, 1 / Math.sqrt((dir / 0.4) ** 2), 4, sliceSeed!);
@@ -157,14 +158,15 @@ describe('SliceSampler: seeds', () => {
     expect(irreversible).toBeGreaterThan(0);
   });
 
-  it('the direction has unit length per chain over all parts; the move is along it, inside the bounds', () => {
+  it('the direction has unit length per chain in each part (TFP\'s); the move is along it, inside the bounds', () => {
     const kernel = new SliceSampler({ targetLogProbFn: target, stepSize: 1, maxDoublings: 5 });
     const x: Tensor[] = [tensor([[0, 1], [2, 3], [4, 5]]), tensor([1, 2, 3])];
     const [next, r] = kernel.oneStep(x, kernel.bootstrapResults(x), sanitizeSeed(9));
     const [d0, d1] = (r.direction as Tensor[]).map(values), [n0, n1] = (next as Tensor[]).map(values);
     const [x0v, x1v] = x.map(values);
     for (let c = 0; c < 3; c++) {
-      expect(d0![2 * c]! ** 2 + d0![2 * c + 1]! ** 2 + d1![c]! ** 2).toBeCloseTo(1, 14);
+      expect(d0![2 * c]! ** 2 + d0![2 * c + 1]! ** 2).toBeCloseTo(1, 14);
+      expect(Math.abs(d1![c]!)).toBe(1);
       const a = (n1![c]! - x1v![c]!) / d1![c]!;
       expect((n0![2 * c]! - x0v![2 * c]!) / d0![2 * c]!).toBeCloseTo(a, 9);
       expect(a).toBeGreaterThanOrEqual(values(r.lowerBounds)[c]!);
