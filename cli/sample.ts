@@ -21,8 +21,8 @@ import { stochaxVersion } from './version.js';
 
 export const SAMPLE_HELP = `Usage: stochax sample <model.ts|model.js> [flags]
 
-Samples the model module and prints the summary table (mean, MCSE, sd, 5%, 50%, 95%,
-ESS_bulk, ESS_tail, R_hat, divergences); writes draws.csv, draws.json and report.html to --out.
+Samples the model module and prints the summary table (mean, MCSE, sd, ArviZ's 94% HDI
+hdi_3%/hdi_97%, ESS_bulk, ESS_tail, R_hat, divergences); writes draws.csv, draws.json and report.html to --out.
 draws.json is an ArviZ InferenceData (az.from_json reads it): posterior (with the model's
 deterministic(...) values), sample_stats, and for a joint model with observed data also
 log_likelihood, posterior_predictive, prior, prior_predictive and observed_data (the

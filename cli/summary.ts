@@ -8,8 +8,8 @@ import { CliError, oneLine, type CliIo } from './errors.js';
 
 export const SUMMARY_HELP = `Usage: stochax summary <draws.json> [--var-names a,b]
 
-Prints the summary table (mean, MCSE, sd, 5%, 50%, 95%, ESS_bulk, ESS_tail, R_hat,
-divergences) of a draws.json written by \`stochax sample\` or \`stochax merge\` (or any
+Prints the summary table (mean, MCSE, sd, ArviZ's 94% HDI hdi_3%/hdi_97%, ESS_bulk,
+ESS_tail, R_hat, divergences) of a draws.json written by \`stochax sample\` or \`stochax merge\` (or any
 ArviZ InferenceData JSON, az.to_json's or az.from_dict-shaped, with a posterior group; its
 posterior includes the model's deterministic(...) values).
 

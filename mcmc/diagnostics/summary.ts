@@ -62,8 +62,8 @@ export interface SummaryOptions {
   /** Probability of the HDI in `hdiLower`/`hdiUpper`, in (0, 1] (default 0.94, ArviZ's). */
   readonly hdiProb?: number;
   /**
-   * Which interval columns the printed table shows: `'quantiles'` (default: 5%, 50%, 95%) or
-   * `'hdi'` (ArviZ's `hdi_3%`, `hdi_97%` for the default `hdiProb`). Rows carry both.
+   * Which interval columns the printed table shows: `'hdi'` (default, as `az.summary`: `hdi_3%`,
+   * `hdi_97%` for the default `hdiProb`) or `'quantiles'` (5%, 50%, 95%). Rows carry both.
    */
   readonly interval?: 'quantiles' | 'hdi';
 }
@@ -108,7 +108,7 @@ export class Summary {
     options: { readonly hdiProb?: number; readonly interval?: 'quantiles' | 'hdi' } = {},
   ) {
     this.hdiProb = options.hdiProb ?? 0.94;
-    this.interval = options.interval ?? 'quantiles';
+    this.interval = options.interval ?? 'hdi';
   }
 
   /** The row labelled `name` (`'mu'`, `'theta[2]'`), if any. */
@@ -119,8 +119,8 @@ export class Summary {
   /**
    * The table as text, one row per parameter element, rounded like ArviZ (3 decimals; ESS to
    * integers; R-hat to 2 decimals), with a divergence line when the count is known. The interval
-   * columns are the summary's `interval` unless given: `'quantiles'` (5%, 50%, 95%) or `'hdi'`
-   * (ArviZ's `hdi_3%`, `hdi_97%`).
+   * columns are the summary's `interval` unless given: `'hdi'` (the default; ArviZ's `hdi_3%`,
+   * `hdi_97%`) or `'quantiles'` (5%, 50%, 95%).
    */
   format(options: { readonly interval?: 'quantiles' | 'hdi' } = {}): string {
     const interval = options.interval ?? this.interval;
@@ -148,8 +148,8 @@ const FN = 'summary';
 /**
  * Summarises MCMC draws per parameter, matching `az.summary(..., round_to='none')` for mean,
  * sd, hdi_3% / hdi_97% (`hdiLower`, `hdiUpper`; see `hdiProb`), mcse_mean, mcse_sd, ess_bulk,
- * ess_tail and r_hat, plus NumPy's 5%/50%/95% quantiles (printed by default; `interval: 'hdi'`
- * prints ArviZ's HDI columns instead). Vector parameters get one row per element, labelled like ArviZ
+ * ess_tail and r_hat, plus NumPy's 5%/50%/95% quantiles. The table prints ArviZ's HDI columns
+ * by default, the quantiles with `interval: 'quantiles'`. Vector parameters get one row per element, labelled like ArviZ
  * (`theta[0]`, `L[1, 0]`). Diagnostics are NaN (as in ArviZ) for NaN draws or fewer than 4
  * draws, and R-hat is NaN for a single chain.
  *
@@ -157,7 +157,7 @@ const FN = 'summary';
  *   parts, an array of parts, a single part, or a `sampleChain` result (its `allStates`).
  * @param options - `divergences` (a count or per-draw flags; default from a `sampleChain`
  *   trace), `names` (for an array of parts or a single part), `hdiProb` (default 0.94),
- *   `interval` (`'quantiles'` or `'hdi'`: the printed interval columns).
+ *   `interval` (`'hdi'`, the default, or `'quantiles'`: the printed interval columns).
  * @returns A {@link Summary}; `String(summary(...))` or `.format()` prints the table.
  * @throws {TypeError} for input that is not draws, or mis-typed options.
  * @throws {RangeError} when a part is a scalar or empty, `names` has the wrong length, or
@@ -186,7 +186,7 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
   }
   if (o.divergences !== undefined) divergences = countDivergences(o.divergences);
   const hdiProb = o.hdiProb === undefined ? 0.94 : checkHdiProb(FN, 'hdiProb', o.hdiProb);
-  const interval = o.interval ?? 'quantiles';
+  const interval = o.interval ?? 'hdi';
   if (interval !== 'quantiles' && interval !== 'hdi') fail(typeof interval === 'string' ? 'range' : 'type', FN, 'interval', "must be 'quantiles' or 'hdi'", interval);
 
   const parts: [string, Tensor, string][] = [];

@@ -86,7 +86,7 @@ describe('stochax sample (joint distribution module)', () => {
     }
     expect(r.err).not.toContain('\x1b[');
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/mean\s+mcse\s+sd\s+5%\s+50%\s+95%\s+ess_bulk\s+ess_tail\s+r_hat/);
+    expect(r.out).toMatch(/mean\s+mcse\s+sd\s+hdi_3%\s+hdi_97%\s+ess_bulk\s+ess_tail\s+r_hat/);
     expect(r.out).toMatch(/^mu\s/m);
     expect(r.out).toMatch(/^sigma\s/m);
     expect(r.out).toMatch(/divergences: \d+/);

@@ -237,7 +237,7 @@ describe('README tour snippet (the Bayesian workflow), run as written', () => {
     const [lo, hi] = hdi(draws.mu!).toArray() as number[];
     expect(lo).toBeLessThan(1.33);
     expect(hi).toBeGreaterThan(1.33);
-    expect(summary(draws, { interval: 'hdi' }).format()).toMatch(/hdi_3%\s+hdi_97%/);
+    expect(summary(draws).format()).toMatch(/hdi_3%\s+hdi_97%/);
 
     const fixedSigma = new JointDistributionNamed({
       mu: new Normal({ loc: 0, scale: 10 }),

@@ -82,10 +82,11 @@ describe('summary gains ArviZ\'s HDI columns', () => {
     expect(hdiColumnTitles(0.95)).toEqual(['hdi_2.5%', 'hdi_97.5%']);
   });
 
-  it('the table keeps its quantile columns by default and prints the HDI with interval: "hdi"', () => {
+  it('the table prints the HDI by default (as az.summary) and the quantiles with interval: "quantiles"', () => {
     const header = (t: string) => t.split('\n')[0]!.trim().split(/\s+/);
-    expect(header(summary(draws).format())).toEqual(['mean', 'mcse', 'sd', '5%', '50%', '95%', 'ess_bulk', 'ess_tail', 'r_hat']);
-    expect(header(summary(draws, { interval: 'hdi' }).format())).toEqual(['mean', 'mcse', 'sd', 'hdi_3%', 'hdi_97%', 'ess_bulk', 'ess_tail', 'r_hat']);
+    expect(header(summary(draws).format())).toEqual(['mean', 'mcse', 'sd', 'hdi_3%', 'hdi_97%', 'ess_bulk', 'ess_tail', 'r_hat']);
+    expect(header(summary(draws, { interval: 'quantiles' }).format())).toEqual(['mean', 'mcse', 'sd', '5%', '50%', '95%', 'ess_bulk', 'ess_tail', 'r_hat']);
+    expect(header(summary(draws).format({ interval: 'quantiles' }))).toEqual(['mean', 'mcse', 'sd', '5%', '50%', '95%', 'ess_bulk', 'ess_tail', 'r_hat']);
     expect(header(summary(draws, { hdiProb: 0.9 }).format({ interval: 'hdi' }))).toEqual(['mean', 'mcse', 'sd', 'hdi_5%', 'hdi_95%', 'ess_bulk', 'ess_tail', 'r_hat']);
     const row = summary(draws, { interval: 'hdi' }).format().split('\n')[1]!.trim().split(/\s+/);
     expect(row[4]).toBe(summary(draws).get('mu')!.hdiLower.toFixed(3));

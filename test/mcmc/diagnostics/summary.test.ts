@@ -89,7 +89,7 @@ describe('summary input forms and printing', () => {
     expect(s).toBeInstanceOf(Summary);
     const text = String(s);
     const lines = text.split('\n');
-    expect(lines[0]!.trim().split(/\s+/)).toEqual(['mean', 'mcse', 'sd', '5%', '50%', '95%', 'ess_bulk', 'ess_tail', 'r_hat']);
+    expect(lines[0]!.trim().split(/\s+/)).toEqual(['mean', 'mcse', 'sd', 'hdi_3%', 'hdi_97%', 'ess_bulk', 'ess_tail', 'r_hat']);
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(['', 'mu', 'theta[0]', 'theta[1]', 'divergences:']);
     expect(lines.at(-1)).toBe('divergences: 1');
     const mu = s.get('mu')!;
