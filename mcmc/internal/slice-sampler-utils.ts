@@ -29,14 +29,18 @@ export interface SliceOneDimResult {
 /** Guards against a target that never lets a loop end (TFP loops without a bound). */
 const MAX_LOOPS = 100_000;
 
+/** sigmoid(0.5) in float32: TFP's doubling coin `Bernoulli(0.5)` takes 0.5 as its logit. */
+const COIN_P = Math.fround(0.622459352016449);   // float32 0x3f1f597f, the bits of TFP on JAX's sigmoid(0.5) in float32
+
 const allSet = (a: Uint8Array): boolean => a.every((v) => v === 1);
 
 /**
  * The doubling procedure, as TFP: `[leftSeed, incrementsSeed] = splitSeed(seed, { salt:
  * 'slice_bounds_by_doubling' })`; the initial left end is `x0 + step·U(−1, 0)`; at doubling k the
  * width is `2^k·step` and the left end has moved left by the widths of the earlier doublings
- * whose fair coin (`U < 0.5`, drawn in float32 like TFP's `Bernoulli(0.5)`, shape
- * `[maxDoublings + 1, chains]`) came up 1. A chain's interval is the first whose both ends are
+ * whose coin came up 1: TFP's `Bernoulli(0.5)`, whose first argument is the logit, so P(1) =
+ * sigmoid(0.5) ≈ 0.6225 in float32 (`U < p` with U float32, shape `[maxDoublings + 1, chains]`;
+ * the interval still contains the slice, only its growth leans left). A chain's interval is the first whose both ends are
  * outside the slice, or the widest. (TFP evaluates every doubling; this stops once every chain
  * has found its interval, which changes no result.)
  */
@@ -58,7 +62,7 @@ export function sliceBoundsByDoubling(
       const w = mult * step[c]!;
       left[c] = left0[c]! - inc[c]!;
       right[c] = left[c]! + w;
-      if (coins[k * n + c]! < 0.5) inc[c] = inc[c]! + w;
+      if (coins[k * n + c]! < COIN_P) inc[c] = inc[c]! + w;
     }
     const lv = target(left), rv = target(right);
     for (let c = 0; c < n; c++) {

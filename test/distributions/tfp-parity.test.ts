@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as distributions from '../../distributions/index.js';
 import { configure } from '../../src/config.js';
 import { key } from '../../src/random/index.js';
+import { SliceSampler, sampleChain } from '../../mcmc/index.js';
+import { square, sum, tensor, type Tensor } from '../../src/index.js';
 
 interface Case {
   readonly name: string;
@@ -88,4 +90,21 @@ describe('the fixtures cover the distributions', () => {
       .map(([n]) => n);
     expect(missing).toEqual([]);
   });
+});
+
+// sampleChain with SliceSampler: TFP's chains (test/fixtures/tfp-jax/kernels.py). Equal to ~1e-15
+// relative: the arithmetic is the same, except XLA's log inside the slice height's Gamma(1) draw.
+describe("SliceSampler gives TFP on JAX's chains (x64)", () => {
+  const cases = JSON.parse(readFileSync(new URL('../fixtures/tfp-jax/kernels-x64.json', import.meta.url), 'utf8')).cases as
+    { seed: number; stepSize: number; maxDoublings: number; start: number[][]; states: number[][][] }[];
+  for (const c of cases) {
+    it(`seed ${c.seed}, ${c.start.length} chains, ${c.states.length} steps`, () => {
+      const target = (x: Tensor) => sum(square(x), -1).mul(-0.5);
+      const kernel = new SliceSampler({ targetLogProbFn: target, stepSize: c.stepSize, maxDoublings: c.maxDoublings });
+      const r = sampleChain({ numResults: c.states.length, currentState: tensor(c.start), kernel, seed: key(c.seed), traceFn: () => ({}) });
+      const got = Array.from((r.allStates as Tensor).data as Float64Array), want = c.states.flat(2);
+      expect(got.length).toBe(want.length);
+      got.forEach((v, i) => expect(Math.abs(v - want[i]!), `element ${i}: ${v} vs TFP ${want[i]}`).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want[i]!))));
+    });
+  }
 });

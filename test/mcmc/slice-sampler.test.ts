@@ -80,7 +80,7 @@ function sliceStepByHand(f: (a: number) => number, lp0: number, width: number, m
     const w = 2 ** k * width, l = width * u - inc, r = l + w;
     if (f(l) < height && f(r) < height) { lower = l; upper = r; ok = true; break; }
     if (k === maxDoublings) { lower = l; upper = r; }
-    if (coins[k]! < 0.5) inc += w;
+    if (coins[k]! < Math.fround(1 / (1 + Math.exp(-0.5)))) inc += w;   // TFP's Bernoulli(0.5): 0.5 is the logit
   }
   let key = sampleSeed!, left = lower, right = upper, irreversible = 0;
   for (;;) {
