@@ -528,6 +528,7 @@ describe('samplers.categorical', () => {
 
   it('bad input', () => {
     expect(() => samplers.categorical(5 as never, 2, { seed: 0 })).toThrow(/samplers\.categorical: `logits`/);
+    expect(() => samplers.categorical(['a', 'b'] as never, 2, { seed: 0 })).toThrow(/^samplers\.categorical: `logits` must hold only numbers/);
     expect(() => samplers.categorical(tensor(1), 2, { seed: 0 })).toThrow(RangeError);
     expect(() => samplers.categorical([0, 1], 1.5, { seed: 0 })).toThrow(TypeError);
     expect(() => samplers.categorical([0, 1], -1, { seed: 0 })).toThrow(/samplers\.categorical: `numSamples`/);

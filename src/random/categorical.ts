@@ -90,7 +90,7 @@ export function categoricalData(key: KeyArray, logits: Tensor, axis: number, sha
 }
 
 /** Checks logits: a float tensor (numbers act as the default float) of rank ≥ 1. */
-function checkLogits(fn: string, logits: unknown, modes: Modes): Tensor {
+export function checkLogits(fn: string, logits: unknown, modes: Modes): Tensor {
   let t: Tensor;
   if (logits instanceof Tensor) {
     if (logits.dtype !== 'float32' && logits.dtype !== 'float64') {

@@ -1,9 +1,9 @@
 import { checkNonNegativeInteger, checkOptions, fail } from '../checks.js';
 import { getModes } from '../config.js';
-import { categorical as randomCategorical } from '../random/categorical.js';
+import { categorical as randomCategorical, checkLogits } from '../random/categorical.js';
 import { checkIntDtype } from '../random/randint.js';
 import type { IntDType } from '../tensor/dtype.js';
-import { Tensor, tensor } from '../tensor/tensor.js';
+import { Tensor } from '../tensor/tensor.js';
 import { sanitize, type Seed } from './seeds.js';
 
 /**
@@ -42,8 +42,7 @@ export function categorical(
   const batch = shape.slice(0, -1);
   let draws: Tensor<IntDType>;
   try {
-    const l = logits instanceof Tensor ? logits : tensor(logits as never, modes.x64 ? 'float64' : 'float32');   // numbers act as the default float, as in random.categorical
-    draws = randomCategorical(key, l.reshape([...shape, 1]), { axis: -2, shape: [...batch, n] });
+    draws = randomCategorical(key, checkLogits(fn, logits, modes).reshape([...shape, 1]), { axis: -2, shape: [...batch, n] });
   } catch (e) {
     // Same checks, reported under this function's name.
     if (e instanceof Error && e.message.startsWith('random.categorical:')) {
