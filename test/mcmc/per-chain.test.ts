@@ -18,7 +18,10 @@ import { Normal } from '../../distributions/normal.js';
 import { Poisson } from '../../distributions/poisson.js';
 import { Sample } from '../../distributions/sample.js';
 import { mcseMean } from '../../mcmc/diagnostics/index.js';
-import type { NutsChain } from '../../mcmc/internal/nuts-chain.js';
+import { ChainRandom, type NutsChain } from '../../mcmc/internal/nuts-chain.js';
+import { configure, getModes } from '../../src/config.js';
+import { key } from '../../src/random/keys.js';
+import { threefry2x32 } from '../../src/random/threefry-impl.js';
 import { StanWarmup, STAN_DUAL_AVERAGING } from '../../mcmc/internal/stan-warmup.js';
 import { DenseMetric } from '../../mcmc/internal/metric.js';
 import { AbortError } from '../../mcmc/parallel/abort-error.js';
@@ -265,11 +268,7 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
 });
 
 describe('ChainRandom: uniforms one at a time (the PRNG record\'s uniformFloat64At)', () => {
-  it('element j alone is element j of the whole fill, in both threefry modes, and the chain draws are those of the block path', async () => {
-    const { threefry2x32 } = await import('../../src/random/threefry-impl.js');
-    const { ChainRandom } = await import('../../mcmc/internal/nuts-chain.js');
-    const { key } = await import('../../src/random/keys.js');
-    const { configure, getModes } = await import('../../src/config.js');
+  it('element j alone is element j of the whole fill, in both threefry modes, and the chain draws are those of the block path', () => {
     const k = Uint32Array.of(0x12345678, 0x9abcdef0);
     for (const partitionable of [true, false]) {
       const modes = { ...getModes(), partitionable };
