@@ -10,8 +10,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as distributions from '../../distributions/index.js';
 import { configure } from '../../src/config.js';
 import { key } from '../../src/random/index.js';
-import { SliceSampler, sampleChain } from '../../mcmc/index.js';
-import { square, sum, tensor, type Tensor } from '../../src/index.js';
+import {
+  HamiltonianMonteCarlo, MetropolisAdjustedLangevinAlgorithm, NoUTurnSampler, RandomWalkMetropolis, SliceSampler, randomWalkNormalFn,
+  sampleChain, type TransitionKernel,
+} from '../../mcmc/index.js';
+import { gather, square, sum, tensor, type Tensor } from '../../src/index.js';
 
 interface Case {
   readonly name: string;
@@ -92,19 +95,46 @@ describe('the fixtures cover the distributions', () => {
   });
 });
 
-// sampleChain with SliceSampler: TFP's chains (test/fixtures/tfp-jax/kernels.py). Equal to ~1e-15
-// relative: the arithmetic is the same, except XLA's log inside the slice height's Gamma(1) draw.
-describe("SliceSampler gives TFP on JAX's chains (x64)", () => {
-  const cases = JSON.parse(readFileSync(new URL('../fixtures/tfp-jax/kernels-x64.json', import.meta.url), 'utf8')).cases as
-    { seed: number; stepSize: number; maxDoublings: number; start: number[][]; states: number[][][] }[];
+// sampleChain with each kernel: TFP's chains (test/fixtures/tfp-jax/kernels.py), burn-in and
+// thinning included, on targets made of + − × only. Equal to ~1e-15 relative: the arithmetic is
+// the same, except XLA's log (SliceSampler's slice height, the Metropolis log-uniform) and exp
+// (the acceptance probability), whose last bit can differ from src/math's.
+describe("each kernel gives TFP on JAX's chains (x64)", () => {
+  type Options = Record<string, number>;
+  const cases = JSON.parse(readFileSync(new URL('../fixtures/tfp-jax/kernels-x64.json', import.meta.url), 'utf8')).cases as {
+    kernel: string; options: Options; target: string; seed: number; start: number[][]; numResults: number;
+    numBurninSteps: number; numStepsBetweenResults: number; states: number[][][];
+  }[];
+  // −½ xᵀPx − 0.1 Σ x⁴, P = [[1.5, −0.7], [−0.7, 1]], in the fixture's order of operations.
+  const quartic2 = (a: Tensor, b: Tensor) => {
+    const q = a.mul(1.5).mul(a).sub(a.mul(1.4).mul(b)).add(b.mul(1).mul(b));
+    return q.mul(-0.5).sub(a.mul(a).mul(a).mul(a).add(b.mul(b).mul(b).mul(b)).mul(0.1));
+  };
+  const targets: Record<string, (...xs: Tensor[]) => Tensor> = {
+    normal: (x) => sum(square(x), -1).mul(-0.5),
+    quartic: (x) => quartic2(gather(x, 0, -1), gather(x, 1, -1)),
+    'two-parts': quartic2,
+  };
+  const kernels: Record<string, (t: (...xs: Tensor[]) => Tensor, o: Options) => TransitionKernel> = {
+    SliceSampler: (t, o) => new SliceSampler({ targetLogProbFn: t, stepSize: o.stepSize!, maxDoublings: o.maxDoublings! }),
+    RandomWalkMetropolis: (t, o) => new RandomWalkMetropolis({ targetLogProbFn: t, newStateFn: randomWalkNormalFn({ scale: o.scale! }) }),
+    HamiltonianMonteCarlo: (t, o) => new HamiltonianMonteCarlo({ targetLogProbFn: t, stepSize: o.stepSize!, numLeapfrogSteps: o.numLeapfrogSteps! }),
+    NoUTurnSampler: (t, o) => new NoUTurnSampler({ targetLogProbFn: t, stepSize: o.stepSize!, maxTreeDepth: o.maxTreeDepth! }),
+    MetropolisAdjustedLangevinAlgorithm: (t, o) => new MetropolisAdjustedLangevinAlgorithm({ targetLogProbFn: t, stepSize: o.stepSize! }),
+  };
+  it('covers every kernel named', () => expect(new Set(cases.map((c) => c.kernel))).toEqual(new Set(Object.keys(kernels))));
   for (const c of cases) {
-    it(`seed ${c.seed}, ${c.start.length} chains, ${c.states.length} steps`, () => {
-      const target = (x: Tensor) => sum(square(x), -1).mul(-0.5);
-      const kernel = new SliceSampler({ targetLogProbFn: target, stepSize: c.stepSize, maxDoublings: c.maxDoublings });
-      const r = sampleChain({ numResults: c.states.length, currentState: tensor(c.start), kernel, seed: key(c.seed), traceFn: () => ({}) });
-      const got = Array.from((r.allStates as Tensor).data as Float64Array), want = c.states.flat(2);
+    it(`${c.kernel}(${JSON.stringify(c.options)}) on ${c.target}, seed ${c.seed}, ${c.numResults} results (burn-in ${c.numBurninSteps}, thinning ${c.numStepsBetweenResults})`, () => {
+      const twoParts = c.target === 'two-parts';
+      const r = sampleChain({
+        numResults: c.numResults, numBurninSteps: c.numBurninSteps, numStepsBetweenResults: c.numStepsBetweenResults,
+        currentState: twoParts ? c.start.map((s) => tensor(s)) : tensor(c.start), kernel: kernels[c.kernel]!(targets[c.target]!, c.options),
+        seed: key(c.seed), traceFn: () => ({}),
+      });
+      const parts = twoParts ? r.allStates as Tensor[] : [r.allStates as Tensor];
+      const got = parts.flatMap((p) => Array.from(p.data as Float64Array)), want = c.states.flat(2) as number[];
       expect(got.length).toBe(want.length);
       got.forEach((v, i) => expect(Math.abs(v - want[i]!), `element ${i}: ${v} vs TFP ${want[i]}`).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want[i]!))));
-    });
+    }, 30_000);
   }
 });
