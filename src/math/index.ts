@@ -15,9 +15,9 @@
  *
  * This layer sits below tensors and random: it imports nothing from the rest of stochax.
  */
-export { detExp, detExpm1, detSinh, detCosh } from './exp.js';
+export { detExp, detExpm1, detSinh, detCosh, detTanh } from './exp.js';
 export { detLog, detLog1p, detLog2, detLog10, log1pDet } from './log.js';
-export { detPow, detTanh } from './pow.js';
+export { detPow } from './pow.js';
 export { detSin, detCos, detTan } from './trig.js';
 export { detAtan, detAtan2, detAsin, detAcos } from './atan.js';
 export { detAsinh, detAcosh, detAtanh } from './hyperbolic.js';
