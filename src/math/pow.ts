@@ -1,5 +1,5 @@
 /**
- * pow and tanh (moved from src/random/detmath.ts, unchanged bit for bit), and the double-double
+ * pow (moved from src/random/detmath.ts, unchanged bit for bit), and the double-double
  * kernels they share with the rest of src/math: `twoProd`, `twoSum`, `lnDD` (ln x to about
  * 2^−68) and `expm1DD` (e^g − 1 for |g| ≤ 0.35 to about 2^−61). A double-double result is
  * returned as its high part, its low part left in `DD[0]`.
@@ -7,14 +7,13 @@
 import { BITS_F64, BITS_I32, HI, fromBits } from './bits.js';
 
 // ---------------------------------------------------------------------------------------------
-// pow and tanh. Engines disagree on the last bits of Math.pow / `**` (about 10% of non-square
-// exponents between Node 20 and Chromium 150) and of Math.tanh, so every path that needs them
-// and must give the same bits everywhere calls `detPow` / `detTanh`: double-double (dd)
-// arithmetic from + − × ÷ alone (Dekker's exact products with Veltkamp splitting, Knuth's exact
-// sums), no tables, no Math function whose last bit is implementation-defined. Both are
-// accurate to about 2^−60 relative before their one final rounding, so they are within
-// 0.5 + 2^−5 ulp (measured against mpmath: max 0.5015 ulp for pow over 2.2e5 inputs, 0.5044 ulp
-// for tanh over 7e4, 0.01% and 0.02% not correctly rounded; test/random/detmath-pow.test.ts).
+// pow. Engines disagree on the last bits of Math.pow / `**` (about 10% of non-square exponents
+// between Node 20 and Chromium 150), so every path that needs it and must give the same bits
+// everywhere calls `detPow`: double-double (dd) arithmetic from + − × ÷ alone (Dekker's exact
+// products with Veltkamp splitting, Knuth's exact sums), no tables, no Math function whose last
+// bit is implementation-defined. It is accurate to about 2^−60 relative before its one final
+// rounding, so within 0.5 + 2^−5 ulp (measured against mpmath: max 0.5015 ulp over 2.2e5
+// inputs, 0.01% not correctly rounded; test/random/detmath-pow.test.ts). tanh is in exp.ts.
 // ---------------------------------------------------------------------------------------------
 
 /** Veltkamp's splitter 2^27 + 1. */
