@@ -14,8 +14,9 @@ describe('bijectors/index', () => {
         if (typeof value === 'function' && /^[A-Z]/.test(name)) expect((tfb as Record<string, unknown>)[name], `${f}: ${name}`).toBe(value);
       }
     }
-    for (const name of ['Bijector', 'Chain', 'CorrelationCholesky', 'Exp', 'FillScaleTriL', 'FillTriangular', 'Identity', 'Invert',
-      'JointMap', 'Log', 'Reciprocal', 'Scale', 'Shift', 'Sigmoid', 'SoftmaxCentered', 'Softplus', 'TransformDiagonal']) {
+    for (const name of ['Ascending', 'Bijector', 'Chain', 'CholeskyOuterProduct', 'CorrelationCholesky', 'Exp', 'FillScaleTriL', 'FillTriangular',
+      'Identity', 'Invert', 'JointMap', 'Log', 'NormalCDF', 'Power', 'Reciprocal', 'Reshape', 'Scale', 'ScaleMatvecTriL', 'Shift', 'Sigmoid',
+      'SoftmaxCentered', 'Softplus', 'Tanh', 'TransformDiagonal']) {
       expect(typeof (tfb as Record<string, unknown>)[name], name).toBe('function');
     }
   });
