@@ -17,19 +17,25 @@ import { DD, expm1DD, twoProd, twoSum } from './pow.js';
 
 const TWO_M1022 = POW2_ALL[-1022 + 1074]!;
 
+// Calling convention. V8 boxes (allocates) a double passed to or returned from a call it did not
+// inline, and a compiled model's gradient must not allocate. So every function here passes
+// doubles through the typed-array slots KQ, and the work of the public functions is one large
+// function, `expCore`, whose bytecode is over V8's per-function inlining limit (460 bytes;
+// test/math/inlining.test.ts checks it): never inlined, it does not eat the callers' inlining
+// budget, and each public function is a few bytes that V8 always inlines — storing the argument,
+// calling the core, loading the result, with no double crossing a call. Constants inside the hot
+// code are written as literals (named in a comment after each; a test checks them against
+// src/math/constants.ts), because V8 loads module constants from memory.
 /**
- * Outputs of `expKernel`: e^x = 2^kE · (KQ[2] + KQ[0]) with KQ[2] = T_hi; KQ[1] holds the low part
- * of `expDD`, KQ[3] `expInto`'s result. Typed-array slots, not module variables or return values, so that passing a double
- * allocates nothing: V8 boxes a double returned by a call it did not inline, and the det
- * functions are too large to be always inlined (a compiled model's gradient must not allocate).
- * Constants inside the hot functions are written as literals (named in a comment after each; a
- * test checks them against src/math/constants.ts), because V8 loads module constants from memory.
+ * Slots: [0] q and [2] T_hi of `expKernel` (e^x = 2^kE · (KQ[2] + KQ[0])); [1] the low part of
+ * `expDD`; [3] a result; [4] the argument; [5] the high part of `expDD`.
  */
+const KQ = new Float64Array(6);
 let kE = 0;
-const KQ = new Float64Array(4);
 
-/** e^x = 2^kE · (KQ[2] + KQ[0]) for finite |x| < 1400 (KQ[2] = T_hi[j]; |KQ[0]| < 0.006). */
-function expKernel(x: number): void {
+/** e^x = 2^kE · (KQ[2] + KQ[0]) for finite |x| < 1400 in KQ[4] (KQ[2] = T_hi[j]; |KQ[0]| < 0.006). */
+function expKernel(): void {
+  const x = KQ[4]!;
   // 1.5·2^52 added and subtracted: k·… rounded to an integer (ties to even)
   const kf = (x * 184.6649652337873 /* EXP_INV_LN2N */ + 6755399441055744) - 6755399441055744;
   const r = (x - kf * 0.005415212347998022 /* EXP_LN2N_HI */) - kf * 1.2655086083325438e-13 /* EXP_LN2N_LO */;
@@ -43,8 +49,9 @@ function expKernel(x: number): void {
   KQ[2] = t;
 }
 
-/** (hi + lo)·2^e for hi + lo in [0.25, 4), rounding once also when the result is subnormal, into KQ[3]. */
-function scale(hi: number, lo: number, e: number): void {
+/** (hi + lo)·2^e for hi = KQ[2], lo = KQ[0] with hi + lo in [0.25, 4), rounding once also when the result is subnormal, into KQ[3]. */
+function scale(e: number): void {
+  const hi = KQ[2]!, lo = KQ[0]!;
   if (e > -1022 || (e === -1022 && hi + lo >= 1)) {
     KQ[3] = e <= 1023 ? (hi + lo) * POW2_ALL[e + 1074]! : (hi + lo) * 2 * POW2_ALL[e - 1 + 1074]!;
     return;
@@ -56,6 +63,141 @@ function scale(hi: number, lo: number, e: number): void {
   const vh = hi * sc, vl = lo * sc;
   const t = 1 + vh;
   KQ[3] = ((t + ((vh - (t - 1)) + vl)) - 1) * TWO_M1022;
+}
+
+/** e^a (a in KQ[4]) as a double-double times 2^kE: high part in KQ[5], low part in KQ[1] (normalised). */
+function expDD(): void {
+  expKernel();
+  const t = KQ[2]!, q = KQ[0]!;
+  const h = t + q;
+  KQ[1] = q - (h - t);
+  KQ[5] = h;
+}
+
+const EXP = 0, EXPM1 = 1, SINH = 2, COSH = 3, TANH = 4;
+
+/** The public functions' work (see the calling convention above): op of KQ[4] into KQ[3]. */
+function expCore(op: number): void {
+  const x = KQ[4]!;
+  switch (op) {
+    case EXP: {
+      if (!(x <= 709.782712893384)) { KQ[3] = x > 0 ? Infinity : Number.NaN; return; }
+      if (!(x >= -746)) { KQ[3] = x < 0 ? 0 : Number.NaN; return; }
+      expKernel();
+      scale(kE);
+      return;
+    }
+    case EXPM1: {
+      if (!(x > -38)) { KQ[3] = x === x ? -1 : Number.NaN; return; }
+      if (x > 709) {
+        if (!(x <= 709.782712893384)) { KQ[3] = Infinity; return; }
+        expKernel();
+        scale(kE);
+        return;
+      }
+      const ax = x < 0 ? -x : x;
+      if (ax < 0.0625) {
+        if (ax < 5.551115123125783e-17) { KQ[3] = x; return; }   // 2^−54; ±0, subnormals
+        // x + x²·(1/2 + x/6 + … + x⁹/11!): the tail is below |x|/30, the truncation below 2^−65·|x|
+        const x2 = x * x;
+        const x4 = x2 * x2;
+        const q = 1 / 24 + x * (1 / 120) + x2 * (1 / 720 + x * (1 / 5040)) +
+          x4 * (1 / 40320 + x * (1 / 362880) + x2 * (1 / 3628800 + x * (1 / 39916800)));
+        KQ[3] = x + x2 * (0.5 + x * (1 / 6) + x2 * q);
+        return;
+      }
+      expKernel();
+      const t = KQ[2]!;
+      const sc = POW2_ALL[kE + 1074]!;
+      const a = t * sc, b = KQ[0]! * sc;
+      const s = a - 1;
+      const bv = s - a;
+      const se = (a - (s - bv)) + (-1 - bv);
+      KQ[3] = s + (se + b);
+      return;
+    }
+    case SINH: {
+      const a = x < 0 ? -x : x;
+      if (!(a >= 1.4901161193847656e-8)) { KQ[3] = x; return; }            // 2^−26; ±0, NaN
+      if (!(a <= 710.4758600739439)) { KQ[3] = x * Infinity; return; }     // overflow, ±∞
+      let r: number;
+      if (a < 0.35) {
+        const eh = expm1DD(a, 0), el = DD[0]!;
+        const dh = eh + 1;                                    // E + 1 = dh + dl
+        const dl = (eh - (dh - 1)) + el;                      // fast two-sum: 1 > E
+        const qh = eh / dh;
+        const p = twoProd(qh, dh), pe = DD[0]!;
+        const ql = (((eh - p) - pe) + el - qh * dl) / dh;
+        const s = eh + qh;
+        const se = (qh - (s - eh)) + (el + ql);
+        r = 0.5 * (s + se);
+      } else {
+        KQ[4] = a;
+        expDD();
+        const h = KQ[5]!, l = KQ[1]!, e = kE;
+        if (a > 40) {
+          KQ[2] = h; KQ[0] = l;
+          scale(e - 1);
+          r = KQ[3]!;
+        } else {
+          // 1/(h + l) = q + ql
+          const q = 1 / h;
+          const p = twoProd(q, h), pe = DD[0]!;
+          const ql = (((1 - p) - pe) - q * l) * q;
+          const sc = POW2_ALL[e + 1074]!, isc = POW2_ALL[-e + 1074]!;
+          const A = h * sc, B = q * isc;
+          const s = A - B;
+          const se = (A - s) - B;                             // exact: A ≥ 2B here (a ≥ 0.35)
+          r = 0.5 * (s + (se + (l * sc - ql * isc)));
+        }
+      }
+      KQ[3] = x < 0 ? -r : r;
+      return;
+    }
+    case COSH: {
+      const a = x < 0 ? -x : x;
+      if (!(a >= 1.4901161193847656e-8)) { KQ[3] = a === a ? 1 : Number.NaN; return; }
+      if (!(a <= 710.4758600739439)) { KQ[3] = Infinity; return; }
+      KQ[4] = a;
+      expDD();
+      const h = KQ[5]!, l = KQ[1]!, e = kE;
+      if (a > 40) { KQ[2] = h; KQ[0] = l; scale(e - 1); return; }
+      const q = 1 / h;
+      const p = twoProd(q, h), pe = DD[0]!;
+      const ql = (((1 - p) - pe) - q * l) * q;
+      const sc = POW2_ALL[e + 1074]!, isc = POW2_ALL[-e + 1074]!;
+      const A = h * sc, B = q * isc;
+      const s = A + B;
+      const se = B - (s - A);                                  // fast two-sum: A ≥ B
+      KQ[3] = 0.5 * (s + (se + (l * sc + ql * isc)));
+      return;
+    }
+    default: {                                                 // TANH
+      const a = x < 0 ? -x : x;
+      if (!(a >= 7.450580596923828e-9)) { KQ[3] = x; return; }             // 2^−27; also ±0 and NaN
+      if (a >= 22) { KQ[3] = x > 0 ? 1 : -1; return; }
+      const w = 2 * a;
+      let eh: number, el: number;
+      if (w < 0.34657359027997264) {                          // ln 2 / 2
+        eh = expm1DD(w, 0); el = DD[0]!;
+      } else {
+        KQ[4] = w;
+        expKernel();
+        const sc = POW2_ALL[kE + 1074]!;
+        const s = twoSum(KQ[2]! * sc, -1), se = DD[0]! + KQ[0]! * sc;
+        eh = s + se;
+        el = se - (eh - s);
+      }
+      // E / (E + 2)
+      const dh = twoSum(eh, 2);
+      const dl = DD[0]! + el;
+      const qh = eh / dh;
+      const p = twoProd(qh, dh), pe = DD[0]!;
+      const ql = ((((eh - p) - pe) + el) - qh * dl) / dh;
+      const t = qh + ql;
+      KQ[3] = x > 0 ? t : -t;
+    }
+  }
 }
 
 /**
@@ -70,20 +212,9 @@ function scale(hi: number, lo: number, e: number): void {
  * detExp(710);    // Infinity
  */
 export function detExp(x: number): number {
-  if (!(x <= 709.782712893384)) return x > 0 ? Infinity : Number.NaN;
-  if (!(x >= -746)) return x < 0 ? 0 : Number.NaN;
-  expInto(x);
+  KQ[4] = x;
+  expCore(EXP);
   return KQ[3]!;
-}
-
-/**
- * detExp of finite x in [−746, 709.78…] into KQ[3]. Out of line and returning nothing, so detExp
- * stays small for V8's inlining budget: a double returned from a call that is not inlined is
- * boxed (allocated), and compiled gradients call these in their loops.
- */
-function expInto(x: number): void {
-  expKernel(x);
-  scale(KQ[2]!, KQ[0]!, kE);
 }
 
 /**
@@ -99,35 +230,9 @@ function expInto(x: number): void {
  * detExpm1(1);       // 1.7182818284590453 (correctly rounded; Node 20's Math.expm1 gives …045)
  */
 export function detExpm1(x: number): number {
-  if (!(x > -38)) return x === x ? -1 : Number.NaN;
-  if (x > 709) return detExp(x);
-  const ax = x < 0 ? -x : x;
-  if (ax < 0.0625) {
-    if (ax < 5.551115123125783e-17) return x;            // 2^−54; ±0, subnormals
-    // x + x²·(1/2 + x/6 + … + x⁹/11!): the tail is below |x|/30, the truncation below 2^−65·|x|
-    const x2 = x * x;
-    const x4 = x2 * x2;
-    const q = 1 / 24 + x * (1 / 120) + x2 * (1 / 720 + x * (1 / 5040)) +
-      x4 * (1 / 40320 + x * (1 / 362880) + x2 * (1 / 3628800 + x * (1 / 39916800)));
-    return x + x2 * (0.5 + x * (1 / 6) + x2 * q);
-  }
-  expKernel(x);
-  const t = KQ[2]!;
-  const sc = POW2_ALL[kE + 1074]!;
-  const a = t * sc, b = KQ[0]! * sc;
-  const s = a - 1;
-  const bv = s - a;
-  const se = (a - (s - bv)) + (-1 - bv);
-  return s + (se + b);
-}
-
-/** e^a as a double-double times 2^kE: returns h, leaves l in KQ[1] (h + l normalised). */
-function expDD(a: number): number {
-  expKernel(a);
-  const t = KQ[2]!, q = KQ[0]!;
-  const h = t + q;
-  KQ[1] = q - (h - t);
-  return h;
+  KQ[4] = x;
+  expCore(EXPM1);
+  return KQ[3]!;
 }
 
 /**
@@ -143,38 +248,9 @@ function expDD(a: number): number {
  * detSinh(-1e-300); // -1e-300
  */
 export function detSinh(x: number): number {
-  const a = x < 0 ? -x : x;
-  if (!(a >= 1.4901161193847656e-8)) return x;           // 2^−26; ±0, NaN
-  if (!(a <= 710.4758600739439)) return x * Infinity;     // overflow, ±∞
-  let r: number;
-  if (a < 0.35) {
-    const eh = expm1DD(a, 0), el = DD[0]!;
-    const dh = eh + 1;                                    // E + 1 = dh + dl
-    const dl = (eh - (dh - 1)) + el;                      // fast two-sum: 1 > E
-    const qh = eh / dh;
-    const p = twoProd(qh, dh), pe = DD[0]!;
-    const ql = (((eh - p) - pe) + el - qh * dl) / dh;
-    const s = eh + qh;
-    const se = (qh - (s - eh)) + (el + ql);
-    r = 0.5 * (s + se);
-  } else {
-    const h = expDD(a), l = KQ[1]!, e = kE;
-    if (a > 40) {
-      scale(h, l, e - 1);
-      r = KQ[3]!;
-    } else {
-      // 1/(h + l) = q + ql
-      const q = 1 / h;
-      const p = twoProd(q, h), pe = DD[0]!;
-      const ql = (((1 - p) - pe) - q * l) * q;
-      const sc = POW2_ALL[e + 1074]!, isc = POW2_ALL[-e + 1074]!;
-      const A = h * sc, B = q * isc;
-      const s = A - B;
-      const se = (A - s) - B;                             // exact: A ≥ 2B here (a ≥ 0.35)
-      r = 0.5 * (s + (se + (l * sc - ql * isc)));
-    }
-  }
-  return x < 0 ? -r : r;
+  KQ[4] = x;
+  expCore(SINH);
+  return KQ[3]!;
 }
 
 /**
@@ -189,21 +265,10 @@ export function detSinh(x: number): number {
  * detCosh(-0);   // 1
  */
 export function detCosh(x: number): number {
-  const a = x < 0 ? -x : x;
-  if (!(a >= 1.4901161193847656e-8)) return a === a ? 1 : Number.NaN;
-  if (!(a <= 710.4758600739439)) return Infinity;
-  const h = expDD(a), l = KQ[1]!, e = kE;
-  if (a > 40) { scale(h, l, e - 1); return KQ[3]!; }
-  const q = 1 / h;
-  const p = twoProd(q, h), pe = DD[0]!;
-  const ql = (((1 - p) - pe) - q * l) * q;
-  const sc = POW2_ALL[e + 1074]!, isc = POW2_ALL[-e + 1074]!;
-  const A = h * sc, B = q * isc;
-  const s = A + B;
-  const se = B - (s - A);                                  // fast two-sum: A ≥ B
-  return 0.5 * (s + (se + (l * sc + ql * isc)));
+  KQ[4] = x;
+  expCore(COSH);
+  return KQ[3]!;
 }
-
 
 /**
  * tanh x (`Math.tanh`) with the same bits on every engine, faithfully rounded (see
@@ -219,26 +284,7 @@ export function detCosh(x: number): number {
  * detTanh(-30);   // -1
  */
 export function detTanh(x: number): number {
-  const a = x < 0 ? -x : x;
-  if (!(a >= 7.450580596923828e-9)) return x;           // 2^−27; also ±0 and NaN
-  if (a >= 22) return x > 0 ? 1 : -1;
-  const w = 2 * a;
-  let eh: number, el: number;
-  if (w < 0.34657359027997264) {                        // ln 2 / 2
-    eh = expm1DD(w, 0); el = DD[0]!;
-  } else {
-    expKernel(w);
-    const sc = POW2_ALL[kE + 1074]!;
-    const s = twoSum(KQ[2]! * sc, -1), se = DD[0]! + KQ[0]! * sc;
-    eh = s + se;
-    el = se - (eh - s);
-  }
-  // E / (E + 2)
-  const dh = twoSum(eh, 2);
-  const dl = DD[0]! + el;
-  const qh = eh / dh;
-  const p = twoProd(qh, dh), pe = DD[0]!;
-  const ql = ((((eh - p) - pe) + el) - qh * dl) / dh;
-  const t = qh + ql;
-  return x > 0 ? t : -t;
+  KQ[4] = x;
+  expCore(TANH);
+  return KQ[3]!;
 }

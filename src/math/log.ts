@@ -81,24 +81,25 @@ export function log1pNeg(x: number): number {
 
 
 /**
- * Outputs of `logKernel`: x = 2^logK · m and ln m = LOGK[1] + LOGK[0]; `addKLn2` leaves its sum in
- * LOGK[2]. Slots rather than return values: a double returned by a call V8 did not inline is
- * boxed (see exp.ts), and a compiled model's gradient must not allocate.
+ * Slots (the calling convention of exp.ts: no double crosses a call, and the public functions'
+ * work is one function, `logCore`, too large for V8 to inline): x = 2^logK · m and
+ * ln m = LOGK[1] + LOGK[0] from `logKernel`; [2] a result; [3] the argument; [4] a second argument.
  */
 let logK = 0;
-const LOGK = new Float64Array(3);
+const LOGK = new Float64Array(5);
 
 /**
- * ln m as an unevaluated double-double for positive finite x = 2^k·m, m in [0.70703125,
- * 1.4140625) (k left in `logK`): the interval of m (one of 128, by the high word; subnormal x
- * scaled by 2^54 first) gives c = 1/LOG_INVC[i], with LOG_INVC[i] a 9-bit number (exactly 1 on
- * the two intervals that touch 1), and ln m = −ln LOG_INVC[i] + log1p(r), r = m·LOG_INVC[i] − 1,
- * |r| < 2^−7. m is split into a 44-bit head and a tail (Veltkamp), so the head's r is exact and
- * the tail's is below 2^−44; log1p(r) = r + p(r), p(r) = −r²/2 + … − r⁸/8 (truncation below 2^−68),
- * evaluated at r rounded (its error is second order). The error
- * before the caller's final rounding is below about 2^−64 of ln m; no division.
+ * ln m as an unevaluated double-double for positive finite x = 2^k·m in LOGK[3], m in
+ * [0.70703125, 1.4140625) (k left in `logK`): the interval of m (one of 128, by the high word;
+ * subnormal x scaled by 2^54 first) gives c = 1/LOG_INVC[i], with LOG_INVC[i] a 9-bit number
+ * (exactly 1 on the two intervals that touch 1), and ln m = −ln LOG_INVC[i] + log1p(r),
+ * r = m·LOG_INVC[i] − 1, |r| < 2^−7. m is split into a 44-bit head and a tail (Veltkamp), so the
+ * head's r is exact and the tail's is below 2^−44; log1p(r) = r + p(r), p(r) = −r²/2 + … − r⁸/8
+ * (truncation below 2^−68), evaluated at r rounded (its error is second order). The error before
+ * the caller's final rounding is below about 2^−64 of ln m; no division.
  */
-function logKernel(x: number): void {
+function logKernel(): void {
+  let x = LOGK[3]!;
   let k = 0;
   if (x < 2.2250738585072014e-308) { x *= 18014398509481984; k = -54; }   // 2^54
   BITS_F64[0] = x;
@@ -130,14 +131,84 @@ function logKernel(x: number): void {
 // checks them against src/math/constants.ts and the exports above): V8 loads module constants
 // from memory on every use.
 
-/** k·ln 2 + (LOGK[1] + lo), rounded once, into LOGK[2] (|LOGK[1]| ≤ 0.35, so k·ln2_hi dominates when k ≠ 0). */
-function addKLn2(k: number, lo: number): void {
-  const hi = LOGK[1]!;
+/** k·ln 2 + (LOGK[1] + lo), lo = LOGK[4], rounded once, into LOGK[2] (|LOGK[1]| ≤ 0.35, so k·ln2_hi dominates when k ≠ 0). */
+function addKLn2(k: number): void {
+  const hi = LOGK[1]!, lo = LOGK[4]!;
   if (k === 0) { LOGK[2] = hi + lo; return; }
   const a = k * 0.6931471803691238 /* LN2_HI */;    // exact: 11 trailing zero bits
   const s = a + hi;
   const err = hi - (s - a);
   LOGK[2] = s + (err + (lo + k * 1.9082149292705877e-10 /* LN2_LO */));
+}
+
+const LOG = 0, LOG1P = 1, LOG2 = 2, LOG10 = 3, LN_PAIR = 4, LN_PLUS_LN2 = 5;
+
+/** The public functions' work: op of LOGK[3] (and LOGK[4]) into LOGK[2]. */
+function logCore(op: number): void {
+  const x = LOGK[3]!;
+  switch (op) {
+    case LOG: {
+      if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+      logKernel();
+      LOGK[4] = LOGK[0]!;
+      addKLn2(logK);
+      return;
+    }
+    case LOG1P: {
+      if (!(x > -1 && x < Infinity)) { LOGK[2] = x === -1 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+      const ax = x < 0 ? -x : x;
+      if (ax < 0.0078125) {
+        if (ax < 5.551115123125783e-17) { LOGK[2] = x; return; }          // |x| < 2^−54; ±0
+        const x2 = x * x;
+        LOGK[2] = x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
+        return;
+      }
+      const u = 1 + x;
+      const bv = u - 1;
+      const e = (1 - (u - bv)) + (x - bv);                 // 1 + x = u + e exactly (two-sum)
+      LOGK[3] = u;
+      logKernel();
+      LOGK[4] = LOGK[0]! + (e === 0 ? 0 : e / u);
+      addKLn2(logK);
+      return;
+    }
+    case LOG2: {
+      if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+      logKernel();
+      const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
+      const ph = twoProd(hi, 1.4426950408889634 /* INV_LN2_HI */);
+      const pl = DD[0]! + (hi * 2.0355273740931033e-17 /* INV_LN2_LO */ + lo * 1.4426950408889634 /* INV_LN2_HI */);
+      if (k === 0) { LOGK[2] = ph + pl; return; }
+      const s = k + ph;                                    // |k| ≥ 1 > |ph|
+      LOGK[2] = s + ((ph - (s - k)) + pl);
+      return;
+    }
+    case LOG10: {
+      if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+      logKernel();
+      const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
+      const ph = twoProd(hi, 0.4342944819032518 /* INV_LN10_HI */);
+      const pl = DD[0]! + (hi * 1.098319650216765e-17 /* INV_LN10_LO */ + lo * 0.4342944819032518 /* INV_LN10_HI */);
+      if (k === 0) { LOGK[2] = ph + pl; return; }
+      const q = twoProd(k, 0.3010299956639812 /* LOG10_2_HI53 */);
+      const ql = DD[0]! + k * -2.8037281277851704e-18 /* LOG10_2_LO53 */;
+      const s = q + ph;                                    // |q| ≥ 0.30 > |ph|
+      LOGK[2] = s + ((ph - (s - q)) + (ql + pl));
+      return;
+    }
+    case LN_PAIR: {
+      const l = LOGK[4]!;
+      logKernel();
+      LOGK[4] = LOGK[0]! + (l === 0 ? 0 : l / x);
+      addKLn2(logK);
+      return;
+    }
+    default: {                                             // LN_PLUS_LN2
+      logKernel();
+      LOGK[4] = LOGK[0]!;
+      addKLn2(logK + 1);
+    }
+  }
 }
 
 /**
@@ -151,9 +222,8 @@ function addKLn2(k: number, lo: number): void {
  * detLog(0);             // -Infinity
  */
 export function detLog(x: number): number {
-  if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
-  logKernel(x);
-  addKLn2(logK, LOGK[0]!);
+  LOGK[3] = x;
+  logCore(LOG);
   return LOGK[2]!;
 }
 
@@ -170,25 +240,9 @@ export function detLog(x: number): number {
  * detLog1p(-0.5);    // -0.6931471805599453
  */
 export function detLog1p(x: number): number {
-  if (!(x > -1 && x < Infinity)) return x === -1 ? -Infinity : x === Infinity ? x : Number.NaN;
-  log1pInto(x);
+  LOGK[3] = x;
+  logCore(LOG1P);
   return LOGK[2]!;
-}
-
-/** detLog1p of x in (−1, ∞) into LOGK[2]; out of line and returning nothing, as exp.ts's `expInto`. */
-function log1pInto(x: number): void {
-  const ax = x < 0 ? -x : x;
-  if (ax < 0.0078125) {
-    if (ax < 5.551115123125783e-17) { LOGK[2] = x; return; }          // |x| < 2^−54; ±0
-    const x2 = x * x;
-    LOGK[2] = x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
-    return;
-  }
-  const u = 1 + x;
-  const bv = u - 1;
-  const e = (1 - (u - bv)) + (x - bv);                 // 1 + x = u + e exactly (two-sum)
-  logKernel(u);
-  addKLn2(logK, LOGK[0]! + (e === 0 ? 0 : e / u));
 }
 
 /**
@@ -201,14 +255,9 @@ function log1pInto(x: number): void {
  * detLog2(0.1);    // -3.321928094887362
  */
 export function detLog2(x: number): number {
-  if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
-  logKernel(x);
-  const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
-  const ph = twoProd(hi, 1.4426950408889634 /* INV_LN2_HI */);
-  const pl = DD[0]! + (hi * 2.0355273740931033e-17 /* INV_LN2_LO */ + lo * 1.4426950408889634 /* INV_LN2_HI */);
-  if (k === 0) return ph + pl;
-  const s = k + ph;                                    // |k| ≥ 1 > |ph|
-  return s + ((ph - (s - k)) + pl);
+  LOGK[3] = x;
+  logCore(LOG2);
+  return LOGK[2]!;
 }
 
 /**
@@ -220,16 +269,9 @@ export function detLog2(x: number): number {
  * detLog10(2);      // 0.3010299956639812
  */
 export function detLog10(x: number): number {
-  if (!(x > 0 && x < Infinity)) return x === 0 ? -Infinity : x === Infinity ? x : Number.NaN;
-  logKernel(x);
-  const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
-  const ph = twoProd(hi, 0.4342944819032518 /* INV_LN10_HI */);
-  const pl = DD[0]! + (hi * 1.098319650216765e-17 /* INV_LN10_LO */ + lo * 0.4342944819032518 /* INV_LN10_HI */);
-  if (k === 0) return ph + pl;
-  const q = twoProd(k, 0.3010299956639812 /* LOG10_2_HI53 */);
-  const ql = DD[0]! + k * -2.8037281277851704e-18 /* LOG10_2_LO53 */;
-  const s = q + ph;                                    // |q| ≥ 0.30 > |ph|
-  return s + ((ph - (s - q)) + (ql + pl));
+  LOGK[3] = x;
+  logCore(LOG10);
+  return LOGK[2]!;
 }
 
 /**
@@ -238,14 +280,15 @@ export function detLog10(x: number): number {
  * inverse hyperbolic functions.
  */
 export function lnPair(h: number, l: number): number {
-  logKernel(h);
-  addKLn2(logK, LOGK[0]! + (l === 0 ? 0 : l / h));
+  LOGK[3] = h;
+  LOGK[4] = l;
+  logCore(LN_PAIR);
   return LOGK[2]!;
 }
 
 /** ln x + ln 2 rounded once, for finite x ≥ 2^28 (asinh and acosh of large arguments). */
 export function lnPlusLn2(x: number): number {
-  logKernel(x);
-  addKLn2(logK + 1, LOGK[0]!);
+  LOGK[3] = x;
+  logCore(LN_PLUS_LN2);
   return LOGK[2]!;
 }

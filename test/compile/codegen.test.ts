@@ -131,11 +131,12 @@ describe('compiled programs: the tape\'s bits', () => {
     expect(formatProgram(c.program)).not.toMatch(/exp|sqrt|abs/);
   });
 
-  it('allocates little per call (new-space growth over 20,000 gradient calls; bounded since the deterministic math, see test/distributions/compile-log-density.test.ts)', () => {
+  it('allocates nothing per call (new-space growth over 20,000 gradient calls of a softplus model)', () => {
     const w = tensor(vec(8));
     const c = compileGradient('test', (x, s) => add(sum(mul(square(sub(x, s)), w)), sum(softplus(x))), [tensor(vec(8)), tensor([0.5])]);
     const run = () => { for (let i = 0; i < 20_000; i++) { c.inputs[0]![i & 7] = (i % 13) * 0.1; c.run(true); } };
-    expect(newSpaceGrowth(run)).toBeLessThan(20_000 * 1024);    // the tape allocates several KB per call
+    // One boxed double per softplus element would be 20,000 × 8 × 12 B ≈ 1.9 MB; the tape allocates several KB per call.
+    expect(newSpaceGrowth(run)).toBeLessThan(256 * 1024);
   });
 });
 
