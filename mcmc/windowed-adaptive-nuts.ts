@@ -18,13 +18,14 @@ import { JointDistributionPinned } from '../distributions/joint/joint-distributi
 import { isPlainObject, type PartialValues, type Struct, type StructKind } from '../distributions/joint/values.js';
 import type { State, TransitionKernel } from './kernel.js';
 import { DiagonalMassMatrixAdaptation } from './kernels/diagonal-mass-matrix-adaptation.js';
-import { DualAveragingStepSizeAdaptation } from './kernels/dual-averaging-step-size-adaptation.js';
-import { NoUTurnSampler, type NoUTurnSamplerResults } from './kernels/no-u-turn-sampler.js';
+import { DualAveragingStepSizeAdaptation, type DualAveragingStepSizeAdaptationOptions } from './kernels/dual-averaging-step-size-adaptation.js';
+import type { NoUTurnSamplerResults } from './kernels/no-u-turn-sampler.js';
+import { PreconditionedNoUTurnSampler } from './kernels/preconditioned-no-u-turn-sampler.js';
 import { reduceLogHarmonicMeanExp } from './internal/log-mean-exp.js';
 import { runningVarianceFromStats } from './internal/running-variance.js';
 import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
-import { initialState } from './internal/windowed-setup.js';
+import { fromOrder, initialState, orderedTarget, tfpPartOrder, toOrder } from './internal/windowed-setup.js';
 import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
@@ -32,7 +33,11 @@ import { AbortError } from './parallel/abort-error.js';
 import { sampleChain, type PartialChain } from './sample-chain.js';
 import { computeDeterministics } from './predictive.js';
 
-/** A custom trace function: TFP's `(state, bijector, isAdapting, nutsResults)`; `state` is the unconstrained, flattened parts `[C, n_j]`. */
+/**
+ * A custom trace function: TFP's `(state, bijector, isAdapting, nutsResults)`; `state` is the
+ * unconstrained, flattened parts `[C, n_j]` in TFP's order (`tf.nest.flatten`: a record model's
+ * unpinned nodes sorted by name, an array model's in order).
+ */
 export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointBijector<StructKind>, isAdapting: boolean, results: NoUTurnSamplerResults) => Trace;
 
 export interface WindowedAdaptiveNutsOptions {
@@ -97,8 +102,8 @@ export interface WindowedAdaptiveNutsOptions {
    * chain c's draws do not depend on which or how many chains run. The model is traced for one
    * draw (no chain axis), and each draw is mapped to constrained space on its own. Not with
    * `traceFn`, per-node step sizes, `reduceFn` or `shrinkageTarget`. `'pooled'` (TFP's
-   * `windowed_adaptive_nuts`, bit for bit): the chains run as one batch in lockstep, sharing
-   * one adapted step size; the model sees a chains axis on every latent.
+   * `windowed_adaptive_nuts`, tested against TFP on JAX's runs; see below): the chains run as one
+   * batch in lockstep, sharing one adapted step size; the model sees a chains axis on every latent.
    */
   readonly adaptation?: 'pooled' | 'per-chain';
   /**
@@ -187,7 +192,8 @@ type Results = WindowedAdaptationResults<NoUTurnSamplerResults>;
  * chains take turns one transition at a time; none waits for another's tree, and chain c's draws
  * are the same whichever and however many chains run (`chainIndex` runs one alone).
  *
- * With `adaptation: 'pooled'` it follows TFP's `windowed_adaptive_nuts`, bit for bit:
+ * With `adaptation: 'pooled'` it follows TFP's `windowed_adaptive_nuts` (TFP on JAX's runs, warm-up
+ * included, are a known-answer test: test/fixtures/tfp-jax/windowed.py), as its code does:
  *
  * 1. `[setupSeed, sampleSeed] = splitSeed(sanitizeSeed(seed))`;
  * 2. pin the observed nodes; map the unpinned nodes to unconstrained space with the model's
@@ -196,12 +202,26 @@ type Results = WindowedAdaptationResults<NoUTurnSamplerResults>;
  *    `setupSeed`) until the log density is finite;
  * 4. target `lp(f(u)) + log|det ∂f/∂u|`, initial step size `0.5·D^(−1/4)`;
  * 5. kernel `WindowedAdaptation(DiagonalMassMatrixAdaptation(DualAveragingStepSizeAdaptation(
- *    NoUTurnSampler)))`: dual averaging with target 0.85, chains reduced with
- *    `reduceLogHarmonicMeanExp`; one mass matrix per chain; windows 3s / s, 2s, 4s, 8s / rest
- *    with s = ⌊numAdaptationSteps/20⌋ (step size adapted in every window, mass matrix in the slow
- *    ones, both restarted at window boundaries);
+ *    PreconditionedNoUTurnSampler)))`: NUTS with TFP's momentum distribution (its own momentum
+ *    keys, kinetic energy and leapfrog; identity until the first slow window ends); dual averaging
+ *    with target 0.85, chains reduced with `reduceLogHarmonicMeanExp`, its numeric parameters
+ *    (target, γ = 0.05, t₀ = 10, κ = 0.75, given or not) rounded to float32 as TFP's kernel
+ *    converts Python floats; one mass matrix per chain, estimated from an empty running variance;
+ *    windows 3s / s, 2s, 4s, 8s / rest with s = ⌊numAdaptationSteps/20⌋: one dual-averaging run
+ *    over the first fast and first slow window (3s + s steps), restarted (from the current step
+ *    size; shrinkage target 10× it unless given) at the other slow windows and the last fast window; the
+ *    variance estimate starts with the first slow window and restarts at each later one, and
+ *    becomes the inverse mass matrix at the end of each slow window (kept through the last fast
+ *    window);
  * 6. `sampleChain(nDraws, burn-in numAdaptationSteps, seed: sampleSeed)`; draws mapped back to
  *    constrained space and the model's structure.
+ *
+ * The draws equal TFP's up to the last bits of a few operations (XLA's fused multiply-adds, log
+ * and exp, the model's order of summation), which NUTS amplifies over many transitions; every
+ * discrete decision is TFP's. One deliberate difference: a slow window in which a chain's
+ * coordinate never moved (always for s = 1, i.e. 20 ≤ numAdaptationSteps < 40) gives a zero
+ * variance, which stochax replaces by 1, where TFP makes it a zero momentum precision and that
+ * chain diverges at every later step.
  *
  * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
  * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
@@ -261,21 +281,37 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
   });
   const [setupSeed, sampleSeed] = splitSeed(seed, { n: 2 }) as [KeyArray, KeyArray];
-  const init = given ?? initialState(FN, m, nChains, setupSeed);
+  // The chain's state parts are in TFP's flattening order (a record's nodes sorted by name).
+  const order = tfpPartOrder(m);
+  const init = given === undefined ? initialState(FN, m, nChains, setupSeed, order) : toOrder(order, given);
+  const stepSize = stepSizeOption(o.initStepSize, m.names, m.sizes);
 
-  const nuts = new NoUTurnSampler({
-    ...(o.compile === false ? { targetLogProbFn: m.target } : { targetLogProbAndGradFn: compiledTargetFn(FN, m, [nChains]) }),
-    stepSize: stepSizeOption(o.initStepSize, m.names, m.sizes),
+  const nuts = new PreconditionedNoUTurnSampler({
+    ...(o.compile === false
+      ? { targetLogProbFn: (...parts: Tensor[]) => m.target(...fromOrder(order, parts)) }
+      : { targetLogProbAndGradFn: orderedTarget(order, compiledTargetFn(FN, m, [nChains])) }),
+    stepSize: Array.isArray(stepSize) ? toOrder(order, stepSize) : stepSize,
     maxTreeDepth: o.maxTreeDepth ?? 10,
     maxEnergyDiff: o.maxEnergyDiff ?? 500,
   });
+  const da = checkOptions(`${FN}: dualAveraging`, o.dualAveraging, ['explorationShrinkage', 'stepCountSmoothing', 'decayRate', 'reduceFn', 'shrinkageTarget']) as {
+    explorationShrinkage?: unknown; stepCountSmoothing?: unknown; decayRate?: unknown; reduceFn?: unknown; shrinkageTarget?: unknown;
+  };
+  // TFP's DualAveragingStepSizeAdaptation converts its Python-float parameters to float32 (its
+  // dtype hint) and widens them at bootstrap: the target 0.85 is 0.8500000238418579, γ = 0.05 is
+  // 0.05000000074505806.
+  const f32 = <T>(v: T): T => (typeof v === 'number' ? Math.fround(v) as T : v);
   const dassa = new DualAveragingStepSizeAdaptation({
     reduceFn: reduceLogHarmonicMeanExp,
-    ...checkOptions(`${FN}: dualAveraging`, o.dualAveraging, ['explorationShrinkage', 'stepCountSmoothing', 'decayRate', 'reduceFn', 'shrinkageTarget']),
+    ...da,
+    explorationShrinkage: f32(da.explorationShrinkage ?? 0.05),
+    stepCountSmoothing: f32(da.stepCountSmoothing ?? 10),
+    decayRate: f32(da.decayRate ?? 0.75),
+    ...(da.shrinkageTarget === undefined ? {} : { shrinkageTarget: Array.isArray(da.shrinkageTarget) ? da.shrinkageTarget.map(f32) : f32(da.shrinkageTarget) }),
     innerKernel: nuts,
     numAdaptationSteps: n,
-    targetAcceptProb: o.targetAcceptProb ?? 0.85,
-  });
+    targetAcceptProb: f32(o.targetAcceptProb ?? 0.85),
+  } as unknown as DualAveragingStepSizeAdaptationOptions<NoUTurnSamplerResults>);
   const dmma = new DiagonalMassMatrixAdaptation({
     innerKernel: dassa,
     initialRunningVariance: init.map((p) => runningVarianceFromStats({ numSamples: 0, mean: zeros(p.shape), variance: ones(p.shape) })),
@@ -288,7 +324,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     ? (_: State, r: Results) => defaultTrace(nutsResults(r), r.step <= n, nChains)
     : (s: State, r: Results) => o.traceFn!(s as Tensor[], m.bijector, r.step <= n, nutsResults(r));
   const progress = o.onProgress === undefined ? undefined : perChainProgress(kernel, nChains, n, o.onProgress, nutsResults);
-  const toDraws = (flat: Tensor[]) => m.bijector.forward(m.struct(m.unflatten(flat))) as Struct<K, Tensor>;
+  const toDraws = (flat: Tensor[]) => m.bijector.forward(m.struct(m.unflatten(fromOrder(order, flat)))) as Struct<K, Tensor>;
   let run;
   try {
     run = sampleChain({

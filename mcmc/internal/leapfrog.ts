@@ -101,3 +101,42 @@ export function leapfrogInPlace(
   }
   pt.x = x; pt.grad = grad;
 }
+
+/**
+ * `leapfrogInPlace` in the arithmetic of TFP's `SimpleLeapfrogIntegrator` with a kinetic energy
+ * function (as `PreconditionedNoUTurnSampler` calls it): a half kick `p + (½ε)·∇`, then per step
+ * the drift `x + ε·v(p)` with the metric's velocity v, a new gradient and a full kick `p + ε·∇`,
+ * and at the end the half kick taken back, `p − (½ε)·∇`. The same integrator as
+ * `leapfrogInPlace` (which kicks twice by ½ε and drifts by `(ε·m)·p`) up to rounding.
+ * Inactive chains (`active[c] = 0`) keep their positions and momenta.
+ */
+export function leapfrogTfpInPlace(
+  target: FlatTarget, pt: MutablePhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
+  numSteps: number, g: Geometry, active?: Uint8Array, alloc: (n: number) => Float64Array = newArray,
+): void {
+  const n = pt.x.length, p = pt.p;
+  const on = (k: number, i: number): boolean => active === undefined || active[Math.floor(i / g.eventSizes[k]!)] !== 0;
+  const kick = (grad: readonly Float64Array[], scale: number): void => {
+    for (let k = 0; k < n; k++) {
+      const pk = p[k]!, gk = grad[k]!, ek = eps[k]!;
+      for (let i = 0; i < pk.length; i++) if (on(k, i)) pk[i] = scale === -0.5 ? pk[i]! - (0.5 * ek[i]!) * gk[i]! : pk[i]! + (scale * ek[i]!) * gk[i]!;
+    }
+  };
+  let x = pt.x, grad = pt.grad;
+  const v = p.map((a) => new Float64Array(a.length));
+  kick(grad, 0.5);
+  for (let s = 0; s < numSteps; s++) {
+    metric.velocity(p, v);
+    const xn = new Array<Float64Array>(n);
+    for (let k = 0; k < n; k++) {
+      const xk = x[k]!, vk = v[k]!, ek = eps[k]!, out = alloc(xk.length);
+      for (let i = 0; i < xk.length; i++) out[i] = on(k, i) ? xk[i]! + ek[i]! * vk[i]! : xk[i]!;
+      xn[k] = out;
+    }
+    const r = target(xn);
+    x = xn; grad = r.grad; pt.lp = r.lp;
+    kick(grad, 1);
+  }
+  kick(grad, -0.5);
+  pt.x = x; pt.grad = grad;
+}

@@ -26,6 +26,7 @@
  * part by part ({@link BatchMetric.kineticEnergy}).
  */
 import { fail } from '../../src/checks.js';
+import { detLog } from '../../src/math/index.js';
 import type { Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normalData } from '../../src/random/normal.js';
@@ -254,4 +255,115 @@ export function checkInverseMassOption(fn: string, m: unknown): InverseMassDiag 
   if (m === undefined || m instanceof Tensor) return m;
   if (Array.isArray(m) && m.every((t) => t === undefined || t instanceof Tensor)) return m as InverseMassDiag;
   return fail('type', fn, 'inverseMassDiag', 'must be a Tensor, undefined, or an array of them (one per state part)', m);
+}
+
+/** ½·log(2π), as TFP's `Normal` writes it (`0.5 * np.log(2. * np.pi)`). */
+const HALF_LOG_TWO_PI = 0.9189385332046727;
+
+/**
+ * TFP's preconditioning momentum distribution (`preconditioning_utils.make_momentum_distribution`:
+ * per part a `MultivariateNormalPrecisionFactorLinearOperator` with precision factor s = √m,
+ * m the inverse mass, i.e. the estimated variance) in the arithmetic of
+ * `tfp.experimental.mcmc.PreconditionedNoUTurnSampler` on JAX, where the kinetic energy is the
+ * distribution's negative log density and the velocity its gradient:
+ *
+ * - momentum p = z·(1/s) from standard normals z ({@link PreconditionedBatchMetric.sampleMomentumFrom});
+ * - kinetic energy K(p) = −Σ_parts (Σ_i (−½·(s·p)² − ½log 2π) + Σ_i log s), the sums in element
+ *   order per chain, parts added to 0 in order (normalising constants included: they cancel in
+ *   energy differences but not in their rounding);
+ * - velocity ∂K/∂p = s·(s·p) (autodiff's order, not m·p);
+ * - U-turn inner products Σ_parts Σ_i (a·v), part by part.
+ *
+ * The identity parts (m absent) have s = 1 and log s = 0 exactly. Verified against TFP's own
+ * functions on random variances: equal bits for K and the velocity (K needs log s, and so
+ * inherits `detLog`'s rounding where XLA's log differs in the last bit).
+ */
+export class PreconditionedBatchMetric extends BatchMetric {
+  /** √m per part (null: identity). */
+  readonly sqrtInvMass: readonly (Float64Array | null)[];
+  /** Σ_i log √m per part and chain (0 for identity parts). */
+  private readonly logDet: readonly Float64Array[];
+
+  constructor(invMass: readonly (Float64Array | null)[], g: Geometry) {
+    super(invMass, g);
+    this.sqrtInvMass = invMass.map((m) => (m ? m.map((v) => Math.sqrt(v)) : null));
+    this.logDet = this.sqrtInvMass.map((s, k) => {
+      const e = g.eventSizes[k]!, out = new Float64Array(g.numChains);
+      if (s) for (let c = 0; c < g.numChains; c++) { let t = 0; for (let i = c * e, end = i + e; i < end; i++) t += detLog(s[i]!); out[c] = t; }
+      return out;
+    });
+  }
+
+  /**
+   * Momenta from standard normals: `z[k]` holds part k's draws in TFP's layout, event-major
+   * (`[eventSize, numChains]`: the batch-broadcast momentum distribution draws the chains last);
+   * p[c, i] = z[i, c]·(1/s[c, i]).
+   */
+  sampleMomentumFrom(z: readonly (Float64Array | Float32Array)[]): Float64Array[] {
+    const g = this.g, C = g.numChains;
+    return z.map((zk, k) => {
+      const e = g.eventSizes[k]!, s = this.sqrtInvMass[k], p = new Float64Array(C * e);
+      for (let c = 0; c < C; c++) {
+        for (let i = 0; i < e; i++) {
+          const v = zk[i * C + c]!;
+          p[c * e + i] = s ? v * (1 / s[c * e + i]!) : v;
+        }
+      }
+      return p;
+    });
+  }
+
+  override chainKineticEnergy(p: readonly Float64Array[], c: number): number {
+    let total = 0;
+    for (let k = 0; k < p.length; k++) {
+      const e = this.g.eventSizes[k]!, pk = p[k]!, s = this.sqrtInvMass[k];
+      let t = 0;
+      for (let i = c * e, end = i + e; i < end; i++) {
+        const y = s ? s[i]! * pk[i]! : pk[i]!;
+        t += -0.5 * (y * y) - HALF_LOG_TWO_PI;
+      }
+      total += t + this.logDet[k]![c]!;
+    }
+    return -total;
+  }
+
+  override velocity(p: readonly Float64Array[], v: readonly Float64Array[]): void {
+    for (let k = 0; k < p.length; k++) {
+      const pk = p[k]!, s = this.sqrtInvMass[k], vk = v[k]!;
+      if (s) for (let i = 0; i < pk.length; i++) vk[i] = s[i]! * (s[i]! * pk[i]!);
+      else vk.set(pk);
+    }
+  }
+
+  /** Chain c's Σ_parts Σ_i a·b (b a velocity), part by part, as TFP's `has_not_u_turn`. */
+  dot(a: readonly Float64Array[], b: readonly Float64Array[], c: number): number {
+    let total = 0;
+    for (let k = 0; k < a.length; k++) {
+      const e = this.g.eventSizes[k]!, ak = a[k]!, bk = b[k]!;
+      let t = 0;
+      for (let i = c * e, end = i + e; i < end; i++) t += ak[i]! * bk[i]!;
+      total += t;
+    }
+    return total;
+  }
+
+  /** The velocity of chain c's momentum at element i of part k. */
+  private velocityAt(pk: Float64Array, k: number, i: number): number {
+    const s = this.sqrtInvMass[k];
+    return s ? s[i]! * (s[i]! * pk[i]!) : pk[i]!;
+  }
+
+  override isTurning(pLeft: readonly Float64Array[], pRight: readonly Float64Array[], pSum: readonly Float64Array[], c: number): boolean {
+    let left = 0, right = 0;
+    for (let k = 0; k < pSum.length; k++) {
+      const e = this.g.eventSizes[k]!, sk = pSum[k]!, lk = pLeft[k]!, rk = pRight[k]!;
+      let tl = 0, tr = 0;
+      for (let i = c * e, end = i + e; i < end; i++) {
+        tl += sk[i]! * this.velocityAt(lk, k, i);
+        tr += sk[i]! * this.velocityAt(rk, k, i);
+      }
+      left += tl; right += tr;
+    }
+    return !(left >= 0 && right >= 0);
+  }
 }

@@ -29,8 +29,8 @@ import type { PrngImpl } from '../../src/random/impl.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import { uniformData } from '../../src/random/uniform.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
-import { leapfrogInPlace, type PhasePoint } from './leapfrog.js';
-import type { BatchMetric } from './metric.js';
+import { leapfrogInPlace, leapfrogTfpInPlace, type PhasePoint } from './leapfrog.js';
+import { type BatchMetric, PreconditionedBatchMetric } from './metric.js';
 import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
 import { type FlatTarget, type Geometry, logAddExp } from './phase-space.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';
@@ -131,7 +131,8 @@ function writeCheckpoint(ws: Workspace, idx: number): void {
  * `idxMin … idxMax`): for each, ρ = the momentum sum from the checkpointed leaf to this one must
  * point along both ends' velocities (ρ·v ≥ 0 at each end). Stops at the first U-turn.
  */
-function isIterativeTurning(ws: Workspace, g: Geometry, c: number, idxMin: number, idxMax: number): boolean {
+function isIterativeTurning(ws: Workspace, g: Geometry, c: number, idxMin: number, idxMax: number, perPart: boolean): boolean {
+  if (perPart) return isIterativeTurningPerPart(ws, g, c, idxMin, idxMax);
   for (let slot = idxMin; slot <= idxMax; slot++) {
     const vl = ws.ckptVel[slot]!, cl = ws.ckptCum[slot]!;
     let dl = 0, dr = 0;
@@ -142,6 +143,29 @@ function isIterativeTurning(ws: Workspace, g: Geometry, c: number, idxMin: numbe
         dl += rho * vlk[i]!;
         dr += rho * vk[i]!;
       }
+    }
+    if (!(dl >= 0 && dr >= 0)) return true;
+  }
+  return false;
+}
+
+/**
+ * `isIterativeTurning` with each inner product summed part by part and the parts then added
+ * (TFP's `has_not_u_turn`), for the preconditioned sampler.
+ */
+function isIterativeTurningPerPart(ws: Workspace, g: Geometry, c: number, idxMin: number, idxMax: number): boolean {
+  for (let slot = idxMin; slot <= idxMax; slot++) {
+    const vl = ws.ckptVel[slot]!, cl = ws.ckptCum[slot]!;
+    let dl = 0, dr = 0;
+    for (let k = 0; k < ws.cum.length; k++) {
+      const e = g.eventSizes[k]!, ck = ws.cum[k]!, clk = cl[k]!, vlk = vl[k]!, vk = ws.vel[k]!;
+      let tl = 0, tr = 0;
+      for (let i = c * e, end = i + e; i < end; i++) {
+        const rho = ck[i]! - clk[i]!;
+        tl += rho * vlk[i]!;
+        tr += rho * vk[i]!;
+      }
+      dl += tl; dr += tr;
     }
     if (!(dl >= 0 && dr >= 0)) return true;
   }
@@ -185,7 +209,7 @@ function sampleLeaf(t: Trajectory, c: number, u: number): void {
 function buildSubtree(t: Trajectory, depth: number, continueTree: Uint8Array): void {
   const { ws, g, metric, impl, modes } = t;
   const { from, sub, cum, cur, active, noUturn } = ws;
-  const C = ws.C, kw = ws.kw, nParts = cum.length;
+  const C = ws.C, kw = ws.kw, nParts = cum.length, preconditioned = metric instanceof PreconditionedBatchMetric;
   active.set(continueTree);
   for (let k = 0; k < nParts; k++) { sub.x[k]!.set(from.x[k]!); sub.grad[k]!.set(from.grad[k]!); cum[k]!.fill(0); }
   sub.lp.set(from.lp);
@@ -202,14 +226,14 @@ function buildSubtree(t: Trajectory, depth: number, continueTree: Uint8Array): v
     // [leafAcceptSeed, next] = split(leafSeed), on raw words.
     const words = impl.split(ws.leafKey, 2, modes);
     setWords(ws.leafAcceptKey, words, 0); setWords(ws.leafKey, words, kw);
-    leapfrogInPlace(t.target, cur, ws.signed, metric, t.s.unrolledLeapfrogSteps, g, active, ws.fresh.take);
+    (preconditioned ? leapfrogTfpInPlace : leapfrogInPlace)(t.target, cur, ws.signed, metric, t.s.unrolledLeapfrogSteps, g, active, ws.fresh.take);
     metric.velocity(cur.p, ws.vel);
     if (n % 2 === 0) writeCheckpoint(ws, checkpointMax(n));
     for (let k = 0; k < nParts; k++) { const a = cum[k]!, p = cur.p[k]!; for (let i = 0; i < a.length; i++) a[i] = a[i]! + p[i]!; }
     noUturn.fill(1);
     if (n % 2 === 1) {
       const idxMin = checkpointMin(n), idxMax = checkpointMax(n);
-      for (let c = 0; c < C; c++) if (active[c] && isIterativeTurning(ws, g, c, idxMin, idxMax)) noUturn[c] = 0;
+      for (let c = 0; c < C; c++) if (active[c] && isIterativeTurning(ws, g, c, idxMin, idxMax, preconditioned)) noUturn[c] = 0;
     }
     const u = uniforms(t, ws.leafAcceptKey);
     for (let c = 0; c < C; c++) if (active[c]) sampleLeaf(t, c, u[c]!);

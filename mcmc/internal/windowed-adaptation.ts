@@ -27,7 +27,8 @@ export interface WindowSizes {
 /**
  * TFP's proportional warm-up scheme for `n` adaptation steps, with s = ⌊n/20⌋: a fast window of
  * 3s, slow windows of s, 2s, 4s and 8s, and a last fast window of n − 18s (for n = 500: 75 / 25,
- * 50, 100, 200 / 50). For n < 20 (s = 0) the whole warm-up is one fast window.
+ * 50, 100, 200 / 50). For n < 20 (s = 0) the whole warm-up is one fast window (in which TFP's
+ * kernel also estimates the mass matrix: see {@link WindowedAdaptation}).
  *
  * @throws TypeError/RangeError unless `n` is a non-negative integer.
  * @example
@@ -76,8 +77,11 @@ export interface WindowedAdaptationResults<R extends object> {
  *   from empty, and dual averaging restarts from the current step size (shrinkage target 10×);
  * - step 18s: dual averaging restarts for the last fast window (n − 18s steps); the mass matrix
  *   is kept.
- * With s = 0 the whole warm-up is one dual-averaging window without mass-matrix estimation.
- * The seed is passed through unchanged.
+ * With s = 0 (n < 20) all the window starts fall on step 0, where TFP's selector (the sum of the
+ * flags, clipped) picks the last window's update: the whole warm-up is one dual-averaging window,
+ * and the mass-matrix estimation keeps `DiagonalMassMatrixAdaptation`'s own `numEstimationSteps`
+ * (n, as `windowedAdaptiveNuts` builds it): the variance of all n warm-up draws becomes the mass
+ * matrix at step n. The seed is passed through unchanged.
  */
 export class WindowedAdaptation<R extends object> implements TransitionKernel<WindowedAdaptationResults<R>> {
   readonly parameters: Readonly<{ innerKernel: DiagonalMassMatrixAdaptation<Dassa<R>>; numAdaptationSteps: number }>;
@@ -110,9 +114,10 @@ export class WindowedAdaptation<R extends object> implements TransitionKernel<Wi
   private windowStart(state: State, step: number, dmma: Dmma<R>): Dmma<R> {
     const n = this.parameters.numAdaptationSteps;
     const { first, slow, last } = windowSizes(n);
-    if (slow === 0) {
-      return step === 0 ? { ...dmma, innerResults: { ...dmma.innerResults, numAdaptationSteps: n }, numEstimationSteps: -1 } : dmma;
-    }
+    // s = 0: at step 0 every window start coincides; TFP adds up the flags (1 + 2 + 3 + 4) and
+    // `choose_from` clips the sum to the last window's update: dual averaging over all n steps,
+    // and the mass-matrix estimation left as bootstrapped (n steps, so set at step n).
+    if (slow === 0) return step === 0 ? { ...dmma, innerResults: this.restartDualAveraging(state, dmma.innerResults, n) } : dmma;
     if (step === 0) return { ...dmma, innerResults: { ...dmma.innerResults, numAdaptationSteps: first + slow }, numEstimationSteps: -1 };
     if (step === first) return { ...dmma, step: 0, numEstimationSteps: slow };
     for (let i = 1; i < NUM_SLOW_WINDOWS; i++) {

@@ -8,6 +8,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../distributions/joint/joint-distribution-sequential.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
+import { FLAT } from '../../distributions/compile-log-density.js';
 import { Sample } from '../../distributions/sample.js';
 import { Uniform } from '../../distributions/uniform.js';
 
@@ -27,10 +28,10 @@ export const MAX_INIT_TRIALS = 50;
  * @throws RangeError naming the model after `MAX_INIT_TRIALS` trials if some chain never had a
  *   finite log density.
  */
-export function initialState(fn: string, m: FlatModel, nChains: number, seed: KeyArray): Tensor[] {
-  const init = new JointDistributionSequential(m.shapes.map((s) => new Sample({ distribution: new Uniform({ low: -2, high: 2 }), sampleShape: s })));
+export function initialState(fn: string, m: FlatModel, nChains: number, seed: KeyArray, order: readonly number[] = m.names.map((_, j) => j)): Tensor[] {
+  const init = new JointDistributionSequential(order.map((j) => new Sample({ distribution: new Uniform({ low: -2, high: 2 }), sampleShape: m.shapes[j]! })));
   const trial = (key: KeyArray): [Tensor[], Uint8Array] => {
-    const u = init.sample([nChains], { seed: key }) as Tensor[];
+    const u = fromOrder(order, init.sample([nChains], { seed: key }) as Tensor[]);
     const x = m.parts(m.bijector.forward(m.struct(u)));
     const lp = m.pinned.unnormalizedLogProb(m.struct(x));
     const v = lp.data as ArrayLike<number>;
@@ -53,7 +54,53 @@ export function initialState(fn: string, m: FlatModel, nChains: number, seed: Ke
   if (failed > 0) {
     fail('range', fn, 'model', `"${m.pinned.distribution.name}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for ${failed} of ${nChains} chains (uniform(−2, 2) in unconstrained space); check the model and its pins, or pass \`currentState\``, m.pinned.distribution.name);
   }
-  return m.flatten(m.parts(m.bijector.inverse(m.struct(values))), 1);
+  return toOrder(order, m.flatten(m.parts(m.bijector.inverse(m.struct(values))), 1));
+}
+
+/**
+ * TFP's order of the flattened state parts, as indices into `m.names`: `tf.nest.flatten` of the
+ * pinned model's event structure, so a record model's (`JointDistributionNamed`, also from a
+ * `Map`) unpinned nodes sorted by name (code point order), an array model's in list order. It
+ * can differ from the model's node (seed) order: eight schools' nodes are drawn thetaTilde, tau,
+ * mu, but its state parts are mu, tau, thetaTilde.
+ */
+export function tfpPartOrder(m: FlatModel): number[] {
+  const idx = m.names.map((_, j) => j);
+  if (m.pinned.distribution.structKind !== 'record') return idx;
+  return idx.sort((a, b) => (m.names[a]! < m.names[b]! ? -1 : m.names[a]! > m.names[b]! ? 1 : 0));
+}
+
+/** `xs` (in `m.names` order) in `order`. */
+export function toOrder<T>(order: readonly number[], xs: readonly T[]): T[] {
+  return order.map((j) => xs[j]!);
+}
+
+/** `xs` (in `order`) back in `m.names` order. */
+export function fromOrder<T>(order: readonly number[], xs: readonly T[]): T[] {
+  const out = new Array<T>(xs.length);
+  order.forEach((j, t) => { out[j] = xs[t]!; });
+  return out;
+}
+
+type TargetAndGrad = ((...parts: Tensor[]) => [Tensor, Tensor[]]) & { [FLAT]?: { shapes: readonly (readonly number[])[]; flat: (x: readonly Float64Array[]) => { lp: Float64Array; grad: Float64Array[] } } };
+
+/**
+ * A target over parts in `order` from one over parts in `m.names` order (a compiled target's
+ * flat form is kept, permuted). The arithmetic is the target's own.
+ */
+export function orderedTarget(order: readonly number[], f: TargetAndGrad): TargetAndGrad {
+  const g = (...parts: Tensor[]): [Tensor, Tensor[]] => {
+    const [lp, grads] = f(...fromOrder(order, parts));
+    return [lp, toOrder(order, grads)];
+  };
+  const flat = f[FLAT];
+  if (flat === undefined) return g;
+  return Object.assign(g, {
+    [FLAT]: {
+      shapes: toOrder(order, flat.shapes),
+      flat: (x: readonly Float64Array[]) => { const r = flat.flat(fromOrder(order, x)); return { lp: r.lp, grad: toOrder(order, r.grad) }; },
+    },
+  });
 }
 
 /** Per chain (leading dim), `a` where `mask` is set, else `b`. */

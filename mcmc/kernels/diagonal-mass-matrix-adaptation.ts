@@ -141,7 +141,8 @@ implements TransitionKernel<DiagonalMassMatrixAdaptationResults<R>> {
 /**
  * The inverse mass matrix per part: the running (population) variances. An entry that is not a
  * positive finite number (a window of one draw, or a coordinate that never moved) is 1, the
- * identity, rather than an invalid mass matrix.
+ * identity, rather than an invalid mass matrix. (TFP keeps the 0: the momentum precision is then
+ * 0, the momentum infinite, and every later transition of that chain diverges.)
  */
 function massDiag(rvs: readonly RunningVariance[]): Tensor[] {
   return rvs.map((rv) => {

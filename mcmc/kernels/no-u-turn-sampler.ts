@@ -5,7 +5,7 @@
  */
 import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkInteger, checkOptions, fail } from '../../src/checks.js';
-import { getModes } from '../../src/config.js';
+import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -163,10 +163,9 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     const modes = getModes();
     const key = sanitizeSeed(seed);
     const [startSeed, loopSeed] = splitSeed(key) as [KeyArray, KeyArray];
-    const momentumSeeds = splitSeed(startSeed, { n: parts.length + 1 });
     const eps = c.eps ?? expandStepSize(fn, prev.stepSize, g);
-    const metric = c.metric ?? diagonalMetric(fn, prev.inverseMassDiag, g);
-    const p0 = metric.sampleMomentum(momentumSeeds, modes);
+    const metric = c.metric ?? this.makeMetric(fn, prev.inverseMassDiag, g);
+    const p0 = this.drawMomentum(startSeed, metric, modes);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: f64(prev.targetLogProb) };
     const target = c.target;
     const out = nutsTrajectory(target, g, start, eps, metric, loopSeed, this.parameters, modes, this.workspaces);
@@ -183,6 +182,16 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
       energy: chainTensor(out.energy, g),
       seed: key,
     }];
+  }
+
+  /** The metric of `inverseMassDiag` (undefined: the identity). */
+  protected makeMetric(fn: string, inverseMassDiag: InverseMassDiag, g: Geometry): BatchMetric {
+    return inverseMassDiag === undefined ? identityMetric(g) : diagonalMetric(fn, inverseMassDiag, g);
+  }
+
+  /** The trajectory's momenta: part k standard normals from key k of `splitSeed(startSeed, { n: parts + 1 })`, scaled by the metric. */
+  protected drawMomentum(startSeed: KeyArray, metric: BatchMetric, modes: Modes): Float64Array[] {
+    return metric.sampleMomentum(splitSeed(startSeed, { n: metric.g.partShapes.length + 1 }), modes);
   }
 
   /**
@@ -203,7 +212,7 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     const g = geometryOf(fn, parts, lp);
     const stepSize = typeof prev.stepSize === 'number' ? prev.stepSize : undefined;
     const eps = stepSize === undefined ? null : expandStepSize(fn, stepSize, g);
-    const cache = { g, target: flatTarget(fn, this.target, this.targetAndGrad, g), stepSize, eps, metric: identityMetric(g) };
+    const cache = { g, target: flatTarget(fn, this.target, this.targetAndGrad, g), stepSize, eps, metric: this.makeMetric(fn, undefined, g) };
     this.cache = cache;
     return { g, target: cache.target, eps, metric: prev.inverseMassDiag === undefined ? cache.metric : null };
   }

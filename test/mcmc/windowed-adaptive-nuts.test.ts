@@ -109,9 +109,20 @@ describe('WindowedAdaptation schedule', () => {
     }
   });
 
-  it('small N (s = 0): one dual-averaging window of N steps and no mass matrix', () => {
-    const { all } = run(fakeStack(12), zeros([2, 2]), 15);
-    all.forEach((r) => expect(getInverseMassDiag(r.innerResults)).toBeUndefined());
+  // TFP's WindowedAdaptation at step 0 with s = 0: every window start coincides, the selector
+  // (1 + 2 + 3 + 4, clipped by choose_from) takes the last window's update, which leaves the mass
+  // matrix estimation as DiagonalMassMatrixAdaptation bootstrapped it (N steps). (This test used
+  // to expect no mass matrix at all: stochax switched the estimation off, which is not TFP's
+  // schedule; TFP on JAX's eight-schools run with N = 12 in windowed-tfp-parity.test.ts follows it.)
+  it('small N (s = 0): one window of N steps: dual averaging, and the mass matrix from all N draws set at step N', () => {
+    const n = 12;
+    const { all } = run(fakeStack(n), zeros([2, 2]), 15);
+    all.slice(0, n - 1).forEach((r) => expect(getInverseMassDiag(r.innerResults)).toBeUndefined());
+    const m = getInverseMassDiag(all[n - 1]!.innerResults) as Tensor[];
+    for (let c = 0; c < 2; c++) for (let d = 0; d < 2; d++) {
+      expect(m[0]!.data[c * 2 + d]).toBeCloseTo(popVar(Array.from({ length: n }, (_, k) => value(k + 1, c, d))), 12);
+    }
+    all.slice(n).forEach((r) => expect(getInverseMassDiag(r.innerResults)).toBe(m));
     expect(all[11]!.innerResults.innerResults.numAdaptationSteps).toBe(12);
     expect(all[11]!.innerResults.innerResults.newStepSize).toBe(all[14]!.innerResults.innerResults.newStepSize);
     expect(all[10]!.innerResults.innerResults.newStepSize).not.toBe(all[11]!.innerResults.innerResults.newStepSize);
