@@ -12,6 +12,7 @@ import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/
 import { fusedMap, type FusedForms } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 /** The dtypes a Bernoulli's samples (and mode) may have. */
 export type BernoulliDType = 'int32' | 'float32' | 'float64';
@@ -187,3 +188,4 @@ registerKL(Bernoulli, Bernoulli, (a, b) => fusedMap('Bernoulli.klDivergence', [[
     out[0] = pa * qa * (la - lb);
     out[1] = pb - pa;
   }));
+brand(Bernoulli, 'Bernoulli');   // recognised across copies of stochax (src/brand.ts)

@@ -15,6 +15,7 @@ import { fusedMap } from './internal/fused.js';
 import { lgammaRatio } from './internal/lgamma-ratio.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface BetaBinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -111,3 +112,4 @@ export function betaBinomialLogPmf(k: number, n: number, a: number, b: number): 
   if (n >= a + b) return lgammaRatio(k + 1, a - 1) + lgammaRatio(n - k + 1, b - 1) - lgammaRatio(n + 1, a + b - 1) - lbeta(a, b);
   return lgammaRatio(a, k) + lgammaRatio(b, n - k) - lgammaRatio(a + b, n) - lbeta(k + 1, n - k + 1) - detLog(n + 1);
 }
+brand(BetaBinomial, 'BetaBinomial');   // recognised across copies of stochax (src/brand.ts)

@@ -16,6 +16,7 @@ import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 import { randomBinomial } from './internal/random-binomial.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface BinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -201,3 +202,4 @@ export function binomialLogPmf(k: number, n: number, p: number, q: number, lp: n
   const a = k === 0 ? 0 : k * lp, b = n - k === 0 ? 0 : (n - k) * lq;
   return a + b - lbeta(k + 1, n - k + 1) - detLog(n + 1);
 }
+brand(Binomial, 'Binomial');   // recognised across copies of stochax (src/brand.ts)

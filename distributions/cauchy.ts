@@ -13,6 +13,7 @@ import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detAtan, detLog, detLog1p, detTan } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface CauchyOptions extends DistributionOptions {
   /** Location (the median and mode; any real). */
@@ -144,3 +145,4 @@ registerKL(Cauchy, Cauchy, (a, b) => {
   const spread = add(square(add(a.scale, b.scale)), square(sub(a.loc, b.loc)));
   return sub(sub(log(spread), detLog(4)), add(log(a.scale), log(b.scale)));
 });
+brand(Cauchy, 'Cauchy');   // recognised across copies of stochax (src/brand.ts)

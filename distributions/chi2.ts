@@ -18,6 +18,7 @@ import { igammaInv, logIgamma, logIgammac } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface Chi2Options extends DistributionOptions {
   /** Degrees of freedom k > 0 (need not be an integer). */
@@ -155,3 +156,4 @@ const gammaLogRate = (g: Gamma): Tensor => g.logRate ?? log(g.rate!);
 registerKL(Chi2, Chi2, (a, b) => klGammaGamma(mul(a.df, 0.5), -Math.LN2, mul(b.df, 0.5), -Math.LN2));
 registerKL(Chi2, Gamma, (a, b) => klGammaGamma(mul(a.df, 0.5), -Math.LN2, b.concentration, gammaLogRate(b)));
 registerKL(Gamma, Chi2, (a, b) => klGammaGamma(a.concentration, gammaLogRate(a), mul(b.df, 0.5), -Math.LN2));
+brand(Chi2, 'Chi2');   // recognised across copies of stochax (src/brand.ts)

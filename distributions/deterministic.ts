@@ -10,6 +10,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegative, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
+import { brand } from '../src/brand.js';
 
 export interface DeterministicOptions extends DistributionOptions {
   /** The point the distribution sits on (any real; broadcasts with `atol` and `rtol`). */
@@ -113,3 +114,4 @@ class PointBijector extends Bijector {
 
 /** KL(Deterministic(loc) ‖ q) = −q.logProb(loc) for any distribution q (TFP's registration). */
 registerKL(Deterministic, Distribution, (a, b) => neg(b.logProb(a.loc)));
+brand(Deterministic, 'Deterministic');   // recognised across copies of stochax (src/brand.ts)

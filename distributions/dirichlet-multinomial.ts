@@ -19,6 +19,7 @@ import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
 import { rowIndex } from './internal/simplex-rows.js';
 import { gatherInto } from './categorical.js';
 import { detExp } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface DirichletMultinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -190,3 +191,4 @@ export function dirichletMultinomialLogPmf(values: ArrayLike<number>, at: number
   }
   return acc;
 }
+brand(DirichletMultinomial, 'DirichletMultinomial');   // recognised across copies of stochax (src/brand.ts)

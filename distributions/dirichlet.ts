@@ -18,6 +18,7 @@ import { fusedMap } from './internal/fused.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface DirichletOptions extends DistributionOptions {
   /** Concentrations α > 0, shape [..., k] with k ≥ 2 (the last axis is the event). */
@@ -147,3 +148,4 @@ registerKL(Dirichlet, Dirichlet, (d1, d2) => {
   const dig = sub(digamma(a), digamma(sum(a, -1, true)));
   return add(sub(sum(mul(sub(a, b), dig), -1), lb(a)), lb(b));
 });
+brand(Dirichlet, 'Dirichlet');   // recognised across copies of stochax (src/brand.ts)

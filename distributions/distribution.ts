@@ -10,7 +10,7 @@
  * - the public methods apply TFP's fallbacks between hooks (`logProb` ↔ `prob`, `cdf` ↔
  *   `logCdf`, survival functions, `variance` ↔ `stddev`) and `allowNanStats`.
  */
-import { brand } from '../src/brand.js';
+import { brand, isBranded } from '../src/brand.js';
 import { checkOptions, checkShape, fail } from '../src/checks.js';
 import { getModes } from '../src/config.js';
 import type { KeyArray } from '../src/random/key-array.js';
@@ -34,6 +34,16 @@ export interface DistributionOptions {
   readonly allowNanStats?: boolean;
   /** Defaults to the class name. */
   readonly name?: string;
+  /**
+   * The bijector from unconstrained space onto the support that `defaultEventSpaceBijector()`
+   * returns, instead of the distribution's own (PyMC's `transform=`; Stan's choice of
+   * constraining transform): what the joint distributions' default joint bijector, and so
+   * `compileLogDensity`, `windowedAdaptiveNuts` and the MCMC initialisation, sample in. It must
+   * map onto the support (e.g. `Softplus` instead of `Exp` for a positive node, or `Identity` for
+   * a real one) and act on events of at most the distribution's event rank. Kept as given by
+   * `copy` and `slice`.
+   */
+  readonly defaultEventSpaceBijector?: Bijector;
 }
 
 /** What the base class needs to know about one tensor parameter. */
@@ -61,7 +71,7 @@ export class NotImplementedError extends Error {
 const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 const sameShape = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((d, i) => d === b[i]);
 
-const COMMON_OPTIONS = ['name', 'validateArgs', 'allowNanStats'];
+const COMMON_OPTIONS = ['name', 'validateArgs', 'allowNanStats', 'defaultEventSpaceBijector'];
 
 /** A misspelt parameter (`scal`) would otherwise be ignored, and a default or a vaguer error take its place. */
 function checkParameterNames(className: string, opts: object, cls: typeof Distribution): void {
@@ -100,6 +110,9 @@ export abstract class Distribution {
     this.validateArgs = opts.validateArgs ?? false;
     this.allowNanStats = opts.allowNanStats ?? true;
     this.parameters = Object.freeze({ ...opts });
+    if (opts.defaultEventSpaceBijector !== undefined && !isBranded(opts.defaultEventSpaceBijector, 'Bijector')) {
+      fail('type', className, 'defaultEventSpaceBijector', 'must be a Bijector (e.g. new bijectors.Softplus())', opts.defaultEventSpaceBijector);
+    }
     this.reparameterizationType = reparameterized ? 'FULLY_REPARAMETERIZED' : 'NOT_REPARAMETERIZED';
     const table = (this.constructor as typeof Distribution).parameterProperties;
     const params: Record<string, Tensor> = {};
@@ -364,10 +377,23 @@ export abstract class Distribution {
 
   /**
    * A bijector from unconstrained ℝⁿ onto the support of one event (what MCMC needs to sample
-   * in unconstrained space).
-   * @throws NotImplementedError for discrete distributions.
+   * in unconstrained space, TFP's `experimental_default_event_space_bijector`): the
+   * `defaultEventSpaceBijector` option when one was given, else the distribution's own.
+   * @throws NotImplementedError for discrete distributions (without the option); RangeError when
+   *   the given bijector needs events of a higher rank than this distribution's.
+   * @example
+   * new HalfNormal({ scale: 1 }).defaultEventSpaceBijector();                                        // Softplus
+   * new HalfNormal({ scale: 1, defaultEventSpaceBijector: new bijectors.Exp() }).defaultEventSpaceBijector(); // Exp
    */
   defaultEventSpaceBijector(): Bijector {
+    const given = this.parameters.defaultEventSpaceBijector as Bijector | undefined;
+    if (given !== undefined) {
+      const nd = this.eventShape.length;
+      if (given.inverseMinEventNdims > nd) {
+        fail('range', this.fn, 'defaultEventSpaceBijector', `acts on events of rank ${given.inverseMinEventNdims}, but the event shape is [${this.eventShape.join(', ')}]`, given);
+      }
+      return given;
+    }
     const b = this.defaultEventSpaceBijectorImpl?.();
     return b ?? this.notImplemented('defaultEventSpaceBijector');
   }

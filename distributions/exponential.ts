@@ -15,6 +15,7 @@ import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface ExponentialOptions extends DistributionOptions {
   /** Rate λ > 0 (the inverse of the mean). */
@@ -128,3 +129,4 @@ const gammaLogRate = (g: Gamma): Tensor => g.logRate ?? log(g.rate!);
 // In TFP, Exponential is a Gamma subclass, so the Gamma–Gamma rule covers the mixed pairs too.
 registerKL(Exponential, Gamma, (a, b) => klGamma(1, log(a.rate), b.concentration, gammaLogRate(b)));
 registerKL(Gamma, Exponential, (a, b) => klGamma(a.concentration, gammaLogRate(a), 1, log(b.rate)));
+brand(Exponential, 'Exponential');   // recognised across copies of stochax (src/brand.ts)

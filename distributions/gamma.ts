@@ -20,6 +20,7 @@ import { gammaContinuedFraction } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface GammaOptions extends DistributionOptions {
   /** Shape α > 0. */
@@ -211,3 +212,4 @@ registerKL(Gamma, Gamma, (a, b) => {
     add(mul(ab, sub(log(ra), log(rb))), mul(aa, sub(div(rb, ra), 1))),
   );
 });
+brand(Gamma, 'Gamma');   // recognised across copies of stochax (src/brand.ts)

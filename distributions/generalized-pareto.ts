@@ -16,6 +16,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface GeneralizedParetoOptions extends DistributionOptions {
   /** Location μ: the lower end of the support (any real). */
@@ -256,3 +257,4 @@ function dConcentration(v: number, m: number, s: number, k: number): number {
   const z = (v - m) / s;
   return inSupportInterior(z, k) ? z * z * log1pRatio(k * z) - z / (1 + k * z) : 0;
 }
+brand(GeneralizedPareto, 'GeneralizedPareto');   // recognised across copies of stochax (src/brand.ts)

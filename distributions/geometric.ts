@@ -11,6 +11,7 @@ import { elementwise, nonNegativeInteger, real } from './internal/constraints.js
 import { checkExactlyOne, logitsOf, probsOf } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface GeometricOptions extends DistributionOptions {
   /** Log-odds of success, log(p / (1 − p)). Exactly one of `logits` and `probs`. */
@@ -139,3 +140,4 @@ export class Geometric extends Distribution {
     return broadcastTo(h, this.batchShape);
   }
 }
+brand(Geometric, 'Geometric');   // recognised across copies of stochax (src/brand.ts)

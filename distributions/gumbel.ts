@@ -14,6 +14,7 @@ import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface GumbelOptions extends DistributionOptions {
   /** Location μ (the mode; any real). */
@@ -137,3 +138,4 @@ registerKL(Gumbel, Gumbel, (a, b) => {
     add(expm1(add(div(sub(b.loc, a.loc), b.scale), lgamma(add(r, 1)))), div(sub(a.loc, b.loc), b.scale)),
   );
 });
+brand(Gumbel, 'Gumbel');   // recognised across copies of stochax (src/brand.ts)

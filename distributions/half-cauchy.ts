@@ -15,6 +15,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { atLeast, positive, real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { detAtan, detLog, detLog1p, detTan } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface HalfCauchyOptions extends DistributionOptions {
   /** Location μ: the lower end of the support (any real). */
@@ -150,3 +151,4 @@ function halfCauchyQuantile(p: number): number {
   if (!(p >= 0 && p <= 1)) return Number.NaN;
   return p <= 0.5 ? detTan((Math.PI / 2) * p) : 1 / detTan((Math.PI / 2) * (1 - p));
 }
+brand(HalfCauchy, 'HalfCauchy');   // recognised across copies of stochax (src/brand.ts)

@@ -16,6 +16,7 @@ import { fusedMap } from './internal/fused.js';
 import { dLogNdtr, logNdtr, logPhi, ndtr, ndtri } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface HalfNormalOptions extends DistributionOptions {
   /** σ > 0, the scale of the normal that is folded at 0. */
@@ -110,3 +111,4 @@ registerKL(HalfNormal, HalfNormal, (a, b) => {
   const sb2 = square(b.scale);
   return add(sub(log(b.scale), log(a.scale)), div(sub(square(a.scale), sb2), mul(2, sb2)));
 });
+brand(HalfNormal, 'HalfNormal');   // recognised across copies of stochax (src/brand.ts)

@@ -16,6 +16,7 @@ import { defaultFloat, Distribution, type DistributionOptions } from './distribu
 import { sliceParameter } from './internal/batch-slice.js';
 import { hmmLogLikelihood, viterbi } from './internal/hmm-kernels.js';
 import { componentIndex, componentSpecs, extractLogProbs, marginalLogits, moveAxis } from './internal/hmm-passes.js';
+import { brand } from '../src/brand.js';
 
 export interface HiddenMarkovModelOptions extends DistributionOptions {
   /** Categorical-like over the K states (integer dtype, scalar event): the law of z[0]. */
@@ -342,3 +343,4 @@ function toMask(fn: string, value: TensorLike, T: number): Tensor {
   if (t.ndim < 1 || t.shape[t.ndim - 1] !== T) fail('range', fn, 'mask', `must have shape [..., numSteps = ${T}]; its shape is ${fmt(t.shape)}`, value);
   return new Tensor(Float64Array.from(v), t.shape, 'float64');
 }
+brand(HiddenMarkovModel, 'HiddenMarkovModel');   // recognised across copies of stochax (src/brand.ts)

@@ -14,6 +14,7 @@ import { HalfCauchy } from './half-cauchy.js';
 import { positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { detExp, detLog, detPow } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface HorseshoeOptions extends DistributionOptions {
   /** Global shrinkage scale τ > 0. */
@@ -123,3 +124,4 @@ function horseshoeLogProbPartials(out: Float64Array, v: number, s: number): void
 function dLogDu(u: number): number { return 1 - 1 / (u * scaledExp1(u)); }
 function dValue(v: number, s: number): number { if (v === 0) return 0; const z = v / s, u = 0.5 * z * z; return dLogDu(u) * z / s; }
 function dScale(v: number, s: number): number { if (v === 0) return 0; const z = v / s, u = 0.5 * z * z; return -1 / s - dLogDu(u) * 2 * u / s; }
+brand(Horseshoe, 'Horseshoe');   // recognised across copies of stochax (src/brand.ts)

@@ -55,6 +55,12 @@ export { InverseGaussian, type InverseGaussianOptions } from './inverse-gaussian
 export { Kumaraswamy, type KumaraswamyOptions } from './kumaraswamy.js';
 export { LogLogistic, type LogLogisticOptions } from './log-logistic.js';
 export { Horseshoe, type HorseshoeOptions } from './horseshoe.js';
+export { OrderedLogistic, type OrderedLogisticOptions } from './ordered-logistic.js';
+export { CholeskyLKJ, type CholeskyLKJOptions } from './cholesky-lkj.js';
+export { MultivariateStudentTLinearOperator, type MultivariateStudentTLinearOperatorOptions } from './multivariate-student-t.js';
+export { Inflated, type InflatedOptions } from './inflated.js';
+export { ImproperUniform, type ImproperUniformOptions } from './improper-uniform.js';
+export { GaussianProcess, type GaussianProcessOptions } from './gaussian-process.js';
 export { JointDistribution, type JointDistributionOptions, type JointSampleOptions } from './joint/joint-distribution.js';
 export { JointDistributionSequential, type SequentialNode } from './joint/joint-distribution-sequential.js';
 export { JointDistributionNamed, type NamedModel, type NamedNode } from './joint/joint-distribution-named.js';
@@ -64,5 +70,7 @@ export { compileLogDensity, isCompiledLogDensity, type CompiledLogDensity, type 
 export { DefaultJointBijector } from './joint/default-joint-bijector.js';
 export { Root, type RootNode } from './joint/root.js';
 export { deterministic, isDeterministicNode, isDeterministicFn, type DeterministicNode, type DeterministicFn } from './joint/deterministic-node.js';
+export { factor, isFactorNode, isFactorFn, type FactorNode, type FactorFn } from './joint/factor-node.js';
 export type { PartialValues, Struct, StructKind } from './joint/values.js';
 export * as bijectors from './bijectors/index.js';
+export * as psdKernels from './psd-kernels/index.js';

@@ -18,6 +18,7 @@ import { fusedMap } from './internal/fused.js';
 import { igammaInv, logIgamma, logIgammac } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { detExp, detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface InverseGammaOptions extends DistributionOptions {
   /** Shape α > 0. */
@@ -146,3 +147,4 @@ function inverseGammaLogProbPartials(out: Float64Array, v: number, a: number, b:
   out[1] = detLog(b / v) - digammaScalar(a);
   out[2] = a / b - 1 / v;
 }
+brand(InverseGamma, 'InverseGamma');   // recognised across copies of stochax (src/brand.ts)

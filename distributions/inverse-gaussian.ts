@@ -19,6 +19,7 @@ import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { logNdtr, ndtr } from './internal/ndtr.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface InverseGaussianOptions extends DistributionOptions {
   /** Mean μ > 0. */
@@ -178,3 +179,4 @@ function dLoc(v: number, m: number, l: number): number { return v > 0 ? (l * (v 
 /** 1/(2λ) − (x − μ)²/(2μ²x). */
 function dConcentration(v: number, m: number, l: number): number { if (!(v > 0)) return 0; const d = v - m; return 0.5 / l - (d * d) / (2 * m * m * v); }
 
+brand(InverseGaussian, 'InverseGaussian');   // recognised across copies of stochax (src/brand.ts)

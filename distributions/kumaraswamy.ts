@@ -13,6 +13,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, unitInterval } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { detExp, detExpm1, detLog, detLog1p, detPow } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface KumaraswamyOptions extends DistributionOptions {
   /** a > 0: the exponent of x (TFP's `concentration1`, like Beta's). */
@@ -161,3 +162,4 @@ function dValue(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)
 function dConcentration1(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; const t = detPow(v, a); return 1 / a + detLog(v) * (1 - ((b - 1) * t) / (1 - t)); }
 /** 1/b + log1p(−t). */
 function dConcentration0(v: number, a: number, b: number): number { if (!(v > 0 && v < 1)) return 0; return 1 / b + detLog1p(-detPow(v, a)); }
+brand(Kumaraswamy, 'Kumaraswamy');   // recognised across copies of stochax (src/brand.ts)

@@ -12,6 +12,7 @@ import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface LaplaceOptions extends DistributionOptions {
   /** Location μ (mean, median and mode; any real). */
@@ -136,3 +137,4 @@ registerKL(Laplace, Laplace, (a, b) => {
   const delta = sub(log(a.scale), log(b.scale));
   return add(sub(div(d, b.scale), add(delta, 1)), exp(add(neg(div(d, a.scale)), delta)));
 });
+brand(Laplace, 'Laplace');   // recognised across copies of stochax (src/brand.ts)

@@ -20,6 +20,7 @@ import { positive, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { sampleLkj } from './internal/lkj-onion.js';
 import { detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface LKJOptions extends DistributionOptions {
   /** D, the size of the correlation matrices (a non-negative integer; D ≤ 1 gives the 1×1 or empty matrix). */
@@ -128,15 +129,24 @@ export class LKJ extends Distribution {
   }
 }
 
-/** log Z(η) = Σₖ₌₁^(D−1) [lnΓ(η + (D−1−k)/2) − lnΓ(η + (D−1)/2)] + ¼·D(D−1)·log π (TFP's `_log_normalization`). */
-function logNormalizer(D: number, eta: number): number {
+/**
+ * log Z(η) = Σₖ₌₁^(D−1) [lnΓ(η + (D−1−k)/2) − lnΓ(η + (D−1)/2)] + ¼·D(D−1)·log π (TFP's `_log_normalization`;
+ * also CholeskyLKJ's).
+ * @example
+ * logNormalizer(2, 1); // → log 2
+ */
+export function logNormalizer(D: number, eta: number): number {
   let s = 0.25 * D * (D - 1) * LOG_PI;
   for (let k = 1; k < D; k++) s += logGammaDifference(k / 2, eta + (D - 1 - k) / 2);
   return s;
 }
 
-/** ∂ log Z / ∂η = Σₖ [ψ(η + (D−1−k)/2) − ψ(η + (D−1)/2)]. */
-function dLogNormalizer(D: number, eta: number): number {
+/**
+ * ∂ log Z / ∂η = Σₖ [ψ(η + (D−1−k)/2) − ψ(η + (D−1)/2)].
+ * @example
+ * dLogNormalizer(2, 1); // → ψ(1) − ψ(1.5) = −(2 − 2 log 2)
+ */
+export function dLogNormalizer(D: number, eta: number): number {
   let g = 0;
   for (let k = 1; k < D; k++) g += digammaScalar(eta + (D - 1 - k) / 2) - digammaScalar(eta + (D - 1) / 2);
   return g;
@@ -280,8 +290,13 @@ const correlationMatrix: Constraint = {
   },
 };
 
-/** Lower-triangular, positive diagonal, unit rows (within 1e-6): the Cholesky factor of a correlation matrix. */
-const correlationCholeskyFactor: Constraint = {
+/**
+ * Lower-triangular, positive diagonal, unit rows (within 1e-6): the Cholesky factor of a correlation
+ * matrix (LKJ's and CholeskyLKJ's support under `validateArgs`).
+ * @example
+ * correlationCholeskyFactor.check('CholeskyLKJ.logProb', 'value', tensor([[1, 0], [0.6, 0.8]])); // passes
+ */
+export const correlationCholeskyFactor: Constraint = {
   what: 'must be the Cholesky factor of a correlation matrix',
   check(fn, arg, t) {
     const D = t.shape[t.ndim - 1]!, v = numbers(t);
@@ -329,3 +344,4 @@ class ClipByValue extends Bijector {
   protected inverseImpl(y: Tensor): Tensor { return y; }
   protected override forwardLogDetJacobianImpl(x: Tensor): Tensor { return zerosLike(x); }
 }
+brand(LKJ, 'LKJ');   // recognised across copies of stochax (src/brand.ts)

@@ -12,6 +12,7 @@ import { nonNegative, positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { Logistic } from './logistic.js';
 import { detExp, detLog, detLog1p, detSin, detTan } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface LogLogisticOptions extends DistributionOptions {
   /** Location μ of log X (any real); e^μ is the median. */
@@ -137,3 +138,4 @@ function dz(z: number, s: number): number { return 1 - s - 2 * sigmoidScalar(z);
 function dValue(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (detLog(v) - m) / s; return dz(z, s) / (s * v); }
 function dLoc(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (detLog(v) - m) / s; return -1 - dz(z, s) / s; }
 function dScale(v: number, m: number, s: number): number { if (!(v > 0 && v < Infinity)) return 0; const z = (detLog(v) - m) / s; return -1 / s - z - (dz(z, s) * z) / s; }
+brand(LogLogistic, 'LogLogistic');   // recognised across copies of stochax (src/brand.ts)

@@ -13,6 +13,7 @@ import { fusedMap } from './internal/fused.js';
 import { dLogNdtr, logNdtr, logPhi, ndtr, ndtri } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface LogNormalOptions extends DistributionOptions {
   /** μ, the mean of log X (any real). */
@@ -123,3 +124,4 @@ registerKL(LogNormal, LogNormal, (a, b) => {
   const diff = square(div(sub(a.loc, b.loc), b.scale));
   return add(mul(0.5, diff), sub(mul(0.5, expm1(mul(2, delta))), delta));
 });
+brand(LogNormal, 'LogNormal');   // recognised across copies of stochax (src/brand.ts)

@@ -11,6 +11,7 @@ import { Identity } from './bijectors/identity.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
+import { brand } from '../src/brand.js';
 
 export interface LogisticOptions extends DistributionOptions {
   /** Location μ (mean, median and mode; any real). */
@@ -106,3 +107,4 @@ function logisticLogProbPartials(out: Float64Array, v: number, m: number, s: num
   const z = (v - m) / s, t = detTanh(z / 2); // d/dz log density = −tanh(z/2)
   out[0] = -t / s; out[1] = t / s; out[2] = (z * t - 1) / s;
 }
+brand(Logistic, 'Logistic');   // recognised across copies of stochax (src/brand.ts)

@@ -8,6 +8,7 @@ import { expandDims, gather, reshape, type SliceSpec } from '../src/tensor/ops/s
 import { Tensor } from '../src/tensor/tensor.js';
 import { Categorical } from './categorical.js';
 import { Distribution, NotImplementedError, type DistributionOptions } from './distribution.js';
+import { brand } from '../src/brand.js';
 
 export interface MixtureSameFamilyOptions extends DistributionOptions {
   /** The mixing weights: a Categorical over K components, batch shape `[]` or the mixture's batch shape. */
@@ -163,3 +164,4 @@ export function selectComponents(x: Tensor, idx: ArrayLike<number>, n: number, b
   const flat = gather(reshape(x, [x.size]), new Tensor(picks, [picks.length], 'int32'));
   return reshape(flat, [n, ...batch, ...event]);
 }
+brand(MixtureSameFamily, 'MixtureSameFamily');   // recognised across copies of stochax (src/brand.ts)

@@ -9,6 +9,7 @@ import type { Tensor } from '../src/tensor/tensor.js';
 import { Categorical } from './categorical.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { selectComponents } from './mixture-same-family.js';
+import { brand } from '../src/brand.js';
 
 export interface MixtureOptions extends DistributionOptions {
   /** The mixing weights: a Categorical over K = `components.length` classes, with the mixture's batch shape. */
@@ -132,3 +133,4 @@ export class Mixture extends Distribution {
     return { cat: this.cat.slice(...specs), components: this.components.map((c) => c.slice(...specs)) };
   }
 }
+brand(Mixture, 'Mixture');   // recognised across copies of stochax (src/brand.ts)

@@ -17,6 +17,7 @@ import { countVectorsSumming } from './internal/count-support.js';
 import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
 import { addRowGrad, rowIndex, simplexRows, type SimplexRows } from './internal/simplex-rows.js';
 import { detExp, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface MultinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
@@ -189,3 +190,4 @@ export function multinomialLogPmf(values: ArrayLike<number>, at: number, k: numb
   }
   return acc;
 }
+brand(Multinomial, 'Multinomial');   // recognised across copies of stochax (src/brand.ts)

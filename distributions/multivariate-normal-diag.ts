@@ -8,6 +8,7 @@ import type { Tensor } from '../src/tensor/tensor.js';
 import type { DistributionOptions } from './distribution.js';
 import { positive, real } from './internal/constraints.js';
 import { MultivariateNormalLinearOperator } from './internal/mvn-linear-operator.js';
+import { brand } from '../src/brand.js';
 
 export interface MultivariateNormalDiagOptions extends DistributionOptions {
   /** Mean μ, shape [..., k] (default 0). At least one of `loc` and `scaleDiag` is required. */
@@ -74,3 +75,4 @@ export class MultivariateNormalDiag extends MultivariateNormalLinearOperator {
   protected override varianceImpl(): Tensor { return broadcastTo(square(this.sigma), [...this.batchShape, this.k]); }
   protected override stddevImpl(): Tensor { return broadcastTo(abs(this.sigma), [...this.batchShape, this.k]); }
 }
+brand(MultivariateNormalDiag, 'MultivariateNormalDiag');   // recognised across copies of stochax (src/brand.ts)

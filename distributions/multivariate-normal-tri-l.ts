@@ -12,6 +12,7 @@ import type { DistributionOptions } from './distribution.js';
 import type { Constraint } from './internal/constraints.js';
 import { real } from './internal/constraints.js';
 import { MultivariateNormalLinearOperator, scalarLike } from './internal/mvn-linear-operator.js';
+import { brand } from '../src/brand.js';
 
 export interface MultivariateNormalTriLOptions extends DistributionOptions {
   /** Mean μ, shape [..., k] (default 0). At least one of `loc` and `scaleTril` is required. */
@@ -22,9 +23,12 @@ export interface MultivariateNormalTriLOptions extends DistributionOptions {
 
 /**
  * Each matrix lower-triangular with a positive diagonal: what `validateArgs` checks on
- * `scaleTril`; its bijector is TFP's `FillScaleTriL` (diagonal softplus + 2⁻²³).
+ * `scaleTril` (here and in `MultivariateStudentTLinearOperator`); its bijector is TFP's
+ * `FillScaleTriL` (diagonal softplus + 2⁻²³).
+ * @example
+ * lowerTriangularPositiveDiagonal.check('MultivariateNormalTriL', 'scaleTril', tensor([[1, 0], [2, 3]])); // passes
  */
-const lowerTriangularPositiveDiagonal: Constraint = {
+export const lowerTriangularPositiveDiagonal: Constraint = {
   what: 'must be lower-triangular with a positive diagonal',
   bijector: () => new FillScaleTriL({ diagShift: 2 ** -23 }),
   check(fn, arg, t) {
@@ -118,8 +122,12 @@ function swapLast(nd: number): number[] {
   return [...Array.from({ length: nd - 2 }, (_, i) => i), nd - 1, nd - 2];
 }
 
-/** `s` with its strict upper triangle zeroed (multiplied by a 0/1 mask, so gradients there are 0); `s` itself when already lower-triangular. */
-function lowerPart(s: Tensor, k: number): Tensor {
+/**
+ * `s` with its strict upper triangle zeroed (multiplied by a 0/1 mask, so gradients there are 0); `s` itself when already lower-triangular.
+ * @example
+ * lowerPart(tensor([[1, 5], [2, 3]]), 2).toArray(); // [[1, 0], [2, 3]]
+ */
+export function lowerPart(s: Tensor, k: number): Tensor {
   const v = numbers(s);
   let upper = false;
   for (let o = 0; o < v.length && !upper; o += k * k) {
@@ -130,3 +138,4 @@ function lowerPart(s: Tensor, k: number): Tensor {
   for (let i = 0; i < k; i++) for (let j = 0; j <= i; j++) mask[i * k + j] = 1;
   return mul(s, new Tensor(mask, [k, k], s.dtype));
 }
+brand(MultivariateNormalTriL, 'MultivariateNormalTriL');   // recognised across copies of stochax (src/brand.ts)

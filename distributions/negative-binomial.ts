@@ -15,6 +15,7 @@ import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 import { detExp, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface NegativeBinomialOptions extends DistributionOptions {
   /** r > 0, the number of failures that ends the experiment (any positive real). */
@@ -175,3 +176,4 @@ export function negativeBinomialLogPmf(k: number, r: number, p: number, q: numbe
   if (p > 0 && q > 0) return betaPowerLog(k + 1, r, p, q) - lp - detLog(r + k);
   return k * lp + r * lq - lbeta(k + 1, r) - detLog(r + k);
 }
+brand(NegativeBinomial, 'NegativeBinomial');   // recognised across copies of stochax (src/brand.ts)

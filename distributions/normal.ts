@@ -13,6 +13,7 @@ import { fusedMap, type FusedForms } from './internal/fused.js';
 import { dLogNdtr, logNdtr, logPhi, ndtr, ndtri } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface NormalOptions extends DistributionOptions {
   /** Mean μ (any real; broadcasts with `scale`). */
@@ -126,3 +127,4 @@ registerKL(Normal, Normal, (a, b) => {
   const diff = square(div(sub(a.loc, b.loc), b.scale));
   return add(mul(0.5, diff), sub(mul(0.5, expm1(mul(2, delta))), delta));
 });
+brand(Normal, 'Normal');   // recognised across copies of stochax (src/brand.ts)

@@ -15,6 +15,7 @@ import { real, simplex, type Constraint } from './internal/constraints.js';
 import { checkExactlyOne } from './internal/either-parameter.js';
 import { rowIndex, simplexRows, type SimplexRows } from './internal/simplex-rows.js';
 import { registerKL } from './kl.js';
+import { brand } from '../src/brand.js';
 
 /** The dtypes a OneHotCategorical's samples (and mode) may have. */
 export type OneHotCategoricalDType = 'int32' | 'float32' | 'float64';
@@ -191,3 +192,4 @@ function oneHotLogProbGrad(
 
 /** KL(a ‖ b) = Σⱼ qaⱼ (log qaⱼ − log qbⱼ), as for Categorical. */
 registerKL(OneHotCategorical, OneHotCategorical, (a, b) => a.categorical.klDivergence(b.categorical));
+brand(OneHotCategorical, 'OneHotCategorical');   // recognised across copies of stochax (src/brand.ts)

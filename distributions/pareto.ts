@@ -14,6 +14,7 @@ import { atLeast, positive, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface ParetoOptions extends DistributionOptions {
   /** Shape (tail index) α > 0. */
@@ -149,3 +150,4 @@ registerKL(Pareto, Pareto, (a, b) => {
   const kl = add(add(mul(kb, sub(log(a.scale), log(b.scale))), sub(log(ka), log(kb))), sub(div(kb, ka), 1));
   return where(greaterEqual(a.scale, b.scale), kl, Infinity);
 });
+brand(Pareto, 'Pareto');   // recognised across copies of stochax (src/brand.ts)

@@ -15,6 +15,7 @@ import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 import { randomPoisson } from './internal/random-poisson.js';
 import { detExp, detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface PoissonOptions extends DistributionOptions {
   /** Rate λ ≥ 0. Exactly one of `rate` and `logRate`. */
@@ -163,3 +164,4 @@ function poissonLogProbByLogRatePartials(out: Float64Array, k: number, t: number
   if (!(y > -Infinity)) return;
   out[1] = k - detExp(t);
 }
+brand(Poisson, 'Poisson');   // recognised across copies of stochax (src/brand.ts)

@@ -19,6 +19,7 @@ import { randomLogGamma } from './internal/random-gamma.js';
 import {
   logTailDdf, tail, tailDdf, tCdf, tLogCdf, tLogPdf, tLogPdfDdf, tQuantile,
 } from './internal/student-t-math.js';
+import { brand } from '../src/brand.js';
 
 export interface StudentTOptions extends DistributionOptions {
   /** Degrees of freedom ν > 0. */
@@ -164,8 +165,11 @@ function dLogCdfDdf(df: number, t: number): number {
  * TFP's `random_gamma([n], ν/2, rate=½, seed)` outside log space, as G: for α = ν/2 ≥ 1 (or a
  * bad α) exp of the log-space draw; for 0 < α < 1 the rejection draw for α + 1 (the same trials:
  * they depend only on d = α' − ⅓) times U^(1/α), U from the sampler's second seed, as TFP.
+ * (Also TFP's `Chi2(ν).sample` inside `MultivariateStudentTLinearOperator`.)
+ * @example
+ * linearGamma([4], Float64Array.of(3, 3, 3, 3), key(0), 'float64'); // → four χ²(3) draws as TFP's
  */
-function linearGamma(shape: readonly number[], df: ArrayLike<number>, seed: KeyArray, dtype: FloatDType): Float64Array {
+export function linearGamma(shape: readonly number[], df: ArrayLike<number>, seed: KeyArray, dtype: FloatDType): Float64Array {
   const size = df.length;
   const conc = new Float64Array(size);
   // ν = ∞ (a normal) draws with α = 1 to keep the loop finite; its G is not used.
@@ -185,3 +189,4 @@ function linearGamma(shape: readonly number[], df: ArrayLike<number>, seed: KeyA
   }
   return out;
 }
+brand(StudentT, 'StudentT');   // recognised across copies of stochax (src/brand.ts)

@@ -20,6 +20,7 @@ import { Sigmoid } from './bijectors/sigmoid.js';
 import { Softplus } from './bijectors/softplus.js';
 import { Distribution, NotImplementedError, type DistributionOptions } from './distribution.js';
 import { registerKL } from './kl.js';
+import { brand } from '../src/brand.js';
 
 export interface TransformedDistributionOptions extends DistributionOptions {
   /** The base distribution p(x). */
@@ -242,3 +243,4 @@ registerKL(TransformedDistribution, TransformedDistribution, (a, b) => {
   }
   return a.distribution.klDivergence(b.distribution);
 });
+brand(TransformedDistribution, 'TransformedDistribution');   // recognised across copies of stochax (src/brand.ts)

@@ -15,6 +15,7 @@ import { finite, positive, type Constraint } from './internal/constraints.js';
 import { broadcastLoader, fusedMap } from './internal/fused.js';
 import { logNdtr, logPhi, ndtri, dLogNdtr } from './internal/ndtr.js';
 import { detCos, detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface TruncatedNormalOptions extends DistributionOptions {
   /** μ, the mean of the normal before truncation. */
@@ -331,3 +332,4 @@ function map5Lowering(
     },
   };
 }
+brand(TruncatedNormal, 'TruncatedNormal');   // recognised across copies of stochax (src/brand.ts)

@@ -13,6 +13,7 @@ import { real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detLog } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface UniformOptions extends DistributionOptions {
   /** Lower bound a (default 0; broadcasts with `high`). */
@@ -153,3 +154,4 @@ registerKL(Uniform, Uniform, (a, b) => fusedMap('Uniform.klDivergence',
     if (!(bl <= al && ah <= bh)) return;
     out[0] = 1 / (ah - al); out[1] = -1 / (ah - al); out[2] = -1 / (bh - bl); out[3] = 1 / (bh - bl);
   }));
+brand(Uniform, 'Uniform');   // recognised across copies of stochax (src/brand.ts)

@@ -14,6 +14,7 @@ import { fusedMap } from './internal/fused.js';
 import { logPhi, ndtr } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
 import { detAcos, detCos, detExp, detLog, detSin } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface VonMisesOptions extends DistributionOptions {
   /** μ, the circular mean (any real; 2π-periodic). */
@@ -235,3 +236,4 @@ registerKL(VonMises, VonMises, (a, b) => fusedMap('VonMises.klDivergence',
     const a1 = besselRatio(k1), sn = detSin(m1 - m2), cs = detCos(m1 - m2);
     out[0] = k2 * sn * a1; out[1] = (k1 - k2 * cs) * besselRatioD(k1); out[2] = -k2 * sn * a1; out[3] = besselRatio(k2) - cs * a1;
   }));
+brand(VonMises, 'VonMises');   // recognised across copies of stochax (src/brand.ts)

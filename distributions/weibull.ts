@@ -14,6 +14,7 @@ import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { registerKL } from './kl.js';
 import { detExp, detExpm1, detLog, detLog1p, detPow } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface WeibullOptions extends DistributionOptions {
   /** Shape k > 0. */
@@ -184,3 +185,4 @@ registerKL(Weibull, Weibull, (a, b) => {
     sub(mul(pow(div(a.scale, b.scale), kb), exp(lgamma(add(div(kb, ka), 1)))), 1),
   );
 });
+brand(Weibull, 'Weibull');   // recognised across copies of stochax (src/brand.ts)

@@ -60,6 +60,17 @@ export function isBranded(x: unknown, kind: string): boolean {
   return hasBrand(x, brandSymbol(kind), kind);
 }
 
+/**
+ * The brand symbol `prototype` carries as its own property (the class it belongs to was branded
+ * itself), or undefined: a key for a class that is the same in every copy of stochax.
+ *
+ * @example
+ * brandOf(Normal.prototype);   // Symbol(stochax.Normal)
+ */
+export function brandOf(prototype: object): symbol | undefined {
+  return Object.getOwnPropertySymbols(prototype).find((s) => s !== VERSION_KEY && s.description?.startsWith('stochax.') === true);
+}
+
 function hasBrand(x: unknown, sym: symbol, kind: string): boolean {
   if (x === null || (typeof x !== 'object' && typeof x !== 'function')) return false;
   const level = (x as Record<symbol, unknown>)[sym];

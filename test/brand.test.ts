@@ -6,9 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadModel } from '../cli/load-model.js';
+import * as D from '../distributions/index.js';
 import { compileLogDensity, Distribution, HalfNormal, JointDistributionNamed, Normal, Sample } from '../distributions/index.js';
 import { windowedAdaptiveNuts } from '../mcmc/index.js';
-import { brand, COMPAT, isBranded, VERSION } from '../src/brand.js';
+import { brand, brandOf, COMPAT, isBranded, VERSION } from '../src/brand.js';
 import { configure, getModes } from '../src/config.js';
 import { add, random, Tensor, tensor, valueAndGrad } from '../src/index.js';
 
@@ -104,6 +105,25 @@ describe('two copies of stochax', () => {
     const ra = windowedAdaptiveNuts(mine, opts);
     const rb = windowedAdaptiveNuts(theirs as never, opts);
     expect((rb.draws as Record<string, Tensor>).mu!.toArray()).toEqual((ra.draws as Record<string, Tensor>).mu!.toArray());
+  });
+
+  it("KL divergences find their rule for either copy's distributions, a user's rule registered through either copy included", () => {
+    const a = new Normal({ loc: 0, scale: 1 }), b = new B.dist.Normal({ loc: 1, scale: 2 });
+    const a2 = new Normal({ loc: 1, scale: 2 });
+    expect(a.klDivergence(b as never).item()).toBe(a.klDivergence(a2).item());
+    expect(b.klDivergence(a as never).item()).toBe(a2.klDivergence(a).item());
+    // A user's class and rule, registered through copy B only: found by this copy's lookup.
+    class Mine extends B.dist.Normal {}
+    B.dist.registerKL(Mine, B.dist.Normal, () => B.core.tensor(42));
+    expect(new Normal({ loc: 0, scale: 1 }).klDivergence.call(new Mine({ loc: 0, scale: 1 }) as never, a).item()).toBe(42);
+  });
+
+  it('every exported distribution and bijector class is branded itself (not only through its base class)', () => {
+    const unbranded = [...Object.entries(D), ...Object.entries(D.bijectors)]
+      .filter(([n, v]) => typeof v === 'function' && /^[A-Z]/.test(n) && (v.prototype instanceof Distribution || v.prototype instanceof D.bijectors.Bijector))
+      .filter(([, v]) => brandOf((v as { prototype: object }).prototype) === undefined)
+      .map(([n]) => n);
+    expect(unbranded).toEqual([]);
   });
 
   it('the CLI loads a model module that imports another copy', async () => {

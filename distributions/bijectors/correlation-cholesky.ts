@@ -8,6 +8,7 @@ import { tensor, type Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
 import { fillTriangularIndices, squareSize, triangularSize } from './fill-triangular.js';
 import { diagPart } from './transform-diagonal.js';
+import { brand } from '../../src/brand.js';
 
 /** Row-norm tolerance of `inverse`'s validateArgs check. */
 const NORM_TOL = 1e-6;
@@ -123,3 +124,4 @@ function checkFactor(fn: string, y: Tensor, n: number): void {
     }
   }
 }
+brand(CorrelationCholesky, 'bijectors.CorrelationCholesky');   // recognised across copies of stochax (src/brand.ts)

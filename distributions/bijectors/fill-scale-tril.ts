@@ -6,6 +6,7 @@ import { FillTriangular } from './fill-triangular.js';
 import { Shift } from './shift.js';
 import { Softplus } from './softplus.js';
 import { TransformDiagonal } from './transform-diagonal.js';
+import { brand } from '../../src/brand.js';
 
 export interface FillScaleTriLOptions extends BijectorOptions {
   /** Maps the diagonal onto positive values (default `new Softplus()`). */
@@ -46,3 +47,4 @@ export class FillScaleTriL extends Chain {
     });
   }
 }
+brand(FillScaleTriL, 'bijectors.FillScaleTriL');   // recognised across copies of stochax (src/brand.ts)

@@ -3,6 +3,7 @@ import { zeros } from '../../src/tensor/ops/create.js';
 import { concat, gather, reshape } from '../../src/tensor/ops/shape.js';
 import { tensor, type Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
+import { brand } from '../../src/brand.js';
 
 export interface FillTriangularOptions extends BijectorOptions {
   /** Fill the upper triangle instead of the lower one (default false). */
@@ -107,3 +108,4 @@ export function squareSize(fn: string, arg: string, y: Tensor): number {
   if (y.ndim < 2 || y.shape[y.ndim - 2] !== n) fail('range', fn, arg, `must be a (batch of) square matrices [..., n, n]; got shape [${y.shape.join(', ')}]`, y);
   return n!;
 }
+brand(FillTriangular, 'bijectors.FillTriangular');   // recognised across copies of stochax (src/brand.ts)

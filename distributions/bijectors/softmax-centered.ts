@@ -8,6 +8,7 @@ import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
 import { checkSupport } from './support.js';
 import { detLog } from '../../src/math/index.js';
+import { brand } from '../../src/brand.js';
 
 /** Row-sum tolerance of `inverse`'s validateArgs check (the one Dirichlet's `simplex()` support uses). */
 const SUM_TOL = 1e-6;
@@ -92,3 +93,4 @@ function checkSimplex(fn: string, y: Tensor, n: number): void {
     if (!(Math.abs(s - 1) <= SUM_TOL)) fail('range', fn, 'y', `must have rows summing to 1 along the last axis (row ${r / n} sums to ${s})`, s);
   }
 }
+brand(SoftmaxCentered, 'bijectors.SoftmaxCentered');   // recognised across copies of stochax (src/brand.ts)

@@ -5,6 +5,7 @@ import { expandDims, gather, reshape } from '../../src/tensor/ops/shape.js';
 import { tensor, type Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
 import { squareSize } from './fill-triangular.js';
+import { brand } from '../../src/brand.js';
 
 export interface TransformDiagonalOptions extends BijectorOptions {
   /** The bijector applied to the diagonal, as a vector (it must act on vectors or elements). */
@@ -63,3 +64,4 @@ export class TransformDiagonal extends Bijector {
     return this.diagBijector.inverseLogDetJacobian(diagPart(`${this.name}.inverseLogDetJacobian`, 'y', y), 1);
   }
 }
+brand(TransformDiagonal, 'bijectors.TransformDiagonal');   // recognised across copies of stochax (src/brand.ts)

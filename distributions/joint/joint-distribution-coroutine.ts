@@ -19,6 +19,10 @@ export type CoroutineModel = Generator<ModelNode, void, Tensor>;
  * explicit `name` option, else `var0`, `var1`, … by position. Seeds: `'JointDistribution'` salt,
  * then one binary split per yield in order.
  *
+ * Besides nodes, a model may `yield deterministic(name, value)` (a recorded derived value) and
+ * `yield factor(name, logTerm)` (a term added to the log density, Stan's `target +=`); neither
+ * is a node, and each sends its value back.
+ *
  * The model function is re-run for every draw, density and bijector call; it must be
  * deterministic given the values it receives and yield the same number of nodes each time.
  *

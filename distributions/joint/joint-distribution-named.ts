@@ -4,6 +4,7 @@ import { parseParams } from './function-params.js';
 import { JointDistribution, type JointDistributionOptions } from './joint-distribution.js';
 import { RootNode, type ModelNode } from './root.js';
 import { DeterministicNode, isDeterministicFn, type DeterministicFn } from './deterministic-node.js';
+import { FactorNode, factorValue, isFactorFn, type FactorFn } from './factor-node.js';
 import { asTensor } from '../../src/tensor/core.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { toValue, type PartialValues } from './values.js';
@@ -11,7 +12,7 @@ import { bestOrder } from './topological-order.js';
 import { isPlainObject } from './values.js';
 
 /** A node of a named model: a distribution, or a callable whose parameter names are the names of its parent nodes. */
-export type NamedNode = Distribution | ((...args: any[]) => Distribution) | DeterministicFn;
+export type NamedNode = Distribution | ((...args: any[]) => Distribution) | DeterministicFn | FactorFn;
 export type NamedModel = Readonly<Record<string, NamedNode>> | ReadonlyMap<string, NamedNode>;
 
 interface Maker {
@@ -22,6 +23,8 @@ interface Maker {
   readonly byObject: boolean;
   /** A derived value (`deterministic(fn)`), not a node. */
   readonly det?: boolean;
+  /** A log-density term (`factor(fn)`), not a node. */
+  readonly factor?: boolean;
 }
 
 /**
@@ -47,7 +50,8 @@ interface Maker {
  * An entry `deterministic(fn)` is a derived value, not a node (see `deterministic`): it gets no
  * seed and no density term, and a node that takes it as a parent is ordered as if it took the
  * derived value's own parents, so the node order and every draw are those of the same model
- * with the expression written inline.
+ * with the expression written inline. An entry `factor(fn)` adds `fn`'s value to the log density
+ * (see `factor`): it is not a node either, and no entry may take it as a parent.
  *
  * @throws TypeError for an entry that is neither a Distribution nor a function, or a callable
  *   whose parameters cannot be bound; RangeError naming the node and the argument when an
@@ -96,10 +100,10 @@ export class JointDistributionNamed extends JointDistribution<'record'> {
     } else {
       this.order = Object.freeze(bestOrder(fn, this.graph).map(([k]) => k));
     }
-    if (this.order.length === 0) fail('range', fn, 'model', 'must have at least one node that is not a deterministic(...) value', model);
+    if (this.order.length === 0) fail('range', fn, 'model', 'must have at least one node that is not a deterministic(...) value or a factor(...) term', model);
   }
 
-  protected *modelCoroutine(recordDeterministics = false): Generator<ModelNode, void, Tensor> {
+  protected *modelCoroutine(recordDeterministics = false, withFactors = false): Generator<ModelNode, void, Tensor> {
     const values = new Map<string, Tensor>();
     const makers = this.makers;
     const call = (m: Maker): unknown => {
@@ -121,6 +125,25 @@ export class JointDistributionNamed extends JointDistribution<'record'> {
       values.set(key, yield this.graph.get(key)!.length === 0 && d instanceof Distribution ? new RootNode(d) : d as Distribution);
     }
     if (recordDeterministics) for (const key of this.keys) if (makers.get(key)!.det === true) yield* derive(key);
+    if (withFactors) {
+      for (const key of this.keys) {
+        const m = makers.get(key)!;
+        if (m.factor !== true) continue;
+        for (const p of m.parents) if (makers.get(p)?.det === true) yield* derive(p);
+        let v: unknown;
+        try { v = call(m); } catch (e) {
+          if (!(e instanceof RangeError || e instanceof TypeError)) throw e;
+          const Err = e instanceof RangeError ? RangeError : TypeError;
+          throw new Err(`${e.message} (in factor \`model.${key}\` of model "${this.name}")`, { cause: e });
+        }
+        yield new FactorNode(key, factorValue('JointDistributionNamed', `model.${key}`, v));
+      }
+    }
+  }
+
+  /** The `factor(fn)` entries, in declaration order. */
+  override get factorNames(): readonly string[] {
+    return Object.freeze(this.keys.filter((k) => this.makers.get(k)!.factor === true));
   }
 
   /** The derived values in declaration order, each after the derived values it takes. */
@@ -190,20 +213,22 @@ function nodeGraph(fn: string, makers: ReadonlyMap<string, Maker>): Map<string, 
     const out: string[] = [];
     for (const p of makers.get(k)!.parents) {
       if (!makers.has(p)) fail('range', fn, `model.${k}`, `has an argument \`${p}\` that names no node (the nodes are ${[...makers.keys()].join(', ')})`, p);
+      if (makers.get(p)!.factor === true) fail('range', fn, `model.${k}`, `has an argument \`${p}\` that names a factor(...) term, which has no value to pass`, p);
       for (const q of isDet(p) ? expand(p, [...path, k]) : [p]) if (!out.includes(q)) out.push(q);
     }
     return out;
   };
   const graph = new Map<string, readonly string[]>();
   for (const [k, m] of makers) {
-    if (m.det === true) { expand(k, []); continue; }
-    graph.set(k, m.parents.some(isDet) ? expand(k, []) : m.parents);
+    if (m.det === true || m.factor === true) { expand(k, []); continue; }
+    graph.set(k, m.parents.some((p) => isDet(p) || makers.get(p)?.factor === true) ? expand(k, []) : m.parents);
   }
   return graph;
 }
 
 function makeMaker(fn: string, key: string, m: unknown): Maker {
   if (isDeterministicFn(m)) return { ...makeMaker(fn, key, m.fn), det: true };
+  if (isFactorFn(m)) return { ...makeMaker(fn, key, m.fn), factor: true };
   if (m instanceof Distribution) return { dist: m, fn: undefined, parents: [], byObject: false };
   if (typeof m !== 'function') fail('type', fn, `model.${key}`, 'must be a Distribution or a function returning one', m);
   const f = m as (...args: unknown[]) => unknown;

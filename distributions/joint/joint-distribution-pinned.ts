@@ -147,13 +147,16 @@ export class JointDistributionPinned<K extends StructKind> {
 
   /**
    * log p(pins | values): the pinned nodes' log densities at the given unpinned values (TFP's
-   * `log_weight`, the importance weight of an ancestral draw).
+   * `log_weight`, the importance weight of an ancestral draw), plus the model's log-density terms
+   * (`factor`), which ancestral draws ignore.
    */
   logWeight(values: PartialValues): Tensor {
     const fn = `${this.name}.logWeight`;
-    const parts = this.distribution.logProbParts(this.modelValues(fn, values));
+    const all = this.modelValues(fn, values);
+    const parts = this.distribution.logProbParts(all);
     const flat = Array.isArray(parts) ? parts : this.distribution.nodeNames.map((n) => (parts as Record<string, Tensor>)[n]!);
-    return this.distribution.sumParts(fn, flat.filter((_, i) => this.flatPins[i] !== undefined));
+    const factors = this.distribution.factorNames.length === 0 ? [] : Object.values(this.distribution.factorValues(all));
+    return this.distribution.sumParts(fn, [...flat.filter((_, i) => this.flatPins[i] !== undefined), ...factors]);
   }
 
   /**
@@ -178,7 +181,7 @@ export class JointDistributionPinned<K extends StructKind> {
 
   /** The distributions of one draw given the pins (no sample shape), in model order. @internal */
   singleSampleDistributions(): Distribution[] {
-    return this.distribution.executeSample(`${this.name}.singleSample`, [], zerosSeed(), this.flatPins).dists;
+    return this.distribution.executeSample(`${this.name}.singleSample`, [], zerosSeed(), this.flatPins, undefined, { placeholders: true }).dists;
   }
 
   /** The unpinned nodes' event shapes. */

@@ -18,13 +18,16 @@
 import { brand } from '../../src/brand.js';
 import { checkOptions, checkShape, fail } from '../../src/checks.js';
 import { sanitizeSeed, splitSeed, zerosSeed, type Seed } from '../../src/samplers/seeds.js';
+import { zeros } from '../../src/tensor/ops/create.js';
+import type { DType } from '../../src/tensor/dtype.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { Distribution } from '../distribution.js';
+import { Distribution, NotImplementedError } from '../distribution.js';
 import type { DefaultJointBijector } from './default-joint-bijector.js';
 import { JointDistributionPinned } from './joint-distribution-pinned.js';
 import { RootNode, type ModelNode } from './root.js';
 import { isDeterministicNode } from './deterministic-node.js';
+import { factorValue, isFactorNode } from './factor-node.js';
 import { isPlainObject, showShape, toValue, type PartialValues, type Struct, type StructKind, type ValueLike } from './values.js';
 
 export type { PartialValues, Struct, StructKind, ValueLike } from './values.js';
@@ -64,8 +67,12 @@ export abstract class JointDistribution<K extends StructKind> {
 
   /** How values are structured: `'array'` (node order) or `'record'` (by node name). */
   abstract readonly structKind: K;
-  /** A fresh run of the model; `recordDeterministics`: also yield the derived values no node needs (see `deterministic`). */
-  protected abstract modelCoroutine(recordDeterministics?: boolean): ModelIterator;
+  /**
+   * A fresh run of the model; `recordDeterministics`: also yield the derived values no node needs
+   * (see `deterministic`); `withFactors`: also yield the log-density terms (see `factor`; a model
+   * that yields them anyway, as a coroutine does, may ignore the flag).
+   */
+  protected abstract modelCoroutine(recordDeterministics?: boolean, withFactors?: boolean): ModelIterator;
   /** How node i is called in errors raised while the model runs (`model[2]`, `model.y`, `yield #2`). */
   protected abstract nodeLabel(i: number): string;
   /** The node names in model order, given one run's distributions. */
@@ -86,15 +93,17 @@ export abstract class JointDistribution<K extends StructKind> {
   /**
    * Runs the model once: `visit(i, d, isRoot)` returns node i's value, which is sent back into
    * the model. Returns the number of nodes. Derived values (`yield deterministic(name, value)`)
-   * are not nodes: each is passed to `onDeterministic`, if given, and sent back unchanged.
+   * are not nodes: each is passed to `onDeterministic`, if given, and sent back unchanged; so are
+   * log-density terms (`yield factor(name, term)`), passed to `onFactor` (and only computed by
+   * named and sequential models when it is given).
    * (Internal: used by the pinned distribution and the joint bijector.)
    * @internal
    */
-  executeModel(fn: string, visit: (i: number, d: Distribution, isRoot: boolean) => Tensor, onDeterministic?: (name: string, value: Tensor) => void): number {
-    const gen = this.modelCoroutine(onDeterministic !== undefined);
+  executeModel(fn: string, visit: (i: number, d: Distribution, isRoot: boolean) => Tensor, onDeterministic?: (name: string, value: Tensor) => void, onFactor?: (name: string, value: Tensor) => void): number {
+    const gen = this.modelCoroutine(onDeterministic !== undefined, onFactor !== undefined);
     // A bad-input error from node i (its callable, or its value's log density) says which node it was.
     const inNode = (i: number, e: unknown): unknown => {
-      if (!(e instanceof RangeError || e instanceof TypeError) || e.message.includes(' (in node ') || e.message.includes(`\`${this.nodeLabel(i)}\``)) return e;
+      if (!(e instanceof RangeError || e instanceof TypeError) || e.message.includes(' (in node ') || e.message.includes(' (in factor ') || e.message.includes(`\`${this.nodeLabel(i)}\``)) return e;
       const Err = e instanceof RangeError ? RangeError : TypeError;
       return new Err(`${e.message} (in node \`${this.nodeLabel(i)}\` of model "${this.name}")`, { cause: e });
     };
@@ -107,6 +116,11 @@ export abstract class JointDistribution<K extends StructKind> {
       const y = step.value;
       if (isDeterministicNode(y)) {
         onDeterministic?.(y.name, y.value);
+        step = advance(i, y.value);
+        continue;
+      }
+      if (isFactorNode(y)) {
+        onFactor?.(y.name, y.value);
         step = advance(i, y.value);
         continue;
       }
@@ -128,18 +142,33 @@ export abstract class JointDistribution<K extends StructKind> {
    * `'JointDistribution'`, then each node takes `[nodeSeed, seed] = splitSeed(seed)` — also when
    * its value is given, so fixing one node never changes another's draw. Root nodes are drawn
    * with `sampleShape`, the others with `[]`.
+   *
+   * A node that cannot be drawn (an improper prior such as `ImproperUniform`: its `sample` throws
+   * `NotImplementedError`) makes a draw fail, naming the node. With `placeholders` (used to learn
+   * the model's structure: its distributions, shapes, dtypes, derived-value names), such a node
+   * takes instead the point its default event-space bijector maps the unconstrained origin to,
+   * so pinning, unconstraining and initialising a model with improper nodes never draws them.
    * @internal
    */
-  executeSample(fn: string, sampleShape: readonly number[], seed: Seed, values: readonly ValueLike[], onDeterministic?: (name: string, value: Tensor) => void): { dists: Distribution[]; xs: Tensor[] } {
+  executeSample(fn: string, sampleShape: readonly number[], seed: Seed, values: readonly ValueLike[], onDeterministic?: (name: string, value: Tensor) => void, options: { placeholders?: boolean; onFactor?: (name: string, value: Tensor) => void } = {}): { dists: Distribution[]; xs: Tensor[] } {
     let s = sanitizeSeed(seed, { salt: 'JointDistribution' });
     const dists: Distribution[] = [];
     const xs: Tensor[] = [];
+    const draw = (i: number, d: Distribution, shape: readonly number[], nodeSeed: Seed): Tensor => {
+      try {
+        return d.sample(shape, { seed: nodeSeed });
+      } catch (e) {
+        if (!(e instanceof NotImplementedError)) throw e;
+        if (options.placeholders) return placeholderValue(d, shape);
+        throw new NotImplementedError(`${e.message} (in node \`${this.nodeLabel(i)}\` of model "${this.name}"; give its value with \`value\`, or pin it and sample the pinned model with MCMC)`, { cause: e });
+      }
+    };
     const n = this.executeModel(fn, (i, d, root) => {
       const [nodeSeed, rest] = splitSeed(s);
       s = rest!;
       const v = values[i];
       const x = v === undefined || v === null
-        ? d.sample(root ? sampleShape : [], { seed: nodeSeed })
+        ? draw(i, d, root ? sampleShape : [], nodeSeed!)
         : toValue(fn, `value[${i}]`, d.dtype, v);
       if (this.validateArgs && sampleShape.some((m, k) => x.shape[k] !== m)) {
         fail('range', fn, this.nodeLabel(i), `has a value of shape ${showShape(x.shape)} that does not begin with sampleShape ${showShape(sampleShape)}`, x);
@@ -147,14 +176,14 @@ export abstract class JointDistribution<K extends StructKind> {
       dists.push(d);
       xs.push(x);
       return x;
-    }, onDeterministic);
+    }, onDeterministic, options.onFactor);
     if (values.length > n) fail('range', fn, 'value', `has ${values.length} entries but the model has ${n} nodes`, values);
     return { dists, xs };
   }
 
   /** The distributions of one draw with no sample shape (TFP's `_get_single_sample_distributions`), cached. @internal */
   singleSampleDistributions(): readonly Distribution[] {
-    return (this.cachedDists ??= this.executeSample(`${this.fn}.singleSample`, [], zerosSeed(), []).dists);
+    return (this.cachedDists ??= this.executeSample(`${this.fn}.singleSample`, [], zerosSeed(), [], undefined, { placeholders: true }).dists);
   }
 
   /** The node names in model order: record keys, callable argument names, explicit `name`s, or generated ones. */
@@ -232,8 +261,11 @@ export abstract class JointDistribution<K extends StructKind> {
 
   // ---- densities ----------------------------------------------------------------------------
 
-  /** f(dᵢ, xᵢ) for every node, the model run on the given values (all must be given). */
-  private mapMeasure(fn: string, values: PartialValues, f: (d: Distribution, x: Tensor) => Tensor): Tensor[] {
+  /**
+   * f(dᵢ, xᵢ) for every node, the model run on the given values (all must be given); with
+   * `factors`, also the log-density terms (`factor`), by name in the order the run adds them.
+   */
+  private mapMeasure(fn: string, values: PartialValues, f: (d: Distribution, x: Tensor) => Tensor, factors?: Map<string, Tensor>): Tensor[] {
     const flat = this.flattenValues(fn, 'values', values);
     const parts: Tensor[] = [];
     const n = this.executeModel(fn, (i, d) => {
@@ -242,9 +274,19 @@ export abstract class JointDistribution<K extends StructKind> {
       const x = toValue(fn, this.structKind === 'record' ? `values.${this.nodeNames[i]}` : `values[${i}]`, d.dtype, v);
       parts.push(f(d, x));
       return x;
+    }, undefined, factors === undefined ? undefined : (name, value) => {
+      if (factors.has(name) || this.nodeNames.includes(name)) fail('range', fn, 'model', `adds a log-density term named "${name}" twice, or named like a node (factor names must be unique)`, name);
+      factors.set(name, factorValue(fn, `factor ${name}`, value));
     });
     if (flat.length > n) fail('range', fn, 'values', `has ${flat.length} entries but the model has ${n} nodes`, values);
     return parts;
+  }
+
+  /** Σ of the nodes' measures f(dᵢ, xᵢ) and the model's log-density terms (`factor`). */
+  private measureWithFactors(fn: string, values: PartialValues, f: (d: Distribution, x: Tensor) => Tensor): Tensor {
+    const factors = new Map<string, Tensor>();
+    const parts = this.mapMeasure(fn, values, f, factors);
+    return this.sumParts(fn, [...parts, ...factors.values()]);
   }
 
   /** Σ parts (broadcasting), checked not to broadcast under `validateArgs`. @internal */
@@ -256,16 +298,16 @@ export abstract class JointDistribution<K extends StructKind> {
   }
 
   /**
-   * log p(x) = Σᵢ log p(xᵢ | parents): the sum of `logProbParts`, broadcast. Differentiable in
-   * every value (the model is re-run on the given values).
+   * log p(x) = Σᵢ log p(xᵢ | parents): the sum of `logProbParts`, broadcast, plus the model's
+   * log-density terms (`factor`, see `factorValues`). Differentiable in every value (the model is
+   * re-run on the given values).
    *
    * @throws TypeError when a node's value is missing; RangeError for unknown node names.
    * @example
    * jd.logProb({ mu: 0.5, sigma: 1.2, y: [0.1, 0.3] }); // → Tensor float64 []
    */
   logProb(values: PartialValues): Tensor {
-    const fn = `${this.fn}.logProb`;
-    return this.sumParts(fn, this.mapMeasure(fn, values, (d, x) => d.logProb(x)));
+    return this.measureWithFactors(`${this.fn}.logProb`, values, (d, x) => d.logProb(x));
   }
 
   /** Each node's log p(xᵢ | parents), structured like the model. */
@@ -273,10 +315,48 @@ export abstract class JointDistribution<K extends StructKind> {
     return this.unflattenParts(this.mapMeasure(`${this.fn}.logProbParts`, values, (d, x) => d.logProb(x)));
   }
 
-  /** Σᵢ of each node's `unnormalizedLogProb`. */
+  /** Σᵢ of each node's `unnormalizedLogProb`, plus the model's log-density terms (`factor`). */
   unnormalizedLogProb(values: PartialValues): Tensor {
-    const fn = `${this.fn}.unnormalizedLogProb`;
-    return this.sumParts(fn, this.mapMeasure(fn, values, (d, x) => d.unnormalizedLogProb(x)));
+    return this.measureWithFactors(`${this.fn}.unnormalizedLogProb`, values, (d, x) => d.unnormalizedLogProb(x));
+  }
+
+  // ---- log-density terms --------------------------------------------------------------------
+
+  /**
+   * The names of the model's log-density terms (`factor(...)` entries or yields), in the order
+   * one run adds them. They are not nodes: see `factor`.
+   * @throws RangeError when two terms share a name, or one is named like a node or a derived value.
+   * @example
+   * new JointDistributionNamed({ a: new Normal({ loc: 0, scale: 1 }), pen: factor((a) => neg(square(a))) })
+   *   .factorNames; // ['pen']
+   */
+  get factorNames(): readonly string[] {
+    const names: string[] = [];
+    this.executeSample(`${this.fn}.factorNames`, [], zerosSeed(), [], undefined, { placeholders: true, onFactor: (name) => { names.push(name); } });
+    this.checkFactorNames(names);
+    return Object.freeze(names);
+  }
+
+  /** @internal */
+  protected checkFactorNames(names: readonly string[]): void {
+    const taken = [...this.nodeNames, ...this.deterministicNames];
+    const dup = names.find((n, i) => names.indexOf(n) !== i);
+    if (dup !== undefined) fail('range', this.fn, 'model', `adds two log-density terms named "${dup}" (factor names must be unique)`, dup);
+    const clash = names.find((n) => taken.includes(n));
+    if (clash !== undefined) fail('range', this.fn, 'model', `has a log-density term and a node or derived value both named "${clash}"`, clash);
+  }
+
+  /**
+   * The model's log-density terms (see `factor`) at the given values of every node, by name: what
+   * `logProb` adds to the sum of `logProbParts`.
+   * @throws TypeError when a node's value is missing; RangeError for unknown node names.
+   * @example
+   * model.factorValues({ mu: 1, sigma: 2 }); // { penalty: Tensor [] } (−1)
+   */
+  factorValues(values: PartialValues): Record<string, Tensor> {
+    const factors = new Map<string, Tensor>();
+    this.mapMeasure(`${this.fn}.factorValues`, values, (_, x) => x, factors);
+    return Object.fromEntries(factors);
   }
 
   /** Each node's `unnormalizedLogProb`, structured like the model. */
@@ -297,7 +377,7 @@ export abstract class JointDistribution<K extends StructKind> {
   get deterministicNames(): readonly string[] {
     if (this.cachedDeterministicNames === undefined) {
       const names: string[] = [];
-      this.executeSample(`${this.fn}.deterministicNames`, [], zerosSeed(), [], (name) => { names.push(name); });
+      this.executeSample(`${this.fn}.deterministicNames`, [], zerosSeed(), [], (name) => { names.push(name); }, { placeholders: true });
       this.checkDeterministicNames(names);
       this.cachedDeterministicNames = Object.freeze(names);
     }
@@ -370,3 +450,12 @@ export abstract class JointDistribution<K extends StructKind> {
   }
 }
 brand(JointDistribution, 'JointDistribution');   // recognised across copies of stochax (src/brand.ts)
+
+/**
+ * A stand-in value for a node that cannot be drawn (see `executeSample`'s `placeholders`): its
+ * default event-space bijector at the unconstrained origin, of shape `shape + batch + event`.
+ */
+function placeholderValue(d: Distribution, shape: readonly number[]): Tensor {
+  const b = d.defaultEventSpaceBijector();
+  return b.forward(zeros([...shape, ...d.batchShape, ...b.inverseEventShape(d.eventShape)], d.dtype as DType));
+}

@@ -2,6 +2,7 @@ import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { Distribution } from '../distribution.js';
 import type { DeterministicNode } from './deterministic-node.js';
+import type { FactorNode } from './factor-node.js';
 
 /**
  * A node with no parents in a joint distribution's model (TFP's `JointDistributionCoroutine.Root`).
@@ -30,5 +31,8 @@ export function Root(distribution: Distribution): RootNode {
   return new RootNode(distribution);
 }
 
-/** What a joint distribution's model yields for each node (and, not a node, for each derived value: see `deterministic`). */
-export type ModelNode = Distribution | RootNode | DeterministicNode;
+/**
+ * What a joint distribution's model yields for each node (and, not nodes, for each derived value
+ * and each log-density term: see `deterministic` and `factor`).
+ */
+export type ModelNode = Distribution | RootNode | DeterministicNode | FactorNode;

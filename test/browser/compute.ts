@@ -70,6 +70,8 @@ interface DistCase {
   readonly make: (D: typeof Distributions, t: typeof Core.tensor) => Dist;
   /** Points besides the distribution's own sample: scalars for scalar events, else whole events. */
   readonly x?: readonly Nested[];
+  /** It has no sampler (an improper prior): only the points `x` are evaluated. */
+  readonly noSample?: boolean;
 }
 
 const simplex3 = [[0.2, 0.3, 0.5], [1 / 3, 1 / 3, 1 / 3], [0.9, 0.05, 0.05], [1e-300, 0.5, 0.5]];
@@ -126,6 +128,11 @@ export const DIST_CASES: readonly DistCase[] = [
     covers: 'MultivariateNormalTriL', label: 'MultivariateNormalTriL', x: [[0, 0, 0], [1, -2, 3.5], [1e3, 1e-3, -40]],
     make: (D) => new D.MultivariateNormalTriL({ loc: [1.3, -2.1, 0.5], scaleTril: [[0.7, 0, 0], [0.3, 3.3, 0], [-1.1, 0.2, 0.5]] }),
   },
+  {
+    covers: 'GaussianProcess', label: 'GaussianProcess(MaternFiveHalves)', x: [[0, 0, 0], [1, -2, 3.5], [0.3, 0.2, -0.1]],
+    make: (D) => new D.GaussianProcess({ kernel: new D.psdKernels.MaternFiveHalves({ amplitude: 1.5, lengthScale: 0.8 }), indexPoints: [[0], [0.5], [1.3]], observationNoiseVariance: 0.1 }),
+  },
+  { covers: 'ImproperUniform', label: 'ImproperUniform(low, high)', x: REAL, noSample: true, make: (D) => new D.ImproperUniform({ low: [-1, 0, 2], high: 5 }) },
   { covers: 'LKJ', label: 'LKJ', x: [corr3(0, 0, 0), corr3(0.3, -0.2, 0.5), corr3(0.9, -0.9, 0.9)], make: (D) => new D.LKJ({ dimension: 3, concentration: 2.7 }) },
   { covers: 'LKJ', label: 'LKJ(cholesky)', make: (D) => new D.LKJ({ dimension: 3, concentration: 0.5, inputOutputCholesky: true }) },
   { covers: 'Independent', label: 'Independent(Normal)', x: [[0, 0, 0], [1, -2, 3.5]], make: (D) => new D.Independent({ distribution: new D.Normal({ loc: [0, 1.3, -2.1], scale: [1, 0.7, 3.3] }), reinterpretedBatchNdims: 1 }) },
@@ -153,6 +160,20 @@ export const DIST_CASES: readonly DistCase[] = [
       observationDistribution: new D.Normal({ loc: [-2, 10], scale: [0.5, 3] }),
       numSteps: 3,
     }),
+  },
+  {
+    covers: 'OrderedLogistic', label: 'OrderedLogistic', x: [-1, 0, 1, 2, 3, 4],
+    make: (D) => new D.OrderedLogistic({ cutpoints: [[-1, 0.5, 2], [-3, -2.9, 4], [0, 1, 1.5]], loc: [0.3, 7.5, -1] }),
+  },
+  { covers: 'CholeskyLKJ', label: 'CholeskyLKJ', make: (D) => new D.CholeskyLKJ({ dimension: 3, concentration: [0.5, 2.7] }) },
+  {
+    covers: 'MultivariateStudentTLinearOperator', label: 'MultivariateStudentTLinearOperator', x: [[0, 0, 0], [1, -2, 3.5], [1e3, 1e-3, -40]],
+    make: (D) => new D.MultivariateStudentTLinearOperator({ df: [0.8, 3, 30], loc: [1.3, -2.1, 0.5], scaleTril: [[0.7, 0, 0], [0.3, 3.3, 0], [-1.1, 0.2, 0.5]] }),
+  },
+  { covers: 'Inflated', label: 'Inflated(Poisson)', x: COUNTS, make: (D) => new D.Inflated({ distribution: new D.Poisson({ rate: [0.3, 4.2, 40] }), inflatedLocProbs: 0.2 }) },
+  {
+    covers: 'Inflated', label: 'Inflated(Normal, logits)', x: REAL,
+    make: (D) => new D.Inflated({ distribution: new D.Normal({ loc: [0, 1.3, -2.1], scale: [1, 0.7, 3.3] }), inflatedLocLogits: [0.3, -1, 2], inflatedLoc: [0, 1, -1e-300] }),
   },
 ];
 
@@ -454,10 +475,10 @@ export function compute(lib: Lib): Record<string, string> {
   const CDFS: readonly Method[] = ['cdf', 'logCdf', 'survivalFunction', 'logSurvivalFunction'];
   for (const c of DIST_CASES) {
     const d = c.make(D, tensor);
-    const s = d.sample([4], { seed: 31 });
-    put(`${c.label}.sample`, s);
+    const s = c.noSample === true ? undefined : d.sample([4], { seed: 31 });
+    if (s !== undefined) put(`${c.label}.sample`, s);
     const scalarEvent = d.eventShape.length === 0;
-    const points: Array<readonly [string, Core.Tensor]> = [['sample', s]];
+    const points: Array<readonly [string, Core.Tensor]> = s === undefined ? [] : [['sample', s]];
     if (c.x !== undefined) points.push(['x', scalarEvent ? col(c.x) : tensor(c.x as never)]);
     for (const [pn, x] of points) {
       put(`${c.label}.logProb(${pn})`, d.logProb(x));

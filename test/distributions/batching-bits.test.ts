@@ -108,6 +108,8 @@ const CASES: readonly Case[] = [
   { covers: ['Kumaraswamy'], label: 'Kumaraswamy', sets: pairs('concentration1', conc, 'concentration0', [0.3, 1, 2.5, 80, 1e5]), points: UNIT, probs: PROBS, make: (p) => new D.Kumaraswamy({ concentration1: p.concentration1!, concentration0: p.concentration0! }) },
   { covers: ['LogLogistic'], label: 'LogLogistic', sets: locScale, points: POSITIVE, probs: PROBS, make: (p) => new D.LogLogistic({ loc: p.loc!, scale: p.scale! }) },
   { covers: ['Horseshoe'], label: 'Horseshoe', sets: [1e-3, 0.5, 1, 7, 1e5].map((scale) => ({ scale })), points: REAL, make: (p) => new D.Horseshoe({ scale: p.scale! }) },
+  { covers: ['ImproperUniform'], label: 'ImproperUniform', sets: pairs('low', [-1e10, -3, 0, 1e-8, 7], 'high', [8, 38.5, 1e10]), points: REAL, make: (p) => new D.ImproperUniform({ low: p.low!, high: p.high! }) },
+  { covers: ['ImproperUniform'], label: 'ImproperUniform(low)', sets: [-1e10, -3, 0, 1e-8, 7].map((low) => ({ low })), points: REAL, make: (p) => new D.ImproperUniform({ low: p.low! }) },
   {
     covers: ['Uniform'], label: 'Uniform', points: REAL, probs: PROBS,
     sets: [{ low: 0, high: 1 }, { low: -2.1, high: 3.3 }, { low: 1e3, high: 1e3 + 1e-3 }, { low: -1e300, high: 1e300 }, { low: 0.25, high: 7 }],
@@ -186,6 +188,12 @@ const CASES: readonly Case[] = [
       { m: [1e3, 0, 0], L: [[1e5, 0, 0], [7, 2, 0], [0.5, 0.25, 0.1]] }, { m: [-1, 1, -1], L: [[1, 0, 0], [2, 2, 0], [3, 3, 3]] },
     ],
     make: (p) => new D.MultivariateNormalTriL({ loc: p.m!, scaleTril: p.L! }),
+  },
+  {
+    // A batch of kernels (and noise variances) at fixed index points: kernel matrix, cholesky, solve.
+    covers: ['GaussianProcess'], label: 'GaussianProcess', points: [[0, 0, 0], [1, -2, 3.5], [0.3, 0.2, -0.1], [40, 1e-3, -40], [NaN, 0, 0]],
+    sets: [{ a: 1, l: 1, s: 0 }, { a: 0.3, l: 2.5, s: 0.1 }, { a: 7, l: 0.2, s: 1e-3 }, { a: 1.5, l: 40, s: 2 }],
+    make: (p) => new D.GaussianProcess({ kernel: new D.psdKernels.MaternFiveHalves({ amplitude: p.a!, lengthScale: p.l! }), indexPoints: [[0], [0.5], [1.3]], observationNoiseVariance: p.s! }),
   },
   {
     covers: ['LKJ'], label: 'LKJ', points: [corr3(0, 0, 0), corr3(0.3, -0.2, 0.5), corr3(0.99, 0.98, 0.97), corr3(-0.5, 0.1, 0.1), corr3(0.9, -0.9, 0.9)],
@@ -271,6 +279,36 @@ const CASES: readonly Case[] = [
       observationDistribution: new D.Normal({ loc: p.m!, scale: p.s! }),
       numSteps: 3,
     }),
+  },
+  {
+    covers: ['OrderedLogistic'], label: 'OrderedLogistic', points: [-1, 0, 1, 2, 3, 4, 1.5, NaN],
+    sets: [{ c: [-1, 0.5, 2], l: 0.3 }, { c: [-3, -2.9, 4], l: 7.5 }, { c: [0, 0, 1], l: -1 }, { c: [-40, -39, 30], l: 0 }, { c: [-1e-3, 1e-3, 0.5], l: -745 }],
+    make: (p) => new D.OrderedLogistic({ cutpoints: p.c!, loc: p.l! }),
+  },
+  {
+    covers: ['CholeskyLKJ'], label: 'CholeskyLKJ', points: [chol3(0, 0, 0), chol3(0.3, -0.2, 0.5), chol3(0.99, 0.98, 0.97), chol3(-0.5, 0.1, 0.1)],
+    sets: [0.5, 1, 2.7, 100].map((c) => ({ c })),
+    make: (p) => new D.CholeskyLKJ({ dimension: 3, concentration: p.c! }),
+  },
+  {
+    covers: ['MultivariateStudentTLinearOperator'], label: 'MultivariateStudentTLinearOperator', points: [[0, 0, 0], [1, -2, 3.5], [1e3, 1e-3, -40], [Infinity, 0, 0], [NaN, 0, 0]],
+    sets: [
+      { d: 3, m: [0, 0, 0], L: [[1, 0, 0], [0, 1, 0], [0, 0, 1]] }, { d: 0.5, m: [1.3, -2.1, 0.5], L: [[0.7, 0, 0], [0.3, 3.3, 0], [-1.1, 0.2, 1e-3]] },
+      { d: 1e6, m: [1e3, 0, 0], L: [[1e5, 0, 0], [7, 2, 0], [0.5, 0.25, 0.1]] }, { d: 30, m: [-1, 1, -1], L: [[1, 0, 0], [2, 2, 0], [3, 3, 3]] },
+    ],
+    make: (p) => new D.MultivariateStudentTLinearOperator({ df: p.d!, loc: p.m!, scaleTril: p.L! }),
+  },
+  {
+    covers: ['Inflated'], label: 'Inflated(Poisson)', points: COUNTS,
+    mixed: [['p']],   // the weight broadcasts to the distribution's batch shape, not the reverse
+    sets: [{ p: 0.2, r: 3 }, { p: 1e-10, r: 1e-8 }, { p: 0.9, r: 40 }, { p: 0.5, r: 1e5 }],
+    make: (p) => new D.Inflated({ distribution: new D.Poisson({ rate: p.r! }), inflatedLocProbs: p.p! }),
+  },
+  {
+    covers: ['Inflated'], label: 'Inflated(Normal, logits, inflatedLoc)', points: REAL,
+    mixed: [['l'], ['m'], ['s'], ['z'], ['l', 'z'], ['l', 'm'], ['s', 'z'], ['l', 's', 'z']],   // never both of the distribution's parameters scalar alone
+    sets: [{ l: 0, m: 0, s: 1, z: 0 }, { l: 1.3, m: 1.3, s: 0.7, z: 1 }, { l: -2.1, m: -2.1, s: 3.3, z: 2.5 }, { l: 30, m: 1e3, s: 1e-3, z: -1e-300 }],
+    make: (p) => new D.Inflated({ distribution: new D.Normal({ loc: p.m!, scale: p.s! }), inflatedLocLogits: p.l!, inflatedLoc: p.z! }),
   },
 ];
 
