@@ -82,18 +82,8 @@ export class MultivariateNormalTriL extends MultivariateNormalLinearOperator {
 
   constructor(options: MultivariateNormalTriLOptions) {
     super('MultivariateNormalTriL', options);
-    const s = this.params.scaleTril;
-    if (s === undefined && this.loc === undefined) fail('type', this.fn, 'loc', 'or `scaleTril` must be given', undefined);
-    this.scaleTril = s;
-    if (s !== undefined) {
-      const k = s.shape[s.ndim - 1]!;
-      if (s.shape[s.ndim - 2] !== k) fail('range', this.fn, 'scaleTril', `must be square in its last two dimensions; shape [${s.shape.join(', ')}]`, s.shape);
-      this.k = k;
-      this.tril = lowerPart(s, k);
-    } else {
-      this.k = this.loc!.shape[this.loc!.ndim - 1]!;
-      this.tril = eye(this.k, this.k, 0, this.dtype as 'float64');
-    }
+    this.scaleTril = this.params.scaleTril;
+    ({ k: this.k, tril: this.tril } = trilScale(this.fn, this.loc, this.scaleTril, this.dtype as 'float64'));
     this.checkLocEventSize('scaleTril', this.tril.shape);
   }
 
@@ -120,6 +110,21 @@ export class MultivariateNormalTriL extends MultivariateNormalLinearOperator {
 /** The axis permutation that swaps the last two of `nd` axes. */
 function swapLast(nd: number): number[] {
   return [...Array.from({ length: nd - 2 }, (_, i) => i), nd - 1, nd - 2];
+}
+
+/**
+ * The event size k and the lower-triangular scale of a `{ loc, scaleTril }` distribution (the
+ * identity when `scaleTril` is omitted, k then from `loc`); one of the two must be given.
+ */
+export function trilScale(fn: string, loc: Tensor | undefined, s: Tensor | undefined, dtype: 'float32' | 'float64'): { k: number; tril: Tensor } {
+  if (s === undefined && loc === undefined) fail('type', fn, 'loc', 'or `scaleTril` must be given', undefined);
+  if (s === undefined) {
+    const k = loc!.shape[loc!.ndim - 1]!;
+    return { k, tril: eye(k, k, 0, dtype) };
+  }
+  const k = s.shape[s.ndim - 1]!;
+  if (s.shape[s.ndim - 2] !== k) fail('range', fn, 'scaleTril', `must be square in its last two dimensions; shape [${s.shape.join(', ')}]`, s.shape);
+  return { k, tril: lowerPart(s, k) };
 }
 
 /**

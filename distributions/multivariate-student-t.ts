@@ -5,7 +5,7 @@ import { splitSeed } from '../src/samplers/seeds.js';
 import { broadcastData } from '../src/tensor/broadcast.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
-import { eye, zeros } from '../src/tensor/ops/create.js';
+import { zeros } from '../src/tensor/ops/create.js';
 import { add, div, mul, sqrt, square, sub } from '../src/tensor/ops/elementwise.js';
 import { logDet, triangularSolve } from '../src/tensor/ops/linalg.js';
 import { matmul } from '../src/tensor/ops/matmul.js';
@@ -21,7 +21,7 @@ import { fusedMap } from './internal/fused.js';
 import { scalarLike } from './internal/mvn-linear-operator.js';
 import { logGammaDifference } from './lkj.js';
 import { linearGamma } from './student-t.js';
-import { lowerPart, lowerTriangularPositiveDiagonal, MultivariateNormalTriL } from './multivariate-normal-tri-l.js';
+import { lowerTriangularPositiveDiagonal, MultivariateNormalTriL, trilScale } from './multivariate-normal-tri-l.js';
 import { brand } from '../src/brand.js';
 
 const LOG_PI = detLog(Math.PI);
@@ -89,19 +89,9 @@ export class MultivariateStudentTLinearOperator extends Distribution {
     super('MultivariateStudentTLinearOperator', options, true);
     this.df = this.param('df');
     this.loc = this.params.loc;
-    const s = this.params.scaleTril;
-    if (s === undefined && this.loc === undefined) fail('type', this.fn, 'loc', 'or `scaleTril` must be given', undefined);
-    this.scaleTril = s;
-    if (s !== undefined) {
-      const k = s.shape[s.ndim - 1]!;
-      if (s.shape[s.ndim - 2] !== k) fail('range', this.fn, 'scaleTril', `must be square in its last two dimensions; shape [${s.shape.join(', ')}]`, s.shape);
-      this.k = k;
-      this.tril = lowerPart(s, k);
-    } else {
-      this.k = this.loc!.shape[this.loc!.ndim - 1]!;
-      this.tril = eye(this.k, this.k, 0, this.floatDtype);
-    }
-    const loc = this.loc;
+    this.scaleTril = this.params.scaleTril;
+    ({ k: this.k, tril: this.tril } = trilScale(this.fn, this.loc, this.scaleTril, this.floatDtype));
+    const loc = this.loc, s = this.scaleTril;
     if (loc !== undefined && s !== undefined) {
       const kl = loc.shape[loc.ndim - 1]!;
       if (kl !== this.k && kl !== 1) {

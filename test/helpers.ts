@@ -41,6 +41,27 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
+const EXACT_F64 = new Float64Array(1);
+const EXACT_U64 = new BigUint64Array(EXACT_F64.buffer);
+
+/** The exact decimal value of a finite double, as a string (every double is a finite decimal): for arbitrary-precision references. */
+export function exactDecimal(x: number): string {
+  EXACT_F64[0] = x;
+  const bits = EXACT_U64[0]!;
+  const neg = bits >> 63n === 1n;
+  const be = Number((bits >> 52n) & 0x7ffn);
+  let m = bits & ((1n << 52n) - 1n);
+  let e = be - 1075;
+  if (be === 0) e = -1074; else m |= 1n << 52n;
+  let s: string;
+  if (e >= 0) s = (m << BigInt(e)).toString();
+  else {
+    const digits = (m * 5n ** BigInt(-e)).toString().padStart(-e + 1, '0');
+    s = `${digits.slice(0, digits.length + e)}.${digits.slice(digits.length + e)}`;
+  }
+  return neg ? `-${s}` : s;
+}
+
 /** A deterministic uint32 stream (a 32-bit LCG with an xorshift on output): test inputs only. */
 export function lcg(seed: number): () => number {
   let s = seed >>> 0;

@@ -4,6 +4,7 @@
 import { all, create, type BigNumber } from 'mathjs';
 import { describe, expect, it } from 'vitest';
 import * as dm from '../../src/math/index.js';
+import { exactDecimal, mulberry32 } from '../helpers.js';
 
 const M = create(all, { number: 'BigNumber', precision: 60 });
 type Big = BigNumber;
@@ -11,35 +12,10 @@ type Big = BigNumber;
 const B = M as unknown as Record<string, (...args: Big[]) => Big>;
 
 const seed = Number(process.env.DETMATH_SEED ?? (Date.now() % 2 ** 31));
-let state = seed | 0;
-/** mulberry32: uniform in [0, 1). */
-function rand(): number {
-  state = (state + 0x6d2b79f5) | 0;
-  let t = Math.imul(state ^ (state >>> 15), 1 | state);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+const rand = mulberry32(seed);
 
 const F64 = new Float64Array(1);
 const U64 = new BigUint64Array(F64.buffer);
-
-/** The exact decimal value of a finite double, as a string (every double is a finite decimal). */
-function exact(x: number): string {
-  F64[0] = x;
-  const bits = U64[0]!;
-  const neg = bits >> 63n === 1n;
-  const be = Number((bits >> 52n) & 0x7ffn);
-  let m = bits & ((1n << 52n) - 1n);
-  let e = be - 1075;
-  if (be === 0) e = -1074; else m |= 1n << 52n;
-  let s: string;
-  if (e >= 0) s = (m << BigInt(e)).toString();
-  else {
-    const digits = (m * 5n ** BigInt(-e)).toString().padStart(-e + 1, '0');
-    s = `${digits.slice(0, digits.length + e)}.${digits.slice(digits.length + e)}`;
-  }
-  return neg ? `-${s}` : s;
-}
 
 /** ulp of |v| for a double v near the exact value (2^−1074 at least). */
 function ulp(v: number): number {
@@ -53,11 +29,11 @@ function ulp(v: number): number {
 /** |c − E| in ulps of E (using the ulp of the double nearest E). */
 function ulpError(c: number, E: Big): number {
   const near = Number(E.toString());
-  const diff = B.abs!(B.subtract!(M.bignumber(exact(c)), E));
-  return Number(B.divide!(diff, M.bignumber(exact(ulp(near)))).toString());
+  const diff = B.abs!(B.subtract!(M.bignumber(exactDecimal(c)), E));
+  return Number(B.divide!(diff, M.bignumber(exactDecimal(ulp(near)))).toString());
 }
 
-const big = (x: number) => M.bignumber(exact(x));
+const big = (x: number) => M.bignumber(exactDecimal(x));
 const U = (lo: number, hi: number) => () => lo + (hi - lo) * rand();
 const logU = (lo: number, hi: number) => () => Math.exp(Math.log(lo) + (Math.log(hi) - Math.log(lo)) * rand());
 const signed = (g: () => number) => () => (rand() < 0.5 ? -g() : g());
