@@ -210,6 +210,15 @@ export const BIJECTOR_CASES: readonly BijCase[] = [
     x: [-5.5, -1, -0.3, 0, 0.25, 1, 2.5, 7],
   },
   { covers: 'Chain', label: 'Chain(Exp, Log)', make: (B) => new B.Chain({ bijectors: [new B.Exp(), new B.Log()] }), x: POSITIVE.slice(2) },
+  { covers: 'Ascending', label: 'Ascending', make: (B) => new B.Ascending(), x: [[0, 0, 0], [1.3, -2.1, 0.5], [-30, 7, 2.5]] },
+  { covers: 'Power', label: 'Power(2.7)', make: (B) => new B.Power({ power: 2.7 }), x: POSITIVE.slice(2) },
+  { covers: 'Power', label: 'Power(3)', make: (B) => new B.Power({ power: 3 }), x: [-5.5, -1, -0.3, 0.25, 1, 2.5, 7] },
+  { covers: 'Tanh', label: 'Tanh', make: (B) => new B.Tanh(), x: [-19, -5.5, -1, -0.3, 0, 1e-8, 0.25, 1, 2.5, 7] },
+  { covers: 'NormalCDF', label: 'NormalCDF', make: (B) => new B.NormalCDF(), x: [-37, -5.5, -1, -0.3, 0, 1e-8, 0.25, 1, 2.5, 7] },
+  { covers: 'CholeskyOuterProduct', label: 'CholeskyOuterProduct', make: (B) => new B.CholeskyOuterProduct(), x: [[[1.5, 0], [0.3, 0.7]], [[2, 0], [-1.1, 3.3]]] },
+  { covers: 'ScaleMatvecTriL', label: 'ScaleMatvecTriL', make: (B) => new B.ScaleMatvecTriL({ scaleTril: [[0.7, 0], [0.3, 3.3]] }), x: [[1, -2], [0.25, 7]] },
+  { covers: 'ScaleMatvecTriL', label: 'ScaleMatvecTriL(adjoint)', make: (B) => new B.ScaleMatvecTriL({ scaleTril: [[0.7, 0], [0.3, 3.3]], adjoint: true }), x: [[1, -2], [0.25, 7]] },
+  { covers: 'Reshape', label: 'Reshape', make: (B) => new B.Reshape({ eventShapeOut: [3, 2], eventShapeIn: [6] }), x: [[1, -2, 0.5, 3.5, 0.25, 7]] },
 ];
 
 /** Generator methods that are internal helpers, not NumPy's API (they need no case). */
