@@ -7,7 +7,7 @@
 import { checkInteger, checkNonNegativeInteger, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { ImplName, PrngImpl } from '../random/impl.js';
-import { IMPLS, KeyArray } from '../random/key-array.js';
+import { IMPLS, KeyArray, splitKeys } from '../random/key-array.js';
 
 /** A Generator as plain JSON (`toJSON` / `Generator.fromJSON`). */
 export interface GeneratorJSON {
@@ -199,9 +199,7 @@ export class GeneratorCore {
     const fn = 'Generator.spawn';
     checkNonNegativeInteger(fn, 'n', n);
     return this.draw(fn, (k, modes) => {
-      const words = this.impl.split(k.data, n, modes);
-      const w = this.impl.keyWords;
-      return Array.from({ length: n }, (_, i) => this.make({ impl: this.impl, words: words.slice(w * i, w * (i + 1)), shape: [] }));
+      return splitKeys(k, n, modes).map((child) => this.make({ impl: this.impl, words: child.data, shape: [] }));
     });
   }
 

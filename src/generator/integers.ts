@@ -5,7 +5,7 @@
  */
 import { fail } from '../checks.js';
 import type { Modes } from '../config.js';
-import { KeyArray } from '../random/key-array.js';
+import { splitKeys, type KeyArray } from '../random/key-array.js';
 import { allocate, intBits, intRange, type IntDType, type TensorData } from '../tensor/dtype.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
 
@@ -96,10 +96,9 @@ export function randintPerElement(key: KeyArray, lo: readonly bigint[], hi: read
   const n = intBits(dtype) < 32 ? 32 : (intBits(dtype) as 32 | 64);
   const nb = BigInt(n);
   const modulus = 1n << nb;
-  const words = key.impl.split(key.data, 2, modes);
-  const w = key.impl.keyWords;
-  const hiBits = key.impl.bits(words.subarray(0, w), n, size, modes) as Uint32Array;
-  const loBits = key.impl.bits(words.subarray(w, 2 * w), n, size, modes) as Uint32Array;
+  const [k1, k2] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
+  const hiBits = key.impl.bits(k1.data, n, size, modes) as Uint32Array;
+  const loBits = key.impl.bits(k2.data, n, size, modes) as Uint32Array;
   const word = (bits: Uint32Array, i: number): bigint => (n === 32 ? BigInt(bits[i]!) : (BigInt(bits[2 * i]!) << 32n) | BigInt(bits[2 * i + 1]!));
   const half = 1n << (nb / 2n);
   const out = allocate(dtype, size);

@@ -3,10 +3,10 @@ import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { exponentialData } from './exponential.js';
-import { sizeOf, splitKey } from './gamma.js';
+import { sizeOf } from './gamma.js';
 import { cpow, rounder, type FloatArray, type Round } from './gamma-steps.js';
 import { checkPower, generalizedNormalData } from './generalized-normal.js';
-import { checkKey, type KeyArray } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { floatDtype, type ShapeLike } from './params.js';
 
 /**
@@ -34,7 +34,7 @@ function absPow(x: number, p: number, pd: number, r: Round): number {
  */
 export function ballData(key: KeyArray, d: number, p: number, rows: number, dtype: FloatDType, modes: Modes): FloatArray {
   const r = rounder(dtype);
-  const [k1, k2] = splitKey(key, 2, modes) as [KeyArray, KeyArray];
+  const [k1, k2] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const g = generalizedNormalData(k1, p, rows * d, dtype, modes);
   const e = exponentialData(k2, rows, dtype, modes);
   const pd = r(p), inv = r(1 / p);

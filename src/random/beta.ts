@@ -2,9 +2,9 @@ import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { loggammaData, paramOrScalar, sizeOf, splitKey } from './gamma.js';
+import { loggammaData, paramOrScalar, sizeOf } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
-import { checkKey, type KeyArray } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 import { detExp } from '../math/index.js';
 
@@ -17,7 +17,7 @@ import { detExp } from '../math/index.js';
 export function betaData(
   key: KeyArray, a: ArrayLike<number>, b: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes,
 ): FloatArray {
-  const [ka, kb] = splitKey(key, 2, modes) as [KeyArray, KeyArray];
+  const [ka, kb] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const la = loggammaData(ka, a, size, dtype, modes);
   const lb = loggammaData(kb, b, size, dtype, modes);
   const r = rounder(dtype);

@@ -3,7 +3,7 @@ import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { fma32, fma64 } from './float.js';
-import { KeyArray, checkKey } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { maxwellData } from './maxwell.js';
 import { broadcastShapes, checkValues, floatDtype, floatParam, paramValues, type ParamLike, type ShapeLike } from './params.js';
 import { rademacherData } from './rademacher.js';
@@ -16,10 +16,7 @@ export function doubleSidedMaxwellData(
   key: KeyArray, loc: ArrayLike<number>, scale: ArrayLike<number>, dtype: FloatDType, modes: Modes,
 ): Float64Array | Float32Array {
   const size = loc.length;
-  const words = key.impl.split(key.data, 2, modes);
-  const w = key.impl.keyWords;
-  const maxwellKey = new KeyArray(key.impl, words.subarray(0, w), []);
-  const signKey = new KeyArray(key.impl, words.subarray(w, 2 * w), []);
+  const [maxwellKey, signKey] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const out = maxwellData(maxwellKey, size, dtype, modes);
   const signs = rademacherData(signKey, size, modes);
   const fma = dtype === 'float32' ? fma32 : fma64;

@@ -3,9 +3,9 @@ import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { chisquareData } from './chisquare.js';
-import { paramOrScalar, sizeOf, splitKey } from './gamma.js';
+import { paramOrScalar, sizeOf } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
-import { checkKey, type KeyArray } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 
 /**
@@ -17,7 +17,7 @@ export function fData(
   key: KeyArray, dfnum: ArrayLike<number>, dfden: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes,
 ): FloatArray {
   const r = rounder(dtype);
-  const [kd, kn] = splitKey(key, 2, modes) as [KeyArray, KeyArray];
+  const [kd, kn] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const num = chisquareData(kn, dfnum, size, dtype, modes);
   const den = chisquareData(kd, dfden, size, dtype, modes);
   const sn = dfnum.length === 1 ? 0 : 1, sd = dfden.length === 1 ? 0 : 1;

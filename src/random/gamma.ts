@@ -17,7 +17,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { exponentialData } from './exponential.js';
 import { candidate, finish, rejected, rounder, SQUEEZE, THIRD, type FloatArray } from './gamma-steps.js';
 import { gammaThreefry } from './gamma-threefry.js';
-import { checkKey, KeyArray } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
 import { floatDtype, floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
@@ -27,13 +27,6 @@ export const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) 
 
 // ---------------------------------------------------------------------------------------------
 // The plain path
-
-/** `split(key, n)` as an array of single keys (for samplers that split before drawing). */
-export function splitKey(key: KeyArray, n: number, modes: Modes): KeyArray[] {
-  const words = key.impl.split(key.data, n, modes);
-  const w = key.impl.keyWords;
-  return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.subarray(w * i, w * (i + 1)), []));
-}
 
 /**
  * One gamma (or log-gamma) sample exactly as JAX's `_gamma_one`, written plainly: any PRNG impl,
@@ -46,14 +39,14 @@ export function gammaOne(key: KeyArray, alpha: number, logSpace: boolean, dtype:
   const A = alpha >= 1 ? alpha : r(alpha + 1);
   const d = r(A - third);
   const c = r(third / r(Math.sqrt(d)));
-  let [loopKey, subkey] = splitKey(key, 2, modes) as [KeyArray, KeyArray];
+  let [loopKey, subkey] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   let X = 0, V = 1, U = 2;                    // makes the condition true (unless d = ∞)
   while (rejected(X, V, U, d, SQUEEZE[dtype], r)) {
-    const [next, xkey0, ukey] = splitKey(loopKey, 3, modes) as [KeyArray, KeyArray, KeyArray];
+    const [next, xkey0, ukey] = splitKeys(loopKey, 3, modes) as [KeyArray, KeyArray, KeyArray];
     loopKey = next;
     let xkey = xkey0, x = 0, v = -1;
     while (v <= 0) {
-      const [nextX, sk] = splitKey(xkey, 2, modes) as [KeyArray, KeyArray];
+      const [nextX, sk] = splitKeys(xkey, 2, modes) as [KeyArray, KeyArray];
       xkey = nextX;
       x = normalData(sk, 1, dtype, modes)[0]!;
       v = candidate(x, c, dtype === 'float32');
@@ -76,7 +69,7 @@ export function gammaReference(
 ): FloatArray {
   const out = dtype === 'float32' ? new Float32Array(size) : new Float64Array(size);
   if (size === 0) return out;
-  const keys = splitKey(key, size, modes);
+  const keys = splitKeys(key, size, modes);
   const step = alpha.length === 1 ? 0 : 1;
   for (let i = 0; i < size; i++) out[i] = gammaOne(keys[i]!, alpha[i * step]!, logSpace, dtype, modes);
   return out;

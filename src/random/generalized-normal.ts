@@ -2,9 +2,9 @@ import { checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { gammaData, sizeOf, splitKey } from './gamma.js';
+import { gammaData, sizeOf } from './gamma.js';
 import { cpow, rounder, type FloatArray } from './gamma-steps.js';
-import { checkKey, type KeyArray } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { floatDtype, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
 
@@ -23,7 +23,7 @@ export function checkPower(fn: string, arg: string, p: unknown): number {
  */
 export function generalizedNormalData(key: KeyArray, p: number, size: number, dtype: FloatDType, modes: Modes): FloatArray {
   const r = rounder(dtype);
-  const [kg, ks] = splitKey(key, 2, modes) as [KeyArray, KeyArray];
+  const [kg, ks] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const inv = r(1 / p);
   const out = gammaData(kg, [inv], size, dtype, modes);
   const u = uniformUnit(ks, size, modes.x64 ? 'float64' : 'float32', modes);

@@ -86,9 +86,20 @@ export function checkImpl(fn: string, impl: unknown): PrngImpl {
   return IMPLS[impl as ImplName];
 }
 
-/** `split(key, n)` as n single keys (JAX's `_split`; element i is `keys[i]`). */
+/**
+ * `split(key, n)` as n single keys (JAX's `_split`; element i is `keys[i]`): the one way code
+ * below the public `random.split` turns a key into several (samplers' `k1, k2 = split(key)`,
+ * `samplers.splitSeed`, the Generator's `spawn`).
+ *
+ * Each key gets its own copy of its words rather than a view into one n-key buffer. Keys from
+ * here escape (seeds held by distributions and kernels, `finalSeed`, generators): a view would
+ * keep the whole batch alive as long as any one key lives, and `structuredClone`/`postMessage`
+ * (parallel chains, worker results) copies a view's entire underlying buffer, not its window.
+ * The copies cost one small allocation per key, next to the KeyArray object each key costs
+ * anyway. (A batch from `random.split` or `KeyArray.at` stays one buffer with views into it.)
+ */
 export function splitKeys(key: KeyArray, n: number, modes: Modes): KeyArray[] {
   const words = key.impl.split(key.data, n, modes);
   const w = key.impl.keyWords;
-  return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.subarray(w * i, w * (i + 1)), []));
+  return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.slice(w * i, w * (i + 1)), []));
 }

@@ -2,7 +2,7 @@ import { checkBigIntLike, checkOneOf, checkOptions, checkShape, fail } from '../
 import { getModes, type Modes } from '../config.js';
 import { allocate, INT_DTYPES, intBits, intRange, type IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { checkKey, KeyArray } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 
 const clip = (x: bigint, lo: bigint, hi: bigint) => (x < lo ? lo : x > hi ? hi : x);
 
@@ -54,9 +54,7 @@ export function randintData(
   const half = mod(1n << BigInt(n / 2));
   const mult = mod(BigInt.asUintN(n, half * half));
 
-  const keys = key.impl.split(key.data, 2, modes);
-  const k1 = new KeyArray(key.impl, keys.subarray(0, 2), []);
-  const k2 = new KeyArray(key.impl, keys.subarray(2, 4), []);
+  const [k1, k2] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const hiBits = k1.impl.bits(k1.data, n, size, modes) as Uint32Array;
   const loBits = k2.impl.bits(k2.data, n, size, modes) as Uint32Array;
   const out = allocate(dtype, size) as ReturnType<typeof randintData>;

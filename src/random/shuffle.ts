@@ -1,6 +1,6 @@
 import type { Modes } from '../config.js';
 import { allocate, dtypeOfData, type TensorData } from '../tensor/dtype.js';
-import { KeyArray } from './key-array.js';
+import { splitKeys, type KeyArray } from './key-array.js';
 import { detLog } from '../math/index.js';
 
 /** Sort rounds of JAX's shuffle: ceil(3·ln(max(1, n)) / ln(2^32 − 1)), for n values in all. */
@@ -39,9 +39,9 @@ export function shuffleData(
   let k = key;
   const laneKeys = new Uint32Array(length);
   for (let round = 0; round < shuffleRounds(size); round++) {
-    const pair = k.impl.split(k.data, 2, modes);
-    k = new KeyArray(k.impl, pair.subarray(0, 2), []);
-    const sortKeys = k.impl.bits(pair.subarray(2, 4), 32, size, modes) as Uint32Array;
+    const [kept, sub] = splitKeys(k, 2, modes) as [KeyArray, KeyArray];
+    k = kept;
+    const sortKeys = sub.impl.bits(sub.data, 32, size, modes) as Uint32Array;
     const next = allocate(dtypeOfData(x), size);
     for (let o = 0; o < outer; o++) {
       for (let i = 0; i < inner; i++) {

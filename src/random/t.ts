@@ -2,9 +2,9 @@ import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { gammaData, paramOrScalar, sizeOf, splitKey } from './gamma.js';
+import { gammaData, paramOrScalar, sizeOf } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
-import { checkKey, type KeyArray } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
 import { halfDegrees } from './chisquare.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
@@ -16,7 +16,7 @@ import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } 
  */
 export function tData(key: KeyArray, df: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes): FloatArray {
   const r = rounder(dtype);
-  const [kn, kg] = splitKey(key, 2, modes) as [KeyArray, KeyArray];
+  const [kn, kg] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const n = normalData(kn, size, dtype, modes);
   const half = halfDegrees(df, dtype);
   const g = gammaData(kg, half, size, dtype, modes);

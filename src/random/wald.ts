@@ -3,7 +3,7 @@ import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { fma32, fma64 } from './float.js';
-import { KeyArray, checkKey } from './key-array.js';
+import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
 import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
@@ -25,10 +25,7 @@ export const WALD_STABLE_ROOT_ABOVE = 32;
  */
 export function waldData(key: KeyArray, mean: ArrayLike<number>, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
   const size = mean.length;
-  const words = key.impl.split(key.data, 2, modes);
-  const w = key.impl.keyWords;
-  const k1 = new KeyArray(key.impl, words.subarray(0, w), []);
-  const k2 = new KeyArray(key.impl, words.subarray(w, 2 * w), []);
+  const [k1, k2] = splitKeys(key, 2, modes) as [KeyArray, KeyArray];
   const v = normalData(k1, size, dtype, modes);
   const z = uniformUnit(k2, size, dtype, modes);
   const r = rounder(dtype);

@@ -1,6 +1,6 @@
 import { checkCount, checkInteger, checkOptions, fail, show } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
-import { KeyArray } from '../random/key-array.js';
+import { KeyArray, splitKeys } from '../random/key-array.js';
 import { key as randomKey } from '../random/keys.js';
 import { randintData } from '../random/randint.js';
 import { threefry2x32 } from '../random/threefry-impl.js';
@@ -144,12 +144,7 @@ export function splitSeed(seed: Seed, options?: { n?: number; salt?: string }): 
   }
   const salt = checkSalt(fn, opts.salt);
   const modes = getModes();
-  const k = sanitize(fn, seed, salt, modes);
-  const words = k.impl.split(k.data, n, modes);
-  const w = k.impl.keyWords;
-  const out: KeyArray[] = [];
-  for (let i = 0; i < n; i++) out.push(new KeyArray(k.impl, words.slice(w * i, w * (i + 1)), []));
-  return out;
+  return splitKeys(sanitize(fn, seed, salt, modes), n, modes);
 }
 
 /**
