@@ -10,7 +10,8 @@ import { normalData } from '../random/normal.js';
 import { floatDtype } from '../random/params.js';
 import { checkIntDtype, randintData } from '../random/randint.js';
 import { threefry2x32 } from '../random/threefry-impl.js';
-import { scaleUnit, uniformUnit } from '../random/uniform.js';
+import { uniformUnit } from '../random/uniform.js';
+import { scaleUnit } from '../random/unit.js';
 import type { FloatDType, IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import {

@@ -20,6 +20,7 @@ import type { Modes } from '../config.js';
 import { threefryFill, threefryLanes } from '../prng/index.js';
 import { threefryFoldUnitWasm, wasmActive, type FoldUnitLayout } from '../prng/wasm.js';
 import { normalFromUnit } from '../random/normal-fill.js';
+import { unitF32, unitF64 } from '../random/unit.js';
 import type { FloatDType } from '../tensor/dtype.js';
 
 /**
@@ -30,10 +31,6 @@ import type { FloatDType } from '../tensor/dtype.js';
  */
 export const UNIT_CACHE_MIN = 24;
 export const UNIT_CACHE_MAX = 384;
-
-const TWO_POW_20 = 1048576;
-const TWO_POW_M52 = 2 ** -52;
-const TWO_POW_M23 = 2 ** -23;
 
 /** The kernel layout and block counter word for a dtype and mode. */
 function plan(dtype: FloatDType, modes: Modes): [FoldUnitLayout, number] {
@@ -61,9 +58,9 @@ export function foldUnitFillJs(dtype: FloatDType, modes: Modes, k0: number, k1: 
   threefryLanes(new Int32Array(keys.buffer, keys.byteOffset, 2 * n), 0, x1, laneIndex, n, y);
   for (let i = 0; i < n; i++) {
     const y0 = y[2 * i]!, y1 = y[2 * i + 1]!;
-    if (layout === 'f64') out[i] = ((y0 >>> 0) * TWO_POW_20 + (y1 >>> 12)) * TWO_POW_M52;
-    else if (layout === 'f32x') out[i] = ((y0 ^ y1) >>> 9) * TWO_POW_M23;
-    else out[i] = (y0 >>> 9) * TWO_POW_M23;
+    if (layout === 'f64') out[i] = unitF64(y0, y1);
+    else if (layout === 'f32x') out[i] = unitF32(y0 ^ y1);
+    else out[i] = unitF32(y0);
   }
 }
 

@@ -4,6 +4,7 @@
  * allocation per block. All arithmetic is uint32 with wrap-around, done on int32 lanes and
  * normalised with `>>> 0` only where a value leaves the kernel.
  */
+import { unitF32, unitF64 } from './unit.js';
 
 /** Skein key-schedule parity constant: ks2 = k0 ^ k1 ^ PARITY. */
 export const THREEFRY_PARITY = 0x1bd11bda;
@@ -59,9 +60,6 @@ export type ThreefryOutput =
   /** out[i] = ((y0 ^ y1) >>> 9) · 2^-23, a float32 in [0, 1) (JAX's partitionable f32 uniform). */
   | 'f32';
 
-const TWO_POW_20 = 1048576;
-const TWO_POW_M52 = 2 ** -52;
-const TWO_POW_M23 = 2 ** -23;
 
 /**
  * Counter-mode fill with Threefry-2x32-20, pure JavaScript. Block i hashes the counter pair
@@ -114,8 +112,8 @@ export function threefryFillJs(
       case 'blocks': u32[offset + 2 * i] = a; u32[offset + 2 * i + 1] = b; break;
       case 'xor': u32[offset + i] = a ^ b; break;
       case 'halves': u32[offset + i] = a; b32[offset + i] = b; break;
-      case 'f64': f64[offset + i] = ((a >>> 0) * TWO_POW_20 + (b >>> 12)) * TWO_POW_M52; break;
-      case 'f32': f32[offset + i] = ((a ^ b) >>> 9) * TWO_POW_M23; break;
+      case 'f64': f64[offset + i] = unitF64(a, b); break;
+      case 'f32': f32[offset + i] = unitF32(a ^ b); break;
     }
     c0 = (c0 + x0Step) | 0;
     c1 = (c1 + 1) | 0;

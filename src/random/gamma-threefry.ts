@@ -14,14 +14,11 @@ import { erfinv32 } from './erfinv.js';
 import { candidate, finish, rejected, rounder, SQUEEZE, THIRD, type FloatArray } from './gamma-steps.js';
 import { normalFromUnit } from './normal-fill.js';
 import { threefry2x32 } from './threefry-impl.js';
+import { unitF32, unitF64 } from './unit.js';
 import { detLog1p } from '../math/index.js';
 
 const SQRT2_F32 = Math.fround(Math.SQRT2);
 const NORMAL_LO_F32 = -(1 - 2 ** -24);   // nextafter(-1, 0), as normalData uses it
-// A module-local copy: an imported binding may be read through a getter on every use.
-const TWO_POW_20 = 1048576;
-const TWO_POW_M52 = 2 ** -52;
-const TWO_POW_M23 = 2 ** -23;
 
 /**
  * The unit uniform of a scalar draw from its block words (a, b), as uniformUnit builds it:
@@ -29,8 +26,7 @@ const TWO_POW_M23 = 2 ** -23;
  * or of y0 (original mode, where a size-1 draw is the first word of the padded pair).
  */
 function unitOf(a: number, b: number, f32: boolean, part: boolean): number {
-  if (!f32) return ((a >>> 0) * TWO_POW_20 + (b >>> 12)) * TWO_POW_M52;
-  return ((part ? a ^ b : a) >>> 9) * TWO_POW_M23;
+  return f32 ? unitF32(part ? a ^ b : a) : unitF64(a, b);
 }
 
 /**
@@ -71,7 +67,7 @@ export function normals64(
 ): void {
   for (let t = 0; t < m; t++) {
     const j = lanes[t]!;
-    arg[t] = ((bits[2 * j]! >>> 0) * TWO_POW_20 + (bits[2 * j + 1]! >>> 12)) * TWO_POW_M52;
+    arg[t] = unitF64(bits[2 * j]!, bits[2 * j + 1]!);
   }
   normalFromUnit(arg, 0, m);
   for (let t = 0; t < m; t++) xs[lanes[t]!] = arg[t]!;

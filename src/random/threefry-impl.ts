@@ -1,5 +1,6 @@
 import { threefryFill, threefryFillJs } from '../prng/index.js';
 import { truncateWords, type PrngImpl } from './impl.js';
+import { unitF32 } from './unit.js';
 
 /**
  * JAX's `threefry_2x32(key, count)` array wrapper over `iota(n)` (original mode): the counts
@@ -104,7 +105,7 @@ export const threefry2x32: PrngImpl = {
       return;
     }
     const words = threefryIotaWords(key, out.length);
-    for (let i = 0; i < out.length; i++) out[i] = (words[i]! >>> 9) * 2 ** -23;
+    for (let i = 0; i < out.length; i++) out[i] = unitF32(words[i]!);
   },
 };
 

@@ -4,10 +4,11 @@ import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { erf, erfcx } from './erf.js';
 import { erfinv32, erfinv64 } from './erfinv.js';
-import { fma32, fma64, nextAfter } from './float.js';
+import { nextAfter } from './float.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
+import { scaleUnit } from './unit.js';
 import { detCos, detExp, detLog, detLog1p } from '../math/index.js';
 
 const SQRT2_F32 = Math.fround(Math.SQRT2);
@@ -159,20 +160,17 @@ export function truncatedNormalData(
   const size = lower.length;
   const out = uniformUnit(key, size, dtype, modes);
   const single = dtype === 'float32';
-  let lastLo = Number.NaN, lastHi = Number.NaN, a = 0, span = 0, tail = false, clipLo = 0, clipHi = 0;
+  let lastLo = Number.NaN, lastHi = Number.NaN, a = 0, b = 0, tail = false, clipLo = 0, clipHi = 0;
   for (let i = 0; i < size; i++) {
     const lo = lower[i]!, hi = upper[i]!;
     if (!(lo === lastLo && hi === lastHi)) {   // parameters are usually shared: compute once
       lastLo = lo; lastHi = hi;
-      let b: number;
       if (single) {
         a = Math.fround(erf(Math.fround(lo / SQRT2_F32)));
         b = Math.fround(erf(Math.fround(hi / SQRT2_F32)));
-        span = Math.fround(b - a);
       } else {
         a = erf(lo / Math.SQRT2);
         b = erf(hi / Math.SQRT2);
-        span = b - a;
       }
       tail = (lo >= 0 || hi <= 0) && valuesBetween(a, b, dtype) < TAIL_FALLBACK_MIN_VALUES;
       clipLo = nextAfter(lo, 1, dtype);
@@ -181,8 +179,8 @@ export function truncatedNormalData(
     const f = out[i]!;
     let x: number;
     if (tail) x = single ? Math.fround(truncatedNormalTailQuantile(lo, hi, f)) : truncatedNormalTailQuantile(lo, hi, f);
-    else if (single) x = Math.fround(SQRT2_F32 * erfinv32(Math.max(a, fma32(f, span, a))));
-    else x = Math.SQRT2 * erfinv64(Math.max(a, fma64(f, span, a)));
+    else if (single) x = Math.fround(SQRT2_F32 * erfinv32(scaleUnit(f, a, b, dtype)));
+    else x = Math.SQRT2 * erfinv64(scaleUnit(f, a, b, dtype));
     out[i] = Math.min(Math.max(x, clipLo), clipHi);
   }
   return out;

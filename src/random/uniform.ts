@@ -3,13 +3,10 @@ import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { randomBits } from './bits.js';
-import { fma32, fma64, nextAfter } from './float.js';
 import { checkKey, type KeyArray } from './key-array.js';
+import { scaleUnitFill, unitF32, unitF64 } from './unit.js';
 
 const FLOATS: readonly FloatDType[] = ['float32', 'float64'];
-const TWO_POW_20 = 2 ** 20;
-const TWO_POW_M52 = 2 ** -52;
-const TWO_POW_M23 = 2 ** -23;
 
 /** Checks a float dtype option against the mode: the default follows x64, float64 needs it. */
 export function checkFloatDtype(fn: string, dtype: unknown, modes: Modes): FloatDType {
@@ -20,9 +17,9 @@ export function checkFloatDtype(fn: string, dtype: unknown, modes: Modes): Float
 }
 
 /**
- * `size` uniforms in [0, 1) by JAX's mantissa trick: the top mantissa bits of a 64-bit
- * (float64) or 32-bit (float32) draw under the exponent of 1.0, minus 1. So float64 values are
- * multiples of 2^-52 and float32 values multiples of 2^-23.
+ * `size` uniforms in [0, 1) by JAX's mantissa trick (unit.ts's `unitF64`/`unitF32`): the top
+ * mantissa bits of a 64-bit (float64) or 32-bit (float32) draw under the exponent of 1.0, minus
+ * 1. So float64 values are multiples of 2^-52 and float32 values multiples of 2^-23.
  */
 export function uniformUnit(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
   const impl = key.impl;
@@ -31,7 +28,7 @@ export function uniformUnit(key: KeyArray, size: number, dtype: FloatDType, mode
     if (impl.uniformFloat64) impl.uniformFloat64(key.data, out, modes);
     else {
       const w = randomBits(key, 64, size, modes);
-      for (let i = 0; i < size; i++) out[i] = (w[2 * i]! * TWO_POW_20 + (w[2 * i + 1]! >>> 12)) * TWO_POW_M52;
+      for (let i = 0; i < size; i++) out[i] = unitF64(w[2 * i]!, w[2 * i + 1]!);
     }
     return out;
   }
@@ -39,54 +36,23 @@ export function uniformUnit(key: KeyArray, size: number, dtype: FloatDType, mode
   if (impl.uniformFloat32) impl.uniformFloat32(key.data, out, modes);
   else {
     const w = randomBits(key, 32, size, modes);
-    for (let i = 0; i < size; i++) out[i] = (w[i]! >>> 9) * TWO_POW_M23;
+    for (let i = 0; i < size; i++) out[i] = unitF32(w[i]!);
   }
   return out;
 }
 
 /**
- * Uniforms in [minval, maxval) exactly as JAX computes them on CPU: `max(mn, f·(mx − mn) + mn)`
- * in the dtype, with `mx − mn` rounded to the dtype first and the multiply-add fused (one
- * rounding), as XLA:CPU emits it.
- *
- * Where `mx − mn` overflows the dtype (bounds of opposite signs beyond half its maximum), JAX
- * gives NaN and ±∞; here the span is taken in halves (float64) or in float64 (float32) and the
- * result kept below `maxval`: finite values in range, which differ from JAX's non-values.
+ * Uniforms in [minval, maxval) exactly as JAX computes them on CPU: unit uniforms scaled by
+ * `scaleUnitFill` (unit.ts: `max(mn, fma(f, mx − mn, mn))` in the dtype, finite and in range
+ * where `mx − mn` overflows the dtype).
  */
 export function uniformData(
   key: KeyArray, size: number, dtype: FloatDType, minval: number, maxval: number, modes: Modes,
 ): Float64Array | Float32Array {
   const out = uniformUnit(key, size, dtype, modes);
   if (minval === 0 && maxval === 1) return out;
-  const mn = dtype === 'float64' ? minval : Math.fround(minval);
-  const span = dtype === 'float64' ? maxval - minval : Math.fround(Math.fround(maxval) - mn);
-  if (span === Infinity) {
-    for (let i = 0; i < size; i++) out[i] = scaleUnit(out[i]!, minval, maxval, dtype);
-  } else if (dtype === 'float64') {
-    for (let i = 0; i < size; i++) out[i] = Math.max(mn, fma64(out[i]!, span, mn));
-  } else {
-    for (let i = 0; i < size; i++) out[i] = Math.max(mn, fma32(out[i]!, span, mn));
-  }
+  scaleUnitFill(out, minval, maxval, dtype);
   return out;
-}
-
-/**
- * One unit uniform `f` scaled to [low, high) in the dtype, as {@link uniformData} does for a
- * whole array (JAX's `max(mn, fma(f, mx − mn, mn))`; finite and below `high` where `high − low`
- * overflows the dtype).
- */
-export function scaleUnit(f: number, low: number, high: number, dtype: FloatDType): number {
-  if (dtype === 'float64') {
-    const span = high - low;
-    if (span !== Infinity) return Math.max(low, fma64(f, span, low));
-    // Halving is exact here, and keeps the span finite.
-    return Math.min(nextAfter(high, -1, dtype), Math.max(low, 2 * (f * (high / 2 - low / 2) + low / 2)));
-  }
-  const mn = Math.fround(low), mx = Math.fround(high);
-  const span = Math.fround(mx - mn);
-  if (span !== Infinity) return Math.max(mn, fma32(f, span, mn));
-  // The float32 span fits a float64 exactly enough; round once at the end.
-  return Math.min(nextAfter(mx, -1, dtype), Math.max(mn, Math.fround(f * (mx - mn) + mn)));
 }
 
 export interface UniformOptions {
