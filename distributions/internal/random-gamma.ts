@@ -15,17 +15,16 @@
  * concentration gives NaN (computed with α = 100, as TFP). Returns log-gamma draws.
  *
  * Speed without changing a bit: trials write their draws into reused buffers (the samplers'
- * kernels, called directly), and for threefry keys whose draw i comes from counter block i
- * alone (float64; float32 in partitionable mode) the Las Vegas loop runs only two trials on the
- * whole batch and the others on the few elements that decide the result
+ * kernels, called directly), and for PRNGs that can compute draw i of a batch alone (the
+ * `uniformFloat64At`/`uniformFloat32At` hooks; threefry2x32 has both) the Las Vegas loop runs
+ * only two trials on the whole batch and the others on the few elements that decide the result
  * (`batchedLasVegasInPlace`).
  */
 import { getModes, type Modes } from '../../src/config.js';
-import { threefryFillJs } from '../../src/prng/threefry.js';
 import type { KeyArray } from '../../src/random/key-array.js';
-import { normalF32Fill, normalF64Fill, normalFromUnit } from '../../src/random/normal-fill.js';
-import { threefry2x32 } from '../../src/random/threefry-impl.js';
-import { uniformUnit } from '../../src/random/uniform.js';
+import { normalFill } from '../../src/random/normal.js';
+import { normalFromUnit } from '../../src/random/normal-fill.js';
+import { uniformFill } from '../../src/random/uniform.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { batchedLasVegasInPlace } from './las-vegas.js';
@@ -36,49 +35,15 @@ type Floats = Float64Array | Float32Array;
 const floats = (dtype: FloatDType, n: number): Floats => (dtype === 'float32' ? new Float32Array(n) : new Float64Array(n));
 
 /**
- * `samplers.uniform(shape, { seed: key, dtype })`'s values written into `out` (of that dtype):
- * the PRNG's unit-uniform fill, as `uniformUnit` calls it, without a new array.
- */
-function fillUniform(key: KeyArray, out: Floats, modes: Modes): void {
-  const impl = key.impl;
-  if (out instanceof Float64Array) {
-    if (impl.uniformFloat64) impl.uniformFloat64(key.data, out, modes);
-    else out.set(uniformUnit(key, out.length, 'float64', modes));
-  } else if (impl.uniformFloat32) impl.uniformFloat32(key.data, out, modes);
-  else out.set(uniformUnit(key, out.length, 'float32', modes));
-}
-
-/**
- * `samplers.normal(shape, { seed: key, dtype })`'s values (its mean 0 and stddev 1 leave them
- * as they are) written into `out`: the kernel calls of `normalData` (src/random/normal.ts),
- * without a new array.
- */
-function fillNormal(key: KeyArray, out: Floats, modes: Modes): void {
-  const n = out.length;
-  if (key.impl === threefry2x32) {
-    const k0 = key.data[0]!, k1 = key.data[1]!;
-    if (out instanceof Float64Array) {
-      if (modes.partitionable) normalF64Fill(k0, k1, 0, 0, 0, n, out);
-      else normalF64Fill(k0, k1, 0, n, 1, n, out);   // original mode pairs blocks (i, i + n)
-      return;
-    }
-    if (modes.partitionable) { normalF32Fill(k0, k1, 0, 0, 0, n, out); return; }
-  }
-  fillUniform(key, out, modes);                      // philox keys, original-mode float32
-  normalFromUnit(out);
-}
-
-/**
- * Values idx[0..count) of `fillNormal` (normal) or `fillUniform` for a batch of `n`, written
- * to out[0..count), hashing only their counter blocks. Threefry keys only, in the layouts where
- * value i is made from block i alone: (0, i) in partitionable mode, (i, n + i) in the original
- * mode (float64 only), as threefry2x32.uniformFloat64/32 and normalData lay them out.
+ * Values idx[0..count) of `normalFill` (normal) or `uniformFill` for a batch of `n`, written to
+ * out[0..count), each computed alone by the PRNG's `uniformFloat64At`/`uniformFloat32At` hook
+ * (the normal transform of `normalFill` applied after). Only for impls with that hook (`sparse`).
  */
 function gather(normal: boolean, key: KeyArray, idx: Int32Array, count: number, n: number, out: Floats, modes: Modes): void {
-  const k0 = key.data[0]!, k1 = key.data[1]!, layout = out instanceof Float64Array ? 'f64' : 'f32';
-  if (modes.partitionable) for (let j = 0; j < count; j++) threefryFillJs(layout, k0, k1, 0, idx[j]!, 0, 1, out, undefined, j);
-  else for (let j = 0; j < count; j++) threefryFillJs(layout, k0, k1, idx[j]!, n + idx[j]!, 1, 1, out, undefined, j);
-  if (normal) normalFromUnit(out, 0, count);         // the transform of normalF64Fill/normalF32Fill
+  const impl = key.impl;
+  if (out instanceof Float64Array) for (let j = 0; j < count; j++) out[j] = impl.uniformFloat64At!(key.data, idx[j]!, n, modes);
+  else for (let j = 0; j < count; j++) out[j] = impl.uniformFloat32At!(key.data, idx[j]!, n, modes);
+  if (normal) normalFromUnit(out, 0, count);
 }
 
 /**
@@ -134,13 +99,13 @@ export function randomLogGamma(shape: readonly number[], concentration: ArrayLik
   // log v³ = 3·log1p(c·x) is computed once at the end for the x of each element's last accepting
   // trial, which is the value TFP keeps. On some elements only, their draws are gathered.
   const x = floats(dtype, size), u = floats(dtype, size), xs = new Float64Array(size);
-  const sparse = genSeed.impl === threefry2x32 && (dtype === 'float64' || modes.partitionable);
+  const sparse = (dtype === 'float64' ? genSeed.impl.uniformFloat64At : genSeed.impl.uniformFloat32At) !== undefined;
   batchedLasVegasInPlace(size, (trialSeed, idx, count, rejected) => {
     const [vSeed, uSeed] = splitSeed(trialSeed) as [KeyArray, KeyArray];
     let k = 0;
     if (idx === null) {
-      fillNormal(vSeed, x, modes);
-      fillUniform(uSeed, u, modes);
+      normalFill(vSeed, x, modes);
+      uniformFill(uSeed, u, modes);
       if (ps === 0) return acceptAll(x, u, c[0]!, d[0]!, xs, rejected);
       for (let i = 0; i < size; i++) {
         if (accepts(x[i]!, u[i]!, c[i]!, d[i]!)) xs[i] = x[i]!;
@@ -160,7 +125,7 @@ export function randomLogGamma(shape: readonly number[], concentration: ArrayLik
   }, genSeed, sparse);
   // The boost's uniforms come from their own seed, so they are drawn only when some α < 1.
   let fix: Floats | undefined;
-  if (boosted) { fix = floats(dtype, size); fillUniform(fixSeed, fix, modes); }
+  if (boosted) { fix = floats(dtype, size); uniformFill(fixSeed, fix, modes); }
   const draws = xs, rs = logRate === null ? 0 : logRate.length === 1 ? 0 : 1;
   if (m === 1 && rs === 0) {
     // One concentration and at most one log rate: the loop below with the constants hoisted.

@@ -9,7 +9,6 @@ import type { KeyArray } from '../random/key-array.js';
 import { normalData } from '../random/normal.js';
 import { floatDtype } from '../random/params.js';
 import { checkIntDtype, randintData } from '../random/randint.js';
-import { threefry2x32 } from '../random/threefry-impl.js';
 import { uniformUnit } from '../random/uniform.js';
 import { scaleUnit } from '../random/unit.js';
 import type { FloatDType, IntDType } from '../tensor/dtype.js';
@@ -20,7 +19,7 @@ import {
 } from './args.js';
 import { GeneratorCore } from './core.js';
 import { broadcastInts, checkOrder, checkRange, intParam, randintPerElement, type IntParam } from './integers.js';
-import { foldNormalFill, foldUnitFill, ScalarBuffer } from './unit-cache.js';
+import { ScalarBuffer } from './unit-cache.js';
 
 /** An integer bound for `integers`: a number, a bigint, nested arrays of them, or an integer Tensor. */
 export type IntLike = number | bigint | readonly unknown[] | Tensor;
@@ -45,7 +44,7 @@ export class BasicMethods extends GeneratorCore {
   // `start + i` in `dtype` under `modes`. A pure function of the base key and the counter, filled
   // for counters the generator has not reached yet and read only when the counter gets there,
   // so the values are those of unbuffered draws.
-  readonly #uniforms = new ScalarBuffer();
+  readonly #uniforms = new ScalarBuffer(false);
   #normals: ScalarBuffer | null = null;
 
   /**
@@ -56,9 +55,9 @@ export class BasicMethods extends GeneratorCore {
     this.single(fn);
     const modes = getModes();
     const dtype = floatDtype(fn, dtypeOption, modes);
-    if (this.impl !== threefry2x32) return this.draw(fn, (k) => uniformUnit(k, 1, dtype, modes)[0]!);
+    if (!this.impl.foldInUniforms) return this.draw(fn, (k) => uniformUnit(k, 1, dtype, modes)[0]!);
     const c = this.count;
-    const f = this.#uniforms.get(foldUnitFill, dtype, modes, this.words[0]!, this.words[1]!, c);
+    const f = this.#uniforms.get(this.impl, this.words, dtype, modes, c);
     this.count = c + 1;
     return f;
   }
@@ -68,9 +67,9 @@ export class BasicMethods extends GeneratorCore {
    * buffer like `random()`'s.
    */
   #normalScalar(fn: string, dtype: FloatDType, modes: Modes): number {
-    if (this.impl !== threefry2x32) return this.draw(fn, (k) => normalData(k, 1, dtype, modes)[0]!);
+    if (!this.impl.foldInUniforms) return this.draw(fn, (k) => normalData(k, 1, dtype, modes)[0]!);
     const c = this.count;
-    const z = (this.#normals ??= new ScalarBuffer()).get(foldNormalFill, dtype, modes, this.words[0]!, this.words[1]!, c);
+    const z = (this.#normals ??= new ScalarBuffer(true)).get(this.impl, this.words, dtype, modes, c);
     this.count = c + 1;
     return z;
   }

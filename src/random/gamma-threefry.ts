@@ -1,5 +1,5 @@
 /**
- * The threefry fast path of gamma/loggamma: JAX's `_gamma_one` loop run in lockstep over chunks
+ * The threefry fast path of gamma/loggamma (threefry2x32's `gamma` hook): JAX's `_gamma_one` loop run in lockstep over chunks
  * of elements. Each step is one Threefry-2x32-20 block per element under that element's key;
  * uniforms and normals are built from the block's words in place, exactly as `uniformUnit` and
  * `normalData` build them. Rejected elements (about 2% at a ≥ 1) stay on the active list for
@@ -13,7 +13,7 @@ import type { FloatDType } from '../tensor/dtype.js';
 import { erfinv32 } from './erfinv.js';
 import { candidate, finish, rejected, rounder, SQUEEZE, THIRD, type FloatArray } from './gamma-steps.js';
 import { normalFromUnit } from './normal-fill.js';
-import { threefry2x32 } from './threefry-impl.js';
+import { threefryIotaWords } from './threefry-iota.js';
 import { unitF32, unitF64 } from './unit.js';
 import { detLog1p } from '../math/index.js';
 
@@ -111,7 +111,7 @@ export function gammaThreefry(key: Uint32Array, alpha: ArrayLike<number>, out: F
   const drawX1 = !f32 && !part ? 1 : 0;
   // Element keys: partitionable split(key, n) is prefix-stable (key i hashes counter (0, i)), so
   // it is made chunk by chunk; original mode's depends on n and is made whole.
-  const whole = part ? null : threefry2x32.split(key, n, modes);
+  const whole = part ? null : threefryIotaWords(key, 2 * n);   // threefry2x32.split(key, n) in original mode
   const allKeys = whole ? new Int32Array(whole.buffer, whole.byteOffset, whole.length) : null;
   const s = new Scratch();
   const chunkKeys = new Int32Array(s.keys.buffer);

@@ -4,9 +4,10 @@
  *
  * Two implementations give the same bits:
  * - `gammaReference` here: the algorithm written plainly, one element at a time, through the
- *   PRNG record (`impl.split`, `uniformUnit`, `normalData`). Used for every impl but threefry.
- * - gamma-threefry.ts: the same steps in lockstep over chunks of elements, several hash blocks
- *   side by side, no allocation per value (about 30× faster than the plain path).
+ *   PRNG record (`impl.split`, `uniformUnit`, `normalData`). Used for impls without a `gamma` hook.
+ * - a PRNG's fused `gamma` hook: threefry2x32's is gamma-threefry.ts, the same steps in lockstep
+ *   over chunks of elements, several hash blocks side by side, no allocation per value (about
+ *   30× faster than the plain path).
  * test/random/gamma.test.ts checks that the two agree bit for bit in all four modes; both take
  * their arithmetic from gamma-steps.ts.
  */
@@ -16,7 +17,6 @@ import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { exponentialData } from './exponential.js';
 import { candidate, finish, rejected, rounder, SQUEEZE, THIRD, type FloatArray } from './gamma-steps.js';
-import { gammaThreefry } from './gamma-threefry.js';
 import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
 import { floatDtype, floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
@@ -82,9 +82,9 @@ function gammaCore(key: KeyArray, alpha: ArrayLike<number>, size: number, logSpa
   if (alpha.length !== 1 && alpha.length !== size) {
     throw new RangeError(`gammaData: \`alpha\` has ${alpha.length} values for ${size} samples`);
   }
-  if (key.impl.name !== 'threefry2x32') return gammaReference(key, alpha, size, logSpace, dtype, modes);
+  if (!key.impl.gamma) return gammaReference(key, alpha, size, logSpace, dtype, modes);
   const out = dtype === 'float32' ? new Float32Array(size) : new Float64Array(size);
-  if (size > 0) gammaThreefry(key.data, alpha, out, logSpace, dtype, modes);
+  key.impl.gamma(key.data, alpha, out, logSpace, dtype, modes);
   return out;
 }
 

@@ -3,10 +3,9 @@ import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
-import { normalF32Fill, normalF64Fill, normalFromUnit } from './normal-fill.js';
+import { normalFromUnit } from './normal-fill.js';
 import { floatDtype, type ShapeLike } from './params.js';
-import { threefry2x32 } from './threefry-impl.js';
-import { uniformUnit } from './uniform.js';
+import { uniformFill } from './uniform.js';
 
 /**
  * `size` standard normals exactly as JAX draws them: `√2 · erfinv(u)` with u uniform on
@@ -16,23 +15,22 @@ import { uniformUnit } from './uniform.js';
  * same in every engine.
  */
 export function normalData(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
-  if (key.impl === threefry2x32) {
-    const k0 = key.data[0]!, k1 = key.data[1]!;
-    if (dtype === 'float64') {
-      const out = new Float64Array(size);
-      if (modes.partitionable) normalF64Fill(k0, k1, 0, 0, 0, size, out);
-      else normalF64Fill(k0, k1, 0, size, 1, size, out);   // original mode pairs blocks (i, i + n)
-      return out;
-    }
-    if (modes.partitionable) {
-      const out = new Float32Array(size);
-      normalF32Fill(k0, k1, 0, 0, 0, size, out);
-      return out;
-    }
-  }
-  const out = uniformUnit(key, size, dtype, modes);        // philox keys, original-mode float32
-  normalFromUnit(out);                                     // the same transform, in place
+  const out = dtype === 'float64' ? new Float64Array(size) : new Float32Array(size);
+  normalFill(key, out, modes);
   return out;
+}
+
+/**
+ * `normalData` into `out` (its length and dtype), without a new array: the impl's fused
+ * `normalFloat64`/`normalFloat32` when it has one, else the unit uniforms transformed in place.
+ */
+export function normalFill(key: KeyArray, out: Float64Array | Float32Array, modes: Modes): void {
+  const impl = key.impl;
+  if (out instanceof Float64Array) {
+    if (impl.normalFloat64) return impl.normalFloat64(key.data, out, modes);
+  } else if (impl.normalFloat32) return impl.normalFloat32(key.data, out, modes);
+  uniformFill(key, out, modes);
+  normalFromUnit(out);
 }
 
 /**

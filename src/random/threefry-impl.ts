@@ -1,25 +1,10 @@
 import { threefryFill, threefryFillJs } from '../prng/index.js';
+import { gammaThreefry } from './gamma-threefry.js';
 import { truncateWords, type PrngImpl } from './impl.js';
+import { normalF32Fill, normalF64Fill, normalFromUnit } from './normal-fill.js';
+import { foldUnitFill } from './threefry-fold-unit.js';
+import { threefryIotaWords } from './threefry-iota.js';
 import { unitF32 } from './unit.js';
-
-/**
- * JAX's `threefry_2x32(key, count)` array wrapper over `iota(n)` (original mode): the counts
- * are padded with one zero to even length, halved, and block m hashes `(count[m], count[m+h])`;
- * the output is all first words then all second words, truncated to n. So for odd n the last
- * block hashes `(h-1, 0)`, and every word depends on n.
- */
-export function threefryIotaWords(key: Uint32Array, n: number): Uint32Array {
-  const h = Math.ceil(n / 2);
-  const out = new Uint32Array(2 * h);
-  const full = n % 2 === 0 ? h : h - 1;             // blocks whose pair is (m, m + h)
-  threefryFill('halves', key[0]!, key[1]!, 0, h, 1, full, out.subarray(0, full), out.subarray(h, h + full));
-  if (full < h) {                                    // odd n: the padded pair (h - 1, 0)
-    const last = new Uint32Array(2);
-    threefryFill('blocks', key[0]!, key[1]!, h - 1, 0, 0, 1, last);
-    out[h - 1] = last[0]!;
-  }
-  return out.subarray(0, n);
-}
 
 /** Little-endian 8/16-bit view of 32-bit words, truncated to `size` values. */
 function unpackWords(words: Uint32Array, width: 8 | 16, size: number): Uint8Array | Uint16Array {
@@ -37,8 +22,13 @@ function checkCount(size: number): void {
 }
 
 const ONE_F64 = new Float64Array(1);
+const ONE_F32 = new Float32Array(1);
+const ONE_BLOCK = new Uint32Array(2);
 
-/** Threefry-2x32-20 exactly as JAX 0.10.2, in both `jax_threefry_partitionable` modes. */
+/**
+ * Threefry-2x32-20 exactly as JAX 0.10.2, in both `jax_threefry_partitionable` modes, with every
+ * optional fused hook of `PrngImpl` (WebAssembly SIMD where it pays).
+ */
 export const threefry2x32: PrngImpl = {
   name: 'threefry2x32',
   keyWords: 2,
@@ -107,5 +97,43 @@ export const threefry2x32: PrngImpl = {
     const words = threefryIotaWords(key, out.length);
     for (let i = 0; i < out.length; i++) out[i] = unitF32(words[i]!);
   },
-};
 
+  uniformFloat32At(key, index, count, modes) {
+    if (modes.partitionable) {
+      threefryFillJs('f32', key[0]!, key[1]!, 0, index, 0, 1, ONE_F32);   // block (0, index), y0 ^ y1
+      return ONE_F32[0]!;
+    }
+    // Word `index` of threefryIotaWords(key, count): y0 of block m = index, which hashes
+    // (m, m + h) (or (h − 1, 0), the padded pair, for odd count), or y1 of block m = index − h.
+    const h = Math.ceil(count / 2);
+    const m = index < h ? index : index - h;
+    const padded = count % 2 === 1 && m === h - 1;
+    threefryFillJs('blocks', key[0]!, key[1]!, m, padded ? 0 : m + h, 0, 1, ONE_BLOCK);
+    return unitF32(ONE_BLOCK[index < h ? 0 : 1]!);
+  },
+
+  normalFloat64(key, out, modes) {
+    checkCount(out.length);
+    const n = out.length;
+    if (modes.partitionable) normalF64Fill(key[0]!, key[1]!, 0, 0, 0, n, out);
+    else normalF64Fill(key[0]!, key[1]!, 0, n, 1, n, out);   // original mode pairs blocks (i, i + n)
+  },
+
+  normalFloat32(key, out, modes) {
+    checkCount(out.length);
+    if (modes.partitionable) {
+      normalF32Fill(key[0]!, key[1]!, 0, 0, 0, out.length, out);
+      return;
+    }
+    threefry2x32.uniformFloat32!(key, out, modes);   // the iota wrapper's words, then the transform
+    normalFromUnit(out);
+  },
+
+  foldInUniforms(key, first, dtype, out, modes) {
+    foldUnitFill(dtype, modes, key[0]!, key[1]!, first, out.length, out);
+  },
+
+  gamma(key, alpha, out, logSpace, dtype, modes) {
+    if (out.length > 0) gammaThreefry(key, alpha, out, logSpace, dtype, modes);
+  },
+};

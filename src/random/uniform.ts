@@ -22,23 +22,29 @@ export function checkFloatDtype(fn: string, dtype: unknown, modes: Modes): Float
  * 1. So float64 values are multiples of 2^-52 and float32 values multiples of 2^-23.
  */
 export function uniformUnit(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
+  const out = dtype === 'float64' ? new Float64Array(size) : new Float32Array(size);
+  uniformFill(key, out, modes);
+  return out;
+}
+
+/**
+ * `uniformUnit` into `out` (its length and dtype), without a new array: the impl's fused
+ * `uniformFloat64`/`uniformFloat32` when it has one, else from `bits`.
+ */
+export function uniformFill(key: KeyArray, out: Float64Array | Float32Array, modes: Modes): void {
   const impl = key.impl;
-  if (dtype === 'float64') {
-    const out = new Float64Array(size);
+  const size = out.length;
+  if (out instanceof Float64Array) {
     if (impl.uniformFloat64) impl.uniformFloat64(key.data, out, modes);
     else {
       const w = randomBits(key, 64, size, modes);
       for (let i = 0; i < size; i++) out[i] = unitF64(w[2 * i]!, w[2 * i + 1]!);
     }
-    return out;
-  }
-  const out = new Float32Array(size);
-  if (impl.uniformFloat32) impl.uniformFloat32(key.data, out, modes);
+  } else if (impl.uniformFloat32) impl.uniformFloat32(key.data, out, modes);
   else {
     const w = randomBits(key, 32, size, modes);
     for (let i = 0; i < size; i++) out[i] = unitF32(w[i]!);
   }
-  return out;
 }
 
 /**
