@@ -9,11 +9,11 @@
  *
  * Kernel ABI (all parameters i32, all pointers are byte offsets into the exported memory):
  *
- *   tf_f64   (k0, k1, x0, x1, x0Step, n, out)        out: n float64
- *   tf_f32   (k0, k1, x0, x1, x0Step, n, out)        out: n float32
- *   tf_xor   (k0, k1, x0, x1, x0Step, n, out)        out: n uint32
- *   tf_blocks(k0, k1, x0, x1, x0Step, n, out)        out: 2n uint32
- *   tf_halves(k0, k1, x0, x1, x0Step, n, out, outB)  out, outB: n uint32 each
+ *   threefry_f64   (k0, k1, x0, x1, x0Step, n, out)        out: n float64
+ *   threefry_f32   (k0, k1, x0, x1, x0Step, n, out)        out: n float32
+ *   threefry_xor   (k0, k1, x0, x1, x0Step, n, out)        out: n uint32
+ *   threefry_blocks(k0, k1, x0, x1, x0Step, n, out)        out: 2n uint32
+ *   threefry_halves(k0, k1, x0, x1, x0Step, n, out, outB)  out, outB: n uint32 each
  *     Block i hashes the counter pair (x0 + i*x0Step, x1 + i) mod 2^32 under key (k0, k1),
  *     exactly like threefryFillJs in src/prng/threefry.ts.
  *
@@ -22,14 +22,14 @@
  *     caller must split calls so that c0 + n - 1 <= 0xffffffff (src/prng/wasm.ts does).
  *
  *   normal_f64(k0, k1, x0, x1, x0Step, n, out)       out: n float64
- *     Standard normals: tf_f64's uniform f for block i, then √2·erfinv(2f + lo) exactly as
+ *     Standard normals: threefry_f64's uniform f for block i, then √2·erfinv(2f + lo) exactly as
  *     `normalF64FromUnitDet` in src/math/normal-det.ts computes it (same IEEE operations in the
- *     same order, so the same bits). Works in L1-sized pieces: tf_f64 into out, then nf64_unit.
+ *     same order, so the same bits). Works in L1-sized pieces: threefry_f64 into out, then nf64_unit.
  *   nf64_unit(p, n)                                   p: n float64, in place
  *     The transform alone: unit uniforms f at p become normalF64FromUnitDet(f).
  *   normal_f32(k0, k1, x0, x1, x0Step, n, out)       out: n float32
  *   nf32_unit(p, n)                                   p: n float32, in place
- *     The same for float32: tf_f32's uniforms, normalF32FromUnitDet (Giles' float32 erfinv,
+ *     The same for float32: threefry_f32's uniforms, normalF32FromUnitDet (Giles' float32 erfinv,
  *     float32 rounding at every step, exact float32 FMAs).
  *
  * Pointers need no alignment (wasm loads/stores accept any address); the driver's chunk buffers
@@ -88,10 +88,10 @@ export interface GenOptions {
    * v128.const at each use costs V8 3-4 instructions to materialise).
    */
   nfConstLocals: boolean;
-  /** normal_f64/f32: values per tf + unit-kernel piece (stays in L1; a multiple of 20 suits tf's loop). */
+  /** normal_f64/f32: values per threefry + unit-kernel piece (stays in L1; a multiple of 20 suits the threefry loop). */
   nfSub: number;
   /** Threefry blocks per SIMD iteration, in vectors of 4 lanes (performance.md: 4 is best). */
-  tfVectors: number;
+  threefryVectors: number;
   /** Philox vectors (of 4 blocks) per SIMD iteration; a power of two. */
   pxVectors: number;
   /** Rotate by 8/16/24 with a byte shuffle instead of shl|shr_u. */
@@ -103,7 +103,7 @@ export interface GenOptions {
 }
 
 export const DEFAULT_OPTIONS: GenOptions = {
-  tfVectors: 4, pxVectors: 2, byteRotate: false, scalarLanes: 4, f64Shift64: true,
+  threefryVectors: 4, pxVectors: 2, byteRotate: false, scalarLanes: 4, f64Shift64: true,
   nfVectors: 4, nf32Vectors: 4, nfFence: true, nfIntRound32: true, nfConstLocals: true, nfSub: 1280,
 };
 
@@ -217,14 +217,14 @@ function scalarRound(A: string, B: string, r: number, ks: readonly string[]): st
 }
 
 function threefryKernel(layout: Layout, opts: GenOptions): string {
-  const V = opts.tfVectors;
+  const V = opts.threefryVectors;
   const S = opts.scalarLanes;
   const B = 4 * V + S; // blocks per main-loop iteration: V vectors of 4 lanes + S scalar blocks
   const bpb = BYTES_PER_BLOCK[layout];
   const L: string[] = [];
   const params = ['k0', 'k1', 'x0', 'x1', 'step', 'n', 'out'];
   if (layout === 'halves') params.push('outB');
-  L.push(`(func $tf_${layout} (export "tf_${layout}") ${params.map((p) => `(param $${p} i32)`).join(' ')}`);
+  L.push(`(func $threefry_${layout} (export "threefry_${layout}") ${params.map((p) => `(param $${p} i32)`).join(' ')}`);
   const v128Locals = ['ks0', 'ks1', 'ks2', 'ib1', 'ib2', 'ib3', 'ib4', 'ib5', 'da', 'db', 'expo', 'one'];
   for (let j = 0; j < V; j++) v128Locals.push(`ca${j}`, `cb${j}`, `a${j}`, `b${j}`);
   L.push(`  ${v128Locals.map((n) => `(local $${n} v128)`).join(' ')}`);
@@ -846,10 +846,10 @@ const UNIT32: UnitSpec = {
 };
 
 /**
- * normal_f64 / normal_f32 (k0, k1, x0, x1, step, n, out): tf_f64 (tf_f32) into out, then the unit
+ * normal_f64 / normal_f32 (k0, k1, x0, x1, step, n, out): threefry_f64 (threefry_f32) into out, then the unit
  * kernel in place, in pieces of opts.nfSub values (which stay in L1).
  */
-function fillKernel(name: string, tf: string, unit: string, shift: number, opts: GenOptions): string {
+function fillKernel(name: string, threefry: string, unit: string, shift: number, opts: GenOptions): string {
   const SUB = opts.nfSub;
   const at = `(i32.add (local.get $out) (i32.shl (local.get $done) (i32.const ${shift})))`;
   return [
@@ -858,7 +858,7 @@ function fillKernel(name: string, tf: string, unit: string, shift: number, opts:
     '  (block $exit (loop $chunk',
     '    (br_if $exit (i32.ge_u (local.get $done) (local.get $n)))',
     `    (local.set $m (select (i32.const ${SUB}) (local.tee $m (i32.sub (local.get $n) (local.get $done))) (i32.gt_u (local.get $m) (i32.const ${SUB}))))`,
-    `    (call $${tf} (local.get $k0) (local.get $k1) (i32.add (local.get $x0) (i32.mul (local.get $done) (local.get $step)))`,
+    `    (call $${threefry} (local.get $k0) (local.get $k1) (i32.add (local.get $x0) (i32.mul (local.get $done) (local.get $step)))`,
     `      (i32.add (local.get $x1) (local.get $done)) (local.get $step) (local.get $m) ${at})`,
     `    (call $${unit} ${at} (local.get $m))`,
     '    (local.set $done (i32.add (local.get $done) (local.get $m)))',
@@ -870,17 +870,17 @@ function fillKernel(name: string, tf: string, unit: string, shift: number, opts:
 
 export function normalKernels(opts: GenOptions): string[] {
   return [
-    scalarFunction64(), scalarFromUnit64(), unitKernel(UNIT64, opts), fillKernel('normal_f64', 'tf_f64', 'nf64_unit', 3, opts),
-    fma32Function(), scalarFunction32(), unitKernel(UNIT32, opts), fillKernel('normal_f32', 'tf_f32', 'nf32_unit', 2, opts),
+    scalarFunction64(), scalarFromUnit64(), unitKernel(UNIT64, opts), fillKernel('normal_f64', 'threefry_f64', 'nf64_unit', 3, opts),
+    fma32Function(), scalarFunction32(), unitKernel(UNIT32, opts), fillKernel('normal_f32', 'threefry_f32', 'nf32_unit', 2, opts),
   ];
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fused fold-in + uniform for the stateful Generator's scalar buffer (src/generator/unit-cache.ts).
+// Fused fold-in + uniform for the stateful Generator's scalar buffer (src/random/threefry-fold-unit.ts).
 //
-//   tf_fold_f64 (k0, k1, c, x1, n, out)   out: n float64
-//   tf_fold_f32x(k0, k1, c, x1, n, out)   out: n float64 (float32 values, widened exactly)
-//   tf_fold_f32h(k0, k1, c, x1, n, out)   out: n float64 (float32 values, widened exactly)
+//   threefry_fold_f64 (k0, k1, c, x1, n, out)   out: n float64
+//   threefry_fold_f32x(k0, k1, c, x1, n, out)   out: n float64 (float32 values, widened exactly)
+//   threefry_fold_f32h(k0, k1, c, x1, n, out)   out: n float64 (float32 values, widened exactly)
 //     Lane i: the key (p, q) = threefry((k0, k1); (0, c + i)) -- random.foldIn(key, c + i) --
 //     then the block (y0, y1) = threefry((p, q); (0, x1)) under that key, converted as
 //     f64: ((y0 << 32 | y1) >>> 12)·2^-52; f32x: ((y0 ^ y1) >>> 9)·2^-23; f32h: (y0 >>> 9)·2^-23.
@@ -916,7 +916,7 @@ function foldKernel(layout: FoldLayout): string {
     `      (local.set $b${j} (v128.xor ${rot(get(`b${j}`), ROT[r % 8]!)} ${get(`a${j}`)}))`,
   ];
   const qround = (q: number, r: number, ks: readonly string[]): string[] => scalarRound(`qa${q}`, `qb${q}`, r, ks).map((l) => `      ${l}`);
-  L.push(`(func $tf_fold_${layout} (export "tf_fold_${layout}") (param $k0 i32) (param $k1 i32) (param $c i32) (param $x1 i32) (param $n i32) (param $out i32)`);
+  L.push(`(func $threefry_fold_${layout} (export "threefry_fold_${layout}") (param $k0 i32) (param $k1 i32) (param $c i32) (param $x1 i32) (param $n i32) (param $out i32)`);
   const v128Locals = ['ks0', 'ks1', 'ks2', 'ib1', 'ib2', 'ib3', 'ib4', 'ib5', 'ca', 'db', 'par', 'vx1', 'expo', 'one'];
   for (let j = 0; j < V; j++) v128Locals.push(`cb${j}`, `a${j}`, `b${j}`, `K0_${j}`, `K1_${j}`, `K2_${j}`);
   L.push(`  ${v128Locals.map((n) => `(local $${n} v128)`).join(' ')}`);

@@ -3,10 +3,10 @@
  * set (rank-normalized split R-hat, bulk/tail/mean/sd/quantile ESS, MCSE of mean, sd and
  * quantiles, E-BFMI), and `summary`. All take draws in TFP layout `[draws, chains, ...event]`.
  */
-export { effectiveSampleSize, type EffectiveSampleSizeOptions } from './effective-sample-size.js';
+export { effectiveSampleSize, type EffectiveSampleSizeOptions } from './tfp-effective-sample-size.js';
 export { potentialScaleReduction, type PotentialScaleReductionOptions } from './potential-scale-reduction.js';
 export { rhat } from './rhat.js';
-export { essBulk, essTail, essMean, essSd, essQuantile, type EssOptions, type EssTailOptions, type EssQuantileOptions } from './ess.js';
+export { essBulk, essTail, essMean, essSd, essQuantile, type EssOptions, type EssTailOptions, type EssQuantileOptions } from './arviz-ess.js';
 export { mcseMean, mcseSd, mcseQuantile } from './mcse.js';
 export { bfmi } from './bfmi.js';
 export { summary, Summary, type SummaryRow, type SummaryOptions, type SampleChainLike } from './summary.js';

@@ -5,7 +5,7 @@
 import { checkOptions } from '../../src/checks.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { type DrawsStructure, type MapStructure, mapStructure, perComponent } from './draws.js';
-import { checkProb } from './ess.js';
+import { checkProb } from './arviz-ess.js';
 import { mcseMeanOf, mcseQuantileOf, mcseSdOf } from './internal/arviz-stats.js';
 
 /**

@@ -18,19 +18,19 @@ import { KERNELS_MEMORY_PAGES, KERNELS_WASM_BASE64 } from './wasm/kernels.wasm.j
 import { philoxFillJs } from './philox.js';
 import { threefryFillJs, type ThreefryOutput } from './threefry.js';
 
-type TfKernel = (k0: number, k1: number, x0: number, x1: number, step: number, n: number, out: number) => void;
+type ThreefryKernel = (k0: number, k1: number, x0: number, x1: number, step: number, n: number, out: number) => void;
 
 interface KernelExports {
   readonly memory: WebAssembly.Memory;
-  readonly tf_f64: TfKernel;
-  readonly tf_f32: TfKernel;
-  readonly tf_xor: TfKernel;
-  readonly tf_blocks: TfKernel;
-  readonly tf_halves: (k0: number, k1: number, x0: number, x1: number, step: number, n: number, out: number, outB: number) => void;
+  readonly threefry_f64: ThreefryKernel;
+  readonly threefry_f32: ThreefryKernel;
+  readonly threefry_xor: ThreefryKernel;
+  readonly threefry_blocks: ThreefryKernel;
+  readonly threefry_halves: (k0: number, k1: number, x0: number, x1: number, step: number, n: number, out: number, outB: number) => void;
   readonly philox: (k0: number, k1: number, c0: number, c1: number, c2: number, c3: number, n: number, out: number) => void;
-  readonly normal_f64: TfKernel;
+  readonly normal_f64: ThreefryKernel;
   readonly nf64_unit: (p: number, n: number) => void;
-  readonly normal_f32: TfKernel;
+  readonly normal_f32: ThreefryKernel;
   readonly nf32_unit: (p: number, n: number) => void;
 }
 
@@ -232,14 +232,14 @@ export function threefryFill(
     const words = CHUNK_BYTES >> 2;
     for (let done = 0; done < n;) {
       const m = Math.min(n - done, words);
-      k.tf_halves(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0, CHUNK_BYTES);
+      k.threefry_halves(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0, CHUNK_BYTES);
       (out as Uint32Array).set(memU32.subarray(0, m), offset + done);
       b.set(memU32.subarray(words, words + m), offset + done);
       done += m;
     }
     return;
   }
-  const kernel = layout === 'f64' ? k.tf_f64 : layout === 'f32' ? k.tf_f32 : layout === 'xor' ? k.tf_xor : k.tf_blocks;
+  const kernel = layout === 'f64' ? k.threefry_f64 : layout === 'f32' ? k.threefry_f32 : layout === 'xor' ? k.threefry_xor : k.threefry_blocks;
   // Zero-copy when the destination lives in wasm memory (a `wasmScratch` view).
   if (onWasm) {
     kernel(k0, k1, x0, x1, step, n, out.byteOffset + offset * out.BYTES_PER_ELEMENT);
@@ -449,8 +449,8 @@ if (kernels !== null) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fused fold-in + uniform (tf_fold_*), for the stateful Generator's buffer of scalar uniforms
-// (src/generator/unit-cache.ts owns the JS mirror and checks this driver against it).
+// Fused fold-in + uniform (threefry_fold_*), for the stateful Generator's buffer of scalar uniforms
+// (src/random/threefry-fold-unit.ts owns the JS mirror and checks this driver against it).
 // ---------------------------------------------------------------------------------------------
 type FoldKernel = (k0: number, k1: number, c: number, x1: number, n: number, out: number) => void;
 
@@ -460,8 +460,8 @@ export type FoldUnitLayout = 'f64' | 'f32x' | 'f32h';
 /**
  * out[i] (i < n) becomes the unit uniform of block (0, x1) under the key
  * threefry((k0, k1); (0, c + i)) -- the scalar `random.uniform(foldIn(key, c + i), [])` when x1
- * and the layout match the mode -- with the wasm kernels `tf_fold_f64` / `tf_fold_f32x` /
- * `tf_fold_f32h` (float32 values are widened exactly to float64). Counters wrap mod 2^32.
+ * and the layout match the mode -- with the wasm kernels `threefry_fold_f64` / `threefry_fold_f32x` /
+ * `threefry_fold_f32h` (float32 values are widened exactly to float64). Counters wrap mod 2^32.
  * Returns false, writing nothing, when the wasm path is not active or the arguments do not suit.
  *
  * @example
@@ -473,7 +473,7 @@ export function threefryFoldUnitWasm(
 ): boolean {
   const k = kernels;
   if (k === null || !enabled || !(out instanceof Float64Array) || (n | 0) !== n || n < 0 || n > out.length) return false;
-  const f = (k as unknown as Record<string, FoldKernel | undefined>)[`tf_fold_${layout}`];
+  const f = (k as unknown as Record<string, FoldKernel | undefined>)[`threefry_fold_${layout}`];
   if (f === undefined || out.buffer === k.memory.buffer) return false;
   refreshViews(k);
   const chunk = CHUNK_BYTES >> 3;
