@@ -43,7 +43,7 @@ export function outputShape(
 
 /** A parameter as a tensor of `dtype`; numbers act as Python floats of that dtype. */
 export function param(fn: string, arg: string, value: unknown, dtype: FloatDType): Tensor {
-  return renamed(fn, { values: arg }, () => floatParam(fn, arg, value, dtype));
+  return floatParam(fn, arg, value, dtype);
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
  * The Generator's methods on arrays: `choice`, `shuffle` (in place), `permuted` and
- * `permutation`, over JAX's `random.choice` and `random.permutation`.
+ * `permutation`, checked here under NumPy's names and drawn by the cores of JAX's
+ * `random.choice` and `random.permutation`.
  */
-import { checkAxis, checkBoolean, checkInteger, checkOptions, fail } from '../checks.js';
-import * as random from '../random/index.js';
+import { checkAxis, checkBoolean, checkCount, checkInteger, checkOptions, fail } from '../checks.js';
+import { getModes } from '../config.js';
+import { choiceData, choiceProbabilities } from '../random/choice.js';
+import { permutationData } from '../random/permutation.js';
 import type { DType } from '../tensor/dtype.js';
-import { Tensor, tensor } from '../tensor/tensor.js';
-import { checkSize, result, renamed, type Scalar, type SizeLike } from './args.js';
+import { Tensor, tensorFrom } from '../tensor/tensor.js';
+import { checkSize, result, type Scalar, type SizeLike } from './args.js';
 import { BasicMethods } from './basic.js';
 
 /** Options of `choice` (NumPy's keyword arguments). */
@@ -21,9 +24,6 @@ export interface ChoiceOptions {
 
 /** A typed array (no DataView). */
 type TypedArray = Exclude<ArrayBufferView, DataView>;
-
-/** Turns `random.*` argument names into NumPy's in renamed errors. */
-const CHOICE_NAMES = { shape: 'size' } as const;
 
 /** `Generator` methods on arrays (see `Generator`). */
 export class ArrayMethods extends BasicMethods {
@@ -54,21 +54,28 @@ export class ArrayMethods extends BasicMethods {
     this.single(fn);
     const replace = opts.replace === undefined ? true : checkBoolean(fn, 'replace', opts.replace);
     const draws = (s ?? []).reduce((x, y) => x * y, 1);
-    let n: number;
+    let n: number, axis = 0;
+    let from: number | Tensor;
     if (typeof a === 'number') {
       n = checkInteger(fn, 'a', a);
       if (n < 0 || (n === 0 && draws > 0)) fail('range', fn, 'a', 'must be a positive integer (or an array) to choose from', a);
+      from = n;
     } else {
-      const t = a instanceof Tensor ? a : renamed(fn, { values: 'a' }, () => tensor(a));
+      const t = tensorFrom(fn, 'a', a);
       if (t.ndim === 0) fail('range', fn, 'a', 'must be an integer or an array of at least 1 dimension', a);
-      const axis = checkAxis(fn, 'axis', opts.axis ?? 0, t.ndim);
+      axis = checkAxis(fn, 'axis', opts.axis ?? 0, t.ndim);
       n = t.shape[axis]!;
       if (n === 0 && draws > 0) fail('range', fn, 'a', 'must have entries to choose from along `axis`', a);
-      a = t;
+      from = t;
     }
     if (opts.p !== undefined) checkProbabilities(fn, opts.p, n, replace, draws);
     if (!replace && draws > n) fail('range', fn, 'size', `asks for ${draws} draws without replacement from ${n} entries`, s);
-    const t = this.draw(fn, (k) => renamed(fn, CHOICE_NAMES, () => random.choice(k, a as number | Tensor, s ?? [], opts)));
+    const modes = getModes();
+    if (typeof from === 'number' && opts.axis !== undefined) checkAxis(fn, 'axis', opts.axis, 1);
+    // Without replacement all of [0, n) is shuffled, so it must fit one array.
+    if (draws > 0 && !replace && typeof from === 'number') checkCount(fn, 'a', n);
+    const p = draws > 0 && opts.p !== undefined ? choiceProbabilities(fn, opts.p, n, modes) : undefined;
+    const t = this.draw(fn, (k) => choiceData(k, from, s ?? [], axis, replace, p, modes));
     return result(t, s) as Scalar | Tensor;
   }
 
@@ -91,7 +98,7 @@ export class ArrayMethods extends BasicMethods {
     if (x instanceof Tensor) {
       if (x.ndim === 0) fail('range', fn, 'x', 'must have at least 1 dimension', x);
       const axis = checkAxis(fn, 'axis', opts.axis ?? 0, x.ndim);
-      const out = this.draw(fn, (k) => renamed(fn, {}, () => random.permutation(k, x, { axis })));
+      const out = this.draw(fn, (k, modes) => permutationData(k, x, axis, false, modes));
       (x.data as unknown as { set(a: ArrayLike<unknown>): void }).set(out.data as ArrayLike<unknown>);
       return;
     }
@@ -101,7 +108,8 @@ export class ArrayMethods extends BasicMethods {
     if (opts.axis !== undefined && opts.axis !== 0) fail('range', fn, 'axis', 'must be 0 for a JS array (other axes need a Tensor)', opts.axis);
     const seq = x as unknown as { length: number; [i: number]: unknown; slice(): ArrayLike<unknown> };
     const n = seq.length;
-    const order = this.draw(fn, (k) => random.permutation(k, n));
+    checkCount(fn, 'x', n);   // random.permutation's limit on a range
+    const order = this.draw(fn, (k, modes) => permutationData(k, n, 0, false, modes));
     const old = seq.slice();
     for (let j = 0; j < n; j++) seq[j] = old[Number(order.data[j])];
   }
@@ -120,14 +128,15 @@ export class ArrayMethods extends BasicMethods {
     const fn = 'Generator.permuted';
     const opts = checkOptions(fn, options, ['axis']);
     this.single(fn);
-    const t = x instanceof Tensor ? x : Array.isArray(x) ? renamed(fn, { values: 'x' }, () => tensor(x)) : fail('type', fn, 'x', 'must be an array or a Tensor', x);
+    const t = x instanceof Tensor ? x : Array.isArray(x) ? tensorFrom(fn, 'x', x) : fail('type', fn, 'x', 'must be an array or a Tensor', x);
     if (opts.axis === undefined) {
       if (t.size === 0 || t.ndim === 0) return this.draw(fn, () => new Tensor(t.data.slice() as Tensor['data'], t.shape, t.dtype as DType));
       const flat = t.reshape([t.size]);
-      return this.draw(fn, (k) => random.permutation(k, flat, { independent: true }).reshape(t.shape));
+      return this.draw(fn, (k, modes) => permutationData(k, flat, 0, true, modes).reshape(t.shape));
     }
     const axis = checkAxis(fn, 'axis', opts.axis, Math.max(t.ndim, 1));
-    return this.draw(fn, (k) => renamed(fn, {}, () => random.permutation(k, t, { axis, independent: true })));
+    if (t.ndim === 0) fail('range', fn, 'x', 'must be at least 1-dimensional (or an integer)', x);   // random.permutation's check
+    return this.draw(fn, (k, modes) => permutationData(k, t, axis, true, modes));
   }
 
   /**
@@ -148,12 +157,13 @@ export class ArrayMethods extends BasicMethods {
       if (opts.axis !== undefined) checkAxis(fn, 'axis', opts.axis, 1);
       checkInteger(fn, 'x', x);
       if (x < 0) fail('range', fn, 'x', 'must be a non-negative integer', x);
-      return this.draw(fn, (k) => random.permutation(k, x));
+      checkCount(fn, 'x', x);   // random.permutation's limit on a range
+      return this.draw(fn, (k, modes) => permutationData(k, x, 0, false, modes));
     }
-    const t = x instanceof Tensor ? x : Array.isArray(x) ? renamed(fn, { values: 'x' }, () => tensor(x)) : fail('type', fn, 'x', 'must be an integer, an array or a Tensor', x);
+    const t = x instanceof Tensor ? x : Array.isArray(x) ? tensorFrom(fn, 'x', x) : fail('type', fn, 'x', 'must be an integer, an array or a Tensor', x);
     if (t.ndim === 0) fail('range', fn, 'x', 'must have at least 1 dimension (or be an integer)', x);
     const axis = checkAxis(fn, 'axis', opts.axis ?? 0, t.ndim);
-    return this.draw(fn, (k) => renamed(fn, {}, () => random.permutation(k, t, { axis })));
+    return this.draw(fn, (k, modes) => permutationData(k, t, axis, false, modes));
   }
 }
 

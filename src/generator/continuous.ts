@@ -1,16 +1,31 @@
 /**
  * The Generator's continuous distributions with NumPy's names, parametrisations and argument
- * order, drawn with one fresh key each through the `random.*` samplers (JAX's algorithms).
+ * order, drawn with one fresh key each by the private cores of the `random.*` samplers (JAX's
+ * algorithms). Arguments are checked once, here, under NumPy's names (`sampleFloat`); the cores
+ * see only checked, broadcast values.
  */
-import { checkOptions } from '../checks.js';
+import { checkOptions, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
-import * as random from '../random/index.js';
+import { betaData } from '../random/beta.js';
+import { cauchyData } from '../random/cauchy.js';
+import { chisquareData } from '../random/chisquare.js';
+import { exponentialData } from '../random/exponential.js';
+import { fData } from '../random/f.js';
+import { gammaData, sizeOf } from '../random/gamma.js';
 import type { KeyArray } from '../random/key-array.js';
-import { floatDtype } from '../random/params.js';
+import { laplaceData } from '../random/laplace.js';
+import { logisticData } from '../random/logistic.js';
+import { normalData } from '../random/normal.js';
+import { floatDtype, paramValues } from '../random/params.js';
+import { rayleighData } from '../random/rayleigh.js';
+import { tData } from '../random/t.js';
+import { triangularData } from '../random/triangular.js';
+import { waldData } from '../random/wald.js';
+import { weibullMinData } from '../random/weibull-min.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
 import {
-  checkSize, constrain, finite, nonNegative, outputShape, param, positive, renamed, result, values,
+  checkSize, constrain, finite, nonNegative, outputShape, param, positive, result, values,
   type ParamLike, type SizeLike,
 } from './args.js';
 import { ArrayMethods } from './arrays.js';
@@ -41,7 +56,8 @@ function mapInPlace(x: FloatArray, f: (v: number, i: number) => number): void {
   else for (let i = 0; i < x.length; i++) x[i] = f(x[i]!, i);
 }
 
-const dataOf = (t: Tensor): FloatArray => t.data as FloatArray;
+/** `n` ones of the dtype (a unit scale for the cores that take one per element). */
+const ones = (dtype: FloatDType, n: number): FloatArray => (dtype === 'float32' ? new Float32Array(n) : new Float64Array(n)).fill(1);
 const isOne = (t: Tensor): boolean => t.size === 1 && t.data[0] === 1;
 
 /** `Generator` methods for continuous distributions (see `Generator`). */
@@ -84,8 +100,8 @@ export class ContinuousMethods extends ArrayMethods {
    */
   exponential(scale: ParamLike = 1, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.exponential';
-    return this.sampleFloat(fn, size, undefined, [['scale', scale, nonNegative, MUST_BE_NON_NEGATIVE]], (k, shape, [st], dtype) => {
-      const x = dataOf(random.exponential(k, shape, { dtype }));
+    return this.sampleFloat(fn, size, undefined, [['scale', scale, nonNegative, MUST_BE_NON_NEGATIVE]], (k, shape, [st], dtype, modes) => {
+      const x = exponentialData(k, sizeOf(shape), dtype, modes);
       if (!isOne(st!)) scaleBy(x, values(fn, 'scale', st!, shape));
       return x;
     });
@@ -99,7 +115,7 @@ export class ContinuousMethods extends ArrayMethods {
    * rng.standardExponential([3], { dtype: 'float32' }); // → Tensor float32 [3]
    */
   standardExponential(size?: SizeLike, options?: FloatOptions): number | Tensor<FloatDType> {
-    return this.sampleFloat('Generator.standardExponential', size, options, [], (k, shape, _, dtype) => random.exponential(k, shape, { dtype }));
+    return this.sampleFloat('Generator.standardExponential', size, options, [], (k, shape, _, dtype, modes) => exponentialData(k, sizeOf(shape), dtype, modes));
   }
 
   /**
@@ -117,8 +133,8 @@ export class ContinuousMethods extends ArrayMethods {
   gamma(shape: ParamLike, scale: ParamLike = 1, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.gamma';
     const specs: ParamSpec[] = [['shape', shape, nonNegative, MUST_BE_NON_NEGATIVE], ['scale', scale, nonNegative, MUST_BE_NON_NEGATIVE]];
-    return this.sampleFloat(fn, size, undefined, specs, (k, s, [kt, st], dtype) => {
-      const x = dataOf(renamed(fn, { a: 'shape', shape: 'size' }, () => random.gamma(k, kt!, s, { dtype })));
+    return this.sampleFloat(fn, size, undefined, specs, (k, s, [kt, st], dtype, modes) => {
+      const x = gammaData(k, values(fn, 'shape', kt!, s), sizeOf(s), dtype, modes);
       if (!isOne(st!)) scaleBy(x, values(fn, 'scale', st!, s));
       return x;
     });
@@ -134,8 +150,8 @@ export class ContinuousMethods extends ArrayMethods {
    */
   standardGamma(shape: ParamLike, size?: SizeLike, options?: FloatOptions): number | Tensor<FloatDType> {
     const fn = 'Generator.standardGamma';
-    return this.sampleFloat(fn, size, options, [['shape', shape, nonNegative, MUST_BE_NON_NEGATIVE]], (k, s, [kt], dtype) =>
-      renamed(fn, { a: 'shape', shape: 'size' }, () => random.gamma(k, kt!, s, { dtype })));
+    return this.sampleFloat(fn, size, options, [['shape', shape, nonNegative, MUST_BE_NON_NEGATIVE]], (k, s, [kt], dtype, modes) =>
+      gammaData(k, values(fn, 'shape', kt!, s), sizeOf(s), dtype, modes));
   }
 
   /**
@@ -149,8 +165,8 @@ export class ContinuousMethods extends ArrayMethods {
    */
   beta(a: ParamLike, b: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.beta';
-    return this.sampleFloat(fn, size, undefined, [['a', a, positive, MUST_BE_POSITIVE], ['b', b, positive, MUST_BE_POSITIVE]], (k, s, [at, bt], dtype) =>
-      renamed(fn, { shape: 'size' }, () => random.beta(k, at!, bt!, s, { dtype })));
+    return this.sampleFloat(fn, size, undefined, [['a', a, positive, MUST_BE_POSITIVE], ['b', b, positive, MUST_BE_POSITIVE]], (k, s, [at, bt], dtype, modes) =>
+      betaData(k, values(fn, 'a', at!, s), values(fn, 'b', bt!, s), sizeOf(s), dtype, modes));
   }
 
   /**
@@ -163,7 +179,7 @@ export class ContinuousMethods extends ArrayMethods {
    * rng.laplace(0, 2, [3]); // → Tensor float64 [3]
    */
   laplace(loc: ParamLike = 0, scale: ParamLike = 1, size?: SizeLike): number | Tensor<FloatDType> {
-    return this.locScale('Generator.laplace', loc, scale, size, (k, s, dtype) => random.laplace(k, s, { dtype }));
+    return this.locScale('Generator.laplace', loc, scale, size, laplaceData);
   }
 
   /**
@@ -176,16 +192,17 @@ export class ContinuousMethods extends ArrayMethods {
    * rng.logistic(1, 0.5); // a number
    */
   logistic(loc: ParamLike = 0, scale: ParamLike = 1, size?: SizeLike): number | Tensor<FloatDType> {
-    return this.locScale('Generator.logistic', loc, scale, size, (k, s, dtype) => random.logistic(k, s, { dtype }));
+    return this.locScale('Generator.logistic', loc, scale, size, logisticData);
   }
 
   /** `loc + scale·z` for a standard sampler z (products and sums rounded to the dtype). */
   private locScale(
-    fn: string, loc: ParamLike, scale: ParamLike, size: SizeLike, standard: (k: KeyArray, shape: number[], dtype: FloatDType) => Tensor,
+    fn: string, loc: ParamLike, scale: ParamLike, size: SizeLike,
+    standard: (k: KeyArray, size: number, dtype: FloatDType, modes: Modes) => FloatArray,
   ): number | Tensor<FloatDType> {
     const specs: ParamSpec[] = [['loc', loc, finite, 'must be finite'], ['scale', scale, nonNegative, MUST_BE_NON_NEGATIVE]];
-    return this.sampleFloat(fn, size, undefined, specs, (k, s, [lt, st], dtype) => {
-      const x = dataOf(standard(k, s, dtype));
+    return this.sampleFloat(fn, size, undefined, specs, (k, s, [lt, st], dtype, modes) => {
+      const x = standard(k, sizeOf(s), dtype, modes);
       const l = values(fn, 'loc', lt!, s), sc = values(fn, 'scale', st!, s);
       const ls = l.length === 1 ? 0 : 1, ss = sc.length === 1 ? 0 : 1;
       mapInPlace(x, dtype === 'float32' ? (v, i) => l[i * ls]! + Math.fround(sc[i * ss]! * v) : (v, i) => l[i * ls]! + sc[i * ss]! * v);
@@ -206,8 +223,8 @@ export class ContinuousMethods extends ArrayMethods {
   lognormal(mean: ParamLike = 0, sigma: ParamLike = 1, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.lognormal';
     const specs: ParamSpec[] = [['mean', mean, finite, 'must be finite'], ['sigma', sigma, nonNegative, MUST_BE_NON_NEGATIVE]];
-    return this.sampleFloat(fn, size, undefined, specs, (k, s, [mt, st], dtype) => {
-      const x = dataOf(random.normal(k, s, { dtype }));
+    return this.sampleFloat(fn, size, undefined, specs, (k, s, [mt, st], dtype, modes) => {
+      const x = normalData(k, sizeOf(s), dtype, modes);
       const m = values(fn, 'mean', mt!, s), sg = values(fn, 'sigma', st!, s);
       const ms = m.length === 1 ? 0 : 1, ss = sg.length === 1 ? 0 : 1;
       const r = dtype === 'float32' ? Math.fround : (v: number) => v;
@@ -226,8 +243,8 @@ export class ContinuousMethods extends ArrayMethods {
    */
   chisquare(df: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.chisquare';
-    return this.sampleFloat(fn, size, undefined, [['df', df, positive, MUST_BE_POSITIVE]], (k, s, [dt], dtype) =>
-      renamed(fn, { shape: 'size' }, () => random.chisquare(k, dt!, s, { dtype })));
+    return this.sampleFloat(fn, size, undefined, [['df', df, positive, MUST_BE_POSITIVE]], (k, s, [dt], dtype, modes) =>
+      chisquareData(k, values(fn, 'df', dt!, s), sizeOf(s), dtype, modes));
   }
 
   /**
@@ -240,8 +257,8 @@ export class ContinuousMethods extends ArrayMethods {
    */
   standardT(df: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.standardT';
-    return this.sampleFloat(fn, size, undefined, [['df', df, positive, MUST_BE_POSITIVE]], (k, s, [dt], dtype) =>
-      renamed(fn, { shape: 'size' }, () => random.t(k, dt!, s, { dtype })));
+    return this.sampleFloat(fn, size, undefined, [['df', df, positive, MUST_BE_POSITIVE]], (k, s, [dt], dtype, modes) =>
+      tData(k, values(fn, 'df', dt!, s), sizeOf(s), dtype, modes));
   }
 
   /**
@@ -252,7 +269,7 @@ export class ContinuousMethods extends ArrayMethods {
    * rng.standardCauchy([3]); // → Tensor float64 [3]
    */
   standardCauchy(size?: SizeLike): number | Tensor<FloatDType> {
-    return this.sampleFloat('Generator.standardCauchy', size, undefined, [], (k, s, _, dtype) => random.cauchy(k, s, { dtype }));
+    return this.sampleFloat('Generator.standardCauchy', size, undefined, [], (k, s, _, dtype, modes) => cauchyData(k, sizeOf(s), dtype, modes));
   }
 
   /**
@@ -267,8 +284,8 @@ export class ContinuousMethods extends ArrayMethods {
    */
   pareto(a: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.pareto';
-    return this.sampleFloat(fn, size, undefined, [['a', a, positive, MUST_BE_POSITIVE]], (k, s, [at], dtype) => {
-      const x = dataOf(random.exponential(k, s, { dtype }));
+    return this.sampleFloat(fn, size, undefined, [['a', a, positive, MUST_BE_POSITIVE]], (k, s, [at], dtype, modes) => {
+      const x = exponentialData(k, sizeOf(s), dtype, modes);
       const av = values(fn, 'a', at!, s), st = av.length === 1 ? 0 : 1;
       const r = dtype === 'float32' ? Math.fround : (v: number) => v;
       mapInPlace(x, (v, i) => detExpm1(r(v / av[i * st]!)));
@@ -287,12 +304,11 @@ export class ContinuousMethods extends ArrayMethods {
    */
   weibull(a: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.weibull';
-    return this.sampleFloat(fn, size, undefined, [['a', a, nonNegative, MUST_BE_NON_NEGATIVE]], (k, s, [at], dtype) => {
-      const av = values(fn, 'a', at!, s);
+    return this.sampleFloat(fn, size, undefined, [['a', a, nonNegative, MUST_BE_NON_NEGATIVE]], (k, s, [at], dtype, modes) => {
+      const av = paramValues(fn, 'a', at!, s);
       const conc = av.map((v) => (v === 0 ? 1 : v));
-      const x = dataOf(random.weibullMin(k, 1, new Tensor(conc, conc.length === 1 ? [] : s, dtype), s, { dtype }));
-      const step = av.length === 1 ? 0 : 1;
-      for (let i = 0; i < x.length; i++) if (av[i * step] === 0) x[i] = 0;
+      const x = weibullMinData(k, ones(dtype, conc.length), conc, dtype, modes);
+      for (let i = 0; i < x.length; i++) if (av[i] === 0) x[i] = 0;
       return x;
     });
   }
@@ -307,8 +323,8 @@ export class ContinuousMethods extends ArrayMethods {
    */
   rayleigh(scale: ParamLike = 1, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.rayleigh';
-    return this.sampleFloat(fn, size, undefined, [['scale', scale, nonNegative, MUST_BE_NON_NEGATIVE]], (k, s, [st], dtype) => {
-      const x = dataOf(random.rayleigh(k, 1, s, { dtype }));
+    return this.sampleFloat(fn, size, undefined, [['scale', scale, nonNegative, MUST_BE_NON_NEGATIVE]], (k, s, [st], dtype, modes) => {
+      const x = rayleighData(k, ones(dtype, sizeOf(s)), dtype, modes);
       if (!isOne(st!)) scaleBy(x, values(fn, 'scale', st!, s));
       return x;
     });
@@ -329,8 +345,15 @@ export class ContinuousMethods extends ArrayMethods {
   triangular(left: ParamLike, mode: ParamLike, right: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.triangular';
     const specs: ParamSpec[] = [['left', left, finite, 'must be finite'], ['mode', mode, finite, 'must be finite'], ['right', right, finite, 'must be finite']];
-    return this.sampleFloat(fn, size, undefined, specs, (k, s, [lt, mt, rt], dtype) =>
-      renamed(fn, { shape: 'size' }, () => random.triangular(k, lt!, mt!, rt!, s, { dtype })));
+    return this.sampleFloat(fn, size, undefined, specs, (k, s, [lt, mt, rt], dtype, modes) => {
+      const ls = paramValues(fn, 'left', lt!, s), ms = paramValues(fn, 'mode', mt!, s), rs = paramValues(fn, 'right', rt!, s);
+      for (let i = 0; i < ls.length; i++) {
+        const l = ls[i]!, m = ms[i]!, r = rs[i]!;
+        if (!(l < r)) fail('range', fn, 'left', `must be less than \`right\` (${r})`, l);
+        if (!(l <= m && m <= r)) fail('range', fn, 'mode', `must lie in [left, right] = [${l}, ${r}]`, m);
+      }
+      return triangularData(k, ls, ms, rs, dtype, modes);
+    });
   }
 
   /**
@@ -347,14 +370,14 @@ export class ContinuousMethods extends ArrayMethods {
   wald(mean: ParamLike, scale: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.wald';
     const specs: ParamSpec[] = [['mean', mean, positive, MUST_BE_POSITIVE], ['scale', scale, positive, MUST_BE_POSITIVE]];
-    return this.sampleFloat(fn, size, undefined, specs, (k, s, [mt, st], dtype) => {
-      const m = values(fn, 'mean', mt!, s), sc = values(fn, 'scale', st!, s);
-      const n = Math.max(m.length, sc.length), ms = m.length === 1 ? 0 : 1, ss = sc.length === 1 ? 0 : 1;
-      const ratio = (dtype === 'float32' ? new Float32Array(n) : new Float64Array(n)).map((_, i) => m[i * ms]! / sc[i * ss]!);
+    return this.sampleFloat(fn, size, undefined, specs, (k, s, [mt, st], dtype, modes) => {
+      const m = paramValues(fn, 'mean', mt!, s), sc = values(fn, 'scale', st!, s);
+      const ss = sc.length === 1 ? 0 : 1;
+      const ratio = m.map((v, i) => v / sc[i * ss]!);   // rounded to the dtype by the typed array
       if (ratio.some((v) => !(v > 0 && v < Infinity))) {
         throw new RangeError(`${fn}: \`mean\` / \`scale\` must be positive and finite in the dtype (${dtype}); it over- or underflows`);
       }
-      const x = dataOf(random.wald(k, new Tensor(ratio, n === 1 ? [] : s, dtype), s, { dtype }));
+      const x = waldData(k, ratio, dtype, modes);
       scaleBy(x, sc);
       return x;
     });
@@ -372,7 +395,7 @@ export class ContinuousMethods extends ArrayMethods {
   f(dfnum: ParamLike, dfden: ParamLike, size?: SizeLike): number | Tensor<FloatDType> {
     const fn = 'Generator.f';
     const specs: ParamSpec[] = [['dfnum', dfnum, positive, MUST_BE_POSITIVE], ['dfden', dfden, positive, MUST_BE_POSITIVE]];
-    return this.sampleFloat(fn, size, undefined, specs, (k, s, [nt, dt], dtype) =>
-      renamed(fn, { shape: 'size' }, () => random.f(k, nt!, dt!, s, { dtype })));
+    return this.sampleFloat(fn, size, undefined, specs, (k, s, [nt, dt], dtype, modes) =>
+      fData(k, values(fn, 'dfnum', nt!, s), values(fn, 'dfden', dt!, s), sizeOf(s), dtype, modes));
   }
 }

@@ -3,12 +3,12 @@
  * stateful-RNG proposal (`jax.experimental.random.stateful_rng`), on stochax's keys.
  */
 import { fail } from '../checks.js';
+import { getModes } from '../config.js';
 import type { ImplName } from '../random/impl.js';
-import { key as randomKey } from '../random/keys.js';
+import { seedWords } from '../random/keys.js';
 import { checkImpl, KeyArray } from '../random/key-array.js';
 import { seedToKey } from '../samplers/seeds.js';
 import { Tensor } from '../tensor/tensor.js';
-import { renamed } from './args.js';
 import { DiscreteMethods } from './discrete.js';
 
 /**
@@ -73,7 +73,9 @@ function makeGenerator(fn: string, seed: unknown, options: StatefulRngOptions | 
   const impl = options?.impl === undefined ? undefined : checkImpl(fn, options.impl);
   let key: KeyArray;
   if (seed instanceof Tensor || (impl !== undefined && (typeof seed === 'number' || typeof seed === 'bigint'))) {
-    key = renamed(fn, {}, () => randomKey(seed as number | bigint | Tensor, impl === undefined ? undefined : { impl: impl.name }));
+    const k = impl ?? checkImpl(fn, undefined);              // random.key's core: the default impl is threefry2x32
+    const [hi, lo] = seedWords(fn, seed, getModes().x64);
+    key = new KeyArray(k, k.seed(hi, lo), []);
   } else {
     key = seedToKey(fn, seed);
     if (impl !== undefined && key.impl !== impl) {

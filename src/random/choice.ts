@@ -22,7 +22,7 @@ export interface ChoiceOptions {
 const TINY: Record<FloatDType, number> = { float32: 2 ** -126, float64: 2 ** -1022 };
 
 /** Checks `p` and returns its values in its dtype: numbers act as Python floats. */
-function checkProbabilities(fn: string, p: unknown, n: number, modes: Modes): { values: number[]; dtype: FloatDType } {
+export function choiceProbabilities(fn: string, p: unknown, n: number, modes: Modes): { values: number[]; dtype: FloatDType } {
   let t: Tensor;
   if (p instanceof Tensor) {
     if (p.dtype !== 'float32' && p.dtype !== 'float64') fail('type', fn, 'p', 'must be a float tensor', `a ${p.dtype} tensor`);
@@ -84,23 +84,39 @@ export function choice(
   const opts = checkOptions(fn, options, ['replace', 'p', 'axis']);
   const replace = opts.replace === undefined ? true : checkBoolean(fn, 'replace', opts.replace);
   const modes = getModes();
-  const intDtype = defaultIntDtype(modes);
-
   const arr = typeof a === 'number' ? undefined : checkArrayArg(fn, 'a', a);
   const axis = arr ? checkAxis(fn, 'axis', opts.axis ?? 0, arr.ndim) : (opts.axis === undefined ? 0 : checkAxis(fn, 'axis', opts.axis, 1));
   const nInputs = arr ? arr.shape[axis]! : checkInteger(fn, 'a', a);
   const nDraws = s.reduce((x, y) => x * y, 1);
-  const resultShape = arr ? [...arr.shape.slice(0, axis), ...s, ...arr.shape.slice(axis + 1)] : s;
-  if (nDraws === 0) return new Tensor(allocate(arr ? arr.dtype : intDtype, 0), resultShape, arr ? arr.dtype : intDtype);
+  if (nDraws === 0) return choiceData(key, arr ?? nInputs, s, axis, replace, undefined, modes);
   if (nInputs <= 0) fail('range', fn, 'a', 'must have at least one entry to choose from', a);
   if (!replace && nDraws > nInputs) {
     fail('range', fn, 'shape', `asks for ${nDraws} draws without replacement from ${nInputs} entries`, [...s]);
   }
   // Without replacement all of [0, a) is shuffled, so it must fit one array.
   if (!replace && !arr) checkCount(fn, 'a', nInputs);
+  const p = opts.p === undefined ? undefined : choiceProbabilities(fn, opts.p, nInputs, modes);
+  return choiceData(key, arr ?? nInputs, s, axis, replace, p, modes);
+}
+
+/**
+ * The core of `choice` (and of the Generator's), for checked arguments: `a` a count n > 0 or a
+ * tensor of rank ≥ 1 with `axis` in range and entries along it; draws of shape `s` (without
+ * replacement, at most n of them); `p` from `choiceProbabilities`, or undefined for uniform.
+ */
+export function choiceData(
+  key: KeyArray, a: number | Tensor, s: readonly number[], axis: number, replace: boolean,
+  p: { values: number[]; dtype: FloatDType } | undefined, modes: Modes,
+): Tensor {
+  const intDtype = defaultIntDtype(modes);
+  const arr = typeof a === 'number' ? undefined : a;
+  const nInputs = arr ? arr.shape[axis]! : (a as number);
+  const nDraws = s.reduce((x, y) => x * y, 1);
+  const resultShape = arr ? [...arr.shape.slice(0, axis), ...s, ...arr.shape.slice(axis + 1)] : [...s];
+  if (nDraws === 0) return new Tensor(allocate(arr ? arr.dtype : intDtype, 0), resultShape, arr ? arr.dtype : intDtype);
 
   let ind: number[];
-  if (opts.p === undefined) {
+  if (p === undefined) {
     if (replace) {
       ind = indexList(randintData(key, nDraws, 0n, BigInt(nInputs), intDtype, modes));
     } else {
@@ -108,7 +124,7 @@ export function choice(
       ind = indexList(perm).slice(0, nDraws);
     }
   } else {
-    const { values, dtype } = checkProbabilities(fn, opts.p, nInputs, modes);
+    const { values, dtype } = p;
     const round = dtype === 'float32' ? Math.fround : (v: number) => v;
     if (replace) {
       const c = associativeCumsum(values, round);
@@ -125,7 +141,7 @@ export function choice(
   if (!arr) {
     const out = allocate(intDtype, nDraws);
     ind.forEach((v, i) => { out[i] = (intDtype === 'int64' ? BigInt(v) : v) as never; });
-    return new Tensor(out, s, intDtype);
+    return new Tensor(out, [...s], intDtype);
   }
   return takeAlong(arr, ind, s, axis);
 }

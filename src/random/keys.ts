@@ -14,7 +14,7 @@ const TWO_64 = 2n ** 64n;
  * keeps its dtype: 32-bit and narrower seeds always have `hi = 0`, and 64-bit ones become
  * 32-bit in x32 mode.
  */
-function seedWords(fn: string, seed: unknown, x64: boolean): [number, number] {
+export function seedWords(fn: string, seed: unknown, x64: boolean): [number, number] {
   if (seed instanceof Tensor) {
     if (seed.size !== 1 || seed.ndim !== 0) fail('range', fn, 'seed', 'must be a scalar tensor', seed);
     const d = seed.dtype;

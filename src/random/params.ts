@@ -4,7 +4,7 @@ import { broadcastData, broadcastShapes } from '../tensor/broadcast.js';
 
 export { broadcastShapes };
 import { allocate, intRange, isBigIntDType, type DataOf, type FloatDType, type IntDType } from '../tensor/dtype.js';
-import { Tensor, tensor } from '../tensor/tensor.js';
+import { Tensor, tensorFrom } from '../tensor/tensor.js';
 
 /** A sampler parameter: a number, nested arrays of numbers, or a Tensor. */
 export type ParamLike = number | readonly unknown[] | Tensor;
@@ -31,7 +31,7 @@ export function floatParam(fn: string, arg: string, value: unknown, dtype: Float
   if (typeof value !== 'number' && !Array.isArray(value)) fail('type', fn, arg, 'must be a number, an array of numbers or a Tensor', value);
   const flat = [value].flat(Infinity);
   if (flat.some((v) => typeof v !== 'number')) fail('type', fn, arg, 'must hold only numbers', value);
-  return tensor(value, dtype);
+  return tensorFrom(fn, arg, value, dtype);
 }
 
 /**

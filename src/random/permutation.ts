@@ -76,12 +76,23 @@ export function permutation(
   if (typeof x === 'number') {
     const n = checkCount(fn, 'x', x);
     if (opts.axis !== undefined) checkAxis(fn, 'axis', opts.axis, 1);
-    return new Tensor(shuffleData(key, arangeData(n, modes), [n], 0, modes) as TensorData, [n], defaultIntDtype(modes) as DType);
+    return permutationData(key, n, 0, false, modes);
   }
   const t = checkArrayArg(fn, 'x', x);
-  const axis = checkAxis(fn, 'axis', opts.axis ?? 0, t.ndim);
-  if (independent || t.ndim === 1) return new Tensor(shuffleData(key, t.data, t.shape, axis, modes), t.shape, t.dtype);
-  const n = t.shape[axis]!;
+  return permutationData(key, t, checkAxis(fn, 'axis', opts.axis ?? 0, t.ndim), independent, modes);
+}
+
+/**
+ * The core of `permutation` (and of the Generator's `permutation`, `permuted` and `shuffle`),
+ * for checked arguments: `x` a count (a shuffled range in the default int dtype) or a tensor of
+ * rank ≥ 1 with `axis` in range.
+ */
+export function permutationData(key: KeyArray, x: number | Tensor, axis: number, independent: boolean, modes: Modes): Tensor {
+  if (typeof x === 'number') {
+    return new Tensor(shuffleData(key, arangeData(x, modes), [x], 0, modes) as TensorData, [x], defaultIntDtype(modes) as DType);
+  }
+  if (independent || x.ndim === 1) return new Tensor(shuffleData(key, x.data, x.shape, axis, modes), x.shape, x.dtype);
+  const n = x.shape[axis]!;
   const ind = indexList(shuffleData(key, arangeData(n, modes), [n], 0, modes));
-  return takeAlong(t, ind, [n], axis);
+  return takeAlong(x, ind, [n], axis);
 }

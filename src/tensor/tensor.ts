@@ -186,19 +186,28 @@ function convert(v: number | bigint, dtype: DType): number | bigint {
  * tensor(7n).dtype;          // 'int64'
  */
 export function tensor(values: unknown, dtype?: DType): Tensor {
+  return tensorFrom('tensor', 'values', values, dtype);
+}
+
+/**
+ * `tensor(values, dtype)` for a public function's argument: the same conversion, with every
+ * error naming `fn` and `arg` (so `Generator.choice` reports "\`a\` must be a rectangular nested
+ * array" rather than `tensor`'s \`values\`).
+ */
+export function tensorFrom(fn: string, arg: string, values: unknown, dtype?: DType): Tensor {
   if (values instanceof Tensor) return dtype ? values.astype(dtype) : (values as Tensor);
-  if (dtype !== undefined && !DTYPES.includes(dtype)) fail('range', 'tensor', 'dtype', `must be one of ${DTYPES.join(', ')}`, dtype);
+  if (dtype !== undefined && !DTYPES.includes(dtype)) fail('range', fn, 'dtype', `must be one of ${DTYPES.join(', ')}`, dtype);
   if (ArrayBuffer.isView(values) && !(values instanceof DataView)) {
     const data = values as TensorData;
     const t: Tensor = new Tensor(data.slice() as TensorData, [data.length]);
     return dtype ? t.astype(dtype) : t;
   }
-  checkNesting('tensor', 'values', values);
+  checkNesting(fn, arg, values);
   const shape: number[] = [];
   let probe: unknown = values;
   while (Array.isArray(probe)) { shape.push(probe.length); probe = probe[0]; }
   const flat: unknown[] = shape.length === 0 ? [values] : (values as unknown[]).flat(Infinity);
-  if (flat.length !== shape.reduce((a, b) => a * b, 1)) fail('type', 'tensor', 'values', 'must be a rectangular nested array', values);
+  if (flat.length !== shape.reduce((a, b) => a * b, 1)) fail('type', fn, arg, 'must be a rectangular nested array', values);
   const kind = inferDType(flat);
   const target = dtype ?? kind;
   const fits = (INT_DTYPES as readonly DType[]).includes(target) ? intFits(target as IntDType) : undefined;
@@ -206,11 +215,11 @@ export function tensor(values: unknown, dtype?: DType): Tensor {
   for (let i = 0; i < flat.length; i++) {
     const v = flat[i];
     if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'bigint') {
-      fail('type', 'tensor', 'values', 'must hold only numbers, booleans or bigints', values);
+      fail('type', fn, arg, 'must hold only numbers, booleans or bigints', values);
     }
     if (fits !== undefined && typeof v !== 'boolean' && !fits(v)) {
       const [lo, hi] = intRange(target as IntDType);
-      fail('range', 'tensor', 'values', `must fit ${target} (integers in [${lo}, ${hi}] after truncation; NumPy 2 raises too)`, v);
+      fail('range', fn, arg, `must fit ${target} (integers in [${lo}, ${hi}] after truncation; NumPy 2 raises too)`, v);
     }
     out[i] = convert(typeof v === 'boolean' ? (v ? 1 : 0) : v, target) as never;
   }
