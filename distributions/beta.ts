@@ -1,4 +1,3 @@
-import betaincinv from '@stdlib/math-base-special-betaincinv';
 import type { KeyArray } from '../src/random/key-array.js';
 import { splitSeed } from '../src/samplers/seeds.js';
 import { broadcastData, reduceToShape } from '../src/tensor/broadcast.js';
@@ -8,6 +7,7 @@ import { add, div, greater, minimum, mul, sigmoidScalar, sub, where } from '../s
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { digamma, lbeta } from '../src/tensor/ops/special.js';
 import { betaincDaDb, betaincDx, betaincScalar } from '../src/tensor/special/betainc.js';
+import { betaincinv } from '../src/tensor/special/betaincinv.js';
 import { betaPowerLog, digammaDiff } from '../src/tensor/special/gamma.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Bijector } from './bijectors/bijector.js';
@@ -20,6 +20,7 @@ import { logBetainc } from './internal/log-incomplete.js';
 import { randomLogGamma } from './internal/random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface BetaOptions extends DistributionOptions {
   /** α > 0, the concentration of the outcome 1 (broadcasts with `concentration0`). */
@@ -45,7 +46,7 @@ function logDensity(v: number, a: number, b: number): number {
  * through the two gammas (implicit reparameterization gradients, as TFP's): with each gamma held
  * at its quantile, ∂x/∂α = x(1 − x)·∂log g₁/∂α and ∂x/∂β = −x(1 − x)·∂log g₂/∂β
  * (`gammaLogDrawDa`), one tape node when a concentration is tracked. Beyond TFP: `quantile` (by
- * @stdlib's betaincinv), `survivalFunction`, and `logCdf`/`logSurvivalFunction` that stay
+ * betaincinv), `survivalFunction`, and `logCdf`/`logSurvivalFunction` that stay
  * finite in the far tails. KL: Beta–Beta (TFP's rule).
  *
  * @throws TypeError for a missing or non-numeric concentration; RangeError when the shapes do
@@ -202,3 +203,4 @@ registerKL(Beta, Beta, (p, q) => {
     mul(digamma(t1), sub(t2, t1)),
   );
 });
+brand(Beta, 'Beta');   // recognised across copies of stochax (src/brand.ts)

@@ -1,4 +1,3 @@
-import betaincinv from '@stdlib/math-base-special-betaincinv';
 import type { KeyArray } from '../src/random/key-array.js';
 import type { TensorLike } from '../src/tensor/core.js';
 import { zeros } from '../src/tensor/ops/create.js';
@@ -6,6 +5,7 @@ import { abs, add, exp, greater, log, mul, square, sub, where } from '../src/ten
 import { lgamma } from '../src/tensor/ops/special.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { betaincScalar } from '../src/tensor/special/betainc.js';
+import { betaincinv } from '../src/tensor/special/betaincinv.js';
 import { digammaDiff, lbeta, trigamma } from '../src/tensor/special/gamma.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import type { Tensor } from '../src/tensor/tensor.js';
@@ -19,6 +19,7 @@ import { fusedMap } from './internal/fused.js';
 import { logTail, logTailDdf, tail, tailDdf, tLogPdf, tLogPdfDdf, tQuantile } from './internal/student-t-math.js';
 import { StudentT } from './student-t.js';
 import { detExp, detLog, detLog1p } from '../src/math/index.js';
+import { brand } from '../src/brand.js';
 
 export interface HalfStudentTOptions extends DistributionOptions {
   /** Degrees of freedom ν > 0. */
@@ -195,3 +196,4 @@ function dValue(v: number, df: number, m: number, s: number): number { if (v < m
 function dDf(v: number, df: number, m: number, s: number): number { return v < m ? 0 : tLogPdfDdf(df, (v - m) / s); }
 function dLoc(v: number, df: number, m: number, s: number): number { if (v < m) return 0; const t = (v - m) / s; return ratio(t, df) / s; }
 function dScale(v: number, df: number, m: number, s: number): number { if (v < m) return 0; const t = (v - m) / s; return (ratio(t, df) * t - 1) / s; }
+brand(HalfStudentT, 'HalfStudentT');   // recognised across copies of stochax (src/brand.ts)

@@ -480,8 +480,8 @@ describe('samplers.poisson', () => {
 
   it('bad input', () => {
     expect(() => samplers.poisson([2], {} as never)).toThrow(/samplers\.poisson: `lam` is required/);
-    expect(() => samplers.poisson([2], { lam: Infinity, seed: 0 })).toThrow(/samplers\.poisson: `lam` must be at most 1000000/);
-    expect(() => samplers.poisson([2], { lam: 2e6, seed: 0 })).toThrow(RangeError);
+    expect(() => samplers.poisson([2], { lam: Infinity, seed: 0 })).toThrow(/samplers\.poisson: `lam` must be finite/);
+    expect(() => samplers.poisson([2], { lam: 2e6, seed: 0 })).not.toThrow(); // drawn in float64 (test/random/poisson-f64.test.ts)
     expect(() => samplers.poisson([2], { lam: 1, dtype: 'bool' as never, seed: 0 })).toThrow(/samplers\.poisson: `dtype`/);
     withModes({ x64: false }, () => {
       expect(() => samplers.poisson([2], { lam: 1, dtype: 'float64', seed: 0 })).toThrow(RangeError);

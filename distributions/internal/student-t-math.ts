@@ -4,17 +4,16 @@
  * quantile. Used by `StudentT`.
  *
  * The tail is ½·I_x(ν/2, ½) with x = ν/(ν + t²) and y = 1 − x = t²/(ν + t²), both computed from
- * u = |t|/√ν without cancellation, and handed to Boost's incomplete beta (@stdlib `betainc`)
- * as whichever of x and y is small (for x > ½ as the upper tail of I_y(½, ν/2)), so neither
- * rounds away. Where the tail underflows its log comes from the continued fraction DLMF 8.17.22
- * in log space (x ≤ ½, where it is well conditioned) or from Hill's normalizing expansion
+ * u = |t|/√ν without cancellation, and both handed to the incomplete beta (`betaincPair`,
+ * which gives I and 1 − I each to relative accuracy from whichever of x and y is small), so
+ * neither rounds away. Where the tail underflows its log comes from the continued fraction
+ * DLMF 8.17.22 in log space (x ≤ ½, where it is well conditioned) or from Hill's normalizing expansion
  * (x > ½, which needs ν > 2000, where it is accurate). The quantile starts from `betaincinv`
- * (@stdlib) on whichever side keeps x or y accurate, then takes up to three second-order Newton
+ * on whichever side keeps x or y accurate, then takes up to three second-order Newton
  * steps on the tail (TFP's `stdtrit` polish). ν = ∞ is the standard normal.
  */
-import betaincinv from '@stdlib/math-base-special-betaincinv';
-import stdBetainc from '@stdlib/math-base-special-betainc';
-import { betaincDa, betaincDb } from '../../src/tensor/special/betainc.js';
+import { betaincDa, betaincDb, betaincPair } from '../../src/tensor/special/betainc.js';
+import { betaincinv } from '../../src/tensor/special/betaincinv.js';
 import { digammaDiff, lbeta } from '../../src/tensor/special/gamma.js';
 import { logNdtr, ndtr, ndtri } from './ndtr.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';
@@ -98,29 +97,20 @@ const HILL = [
   [0.26597402597402597, 5.449696969696969, 122.20294372294373, 2354.72987012987, 37625.009025974025, 486996.13928571431,
     4960870.65, 37978595.55, 201505390.875, 622437908.625],
 ];
+const PAIR = new Float64Array(2);
 
 /**
- * I_x(a, ½) = 1 − I_y(½, a) for x > ½: by the subtraction while it keeps its digits (the result
- * ≥ ¼), else from Boost's upper tail (which is poor for tiny y with a = ½, where the subtraction
- * is used).
- */
-function upperHalf(a: number, y: number): number {
-  const lower = stdBetainc(y, 0.5, a);
-  return lower <= 0.75 ? 1 - lower : stdBetainc(y, 0.5, a, true, true);
-}
-
-/**
- * log P(T ≤ −|t|), finite wherever the tail's log is: Boost's I_x(a, ½) (@stdlib `betainc`)
- * from whichever of x, y is small (the upper tail of I_y(½, a) for x > ½), and where that
- * underflows, the continued fraction in log space (x ≤ ½) or Hill's expansion (x > ½, which
- * needs ν > 2000).
+ * log P(T ≤ −|t|), finite wherever the tail's log is: I_x(a, ½) from x and y both (so
+ * whichever is small keeps its digits), and where that underflows, the continued fraction in
+ * log space (x ≤ ½) or Hill's expansion (x > ½, which needs ν > 2000).
  */
 export function logTail(df: number, t: number): number {
   if (Number.isNaN(df) || Number.isNaN(t) || !(df > 0)) return Number.NaN;
   if (df === Infinity) return logNdtr(-Math.abs(t));
   if (Math.abs(t) === Infinity) return -Infinity;
   const { a, x, y, logX, logY } = tailParts(df, t);
-  const i = x <= 0.5 ? stdBetainc(x, a, 0.5) : upperHalf(a, y);
+  betaincPair(a, 0.5, x, y, PAIR);
+  const i = PAIR[0]!;
   if (i > 1e-290) return LN_HALF + detLog(i);
   if (x <= 0.5) return LN_HALF + a * logX + 0.5 * logY - lbeta(a, 0.5) - detLog(a) + detLog(betaFraction(a, 0.5, x));
   return logNdtr(-hillW(df, t));

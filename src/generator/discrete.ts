@@ -7,7 +7,8 @@ import { checkOptions, fail } from '../checks.js';
 import { getModes } from '../config.js';
 import * as random from '../random/index.js';
 import type { MvnMethod } from '../random/multivariate-normal.js';
-import { floatDtype, floatToIntData } from '../random/params.js';
+import { floatDtype, floatToIntData, paramValues } from '../random/params.js';
+import { poissonPtrs64 } from '../random/poisson-f64.js';
 import { defaultIntDtype } from '../random/permutation.js';
 import type { FloatDType, IntDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
@@ -21,6 +22,14 @@ import { ContinuousMethods } from './continuous.js';
  * int64 (NumPy raises "lam value too large" rather than return a clamped value).
  */
 const POISSON_LAM_MAX = 9223372036854775807 - Math.sqrt(9223372036854775807) * 10;
+
+/**
+ * Above this rate `poisson` leaves JAX's float32 draw (whose rejection test is too coarse there:
+ * its variance is 2.7% high at λ = 1e6, and float32 stops holding every integer at 2^24) for
+ * float64 transformed rejection from `foldIn(key, 'pois')` (`poissonPtrs64`), correct at any rate.
+ */
+const POISSON_F64_RATE = 1e5;
+const POISSON_FOLD = 0x706f6973; // 'pois'
 
 const isCount = (v: number): boolean => Number.isInteger(v) && v >= 0;
 const isProbability = (v: number): boolean => v >= 0 && v <= 1;
@@ -70,7 +79,9 @@ export class DiscreteMethods extends ContinuousMethods {
 
   /**
    * Poisson counts (NumPy's `Generator.poisson(lam=1, size)`): P(k) = λ^k·e^(−λ)/k! on k ≥ 0.
-   * `random.poisson(key(), lam, shape)` (JAX draws with a float32 λ) in the default int dtype.
+   * `random.poisson(key(), lam, shape)` (JAX draws with a float32 λ) in the default int dtype,
+   * for λ up to 10⁵; larger rates are drawn in float64 by transformed rejection from
+   * `foldIn(key(), 'pois')` (the others still from `random.poisson`, with those rates as 0).
    *
    * @param lam λ ≥ 0, at most NumPy's `POISSON_LAM_MAX` ≈ 9.2234e18 (default 1).
    * @throws RangeError for a negative λ, or a λ above that limit (NumPy: "lam value too large").
@@ -79,7 +90,19 @@ export class DiscreteMethods extends ContinuousMethods {
    */
   poisson(lam: ParamLike = 1, size?: SizeLike): Scalar | Tensor<IntDType> {
     return this.sampleCounts('Generator.poisson', size, [['lam', lam, (v) => v >= 0 && v <= POISSON_LAM_MAX, `must be non-negative and at most ${POISSON_LAM_MAX} (lam value too large, as NumPy says)`]],
-      (k, s, [lt]) => random.poisson(k, lt!, s));
+      (k, s, [lt]) => {
+        const lam = paramValues('Generator.poisson', 'lam', lt!, s);
+        const highIdx: number[] = [], highLam: number[] = [];
+        for (let i = 0; i < lam.length; i++) if (lam[i]! > POISSON_F64_RATE) { highIdx.push(i); highLam.push(lam[i]!); }
+        if (highIdx.length === 0) return random.poisson(k, lt!, s);
+        const low = new Tensor(Float64Array.from(lam, (v) => (v > POISSON_F64_RATE ? 0 : v)), s, 'float64');
+        const counts = random.poisson(k, low, s);
+        const high = new Float64Array(lam.length);
+        poissonPtrs64(random.foldIn(k, POISSON_FOLD), highLam, highIdx, high, getModes());
+        const data = counts.data;
+        for (const i of highIdx) data[i] = (typeof data[i] === 'bigint' ? BigInt(high[i]!) : high[i]!) as never;
+        return counts;
+      });
   }
 
   /**

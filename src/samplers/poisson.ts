@@ -2,6 +2,8 @@ import { checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { detLog } from '../math/index.js';
 import { splitKeys, type KeyArray } from '../random/key-array.js';
+import { foldIn } from '../random/keys.js';
+import { poissonPtrs64 } from '../random/poisson-f64.js';
 import { uniformUnit } from '../random/uniform.js';
 import { floatParam, checkValues, paramValues, rounder, type ParamLike, type ShapeLike } from '../random/params.js';
 import { defaultIntDtype } from '../random/permutation.js';
@@ -19,8 +21,14 @@ export interface SamplersPoissonOptions {
   seed?: Seed;
 }
 
-/** The largest rate drawn with TFP's method (Knuth's, one step per unit of λ): beyond it the loop would run for too long. */
+/**
+ * The largest rate drawn with TFP's method (Knuth's, one step per unit of λ); larger rates are
+ * drawn by float64 transformed rejection (`poissonPtrs64`) instead of running that loop for ever.
+ */
 export const KNUTH_MAX_RATE = 1e6;
+
+/** The fold-in datum of the key for the rates above KNUTH_MAX_RATE ('pois'). */
+const HIGH_RATE_FOLD = 0x706f6973;
 
 /**
  * Poisson samples (TFP's `samplers.poisson`): P(k) = λᵏ e^(−λ) / k! on k = 0, 1, 2, …, with
@@ -30,13 +38,15 @@ export const KNUTH_MAX_RATE = 1e6;
  * `uniform(sub, shape)`, in the default float dtype) is still above −λ, and adds a step's
  * log-uniforms, until no element is left. λ is used in the default float dtype. Unlike TFP on
  * JAX, λ = 0 gives 0 (TFP gives −1); a negative or NaN λ gives −1 as there. A float `dtype`
- * draws integers in the default integer dtype and converts them.
+ * draws integers in the default integer dtype and converts them. Rates above
+ * {@link KNUTH_MAX_RATE} (10⁶), where TFP's loop would take a million steps, are left out of
+ * that loop (so the other elements' draws are TFP's) and drawn instead by Hörmann's transformed
+ * rejection in float64 from `foldIn(key, 'pois')`, correct at any finite rate.
  *
  * Unlike TFP, whose default dtype is int32, the default follows stochax's x64 mode.
  *
  * @throws TypeError for a missing or non-numeric `lam`, a bad dtype or seed; RangeError for a bad
- *   shape or a λ above {@link KNUTH_MAX_RATE} (10⁶: Knuth's method takes one step per unit of λ;
- *   the `Poisson` distribution draws any rate).
+ *   shape or an infinite λ.
  * @example
  * samplers.poisson([3], { lam: [1, 20], seed: 0 });                   // → Tensor int64 [3, 2]
  * samplers.poisson([5], { lam: 4, dtype: 'float32', seed: 0 });       // → Tensor float32 [5]
@@ -55,22 +65,29 @@ export function poisson(shape: ShapeLike, options: SamplersPoissonOptions): Tens
   const intDtype: IntDType = isFloat ? defaultIntDtype(modes) : checkIntDtype(fn, opts.dtype, modes);
   const floatDtype: FloatDType = modes.x64 ? 'float64' : 'float32';
   const lam = floatParam(fn, 'lam', opts.lam, floatDtype);
-  checkValues(fn, 'lam', lam.data as ArrayLike<number>, (v) => !(v > KNUTH_MAX_RATE),
-    `must be at most ${KNUTH_MAX_RATE} (TFP's method takes one step per unit of λ; the Poisson distribution draws any rate)`);
+  checkValues(fn, 'lam', lam.data as ArrayLike<number>, (v) => v !== Infinity, 'must be finite');
   const outShape = [...s, ...lam.shape];
   const size = checkShape(fn, 'shape', outShape).reduce((a, b) => a * b, 1);
   const key = sanitize(fn, opts.seed, undefined, modes);
-  const k = knuth(key, paramValues(fn, 'lam', lam, outShape), size, floatDtype, modes);
+  const lamValues = paramValues(fn, 'lam', lam, outShape);
+  const k = knuth(key, lamValues, size, floatDtype, modes);
+  const highIdx: number[] = [], highLam: number[] = [];
+  for (let i = 0; i < size; i++) if (lamValues[i]! > KNUTH_MAX_RATE) { highIdx.push(i); highLam.push(lamValues[i]!); }
+  if (highIdx.length > 0) poissonPtrs64(foldIn(key, HIGH_RATE_FOLD), highLam, highIdx, k, modes);
   const out = isFloat ? (opts.dtype === 'float32' ? new Float32Array(size) : new Float64Array(size)) : allocate(intDtype, size);
   const big = isBigIntDType(intDtype) && !isFloat;
   for (let i = 0; i < size; i++) out[i] = (big ? BigInt(k[i]!) : k[i]!) as never;
   return new Tensor(out, outShape, isFloat ? opts.dtype as FloatDType : intDtype);
 }
 
-/** TFP on JAX's Knuth loop (its backend's `_poisson_jax_impl`), with λ = 0 giving 0. */
-function knuth(key: KeyArray, lam: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes): Int32Array {
+/**
+ * TFP on JAX's Knuth loop (its backend's `_poisson_jax_impl`), with λ = 0 giving 0; rates above
+ * KNUTH_MAX_RATE take no part (their slots are filled by the caller).
+ */
+function knuth(key: KeyArray, lamIn: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes): Float64Array {
   const r = rounder(dtype);
-  const k = new Int32Array(size);
+  const lam = Float64Array.from(lamIn, (v) => (v > KNUTH_MAX_RATE ? 0 : v));
+  const k = new Float64Array(size);
   const logProd = new Float64Array(size);
   for (let rng = key; ;) {
     let live = false;

@@ -5,7 +5,7 @@
  * bundle `summary` uses. Invalid input (NaN draws, fewer than 4 draws, or fewer than 2 chains
  * for R-hat) gives NaN, as in ArviZ.
  */
-import betaincinv from '@stdlib/math-base-special-betaincinv';
+import { betaincinv } from '../../../src/tensor/special/betaincinv.js';
 import { essOf } from './arviz-ess.js';
 import {
   chainMeans, mapChains, mean, notValid, pyMax, pyMin, splitChains, variance, zScale, type Chains,

@@ -326,7 +326,7 @@ export function betaPowerLog(a: number, b: number, x: number, y = 1 - x): number
   const c = a + b;
   const lx = logOneSide(x, y), ly = logOneSide(y, x);
   if (c < 10) return a * lx + b * ly - lbeta(a, b);
-  const d = x * c - a; // = a − y c
+  const d = b * x - a * y; // = x c − a, without the rounding of x c when y is the small one
   const u = d / a, v = -d / b;
   const smallU = Math.abs(u) < 0.5, smallV = Math.abs(v) < 0.5;
   let main = smallU ? a * log1pmx(u) : a * (lx + log1pRatio(b, a));
