@@ -7,6 +7,7 @@ import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { State, TransitionKernel } from './kernel.js';
+import { PROPOSED_FIRST, resultLevels } from './internal/kernel-results.js';
 import { stackTrees, type Trace } from './internal/stack.js';
 import { AbortError } from './parallel/abort-error.js';
 
@@ -123,6 +124,23 @@ export function sampleChain<R extends object>(options: SampleChainOptions<R>): S
  * r.value.allStates;                               // → Tensor [100, 2]
  */
 export function sampleChainSteps<R extends object>(options: SampleChainOptions<R>): Generator<void, SampleChainResult<R>, void> {
+  return stepsOf(options, undefined);
+}
+
+/**
+ * `sampleChain` with `observe(step, results)` called after every kernel step (step 1 … total):
+ * for drivers inside stochax that need more than the progress records (windowedAdaptiveNuts
+ * counts each chain's divergences with it). Not exported from stochax/mcmc.
+ */
+export function sampleChainObserved<R extends object>(options: SampleChainOptions<R>, observe: (step: number, results: R) => void): SampleChainResult<R> {
+  const steps = stepsOf(options, observe);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+function stepsOf<R extends object>(options: SampleChainOptions<R>, observe: ((step: number, results: R) => void) | undefined): Generator<void, SampleChainResult<R>, void> {
   const fn = 'sampleChain';
   const opts = checkOptions(fn, options, ['numResults', 'currentState', 'kernel', 'numBurninSteps', 'numStepsBetweenResults', 'traceFn', 'seed', 'previousKernelResults', 'signal', 'onProgress', 'progressInterval']);
   const numResults = checkNonNegativeInteger(fn, 'numResults', opts.numResults);
@@ -148,7 +166,7 @@ export function sampleChainSteps<R extends object>(options: SampleChainOptions<R
   const resuming = opts.previousKernelResults !== undefined;
   const seed: KeyArray = resuming ? sanitizeSeed(opts.seed) : sanitizeSeed(opts.seed, { salt: 'mcmc.sample_chain' });
   const results = resuming ? opts.previousKernelResults! : kernel.bootstrapResults(state);
-  return chainLoop({ numResults, burnin, thin, kernel, traceFn: opts.traceFn, signal, onProgress: opts.onProgress, interval }, state, results, seed);
+  return chainLoop({ numResults, burnin, thin, kernel, traceFn: opts.traceFn, signal, onProgress: opts.onProgress, interval, observe }, state, results, seed);
 }
 
 interface LoopPlan<R extends object> {
@@ -160,11 +178,12 @@ interface LoopPlan<R extends object> {
   readonly signal: AbortSignal | undefined;
   readonly onProgress: ((progress: ChainProgress) => void) | undefined;
   readonly interval: number;
+  readonly observe: ((step: number, results: R) => void) | undefined;
 }
 
 /** TFP's loop: every step splits the carried seed into `[stepSeed, carry]`; step counts `[1 + burnin, 1 + thin, …]`. */
 function* chainLoop<R extends object>(plan: LoopPlan<R>, state: State, results: R, seed: KeyArray): Generator<void, SampleChainResult<R>, void> {
-  const { numResults, burnin, thin, kernel, traceFn, signal, onProgress, interval } = plan;
+  const { numResults, burnin, thin, kernel, traceFn, signal, onProgress, interval, observe } = plan;
   const states: State[] = [], traces: Trace[] = [];
   const total = burnin + numResults + (numResults - 1) * thin;
   let mark = { state, results, seed };
@@ -177,6 +196,7 @@ function* chainLoop<R extends object>(plan: LoopPlan<R>, state: State, results: 
       [state, results] = kernel.oneStep(state, results, stepSeed);
       seed = carry;
       step++;
+      observe?.(step, results);
       if (onProgress !== undefined) {
         if (step <= burnin) warmupDivergences += countDivergences(results);
         else divergences += countDivergences(results);
@@ -214,26 +234,26 @@ function aborted<R extends object>(
   return new AbortError(`sampleChain: aborted after ${states.length} draws`, partial, signal.reason);
 }
 
-const NESTED = ['innerResults', 'proposedResults', 'acceptedResults'] as const;
+/**
+ * One step's divergence flags: the outermost `hasDivergence` on the walk that prefers what a
+ * Metropolis step proposed (`PROPOSED_FIRST`), or undefined for kernels without it.
+ */
+function divergenceFlags(results: object): Tensor | undefined {
+  for (const level of resultLevels(results, PROPOSED_FIRST)) if (level.hasDivergence instanceof Tensor) return level.hasDivergence;
+  return undefined;
+}
 
-/** Divergent transitions in one step's results: the nonzero entries of the first `hasDivergence` found (breadth-first through nested results). */
+/** Adds one step's divergences per chain into `counts` (a flag of one element counts for every chain). */
+export function addDivergencesPerChain(results: object, counts: number[]): void {
+  const flag = divergenceFlags(results);
+  if (flag === undefined) return;
+  for (let c = 0; c < counts.length; c++) if (flag.data[flag.size === counts.length ? c : 0]) counts[c]!++;
+}
+
+/** Divergent transitions in one step's results, summed over chains. */
 function countDivergences(results: object): number {
-  let level: object[] = [results];
-  while (level.length > 0) {
-    const next: object[] = [];
-    for (const r of level) {
-      const flag = (r as { hasDivergence?: unknown }).hasDivergence;
-      if (flag instanceof Tensor) {
-        let n = 0;
-        for (let i = 0; i < flag.size; i++) if (flag.data[i]) n++;
-        return n;
-      }
-      for (const k of NESTED) {
-        const inner = (r as Record<string, unknown>)[k];
-        if (inner !== null && typeof inner === 'object') next.push(inner);
-      }
-    }
-    level = next;
-  }
-  return 0;
+  const flag = divergenceFlags(results);
+  let n = 0;
+  if (flag !== undefined) for (let i = 0; i < flag.size; i++) if (flag.data[i]) n++;
+  return n;
 }

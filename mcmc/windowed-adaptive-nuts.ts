@@ -16,7 +16,7 @@ import { asTensor } from '../src/tensor/core.js';
 import { flatModel, type FlatModel } from '../distributions/joint/flat-model.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type Struct, type StructKind } from '../distributions/joint/values.js';
-import type { State, TransitionKernel } from './kernel.js';
+import type { State } from './kernel.js';
 import { DiagonalMassMatrixAdaptation } from './kernels/diagonal-mass-matrix-adaptation.js';
 import { DualAveragingStepSizeAdaptation, type DualAveragingStepSizeAdaptationOptions } from './kernels/dual-averaging-step-size-adaptation.js';
 import type { NoUTurnSamplerResults } from './kernels/no-u-turn-sampler.js';
@@ -30,7 +30,8 @@ import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-ch
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { AbortError } from './parallel/abort-error.js';
-import { sampleChain, type PartialChain } from './sample-chain.js';
+import { addDivergencesPerChain, sampleChain, sampleChainObserved, type PartialChain } from './sample-chain.js';
+import { innermostWith } from './internal/kernel-results.js';
 import { computeDeterministics } from './predictive.js';
 
 /**
@@ -319,25 +320,26 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   });
   const kernel = new WindowedAdaptation({ innerKernel: dmma, numAdaptationSteps: n });
 
-  const nutsResults = (r: Results) => r.innerResults.innerResults.innerResults;
+  const nutsResults = (r: Results) => innermostWith(r, 'hasDivergence') as unknown as NoUTurnSamplerResults;
   const traceFn = o.traceFn === undefined
     ? (_: State, r: Results) => defaultTrace(nutsResults(r), r.step <= n, nChains)
     : (s: State, r: Results) => o.traceFn!(s as Tensor[], m.bijector, r.step <= n, nutsResults(r));
-  const progress = o.onProgress === undefined ? undefined : perChainProgress(kernel, nChains, n, o.onProgress, nutsResults);
+  const progress = o.onProgress === undefined ? undefined : perChainProgress(nChains, n, o.onProgress);
   const toDraws = (flat: Tensor[]) => m.bijector.forward(m.struct(m.unflatten(fromOrder(order, flat)))) as Struct<K, Tensor>;
   let run;
   try {
-    run = sampleChain({
+    const chainOptions = {
       numResults: discardTuning ? nDraws : nDraws + n,
       numBurninSteps: discardTuning ? n : 0,
       numStepsBetweenResults: thin,
       currentState: init,
-      kernel: progress?.kernel ?? kernel,
+      kernel,
       traceFn,
       seed: sampleSeed,
       ...(o.signal === undefined ? {} : { signal: o.signal }),
       ...(progress === undefined ? {} : { onProgress: progress.report, progressInterval: o.progressInterval ?? 100 }),
-    });
+    };
+    run = progress === undefined ? sampleChain(chainOptions) : sampleChainObserved(chainOptions, progress.observe);
   } catch (e) {
     if (!(e instanceof AbortError)) throw e;
     const p = e.partial as PartialChain<object>;
@@ -359,28 +361,20 @@ function withDeterministics<R extends WindowedAdaptiveNutsResult<StructKind, Win
 }
 
 /**
- * The kernel seen by `sampleChain` when progress is wanted: the same kernel (its prototype), whose
- * `oneStep` also counts each chain's divergences; and the `sampleChain` progress callback that
- * fans one report out to one record per chain. Neither touches a seed or a state.
+ * Each chain's divergences, counted after every kernel step (the `observe` of
+ * `sampleChainObserved`), and the `sampleChain` progress callback that fans one report out to one
+ * record per chain. Neither touches a seed or a state.
  */
 function perChainProgress(
-  kernel: TransitionKernel<Results>, nChains: number, n: number, onProgress: (p: WindowedProgress) => void,
-  nutsResults: (r: Results) => NoUTurnSamplerResults,
-): { kernel: TransitionKernel<Results>; report: (p: { step: number; total: number }) => void } {
+  nChains: number, n: number, onProgress: (p: WindowedProgress) => void,
+): { observe: (step: number, results: Results) => void; report: (p: { step: number; total: number }) => void } {
   const counts = new Array<number>(nChains).fill(0), warmupCounts = new Array<number>(nChains).fill(0);
-  let steps = 0;
-  const counting = Object.create(kernel) as { -readonly [P in keyof TransitionKernel<Results>]: TransitionKernel<Results>[P] };
-  counting.oneStep = (state: State, previous: Results, seed: KeyArray): [State, Results] => {
-    const next = kernel.oneStep(state, previous, seed);
-    const flags = nutsResults(next[1]).hasDivergence.data, into = ++steps <= n ? warmupCounts : counts;
-    for (let c = 0; c < nChains; c++) if (flags[flags.length === nChains ? c : 0]) into[c]!++;
-    return next;
-  };
+  const observe = (step: number, results: Results) => addDivergencesPerChain(results, step <= n ? warmupCounts : counts);
   const report = ({ step, total }: { step: number; total: number }) => {
     const phase = step <= n ? 'warmup' as const : 'sampling' as const;
     for (let c = 0; c < nChains; c++) onProgress({ chain: c, step, total, phase, divergences: counts[c]!, warmupDivergences: warmupCounts[c]! });
   };
-  return { kernel: counting, report };
+  return { observe, report };
 }
 
 /** Warm-up steps when none are given: Stan's 1000 for per-chain adaptation, TFP's 500 pooled. */

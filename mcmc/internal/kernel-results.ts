@@ -24,8 +24,10 @@ export type StepSize = number | Tensor | readonly (number | Tensor)[];
  */
 export type InverseMassDiag = Tensor | readonly (Tensor | undefined)[] | undefined;
 
-/** Where wrapper kernels keep their inner kernel's results, in lookup order. */
+/** Where wrapper kernels keep their inner kernel's results, in lookup order (TFP's `unnest`). */
 const NESTED = ['innerResults', 'acceptedResults'] as const;
+/** The same walk with `MetropolisHastings`' proposal first: what the step tried (its divergence). */
+export const PROPOSED_FIRST = ['innerResults', 'proposedResults', 'acceptedResults'] as const;
 
 type Rec = Readonly<Record<string, unknown>>;
 
@@ -33,9 +35,35 @@ function isRecord(x: unknown): x is Rec {
   return x !== null && typeof x === 'object' && !Array.isArray(x) && !(x instanceof Tensor);
 }
 
-function nestedKey(r: Rec): (typeof NESTED)[number] | undefined {
-  for (const k of NESTED) if (isRecord(r[k])) return k;
-  return undefined;
+/**
+ * The levels of nested kernel results, outermost first: each level leads to the next through the
+ * first of `keys` it holds (TFP's `unnest`). The one walk every reader of nested results uses.
+ *
+ * @example
+ * for (const level of resultLevels(results)) if ('stepSize' in level) …
+ */
+export function* resultLevels(results: unknown, keys: readonly string[] = NESTED): Generator<Rec> {
+  let r = results;
+  while (isRecord(r)) {
+    yield r;
+    const level: Rec = r;
+    const k = keys.find((key) => isRecord(level[key]));
+    if (k === undefined) return;
+    r = level[k];
+  }
+}
+
+/**
+ * The innermost level of `results` that holds `field` (its own property, even when undefined),
+ * or undefined.
+ *
+ * @example
+ * innermostWith(windowedResults, 'hasDivergence');   // the NUTS kernel's results
+ */
+export function innermostWith(results: unknown, field: string, keys: readonly string[] = NESTED): Rec | undefined {
+  let found: Rec | undefined;
+  for (const level of resultLevels(results, keys)) if (Object.prototype.hasOwnProperty.call(level, field)) found = level;
+  return found;
 }
 
 /**
@@ -46,14 +74,7 @@ function nestedKey(r: Rec): (typeof NESTED)[number] | undefined {
  * hasInnermost(hmcResults, 'inverseMassDiag'); // true: the slot exists (identity when undefined)
  */
 export function hasInnermost(results: object, field: string): boolean {
-  let r: unknown = results;
-  while (isRecord(r)) {
-    if (Object.prototype.hasOwnProperty.call(r, field)) return true;
-    const k = nestedKey(r);
-    if (k === undefined) return false;
-    r = r[k];
-  }
-  return false;
+  return innermostWith(results, field) !== undefined;
 }
 
 /**
@@ -65,17 +86,9 @@ export function hasInnermost(results: object, field: string): boolean {
  * getInnermost(mhResults, 'targetLogProb'); // the inner (accepted) kernel's targetLogProb
  */
 export function getInnermost(results: object, field: string, fn = 'getInnermost'): unknown {
-  let found = false;
-  let value: unknown;
-  let r: unknown = results;
-  while (isRecord(r)) {
-    if (Object.prototype.hasOwnProperty.call(r, field)) { found = true; value = r[field]; }
-    const k = nestedKey(r);
-    if (k === undefined) break;
-    r = r[k];
-  }
-  if (!found) fail('type', fn, 'results', `must hold a \`${field}\` field (directly or under innerResults/acceptedResults)`, results);
-  return value;
+  const level = innermostWith(results, field);
+  if (level === undefined) fail('type', fn, 'results', `must hold a \`${field}\` field (directly or under innerResults/acceptedResults)`, results);
+  return level[field];
 }
 
 /**
@@ -87,16 +100,12 @@ export function getInnermost(results: object, field: string, fn = 'getInnermost'
  * const next = replaceInnermost(results, 'stepSize', 0.05);
  */
 export function replaceInnermost<R extends object>(results: R, field: string, value: unknown, fn = 'replaceInnermost'): R {
-  const rec = (r: Rec): Rec | undefined => {
-    const k = nestedKey(r);
-    if (k !== undefined) {
-      const inner = rec(r[k] as Rec);
-      if (inner !== undefined) return { ...r, [k]: inner };
-    }
-    return Object.prototype.hasOwnProperty.call(r, field) ? { ...r, [field]: value } : undefined;
-  };
-  const out = isRecord(results) ? rec(results) : undefined;
-  if (out === undefined) fail('type', fn, 'results', `must hold a \`${field}\` field (directly or under innerResults/acceptedResults)`, results);
+  const levels = [...resultLevels(results)];
+  const at = levels.map((l) => Object.prototype.hasOwnProperty.call(l, field)).lastIndexOf(true);
+  if (at < 0) fail('type', fn, 'results', `must hold a \`${field}\` field (directly or under innerResults/acceptedResults)`, results);
+  // Rebuild from the innermost holder outwards, each enclosing level copied by spreading.
+  let out: Rec = { ...levels[at]!, [field]: value };
+  for (let i = at - 1; i >= 0; i--) out = { ...levels[i]!, [NESTED.find((k) => levels[i]![k] === levels[i + 1])!]: out };
   return out as R;
 }
 
