@@ -36,8 +36,8 @@ import { computeDeterministics } from './predictive.js';
 
 /**
  * A custom trace function: TFP's `(state, bijector, isAdapting, nutsResults)`; `state` is the
- * unconstrained, flattened parts `[C, n_j]` in TFP's order (`tf.nest.flatten`: a record model's
- * unpinned nodes sorted by name, an array model's in order).
+ * unconstrained, flattened parts `[C, n_j]` in the pinned model's order (`unpinnedNames`), whatever
+ * order the pooled sampler keeps them in (TFP's, see `adaptation`).
  */
 export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointBijector<StructKind>, isAdapting: boolean, results: NoUTurnSamplerResults) => Trace;
 
@@ -323,7 +323,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const nutsResults = (r: Results) => innermostWith(r, 'hasDivergence') as unknown as NoUTurnSamplerResults;
   const traceFn = o.traceFn === undefined
     ? (_: State, r: Results) => defaultTrace(nutsResults(r), r.step <= n, nChains)
-    : (s: State, r: Results) => o.traceFn!(s as Tensor[], m.bijector, r.step <= n, nutsResults(r));
+    : (s: State, r: Results) => o.traceFn!(fromOrder(order, s as Tensor[]), m.bijector, r.step <= n, nutsResults(r));
   const progress = o.onProgress === undefined ? undefined : perChainProgress(nChains, n, o.onProgress);
   const toDraws = (flat: Tensor[]) => m.bijector.forward(m.struct(m.unflatten(fromOrder(order, flat)))) as Struct<K, Tensor>;
   let run;

@@ -23,6 +23,7 @@ import { DualAveragingStepSizeAdaptation } from '../../mcmc/kernels/dual-averagi
 import { windowedAdaptiveNuts, type WindowedTrace } from '../../mcmc/windowed-adaptive-nuts.js';
 import { ones, zeros } from '../../src/tensor/ops/create.js';
 import { sub } from '../../src/tensor/ops/elementwise.js';
+import { gather } from '../../src/tensor/ops/shape.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import { FakeKernel, run, type FakeResults } from './fake-kernel.js';
 import { expectMoments, normalNormalJoint } from './conjugate.js';
@@ -191,6 +192,24 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'pooled' }) (TFP's pipeline)",
     expect(tr.adapting.shape).toEqual([5]);
     expect(Array.from(tr.u.data as Float64Array)).toEqual(Array.from(draws.mu!.data as Float64Array));
   });
+
+  it("a custom traceFn gets the state in the model's order (unpinnedNames), though pooled chains keep TFP's sorted order", () => {
+    // Node order [b, a] (a depends on b); TFP's flattening sorts the names: [a, b].
+    const model = new JointDistributionNamed({
+      b: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }),
+      a: ({ b }: { b: Tensor }) => new Normal({ loc: gather(b, 0, -1), scale: 1 }),
+    });
+    const pinned = model.experimentalPin({});
+    const { draws, trace } = windowedAdaptiveNuts(model, {
+      adaptation: 'pooled', seed: 2, nDraws: 4, numAdaptationSteps: 10, nChains: 2,
+      traceFn: (state) => ({ first: state[0]!, second: state[1]! }),
+    });
+    expect(pinned.unpinnedNames).toEqual(['b', 'a']);
+    const tr = trace as { first: Tensor; second: Tensor };
+    expect(tr.first.shape).toEqual([4, 2, 3]);
+    expect(tr.second.shape).toEqual([4, 2, 1]);
+    expect(Array.from(tr.second.data as Float64Array)).toEqual(Array.from(draws.a!.data as Float64Array));
+  }, 30_000);
 
   it('errors: the init failure after 50 tries names the model; pins of unknown nodes; bad options', () => {
     const broken = new JointDistributionNamed({
