@@ -7,6 +7,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceDataJson, type ArvizDraws, type InferenceDataGroups, type RunSettings } from './report/index.js';
 import { parseArgs } from './args.js';
 import { CliError, type CliIo } from './errors.js';
@@ -41,7 +42,7 @@ Example:
 function concatChains(parts: readonly Tensor[], where: string): Tensor {
   const first = parts[0]!;
   const [draws, , ...event] = first.shape as [number, number, ...number[]];
-  const inner = event.reduce((a, b) => a * b, 1);
+  const inner = sizeOf(event);
   parts.forEach((t, i) => {
     const [d, , ...e] = t.shape;
     if (d !== draws || e.length !== event.length || e.some((x, k) => x !== event[k]) || t.dtype !== first.dtype) {

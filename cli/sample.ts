@@ -11,6 +11,7 @@ import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { windowedAdaptiveNutsChains } from '../mcmc/parallel/windowed-chains.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, inferenceDataJson, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
@@ -231,7 +232,7 @@ function jointSize(model: LoadedModel & { kind: 'joint' }, predictive = false): 
     const batch = jd.batchShape, event = jd.eventShape;
     let n = 0;
     for (const k of Object.keys(event)) {
-      const size = [...(batch[k] ?? []), ...(event[k] ?? [])].reduce((a, b) => a * b, 1);
+      const size = sizeOf([...(batch[k] ?? []), ...(event[k] ?? [])]);
       if (!pinned.has(k)) n += size;
       else if (predictive) n += 2 * size;
     }

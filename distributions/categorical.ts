@@ -8,6 +8,7 @@ import { allocate, type DType, type IntDType } from '../src/tensor/dtype.js';
 import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { exp, log, sub } from '../src/tensor/ops/elementwise.js';
 import { logsumexp } from '../src/tensor/ops/reduce.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { elementwise, real, simplex, type Constraint } from './internal/constraints.js';
@@ -339,7 +340,7 @@ function rowsResult(
 
 /** Row numbers of a batch shape broadcast to `shape`. */
 function iotaTo(fn: string, batch: readonly number[], shape: readonly number[]): Float64Array {
-  const n = batch.reduce((a, b) => a * b, 1), iota = new Float64Array(n);
+  const n = sizeOf(batch), iota = new Float64Array(n);
   for (let i = 0; i < n; i++) iota[i] = i;
   return broadcastData(fn, 'batchShape', new Tensor(iota, batch, 'float64'), shape) as Float64Array;
 }

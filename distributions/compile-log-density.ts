@@ -10,6 +10,7 @@ import { generate } from '../src/compile/codegen.js';
 import { traceProgram } from '../src/compile/trace.js';
 import { valueAndGrad } from '../src/tensor/autodiff.js';
 import { sum } from '../src/tensor/ops/reduce.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { flatModel, type FlatModel } from './joint/flat-model.js';
 import { JointDistribution } from './joint/joint-distribution.js';
@@ -130,7 +131,7 @@ export function compileTarget(fn: string, m: FlatModel, batch: readonly number[]
   const entries = cache.get(m.pinned.distribution) ?? [];
   const hit = entries.find((e) => e.key === key && e.pins.length === pins.length && e.pins.every((p, i) => p === pins[i]));
   if (hit !== undefined) return hit.compiled;
-  const count = batch.reduce((a, b) => a * b, 1);
+  const count = sizeOf(batch);
   const at = (v: (j: number, k: number) => number) => m.sizes.map((n, j) => new Tensor(Float64Array.from({ length: count * n }, (_, k) => v(j, k)), [...batch, n], 'float64'));
   const c = compileGradient(fn, (...parts) => m.target(...parts), at(() => 0));
   checkAgainstTape(fn, m, c, at((j, k) => 0.3 - 0.1 * ((j + k) % 5)));
@@ -254,7 +255,7 @@ function checkAgainstTape(fn: string, m: FlatModel, c: Compiled, parts: readonly
 /** Names of the coordinates of one node: `name` for a scalar, `name[i]`, `name[i,j]` otherwise. */
 function coordinateNames(name: string, shape: readonly number[]): string[] {
   if (shape.length === 0) return [name];
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   return Array.from({ length: size }, (_, flat) => {
     const idx: number[] = [];
     for (let d = shape.length - 1, r = flat; d >= 0; d--) { idx.unshift(r % shape[d]!); r = Math.floor(r / shape[d]!); }

@@ -20,6 +20,7 @@ import { asTensor, floatKind, numbers, type TensorLike } from '../src/tensor/cor
 import type { FloatDType } from '../src/tensor/dtype.js';
 import { add, exp, expm1, log, log1mexp, log1p, neg, sqrt, square, sub } from '../src/tensor/ops/elementwise.js';
 import { reshape } from '../src/tensor/ops/shape.js';
+import { sameShape, sizeOf } from '../src/tensor/shapes.js';
 import { Tensor, tensor } from '../src/tensor/tensor.js';
 import type { Bijector } from './bijectors/bijector.js';
 import { expandSpecs, sliceParameter, slicedBatchShape, type BatchSliceSpec } from './internal/batch-slice.js';
@@ -67,9 +68,6 @@ export type ReparameterizationType = 'FULLY_REPARAMETERIZED' | 'NOT_REPARAMETERI
 export class NotImplementedError extends Error {
   override readonly name = 'NotImplementedError';
 }
-
-const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
-const sameShape = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((d, i) => d === b[i]);
 
 const COMMON_OPTIONS = ['name', 'validateArgs', 'allowNanStats', 'defaultEventSpaceBijector'];
 
@@ -177,7 +175,7 @@ export abstract class Distribution {
     const fn = `${this.fn}.sample`;
     const shape = checkShape(fn, 'sampleShape', sampleShape);
     const opts = checkOptions(fn, options, ['seed']);
-    const n = prod(shape);
+    const n = sizeOf(shape);
     const seed = sanitizeSeed(opts.seed);
     const x = this.sampleN(n, seed);
     const want = [n, ...this.batchShape, ...this.eventShape];

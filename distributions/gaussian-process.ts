@@ -1,5 +1,5 @@
 import { brand } from '../src/brand.js';
-import { checkFinite, fail } from '../src/checks.js';
+import { checkFinite, checkFunction, fail } from '../src/checks.js';
 import { broadcastShapes } from '../src/tensor/broadcast.js';
 import { asTensor, type TensorLike } from '../src/tensor/core.js';
 import { eye, zeros } from '../src/tensor/ops/create.js';
@@ -88,7 +88,7 @@ export class GaussianProcess extends Distribution {
     const f = this.kernel.featureNdims;
     if (x.ndim < f + 1) fail('range', FN, 'indexPoints', `must have at least ${f + 1} dims ([..., N] and the kernel's ${f} feature dim(s)); shape [${x.shape.join(', ')}]`, x.shape);
     this.indexPoints = x;
-    if (o.meanFn !== undefined && typeof o.meanFn !== 'function') fail('type', FN, 'meanFn', 'must be a function of the index points', o.meanFn);
+    if (o.meanFn !== undefined) checkFunction(FN, 'meanFn', o.meanFn, 'must be a function of the index points');
     this.meanFn = o.meanFn;
     this.jitter = o.jitter === undefined ? 1e-6 : checkFinite(FN, 'jitter', o.jitter);
     if (this.jitter < 0) fail('range', FN, 'jitter', 'must be non-negative', this.jitter);

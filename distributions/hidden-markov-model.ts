@@ -17,6 +17,7 @@ import { sliceParameter } from './internal/batch-slice.js';
 import { hmmLogLikelihood, viterbi } from './internal/hmm-kernels.js';
 import { componentIndex, componentSpecs, extractLogProbs, marginalLogits, moveAxis } from './internal/hmm-passes.js';
 import { brand } from '../src/brand.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 
 export interface HiddenMarkovModelOptions extends DistributionOptions {
   /** Categorical-like over the K states (integer dtype, scalar event): the law of z[0]. */
@@ -36,7 +37,6 @@ export interface HiddenMarkovModelOptions extends DistributionOptions {
 }
 
 const FN = 'HiddenMarkovModel';
-const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;
 
 /**
@@ -159,7 +159,7 @@ export class HiddenMarkovModel extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const [initSeed, scanSeed, obsSeed] = splitSeed(seed, { n: 3, salt: 'HiddenMarkovModel' });
-    const batch = this.batchShape, B = prod(batch), K = this.numStates, T = this.numSteps;
+    const batch = this.batchShape, B = sizeOf(batch), K = this.numStates, T = this.numSteps;
     const hidden = new Int32Array(T * n * B); // [T, n, B]
     const ini = componentIndex(batch, this.initialDistribution.batchShape);
     const z0 = numbers(this.initialDistribution.sample(n * ini.repeat, { seed: initSeed }));
@@ -179,7 +179,7 @@ export class HiddenMarkovModel extends Distribution {
       stepSeed = nextSeed!;
     }
     const obs = this.observationDistribution, tvO = this.timeVaryingObservationDistribution;
-    const oi = componentIndex(batch, this.observationBatch), E = prod(obs.eventShape);
+    const oi = componentIndex(batch, this.observationBatch), E = sizeOf(obs.eventShape);
     const rows = oi.repeat * n;
     const possible = obs.sample(tvO ? [rows] : [T, rows], { seed: obsSeed }); // x for every (step, state)
     const src = possible.data, out = allocate(possible.dtype as DType, n * B * T * E);
@@ -208,7 +208,7 @@ export class HiddenMarkovModel extends Distribution {
     const logInit = broadcastTo(extractLogProbs(K, this.initialDistribution), [...batch, K]);
     const lt = extractLogProbs(K, this.transitionDistribution);
     const logTrans = broadcastTo(lt, [...batch, ...lt.shape.slice(tv ? -3 : -2)]);
-    return { dims: { B: prod(batch), K, T, S: tv ? T - 1 : 1 }, logInit, logTrans };
+    return { dims: { B: sizeOf(batch), K, T, S: tv ? T - 1 : 1 }, logInit, logTrans };
   }
 
   /**

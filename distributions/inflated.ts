@@ -23,6 +23,7 @@ import { NegativeBinomial } from './negative-binomial.js';
 import { OrderedLogistic } from './ordered-logistic.js';
 import { Poisson } from './poisson.js';
 import { brand } from '../src/brand.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 
 export interface InflatedOptions extends DistributionOptions {
   /** The distribution to inflate: scalar events, a float dtype, a batch shape every parameter below broadcasts to. */
@@ -152,7 +153,7 @@ export class Inflated extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const batch = this.batchShape, B = batch.reduce((a, b) => a * b, 1), dtype = this.dtype as FloatDType;
+    const batch = this.batchShape, B = sizeOf(batch), dtype = this.dtype as FloatDType;
     const seeds = splitSeed(seed, { n: 3, salt: 'Mixture' });
     const l = this.inflatedLocLogits, p = this.inflatedLocProbs;
     const pair = (a: ArrayLike<number>, f: (v: number) => [number, number]) => {

@@ -21,6 +21,7 @@ import { fusedMap } from './internal/fused.js';
 import { sampleLkj } from './internal/lkj-onion.js';
 import { detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 
 export interface LKJOptions extends DistributionOptions {
   /** D, the size of the correlation matrices (a non-negative integer; D ≤ 1 gives the 1×1 or empty matrix). */
@@ -173,7 +174,7 @@ export function logGammaDifference(a: number, b: number): number {
  */
 function logAbsDet(x: Tensor): [Tensor, Tensor] {
   const D = x.shape[x.ndim - 1]!, batch = x.shape.slice(0, -2);
-  const count = batch.reduce((a, b) => a * b, 1), kind = floatKind(x);
+  const count = sizeOf(batch), kind = floatKind(x);
   const lu = new Float64Array(count * D * D), piv = new Int32Array(count * D), col = new Float64Array(D);
   const out = floatStorage(kind, count), ok = floatStorage(kind, count);
   const xv = numbers(x);
@@ -258,7 +259,7 @@ function isPositiveDefinite(v: ArrayLike<number>, o: number, D: number): boolean
 
 /** 2 Σ log Lᵢᵢ of each factor (TFP's Cholesky-form log det), and whether every Lᵢᵢ > 0. */
 function choleskyLogDet(x: Tensor): [Tensor, Tensor] {
-  const D = x.shape[x.ndim - 1]!, batch = x.shape.slice(0, -2), count = batch.reduce((a, b) => a * b, 1);
+  const D = x.shape[x.ndim - 1]!, batch = x.shape.slice(0, -2), count = sizeOf(batch);
   const positiveDiagonal = (xv: ArrayLike<number>, ok: Flat) => {
     for (let q = 0; q < count; q++) {
       ok[q] = 1;

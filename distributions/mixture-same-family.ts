@@ -9,6 +9,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import { Categorical } from './categorical.js';
 import { Distribution, NotImplementedError, type DistributionOptions } from './distribution.js';
 import { brand } from '../src/brand.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 
 export interface MixtureSameFamilyOptions extends DistributionOptions {
   /** The mixing weights: a Categorical over K components, batch shape `[]` or the mixture's batch shape. */
@@ -17,7 +18,6 @@ export interface MixtureSameFamilyOptions extends DistributionOptions {
   readonly componentsDistribution: Distribution;
 }
 
-const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 const show = (s: readonly number[]) => `[${s.join(', ')}]`;
 
 /**
@@ -151,7 +151,7 @@ export class MixtureSameFamily extends Distribution {
  * dtype is kept and gradients flow to the chosen entries.
  */
 export function selectComponents(x: Tensor, idx: ArrayLike<number>, n: number, batch: readonly number[], event: readonly number[]): Tensor {
-  const b = prod(batch), e = prod(event), k = x.shape[1 + batch.length]!;
+  const b = sizeOf(batch), e = sizeOf(event), k = x.shape[1 + batch.length]!;
   const perDraw = idx.length / Math.max(n, 1);
   const picks = new Int32Array(n * b * e);
   for (let j = 0, o = 0; j < n; j++) {

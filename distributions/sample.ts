@@ -6,6 +6,7 @@ import { sum } from '../src/tensor/ops/reduce.js';
 import { broadcastTo, reshape, transpose, type SliceSpec } from '../src/tensor/ops/shape.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { broadcastShapes } from '../src/tensor/broadcast.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 import { Bijector } from './bijectors/bijector.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { registerKL } from './kl.js';
@@ -18,7 +19,6 @@ export interface SampleOptions extends DistributionOptions {
 }
 
 const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => a + i);
-const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
 /**
  * A distribution over iid draws of shape `sampleShape` (TFP's `tfd.Sample`): batch shape
@@ -81,7 +81,7 @@ export class Sample extends Distribution {
     return s === 0 ? full : sum(full, range(lead, lead + s));
   }
 
-  protected override entropyImpl(): Tensor { return mul(this.distribution.entropy(), prod(this.sampleShape)); }
+  protected override entropyImpl(): Tensor { return mul(this.distribution.entropy(), sizeOf(this.sampleShape)); }
   protected override meanImpl(): Tensor { return this.spread(this.distribution.mean()); }
   protected override varianceImpl(): Tensor { return this.spread(this.distribution.variance()); }
   protected override stddevImpl(): Tensor { return this.spread(this.distribution.stddev()); }
@@ -158,5 +158,5 @@ registerKL(Sample, Sample, (a, b) => {
   if (sa.length !== sb.length || sa.some((v, i) => v !== sb[i])) {
     throw new RangeError(`Sample.klDivergence: the sample shapes differ: [${sa.join(', ')}] and [${sb.join(', ')}]`);
   }
-  return mul(a.distribution.klDivergence(b.distribution), prod(sa));
+  return mul(a.distribution.klDivergence(b.distribution), sizeOf(sa));
 });

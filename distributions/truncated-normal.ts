@@ -16,6 +16,7 @@ import { broadcastLoader, fusedMap } from './internal/fused.js';
 import { logNdtr, logPhi, ndtri, dLogNdtr } from './internal/ndtr.js';
 import { detCos, detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 
 export interface TruncatedNormalOptions extends DistributionOptions {
   /** μ, the mean of the normal before truncation. */
@@ -302,7 +303,7 @@ function map5Lowering(
   fn: string, shape: readonly number[], tensors: readonly Tensor[],
   f: (a: Float64Array) => number, partials: (out: Float64Array, a: Float64Array, y: number) => void,
 ): Lowering & { readonly n: number } {
-  const n = shape.reduce((p, d) => p * d, 1), m = tensors.length;
+  const n = sizeOf(shape), m = tensors.length;
   const { strides, values, load } = broadcastLoader(shape, tensors, m);
   const a = new Float64Array(m), p = new Float64Array(m);
   // Full-size partials of operands smaller than the output (the others are written in place).

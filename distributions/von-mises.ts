@@ -15,6 +15,7 @@ import { logPhi, ndtr } from './internal/ndtr.js';
 import { registerKL } from './kl.js';
 import { detAcos, detCos, detExp, detLog, detSin } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 
 export interface VonMisesOptions extends DistributionOptions {
   /** μ, the circular mean (any real; 2π-periodic). */
@@ -156,7 +157,7 @@ export class VonMises extends Distribution {
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
     const dtype = this.dtype as FloatDType;
-    const size = shape.reduce((p, d) => p * d, 1);
+    const size = sizeOf(shape);
     const conc = Float64Array.from(broadcastData(this.fn, 'concentration', this.concentration, shape) as Float64Array, (k) => Math.max(k, TINY[dtype]));
     const loc = broadcastData(this.fn, 'loc', this.loc, shape) as Float64Array;
     const s = conc.map((k) => {

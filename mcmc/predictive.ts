@@ -27,6 +27,7 @@ import { JointDistributionPinned } from '../distributions/joint/joint-distributi
 import { isPlainObject, type PartialValues, type StructKind, type ValueLike } from '../distributions/joint/values.js';
 import { Sample } from '../distributions/sample.js';
 import { asTensor } from '../src/tensor/core.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 
 /** A joint model, or one with its observed nodes pinned. */
 export type PredictiveModel = JointDistribution<StructKind> | JointDistributionPinned<StructKind>;
@@ -60,7 +61,7 @@ class Stacker {
     if (this.shape === undefined) {
       this.shape = [...t.shape];
       this.dtype = t.dtype === 'int32' || t.dtype === 'bool' ? t.dtype : 'float64';
-      const n = this.lead.reduce((a, b) => a * b, 1) * t.size;
+      const n = sizeOf(this.lead) * t.size;
       if (n > 2 ** 28) fail('range', this.fn, this.what, `would need ${n} elements ([${[...this.lead, ...t.shape].join(', ')}]), more than 2^28 (2 GiB as float64); use fewer draws`, [...t.shape]);
       this.data = this.dtype === 'int32' ? new Int32Array(n) : this.dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
     } else if (t.shape.length !== this.shape.length || t.shape.some((d, k) => d !== this.shape![k])) {
@@ -176,7 +177,7 @@ function drawValues(jd: JointDistribution<StructKind>, table: DrawTable, t: numb
   const values = [...base];
   for (const [i, x] of table.nodes) {
     const event = x.shape.slice(2);
-    const size = event.reduce((a, b) => a * b, 1);
+    const size = sizeOf(event);
     const at = (t * table.chains + c) * size;
     values[i] = new Tensor(x.data.slice(at, at + size) as Tensor['data'], event, x.dtype);
   }

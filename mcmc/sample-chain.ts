@@ -2,7 +2,7 @@
  * `sampleChain` (TFP's `tfp.mcmc.sample_chain`) with TFP's exact loop, and the one addition that
  * makes chains resumable: the carried seed is returned as `finalSeed`.
  */
-import { checkFinite, checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
+import { checkFinite, checkFunction, checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
 import { Tensor } from '../src/tensor/tensor.js';
@@ -155,12 +155,12 @@ function stepsOf<R extends object>(options: SampleChainOptions<R>, observe: ((st
   if (!(state instanceof Tensor) && !(Array.isArray(state) && state.length > 0 && state.every((t) => t instanceof Tensor))) {
     fail('type', fn, 'currentState', 'must be a Tensor or a non-empty array of Tensors', state);
   }
-  if (opts.traceFn !== undefined && typeof opts.traceFn !== 'function') fail('type', fn, 'traceFn', 'must be a function', opts.traceFn);
+  if (opts.traceFn !== undefined) checkFunction(fn, 'traceFn', opts.traceFn);
   const signal = opts.signal;
   if (signal !== undefined && (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean')) {
     fail('type', fn, 'signal', 'must be an AbortSignal', signal);
   }
-  if (opts.onProgress !== undefined && typeof opts.onProgress !== 'function') fail('type', fn, 'onProgress', 'must be a function', opts.onProgress);
+  if (opts.onProgress !== undefined) checkFunction(fn, 'onProgress', opts.onProgress);
   const interval = checkFinite(fn, 'progressInterval', opts.progressInterval ?? 100);
   if (interval < 0) fail('range', fn, 'progressInterval', 'must be non-negative', interval);
   const resuming = opts.previousKernelResults !== undefined;

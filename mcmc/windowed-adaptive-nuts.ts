@@ -3,7 +3,7 @@
  * distribution's unconstrained space with Stan-style windowed adaptation of the step size and a
  * diagonal mass matrix, returning draws in the model's structure and an ArviZ-style trace.
  */
-import { checkBoolean, checkFinite, checkNonNegativeInteger, checkOneOf, checkOptions, fail } from '../src/checks.js';
+import { checkBoolean, checkFinite, checkFunction, checkNonNegativeInteger, checkOneOf, checkOptions, fail } from '../src/checks.js';
 import { detExp, detLog2, detPow } from '../src/math/index.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
@@ -29,6 +29,7 @@ import { fromOrder, initialState, orderedTarget, tfpPartOrder, toOrder } from '.
 import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 import { AbortError } from './parallel/abort-error.js';
 import { addDivergencesPerChain, sampleChain, sampleChainObserved, type PartialChain } from './sample-chain.js';
 import { innermostWith } from './internal/kernel-results.js';
@@ -264,8 +265,8 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const thin = checkNonNegativeInteger(FN, 'numStepsBetweenResults', o.numStepsBetweenResults ?? 0);
   if (thin > 0 && !discardTuning) fail('range', FN, 'numStepsBetweenResults', 'needs discardTuning: true (warm-up draws are not thinned)', thin);
   checkBoolean(FN, 'compile', o.compile ?? true);
-  if (o.traceFn !== undefined && typeof o.traceFn !== 'function') fail('type', FN, 'traceFn', 'must be a function', o.traceFn);
-  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail('type', FN, 'onProgress', 'must be a function', o.onProgress);
+  if (o.traceFn !== undefined) checkFunction(FN, 'traceFn', o.traceFn);
+  if (o.onProgress !== undefined) checkFunction(FN, 'onProgress', o.onProgress);
 
   const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'per-chain', ['per-chain', 'pooled']);
   const n = checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps ?? defaultWarmup(adaptation));
@@ -490,7 +491,7 @@ function perChainNuts<K extends StructKind>(
 function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): WindowedAdaptiveNutsResult<K, WindowedTrace> {
   const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
   const constrain = flatConstrain(FN, m, compile);
-  const sizes = constrain.shapes.map((s) => s.reduce((a, b) => a * b, 1));
+  const sizes = constrain.shapes.map((s) => sizeOf(s));
   const values = sizes.map((n) => new Float64Array(N * C * n));
   for (let t = 0; t < N; t++) {
     for (let c = 0; c < C; c++) {

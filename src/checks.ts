@@ -2,8 +2,10 @@
  * Argument checks shared by every layer. Each check takes the public function name, the
  * argument name and the value, and throws `TypeError` (wrong kind) or `RangeError` (right kind,
  * out of range) in one format: "random.split: `num` must be a non-negative integer; got -1".
- * Dependency-free on purpose: kernels, tensors and samplers may all import it.
+ * Dependency-free on purpose (but for the equally dependency-free shape helpers): kernels,
+ * tensors and samplers may all import it.
  */
+import { sizeOf } from './tensor/shapes.js';
 
 /** A short, safe rendering of any value for an error message (nested arrays to 3 levels, so a cyclic one ends). */
 export function show(x: unknown, depth = 0): string {
@@ -38,6 +40,25 @@ export function checkNonNegativeInteger(fn: string, arg: string, x: unknown): nu
 export function checkBigIntLike(fn: string, arg: string, x: unknown): bigint {
   if (typeof x === 'bigint') return x;
   return BigInt(checkInteger(fn, arg, x));
+}
+
+/** An integer ≥ 1; `what` rewords the RangeError where a caller's message says more. */
+export function checkPositiveInteger(fn: string, arg: string, x: unknown, what = 'must be a positive integer'): number {
+  const n = checkInteger(fn, arg, x);
+  if (n < 1) fail('range', fn, arg, what, x);
+  return n;
+}
+
+/** A positive, finite JS number. */
+export function checkPositive(fn: string, arg: string, x: unknown): number {
+  if (typeof x !== 'number') fail('type', fn, arg, 'must be a number', x);
+  if (!(x > 0 && x < Infinity)) fail('range', fn, arg, 'must be positive and finite', x);
+  return x;
+}
+
+/** A function; `what` may describe the expected signature ("must be a function of the state parts"). */
+export function checkFunction(fn: string, arg: string, x: unknown, what = 'must be a function'): asserts x is (...args: never[]) => unknown {
+  if (typeof x !== 'function') fail('type', fn, arg, what, x);
 }
 
 /** A finite JS number. */
@@ -84,7 +105,7 @@ export function checkShape(fn: string, arg: string, x: unknown): number[] {
   if (!Array.isArray(x)) fail('type', fn, arg, 'must be a non-negative integer or an array of them', x);
   if (x.length > MAX_NDIM) fail('range', fn, arg, `must have at most ${MAX_NDIM} dimensions`, x);
   const shape = x.map((d: unknown, i: number) => checkDim(fn, `${arg}[${i}]`, d, x));
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   if (size > MAX_SIZE) fail('range', fn, arg, `asks for ${size} elements, more than the limit of ${MAX_SIZE}`, x);
   return shape;
 }

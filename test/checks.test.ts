@@ -1,7 +1,7 @@
 // The shared argument checks (src/checks.ts): sizes checked up front against MAX_SIZE, nesting
 // depth and cycles, unknown option names, and messages that stay short for any value.
 import { describe, expect, it } from 'vitest';
-import { checkCount, checkNesting, checkOptions, checkShape, MAX_NDIM, MAX_SIZE, show } from '../src/checks.js';
+import { checkCount, checkFunction, checkNesting, checkOptions, checkPositive, checkPositiveInteger, checkShape, MAX_NDIM, MAX_SIZE, show } from '../src/checks.js';
 
 describe('checkShape and checkCount', () => {
   it('accept up to MAX_SIZE (2^28) elements and refuse more, naming the function and the size', () => {
@@ -47,5 +47,19 @@ describe('checkOptions', () => {
     expect(checkOptions('f', { a: 1 }, ['a'])).toEqual({ a: 1 });
     expect(() => checkOptions('f', { a: 1, b: 2 } as { a?: number }, ['a'])).toThrow(TypeError);
     expect(() => checkOptions('f', { a: 1, b: 2 } as { a?: number }, ['a'])).toThrow(/f: `options` has unknown option `b` \(known: a\)/);
+  });
+});
+
+describe('checkPositive, checkPositiveInteger and checkFunction', () => {
+  it('return the value or throw in the shared format', () => {
+    expect(checkPositive('f', 'x', 0.5)).toBe(0.5);
+    for (const bad of [0, -1, NaN, Infinity]) expect(() => checkPositive('f', 'x', bad)).toThrow(/^f: `x` must be positive and finite; got /);
+    expect(() => checkPositive('f', 'x', '1')).toThrow(TypeError);
+    expect(checkPositiveInteger('f', 'n', 3)).toBe(3);
+    expect(() => checkPositiveInteger('f', 'n', 0)).toThrow(/^f: `n` must be a positive integer; got 0$/);
+    expect(() => checkPositiveInteger('f', 'n', 1.5)).toThrow(TypeError);
+    expect(() => checkFunction('f', 'g', () => 1)).not.toThrow();
+    expect(() => checkFunction('f', 'g', 1)).toThrow(/^f: `g` must be a function; got 1$/);
+    expect(() => checkFunction('f', 'g', 1, 'must be a function of the state parts')).toThrow(/`g` must be a function of the state parts; got 1$/);
   });
 });

@@ -6,6 +6,7 @@
 import { checkOptions, fail } from '../../src/checks.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { flattenParameters, type ReportDraws } from './parameters.js';
 import { sampleStats, statColumns, traceKey } from './sample-stats.js';
 import type { RunSettings } from './settings.js';
@@ -88,7 +89,7 @@ export function arvizArray(t: Tensor): string {
   const nDraws = t.shape[0]!;
   const nChains = t.ndim === 1 ? 1 : t.shape[1]!;
   const event = t.shape.slice(2);
-  const eventSize = event.reduce((a, b) => a * b, 1);
+  const eventSize = sizeOf(event);
   const nest = jsonNester(t);
   const chains: string[] = [];
   for (let c = 0; c < nChains; c++) {
@@ -190,7 +191,7 @@ export function fromArviz(where: string, x: unknown): Tensor {
   if (shape.length < 2 || shape[0] === 0 || shape[1] === 0) {
     fail('range', FROM, where, 'must be a nested array shaped [chain, draw, ...] with at least one chain and one draw', x);
   }
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const flat = new Float64Array(size);
   let pos = 0;
   let kind: 'number' | 'boolean' | undefined;

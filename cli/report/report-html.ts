@@ -21,6 +21,7 @@ import { ppcPlot } from './plots/ppc.js';
 import { paretoKPlot } from './plots/pareto-k.js';
 import { loo as psisLoo } from '../../mcmc/diagnostics/loo.js';
 import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { InferenceData } from './inference-data-groups.js';
 
@@ -263,7 +264,7 @@ function leftOutNote(inPlot: readonly string[], shown: readonly string[], hidden
 
 /** One tensor's values per leading index (`[draws, chains, ...]` → one row per draw and chain). */
 function rows(t: Tensor, lead: number): Float64Array[] {
-  const n = t.shape.slice(0, lead).reduce((a, b) => a * b, 1), size = t.size / Math.max(n, 1);
+  const n = sizeOf(t.shape.slice(0, lead)), size = t.size / Math.max(n, 1);
   const v = Float64Array.from(t.data as ArrayLike<number>, Number);
   return Array.from({ length: n }, (_, i) => v.subarray(i * size, (i + 1) * size));
 }

@@ -2,6 +2,7 @@ import { brand } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import { reshape } from '../../src/tensor/ops/shape.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
 
@@ -24,7 +25,7 @@ function checkEventShape(arg: string, x: unknown): number[] {
   return s as number[];
 }
 
-const size = (s: readonly number[]) => s.reduce((p, d) => p * d, 1);
+const size = (s: readonly number[]) => sizeOf(s);
 
 /**
  * Reshapes the rightmost dims of a tensor (TFP's `tfb.Reshape`): `forward` turns an event of

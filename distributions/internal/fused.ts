@@ -7,6 +7,7 @@
 import { broadcastIndex, broadcastShapes } from '../../src/tensor/broadcast.js';
 import { applyLowering, isTracked } from '../../src/tensor/core.js';
 import type { Elementwise, Hoisted, Lowering } from '../../src/tensor/lowering.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 
 /** A scalar function of up to four arguments (unused trailing arguments are 0). */
@@ -59,7 +60,7 @@ function fusedLowering(
   fn: string, shape: readonly number[], tensors: readonly Tensor[], f: ScalarFn, partials: ScalarPartials | undefined,
   tracked: readonly boolean[], { fill, hoisted, partialOf }: FusedForms,
 ): Lowering & { readonly n: number } {
-  const n = shape.reduce((p, d) => p * d, 1);
+  const n = sizeOf(shape);
   const m = tensors.length;
   const { index, strides, values, load } = broadcastLoader(shape, tensors, 4);
   const [sa, sb, sc, sd] = strides as [number, number, number, number];
@@ -110,7 +111,7 @@ function fusedLowering(
  * `broadcastData` would copy them). `load(ins)` fills `values` (padded with zeros to `slots`).
  */
 export function broadcastLoader(shape: readonly number[], tensors: readonly Tensor[], slots: number) {
-  const n = shape.reduce((p, d) => p * d, 1), m = tensors.length;
+  const n = sizeOf(shape), m = tensors.length;
   const index = tensors.map((t) => (t.size === n || t.size === 1 ? null : broadcastIndex(t.shape, shape)));
   const strides = tensors.map((t, i) => (t.size === n || index[i] !== null ? 1 : 0));
   while (strides.length < slots) strides.push(0);

@@ -13,6 +13,7 @@ import { zerosLike } from '../../src/tensor/ops/create.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { BatchSliceSpec } from './batch-slice.js';
 import type { SliceSpec } from '../../src/tensor/ops/shape.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Distribution } from '../distribution.js';
 import { backwardLog, forwardLog, logEvidence, type HmmTables } from './hmm-kernels.js';
 
@@ -111,8 +112,8 @@ export function marginalLogits(
  */
 export function componentIndex(batch: readonly number[], compBatch: readonly number[]): { repeat: number; compSize: number; r: Int32Array; c: Int32Array } {
   const R = batch.length, off = R - compBatch.length;
-  const size = batch.reduce((p, d) => p * d, 1);
-  const compSize = compBatch.reduce((p, d) => p * d, 1);
+  const size = sizeOf(batch);
+  const compSize = sizeOf(compBatch);
   const r = new Int32Array(size), c = new Int32Array(size);
   const idx = new Array<number>(R).fill(0);
   for (let b = 0; b < size; b++) {

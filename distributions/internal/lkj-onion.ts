@@ -31,8 +31,7 @@ import { sigmoidScalar } from '../../src/tensor/ops/elementwise.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { randomLogGamma } from './random-gamma.js';
 import { detCos, detSin } from '../../src/math/index.js';
-
-const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+import { sizeOf } from '../../src/tensor/shapes.js';
 
 /**
  * `n` LKJ draws, shape [n, ...batchShape, D, D]: correlation matrices, or their Cholesky factors
@@ -40,7 +39,7 @@ const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
  */
 export function sampleLkj(n: number, dimension: number, concentration: ArrayLike<number>, batchShape: readonly number[],
   cholesky: boolean, seed: KeyArray, dtype: FloatDType): Tensor {
-  const D = dimension, nb0 = prod(batchShape), nb = n * nb0, DD = D * D;
+  const D = dimension, nb0 = sizeOf(batchShape), nb = n * nb0, DD = D * D;
   const shape = [n, ...batchShape, D, D];
   const out = floatStorage(dtype, nb * DD);
   if (D <= 1) return new Tensor(out.fill(1), shape, dtype);
@@ -85,7 +84,7 @@ export function sampleLkj(n: number, dimension: number, concentration: ArrayLike
  * row i is uniform on the unit sphere in ℝ^(i+1) (returned as a flat float64 array).
  */
 export function trilSphericalUniform(d: number, batch: readonly number[], seed: KeyArray, dtype: FloatDType): Float64Array {
-  const nb = prod(batch), dd = d * d;
+  const nb = sizeOf(batch), dd = d * d;
   const out = new Float64Array(nb * dd);
   const seeds = splitSeed(seed, { n: Math.min(d, 3), salt: 'sample_lkj' });
   const intDtype = getModes().x64 ? 'int64' : 'int32';

@@ -22,13 +22,14 @@ import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { batchedLasVegas } from './las-vegas.js';
 import { detLog, detLog1p } from '../../src/math/index.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 
 /**
  * Binomial(count, p) draws of `shape` (TFP's `_random_binomial(shape=[], ...)` with the parameters
  * already broadcast to `shape`); `seed` is used as given (no salt).
  */
 export function randomBinomial(shape: readonly number[], counts: ArrayLike<number>, probs: ArrayLike<number>, seed: KeyArray, dtype: FloatDType): Float64Array {
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const [inversionSeed, btrsSeed] = splitSeed(seed) as [KeyArray, KeyArray];
   const q = new Float64Array(size), invCounts = new Float64Array(size), btrsCounts = new Float64Array(size), btrsQ = new Float64Array(size);
   const useInversion = new Uint8Array(size), ltHalf = new Uint8Array(size), qBad = new Uint8Array(size);

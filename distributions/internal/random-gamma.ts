@@ -29,6 +29,7 @@ import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { batchedLasVegasInPlace } from './las-vegas.js';
 import { detLog, detLog1p } from '../../src/math/index.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 
 type Floats = Float64Array | Float32Array;
 
@@ -78,7 +79,7 @@ function acceptAll(x: Floats, u: Floats, c: number, d: number, xs: Float64Array,
  * `dtype` is the draws' internal dtype (TFP's output dtype in log space).
  */
 export function randomLogGamma(shape: readonly number[], concentration: ArrayLike<number>, logRate: ArrayLike<number> | null, seed: KeyArray, dtype: FloatDType): Float64Array {
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const modes = getModes();
   const salted = sanitizeSeed(seed, { salt: 'random_gamma' });
   const [genSeed, fixSeed] = splitSeed(salted, { salt: 'random_gamma' }) as [KeyArray, KeyArray];

@@ -8,6 +8,7 @@
 import type { KeyArray } from '../../src/random/key-array.js';
 import { splitSeed } from '../../src/samplers/seeds.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { sampleBinomial } from './random-binomial.js';
 
 /**
@@ -15,7 +16,7 @@ import { sampleBinomial } from './random-binomial.js';
  * of the ∏shape elements (rows × K, already broadcast), `trials` one (integer) count per element.
  */
 export function iteratedBinomialMultinomial(shape: readonly number[], k: number, probs: ArrayLike<number>, trials: ArrayLike<number>, seed: KeyArray, dtype: FloatDType): Float64Array {
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const seeds = splitSeed(seed, { n: k, salt: 'multinomial_draw_sample' });
   const out = new Float64Array(size * k);
   const remaining = Float64Array.from({ length: size }, (_, i) => Math.trunc(trials[i]!));

@@ -20,12 +20,13 @@ import { lgamma } from '../../src/tensor/special/gamma.js';
 import { defaultFloat } from '../distribution.js';
 import { batchedLasVegas } from './las-vegas.js';
 import { detExp, detLog } from '../../src/math/index.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 
 const LOG10 = detLog(10);
 
 /** Poisson draws of `shape` given one log rate per element; `seed` is used as given (no salt). */
 export function randomPoisson(shape: readonly number[], logRates: ArrayLike<number>, seed: KeyArray): Float64Array {
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const [seedLo, seedHi] = splitSeed(seed) as [KeyArray, KeyArray];
   const high = new Uint8Array(size), safeLog = new Float64Array(size), safeRate = new Float64Array(size);
   for (let i = 0; i < size; i++) {

@@ -8,6 +8,7 @@ import { broadcastData, broadcastShapes } from '../../src/tensor/broadcast.js';
 import { numbers } from '../../src/tensor/core.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { detExp, detLog } from '../../src/math/index.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 
 /** The rows of a `[..., K]` logits or probs parameter, normalized. */
 export interface SimplexRows {
@@ -87,7 +88,7 @@ export interface RowIndex {
 export function rowIndex(fn: string, value: Tensor, batchShape: readonly number[], eventDims = 0, rowBatch: readonly number[] = batchShape): RowIndex {
   const event = value.shape.slice(value.ndim - eventDims);
   const shape = broadcastShapes(fn, [['value', value.shape.slice(0, value.ndim - eventDims)], ['batchShape', batchShape]]);
-  const nb = rowBatch.reduce((a, b) => a * b, 1);
+  const nb = sizeOf(rowBatch);
   const iota = new Float64Array(nb);
   for (let i = 0; i < nb; i++) iota[i] = i;
   const rows = broadcastData(fn, 'batchShape', new Tensor(iota, rowBatch, 'float64'), shape) as Float64Array;

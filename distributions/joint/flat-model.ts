@@ -7,6 +7,7 @@
 import { fail } from '../../src/checks.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
 import { reshape } from '../../src/tensor/ops/shape.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { DefaultJointBijector } from './default-joint-bijector.js';
 import type { JointDistributionPinned } from './joint-distribution-pinned.js';
@@ -48,7 +49,7 @@ export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind
   const pick = <T>(s: unknown): T[] => (isRecord ? names.map((n) => (s as Record<string, T>)[n]!) : [...(s as T[])]);
   const toParts = (s: unknown): Tensor[] => pick<Tensor>(s);
   const shapes = pick<number[]>(bijector.inverseEventShape());
-  const sizes = shapes.map((s) => s.reduce((a, b) => a * b, 1));
+  const sizes = shapes.map((s) => sizeOf(s));
   // Records keep the model's key order (as its samples do), whatever the node order.
   const keyOrder = isRecord ? Object.keys(pinned.distribution.unflattenParts(pinned.distribution.nodeNames) as Record<string, string>).filter((k) => names.includes(k)) : [];
   const struct = (parts: readonly Tensor[]) => (isRecord ? Object.fromEntries(keyOrder.map((n) => [n, parts[names.indexOf(n)]!])) : [...parts]);

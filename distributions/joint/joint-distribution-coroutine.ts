@@ -1,4 +1,4 @@
-import { fail } from '../../src/checks.js';
+import { checkFunction, fail } from '../../src/checks.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { NotImplementedError, type Distribution } from '../distribution.js';
 import { JointDistribution, type JointDistributionOptions, type ModelIterator } from './joint-distribution.js';
@@ -46,7 +46,7 @@ export class JointDistributionCoroutine extends JointDistribution<'array'> {
 
   constructor(model: () => CoroutineModel, options?: JointDistributionOptions) {
     super('JointDistributionCoroutine', options);
-    if (typeof model !== 'function') fail('type', this.fn, 'model', 'must be a generator function', model);
+    checkFunction(this.fn, 'model', model, 'must be a generator function');
     this.model = model;
   }
 

@@ -21,6 +21,7 @@ import { sanitizeSeed, splitSeed, zerosSeed, type Seed } from '../../src/sampler
 import { zeros } from '../../src/tensor/ops/create.js';
 import type { DType } from '../../src/tensor/dtype.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
+import { showShape } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { Distribution, NotImplementedError } from '../distribution.js';
 import type { DefaultJointBijector } from './default-joint-bijector.js';
@@ -28,7 +29,7 @@ import { JointDistributionPinned } from './joint-distribution-pinned.js';
 import { RootNode, type ModelNode } from './root.js';
 import { isDeterministicNode } from './deterministic-node.js';
 import { factorValue, isFactorNode } from './factor-node.js';
-import { isPlainObject, showShape, toValue, type PartialValues, type Struct, type StructKind, type ValueLike } from './values.js';
+import { isPlainObject, toValue, type PartialValues, type Struct, type StructKind, type ValueLike } from './values.js';
 
 export type { PartialValues, Struct, StructKind, ValueLike } from './values.js';
 

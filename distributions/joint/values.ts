@@ -26,8 +26,6 @@ export function isPlainObject(x: unknown): x is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-export const showShape = (s: readonly number[]): string => `[${s.join(', ')}]`;
-
 /** The `name` a distribution was given explicitly (TFP's `get_explicit_name_for_component`), if any. */
 export function explicitName(d: Distribution): string | undefined {
   const n = d.parameters.name;

@@ -5,6 +5,7 @@
  * tensors or a record of named parts, and results come back in the same structure.
  */
 import { fail } from '../../src/checks.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import type { Chains } from './internal/chains.js';
 
@@ -136,7 +137,7 @@ export function drawsLayout(fn: string, where: string, t: Tensor): DrawsLayout {
     fail('range', fn, where, 'must have shape [draws, chains, ...event] with at least one draw and one chain', [...t.shape]);
   }
   const eventShape = t.shape.slice(2);
-  return { draws, chains, eventShape, eventSize: eventShape.reduce((a, b) => a * b, 1) };
+  return { draws, chains, eventShape, eventSize: sizeOf(eventShape) };
 }
 
 /** Element `e` of the event as a chain-major (chain, draw) matrix. */

@@ -3,6 +3,7 @@
  * not square-rooted, optionally over split chains.
  */
 import { checkBoolean, checkInteger, checkOptions, fail } from '../../src/checks.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { type DrawsStructure, type MapStructure, float64Values, mapStructure } from './draws.js';
 
@@ -57,9 +58,9 @@ function rhatSingleState(part: Tensor, where: string, icn: number, split: boolea
   const n0 = shape[0]!;
   if (split && n0 < 4) fail('range', FN, where, 'must have at least 4 draws along axis 0 when splitting chains', [...shape]);
   if (!split && n0 < 2) fail('range', FN, where, 'must have at least 2 draws along axis 0', [...shape]);
-  const chainsIn = shape.slice(1, 1 + icn).reduce((a, b) => a * b, 1);
+  const chainsIn = sizeOf(shape.slice(1, 1 + icn));
   const eventShape = shape.slice(1 + icn);
-  const event = eventShape.reduce((a, b) => a * b, 1);
+  const event = sizeOf(eventShape);
   const halves = split ? 2 : 1;
   const n = split ? Math.floor(n0 / 2) : n0;
   const m = chainsIn * halves;

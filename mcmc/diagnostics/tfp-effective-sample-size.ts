@@ -4,6 +4,7 @@
  * pairs.
  */
 import { checkAxis, checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { type DrawsStructure, type MapStructure, float64Values, mapStructure, partOption } from './draws.js';
 import { laggedProductSums } from './internal/autocov.js';
@@ -79,7 +80,7 @@ function essSingleState(
   const n = shape[0]!;
   if (n < 2) fail('range', FN, where, 'must have at least 2 draws along axis 0 (shape [draws, ...])', [...shape]);
   const rest = shape.slice(1);
-  const cols = rest.reduce((a, b) => a * b, 1);
+  const cols = sizeOf(rest);
   const values = float64Values(part);
 
   // Which axes of `rest` are pooled chains.
@@ -95,7 +96,7 @@ function essSingleState(
     }
   }
   const outShape = rest.filter((_, i) => !pooled[i]);
-  const outSize = outShape.reduce((a, b) => a * b, 1);
+  const outSize = sizeOf(outShape);
   const numChains = cross ? rest.reduce((a, d, i) => (pooled[i] ? a * d : a), 1) : 1;
   if (cross && numChains < 2) {
     fail('range', FN, 'crossChainDims', `must span more than 1 chain in ${where} of shape [${shape.join(', ')}]`, crossArg);

@@ -31,6 +31,7 @@ import type { Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normalData } from '../../src/random/normal.js';
 import { broadcastData } from '../../src/tensor/broadcast.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { InverseMassDiag } from './kernel-results.js';
 import type { Geometry } from './phase-space.js';
@@ -154,7 +155,7 @@ export class BatchMetric {
   /** Standard-normal draws, one key per part (each of the part's shape and dtype), scaled to p = z / √m. */
   sampleMomentum(keys: readonly KeyArray[], modes: Modes): Float64Array[] {
     return this.g.partShapes.map((shape, k) => {
-      const size = shape.reduce((a, b) => a * b, 1);
+      const size = sizeOf(shape);
       const z = normalData(keys[k]!, size, this.g.dtypes[k]!, modes);
       const p = z instanceof Float64Array ? z : Float64Array.from(z);
       const m = this.invMass[k];

@@ -32,7 +32,8 @@ import type { FloatDType } from '../../src/tensor/dtype.js';
 import { leapfrogInPlace, leapfrogTfpInPlace, type PhasePoint } from './leapfrog.js';
 import { type BatchMetric, PreconditionedBatchMetric } from './metric.js';
 import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
-import { type FlatTarget, type Geometry, logAddExp } from './phase-space.js';
+import { type FlatTarget, type Geometry } from './phase-space.js';
+import { logaddexpScalar } from '../../src/tensor/ops/elementwise.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 
 /** The trajectory settings (NoUTurnSampler's options of the same names). */
@@ -187,7 +188,7 @@ function sampleLeaf(t: Trajectory, c: number, u: number): void {
   if (Number.isNaN(energy)) energy = -Infinity;
   const diff = energy - ws.initEnergy[c]!;
   const notDivergent = -diff < t.s.maxEnergyDiff;
-  const weight = logAddExp(sub.weight[c]!, diff);
+  const weight = logaddexpScalar(sub.weight[c]!, diff);
   if (detLog1p(-u) <= diff - weight) {
     copyChain(sub.x, next.x, c, g); copyChain(sub.grad, next.grad, c, g);
     sub.lp[c] = next.lp[c]!; sub.energy[c] = energy;
@@ -262,7 +263,7 @@ function mergeSubtree(t: Trajectory, c: number, u: number, continueTree: Uint8Ar
     cand.lp[c] = sub.lp[c]!; cand.energy[c] = sub.energy[c]!;
     isAccepted[c] = 1;
   }
-  cand.weight[c] = logAddExp(treeWeight, cand.weight[c]!);
+  cand.weight[c] = logaddexpScalar(treeWeight, cand.weight[c]!);
   const end = ws.direction[c] ? ws.right : ws.left;
   copyChain(end.x, cur.x, c, g); copyChain(end.p, cur.p, c, g); copyChain(end.grad, cur.grad, c, g);
   end.lp[c] = cur.lp[c]!;

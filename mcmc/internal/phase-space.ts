@@ -5,7 +5,7 @@
  * to call the target and to return results. The metric (momentum draws, velocities, kinetic
  * energies) lives in `metric.ts`.
  */
-import { fail } from '../../src/checks.js';
+import { checkFunction, fail } from '../../src/checks.js';
 import { broadcastData } from '../../src/tensor/broadcast.js';
 import { asTensor } from '../../src/tensor/core.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
@@ -13,8 +13,8 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 import type { StepSize } from './kernel-results.js';
 import { FLAT, isCompiledLogDensity } from '../../distributions/compile-log-density.js';
+import { sameShape, showShape, sizeOf } from '../../src/tensor/shapes.js';
 import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
-import { detExp, detLog1p } from '../../src/math/index.js';
 
 /** Shapes of a state: the chain dims (the log density's shape) and each part's full shape. */
 export interface Geometry {
@@ -26,14 +26,6 @@ export interface Geometry {
   readonly dtypes: readonly FloatDType[];
   /** The log density's dtype (float32 only when the target returns float32, as in x32 mode). */
   readonly lpDtype: FloatDType;
-}
-
-const showShape = (s: readonly number[]): string => `[${s.join(', ')}]`;
-
-function sameShape(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**
@@ -53,7 +45,7 @@ export function geometryOf(fn: string, parts: readonly Tensor[], lp: Tensor): Ge
     if (t.ndim < chainShape.length || lead.some((d, i) => d !== chainShape[i])) {
       fail('range', fn, `currentState[${k}]`, `must have leading (chain) dims ${showShape(chainShape)} matching the shape of targetLogProbFn's result; its shape is ${showShape(t.shape)}`, t);
     }
-    eventSizes.push(t.shape.slice(chainShape.length).reduce((a, b) => a * b, 1));
+    eventSizes.push(sizeOf(t.shape.slice(chainShape.length)));
     dtypes.push(t.dtype);
   });
   const lpDtype: FloatDType = lp.dtype === 'float32' ? 'float32' : 'float64';
@@ -200,7 +192,7 @@ export function expandStepSize(fn: string, stepSize: StepSize, g: Geometry): Flo
   const n = g.partShapes.length;
   return perPart(fn, 'stepSize', stepSize as number | Tensor | readonly (number | Tensor)[], n).map((s, k) => {
     const shape = g.partShapes[k]!;
-    const size = shape.reduce((a, b) => a * b, 1);
+    const size = sizeOf(shape);
     let out: Float64Array;
     if (typeof s === 'number') out = new Float64Array(size).fill(s);
     else if (s instanceof Tensor) out = Float64Array.from(broadcastData(fn, 'stepSize', s, shape) as ArrayLike<number>);
@@ -208,14 +200,6 @@ export function expandStepSize(fn: string, stepSize: StepSize, g: Geometry): Flo
     for (let i = 0; i < size; i++) if (!(out[i]! > 0 && out[i]! < Infinity)) fail('range', fn, 'stepSize', 'must be positive and finite', out[i]);
     return out;
   });
-}
-
-/** `log(exp(a) + exp(b))`, with −∞ for two −∞ (never NaN from infinities of the same sign). */
-export function logAddExp(a: number, b: number): number {
-  const m = a > b ? a : b;
-  if (m === -Infinity) return -Infinity;
-  if (m === Infinity) return Infinity;
-  return m + detLog1p(detExp(-Math.abs(a - b)));
 }
 
 /** The target options of a gradient-based kernel: exactly one of the two functions (a compiled log density counts as both). */
@@ -226,8 +210,8 @@ export function checkGradientTarget(
   if (t === undefined && tg === undefined) fail('type', fn, 'targetLogProbFn', 'must be a function (or pass `targetLogProbAndGradFn`)', t);
   if (t !== undefined && tg !== undefined) fail('type', fn, 'targetLogProbAndGradFn', 'must not be given together with `targetLogProbFn`', tg);
   if (isCompiledLogDensity(t)) return { target: undefined, targetAndGrad: compiledTargetFns(fn, t).targetAndGrad };
-  if (t !== undefined && typeof t !== 'function') fail('type', fn, 'targetLogProbFn', 'must be a function', t);
-  if (tg !== undefined && typeof tg !== 'function') fail('type', fn, 'targetLogProbAndGradFn', 'must be a function', tg);
+  if (t !== undefined) checkFunction(fn, 'targetLogProbFn', t);
+  if (tg !== undefined) checkFunction(fn, 'targetLogProbAndGradFn', tg);
   return { target: t as TargetLogProbFn | undefined, targetAndGrad: tg as TargetLogProbAndGradFn | undefined };
 }
 

@@ -3,13 +3,14 @@
  * indexes replicas, swapped by a "once-only" permutation `swaps` of shape `[R, …batch]`.
  */
 import { KeyArray } from '../../src/random/key-array.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
 /** Left-justified broadcast of `t` (shape `[R, …b]`, b a prefix of `shape`'s tail) to `shape`, as float64 values. */
 export function leftBroadcast(fn: string, arg: string, t: Tensor, shape: readonly number[]): Float64Array {
   const ok = t.shape.length <= shape.length && t.shape.every((d, i) => d === shape[i] || d === 1);
   if (!ok) throw new RangeError(`${fn}: \`${arg}\` of shape [${t.shape.join(', ')}] must line up with the leading dims of [${shape.join(', ')}] (replicas first)`);
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const out = new Float64Array(size);
   const src = t.data as ArrayLike<number | bigint>;
   // Strides of t within `shape` (0 along broadcast dims and the dims t does not have).
@@ -59,7 +60,7 @@ export function swapNotMatrix(before: Int32Array, after: Int32Array, numReplica:
 
 /** The first sub-diagonal `m[k + 1, k, …]` of a `[R, R, …batch]` matrix: shape `[R − 1, …batch]` (`[0, …batch]` when R < 2). */
 export function subDiag(m: Tensor, numReplica: number): Tensor {
-  const batch = m.shape.slice(2), B = batch.reduce((a, b) => a * b, 1);
+  const batch = m.shape.slice(2), B = sizeOf(batch);
   const n = Math.max(numReplica - 1, 0);
   const out = new Uint8Array(n * B), src = m.data as Uint8Array;
   for (let k = 0; k < n; k++) for (let b = 0; b < B; b++) out[k * B + b] = src[((k + 1) * numReplica + k) * B + b]!;

@@ -90,13 +90,6 @@ export function checkProb(fn: string, arg: string, x: unknown): number | Tensor 
   return fail('type', fn, arg, 'must be a number or a Tensor', x);
 }
 
-/** A positive finite number. */
-export function checkPositiveNumber(fn: string, arg: string, x: unknown): number {
-  if (typeof x !== 'number') fail('type', fn, arg, 'must be a number', x);
-  if (!(x > 0 && Number.isFinite(x))) fail('range', fn, arg, 'must be positive and finite', x);
-  return x;
-}
-
 /** A kernel-like object (the adapters' `innerKernel`). */
 export function checkInnerKernel(fn: string, k: unknown): void {
   const o = k as { oneStep?: unknown; bootstrapResults?: unknown } | null;

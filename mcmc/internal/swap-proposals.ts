@@ -6,6 +6,7 @@ import { fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { splitSeed } from '../../src/samplers/seeds.js';
 import { uniform } from '../../src/samplers/uniform.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
 /** What a swap proposal receives besides the number of replicas. */
@@ -49,7 +50,7 @@ export function defaultSwapProposalFn(probSwap: number): SwapProposalFn {
   const p32 = Math.fround(checkProb('defaultSwapProposalFn', 'probSwap', probSwap));
   return (numReplica, { batchShape = [], seed }) => {
     const [paritySeed, proposalSeed] = splitSeed(seed) as [KeyArray, KeyArray];
-    const B = batchShape.reduce((a, b) => a * b, 1);
+    const B = sizeOf(batchShape);
     const u = uniform([1, ...batchShape], { dtype: 'float32', seed: paritySeed }).data as Float32Array;
     const q = uniform([...batchShape], { dtype: 'float32', seed: proposalSeed }).data as Float32Array;
     const out = new Int32Array(numReplica * B);
@@ -80,7 +81,7 @@ export function evenOddSwapProposalFn(swapFrequency: number): SwapProposalFn {
   const f = Math.fround(checkProb('evenOddSwapProposalFn', 'swapFrequency', swapFrequency));
   const period = f > 0 ? Math.ceil(Math.fround(1 / f)) : 1;
   return (numReplica, { batchShape = [], stepCount }) => {
-    const B = batchShape.reduce((a, b) => a * b, 1);
+    const B = sizeOf(batchShape);
     const odd = numReplica > 2 && Math.floor(stepCount / period) % 2 === 1 ? 1 : 0;
     const swap = f > 0 && stepCount % period === 0;
     const out = new Int32Array(numReplica * B);

@@ -41,16 +41,20 @@ export function windowSizes(n: number): WindowSizes {
   return { first, slow, last: n - ((2 ** NUM_SLOW_WINDOWS - 1) * slow) - first };
 }
 
+/** One warm-up window: the steps `[start, end)`, fast (step size only) or slow (also the mass matrix). */
+export interface Window { kind: 'fast' | 'slow'; start: number; end: number }
+
 /**
- * The boundaries of every window as `[start, end)` step ranges with their kind, in order (for
- * tests and documentation): fast, slow ×4, fast; or a single fast window when s = 0.
+ * The boundaries of every window as `[start, end)` step ranges with their kind, in order: fast,
+ * slow ×4, fast; or a single fast window when s = 0. {@link WindowedAdaptation} restarts its
+ * adaptations at these starts.
  * @example
  * windows(500).map((w) => w.end - w.start); // [75, 25, 50, 100, 200, 50]
  */
-export function windows(n: number): { kind: 'fast' | 'slow'; start: number; end: number }[] {
+export function windows(n: number): Window[] {
   const { first, slow, last } = windowSizes(n);
   if (slow === 0) return n === 0 ? [] : [{ kind: 'fast', start: 0, end: n }];
-  const out: { kind: 'fast' | 'slow'; start: number; end: number }[] = [{ kind: 'fast', start: 0, end: first }];
+  const out: Window[] = [{ kind: 'fast', start: 0, end: first }];
   let at = first;
   for (let i = 0; i < NUM_SLOW_WINDOWS; i++) { out.push({ kind: 'slow', start: at, end: at + slow * 2 ** i }); at += slow * 2 ** i; }
   out.push({ kind: 'fast', start: at, end: at + last });
@@ -85,12 +89,15 @@ export interface WindowedAdaptationResults<R extends object> {
  */
 export class WindowedAdaptation<R extends object> implements TransitionKernel<WindowedAdaptationResults<R>> {
   readonly parameters: Readonly<{ innerKernel: DiagonalMassMatrixAdaptation<Dassa<R>>; numAdaptationSteps: number }>;
+  /** The warm-up schedule, `windows(numAdaptationSteps)`. */
+  private readonly schedule: readonly Window[];
 
   constructor(options: { innerKernel: DiagonalMassMatrixAdaptation<Dassa<R>>; numAdaptationSteps: number }) {
     this.parameters = Object.freeze({
       innerKernel: options.innerKernel,
       numAdaptationSteps: checkNonNegativeInteger('WindowedAdaptation', 'numAdaptationSteps', options.numAdaptationSteps),
     });
+    this.schedule = windows(this.parameters.numAdaptationSteps);
   }
 
   get innerKernel(): DiagonalMassMatrixAdaptation<Dassa<R>> { return this.parameters.innerKernel; }
@@ -112,22 +119,22 @@ export class WindowedAdaptation<R extends object> implements TransitionKernel<Wi
 
   /** The inner results with the window-start edits for a step taken after `step` steps. */
   private windowStart(state: State, step: number, dmma: Dmma<R>): Dmma<R> {
-    const n = this.parameters.numAdaptationSteps;
-    const { first, slow, last } = windowSizes(n);
-    // s = 0: at step 0 every window start coincides; TFP adds up the flags (1 + 2 + 3 + 4) and
-    // `choose_from` clips the sum to the last window's update: dual averaging over all n steps,
-    // and the mass-matrix estimation left as bootstrapped (n steps, so set at step n).
-    if (slow === 0) return step === 0 ? { ...dmma, innerResults: this.restartDualAveraging(state, dmma.innerResults, n) } : dmma;
-    if (step === 0) return { ...dmma, innerResults: { ...dmma.innerResults, numAdaptationSteps: first + slow }, numEstimationSteps: -1 };
-    if (step === first) return { ...dmma, step: 0, numEstimationSteps: slow };
-    for (let i = 1; i < NUM_SLOW_WINDOWS; i++) {
-      if (step === first + slow * (2 ** i - 1)) {
-        const size = step - first + slow;
-        const reset = this.innerKernel.bootstrapFromInnerResults(state, dmma.innerResults);
-        return { ...reset, innerResults: this.restartDualAveraging(state, dmma.innerResults, size), numEstimationSteps: size };
-      }
+    const ws = this.schedule;
+    // s = 0 (at most one window): at step 0 every window start coincides; TFP adds up the flags
+    // (1 + 2 + 3 + 4) and `choose_from` clips the sum to the last window's update: dual averaging
+    // over all n steps, and the mass-matrix estimation left as bootstrapped (n steps, so set at step n).
+    if (ws.length <= 1) return step === 0 ? { ...dmma, innerResults: this.restartDualAveraging(state, dmma.innerResults, this.parameters.numAdaptationSteps) } : dmma;
+    const firstSlow = ws[1]!;
+    if (step === 0) return { ...dmma, innerResults: { ...dmma.innerResults, numAdaptationSteps: firstSlow.end }, numEstimationSteps: -1 };
+    if (step === firstSlow.start) return { ...dmma, step: 0, numEstimationSteps: firstSlow.end - firstSlow.start };
+    for (let i = 2; i < ws.length; i++) {
+      const w = ws[i]!;
+      if (step !== w.start) continue;
+      const size = w.end - w.start;
+      if (w.kind === 'fast') return { ...dmma, innerResults: this.restartDualAveraging(state, dmma.innerResults, size) };
+      const reset = this.innerKernel.bootstrapFromInnerResults(state, dmma.innerResults);
+      return { ...reset, innerResults: this.restartDualAveraging(state, dmma.innerResults, size), numEstimationSteps: size };
     }
-    if (step === first + (2 ** NUM_SLOW_WINDOWS - 1) * slow) return { ...dmma, innerResults: this.restartDualAveraging(state, dmma.innerResults, last) };
     return dmma;
   }
 

@@ -7,6 +7,7 @@ import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js
 import type { KeyArray } from '../../src/random/key-array.js';
 import { zeros, ones } from '../../src/tensor/ops/create.js';
 import { reshape } from '../../src/tensor/ops/shape.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TransitionKernel } from '../kernel.js';
 import { stateParts } from '../internal/target.js';
@@ -125,7 +126,7 @@ implements TransitionKernel<DiagonalMassMatrixAdaptationResults<R>> {
       runningVariance = prev.runningVariance.map((rv, i) => {
         const p = parts[i]!;
         const lead = p.ndim - rv.mean.ndim;
-        const m = p.shape.slice(0, lead).reduce((a, b) => a * b, 1);
+        const m = sizeOf(p.shape.slice(0, lead));
         return updateRunningVariance(rv, reshape(p, [m, ...rv.mean.shape]));
       });
       if (always || step === prev.numEstimationSteps) innerResults = setInverseMassDiag(newInner, massDiag(runningVariance));

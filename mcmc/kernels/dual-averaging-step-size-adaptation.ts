@@ -2,7 +2,7 @@
  * `DualAveragingStepSizeAdaptation` (TFP's `tfp.mcmc.DualAveragingStepSizeAdaptation`): Hoffman &
  * Gelman's dual averaging of the log step size, as in Stan's warm-up.
  */
-import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
+import { checkNonNegativeInteger, checkOptions, checkPositive, fail } from '../../src/checks.js';
 import { detLog, detPow } from '../../src/math/index.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { add, exp, log, mul, sub } from '../../src/tensor/ops/elementwise.js';
@@ -13,7 +13,7 @@ import { stateParts } from '../internal/target.js';
 import { getLogAcceptRatio, getStepSize, setStepSize, type StepSize } from '../internal/kernel-results.js';
 import { reduceLogMeanExp, type LogReduceFn } from '../internal/log-mean-exp.js';
 import {
-  checkInnerKernel, checkPositiveNumber, checkProb, packStepSize, padRight, reduceForStepSize, safeLogAcceptProb, stepSizeParts,
+  checkInnerKernel, checkProb, packStepSize, padRight, reduceForStepSize, safeLogAcceptProb, stepSizeParts,
 } from '../internal/step-size-parts.js';
 
 export interface DualAveragingStepSizeAdaptationOptions<R extends object = Record<string, unknown>> {
@@ -103,7 +103,7 @@ implements TransitionKernel<DualAveragingStepSizeAdaptationResults<R>> {
       innerKernel: o.innerKernel,
       numAdaptationSteps: checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps),
       targetAcceptProb: checkProb(FN, 'targetAcceptProb', o.targetAcceptProb ?? 0.75),
-      explorationShrinkage: checkPositiveNumber(FN, 'explorationShrinkage', o.explorationShrinkage ?? 0.05),
+      explorationShrinkage: checkPositive(FN, 'explorationShrinkage', o.explorationShrinkage ?? 0.05),
       shrinkageTarget: o.shrinkageTarget,
       stepCountSmoothing: smoothing,
       decayRate: decay,
@@ -201,6 +201,5 @@ implements TransitionKernel<DualAveragingStepSizeAdaptationResults<R>> {
 }
 
 function scalar(fn: string, arg: string, x: number): Tensor {
-  if (!(x > 0 && Number.isFinite(x))) fail('range', fn, arg, 'must be positive and finite', x);
-  return new Tensor(Float64Array.of(x), [], 'float64');
+  return new Tensor(Float64Array.of(checkPositive(fn, arg, x)), [], 'float64');
 }

@@ -4,7 +4,7 @@
  * `mcmc/internal/nuts-tree.ts` over flat Float64Arrays.
  */
 import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
-import { checkInteger, checkOptions, fail } from '../../src/checks.js';
+import { checkInteger, checkOptions, checkPositiveInteger, fail } from '../../src/checks.js';
 import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
@@ -115,8 +115,7 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     this.targetAndGrad = targetAndGrad;
     const depth = checkInteger(FN, 'maxTreeDepth', o.maxTreeDepth ?? 10);
     if (depth < 1 || depth > 30) fail('range', FN, 'maxTreeDepth', 'must be an integer in [1, 30]', depth);
-    const unrolled = checkInteger(FN, 'unrolledLeapfrogSteps', o.unrolledLeapfrogSteps ?? 1);
-    if (unrolled < 1) fail('range', FN, 'unrolledLeapfrogSteps', 'must be a positive integer', unrolled);
+    const unrolled = checkPositiveInteger(FN, 'unrolledLeapfrogSteps', o.unrolledLeapfrogSteps ?? 1);
     const maxEnergyDiff = o.maxEnergyDiff ?? 1000;
     if (typeof maxEnergyDiff !== 'number') fail('type', FN, 'maxEnergyDiff', 'must be a number', maxEnergyDiff);
     if (!(maxEnergyDiff > 0)) fail('range', FN, 'maxEnergyDiff', 'must be positive', maxEnergyDiff);

@@ -4,7 +4,7 @@
  * `randomWalkUniformFn`, and `RandomWalkMetropolis` = `MetropolisHastings(UncalibratedRandomWalk)`.
  */
 import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
-import { fail } from '../../src/checks.js';
+import { checkFunction, fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normal } from '../../src/samplers/normal.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
@@ -122,7 +122,7 @@ export interface UncalibratedRandomWalkResults {
 
 function checkTarget(fn: string, option: unknown): TargetLogProbFn {
   const target = targetFunction(fn, option);
-  if (typeof target !== 'function') fail('type', fn, 'targetLogProbFn', 'must be a function of the state parts returning one log density per chain', target);
+  checkFunction(fn, 'targetLogProbFn', target, 'must be a function of the state parts returning one log density per chain');
   return target as TargetLogProbFn;
 }
 
@@ -148,7 +148,7 @@ export class UncalibratedRandomWalk implements TransitionKernel<UncalibratedRand
     if (options === null || typeof options !== 'object') fail('type', fn, 'options', 'must be an object with `targetLogProbFn`', options);
     const targetLogProbFn = checkTarget(fn, options.targetLogProbFn);
     const newStateFn = options.newStateFn ?? randomWalkNormalFn();
-    if (typeof newStateFn !== 'function') fail('type', fn, 'newStateFn', 'must be a function (stateParts, seed) => parts', newStateFn);
+    checkFunction(fn, 'newStateFn', newStateFn, 'must be a function (stateParts, seed) => parts');
     this.fn = fn;
     this.parameters = Object.freeze({ targetLogProbFn, newStateFn, name: options.name });
   }

@@ -3,7 +3,7 @@
  * proposals `defaultSwapProposalFn` and `evenOddSwapProposalFn` live in `../internal/swap-proposals.ts`
  * and are re-exported here.
  */
-import { checkBoolean, fail } from '../../src/checks.js';
+import { checkBoolean, checkFunction, fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import { uniform } from '../../src/samplers/uniform.js';
@@ -99,7 +99,7 @@ export class ReplicaExchangeMC<R extends object = Record<string, unknown>> imple
     if (options === null || typeof options !== 'object') fail('type', fn, 'options', 'must be an object', options);
     const { targetLogProbFn, untemperedLogProbFn, temperedLogProbFn } = options;
     for (const [k, v] of Object.entries({ targetLogProbFn, untemperedLogProbFn, temperedLogProbFn })) {
-      if (v !== undefined && typeof v !== 'function') fail('type', fn, k, 'must be a function of the state parts', v);
+      if (v !== undefined) checkFunction(fn, k, v, 'must be a function of the state parts');
     }
     if ((temperedLogProbFn === undefined) !== (untemperedLogProbFn === undefined)) {
       fail('type', fn, 'temperedLogProbFn', 'and `untemperedLogProbFn` must be given together (or neither)', temperedLogProbFn ?? untemperedLogProbFn);
@@ -107,9 +107,9 @@ export class ReplicaExchangeMC<R extends object = Record<string, unknown>> imple
     if ((targetLogProbFn === undefined) === (temperedLogProbFn === undefined)) {
       fail('type', fn, 'targetLogProbFn', 'or the pair `temperedLogProbFn`/`untemperedLogProbFn` must be given (exactly one of them)', targetLogProbFn);
     }
-    if (typeof options.makeKernelFn !== 'function') fail('type', fn, 'makeKernelFn', 'must be a function (targetLogProbFn) => TransitionKernel', options.makeKernelFn);
+    checkFunction(fn, 'makeKernelFn', options.makeKernelFn, 'must be a function (targetLogProbFn) => TransitionKernel');
     const swapProposalFn = options.swapProposalFn ?? defaultSwapProposalFn(1);
-    if (typeof swapProposalFn !== 'function') fail('type', fn, 'swapProposalFn', 'must be a function (numReplica, { batchShape, stepCount, seed }) => swaps', swapProposalFn);
+    checkFunction(fn, 'swapProposalFn', swapProposalFn, 'must be a function (numReplica, { batchShape, stepCount, seed }) => swaps');
     const stateIncludesReplicas = checkBoolean(fn, 'stateIncludesReplicas', options.stateIncludesReplicas ?? false);
     const it = options.inverseTemperatures;
     if (!(it instanceof Tensor) && !Array.isArray(it)) fail('type', fn, 'inverseTemperatures', 'must be a Tensor or an array of numbers', it);

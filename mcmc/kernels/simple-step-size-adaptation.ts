@@ -3,7 +3,7 @@
  * kernel's step size by `1 + adaptationRate` when the (chain-reduced) acceptance probability is
  * above the target, divide by it otherwise, for the first `numAdaptationSteps` steps.
  */
-import { checkNonNegativeInteger, checkOptions } from '../../src/checks.js';
+import { checkNonNegativeInteger, checkOptions, checkPositive } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { div, greater, log, mul, where } from '../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
@@ -12,7 +12,7 @@ import { stateParts } from '../internal/target.js';
 import { getLogAcceptRatio, getStepSize, setStepSize, type StepSize } from '../internal/kernel-results.js';
 import { reduceLogMeanExp, type LogReduceFn } from '../internal/log-mean-exp.js';
 import {
-  checkInnerKernel, checkPositiveNumber, checkProb, packStepSize, padRight, reduceForStepSize, safeLogAcceptProb, stepSizeParts,
+  checkInnerKernel, checkProb, packStepSize, padRight, reduceForStepSize, safeLogAcceptProb, stepSizeParts,
 } from '../internal/step-size-parts.js';
 import { detLog } from '../../src/math/index.js';
 
@@ -72,7 +72,7 @@ implements TransitionKernel<SimpleStepSizeAdaptationResults<R>> {
       innerKernel: o.innerKernel,
       numAdaptationSteps: checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps),
       targetAcceptProb: checkProb(FN, 'targetAcceptProb', o.targetAcceptProb ?? 0.75),
-      adaptationRate: checkPositiveNumber(FN, 'adaptationRate', o.adaptationRate ?? 0.01),
+      adaptationRate: checkPositive(FN, 'adaptationRate', o.adaptationRate ?? 0.01),
       reduceFn: o.reduceFn ?? reduceLogMeanExp,
     });
   }

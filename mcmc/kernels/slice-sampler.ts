@@ -3,7 +3,7 @@
  * direction per state part, uniform on that part's unit sphere (per chain), and applies Neal's
  * (2003) one-dimensional slice sampler, doubling then shrinking, along it.
  */
-import { checkInteger, fail } from '../../src/checks.js';
+import { checkFunction, checkInteger, fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { getModes } from '../../src/config.js';
 import { detCos, detSin } from '../../src/math/index.js';
@@ -93,7 +93,7 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
   constructor(options: SliceSamplerOptions) {
     const fn = 'SliceSampler';
     if (options === null || typeof options !== 'object') fail('type', fn, 'options', 'must be an object with `targetLogProbFn`, `stepSize` and `maxDoublings`', options);
-    if (typeof options.targetLogProbFn !== 'function') fail('type', fn, 'targetLogProbFn', 'must be a function of the state parts returning one log density per chain', options.targetLogProbFn);
+    checkFunction(fn, 'targetLogProbFn', options.targetLogProbFn, 'must be a function of the state parts returning one log density per chain');
     const stepSize = checkStepSize(fn, options.stepSize);
     const maxDoublings = checkInteger(fn, 'maxDoublings', options.maxDoublings);
     if (maxDoublings < 1 || maxDoublings > 1000) fail('range', fn, 'maxDoublings', 'must be a positive integer (at most 1000)', maxDoublings);

@@ -4,7 +4,7 @@
  * Metropolis correction. `HamiltonianMonteCarlo` wraps it in `MetropolisHastings`.
  */
 import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
-import { checkBoolean, checkInteger, checkOptions, fail } from '../../src/checks.js';
+import { checkBoolean, checkOptions, checkPositiveInteger } from '../../src/checks.js';
 import { getModes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
@@ -94,8 +94,7 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;
-    const n = checkInteger(FN, 'numLeapfrogSteps', o.numLeapfrogSteps);
-    if (n < 1) fail('range', FN, 'numLeapfrogSteps', 'must be a positive integer', n);
+    const n = checkPositiveInteger(FN, 'numLeapfrogSteps', o.numLeapfrogSteps);
     this.parameters = Object.freeze({
       ...o,
       stepSize: checkStepSizeOption(FN, o.stepSize),

@@ -4,7 +4,7 @@
  * `MetropolisAdjustedLangevinAlgorithm` wraps it.
  */
 import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
-import { checkOptions, fail } from '../../src/checks.js';
+import { checkFunction, checkOptions, fail } from '../../src/checks.js';
 import { getModes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
@@ -23,6 +23,7 @@ import {
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 import { detLog } from '../../src/math/index.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 
 /** A volatility per state part (or one shared by all parts), each broadcasting against its part. */
 export type VolatilityFn = (...parts: Tensor[]) => Tensor | number | readonly (Tensor | number)[];
@@ -65,7 +66,7 @@ const FN = 'UncalibratedLangevin';
 
 /** σ and ∇Σσ² per part as flat arrays (all-ones and zeros without a volatility function). */
 function volatilityAt(fn: string, volFn: VolatilityFn | undefined, parts: readonly Tensor[], g: Geometry): { vol: Float64Array[]; grad: Float64Array[] } {
-  const sizes = g.partShapes.map((s) => s.reduce((a, b) => a * b, 1));
+  const sizes = g.partShapes.map((s) => sizeOf(s));
   if (volFn === undefined) return { vol: sizes.map((n) => new Float64Array(n).fill(1)), grad: sizes.map((n) => new Float64Array(n)) };
   let vols: Tensor[] = [];
   const [, grads] = valueAndGrad((...xs: Tensor[]) => {
@@ -116,7 +117,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;
-    if (o.volatilityFn !== undefined && typeof o.volatilityFn !== 'function') fail('type', FN, 'volatilityFn', 'must be a function', o.volatilityFn);
+    if (o.volatilityFn !== undefined) checkFunction(FN, 'volatilityFn', o.volatilityFn);
     this.parameters = Object.freeze({
       ...o, stepSize: checkStepSizeOption(FN, o.stepSize), inverseMassDiag: checkInverseMassOption(FN, o.inverseMassDiag),
     });

@@ -5,6 +5,7 @@
  */
 import { fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State } from '../kernel.js';
 import type { Trace } from '../internal/stack.js';
@@ -101,7 +102,7 @@ export function chainDraw(states: State, chain: number, draw: number): State {
   const one = (t: Tensor): Tensor => {
     const [draws, chains, ...rest] = t.shape as [number, number, ...number[]];
     const d = draw < 0 ? draws + draw : draw;
-    const inner = rest.reduce((a, b) => a * b, 1);
+    const inner = sizeOf(rest);
     const start = (d * chains + chain) * inner;
     return new Tensor((t.data as Float64Array).slice(start, start + inner) as never, rest, t.dtype);
   };

@@ -21,7 +21,7 @@
  * is its own model module must not `await sampleChains(...)` at top level, since the import
  * would wait for the script itself.
  */
-import { fail } from '../../src/checks.js';
+import { checkFunction, fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import type { State, TransitionKernel } from '../kernel.js';
 import type { Trace } from '../internal/stack.js';
@@ -136,6 +136,6 @@ export function checkChainSetup(fn: string, s: unknown): ChainSetup {
     fail('type', fn, 'setup().kernel', 'must be a TransitionKernel', r.kernel);
   }
   if (r.currentState === undefined) fail('type', fn, 'setup().currentState', 'must be a Tensor or an array of Tensors', r.currentState);
-  if (r.traceFn !== undefined && typeof r.traceFn !== 'function') fail('type', fn, 'setup().traceFn', 'must be a function', r.traceFn);
+  if (r.traceFn !== undefined) checkFunction(fn, 'setup().traceFn', r.traceFn);
   return r as ChainSetup;
 }

@@ -2,7 +2,7 @@
  * `sampleChains`: independent MCMC chains on worker threads, with results that do not depend on
  * how the work was scheduled.
  */
-import { checkFinite, checkInteger, checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
+import { checkFinite, checkFunction, checkInteger, checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
 import { encodeValue } from '../../src/effects/clone.js';
 import type { EffectsContext } from '../../src/effects/context.js';
 import { ChainSequencer } from '../../src/effects/sequencer.js';
@@ -104,7 +104,7 @@ export async function planChains<R extends object>(
   const numStepsBetweenResults = checkNonNegativeInteger(fn, 'numStepsBetweenResults', o.numStepsBetweenResults ?? 0);
   const progressInterval = checkFinite(fn, 'progressInterval', o.progressInterval ?? 100);
   if (progressInterval < 0) fail('range', fn, 'progressInterval', 'must be non-negative', progressInterval);
-  if (o.onProgress !== undefined && typeof o.onProgress !== 'function') fail('type', fn, 'onProgress', 'must be a function', o.onProgress);
+  if (o.onProgress !== undefined) checkFunction(fn, 'onProgress', o.onProgress);
   const signal = o.signal;
   if (signal !== undefined && (signal === null || typeof signal !== 'object' || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
     fail('type', fn, 'signal', 'must be an AbortSignal', signal);

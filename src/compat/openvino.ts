@@ -14,6 +14,7 @@
 import { checkBoolean, checkNonNegativeInteger, checkOneOf, checkShape, fail } from '../checks.js';
 import { philoxFill } from '../prng/wasm.js';
 import { fma32, fma64 } from '../random/float.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { bfloat16ToNumber, float16ToNumber, roundToBfloat16Bits, roundToFloat16Bits, type Bf16Rounding } from './half.js';
 
@@ -210,7 +211,7 @@ export function randomUniform<T extends OutputType>(args: RandomUniformArgs<T>):
   if (fma && type !== 'f32' && type !== 'f64') fail('range', FN, 'fma', "applies to outputType 'f32' and 'f64' only", fma);
   if (args.bf16Rounding !== undefined && type !== 'bf16') fail('range', FN, 'bf16Rounding', "applies to outputType 'bf16' only", args.bf16Rounding);
 
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   let out: Float32Array | Float64Array | Int32Array | BigInt64Array | Uint16Array;
   if (type === 'i32' || type === 'i64') {
     const bits = type === 'i32' ? 32 : 64;

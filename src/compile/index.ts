@@ -3,7 +3,7 @@
  * `compileGradient` is the engine's entry (the log density compiler and the samplers use it);
  * `jit` wraps it for users as a function of tensors, cached per input shape.
  */
-import { fail } from '../checks.js';
+import { checkFunction } from '../checks.js';
 import { asTensor, type TensorLike } from '../tensor/core.js';
 import { Tensor } from '../tensor/tensor.js';
 import { generate, type Compiled } from './codegen.js';
@@ -36,7 +36,7 @@ export function compileGradient(fn: string, f: (...xs: Tensor[]) => TensorLike |
  * f([1, 2, 3]).item(); // 14
  */
 export function jit(f: (...xs: Tensor[]) => TensorLike): (...xs: TensorLike[]) => Tensor {
-  if (typeof f !== 'function') fail('type', 'jit', 'f', 'must be a function', f);
+  checkFunction('jit', 'f', f);
   const cache = new Map<string, Compiled>();
   return (...args) => {
     const xs = args.map((a, i) => asTensor('jit', `args[${i}]`, a));

@@ -1,5 +1,5 @@
 /** `effects.callback`: call a host function for its side effects, ordered or not (JAX's `io_callback`). */
-import { fail } from '../checks.js';
+import { checkFunction, fail } from '../checks.js';
 import { copyValue, encodeValue } from './clone.js';
 import { currentContext } from './context.js';
 import { splitEffectArgs, type EffectOptions } from './options.js';
@@ -49,7 +49,7 @@ export function callbackKind(fn: Function): string {
  */
 export function callback<A extends unknown[]>(fn: (...args: A) => unknown, ...args: [...A, EffectOptions] | A): void {
   const name = 'effects.callback';
-  if (typeof fn !== 'function') fail('type', name, 'fn', 'must be a function', fn);
+  checkFunction(name, 'fn', fn);
   const split = splitEffectArgs(name, args);
   const kind = callbackKind(fn);
   const sink = remoteSink();

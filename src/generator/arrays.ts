@@ -8,6 +8,7 @@ import { getModes } from '../config.js';
 import { choiceData, choiceProbabilities } from '../random/choice.js';
 import { permutationData } from '../random/permutation.js';
 import type { DType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor, tensorFrom } from '../tensor/tensor.js';
 import { checkSize, result, type Scalar, type SizeLike } from './args.js';
 import { BasicMethods } from './basic.js';
@@ -53,7 +54,7 @@ export class ArrayMethods extends BasicMethods {
     const opts = checkOptions(fn, options, ['replace', 'p', 'axis']);
     this.single(fn);
     const replace = opts.replace === undefined ? true : checkBoolean(fn, 'replace', opts.replace);
-    const draws = (s ?? []).reduce((x, y) => x * y, 1);
+    const draws = sizeOf(s ?? []);
     let n: number, axis = 0;
     let from: number | Tensor;
     if (typeof a === 'number') {

@@ -12,6 +12,7 @@ import { checkIntDtype, randintData } from '../random/randint.js';
 import { uniformUnit } from '../random/uniform.js';
 import { scaleUnit } from '../random/unit.js';
 import type { FloatDType, IntDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import {
   affine, checkSize, constrain, finite, nonNegative, outputShape, param, result, values,
@@ -331,8 +332,4 @@ export class BasicMethods extends GeneratorCore {
       return words instanceof Uint8Array ? words : Uint8Array.from(words);
     });
   }
-}
-
-function sizeOf(shape: readonly number[]): number {
-  return shape.reduce((a, b) => a * b, 1);
 }

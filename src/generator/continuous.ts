@@ -11,7 +11,7 @@ import { cauchyData } from '../random/cauchy.js';
 import { chisquareData } from '../random/chisquare.js';
 import { exponentialData } from '../random/exponential.js';
 import { fData } from '../random/f.js';
-import { gammaData, sizeOf } from '../random/gamma.js';
+import { gammaData } from '../random/gamma.js';
 import type { KeyArray } from '../random/key-array.js';
 import { laplaceData } from '../random/laplace.js';
 import { logisticData } from '../random/logistic.js';
@@ -31,6 +31,7 @@ import {
 import { ArrayMethods } from './arrays.js';
 import type { FloatOptions } from './basic.js';
 import { detExp, detExpm1 } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /** A parameter: NumPy's name, the value, its constraint and the constraint's wording. */
 export type ParamSpec = readonly [name: string, value: unknown, ok: (v: number) => boolean, what: string];

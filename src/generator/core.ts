@@ -4,10 +4,11 @@
  * the subclasses in basic.ts, arrays.ts, continuous.ts and discrete.ts; `Generator` itself is
  * in generator.ts.
  */
-import { checkInteger, checkNonNegativeInteger, checkShape, fail } from '../checks.js';
+import { checkFunction, checkInteger, checkNonNegativeInteger, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { ImplName, PrngImpl } from '../random/impl.js';
 import { IMPLS, KeyArray, splitKeys } from '../random/key-array.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /** A Generator as plain JSON (`toJSON` / `Generator.fromJSON`). */
 export interface GeneratorJSON {
@@ -47,8 +48,6 @@ export interface GeneratorState {
   readonly kids?: Kids;
   readonly offset?: number;
 }
-
-const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
 /**
  * Base class of `Generator`: holds `baseKey` and a counter, and makes one fresh key per draw
@@ -258,7 +257,7 @@ export class GeneratorCore {
    * statefulRng(0).split(3).map((g) => g.normal()); // three numbers
    */
   map<T>(f: (g: this, i: number) => T): T[] {
-    if (typeof f !== 'function') fail('type', 'Generator.map', 'f', 'must be a function', f);
+    checkFunction('Generator.map', 'f', f);
     const out: T[] = [];
     let i = 0;
     for (const g of this) out.push(f(g, i++));

@@ -7,6 +7,7 @@ import { fail } from '../checks.js';
 import type { Modes } from '../config.js';
 import { splitKeys, type KeyArray } from '../random/key-array.js';
 import { allocate, intBits, intRange, type IntDType, type TensorData } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
 
 /** Integer bounds: one value, or values with a shape (row-major). */
@@ -59,7 +60,7 @@ export function checkOrder(fn: string, lo: readonly bigint[], hi: readonly bigin
 
 /** `p`'s values broadcast to `shape` (NumPy rules; the shapes are already known to broadcast). */
 export function broadcastInts(p: IntParam, shape: readonly number[]): bigint[] {
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   if (p.values.length === 1) return new Array<bigint>(size).fill(p.values[0]!);
   const offset = shape.length - p.shape.length;
   const strides = new Array<number>(shape.length).fill(0);

@@ -1,9 +1,10 @@
 import { checkNonNegativeInteger, checkOptions, checkShape } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { exponentialData } from './exponential.js';
-import { sizeOf } from './gamma.js';
+import {  } from './gamma.js';
 import { cpow, rounder, type FloatArray, type Round } from './gamma-steps.js';
 import { checkPower, generalizedNormalData } from './generalized-normal.js';
 import { checkKey, splitKeys, type KeyArray } from './key-array.js';

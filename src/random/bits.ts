@@ -1,5 +1,6 @@
 import { checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { BitWidth } from './impl.js';
 import { checkKey, type KeyArray } from './key-array.js';
@@ -35,7 +36,7 @@ export function bits(key: KeyArray, shape: number | readonly number[] = [], opti
   const modes = getModes();
   const dtype = opts.dtype === undefined ? (modes.x64 ? 'uint64' : 'uint32') : checkOneOf(fn, 'dtype', opts.dtype, BITS_DTYPES);
   if (dtype === 'uint64' && !modes.x64) fail('range', fn, 'dtype', "'uint64' needs x64 mode (configure({ x64: true }))", dtype);
-  const size = s.reduce((a, b) => a * b, 1);
+  const size = sizeOf(s);
   const width = Number(dtype.slice(4)) as BitWidth;
   const raw = randomBits(key, width, size, modes);
   return new Tensor<BitsDType>(width === 64 ? toUint64(raw as Uint32Array) : raw, s, dtype);

@@ -2,6 +2,7 @@ import { checkAxis, checkBoolean, checkOneOf, checkOptions, checkShape, fail } f
 import { getModes, type Modes } from '../config.js';
 import { broadcastData } from '../tensor/broadcast.js';
 import { allocate, type FloatDType, type IntDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
 import { gumbelData, type GumbelMode } from './gumbel.js';
 import { checkKey, type KeyArray } from './key-array.js';
@@ -19,8 +20,6 @@ export interface CategoricalOptions {
   mode?: GumbelMode;
 }
 
-const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
-
 /**
  * Indices of the k largest of `values[base + j·stride]`, j < K, largest first, ties to the lower
  * index (XLA's TopK order).
@@ -36,7 +35,7 @@ function topK(values: Float64Array | Float32Array, base: number, stride: number,
  * checked and in `dtype`.
  * - with replacement: g = gumbel(key, prefix + batch-with-axis) in `dtype`, argmax(g + logits)
  *   along the category axis (the first maximum); the result has `shape` (prefix + batch).
- * - without: g = gumbel(key, logits.shape); top-k of logits + g along the axis, k = prod(prefix);
+ * - without: g = gumbel(key, logits.shape); top-k of logits + g along the axis, k = sizeOf(prefix);
  *   result[j, b] is batch entry b's j-th pick.
  */
 export function categoricalData(key: KeyArray, logits: Tensor, axis: number, shape: readonly number[], replace: boolean,
@@ -48,14 +47,14 @@ export function categoricalData(key: KeyArray, logits: Tensor, axis: number, sha
   if (replace) {
     const batch = shape.slice(prefix.length);
     const gShape = [...prefix, ...batch.slice(0, axis), K, ...batch.slice(axis)];
-    const size = prod(gShape);
+    const size = sizeOf(gShape);
     const g = gumbelData(key, size, dtype, mode, modes);
     // logits broadcast to one draw's worth (batch with the axis); draws repeat it (index mod lSize).
     const l = broadcastData('random.categorical', 'logits', logits, gShape.slice(prefix.length)) as Float64Array | Float32Array;
     const lSize = l.length;
     const ax = prefix.length + axis;
-    const inner = prod(gShape.slice(ax + 1));
-    const outer = prod(gShape.slice(0, ax));
+    const inner = sizeOf(gShape.slice(ax + 1));
+    const outer = sizeOf(gShape.slice(0, ax));
     const out = new Float64Array(outer * inner);
     for (let o = 0; o < outer; o++) {
       for (let j = 0; j < inner; j++) {
@@ -74,9 +73,9 @@ export function categoricalData(key: KeyArray, logits: Tensor, axis: number, sha
   const size = logits.size;
   const z = gumbelData(key, size, dtype, mode, modes);
   for (let i = 0; i < size; i++) z[i] = r(logits.data[i] as number + z[i]!);
-  const k = prod(prefix);
-  const inner = prod(logits.shape.slice(axis + 1));
-  const outer = prod(logits.shape.slice(0, axis));
+  const k = sizeOf(prefix);
+  const inner = sizeOf(logits.shape.slice(axis + 1));
+  const outer = sizeOf(logits.shape.slice(0, axis));
   const nBatch = outer * inner;
   const out = new Float64Array(k * nBatch);
   for (let o = 0; o < outer; o++) {
@@ -113,7 +112,7 @@ export function checkLogits(fn: string, logits: unknown, modes: Modes): Tensor {
  *
  * Bit-for-bit JAX's Gumbel-max scheme: with replacement, argmax of logits plus Gumbel noise of
  * shape `shape` with the category axis inserted; without replacement, the top k of logits plus
- * one Gumbel draw per category, k = prod(shape[: len(shape) − len(batch)]). The noise is drawn
+ * one Gumbel draw per category, k = sizeOf(shape[: len(shape) − len(batch)]). The noise is drawn
  * in the logits' dtype (numbers act as the default float: float64 in x64 mode). A −∞ logit is
  * a category of probability 0: never drawn with replacement; without replacement it comes only
  * after every finite-logit category has been drawn (then in index order, as in JAX).
@@ -159,11 +158,11 @@ export function categorical(key: KeyArray, logits: Tensor | readonly unknown[], 
     }
   }
   const prefix = shape.slice(0, shape.length - batch.length);
-  const nDraws = prod(prefix);
+  const nDraws = sizeOf(prefix);
 
   // Values: no NaN or +∞, and every batch entry has a finite logit.
-  const inner = prod(t.shape.slice(axis + 1));
-  const outer = prod(t.shape.slice(0, axis));
+  const inner = sizeOf(t.shape.slice(axis + 1));
+  const outer = sizeOf(t.shape.slice(0, axis));
   const data = t.data as Float64Array | Float32Array;
   for (let o = 0; o < outer; o++) {
     for (let j = 0; j < inner; j++) {
@@ -173,7 +172,7 @@ export function categorical(key: KeyArray, logits: Tensor | readonly unknown[], 
         if (v !== v || v === Infinity) fail('range', fn, 'logits', 'must not be NaN or +Infinity', v);
         if (v !== -Infinity) finite++;
       }
-      if (finite === 0 && prod(shape) > 0) fail('range', fn, 'logits', 'must have a finite entry in every batch entry (all are -Infinity)', logits);
+      if (finite === 0 && sizeOf(shape) > 0) fail('range', fn, 'logits', 'must have a finite entry in every batch entry (all are -Infinity)', logits);
     }
   }
   if (!replace && nDraws > K) {
@@ -184,7 +183,7 @@ export function categorical(key: KeyArray, logits: Tensor | readonly unknown[], 
   }
 
   const outDtype: IntDType = replace ? defaultIntDtype(modes) : 'int32';
-  const idx = prod(shape) === 0 ? new Float64Array(0) : categoricalData(key, t, axis, shape, replace, mode, dtype, modes);
+  const idx = sizeOf(shape) === 0 ? new Float64Array(0) : categoricalData(key, t, axis, shape, replace, mode, dtype, modes);
   const out = allocate(outDtype, idx.length);
   if (outDtype === 'int64') for (let i = 0; i < idx.length; i++) (out as BigInt64Array)[i] = BigInt(idx[i]!);
   else (out as Int32Array).set(idx);

@@ -6,6 +6,7 @@ import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData } from './uniform.js';
 import { detTan } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /** finfo(dtype).eps: the gap above 1. */
 const EPS: Record<FloatDType, number> = { float32: 2 ** -23, float64: 2 ** -52 };
@@ -35,5 +36,5 @@ export function cauchy(key: KeyArray, shape: ShapeLike = [], options?: { dtype?:
   const s = checkShape(fn, 'shape', shape as number[]);
   const modes = getModes();
   const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  return new Tensor<FloatDType>(cauchyData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+  return new Tensor<FloatDType>(cauchyData(key, sizeOf(s), dtype, modes), s, dtype);
 }

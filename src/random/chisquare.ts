@@ -2,11 +2,12 @@ import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { loggammaData, paramOrScalar, sizeOf } from './gamma.js';
+import { loggammaData, paramOrScalar } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 import { detExp } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /**
  * `size` chi-square samples as JAX draws them (§6.17): 2·exp(loggamma(key, df/2)). `df` holds

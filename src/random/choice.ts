@@ -9,6 +9,7 @@ import { randintData } from './randint.js';
 import { shuffleData } from './shuffle.js';
 import { uniformData, uniformUnit } from './uniform.js';
 import { detLog } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 export interface ChoiceOptions {
   /** Sample with replacement (default true). */
@@ -87,7 +88,7 @@ export function choice(
   const arr = typeof a === 'number' ? undefined : checkArrayArg(fn, 'a', a);
   const axis = arr ? checkAxis(fn, 'axis', opts.axis ?? 0, arr.ndim) : (opts.axis === undefined ? 0 : checkAxis(fn, 'axis', opts.axis, 1));
   const nInputs = arr ? arr.shape[axis]! : checkInteger(fn, 'a', a);
-  const nDraws = s.reduce((x, y) => x * y, 1);
+  const nDraws = sizeOf(s);
   if (nDraws === 0) return choiceData(key, arr ?? nInputs, s, axis, replace, undefined, modes);
   if (nInputs <= 0) fail('range', fn, 'a', 'must have at least one entry to choose from', a);
   if (!replace && nDraws > nInputs) {
@@ -111,7 +112,7 @@ export function choiceData(
   const intDtype = defaultIntDtype(modes);
   const arr = typeof a === 'number' ? undefined : a;
   const nInputs = arr ? arr.shape[axis]! : (a as number);
-  const nDraws = s.reduce((x, y) => x * y, 1);
+  const nDraws = sizeOf(s);
   const resultShape = arr ? [...arr.shape.slice(0, axis), ...s, ...arr.shape.slice(axis + 1)] : [...s];
   if (nDraws === 0) return new Tensor(allocate(arr ? arr.dtype : intDtype, 0), resultShape, arr ? arr.dtype : intDtype);
 

@@ -2,11 +2,12 @@ import { checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
 import { Tensor } from '../tensor/tensor.js';
-import { loggammaData, paramOrScalar, sizeOf } from './gamma.js';
+import { loggammaData, paramOrScalar } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { broadcastShapes, floatDtype, floatParam, type ParamLike, type ShapeLike } from './params.js';
 import { detExp } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /**
  * `rows` Dirichlet samples of dimension k as JAX draws them (§6.13): log-gammas of the whole

@@ -6,6 +6,7 @@ import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
 import { detLog1p } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /** `size` standard exponentials as JAX draws them: −log1p(−u), u uniform on [0, 1). */
 export function exponentialData(key: KeyArray, size: number, dtype: FloatDType, modes: Modes): Float64Array | Float32Array {
@@ -27,5 +28,5 @@ export function exponential(key: KeyArray, shape: ShapeLike = [], options?: { dt
   const s = checkShape(fn, 'shape', shape as number[]);
   const modes = getModes();
   const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  return new Tensor<FloatDType>(exponentialData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+  return new Tensor<FloatDType>(exponentialData(key, sizeOf(s), dtype, modes), s, dtype);
 }

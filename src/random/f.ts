@@ -1,9 +1,10 @@
 import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { chisquareData } from './chisquare.js';
-import { paramOrScalar, sizeOf } from './gamma.js';
+import { paramOrScalar } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';

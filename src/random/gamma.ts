@@ -14,6 +14,7 @@
 import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { exponentialData } from './exponential.js';
 import { candidate, finish, rejected, rounder, SQUEEZE, THIRD, type FloatArray } from './gamma-steps.js';
@@ -21,9 +22,6 @@ import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
 import { floatDtype, floatParam, paramValues, resolveShape, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
-
-/** The number of elements of a shape. */
-export const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
 // ---------------------------------------------------------------------------------------------
 // The plain path

@@ -1,8 +1,9 @@
-import { checkOptions, checkShape, fail } from '../checks.js';
+import { checkOptions, checkPositive, checkShape } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
-import { gammaData, sizeOf } from './gamma.js';
+import { gammaData } from './gamma.js';
 import { cpow, rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { floatDtype, type ShapeLike } from './params.js';
@@ -10,9 +11,7 @@ import { uniformUnit } from './uniform.js';
 
 /** A shape parameter `p`: a positive, finite number (JAX takes a Python float). */
 export function checkPower(fn: string, arg: string, p: unknown): number {
-  if (typeof p !== 'number') fail('type', fn, arg, 'must be a number', p);
-  if (!(p > 0 && p < Infinity)) fail('range', fn, arg, 'must be positive and finite', p);
-  return p;
+  return checkPositive(fn, arg, p);
 }
 
 /**

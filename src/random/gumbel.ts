@@ -6,6 +6,7 @@ import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData, uniformUnit } from './uniform.js';
 import { detLog, detLog1p } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 export type GumbelMode = 'low' | 'high';
 const TINY: Record<FloatDType, number> = { float32: 2 ** -126, float64: 2 ** -1022 };
@@ -52,5 +53,5 @@ export function gumbel(key: KeyArray, shape: ShapeLike = [], options?: { dtype?:
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const mode = opts.mode === undefined ? 'low' : checkOneOf(fn, 'mode', opts.mode, ['low', 'high'] as const);
-  return new Tensor<FloatDType>(gumbelData(key, s.reduce((a, b) => a * b, 1), dtype, mode, modes), s, dtype);
+  return new Tensor<FloatDType>(gumbelData(key, sizeOf(s), dtype, mode, modes), s, dtype);
 }

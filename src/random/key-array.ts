@@ -3,6 +3,7 @@ import { fail } from '../checks.js';
 import { philox4x32 } from './philox-impl.js';
 import { threefry2x32 } from './threefry-impl.js';
 import type { Modes } from '../config.js';
+import { sizeOf } from '../tensor/shapes.js';
 import type { ImplName, PrngImpl } from './impl.js';
 
 /** The registered implementations, by name. */
@@ -28,7 +29,7 @@ export class KeyArray implements Iterable<KeyArray> {
   readonly data: Uint32Array;
 
   constructor(impl: PrngImpl, data: Uint32Array, shape: readonly number[]) {
-    const size = shape.reduce((a, b) => a * b, 1);
+    const size = sizeOf(shape);
     if (data.length !== size * impl.keyWords) {
       throw new RangeError(`KeyArray: ${data.length} words do not make ${size} ${impl.name} keys`);
     }

@@ -2,6 +2,7 @@ import { checkOptions, checkShape, fail } from '../checks.js';
 import { getModes } from '../config.js';
 import { Tensor } from '../tensor/tensor.js';
 import type { DType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import type { ImplName } from './impl.js';
 import { checkImpl, checkKey, KeyArray } from './key-array.js';
 
@@ -73,7 +74,7 @@ export function split(key: KeyArray, num: number | readonly number[] = 2): KeyAr
   const fn = 'random.split';
   const words = checkKey(fn, 'key', key);
   const shape = checkShape(fn, 'num', num);
-  const count = shape.reduce((a, b) => a * b, 1);
+  const count = sizeOf(shape);
   return new KeyArray(key.impl, key.impl.split(words, count, getModes()), shape);
 }
 
@@ -134,7 +135,7 @@ export function wrapKeyData(data: Tensor | Uint32Array | ArrayLike<unknown>, opt
     let probe: unknown = data;
     while (Array.isArray(probe)) { shape.push(probe.length); probe = probe[0]; }
     const flat = (data as unknown[]).flat(Infinity);
-    if (flat.length !== shape.reduce((a, b) => a * b, 1)) fail('type', fn, 'data', 'must be a rectangular nested array', data);
+    if (flat.length !== sizeOf(shape)) fail('type', fn, 'data', 'must be a rectangular nested array', data);
     words = new Uint32Array(flat.length);
     flat.forEach((w, i) => {
       if (typeof w !== 'number' || !Number.isInteger(w) || w < 0 || w >= 2 ** 32) {

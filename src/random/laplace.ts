@@ -6,6 +6,7 @@ import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData } from './uniform.js';
 import { detLog1p } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /** finfo(dtype).epsneg: the gap below 1. */
 const EPSNEG: Record<FloatDType, number> = { float32: 2 ** -24, float64: 2 ** -53 };
@@ -40,5 +41,5 @@ export function laplace(key: KeyArray, shape: ShapeLike = [], options?: { dtype?
   const s = checkShape(fn, 'shape', shape as number[]);
   const modes = getModes();
   const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  return new Tensor<FloatDType>(laplaceData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+  return new Tensor<FloatDType>(laplaceData(key, sizeOf(s), dtype, modes), s, dtype);
 }

@@ -6,6 +6,7 @@ import { checkKey, type KeyArray } from './key-array.js';
 import { floatDtype, rounder, type ShapeLike } from './params.js';
 import { uniformData } from './uniform.js';
 import { detLog, detLog1p } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /** finfo(dtype).tiny: the smallest normal number. */
 const TINY: Record<FloatDType, number> = { float32: 2 ** -126, float64: 2 ** -1022 };
@@ -34,5 +35,5 @@ export function logistic(key: KeyArray, shape: ShapeLike = [], options?: { dtype
   const s = checkShape(fn, 'shape', shape as number[]);
   const modes = getModes();
   const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  return new Tensor<FloatDType>(logisticData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+  return new Tensor<FloatDType>(logisticData(key, sizeOf(s), dtype, modes), s, dtype);
 }

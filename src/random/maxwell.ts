@@ -1,6 +1,7 @@
 import { checkOptions, checkShape } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
@@ -39,5 +40,5 @@ export function maxwell(key: KeyArray, shape: ShapeLike = [], options?: { dtype?
   checkShape(fn, 'shape', [...s, 3]); // it draws 3 normals per value
   const modes = getModes();
   const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  return new Tensor<FloatDType>(maxwellData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+  return new Tensor<FloatDType>(maxwellData(key, sizeOf(s), dtype, modes), s, dtype);
 }

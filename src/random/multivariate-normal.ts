@@ -2,6 +2,7 @@ import { checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { broadcastData } from '../tensor/broadcast.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { cholesky, symmetricEigen } from './linalg.js';
 import { checkKey, type KeyArray } from './key-array.js';
@@ -82,7 +83,7 @@ export function multivariateNormalData(
 
 /** Row-major indices 0..size−1 of a batch shape, as an int32 tensor (for broadcasting maps). */
 function indexTensor(shape: readonly number[]): Tensor<'int32'> {
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   return new Tensor(Int32Array.from({ length: size }, (_, i) => i), shape, 'int32');
 }
 

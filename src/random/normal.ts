@@ -1,6 +1,7 @@
 import { checkOptions, checkShape } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { normalFromUnit } from './normal-fill.js';
@@ -49,5 +50,5 @@ export function normal(key: KeyArray, shape: ShapeLike = [], options?: { dtype?:
   const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
-  return new Tensor<FloatDType>(normalData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+  return new Tensor<FloatDType>(normalData(key, sizeOf(s), dtype, modes), s, dtype);
 }

@@ -1,6 +1,7 @@
 import { checkNonNegativeInteger, checkOptions, checkShape } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { householderQr } from './linalg.js';
@@ -58,6 +59,6 @@ export function orthogonal(key: KeyArray, n: number, shape: ShapeLike = [], opti
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
   const full = checkShape(fn, 'shape', [...s, nn, m]);
-  const batch = s.reduce((a, b) => a * b, 1);
+  const batch = sizeOf(s);
   return new Tensor<FloatDType>(orthogonalData(key, batch, nn, m, dtype, modes), full, dtype);
 }

@@ -1,6 +1,7 @@
 import { checkAxis, checkBoolean, checkCount, checkOptions, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { allocate, type DType, type IntDType, type TensorData } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor, tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { shuffleData } from './shuffle.js';
@@ -29,8 +30,8 @@ export function indexList(data: TensorData): number[] {
  */
 export function takeAlong(x: Tensor, ind: readonly number[], indShape: readonly number[], axis: number): Tensor {
   const length = x.shape[axis]!;
-  const inner = x.shape.slice(axis + 1).reduce((a, b) => a * b, 1);
-  const outer = x.shape.slice(0, axis).reduce((a, b) => a * b, 1);
+  const inner = sizeOf(x.shape.slice(axis + 1));
+  const outer = sizeOf(x.shape.slice(0, axis));
   const out = allocate(x.dtype, outer * ind.length * inner);
   let p = 0;
   for (let o = 0; o < outer; o++) {

@@ -1,6 +1,7 @@
 import { checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { allocate, type DataOf } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkKey, type KeyArray } from './key-array.js';
 import { uniformUnit } from './uniform.js';
@@ -44,7 +45,7 @@ export function rademacher(key: KeyArray, shape: number | readonly number[] = []
   if ((dtype === 'int64' || dtype === 'float64') && !modes.x64) {
     fail('range', fn, 'dtype', `'${dtype}' needs x64 mode (configure({ x64: true }))`, dtype);
   }
-  const signs = rademacherData(key, s.reduce((a, b) => a * b, 1), modes);
+  const signs = rademacherData(key, sizeOf(s), modes);
   const out = allocate(dtype, signs.length);
   if (dtype === 'int64') for (let i = 0; i < signs.length; i++) (out as BigInt64Array)[i] = BigInt(signs[i]!);
   else (out as Exclude<DataOf<RademacherDType>, BigInt64Array>).set(signs);

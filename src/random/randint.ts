@@ -1,6 +1,7 @@
 import { checkBigIntLike, checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { allocate, INT_DTYPES, intBits, intRange, type IntDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 
@@ -121,6 +122,6 @@ export function randint(
   const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = checkIntDtype(fn, opts.dtype, modes);
-  const size = s.reduce((a, b) => a * b, 1);
+  const size = sizeOf(s);
   return new Tensor<IntDType>(randintData(key, size, lo, hi, dtype, modes), s, dtype);
 }

@@ -2,6 +2,7 @@ import type { Modes } from '../config.js';
 import { allocate, dtypeOfData, type TensorData } from '../tensor/dtype.js';
 import { splitKeys, type KeyArray } from './key-array.js';
 import { detLog } from '../math/index.js';
+import { sizeOf } from '../tensor/shapes.js';
 
 /** Sort rounds of JAX's shuffle: ceil(3·ln(max(1, n)) / ln(2^32 − 1)), for n values in all. */
 export function shuffleRounds(n: number): number {
@@ -33,7 +34,7 @@ export function shuffleData(
 ): TensorData {
   const size = data.length;
   const length = shape[axis] ?? 1;
-  const inner = shape.slice(axis + 1).reduce((a, b) => a * b, 1);
+  const inner = sizeOf(shape.slice(axis + 1));
   const outer = length === 0 ? 0 : size / (length * inner);
   let x = data.slice() as TensorData;
   let k = key;

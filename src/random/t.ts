@@ -1,8 +1,9 @@
 import { checkOptions } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
-import { gammaData, paramOrScalar, sizeOf } from './gamma.js';
+import { gammaData, paramOrScalar } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
 import { checkKey, splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';

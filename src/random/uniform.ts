@@ -1,6 +1,7 @@
 import { checkFinite, checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { randomBits } from './bits.js';
 import { checkKey, type KeyArray } from './key-array.js';
@@ -97,6 +98,6 @@ export function uniform(key: KeyArray, shape: number | readonly number[] = [], o
       if (!Number.isFinite(Math.fround(v))) fail('range', fn, arg, 'must be finite in float32 (|x| ≤ 3.4028234663852886e+38)', v);
     }
   }
-  const size = s.reduce((a, b) => a * b, 1);
+  const size = sizeOf(s);
   return new Tensor<FloatDType>(uniformData(key, size, dtype, minval, maxval, modes), s, dtype);
 }

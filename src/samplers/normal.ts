@@ -3,6 +3,7 @@ import { getModes } from '../config.js';
 import { normalData } from '../random/normal.js';
 import { broadcastShapes, floatDtype, floatParam, paramValues, rounder, type ParamLike, type ShapeLike } from '../random/params.js';
 import type { FloatDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { sanitize, type Seed } from './seeds.js';
 
@@ -42,7 +43,7 @@ export function normal(shape: ShapeLike, options?: NormalOptions): Tensor<FloatD
   const stddev = floatParam(fn, 'stddev', opts.stddev ?? 1, dtype);
   const out = broadcastShapes(fn, [['shape', s], ['mean', mean.shape], ['stddev', stddev.shape]]);
   const key = sanitize(fn, opts.seed, undefined, modes);
-  const z = new Tensor<FloatDType>(normalData(key, s.reduce((a, b) => a * b, 1), dtype, modes), s, dtype);
+  const z = new Tensor<FloatDType>(normalData(key, sizeOf(s), dtype, modes), s, dtype);
   const r = rounder(dtype);
   if (mean.size === 1 && stddev.size === 1 && out.length === s.length) {
     // Scalar parameters: scale and shift in place (the same two roundings per element).

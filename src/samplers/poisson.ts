@@ -9,6 +9,7 @@ import { floatParam, checkValues, paramValues, rounder, type ParamLike, type Sha
 import { defaultIntDtype } from '../random/permutation.js';
 import { checkIntDtype } from '../random/randint.js';
 import { allocate, INT_DTYPES, isBigIntDType, type DType, type FloatDType, type IntDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { sanitize, type Seed } from './seeds.js';
 
@@ -67,7 +68,7 @@ export function poisson(shape: ShapeLike, options: SamplersPoissonOptions): Tens
   const lam = floatParam(fn, 'lam', opts.lam, floatDtype);
   checkValues(fn, 'lam', lam.data as ArrayLike<number>, (v) => v !== Infinity, 'must be finite');
   const outShape = [...s, ...lam.shape];
-  const size = checkShape(fn, 'shape', outShape).reduce((a, b) => a * b, 1);
+  const size = sizeOf(checkShape(fn, 'shape', outShape));
   const key = sanitize(fn, opts.seed, undefined, modes);
   const lamValues = paramValues(fn, 'lam', lam, outShape);
   const k = knuth(key, lamValues, size, floatDtype, modes);

@@ -1,4 +1,4 @@
-import { checkCount, checkInteger, checkOptions, fail, show } from '../checks.js';
+import { checkCount, checkInteger, checkOptions, checkPositiveInteger, fail, show } from '../checks.js';
 import { getModes, type Modes } from '../config.js';
 import { KeyArray, splitKeys } from '../random/key-array.js';
 import { key as randomKey } from '../random/keys.js';
@@ -138,8 +138,7 @@ export function splitSeed(seed: Seed, options?: { n?: number; salt?: string }): 
   const opts = checkOptions(fn, options, ['n', 'salt']);
   let n = 2;
   if (opts.n !== undefined) {
-    n = checkInteger(fn, 'n', opts.n);
-    if (n < 1) fail('range', fn, 'n', 'must be a positive integer', opts.n);
+    n = checkPositiveInteger(fn, 'n', opts.n);
     checkCount(fn, 'n', n, MAX_SPLIT_SEEDS);
   }
   const salt = checkSalt(fn, opts.salt);

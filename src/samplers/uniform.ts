@@ -5,6 +5,7 @@ import { checkIntDtype, randintData } from '../random/randint.js';
 import { checkFloatDtype, uniformData, uniformUnit } from '../random/uniform.js';
 import { scaleUnit } from '../random/unit.js';
 import { INT_DTYPES, intRange, type DType, type FloatDType, type IntDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import { sanitize, type Seed } from './seeds.js';
 
@@ -41,7 +42,7 @@ export function uniform(shape: ShapeLike, options?: SamplersUniformOptions): Ten
   const s = checkShape(fn, 'shape', shape as number[]);
   const opts = checkOptions(fn, options, ['minval', 'maxval', 'dtype', 'seed']);
   const modes = getModes();
-  const size = s.reduce((a, b) => a * b, 1);
+  const size = sizeOf(s);
 
   if ((INT_DTYPES as readonly unknown[]).includes(opts.dtype)) {
     const dtype: IntDType = checkIntDtype(fn, opts.dtype, modes);

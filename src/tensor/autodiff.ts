@@ -3,7 +3,7 @@
  * partials, `customGradient` and `checkGradient`. A tape records the ops run by the function
  * (through any JS control flow); one backward pass gives the gradient of a scalar output.
  */
-import { checkNesting, fail } from '../checks.js';
+import { checkFunction, checkNesting, fail } from '../checks.js';
 import { broadcastData, broadcastIndex, reduceToShape } from './broadcast.js';
 import { asTensor, numbers, result, tracing, type TensorLike } from './core.js';
 import { isTraced, nestedGradError, type Lowering } from './lowering.js';
@@ -78,7 +78,7 @@ export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: readonl
 export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums?: number | readonly number[]): ValueAndGradFn;
 export function valueAndGrad(f: (...args: any[]) => TensorLike, argnums: number | readonly number[] = 0): ValueAndGradFn {
   const fn = 'valueAndGrad';
-  if (typeof f !== 'function') fail('type', fn, 'f', 'must be a function', f);
+  checkFunction(fn, 'f', f);
   const list = typeof argnums === 'number' ? [argnums] : [...argnums];
   for (const a of list) if (!Number.isInteger(a) || a < 0) fail('range', fn, 'argnums', 'must be non-negative integers', argnums);
   return (...args: unknown[]) => {

@@ -1,5 +1,6 @@
 import { fail } from '../checks.js';
 import { allocate, type TensorData } from './dtype.js';
+import { sizeOf } from './shapes.js';
 import type { Tensor } from './tensor.js';
 
 /** NumPy broadcasting of several named shapes, or a RangeError naming the arguments and shapes. */
@@ -37,7 +38,7 @@ export function broadcastStrides(shape: readonly number[], out: readonly number[
 export function forEachBroadcast(
   out: readonly number[], sa: readonly number[], sb: readonly number[], visit: (k: number, ia: number, ib: number) => void,
 ): void {
-  const size = out.reduce((a, b) => a * b, 1);
+  const size = sizeOf(out);
   const nd = out.length;
   const index = new Array<number>(nd).fill(0);
   let ia = 0, ib = 0;
@@ -60,7 +61,7 @@ export function forEachBroadcast(
  * stretched and leading axes are summed over. Returns `g` itself when nothing is summed.
  */
 export function reduceToShape(g: Float64Array, from: readonly number[], to: readonly number[]): Float64Array {
-  const toSize = to.reduce((a, b) => a * b, 1);
+  const toSize = sizeOf(to);
   return toSize === g.length ? g : reduceToShapeInto(new Float64Array(toSize), g, from, to);
 }
 
@@ -82,7 +83,7 @@ export function reduceToShapeInto(out: Float64Array, g: Float64Array, from: read
 
 /** Flat index into a tensor of `shape` for every element of the broadcast shape `to`. */
 export function broadcastIndex(shape: readonly number[], to: readonly number[]): Int32Array {
-  const idx = new Int32Array(to.reduce((a, b) => a * b, 1));
+  const idx = new Int32Array(sizeOf(to));
   forEachBroadcast(to, broadcastStrides(shape, to), new Array<number>(to.length).fill(0), (k, i) => { idx[k] = i; });
   return idx;
 }
@@ -96,7 +97,7 @@ export function broadcastData(fn: string, arg: string, t: Tensor, shape: readonl
   if (offset < 0 || t.shape.some((d, i) => d !== 1 && d !== shape[offset + i])) {
     fail('range', fn, arg, `of shape [${t.shape.join(', ')}] must broadcast to shape [${shape.join(', ')}]`, t);
   }
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const out = allocate(t.dtype, size);
   if (t.size === size) { out.set(t.data as never); return out; }
   const src = broadcastStrides(t.shape, shape);

@@ -2,6 +2,7 @@ import { brand } from '../brand.js';
 import { checkNesting, checkShape, fail, show } from '../checks.js';
 import { allocate, DTYPES, dtypeOfData, INT_DTYPES, intRange, isBigIntDType, type DataOf, type DType, type IntDType, type TensorData } from './dtype.js';
 import { isTraced, tracedValueError, type Flat, type Lowering } from './lowering.js';
+import { sizeOf } from './shapes.js';
 import type { TapeNode } from './tape.js';
 
 /** Nested JS arrays of numbers, booleans or bigints (what `toArray()` returns). */
@@ -37,7 +38,7 @@ export class Tensor<D extends DType = DType> {
       return;
     }
     dtype ??= dtypeOfData(data) as D;
-    const size = shape.reduce((a, b) => a * b, 1);
+    const size = sizeOf(shape);
     if (data.length !== size) {
       throw new RangeError(`Tensor: \`data\` has ${data.length} elements but \`shape\` ${show([...shape])} needs ${size}`);
     }
@@ -95,7 +96,7 @@ export class Tensor<D extends DType = DType> {
       dims[free] = known === 0 ? 0 : this.size / known;
     }
     const s = checkShape('Tensor.reshape', 'shape', dims);
-    if (s.reduce((a, b) => a * b, 1) !== this.size) {
+    if (sizeOf(s) !== this.size) {
       fail('range', 'Tensor.reshape', 'shape', `must have ${this.size} elements like [${this.shape.join(', ')}]`, shape);
     }
     return new Tensor<D>(this.data, s, this.dtype, this.node); // same flat layout: same adjoint
@@ -145,7 +146,7 @@ brand(Tensor, 'Tensor');   // recognised across copies of stochax (src/brand.ts)
 function formatValues(t: Tensor): string {
   const summarize = t.size > 1000, shape = t.shape, data = t.data;
   const item = (i: number): string => (t.dtype === 'bool' ? (data[i] ? 'true' : 'false') : String(data[i]));
-  const strides = shape.map((_, a) => shape.slice(a + 1).reduce((p, d) => p * d, 1));
+  const strides = shape.map((_, a) => sizeOf(shape.slice(a + 1)));
   const axis = (a: number, offset: number): string => {
     if (a === shape.length) return item(offset);
     const n = shape[a]!, at = (i: number) => axis(a + 1, offset + i * strides[a]!);
@@ -207,7 +208,7 @@ export function tensorFrom(fn: string, arg: string, values: unknown, dtype?: DTy
   let probe: unknown = values;
   while (Array.isArray(probe)) { shape.push(probe.length); probe = probe[0]; }
   const flat: unknown[] = shape.length === 0 ? [values] : (values as unknown[]).flat(Infinity);
-  if (flat.length !== shape.reduce((a, b) => a * b, 1)) fail('type', fn, arg, 'must be a rectangular nested array', values);
+  if (flat.length !== sizeOf(shape)) fail('type', fn, arg, 'must be a rectangular nested array', values);
   const kind = inferDType(flat);
   const target = dtype ?? kind;
   const fits = (INT_DTYPES as readonly DType[]).includes(target) ? intFits(target as IntDType) : undefined;

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { leapfrog, type PhasePoint } from '../../mcmc/internal/leapfrog.js';
 import { BatchMetric, diagonalMetric, expandInverseMass } from '../../mcmc/internal/metric.js';
-import { expandStepSize, flatTarget, geometryOf, logAddExp } from '../../mcmc/internal/phase-space.js';
+import { expandStepSize, flatTarget, geometryOf } from '../../mcmc/internal/phase-space.js';
+import { logaddexpScalar as logAddExp } from '../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import { mul, square } from '../../src/tensor/ops/elementwise.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
@@ -157,6 +158,9 @@ describe('phase-space helpers', () => {
     expect(logAddExp(-Infinity, 1)).toBe(1);
     expect(logAddExp(Math.log(2), Math.log(3))).toBeCloseTo(Math.log(5), 14);
     expect(logAddExp(Infinity, 0)).toBe(Infinity);
+    expect(logAddExp(0.5, 0.5)).toBe(0.5 + Math.LN2);
+    expect(logAddExp(NaN, -Infinity)).toBeNaN(); // NaN propagates from either side (NumPy's logaddexp)
+    expect(logAddExp(-Infinity, NaN)).toBeNaN();
   });
 
   it('kinetic energy is ½ Σ invMass·p² over each chain’s elements', () => {

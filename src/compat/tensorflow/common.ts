@@ -85,8 +85,3 @@ export function tfOp(op: 'add' | 'sub' | 'mul', a: number, b: number, dtype: TfF
 export function mulAdd(x: number, a: number, b: number, dtype: TfFloatDType): number {
   return tfOp('add', tfOp('mul', x, a, dtype), b, dtype);
 }
-
-/** Elementwise count of a shape. */
-export function sizeOf(shape: readonly number[]): number {
-  return shape.reduce((a, b) => a * b, 1);
-}

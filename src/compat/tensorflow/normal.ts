@@ -4,11 +4,12 @@
  */
 import { checkOneOf, checkOptions, checkShape, fail } from '../../checks.js';
 import { Tensor } from '../../tensor/tensor.js';
-import { floatParam, ftz32, ftz64, halfFormat, mulAdd, sizeOf, TF_FLOAT_DTYPES, type TfFloatDType, type TfStorage } from './common.js';
+import { floatParam, ftz32, ftz64, halfFormat, mulAdd, TF_FLOAT_DTYPES, type TfFloatDType, type TfStorage } from './common.js';
 import { logCR, sinCos, sinCosCR } from './dd-math.js';
 import { forEachBlockChunk, WordStream } from './fill.js';
 import { checkSeedOrState, type KeyCounter, type PhiloxState, type Seed } from './seed.js';
 import { detCos, detLog, detSin } from '../../math/index.js';
+import { sizeOf } from '../../tensor/shapes.js';
 
 export interface NormalOptions<D extends TfFloatDType = TfFloatDType> {
   /** Mean, default 0 (rounded to the dtype, as TF converts it). */

@@ -3,10 +3,9 @@
  * with TensorFlow on CPU (reference/philox.md §3.1).
  */
 import { checkOneOf, checkOptions, checkShape, fail } from '../../checks.js';
+import { sizeOf } from '../../tensor/shapes.js';
 import { Tensor } from '../../tensor/tensor.js';
-import {
-  floatParam, ftz32, ftz64, halfFormat, mulAdd, sizeOf, tfOp, TF_FLOAT_DTYPES, type TfFloatDType, type TfStorage,
-} from './common.js';
+import { floatParam, ftz32, ftz64, halfFormat, mulAdd, tfOp, TF_FLOAT_DTYPES, type TfFloatDType, type TfStorage } from './common.js';
 import { forEachBlockChunk, LITTLE_ENDIAN } from './fill.js';
 import { checkSeedOrState, type KeyCounter, type PhiloxState, type Seed } from './seed.js';
 

@@ -12,6 +12,7 @@
 import { checkBoolean, checkFinite, checkInteger, checkNonNegativeInteger, checkOptions, checkShape, fail, MAX_SIZE } from '../../checks.js';
 import { asTensor, type TensorLike } from '../core.js';
 import { allocate, DTYPES, isBigIntDType, type DType } from '../dtype.js';
+import { sizeOf } from '../shapes.js';
 import { Tensor } from '../tensor.js';
 
 /** A shape argument: a non-negative integer (meaning `[n]`) or an array of them. */
@@ -26,7 +27,7 @@ function checkDType(fn: string, dtype: unknown, fallback: DType = 'float64'): DT
 
 /** A tensor of `shape` and `dtype` with every element `value` (already checked). */
 function filled(fn: string, shape: readonly number[], value: number | boolean | bigint, dtype: DType): Tensor {
-  const size = shape.reduce((a, b) => a * b, 1);
+  const size = sizeOf(shape);
   const data = allocate(dtype, size);
   if (isBigIntDType(dtype)) {
     let v: bigint;

@@ -7,6 +7,7 @@ import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { Tensor } from '../tensor.js';
 import { logaddexpScalar } from './elementwise.js';
 import { detExp } from '../../math/index.js';
+import { sizeOf } from '../shapes.js';
 
 /** Calls `visit` with the flat index of the first element of every lane along the axis. */
 function forEachLane(outer: number, len: number, inner: number, visit: (first: number) => void): void {
@@ -16,7 +17,7 @@ function forEachLane(outer: number, len: number, inner: number, visit: (first: n
 function lanes(fn: string, t: Tensor, axis: number | undefined): { shape: number[]; outer: number; len: number; inner: number } {
   if (axis === undefined) return { shape: [t.size], outer: 1, len: t.size, inner: 1 };
   const ax = checkAxis(fn, 'axis', axis, t.ndim);
-  const prodOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+  const prodOf = (s: readonly number[]) => sizeOf(s);
   return { shape: [...t.shape], outer: prodOf(t.shape.slice(0, ax)), len: t.shape[ax]!, inner: prodOf(t.shape.slice(ax + 1)) };
 }
 

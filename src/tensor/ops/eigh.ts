@@ -9,6 +9,7 @@
 import { asTensor, floatKind, numbers, result, tracing, type TensorLike } from '../core.js';
 import { eighBackward, symmetricEigen, symmetrizeInto } from '../linalg-kernels.js';
 import type { Lowering } from '../lowering.js';
+import { sizeOf } from '../shapes.js';
 import type { Tensor } from '../tensor.js';
 import { squareSize, storeAs } from './linalg-batch.js';
 
@@ -45,7 +46,7 @@ export function eigh(aLike: TensorLike): Eigh {
   const a = asTensor(fn, 'a', aLike);
   const n = squareSize(fn, 'a', a);
   const batch = a.shape.slice(0, -2);
-  const count = batch.reduce((p, d) => p * d, 1), nn = n * n;
+  const count = sizeOf(batch), nn = n * n;
   const sym = new Float64Array(nn);
   /** Eigenvalues into w and eigenvectors into v for every matrix of `av`. */
   const decompose = (av: ArrayLike<number>, w: Float64Array, v: Float64Array) => {

@@ -6,6 +6,7 @@
 import { broadcastShapes, broadcastStrides, forEachBroadcast } from '../broadcast.js';
 import { asTensor, floatKind, floatStorage, numbers, result, tracing, type TensorLike } from '../core.js';
 import type { ElementPartial, Lowering } from '../lowering.js';
+import { sameShape, sizeOf } from '../shapes.js';
 import { Tensor } from '../tensor.js';
 
 /** A unary element-wise op: `f(x)` and its derivative `df(x, y)` given the output y = f(x). */
@@ -62,7 +63,7 @@ export function binaryOp(name: string, fn: ((a: number, b: number) => number) | 
     const na = av.length, nb = bv.length;
     const same = na === nb && sameShape(a.shape, b.shape);
     const shape = same ? a.shape : broadcastShapes(name, [['x', a.shape], ['y', b.shape]]);
-    const n = same ? na : shape.reduce((p, d) => p * d, 1);
+    const n = same ? na : sizeOf(shape);
     // Index of each output element in a and b: null when it is k itself (same size) or 0 (scalar).
     let ia: Int32Array | null = null, ib: Int32Array | null = null;
     if (!((na === n && nb === n) || (nb === 1 && na === n) || (na === 1 && nb === n))) {
@@ -119,12 +120,6 @@ function binaryForward(
   else if (na === n && nb === n) for (let k = 0; k < n; k++) out[k] = f(av[k]!, bv[k]!);
   else if (nb === 1) { const s = bv[0]!; for (let k = 0; k < n; k++) out[k] = f(av[k]!, s); }
   else { const s = av[0]!; for (let k = 0; k < n; k++) out[k] = f(s, bv[k]!); }
-}
-
-function sameShape(x: readonly number[], y: readonly number[]): boolean {
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
 }
 
 /**

@@ -4,11 +4,10 @@
  */
 import { broadcastStrides, forEachBroadcast } from '../broadcast.js';
 import type { FloatKind } from '../core.js';
+import { showShape, sizeOf } from '../shapes.js';
 import type { Tensor } from '../tensor.js';
 
 /** A shape as it appears in messages: `[2, 3]`. */
-export const showShape = (s: readonly number[]): string => `[${s.join(', ')}]`;
-
 /** n for a square matrix or a batch of them (shape [..., n, n]), or a RangeError naming `fn` and `arg`. */
 export function squareSize(fn: string, arg: string, t: Tensor): number {
   const n = t.shape[t.ndim - 1]!;
@@ -38,7 +37,7 @@ export function batchPlan(batchA: readonly number[], batchB: readonly number[]):
     if (da !== db && da !== 1 && db !== 1) return null;
     shape[i] = da === 1 ? db : da;
   }
-  const size = shape.reduce((p, d) => p * d, 1);
+  const size = sizeOf(shape);
   const ia = new Int32Array(size), ib = new Int32Array(size);
   if (nd === 0) return { shape, size, ia, ib };
   forEachBroadcast(shape, broadcastStrides(batchA, shape), broadcastStrides(batchB, shape), (k, i, j) => { ia[k] = i; ib[k] = j; });

@@ -16,10 +16,9 @@ import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { choleskyBackward, choleskyInto, choleskySolveGradL, gemm, symmetrizeInto, trsm, trsmGradT } from '../linalg-kernels.js';
 import type { Flat, Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
-import { batchIndex, batchPlan, showShape, squareSize, type BatchPlan } from './linalg-batch.js';
+import { batchIndex, batchPlan, squareSize, type BatchPlan } from './linalg-batch.js';
 import { detLog } from '../../math/index.js';
-
-const prod = (s: readonly number[]) => s.reduce((p, d) => p * d, 1);
+import { showShape, sizeOf } from '../shapes.js';
 
 /**
  * Float64 working storage for an op's output of `size` values: the output itself when it is
@@ -42,7 +41,7 @@ function store(work: Float64Array, out: Flat): void {
  */
 function factor(fn: string, arg: string, av: ArrayLike<number>, n: number, batch: readonly number[], l: Float64Array): void {
   const nn = n * n;
-  for (let q = 0, count = prod(batch); q < count; q++) {
+  for (let q = 0, count = sizeOf(batch); q < count; q++) {
     const o = q * nn;
     for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) l[o + i * n + j] = 0.5 * (av[o + i * n + j]! + av[o + j * n + i]!);
     const j = choleskyInto(l, o, n, l, o);
@@ -72,7 +71,7 @@ export function cholesky(aLike: TensorLike): Tensor {
   const fn = 'cholesky';
   const a = asTensor(fn, 'a', aLike);
   const n = squareSize(fn, 'a', a);
-  const batch = a.shape.slice(0, -2), nn = n * n, count = prod(batch);
+  const batch = a.shape.slice(0, -2), nn = n * n, count = sizeOf(batch);
   const work = float64Work(a.size);
   return applyLowering({
     name: fn,
@@ -235,7 +234,7 @@ export function logDet(lLike: TensorLike): Tensor {
   const fn = 'logDet';
   const l = asTensor(fn, 'l', lLike);
   const n = squareSize(fn, 'l', l);
-  const batch = l.shape.slice(0, -2), count = prod(batch), nn = n * n;
+  const batch = l.shape.slice(0, -2), count = sizeOf(batch), nn = n * n;
   return applyLowering({
     name: fn,
     forward(ins, out) {
@@ -270,7 +269,7 @@ export function inv(aLike: TensorLike): Tensor {
   const fn = 'inv';
   const a = asTensor(fn, 'a', aLike);
   const n = squareSize(fn, 'a', a);
-  const batch = a.shape.slice(0, -2), nn = n * n, count = prod(batch);
+  const batch = a.shape.slice(0, -2), nn = n * n, count = sizeOf(batch);
   const l = new Float64Array(a.size);
   const work = float64Work(a.size);
   let t: Float64Array | undefined, u: Float64Array | undefined;

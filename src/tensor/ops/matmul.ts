@@ -9,9 +9,10 @@
 import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { gemm } from '../linalg-kernels.js';
 import type { Lowering } from '../lowering.js';
+import { showShape, sizeOf } from '../shapes.js';
 import type { Tensor } from '../tensor.js';
 import { mul } from './elementwise.js';
-import { batchPlan, showShape } from './linalg-batch.js';
+import { batchPlan } from './linalg-batch.js';
 
 /**
  * The matrix product a·b with NumPy's `matmul` rules: operands of shape [..., m, k] and
@@ -75,9 +76,9 @@ export function dot(aLike: TensorLike, bLike: TensorLike): Tensor {
     throw new RangeError(`${fn}: the last dimension of \`a\` ${showShape(a.shape)} and the ${which} dimension of \`b\` ${showShape(b.shape)} differ (${k} ≠ ${kb})`);
   }
   // out[p, q, j] = Σₜ a[p, t]·b[q, t, j] with p over a's leading axes and q over b's (n = 1 for a vector b).
-  const p = a.shape.slice(0, -1).reduce((x, d) => x * d, 1);
+  const p = sizeOf(a.shape.slice(0, -1));
   const n = b.ndim === 1 ? 1 : b.shape[b.ndim - 1]!;
-  const q = b.ndim === 1 ? 1 : b.shape.slice(0, -2).reduce((x, d) => x * d, 1);
+  const q = b.ndim === 1 ? 1 : sizeOf(b.shape.slice(0, -2));
   const shape = [...a.shape.slice(0, -1), ...(b.ndim === 1 ? [] : [...b.shape.slice(0, -2), n])];
   const row = q * n, sb = k * n;
   return product(fn, a, b, shape, p * row, a.ndim === 2 && b.ndim === 1 ? k : undefined, (av, bv, work) => {

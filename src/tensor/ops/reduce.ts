@@ -18,6 +18,7 @@ import { applyLowering, asTensor, numbers, type TensorLike } from '../core.js';
 import type { Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 import { detExp, detLog1p } from '../../math/index.js';
+import { sizeOf } from '../shapes.js';
 
 export type Axes = number | readonly number[] | undefined;
 
@@ -54,8 +55,8 @@ export function reduction(fn: string, shape: readonly number[], axes: Axes, keep
     strides[i] = s;
     s *= shape[i]!;
   }
-  const inSize = shape.reduce((a, b) => a * b, 1);
-  const size = outShape.reduce((a, b) => a * b, 1);
+  const inSize = sizeOf(shape);
+  const size = sizeOf(outShape);
   const map = new Int32Array(inSize);
   const index = new Array<number>(shape.length).fill(0);
   let o = 0;

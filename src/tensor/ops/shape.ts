@@ -15,10 +15,10 @@ import { checkAxis, checkInteger, checkShape, fail, show } from '../../checks.js
 import { asTensor, floatKind, numbers, result, type TensorLike } from '../core.js';
 import { allocate, type DType, type TensorData } from '../dtype.js';
 import type { Lowering } from '../lowering.js';
+import { sizeOf } from '../shapes.js';
 import { Tensor } from '../tensor.js';
 
 const fmt = (s: readonly number[]) => `[${s.join(', ')}]`;
-const sizeOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
 /** Row-major strides of `shape`. */
 function stridesOf(shape: readonly number[]): number[] {

@@ -25,6 +25,7 @@ import type { Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { unaryOp } from './factories.js';
 import { detExp } from '../../math/index.js';
+import { sizeOf } from '../shapes.js';
 
 const TWO_OVER_SQRT_PI = 1.1283791670955126; // 2/√π
 const SQRT_PI_OVER_2 = 0.886226925452758; // √π/2
@@ -46,7 +47,7 @@ function naryOp(name: string, argNames: readonly string[], f: (a: number, b: num
   return (...args: TensorLike[]): Tensor => {
     const ts = argNames.map((arg, i) => asTensor(name, arg, args[i]));
     const shape = broadcastShapes(name, ts.map((t, i) => [argNames[i]!, t.shape] as const));
-    const n = shape.reduce((p, d) => p * d, 1);
+    const n = sizeOf(shape);
     // Flat operand index per output element: null for "same as k" (full size) or "always 0" (size 1).
     const index = ts.map((t) => {
       if (t.size === n || t.size === 1) return null;
