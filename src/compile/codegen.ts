@@ -105,6 +105,46 @@ function fuseLoops(nodes: readonly TraceNode[], live: Uint8Array, loopSize: (n: 
   return { group, members };
 }
 
+/**
+ * Adjoints known when the code is written: the output's seed of ones, passed on through sums,
+ * `add`/`sub` and products with a scalar constant, each part computed here with the arithmetic
+ * the reverse pass would do, summed in its order (readers from last to first). Only inline nodes
+ * (a kernel's backward reads its adjoint buffer) read once by each reader. Their readers use the
+ * literal and writes to them are dropped, so a loop whose adjoints from outside are all fixed can
+ * run its reverse step inside its forward loop.
+ */
+function fixedAdjoints(nodes: readonly TraceNode[], live: Uint8Array, readers: readonly (readonly number[])[], outputReads: Uint32Array,
+  out0: TraceNode, inline: (n: TraceNode) => boolean): (number | undefined)[] {
+  const fixed: (number | undefined)[] = new Array(nodes.length);
+  fixed[out0.index] = 1;
+  /** Reader r's part for its operand o (one element's), or undefined when it depends on values. */
+  const part = (r: TraceNode, o: TraceNode): number | undefined => {
+    const c = fixed[r.index], ew = r.op!.elementwise;
+    if (c === undefined || ew === undefined) return undefined;
+    if (ew.kind === 'total') return c * ew.scale;
+    if (ew.kind !== 'binary' || ew.maps !== undefined) return undefined;
+    const j = r.operands[0] === o ? 0 : 1, p = j === 0 ? ew.da : ew.db, other = r.operands[1 - j]!;
+    const times = typeof p === 'number' ? p : p === 'other' && 'constant' in other && other.data.length === 1 ? Number(other.data[0]) : undefined;
+    if (times === undefined) return undefined;
+    if (o.size === r.size) return typeof p === 'number' ? c * p : c * times;
+    let s = 0;                                // a broadcast scalar: the parts summed over the reader's elements
+    for (let k = 0; k < r.size; k++) s += typeof p === 'number' ? c : c * times;
+    return typeof p === 'number' && p !== 1 ? s * p : s;
+  };
+  for (let i = out0.index - 1; i >= 0; i--) {
+    const o = nodes[i]!, rs = readers[i]!;
+    if (!live[i] || o.op === null || !inline(o) || outputReads[i] !== 0 || rs.length === 0 || new Set(rs).size !== rs.length) continue;
+    let sum: number | undefined;
+    for (let q = rs.length - 1; q >= 0; q--) {
+      const v = part(nodes[rs[q]!]!, o);
+      if (v === undefined) { sum = undefined; break; }
+      sum = sum === undefined ? v : sum + v;
+    }
+    fixed[i] = sum;
+  }
+  return fixed;
+}
+
 export function generate(program: Program, withGrad: boolean): Compiled {
   const nodes = program.trace.nodes;
   const env: unknown[] = [];
@@ -224,7 +264,9 @@ export function generate(program: Program, withGrad: boolean): Compiled {
         const { pre, body } = fusedLoop(g, members[g]!, emit, () => (s) => post.push(s), false,
           (e, i) => emitForward(e, nodes[i]!, 'fused', (unrolled[i] ? needsBuffer[i] : stored[i]) === 1));
         forwardGroup = -1;
-        fwd.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...body, '}', ...post);
+        const rev = reverseInForward.get(g);
+        if (rev === undefined) fwd.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...body, '}', ...post);
+        else fwd.push(...pre, ...rev.pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...body, 'if (withGrad) {', ...rev.body, '}', '}', ...post);
         continue;
       }
       if (inline(n)) {
@@ -239,6 +281,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
 
   const grads = views(flatGrad);
   const back: string[] = [];
+  /** Reverse loops that run inside their group's forward loop (see `hoistable`): lines before the loop and the body. */
+  const reverseInForward = new Map<number, { pre: string[]; body: string[] }>();
   const locals: string[] = [];
   const out0 = program.outputs[0]!;
   if (withGrad && !isConst(out0)) {
@@ -259,6 +303,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     for (const n of nodes) if (live[n.index]) for (const o of n.operands) if (!isConst(o)) readers[o.index]!.push(n.index);
     const outputReads = new Uint32Array(nodes.length);
     for (const o of program.outputs) if (!isConst(o)) outputReads[o.index]++;
+    const fixed = fixedAdjoints(nodes, live, readers, outputReads, out0, (n) => inline(n));
     const scalarAdjoint = (o: TraceNode, name: string): boolean => {
       if (started[o.index] || o.op === null || readers[o.index]!.length + outputReads[o.index]! !== 1 || unrolled[o.index] || !inline(o)) return false;
       scalarAdj.set(o.index, name);
@@ -269,6 +314,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     const aliasAdjoint = (o: TraceNode, n: TraceNode): boolean => {
       // Not the output's seed of ones, which is written once, here, and must stay ones; not an input's `grads` buffer.
       if (started[o.index] || o.op === null || unrolled[o.index] || unrolled[n.index] || scalarAdj.has(n.index) || n.index === out0.index) return false;
+      if (fixed[n.index] !== undefined || fixed[o.index] !== undefined) return false;      // a fixed adjoint has no buffer
       bufName(n.index);
       const buf = adjoint[n.index]!;
       if (givenAway.has(buf)) return false;                  // a second operand of n must not share it
@@ -283,7 +329,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     let backwardGroup = -1;
     const inLoop = (i: number) => backwardGroup >= 0 && group[i] === backwardGroup && !unrolled[i];
     /** Adjoint of node i at element k. */
-    const adj = (i: number, k: number | string): string => scalarAdj.get(i)
+    const adj = (i: number, k: number | string): string => (fixed[i] !== undefined ? lit(fixed[i]!) : undefined) ?? scalarAdj.get(i)
       ?? (unrolled[i] ? `a${i}_${k}` : inLoop(i) ? `m${i}` : `${bufName(i)}[${k}]`);
     /** The mark standing for `=` or `+=` of a write to node o's adjoint at k. */
     const mark = (i: number, k: number | string): string =>
@@ -301,6 +347,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     /** Adds `expr` to the adjoint of operand node o at k (assigns it for o's first part). */
     const contribute = (o: TraceNode, k: number | string, expr: string): string => {
       started[o.index] = 1;
+      if (fixed[o.index] !== undefined) return ';';     // its readers use the literal
       // Inside the loop body only: a member's lines after its loop already run at its own place.
       if (member >= 0 && inBody && !inLoop(o.index) && mustWait(member, o)) {
         const P = bind(new Float64Array(o.size));
@@ -311,6 +358,15 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     };
     const backEmit: Emit = { ...emit, line: (s) => back.push(s), declare: (s) => back.push(s), loop: (n, u, body) => eachElement((s) => back.push(s), n, u, body), scalarAdjoint, aliasAdjoint };
 
+    /**
+     * Whether group g's reverse loop can run inside its forward loop (each element's parts right
+     * after its values, read from the loop's locals): every adjoint reaching the group from
+     * outside is fixed, and no buffer the loop writes a part into has been written yet (the parts
+     * keep their order; sums over the loop are sent on after it, in their place).
+     */
+    const hoistable = (g: number): boolean => members[g]!.every((j) =>
+      (fixed[j] !== undefined || (outputReads[j] === 0 && readers[j]!.every((r) => group[r] === g)))
+      && nodes[j]!.operands.every((o) => isConst(o) || group[o.index] === g || o.size === 1 || !started[o.index]));
     if (unrolled[out0.index]) for (let k = 0; k < out0.size; k++) back.push(`a${out0.index}_${k} = 1; ${MARK}a${out0.index}_${k}!${MARK}`);
     else adjoint[out0.index] = new Float64Array(out0.size).fill(1);
     started[out0.index] = 1;
@@ -323,8 +379,10 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       if (g >= 0 && i === last(g)) {
         // The group's reverse loop: members from last to first; an adjoint already started by an outside reader is loaded first.
         backwardGroup = g;
+        const hoist = hoistable(g);
+        if (hoist) forwardGroup = g;
         const order = members[g]!.slice().reverse();
-        const loads = members[g]!.filter((j) => !unrolled[j] && !scalarAdj.has(j))
+        const loads = members[g]!.filter((j) => !unrolled[j] && !scalarAdj.has(j) && fixed[j] === undefined)
           .map((j) => (started[j] ? `let m${j} = ${bufName(j)}[k]; ${MARK}m${j}!${MARK}` : `let m${j} = 0;`));
         const { pre, body } = fusedLoop(g, order, { ...backEmit, aliasAdjoint: () => false }, (j) => (s) => deferTo(j).push(s), true, (e, j) => {
           if (!started[j] && !scalarAdj.has(j)) return;     // no part reached it (a member after it decided)
@@ -333,7 +391,9 @@ export function generate(program: Program, withGrad: boolean): Compiled {
           member = -1;
         });
         backwardGroup = -1;
-        back.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...loads, ...body, '}');
+        forwardGroup = -1;
+        if (hoist) reverseInForward.set(g, { pre, body: [...loads, ...body] });
+        else back.push(...pre, `for (let k = 0; k < ${loopSizeOf(g)}; k++) {`, ...loads, ...body, '}');
       }
       if (g >= 0) { back.push(...(deferred.get(i) ?? [])); continue; }
       if (!started[i]) continue;
@@ -373,8 +433,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       `for (let k = 0; k < ${flatGrad.length}; k++) grad[k] = ${bind(flatGrad)}[k];\nreturn ${bind(outputs[0])}[0];\n}`
     : 'const valueAndGrad = undefined;';
   const names = env.map((_, i) => `e${i}`);
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\nfunction run(withGrad) {\n${fwd.join('\n')}\nif (!withGrad) return;\n${
-    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${resolveMarks(back.join('\n'))}\n}\n${flat}\nreturn { run, valueAndGrad };`;
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\nfunction run(withGrad) {\n${resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${
+    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}`)}\n}\n${flat}\nreturn { run, valueAndGrad };`;
   const { run, valueAndGrad } = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad'>;
   return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source };
 }
