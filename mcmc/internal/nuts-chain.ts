@@ -240,6 +240,7 @@ export class NutsChain {
   private readonly maxEnergyDiff: number;
   // Scratch of the recursion: the last subtree's log sum of weights, the running sums, merge weights.
   private lswOut = 0;
+  private leafH = 0;
   private sumMetroProb = 0;
   private eps = 0;
   private h0 = 0;
@@ -370,38 +371,25 @@ export class NutsChain {
    */
   private buildTree(depth: number, propose: Draw, pSharpBeg: Float64Array, pSharpEnd: Float64Array, rho: Float64Array,
     pBeg: Float64Array, pEnd: Float64Array, sign: number): boolean {
-    if (depth === 0) {
-      const z = this.z, m = this.invMetric, half = 0.5 * sign * this.eps;
-      this.kickDrift(sign * this.eps);
-      this.nSteps++;
-      const p = z.p, q = z.q, g = z.g, pq = propose.q, pg = propose.g, dense = this.dense;
-      let kin = 0;
-      if (dense === null) {      // the second half kick, the velocity m·p and the kinetic energy, fused with the leaf's copies
-        for (let i = 0; i < p.length; i++) {
-          const pi = p[i]! + half * g[i]!, ps = m[i]! * pi;
-          p[i] = pi; kin += pi * ps;
-          pSharpBeg[i] = ps; pSharpEnd[i] = ps; rho[i] = pi; pBeg[i] = pi; pEnd[i] = pi;
-          pq[i] = q[i]!; pg[i] = g[i]!;
-        }
-      } else {
-        const v = this.vel;
-        for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
-        dense.velocity(p, v);
-        for (let i = 0; i < p.length; i++) {
-          const pi = p[i]!, ps = v[i]!;
-          kin += pi * ps;
-          pSharpBeg[i] = ps; pSharpEnd[i] = ps; rho[i] = pi; pBeg[i] = pi; pEnd[i] = pi;
-          pq[i] = q[i]!; pg[i] = g[i]!;
-        }
+    if (depth === 0) {           // one leaf: its momentum is both ends and the sum
+      const ok = this.leaf(sign, propose, pBeg, pSharpBeg);
+      copy(pEnd, pBeg); copy(rho, pBeg); copy(pSharpEnd, pSharpBeg);
+      return ok;
+    }
+    if (depth === 1) {
+      // Two leaves, each end written once: the halves' sums and inner ends are the leaves' own
+      // momenta, so join reads them from the ends. The second leaf's point stays in z until the
+      // draw between the leaves is made.
+      if (!this.leaf(sign, propose, pBeg, pSharpBeg)) return false;
+      const lswInit = this.lswOut;
+      if (!this.leaf(sign, null, pEnd, pSharpEnd)) return false;
+      mergeWeights(lswInit, this.lswOut, this.merge);
+      this.lswOut = this.merge[0]!;
+      if (this.rng.uniform() < this.merge[1]!) {
+        const z = this.z;
+        copy(propose.q, z.q); copy(propose.g, z.g); propose.lp = z.lp; propose.h = this.leafH;
       }
-      let h = 0.5 * kin - z.lp;
-      if (h !== h) h = Infinity;
-      const w = this.h0 - h;
-      if (-w > this.maxEnergyDiff) this.divergent = true;
-      this.lswOut = w;
-      this.sumMetroProb += w > 0 ? 1 : detExp(w);
-      propose.lp = z.lp; propose.h = h;
-      return !this.divergent;
+      return join(rho, pBeg, pEnd, pSharpBeg, pSharpEnd, pBeg, pSharpBeg, pEnd, pSharpEnd);
     }
     const L = this.levels[depth]!;
     if (!this.buildTree(depth - 1, propose, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign)) return false;
@@ -412,6 +400,39 @@ export class NutsChain {
     this.lswOut = this.merge[0]!;
     if (this.rng.uniform() < this.merge[1]!) propose.copyFrom(L.final);
     return join(rho, L.rhoInit, L.rhoFinal, pSharpBeg, pSharpEnd, L.pInitEnd, L.pSharpInitEnd, L.pFinalBeg, L.pSharpFinalBeg);
+  }
+
+  /**
+   * One leapfrog step from z in direction `sign`, a tree's leaf: writes its momentum into `pOut`
+   * and its velocity into `pSharpOut`, its position and gradient into `propose` (unless null),
+   * its log weight H0 − H into `lswOut` and H into `leafH`. False when it diverged.
+   */
+  private leaf(sign: number, propose: Draw | null, pOut: Float64Array, pSharpOut: Float64Array): boolean {
+    const z = this.z, m = this.invMetric, half = 0.5 * sign * this.eps;
+    this.kickDrift(sign * this.eps);
+    this.nSteps++;
+    const p = z.p, g = z.g, dense = this.dense;
+    let kin = 0;
+    if (dense === null) {        // the second half kick, the velocity m·p and the kinetic energy in one pass
+      for (let i = 0; i < p.length; i++) {
+        const pi = p[i]! + half * g[i]!, ps = m[i]! * pi;
+        p[i] = pi; kin += pi * ps; pOut[i] = pi; pSharpOut[i] = ps;
+      }
+    } else {
+      const v = this.vel;
+      for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
+      dense.velocity(p, v);
+      for (let i = 0; i < p.length; i++) { const pi = p[i]!, ps = v[i]!; kin += pi * ps; pOut[i] = pi; pSharpOut[i] = ps; }
+    }
+    let h = 0.5 * kin - z.lp;
+    if (h !== h) h = Infinity;
+    const w = this.h0 - h;
+    if (-w > this.maxEnergyDiff) this.divergent = true;
+    this.lswOut = w;
+    this.leafH = h;
+    this.sumMetroProb += w > 0 ? 1 : detExp(w);
+    if (propose !== null) { copy(propose.q, z.q); copy(propose.g, g); propose.lp = z.lp; propose.h = h; }
+    return !this.divergent;
   }
 
   /**
