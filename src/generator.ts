@@ -9,7 +9,8 @@
  * const rng = statefulRng(1701);
  * rng.uniform(-1, 1, [3]); // → Tensor float64 [3]
  */
-export { Generator, statefulRng, defaultRng, type GeneratorSeed, type StatefulRngOptions } from './generator/generator.js';
+export { Generator } from './generator/generator.js';
+export { statefulRng, defaultRng, type GeneratorSeed, type StatefulRngOptions } from './generator/rng.js';
 export type { GeneratorJSON } from './generator/core.js';
 export type { FloatOptions, IntegersOptions, IntLike } from './generator/basic.js';
 export type { ChoiceOptions } from './generator/arrays.js';

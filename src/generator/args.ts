@@ -1,8 +1,8 @@
 /**
  * Argument handling shared by the Generator's methods: NumPy's `size` rule, parameters as
- * tensors of the draw's dtype, NumPy's value constraints, scalar-or-tensor results, and the
- * renaming of errors raised by the `random.*` samplers underneath (so every message names the
- * Generator method and NumPy's argument name).
+ * tensors of the draw's dtype, NumPy's value constraints and scalar-or-tensor results. Every
+ * check runs here, once, under the Generator method's name and NumPy's argument names; the
+ * `random` cores underneath see only checked values.
  */
 import { checkShape, fail } from '../checks.js';
 import { broadcastShapes, floatParam, paramValues } from '../random/params.js';
@@ -44,6 +44,24 @@ export function outputShape(
 /** A parameter as a tensor of `dtype`; numbers act as Python floats of that dtype. */
 export function param(fn: string, arg: string, value: unknown, dtype: FloatDType): Tensor {
   return floatParam(fn, arg, value, dtype);
+}
+
+/** A parameter: NumPy's name, the value, its constraint and the constraint's wording. */
+export type ParamSpec = readonly [name: string, value: unknown, ok: (v: number) => boolean, what: string];
+
+/**
+ * Every parameter of `specs` as a tensor of `dtype`, its values checked, and the output shape
+ * they and `size` give by NumPy's rule (`outputShape`).
+ */
+export function checkParams(
+  fn: string, size: readonly number[] | undefined, specs: readonly ParamSpec[], dtype: FloatDType,
+): { params: Tensor[]; shape: number[] } {
+  const params = specs.map(([name, v, ok, what]) => {
+    const t = param(fn, name, v, dtype);
+    constrain(fn, name, t, ok, what);
+    return t;
+  });
+  return { params, shape: outputShape(fn, size, specs.map(([name], i) => [name, params[i]!] as const)) };
 }
 
 /**
@@ -95,24 +113,5 @@ export function affine(x: Float64Array | Float32Array, loc: ArrayLike<number>, s
     for (let i = 0; i < n; i++) x[i] = Math.fround(loc[i * lstep]! + Math.fround(scale[i * sstep]! * x[i]!));
   } else {
     for (let i = 0; i < n; i++) x[i] = loc[i * lstep]! + scale[i * sstep]! * x[i]!;
-  }
-}
-
-/**
- * Runs `body`, turning a TypeError or RangeError from a `random.*` sampler ("random.gamma:
- * \`a\` ...") or from `tensor()` into the same error naming the Generator method and NumPy's
- * argument names (`names` maps the callee's argument names to the method's, e.g.
- * `{ a: 'shape', shape: 'size' }`). Other errors pass through unchanged.
- */
-export function renamed<T>(fn: string, names: Readonly<Record<string, string>>, body: () => T): T {
-  try {
-    return body();
-  } catch (e) {
-    if (!(e instanceof TypeError || e instanceof RangeError) || !/^(random\.\w+|tensor): /.test(e.message)) throw e;
-    const msg = e.message
-      .replace(/^(random\.\w+|tensor): /, `${fn}: `)
-      .replace(/`(\w+)((?:\[\d+\])*)`/g, (all, name: string, idx: string) => (Object.hasOwn(names, name) ? `\`${names[name]}${idx}\`` : all));
-    const E = e instanceof TypeError ? TypeError : RangeError;
-    throw new E(msg, { cause: e });
   }
 }

@@ -1,21 +1,31 @@
 /**
  * The Generator's discrete and multivariate distributions with NumPy's names and conventions:
  * integer counts come back in the default int dtype, and `size` is the batch shape of the
- * multivariate ones (the event axis is appended).
+ * multivariate ones (the event axis is appended). Arguments are checked once, here, under
+ * NumPy's names; the private cores of the `random.*` samplers draw. Each function takes the
+ * generator's `State` and is the body of the `Generator` method of the same name (documented
+ * there).
  */
-import { checkOptions, fail } from '../checks.js';
-import { getModes } from '../config.js';
-import * as random from '../random/index.js';
-import type { MvnMethod } from '../random/multivariate-normal.js';
-import { floatDtype, floatToIntData, paramValues } from '../random/params.js';
+import { checkOptions, checkShape, fail } from '../checks.js';
+import { getModes, type Modes } from '../config.js';
+import { binomialData } from '../random/binomial.js';
+import { dirichletData } from '../random/dirichlet.js';
+import { paramOrScalar } from '../random/gamma.js';
+import { geometricData } from '../random/geometric.js';
+import { KeyArray } from '../random/key-array.js';
+import { multinomialData } from '../random/multinomial.js';
+import { checkMvnMethod, mvnArgs, mvnSample, type MvnMethod } from '../random/multivariate-normal.js';
+import { floatDtype, floatToIntData, paramValues, type IntData } from '../random/params.js';
 import { poissonPtrs64 } from '../random/poisson-f64.js';
+import { poissonData } from '../random/poisson.js';
 import { defaultIntDtype } from '../random/permutation.js';
 import type { FloatDType, IntDType } from '../tensor/dtype.js';
+import { sizeOf } from '../tensor/shapes.js';
 import { Tensor } from '../tensor/tensor.js';
 import {
-  checkSize, constrain, outputShape, param, renamed, result, type ParamLike, type Scalar, type SizeLike,
+  checkParams, checkSize, constrain, outputShape, param, result, type ParamLike, type ParamSpec, type Scalar, type SizeLike,
 } from './args.js';
-import { ContinuousMethods } from './continuous.js';
+import { draw, single, type State } from './core.js';
 
 /**
  * NumPy's largest Poisson rate, int64 max − 10·√(int64 max): above it a count would overflow
@@ -34,171 +44,111 @@ const POISSON_FOLD = 0x706f6973; // 'pois'
 const isCount = (v: number): boolean => Number.isInteger(v) && v >= 0;
 const isProbability = (v: number): boolean => v >= 0 && v <= 1;
 
-/** Float counts (integer-valued) as a Tensor of the default int dtype. */
-function toInts(t: Tensor, dtype: IntDType): Tensor<IntDType> {
-  return new Tensor<IntDType>(floatToIntData(t.data as Float64Array | Float32Array, dtype) as Tensor<IntDType>['data'], t.shape, dtype);
+type FloatArray = Float64Array | Float32Array;
+
+/**
+ * A count sampler: float parameters (default float dtype) checked by NumPy's rules, then `body`
+ * draws the counts as floats (converted as XLA converts) or already as integers of `intDtype`,
+ * the default int dtype.
+ */
+function sampleCounts(
+  st: State, fn: string, size: SizeLike, specs: readonly ParamSpec[],
+  body: (k: KeyArray, shape: number[], params: Tensor[], dtype: FloatDType, intDtype: IntDType, modes: Modes) => FloatArray | IntData,
+): Scalar | Tensor<IntDType> {
+  const s = checkSize(fn, size);
+  single(st, fn);
+  const modes = getModes();
+  const dtype = floatDtype(fn, undefined, modes);
+  const { params, shape } = checkParams(fn, s, specs, dtype);
+  const intDtype = defaultIntDtype(modes);
+  const out = draw(st, fn, (k) => body(k, shape, params, dtype, intDtype, modes));
+  const data = out instanceof Float64Array || out instanceof Float32Array ? floatToIntData(out, intDtype) : out;
+  return result(new Tensor<IntDType>(data, shape, intDtype), s) as Scalar | Tensor<IntDType>;
 }
 
-/** `Generator` methods for discrete and multivariate distributions (see `Generator`). */
-export class DiscreteMethods extends ContinuousMethods {
-  /** A count sampler: float parameters checked by NumPy's rules, results in the default int dtype. */
-  private sampleCounts(
-    fn: string, size: SizeLike, specs: readonly (readonly [string, unknown, (v: number) => boolean, string])[],
-    body: (k: random.KeyArray, shape: number[], params: Tensor[], dtype: FloatDType) => Tensor,
-  ): Scalar | Tensor<IntDType> {
-    const s = checkSize(fn, size);
-    this.single(fn);
-    const modes = getModes();
-    const dtype = floatDtype(fn, undefined, modes);
-    const params = specs.map(([name, v, ok, what]) => {
-      const t = param(fn, name, v, dtype);
-      constrain(fn, name, t, ok, what);
-      return t;
+export function binomial(st: State, n: ParamLike, p: ParamLike, size?: SizeLike): Scalar | Tensor<IntDType> {
+  const fn = 'Generator.binomial';
+  return sampleCounts(st, fn, size, [['n', n, isCount, 'must be a non-negative integer'], ['p', p, isProbability, 'must be a probability in [0, 1]']],
+    (k, s, [nt, pt], dtype, _, modes) => binomialData(k, paramValues(fn, 'n', nt!, s), paramValues(fn, 'p', pt!, s), dtype, dtype, modes));
+}
+
+export function poisson(st: State, lam: ParamLike, size?: SizeLike): Scalar | Tensor<IntDType> {
+  const fn = 'Generator.poisson';
+  return sampleCounts(st, fn, size, [['lam', lam, (v) => v >= 0 && v <= POISSON_LAM_MAX, `must be non-negative and at most ${POISSON_LAM_MAX} (lam value too large, as NumPy says)`]],
+    (k, s, [lt], _, intDtype, modes) => {
+      const lam = paramValues(fn, 'lam', lt!, s);
+      const highIdx: number[] = [], highLam: number[] = [];
+      for (let i = 0; i < lam.length; i++) if (lam[i]! > POISSON_F64_RATE) { highIdx.push(i); highLam.push(lam[i]!); }
+      // JAX's float32 draw, with the high rates as 0; then those drawn in float64 from foldIn(key, 'pois').
+      const counts = poissonData(k, Float32Array.from(lam, (v) => (v > POISSON_F64_RATE ? 0 : v)), intDtype, modes);
+      if (highIdx.length === 0) return counts;
+      const high = new Float64Array(lam.length);
+      poissonPtrs64(new KeyArray(k.impl, k.impl.foldIn(k.data, POISSON_FOLD, modes), []), highLam, highIdx, high, modes);
+      for (const i of highIdx) counts[i] = (typeof counts[i] === 'bigint' ? BigInt(high[i]!) : high[i]!) as never;
+      return counts;
     });
-    const shape = outputShape(fn, s, specs.map(([name], i) => [name, params[i]!] as const));
-    const intDtype = defaultIntDtype(modes);
-    const out = this.draw(fn, (k) => renamed(fn, { shape: 'size' }, () => body(k, shape, params, dtype)));
-    return result(out.dtype === 'float32' || out.dtype === 'float64' ? toInts(out, intDtype) : out, s) as Scalar | Tensor<IntDType>;
-  }
+}
 
-  /**
-   * Binomial counts (NumPy's `Generator.binomial(n, p, size)`): P(k) = C(n, k)·p^k·(1−p)^(n−k)
-   * on k = 0..n. `random.binomial(key(), n, p, shape)`, returned in the default int dtype (as
-   * NumPy returns int64): a bigint scalar in x64 mode, a number in x32 mode.
-   *
-   * @param n number of trials, a non-negative integer.
-   * @param p success probability in [0, 1].
-   * @example
-   * rng.binomial(10, 0.5);        // 0n .. 10n (x64 mode)
-   * rng.binomial(100, 0.3, [4]);  // → Tensor int64 [4]
-   */
-  binomial(n: ParamLike, p: ParamLike, size?: SizeLike): Scalar | Tensor<IntDType> {
-    return this.sampleCounts('Generator.binomial', size, [['n', n, isCount, 'must be a non-negative integer'], ['p', p, isProbability, 'must be a probability in [0, 1]']],
-      (k, s, [nt, pt], dtype) => random.binomial(k, nt!, pt!, s, { dtype }));
-  }
+export function geometric(st: State, p: ParamLike, size?: SizeLike): Scalar | Tensor<IntDType> {
+  const fn = 'Generator.geometric';
+  return sampleCounts(st, fn, size, [['p', p, (v) => v > 0 && v <= 1, 'must be a probability in (0, 1]']],
+    (k, s, [pt], dtype, intDtype, modes) => geometricData(k, paramValues(fn, 'p', pt!, s), dtype, intDtype, modes));
+}
 
-  /**
-   * Poisson counts (NumPy's `Generator.poisson(lam=1, size)`): P(k) = λ^k·e^(−λ)/k! on k ≥ 0.
-   * `random.poisson(key(), lam, shape)` (JAX draws with a float32 λ) in the default int dtype,
-   * for λ up to 10⁵; larger rates are drawn in float64 by transformed rejection from
-   * `foldIn(key(), 'pois')` (the others still from `random.poisson`, with those rates as 0).
-   *
-   * @param lam λ ≥ 0, at most NumPy's `POISSON_LAM_MAX` ≈ 9.2234e18 (default 1).
-   * @throws RangeError for a negative λ, or a λ above that limit (NumPy: "lam value too large").
-   * @example
-   * rng.poisson(4, [5]); // → Tensor int64 [5]
-   */
-  poisson(lam: ParamLike = 1, size?: SizeLike): Scalar | Tensor<IntDType> {
-    return this.sampleCounts('Generator.poisson', size, [['lam', lam, (v) => v >= 0 && v <= POISSON_LAM_MAX, `must be non-negative and at most ${POISSON_LAM_MAX} (lam value too large, as NumPy says)`]],
-      (k, s, [lt]) => {
-        const lam = paramValues('Generator.poisson', 'lam', lt!, s);
-        const highIdx: number[] = [], highLam: number[] = [];
-        for (let i = 0; i < lam.length; i++) if (lam[i]! > POISSON_F64_RATE) { highIdx.push(i); highLam.push(lam[i]!); }
-        if (highIdx.length === 0) return random.poisson(k, lt!, s);
-        const low = new Tensor(Float64Array.from(lam, (v) => (v > POISSON_F64_RATE ? 0 : v)), s, 'float64');
-        const counts = random.poisson(k, low, s);
-        const high = new Float64Array(lam.length);
-        poissonPtrs64(random.foldIn(k, POISSON_FOLD), highLam, highIdx, high, getModes());
-        const data = counts.data;
-        for (const i of highIdx) data[i] = (typeof data[i] === 'bigint' ? BigInt(high[i]!) : high[i]!) as never;
-        return counts;
-      });
-  }
+/** A parameter whose last axis is the event (categories): a tensor of `dtype`, rank ≥ 1, values checked. */
+function eventParam(fn: string, arg: string, value: unknown, dtype: FloatDType, ok: (v: number) => boolean, what: string): Tensor {
+  const t = param(fn, arg, value, dtype);
+  if (t.ndim < 1) fail('range', fn, arg, 'must have at least one axis (the categories)', value);
+  constrain(fn, arg, t, ok, what);
+  return t;
+}
 
-  /**
-   * Geometric counts (NumPy's `Generator.geometric(p, size)`): the number of Bernoulli(p)
-   * trials up to and including the first success, P(k) = p(1−p)^(k−1) on k = 1, 2, …
-   * `random.geometric(key(), p, shape)` in the default int dtype.
-   *
-   * @param p success probability in (0, 1].
-   * @example
-   * rng.geometric(0.25); // 1n, 2n, ... (x64 mode)
-   */
-  geometric(p: ParamLike, size?: SizeLike): Scalar | Tensor<IntDType> {
-    return this.sampleCounts('Generator.geometric', size, [['p', p, (v) => v > 0 && v <= 1, 'must be a probability in (0, 1]']],
-      (k, s, [pt]) => random.geometric(k, pt!, s));
-  }
+export function multinomial(st: State, n: ParamLike, pvals: ParamLike, size?: SizeLike): Tensor<IntDType> {
+  const fn = 'Generator.multinomial';
+  const s = checkSize(fn, size);
+  single(st, fn);
+  const modes = getModes();
+  const dtype = floatDtype(fn, undefined, modes);
+  const nt = param(fn, 'n', n, dtype);
+  constrain(fn, 'n', nt, isCount, 'must be a non-negative integer');
+  let pt = eventParam(fn, 'pvals', pvals, dtype, isProbability, 'must hold probabilities in [0, 1]');
+  const K = pt.shape[pt.ndim - 1]!;
+  if (K === 0) fail('range', fn, 'pvals', 'must have at least one category', pvals);
+  pt = lastFromRest(fn, pt, K);
+  const batch = outputShape(fn, s, [['n', nt], ['pvals', { shape: pt.shape.slice(0, -1) }]]);
+  const shape = checkShape(fn, 'size', [...batch, K]);   // the result, not just the batch, must fit
+  const counts = paramValues(fn, 'n', nt, batch), probs = paramValues(fn, 'pvals', pt, shape);
+  const intDtype = defaultIntDtype(modes);
+  const out = draw(st, fn, (k) => floatToIntData(multinomialData(k, counts, probs, K, dtype, dtype, modes), intDtype));
+  return new Tensor<IntDType>(out, shape, intDtype);
+}
 
-  /**
-   * Multinomial counts (NumPy's `Generator.multinomial(n, pvals, size)`): n trials over the k
-   * categories of `pvals`' last axis. As in NumPy, the last probability is taken to be
-   * 1 − sum(pvals[..., :-1]) (so `pvals` need only sum to 1 up to rounding, and
-   * sum(pvals[..., :-1]) must not exceed 1), `size` is the batch shape and the result has shape
-   * `[...size, k]` in the default int dtype. Drawn by `random.multinomial(key(), n, pvals')`
-   * (JAX's sequential conditional binomials).
-   *
-   * @param n number of trials: a non-negative integer, or an array broadcasting to the batch shape.
-   * @param pvals probabilities, shape `[..., k]`, each in [0, 1].
-   * @param size batch shape; omitted for the broadcast of `n` and `pvals[..., 0]`.
-   * @example
-   * rng.multinomial(20, [1 / 6, 1 / 6, 1 / 6, 1 / 6, 1 / 6, 1 / 6]); // → Tensor int64 [6]
-   * rng.multinomial([10, 100], [0.5, 0.5], [2]);                     // → Tensor int64 [2, 2]
-   */
-  multinomial(n: ParamLike, pvals: ParamLike, size?: SizeLike): Tensor<IntDType> {
-    const fn = 'Generator.multinomial';
-    const s = checkSize(fn, size);
-    this.single(fn);
-    const modes = getModes();
-    const dtype = floatDtype(fn, undefined, modes);
-    const nt = param(fn, 'n', n, dtype);
-    constrain(fn, 'n', nt, isCount, 'must be a non-negative integer');
-    let pt = param(fn, 'pvals', pvals, dtype);
-    if (pt.ndim < 1) fail('range', fn, 'pvals', 'must have at least one axis (the categories)', pvals);
-    constrain(fn, 'pvals', pt, isProbability, 'must hold probabilities in [0, 1]');
-    const K = pt.shape[pt.ndim - 1]!;
-    if (K === 0) fail('range', fn, 'pvals', 'must have at least one category', pvals);
-    pt = lastFromRest(fn, pt, K);
-    const batch = outputShape(fn, s, [['n', nt], ['pvals', { shape: pt.shape.slice(0, -1) }]]);
-    const out = this.draw(fn, (k) => renamed(fn, { shape: 'size', p: 'pvals' }, () => random.multinomial(k, nt, pt, { shape: [...batch, K], dtype })));
-    return toInts(out, defaultIntDtype(modes));
-  }
+export function dirichlet(st: State, alpha: ParamLike, size?: SizeLike): Tensor<FloatDType> {
+  const fn = 'Generator.dirichlet';
+  const s = checkSize(fn, size);
+  single(st, fn);
+  const modes = getModes();
+  const dtype = floatDtype(fn, undefined, modes);
+  const at = eventParam(fn, 'alpha', alpha, dtype, (v) => v > 0 && v < Infinity, 'must hold positive, finite concentrations');
+  const k = at.shape[at.ndim - 1]!;
+  const batch = outputShape(fn, s, [['alpha', { shape: at.shape.slice(0, -1) }]]);
+  const shape = checkShape(fn, 'size', [...batch, k]);   // the result, not just the batch, must fit
+  const a = paramOrScalar(fn, 'alpha', at, shape);
+  return new Tensor<FloatDType>(draw(st, fn, (key) => dirichletData(key, a, sizeOf(batch), k, dtype, modes)), shape, dtype);
+}
 
-  /**
-   * Dirichlet samples (NumPy's `Generator.dirichlet(alpha, size)`): density ∝ ∏ x_i^(α_i−1) on
-   * the simplex. `random.dirichlet(key(), alpha, size)`; `size` is the batch shape and the result
-   * has shape `[...size, k]` (NumPy's convention; `alpha` may also carry batch axes).
-   *
-   * @param alpha concentrations > 0, shape `[..., k]`.
-   * @example
-   * rng.dirichlet([1, 1, 1]);      // → Tensor float64 [3], sums to 1
-   * rng.dirichlet([0.5, 2], [4]);  // → Tensor float64 [4, 2]
-   */
-  dirichlet(alpha: ParamLike, size?: SizeLike): Tensor<FloatDType> {
-    const fn = 'Generator.dirichlet';
-    const s = checkSize(fn, size);
-    this.single(fn);
-    const dtype = floatDtype(fn, undefined, getModes());
-    const at = param(fn, 'alpha', alpha, dtype);
-    if (at.ndim < 1) fail('range', fn, 'alpha', 'must have at least one axis (the categories)', alpha);
-    constrain(fn, 'alpha', at, (v) => v > 0 && v < Infinity, 'must hold positive, finite concentrations');
-    const batch = outputShape(fn, s, [['alpha', { shape: at.shape.slice(0, -1) }]]);
-    return this.draw(fn, (k) => renamed(fn, { shape: 'size' }, () => random.dirichlet(k, at, batch, { dtype })));
-  }
-
-  /**
-   * Multivariate normal samples (NumPy's `Generator.multivariate_normal(mean, cov, size,
-   * method)`): density (2π)^(−n/2)·det(Σ)^(−1/2)·exp(−½(x−μ)ᵀΣ⁻¹(x−μ)).
-   * `random.multivariateNormal(key(), mean, cov, size, { method })`; `size` is the batch shape
-   * and the result has shape `[...size, n]`. The default method is JAX's `'cholesky'` (NumPy's
-   * is `'svd'`; pass `{ method: 'svd' }` or `'eigh'` for a singular covariance). NumPy's
-   * `check_valid` and `tol` are not offered: a covariance that is not symmetric positive
-   * (semi-)definite is always an error.
-   *
-   * @param mean μ, shape `[..., n]`.
-   * @param cov Σ, shape `[..., n, n]`, symmetric positive definite (semi-definite for 'svd'/'eigh').
-   * @param options.method `'cholesky'` (default), `'eigh'` or `'svd'`.
-   * @example
-   * rng.multivariateNormal([0, 0], [[1, 0.5], [0.5, 1]], [100]); // → Tensor float64 [100, 2]
-   */
-  multivariateNormal(mean: ParamLike, cov: ParamLike, size?: SizeLike, options?: { method?: MvnMethod }): Tensor<FloatDType> {
-    const fn = 'Generator.multivariateNormal';
-    const s = checkSize(fn, size);
-    const opts = checkOptions(fn, options, ['method']);
-    this.single(fn);
-    const dtype = floatDtype(fn, undefined, getModes());
-    const method = opts.method;
-    return this.draw(fn, (k) => renamed(fn, { shape: 'size' }, () => random.multivariateNormal(k, mean, cov, s, { dtype, ...(method === undefined ? {} : { method }) })));
-  }
+export function multivariateNormal(st: State, mean: ParamLike, cov: ParamLike, size?: SizeLike, options?: { method?: MvnMethod }): Tensor<FloatDType> {
+  const fn = 'Generator.multivariateNormal';
+  const s = checkSize(fn, size);
+  const opts = checkOptions(fn, options, ['method']);
+  single(st, fn);
+  const modes = getModes();
+  const dtype = floatDtype(fn, undefined, modes);
+  const method = checkMvnMethod(fn, opts.method);
+  const args = mvnArgs(fn, mean, cov, dtype);
+  const shape = outputShape(fn, s, [['mean', args.meanBatch], ['cov', args.covBatch]]);
+  checkShape(fn, 'size', [...shape, args.n]);   // the result, not just the batch, must fit
+  return draw(st, fn, (k) => mvnSample(fn, k, args, shape, method, dtype, modes));
 }
 
 /**

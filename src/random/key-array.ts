@@ -100,7 +100,16 @@ export function checkImpl(fn: string, impl: unknown): PrngImpl {
  * anyway. (A batch from `random.split` or `KeyArray.at` stays one buffer with views into it.)
  */
 export function splitKeys(key: KeyArray, n: number, modes: Modes): KeyArray[] {
-  const words = key.impl.split(key.data, n, modes);
+  const words = splitBatch(key, [n], modes).data;
   const w = key.impl.keyWords;
   return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.slice(w * i, w * (i + 1)), []));
+}
+
+/**
+ * `split(key, shape)` as one key array of that shape in one buffer (row-major): the same keys
+ * as `splitKeys(key, sizeOf(shape))`. The core of `random.split` and of the Generator's `key`
+ * and `split`, whose batches stay one buffer.
+ */
+export function splitBatch(key: KeyArray, shape: readonly number[], modes: Modes): KeyArray {
+  return new KeyArray(key.impl, key.impl.split(key.data, sizeOf(shape), modes), shape);
 }

@@ -4,7 +4,7 @@ import { Tensor } from '../tensor/tensor.js';
 import type { DType } from '../tensor/dtype.js';
 import { sizeOf } from '../tensor/shapes.js';
 import type { ImplName } from './impl.js';
-import { checkImpl, checkKey, KeyArray } from './key-array.js';
+import { checkImpl, checkKey, KeyArray, splitBatch } from './key-array.js';
 
 const TWO_64 = 2n ** 64n;
 
@@ -72,10 +72,8 @@ export function key(seed: number | bigint | Tensor, options?: { impl?: ImplName 
  */
 export function split(key: KeyArray, num: number | readonly number[] = 2): KeyArray {
   const fn = 'random.split';
-  const words = checkKey(fn, 'key', key);
-  const shape = checkShape(fn, 'num', num);
-  const count = sizeOf(shape);
-  return new KeyArray(key.impl, key.impl.split(words, count, getModes()), shape);
+  checkKey(fn, 'key', key);
+  return splitBatch(key, checkShape(fn, 'num', num), getModes());
 }
 
 /**

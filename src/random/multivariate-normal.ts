@@ -87,6 +87,72 @@ function indexTensor(shape: readonly number[]): Tensor<'int32'> {
   return new Tensor(Int32Array.from({ length: size }, (_, i) => i), shape, 'int32');
 }
 
+/** `method` of `multivariateNormal` (default `'cholesky'`), checked under `fn`'s name. */
+export function checkMvnMethod(fn: string, method: unknown): MvnMethod {
+  return method === undefined ? 'cholesky' : checkOneOf(fn, 'method', method, METHODS);
+}
+
+/** `mean` and `cov` as tensors of `dtype`, with the batch index tensors their batch axes broadcast by. */
+export interface MvnArgs {
+  readonly mean: Tensor;
+  readonly cov: Tensor;
+  /** The event size n. */
+  readonly n: number;
+  readonly meanBatch: Tensor<'int32'>;
+  readonly covBatch: Tensor<'int32'>;
+}
+
+/** Checks `mean` (rank ≥ 1, finite) and `cov` (shape `[..., n, n]`) under `fn`'s name. */
+export function mvnArgs(fn: string, mean: unknown, cov: unknown, dtype: FloatDType): MvnArgs {
+  const mt = floatParam(fn, 'mean', mean, dtype);
+  const ct = floatParam(fn, 'cov', cov, dtype);
+  if (mt.ndim < 1) fail('range', fn, 'mean', 'must have at least 1 dimension (shape [..., n])', mt);
+  if (ct.ndim < 2) fail('range', fn, 'cov', 'must have at least 2 dimensions (shape [..., n, n])', ct);
+  const n = mt.shape[mt.ndim - 1]!;
+  if (ct.shape[ct.ndim - 1] !== n || ct.shape[ct.ndim - 2] !== n) {
+    fail('range', fn, 'cov', `must have shape [..., ${n}, ${n}] to match \`mean\` [${mt.shape.join(', ')}]; its shape is [${ct.shape.join(', ')}]`, ct);
+  }
+  for (const v of mt.data as Float64Array | Float32Array) if (!Number.isFinite(v)) fail('range', fn, 'mean', 'must be finite', v);
+  return { mean: mt, cov: ct, n, meanBatch: indexTensor(mt.shape.slice(0, -1)), covBatch: indexTensor(ct.shape.slice(0, -2)) };
+}
+
+/**
+ * The draw for checked arguments and a batch shape `s` they broadcast to: each covariance
+ * checked (finite, symmetric within 64 ulp of its largest entry), symmetrized and factored,
+ * then `multivariateNormalData`.
+ */
+export function mvnSample(
+  fn: string, key: KeyArray, args: MvnArgs, s: readonly number[], method: MvnMethod, dtype: FloatDType, modes: Modes,
+): Tensor<FloatDType> {
+  const { n, covBatch } = args;
+  const meanIndex = broadcastData(fn, 'mean', args.meanBatch, s) as Int32Array;
+  const covIndex = broadcastData(fn, 'cov', covBatch, s) as Int32Array;
+  const covData = Float64Array.from(args.cov.data as Float64Array | Float32Array);
+  const tol = (dtype === 'float32' ? 2 ** -23 : 2 ** -52) * 64;
+  const factors: Float64Array[] = [];
+  for (let c = 0; c < covBatch.size; c++) {
+    const off = c * n * n;
+    let big = 0;
+    for (let k = 0; k < n * n; k++) {
+      const v = covData[off + k]!;
+      if (!Number.isFinite(v)) fail('range', fn, 'cov', 'must be finite', v);
+      big = Math.max(big, Math.abs(v));
+    }
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < i; j++) {
+        const aij = covData[off + i * n + j]!, aji = covData[off + j * n + i]!;
+        if (Math.abs(aij - aji) > tol * big) {
+          throw new RangeError(`${fn}: \`cov\` must be symmetric; entries [${i}, ${j}] = ${aij} and [${j}, ${i}] = ${aji}`);
+        }
+        covData[off + i * n + j] = covData[off + j * n + i] = (aij + aji) / 2;
+      }
+    }
+    factors.push(covarianceFactor(fn, covData, n, off, method, dtype));
+  }
+  const data = multivariateNormalData(key, args.mean.data as Float64Array | Float32Array, factors, meanIndex, covIndex, n, dtype, modes);
+  return new Tensor<FloatDType>(data, [...s, n], dtype);
+}
+
 /**
  * Multivariate normal samples (`jax.random.multivariate_normal`): density
  * (2π)^(−n/2)·det(Σ)^(−1/2)·exp(−½(x − μ)ᵀΣ⁻¹(x − μ)) on ℝⁿ, as μ + F·z with F·Fᵀ = Σ and z
@@ -121,44 +187,9 @@ export function multivariateNormal(
   const opts = checkOptions(fn, options, ['dtype', 'method']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
-  const method = opts.method === undefined ? 'cholesky' : checkOneOf(fn, 'method', opts.method, METHODS);
-  const mt = floatParam(fn, 'mean', mean, dtype);
-  const ct = floatParam(fn, 'cov', cov, dtype);
-  if (mt.ndim < 1) fail('range', fn, 'mean', 'must have at least 1 dimension (shape [..., n])', mt);
-  if (ct.ndim < 2) fail('range', fn, 'cov', 'must have at least 2 dimensions (shape [..., n, n])', ct);
-  const n = mt.shape[mt.ndim - 1]!;
-  if (ct.shape[ct.ndim - 1] !== n || ct.shape[ct.ndim - 2] !== n) {
-    fail('range', fn, 'cov', `must have shape [..., ${n}, ${n}] to match \`mean\` [${mt.shape.join(', ')}]; its shape is [${ct.shape.join(', ')}]`, ct);
-  }
-  for (const v of mt.data as Float64Array | Float32Array) if (!Number.isFinite(v)) fail('range', fn, 'mean', 'must be finite', v);
-  const meanBatch = indexTensor(mt.shape.slice(0, -1));
-  const covBatch = indexTensor(ct.shape.slice(0, -2));
-  const s = resolveShape(fn, shape, [['mean', meanBatch], ['cov', covBatch]]);
-  checkShape(fn, 'shape', [...s, n]); // the result, not just the batch, must fit
-  const meanIndex = broadcastData(fn, 'mean', meanBatch, s) as Int32Array;
-  const covIndex = broadcastData(fn, 'cov', covBatch, s) as Int32Array;
-  const covData = Float64Array.from(ct.data as Float64Array | Float32Array);
-  const tol = (dtype === 'float32' ? 2 ** -23 : 2 ** -52) * 64;
-  const factors: Float64Array[] = [];
-  for (let c = 0; c < covBatch.size; c++) {
-    const off = c * n * n;
-    let big = 0;
-    for (let k = 0; k < n * n; k++) {
-      const v = covData[off + k]!;
-      if (!Number.isFinite(v)) fail('range', fn, 'cov', 'must be finite', v);
-      big = Math.max(big, Math.abs(v));
-    }
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j < i; j++) {
-        const aij = covData[off + i * n + j]!, aji = covData[off + j * n + i]!;
-        if (Math.abs(aij - aji) > tol * big) {
-          throw new RangeError(`${fn}: \`cov\` must be symmetric; entries [${i}, ${j}] = ${aij} and [${j}, ${i}] = ${aji}`);
-        }
-        covData[off + i * n + j] = covData[off + j * n + i] = (aij + aji) / 2;
-      }
-    }
-    factors.push(covarianceFactor(fn, covData, n, off, method, dtype));
-  }
-  const data = multivariateNormalData(key, mt.data as Float64Array | Float32Array, factors, meanIndex, covIndex, n, dtype, modes);
-  return new Tensor<FloatDType>(data, [...s, n], dtype);
+  const method = checkMvnMethod(fn, opts.method);
+  const args = mvnArgs(fn, mean, cov, dtype);
+  const s = resolveShape(fn, shape, [['mean', args.meanBatch], ['cov', args.covBatch]]);
+  checkShape(fn, 'shape', [...s, args.n]); // the result, not just the batch, must fit
+  return mvnSample(fn, key, args, s, method, dtype, modes);
 }

@@ -222,7 +222,7 @@ export const BIJECTOR_CASES: readonly BijCase[] = [
 ];
 
 /** Generator methods that are internal helpers, not NumPy's API (they need no case). */
-const GENERATOR_INTERNAL = new Set(['constructor', 'sampleCounts', 'sampleFloat', 'locScale', 'normalDraw', 'make', 'single', 'peekKey', 'draw', 'toString']);
+const GENERATOR_INTERNAL = new Set(['constructor', 'toString']);
 /** `random` exports that are not samplers (covered in the `keys` group). */
 const RANDOM_NOT_SAMPLERS = new Set(['KeyArray', 'key', 'split', 'foldIn', 'keyData', 'wrapKeyData', 'keyImpl', 'bits']);
 
