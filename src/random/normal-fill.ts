@@ -10,6 +10,8 @@ import { normalF32FromUnitDetInPlace, normalF64FromUnitDetInPlace } from '../mat
 
 /** Below this many values the JS path is as fast (call and copy overhead; measured). */
 const NF_MIN_WASM = 8;
+/** The same for transforming uniforms already drawn (the wasm call copies them in and out): crossover ~16, measured in CPU time. */
+const NF_UNIT_MIN_WASM = 16;
 /** JS path: generate and transform in pieces of this many values (stays in L1). */
 const JS_PIECE = 2048;
 
@@ -100,7 +102,7 @@ export function normalF32Fill(
  * `normalF32Fill` do not cover (philox keys, original-mode float32).
  */
 export function normalFromUnit(out: Float64Array | Float32Array, from = 0, to = out.length): void {
-  if (to - from >= NF_MIN_WASM && wasmOk() && normalFromUnitWasm(out, from, to)) return;
+  if (to - from >= NF_UNIT_MIN_WASM && wasmOk() && normalFromUnitWasm(out, from, to)) return;
   if (out instanceof Float64Array) normalF64FromUnitDetInPlace(out, from, to);
   else normalF32FromUnitDetInPlace(out, from, to);
 }
