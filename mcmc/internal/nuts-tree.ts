@@ -80,6 +80,15 @@ function setWords(dst: Uint32Array, src: Uint32Array, from: number): void {
   for (let i = 0; i < dst.length; i++) dst[i] = src[from + i]!;
 }
 
+/**
+ * `[dsts…] = split(key, dsts.length)` on raw words, as `splitKeys` without its KeyArray objects
+ * (the same words; a leaf must stay cheap); a `null` destination drops that key.
+ */
+function splitInto(t: Trajectory, key: Uint32Array, ...dsts: (Uint32Array | null)[]): void {
+  const words = t.impl.split(key, dsts.length, t.modes), kw = t.ws.kw;
+  for (let i = 0; i < dsts.length; i++) { const d = dsts[i]; if (d) setWords(d, words, i * kw); }
+}
+
 /** What every part of one trajectory reads: the workspace, the target and the fixed settings. */
 interface Trajectory {
   readonly ws: Workspace;
@@ -208,9 +217,9 @@ function sampleLeaf(t: Trajectory, c: number, u: number): void {
  * `[leafAcceptSeed, next]` from `ws.leafKey`.
  */
 function buildSubtree(t: Trajectory, depth: number, continueTree: Uint8Array): void {
-  const { ws, g, metric, impl, modes } = t;
+  const { ws, g, metric } = t;
   const { from, sub, cum, cur, active, noUturn } = ws;
-  const C = ws.C, kw = ws.kw, nParts = cum.length, preconditioned = metric instanceof PreconditionedBatchMetric;
+  const C = ws.C, nParts = cum.length, preconditioned = metric instanceof PreconditionedBatchMetric;
   active.set(continueTree);
   for (let k = 0; k < nParts; k++) { sub.x[k]!.set(from.x[k]!); sub.grad[k]!.set(from.grad[k]!); cum[k]!.fill(0); }
   sub.lp.set(from.lp);
@@ -224,9 +233,7 @@ function buildSubtree(t: Trajectory, depth: number, continueTree: Uint8Array): v
     let anyActive = false;
     for (let c = 0; c < C; c++) if (active[c]) { anyActive = true; break; }
     if (!anyActive) break;
-    // [leafAcceptSeed, next] = split(leafSeed), on raw words.
-    const words = impl.split(ws.leafKey, 2, modes);
-    setWords(ws.leafAcceptKey, words, 0); setWords(ws.leafKey, words, kw);
+    splitInto(t, ws.leafKey, ws.leafAcceptKey, ws.leafKey);   // [leafAcceptSeed, next] = split(leafSeed)
     (preconditioned ? leapfrogTfpInPlace : leapfrogInPlace)(t.target, cur, ws.signed, metric, t.s.unrolledLeapfrogSteps, g, active, ws.fresh.take);
     metric.velocity(cur.p, ws.vel);
     if (n % 2 === 0) writeCheckpoint(ws, checkpointMax(n));
@@ -299,14 +306,13 @@ function beginTrajectory(t: Trajectory, start: PhasePoint): void {
  */
 function beginDoubling(t: Trajectory, eps: readonly Float64Array[]): void {
   const { ws, g, impl, modes } = t;
-  const C = ws.C, kw = ws.kw, direction = ws.direction;
-  // [dirSeed, subtreeSeed, acceptSeed, nextSeed] = split(loopSeed, 4), on raw words.
-  const seeds = impl.split(ws.loopKey, 4, modes);
-  setWords(ws.dirKey, seeds, 0); setWords(ws.leafKey, seeds, kw); setWords(ws.acceptKey, seeds, 2 * kw); setWords(ws.loopKey, seeds, 3 * kw);
+  const C = ws.C, direction = ws.direction;
+  // [dirSeed, subtreeSeed, acceptSeed, nextSeed] = split(loopSeed, 4).
+  splitInto(t, ws.loopKey, ws.dirKey, ws.leafKey, ws.acceptKey, ws.loopKey);
   // randint(dirSeed, [C], 0, 2) (int32): JAX's two-key form splits dirSeed in two and draws
   // 32 bits from each; with span 2 the first key's multiplier (2^16 mod 2)² mod 2 is 0, so the
   // result is the second key's bits mod 2.
-  setWords(ws.dirBitsKey, impl.split(ws.dirKey, 2, modes), kw);
+  splitInto(t, ws.dirKey, null, ws.dirBitsKey);
   const dirBits = impl.bits(ws.dirBitsKey, 32, C, modes);
   for (let c = 0; c < C; c++) direction[c] = dirBits[c]! & 1;
   for (let k = 0; k < eps.length; k++) {

@@ -7,7 +7,7 @@ import { fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import { uniform } from '../../src/samplers/uniform.js';
-import { getModes } from '../../src/config.js';
+import { getModes, type Modes } from '../../src/config.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { checkChainDims, checkSameParts, chooseResults, selectPerChain, stripSeeds } from '../internal/choose.js';
 import { stateParts } from '../internal/target.js';
@@ -77,6 +77,8 @@ function logProbOf(fn: string, results: unknown, arg: string): Tensor {
 export class MetropolisHastings<R extends object = ProposalResults> implements TransitionKernel<MetropolisHastingsResults<R>> {
   readonly isCalibrated = true;
   readonly parameters: Readonly<MetropolisHastingsOptions<R>>;
+  /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
+  private readonly modes: Modes = getModes();
 
   constructor(options: MetropolisHastingsOptions<R>) {
     const fn = 'MetropolisHastings';
@@ -124,7 +126,7 @@ export class MetropolisHastings<R extends object = ProposalResults> implements T
     const chainShape = lpNew.shape;
     const n = lpNew.size;
     // float32 when the log density is float32, or in x32 mode (where float64 draws do not exist).
-    const udtype = lpNew.dtype === 'float32' || !getModes().x64 ? 'float32' : 'float64';
+    const udtype = lpNew.dtype === 'float32' || !this.modes.x64 ? 'float32' : 'float64';
     const u = uniform(chainShape, { dtype: udtype, seed: acceptSeed }).data as Float64Array;
     const lar = logAcceptRatio.data as Float64Array;
     const mask = new Uint8Array(n);

@@ -107,6 +107,8 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
   private cache: { g: Geometry; target: FlatTarget; stepSize: number | undefined; eps: Float64Array[] | null; metric: BatchMetric } | null = null;
   /** The trajectory's buffers, kept between steps (they never change a draw). */
   private readonly workspaces = new NutsWorkspaces();
+  /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
+  private readonly modes: Modes = getModes();
 
   constructor(options: NoUTurnSamplerOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'maxTreeDepth', 'maxEnergyDiff', 'unrolledLeapfrogSteps', 'inverseMassDiag']);
@@ -159,7 +161,7 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     checkStateShapes(fn, parts, prev.gradsTargetLogProb);
     const c = this.stepCache(fn, parts, prev);
     const g = c.g;
-    const modes = getModes();
+    const { modes } = this;
     const key = sanitizeSeed(seed);
     const [startSeed, loopSeed] = splitSeed(key) as [KeyArray, KeyArray];
     const eps = c.eps ?? expandStepSize(fn, prev.stepSize, g);

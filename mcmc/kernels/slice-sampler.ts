@@ -5,7 +5,7 @@
  */
 import { checkFunction, checkInteger, fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
-import { getModes } from '../../src/config.js';
+import { getModes, type Modes } from '../../src/config.js';
 import { detCos, detSin } from '../../src/math/index.js';
 import { normal } from '../../src/samplers/normal.js';
 import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
@@ -89,6 +89,8 @@ function checkStepSize(fn: string, s: unknown): SliceStepSize {
 export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
   readonly isCalibrated = true;
   readonly parameters: Readonly<SliceSamplerOptions>;
+  /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
+  private readonly modes: Modes = getModes();
 
   constructor(options: SliceSamplerOptions) {
     const fn = 'SliceSampler';
@@ -137,7 +139,7 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
 
     // A direction per part, uniform on that part's unit sphere (TFP's spherical_uniform).
     const partSeeds = splitSeed(directionSeed, { n: parts.length });
-    const direction = parts.map((p, i) => new Tensor(sphericalUniform(n, p.size / n, p.dtype as FloatDType, partSeeds[i]!), p.shape, p.dtype));
+    const direction = parts.map((p, i) => new Tensor(sphericalUniform(n, p.size / n, p.dtype as FloatDType, partSeeds[i]!, this.modes), p.shape, p.dtype));
 
     // The width along the direction: 1/√Σ (n_i/s_i)² per chain.
     const steps = this.stepSizesFor(fn, parts);
@@ -206,11 +208,11 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
  * TFP's `random_ops.spherical_uniform(shape=[n], dimension=d)`: n points uniform on the unit
  * sphere in d dimensions, row-major [n, d], with TFP's three cases (see the class comment).
  */
-function sphericalUniform(n: number, d: number, dtype: FloatDType, seed: KeyArray): Float64Array | Float32Array {
+function sphericalUniform(n: number, d: number, dtype: FloatDType, seed: KeyArray, modes: Modes): Float64Array | Float32Array {
   const f32 = dtype === 'float32', r = f32 ? Math.fround : (x: number) => x;
   const out = f32 ? new Float32Array(n * d) : new Float64Array(n * d);
   if (d === 1) {
-    const bits = samplersUniform([n, 1], { minval: 0, maxval: 2, dtype: getModes().x64 ? 'int64' : 'int32', seed }).data;
+    const bits = samplersUniform([n, 1], { minval: 0, maxval: 2, dtype: modes.x64 ? 'int64' : 'int32', seed }).data;
     for (let c = 0; c < n; c++) out[c] = 2 * Number(bits[c]!) - 1;
   } else if (d === 2) {
     const u = samplersUniform([n], { minval: 0, maxval: 2 * Math.PI, dtype, seed }).data as Float64Array | Float32Array;

@@ -5,7 +5,7 @@
  */
 import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkBoolean, checkOptions, checkPositiveInteger } from '../../src/checks.js';
-import { getModes } from '../../src/config.js';
+import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -88,6 +88,8 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
   readonly parameters: Readonly<HamiltonianMonteCarloOptions>;
   private readonly target: TargetLogProbFn | undefined;
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
+  /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
+  private readonly modes: Modes = getModes();
 
   constructor(options: HamiltonianMonteCarloOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'numLeapfrogSteps', 'stateGradientsAreStopped', 'inverseMassDiag']);
@@ -130,7 +132,7 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
     const prev = previousResults;
     checkStateShapes(fn, parts, prev.gradsTargetLogProb);
     const g = geometryOf(fn, parts, prev.targetLogProb);
-    const modes = getModes();
+    const { modes } = this;
     const key = sanitizeSeed(seed);
     const keys = splitSeed(key, { n: parts.length });
     const eps = expandStepSize(fn, prev.stepSize, g);

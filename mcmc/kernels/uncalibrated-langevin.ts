@@ -5,7 +5,7 @@
  */
 import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
 import { checkFunction, checkOptions, fail } from '../../src/checks.js';
-import { getModes } from '../../src/config.js';
+import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import { valueAndGrad } from '../../src/tensor/autodiff.js';
@@ -111,6 +111,8 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
   readonly parameters: Readonly<LangevinOptions>;
   private readonly target: TargetLogProbFn | undefined;
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
+  /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
+  private readonly modes: Modes = getModes();
 
   constructor(options: LangevinOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'volatilityFn', 'inverseMassDiag']);
@@ -149,7 +151,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
     const prev = previousResults;
     checkStateShapes(fn, parts, prev.gradsTargetLogProb);
     const g = geometryOf(fn, parts, prev.targetLogProb);
-    const modes = getModes();
+    const { modes } = this;
     const key = sanitizeSeed(seed);
     const keys = splitSeed(key, { n: parts.length, salt: 'langevin.one_step' });
     const eps = expandStepSize(fn, prev.stepSize, g);
