@@ -2,7 +2,7 @@ import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { uniform as samplersUniform } from '../src/samplers/uniform.js';
 import type { TensorLike } from '../src/tensor/core.js';
-import { allocate, type DType, type FloatDType } from '../src/tensor/dtype.js';
+import { allocate, type FloatDType } from '../src/tensor/dtype.js';
 import { mul, sigmoidScalar, softplusScalar } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { Tensor } from '../src/tensor/tensor.js';
@@ -45,7 +45,7 @@ const support = elementwise('must be 0 or 1', (v) => v === 0 || v === 1);
  * d.logProb(1);               // → Tensor float64 [2]: log 0.1, log 0.9
  * d.sample(3, { seed: 0 });   // → Tensor int32 [3, 2]
  */
-export class Bernoulli extends Distribution {
+export class Bernoulli extends Distribution<BernoulliDType> {
   static override readonly optionNames = ['dtype'];
   static override readonly parameterProperties = {
     logits: { constraint: real },
@@ -53,19 +53,14 @@ export class Bernoulli extends Distribution {
   };
   readonly logits: Tensor | undefined;
   readonly probs: Tensor | undefined;
-  private readonly sampleDtype: BernoulliDType;
 
   constructor(options: BernoulliOptions) {
-    super('Bernoulli', options, false);
+    super('Bernoulli', options, false, options?.dtype ?? 'int32');
     checkExactlyOne('Bernoulli', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
-    const dt = options.dtype ?? 'int32';
-    if (!DTYPES.includes(dt)) fail('type', 'Bernoulli', 'dtype', `must be one of ${DTYPES.join(', ')}`, dt);
-    this.sampleDtype = dt;
+    if (!DTYPES.includes(this.dtype)) fail('type', 'Bernoulli', 'dtype', `must be one of ${DTYPES.join(', ')}`, this.dtype);
   }
-
-  override get dtype(): string { return this.sampleDtype; }
 
   /** p (sigmoid(logits) when given logits), differentiable. */
   probsParameter(): Tensor { return probsOf(this.logits, this.probs); }
@@ -77,9 +72,9 @@ export class Bernoulli extends Distribution {
     const p = broadcastTo(this.probsParameter(), this.batchShape);
     const u = samplersUniform([n, ...p.shape], { seed, dtype: p.dtype as FloatDType }).data as Float64Array | Float32Array;
     const pv = p.data as Float64Array | Float32Array, m = pv.length;
-    const out = allocate(this.sampleDtype as DType, u.length) as Int32Array | Float32Array | Float64Array;
+    const out = allocate(this.dtype, u.length);
     for (let i = 0; i < u.length; i++) out[i] = u[i]! < pv[i % m]! ? 1 : 0;
-    return new Tensor(out, [n, ...this.batchShape], this.sampleDtype);
+    return new Tensor(out, [n, ...this.batchShape], this.dtype);
   }
 
   protected override get support() { return support; }
@@ -118,9 +113,9 @@ export class Bernoulli extends Distribution {
   }
   protected override modeImpl(): Tensor {
     const p = broadcastTo(this.probsParameter(), this.batchShape).data as ArrayLike<number>;
-    const out = allocate(this.sampleDtype as DType, p.length) as Int32Array | Float32Array | Float64Array;
+    const out = allocate(this.dtype, p.length);
     for (let i = 0; i < p.length; i++) out[i] = p[i]! > 0.5 ? 1 : 0;
-    return new Tensor(out, this.batchShape, this.sampleDtype);
+    return new Tensor(out, this.batchShape, this.dtype);
   }
 
   /** −p log p − (1 − p) log(1 − p) (0 log 0 = 0). */

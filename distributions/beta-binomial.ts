@@ -45,7 +45,7 @@ export interface BetaBinomialOptions extends DistributionOptions {
  * d.mean().item();             // 4
  * d.sample(5, { seed: 0 });    // → Tensor float64 [5]
  */
-export class BetaBinomial extends Distribution {
+export class BetaBinomial extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     totalCount: { constraint: nonNegativeInteger },
     concentration1: { constraint: positive },
@@ -64,7 +64,7 @@ export class BetaBinomial extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const [g1Seed, g2Seed, binomialSeed] = splitSeed(seed, { n: 3, salt: 'beta_binomial' }) as [KeyArray, KeyArray, KeyArray];
-    const shape = [n, ...this.batchShape], dtype = this.dtype as FloatDType;
+    const shape = [n, ...this.batchShape], dtype = this.dtype;
     const c1 = broadcastData(this.fn, 'concentration1', this.concentration1, shape) as Float64Array;
     const c0 = broadcastData(this.fn, 'concentration0', this.concentration0, shape) as Float64Array;
     const logG1 = randomLogGamma(shape, c1, null, g1Seed, dtype);

@@ -56,7 +56,7 @@ function logDensity(v: number, a: number, b: number): number {
  * b.mean();                  // → Tensor float64 [2]: [0.25, 0.4]
  * b.sample(4, { seed: 1 });  // → Tensor float64 [4, 2]
  */
-export class Beta extends Distribution {
+export class Beta extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     concentration1: { constraint: positive },
     concentration0: { constraint: positive },
@@ -72,7 +72,7 @@ export class Beta extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const [seed1, seed2] = splitSeed(seed, { salt: 'beta' }) as [KeyArray, KeyArray];
     const c1 = broadcastData(this.fn, 'concentration1', this.concentration1, shape) as Float64Array;
     const c0 = broadcastData(this.fn, 'concentration0', this.concentration0, shape) as Float64Array;

@@ -50,7 +50,7 @@ export interface BinomialOptions extends DistributionOptions {
  * d.sample(5, { seed: 0 });   // → Tensor float64 [5, 2]
  * d.mean().toArray();         // [2, 9]
  */
-export class Binomial extends Distribution {
+export class Binomial extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     totalCount: { constraint: nonNegativeInteger },
     logits: { constraint: real },
@@ -76,7 +76,7 @@ export class Binomial extends Distribution {
   private oneMinusProbs(): Tensor { return oneMinusProbsOf(this.logits, this.probs); }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const shape = [n, ...this.batchShape], dtype = this.dtype as FloatDType;
+    const shape = [n, ...this.batchShape], dtype = this.dtype;
     const counts = broadcastData(this.fn, 'totalCount', this.totalCount, shape) as Float64Array;
     const probs = broadcastData(this.fn, 'probs', this.probsParameter(), shape) as Float64Array;
     const draws = randomBinomial(shape, counts, probs, sanitizeSeed(seed, { salt: 'binomial' }), dtype);

@@ -4,7 +4,7 @@ import type { KeyArray } from '../src/random/key-array.js';
 import { categorical as samplersCategorical } from '../src/samplers/categorical.js';
 import { broadcastData, broadcastIndex, broadcastShapes } from '../src/tensor/broadcast.js';
 import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
-import { allocate, type DType, type IntDType } from '../src/tensor/dtype.js';
+import { allocate, type IntDType } from '../src/tensor/dtype.js';
 import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { exp, log, sub } from '../src/tensor/ops/elementwise.js';
 import { logsumexp } from '../src/tensor/ops/reduce.js';
@@ -50,7 +50,7 @@ export interface CategoricalOptions extends DistributionOptions {
  * d.sample(4, { seed: 0 });   // → Tensor int32 [4]
  * d.mode().item();            // 1
  */
-export class Categorical extends Distribution {
+export class Categorical extends Distribution<CategoricalDType> {
   static override readonly optionNames = ['dtype'];
   static override readonly parameterProperties = {
     logits: { eventNdims: 1, constraint: real },
@@ -60,24 +60,19 @@ export class Categorical extends Distribution {
   readonly logits: Tensor | undefined;
   /** The `probs` parameter as given (undefined when built from `logits`). */
   readonly probs: Tensor | undefined;
-  private readonly sampleDtype: CategoricalDType;
   private rowsCache: SimplexRows | undefined;
 
   constructor(options: CategoricalOptions) {
-    super('Categorical', options, false);
+    super('Categorical', options, false, options?.dtype ?? 'int32');
     checkExactlyOne('Categorical', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
     if (this.parameter.shape[this.parameter.ndim - 1] === 0) fail('range', 'Categorical', this.logits ? 'logits' : 'probs', 'must have at least one class (its last axis is empty)', this.parameter);
-    const dt = options.dtype ?? 'int32';
-    if (!DTYPES.includes(dt)) fail('type', 'Categorical', 'dtype', `must be one of ${DTYPES.join(', ')}`, dt);
-    this.sampleDtype = dt;
+    if (!DTYPES.includes(this.dtype)) fail('type', 'Categorical', 'dtype', `must be one of ${DTYPES.join(', ')}`, this.dtype);
   }
 
   /** K, the number of classes. */
   get numCategories(): number { return this.parameter.shape[this.parameter.ndim - 1]!; }
-
-  override get dtype(): string { return this.sampleDtype; }
 
   /**
    * Normalized log-probabilities log q (differentiable): logits − logsumexp(logits), or
@@ -101,12 +96,12 @@ export class Categorical extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const logits = this.logits ?? log(this.probs!);
-    const intDtype: IntDType = this.sampleDtype === 'int64' ? 'int64' : 'int32';
+    const intDtype: IntDType = this.dtype === 'int64' ? 'int64' : 'int32';
     const draws = samplersCategorical(logits, n, { seed, dtype: intDtype });
     const b = draws.size / Math.max(n, 1), src = draws.data;
-    const out = allocate(this.sampleDtype as DType, n * b);
+    const out = allocate(this.dtype, n * b);
     for (let j = 0; j < n; j++) for (let i = 0; i < b; i++) out[j * b + i] = src[i * n + j]! as never;
-    return new Tensor(out as never, [n, ...this.batchShape], this.sampleDtype);
+    return new Tensor(out as never, [n, ...this.batchShape], this.dtype);
   }
 
   protected override get support(): Constraint {
@@ -192,13 +187,13 @@ export class Categorical extends Distribution {
   }
 
   protected override modeImpl(): Tensor {
-    const s = this.rows, out = allocate(this.sampleDtype as DType, s.rows);
+    const s = this.rows, out = allocate(this.dtype, s.rows);
     for (let r = 0; r < s.rows; r++) {
       let best = 0;
       for (let j = 1; j < s.k; j++) if (s.q[r * s.k + j]! > s.q[r * s.k + best]!) best = j;
-      out[r] = (this.sampleDtype === 'int64' ? BigInt(best) : best) as never;
+      out[r] = (this.dtype === 'int64' ? BigInt(best) : best) as never;
     }
-    return new Tensor(out as never, this.batchShape, this.sampleDtype);
+    return new Tensor(out as never, this.batchShape, this.dtype);
   }
 
   /** @internal KL(this ‖ b) = Σⱼ qⱼ(log qⱼ − log q′ⱼ) over broadcast batches, one node in both parameters. */

@@ -66,7 +66,7 @@ export function cauchyQuantile(p: number): number {
  * d.cdf(1);                    // → Tensor float64 [2]: [0.75, 0.602…]
  * d.sample(5, { seed: 0 });    // → Tensor float64 [5, 2]
  */
-export class Cauchy extends Distribution {
+export class Cauchy extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -82,7 +82,7 @@ export class Cauchy extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype as FloatDType });
+    const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype });
     return fusedMap('Cauchy.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
       (p, m, s) => m + s * detTan(Math.PI * (p - 0.5)),
       (out, p) => { out[1] = 1; out[2] = detTan(Math.PI * (p - 0.5)); });
@@ -116,9 +116,9 @@ export class Cauchy extends Distribution {
       (out, q, _m, s) => { const z = cauchyQuantile(q); out[0] = s * Math.PI * (1 + z * z); out[1] = 1; out[2] = z; });
   }
 
-  protected override meanImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
-  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
-  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
+  protected override meanImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
+  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
+  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override entropyImpl(): Tensor {
     return broadcastTo(add(log(this.scale), detLog(4 * Math.PI)), this.batchShape);

@@ -53,7 +53,7 @@ function logDensity(x: number, k: number): number {
  * c.cdf(3.84);               // → Tensor float64 [2]: [≈0.95, ≈0.43]
  * c.sample(3, { seed: 0 });  // → Tensor float64 [3, 2]
  */
-export class Chi2 extends Distribution {
+export class Chi2 extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     df: { constraint: positive },
   };
@@ -66,7 +66,7 @@ export class Chi2 extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const df = broadcastData(this.fn, 'df', this.df, shape) as Float64Array;
     const conc = df.map((k) => 0.5 * k);
     const logDraws = randomLogGamma(shape, conc, new Float64Array(conc.length).fill(-Math.LN2), seed, dtype);

@@ -48,7 +48,7 @@ export interface CholeskyLKJOptions extends DistributionOptions {
  * d.logProb(L);                          // → Tensor float64 [4, 2]
  * d.defaultEventSpaceBijector().forward([0.3, -0.2, 0.5]); // → a 3×3 factor with unit rows
  */
-export class CholeskyLKJ extends Distribution {
+export class CholeskyLKJ extends Distribution<FloatDType> {
   static override readonly optionNames = ['dimension'];
   static override readonly parameterProperties = {
     concentration: { constraint: positive },
@@ -66,14 +66,14 @@ export class CholeskyLKJ extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const conc = broadcastData(this.fn, 'concentration', this.concentration, this.batchShape) as ArrayLike<number>;
-    return sampleLkj(n, this.dimension, conc, this.batchShape, true, seed, this.dtype as FloatDType);
+    return sampleLkj(n, this.dimension, conc, this.batchShape, true, seed, this.dtype);
   }
 
   protected override get support(): Constraint { return correlationCholeskyFactor; }
 
   protected override logProbImpl(x: Tensor): Tensor {
     const D = this.dimension;
-    const logDiag = log(sum(mul(x, eye(D, D, 0, x.dtype as FloatDType)), -1));   // [..., D]
+    const logDiag = log(sum(mul(x, eye(D, D, 0, x.dtype)), -1));   // [..., D]
     const w = x.dtype === 'float32' ? new Float32Array(D) : new Float64Array(D);
     for (let i = 0; i < D; i++) w[i] = D - 1 - i;
     // Σᵢ (2η − 2 + D − 1 − i)·log Lᵢᵢ − log Z(η) = (2η − 2)·S + T − log Z(η).

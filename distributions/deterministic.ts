@@ -43,7 +43,7 @@ export interface DeterministicOptions extends DistributionOptions {
  * d.logProb([0, 1]);           // → Tensor float64 [2]: [0, 0]
  * d.sample(3, { seed: 0 });    // → Tensor float64 [3, 2]: rows [0, 1]
  */
-export class Deterministic extends Distribution {
+export class Deterministic extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     atol: { constraint: nonNegative },
@@ -89,9 +89,9 @@ export class Deterministic extends Distribution {
 
   protected override meanImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
-  protected override varianceImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
-  protected override stddevImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
-  protected override entropyImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
+  protected override varianceImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
+  protected override stddevImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
+  protected override entropyImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new PointBijector(this.loc); }
 }
 

@@ -47,7 +47,7 @@ export interface DirichletMultinomialOptions extends DistributionOptions {
  * d.mean();                   // → Tensor float64 [3]: 10/6 · [1, 2, 3]
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4, 3]
  */
-export class DirichletMultinomial extends Distribution {
+export class DirichletMultinomial extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     totalCount: { constraint: nonNegativeInteger },
     concentration: { eventNdims: 1, constraint: positive },
@@ -67,7 +67,7 @@ export class DirichletMultinomial extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const [gammaSeed, multinomialSeed] = splitSeed(seed, { salt: 'dirichlet_multinomial' }) as [KeyArray, KeyArray];
-    const k = this.numCategories, dtype = this.dtype as FloatDType, shape = [n, ...this.batchShape], full = [...shape, k];
+    const k = this.numCategories, dtype = this.dtype, shape = [n, ...this.batchShape], full = [...shape, k];
     const alpha = broadcastData(this.fn, 'concentration', this.concentration, full) as Float64Array;
     const logG = randomLogGamma(full, alpha, null, gammaSeed, dtype);
     const size = logG.length / k, probs = new Float64Array(logG.length);

@@ -50,7 +50,7 @@ export interface DirichletOptions extends DistributionOptions {
  * d.logProb([0.2, 0.3, 0.5]);      // → Tensor float64 []: log(60 · 0.3 · 0.25) ≈ 1.504
  * d.sample([4, 5], { seed: 0 });   // → Tensor float64 [4, 5, 3]
  */
-export class Dirichlet extends Distribution {
+export class Dirichlet extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     concentration: { eventNdims: 1, constraint: positive },
   };
@@ -75,7 +75,7 @@ export class Dirichlet extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const k = this.k, shape = [n, ...this.batchShape, k];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const conc = broadcastData(this.fn, 'concentration', this.concentration, shape) as ArrayLike<number>;
     const g = randomLogGamma(shape, conc, null, seed, dtype);
     const out = floatStorage(dtype, g.length);

@@ -17,7 +17,7 @@ import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, type Seed } from '../src/samplers/seeds.js';
 import { broadcastShapes } from '../src/tensor/broadcast.js';
 import { asTensor, floatKind, numbers, type TensorLike } from '../src/tensor/core.js';
-import type { FloatDType } from '../src/tensor/dtype.js';
+import type { DType, FloatDType } from '../src/tensor/dtype.js';
 import { add, exp, expm1, log, log1mexp, log1p, neg, sqrt, square, sub } from '../src/tensor/ops/elementwise.js';
 import { reshape } from '../src/tensor/ops/shape.js';
 import { sameShape, sizeOf } from '../src/tensor/shapes.js';
@@ -81,7 +81,11 @@ function checkParameterNames(className: string, opts: object, cls: typeof Distri
   }
 }
 
-export abstract class Distribution {
+/**
+ * `D` is the dtype of samples: `FloatDType` for the continuous (and TFP's float-valued count)
+ * distributions, the `dtype` option's union for `Categorical`-like ones, `DType` for wrappers.
+ */
+export abstract class Distribution<D extends DType = DType> {
   /** The tensor parameters: event rank and constraint (subclasses override). */
   static readonly parameterProperties: ParameterTable = {};
   /** Constructor options that are not tensor parameters (`distribution`, `dtype`, …; subclasses override). */
@@ -93,6 +97,12 @@ export abstract class Distribution {
   /** The constructor options as given, so `copy(overrides)` can rebuild the distribution. */
   readonly parameters: Readonly<Record<string, unknown>>;
   readonly reparameterizationType: ReparameterizationType;
+  /**
+   * The dtype of samples, fixed at construction: the `dtype` a subclass passes (its `dtype`
+   * option, or its inner distribution's), else float64 unless every parameter is float32 (or, for
+   * a distribution without parameters, `defaultFloat()` when it was built).
+   */
+  readonly dtype: D;
   /** The class name, for error messages ("Normal.logProb: ..."). */
   protected readonly fn: string;
   /** Tensor parameters converted from the options, by name. */
@@ -100,7 +110,7 @@ export abstract class Distribution {
   private readonly paramBatchShape: readonly number[];
   private cachedBatchShape: readonly number[] | undefined;
 
-  constructor(className: string, options: object, reparameterized: boolean) {
+  constructor(className: string, options: object, reparameterized: boolean, dtype?: D) {
     const opts = checkOptions(className, options as Record<string, unknown>) as DistributionOptions & Record<string, unknown>;
     checkParameterNames(className, opts, this.constructor as typeof Distribution);
     this.fn = className;
@@ -126,6 +136,8 @@ export abstract class Distribution {
     }
     this.params = Object.freeze(params);
     this.paramBatchShape = Object.freeze(broadcastShapes(className, batchShapes));
+    // Without a `dtype` the subclass samples floats: D includes FloatDType.
+    this.dtype = dtype ?? (paramsFloat(params) as D);
   }
 
   // ---- shapes and dtype ---------------------------------------------------------------------
@@ -137,12 +149,6 @@ export abstract class Distribution {
 
   /** The shape of one draw (`[]` for scalar distributions). */
   get eventShape(): readonly number[] { return []; }
-
-  /** The dtype of samples: float64 unless every parameter is float32 (or in x32 mode, where numbers are float32). */
-  get dtype(): string {
-    const ts = Object.values(this.params);
-    return ts.length === 0 ? defaultFloat() : floatKind(...ts);
-  }
 
   isScalarBatch(): boolean { return this.batchShape.length === 0; }
   isScalarEvent(): boolean { return this.eventShape.length === 0; }
@@ -436,6 +442,12 @@ brand(Distribution, 'Distribution');   // recognised across copies of stochax (s
 
 /** float64, or float32 in x32 mode (what a plain number parameter becomes). */
 export function defaultFloat(): FloatDType { return getModes().x64 ? 'float64' : 'float32'; }
+
+/** float64 unless every parameter is float32; `defaultFloat()` (read now) without parameters. */
+export function paramsFloat(params: Readonly<Record<string, Tensor>>): FloatDType {
+  const ts = Object.values(params);
+  return ts.length === 0 ? defaultFloat() : floatKind(...ts);
+}
 
 /** A parameter as a float tensor: Tensors keep their dtype (and tape node), numbers and arrays become `defaultFloat()`. */
 export function toParameter(fn: string, arg: string, value: unknown): Tensor {

@@ -43,7 +43,7 @@ const TINY: Record<FloatDType, number> = { float64: 2 ** -1022, float32: 2 ** -1
  * e.quantile(0.5);            // → Tensor float64 [2]: [ln 2, ln 2 / 4]
  * e.sample(3, { seed: 0 });   // → Tensor float64 [3, 2]
  */
-export class Exponential extends Distribution {
+export class Exponential extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     rate: { constraint: positive },
   };
@@ -55,7 +55,7 @@ export class Exponential extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const u = samplersUniform([n, ...this.batchShape], { seed, dtype, minval: TINY[dtype], maxval: 1 });
     return div(neg(log(u)), this.rate);
   }
@@ -101,7 +101,7 @@ export class Exponential extends Distribution {
   protected override meanImpl(): Tensor { return broadcastTo(div(1, this.rate), this.batchShape); }
   protected override varianceImpl(): Tensor { return broadcastTo(div(1, square(this.rate)), this.batchShape); }
   protected override stddevImpl(): Tensor { return this.meanImpl(); }
-  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
+  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
   protected override entropyImpl(): Tensor { return broadcastTo(sub(1, log(this.rate)), this.batchShape); }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Softplus({ validateArgs: this.validateArgs }); }
 }

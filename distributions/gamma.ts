@@ -51,7 +51,7 @@ export interface GammaOptions extends DistributionOptions {
  * g.mean();                  // → Tensor float64 [2]: [2, 0.5]
  * g.sample(5, { seed: 0 });  // → Tensor float64 [5, 2]
  */
-export class Gamma extends Distribution {
+export class Gamma extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     concentration: { constraint: positive },
     rate: { constraint: positive },
@@ -75,7 +75,7 @@ export class Gamma extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     // Scalar parameters are passed as single values; others are broadcast to the draws' shape.
     const values = (name: string, t: Tensor) => (t.size === 1 ? Float64Array.of(Number(t.data[0])) : broadcastData(this.fn, name, t, shape) as Float64Array);
     const conc = values('concentration', this.concentration);

@@ -2,6 +2,7 @@ import { brand } from '../src/brand.js';
 import { checkFinite, checkFunction, fail } from '../src/checks.js';
 import { broadcastShapes } from '../src/tensor/broadcast.js';
 import { asTensor, type TensorLike } from '../src/tensor/core.js';
+import type { FloatDType } from '../src/tensor/dtype.js';
 import { eye, zeros } from '../src/tensor/ops/create.js';
 import { add, mul } from '../src/tensor/ops/elementwise.js';
 import { cholesky } from '../src/tensor/ops/linalg.js';
@@ -60,7 +61,7 @@ const FN = 'GaussianProcess';
  * gp.sample(2, { seed: 0 });           // → Tensor float64 [2, 4]
  * gp.covariance();                     // → Tensor float64 [4, 4]
  */
-export class GaussianProcess extends Distribution {
+export class GaussianProcess extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     observationNoiseVariance: { eventNdims: 0, constraint: nonNegative },
   };
@@ -76,6 +77,8 @@ export class GaussianProcess extends Distribution {
   /** K + σ²·I (no jitter), `batchShape + [N, N]`. */
   private readonly cov: Tensor;
   private readonly marginal: MultivariateNormalTriL;
+  /** The marginal's dtype: known only once the constructor has built it, so set there. */
+  override readonly dtype: FloatDType;
 
   constructor(options: GaussianProcessOptions) {
     super(FN, options, true);
@@ -97,7 +100,7 @@ export class GaussianProcess extends Distribution {
 
     const n = x.shape[x.ndim - f - 1]!;
     const k = this.kernel.matrix(x, x);                                   // [...kb ⊕ xb, N, N]
-    const dt = k.dtype as 'float64';
+    const dt = k.dtype;
     const id = eye(n, n, 0, dt);
     const cov = noise === undefined ? k : add(k, mul(expandDims(noise, [-1, -2]), id));
     const mean = this.meanFn === undefined ? undefined : asTensor(`${FN}.meanFn`, 'result', this.meanFn(x));
@@ -114,6 +117,7 @@ export class GaussianProcess extends Distribution {
     this.loc = mean === undefined ? zeros([...batch, n], dt) : broadcastTo(mean, [...batch, n]);
     const scaleTril = cholesky(this.jitter === 0 ? this.cov : add(this.cov, mul(this.jitter, id)));
     this.marginal = new MultivariateNormalTriL({ loc: this.loc, scaleTril, validateArgs: this.validateArgs, allowNanStats: this.allowNanStats });
+    this.dtype = this.marginal.dtype;
   }
 
   /**
@@ -125,7 +129,6 @@ export class GaussianProcess extends Distribution {
   getMarginalDistribution(): MultivariateNormalTriL { return this.marginal; }
 
   override get eventShape(): readonly number[] { return this.marginal.eventShape; }
-  override get dtype(): string { return this.marginal.dtype; }
   protected override batchShapeImpl(): readonly number[] { return this.marginal.batchShape; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor { return this.marginal.sample([n], { seed }); }

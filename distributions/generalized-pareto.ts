@@ -49,7 +49,7 @@ export interface GeneralizedParetoOptions extends DistributionOptions {
  * d.survivalFunction(1);      // → Tensor float64 [3]: [e⁻¹, 1/2.25, 1/4]
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4, 3]
  */
-export class GeneralizedPareto extends Distribution {
+export class GeneralizedPareto extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -67,7 +67,7 @@ export class GeneralizedPareto extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype });
     return fusedMap('GeneralizedPareto.sample', [['u', u], ['loc', this.loc], ['scale', this.scale], ['concentration', this.concentration]],
       gpdSample, (out, p, _m, s, k) => {
         const w = -detLog1p(-p);
@@ -129,7 +129,7 @@ export class GeneralizedPareto extends Distribution {
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor {
     const k = this.concentration, valid = less(k, 1);

@@ -40,7 +40,7 @@ const probsConstraint = elementwise('must be in (0, 1]', (v) => v > 0 && v <= 1)
  * d.mean().item();            // 3
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4]
  */
-export class Geometric extends Distribution {
+export class Geometric extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     logits: { constraint: real },
     probs: { constraint: probsConstraint },
@@ -67,7 +67,7 @@ export class Geometric extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const dtype = this.dtype as FloatDType, shape = [n, ...this.batchShape];
+    const dtype = this.dtype, shape = [n, ...this.batchShape];
     const p = broadcastTo(this.probsParameter(), this.batchShape).data as ArrayLike<number>;
     const u = samplersUniform(shape, { seed, dtype, minval: TINY[dtype], maxval: 1 }).data as Float64Array | Float32Array;
     const out = floatStorage(dtype, u.length), m = p.length;
@@ -121,7 +121,7 @@ export class Geometric extends Distribution {
     const p = this.probsParameter();
     return broadcastTo(this.logits ? div(exp(neg(this.logits)), p) : div(sub(1, p), square(p)), this.batchShape);
   }
-  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
+  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
 
   /** [−(1 − p) log(1 − p) − p log p] / p (0 at p = 1). */
   protected override entropyImpl(): Tensor {

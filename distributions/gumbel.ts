@@ -46,7 +46,7 @@ const TINY: Record<FloatDType, number> = { float64: 2 ** -1022, float32: 2 ** -1
  * d.mean();                   // → Tensor float64 [2]: [γ, 2γ] (Euler's constant γ)
  * d.sample(3, { seed: 0 });   // → Tensor float64 [3, 2]
  */
-export class Gumbel extends Distribution {
+export class Gumbel extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -61,7 +61,7 @@ export class Gumbel extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const u = samplersUniform([n, ...this.batchShape], { seed, dtype });
     return fusedMap('Gumbel.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]], dtype === 'float32' ? gumbelSample32 : gumbelSample64,
       (out, p) => { const t = TINY[dtype]; out[1] = 1; out[2] = -detLog(-detLog(t + (1 - t) * p)); });
@@ -99,7 +99,7 @@ export class Gumbel extends Distribution {
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor { return this.asStat(add(this.loc, mul(this.scale, EULER_GAMMA))); }
   protected override stddevImpl(): Tensor { return this.asStat(mul(this.scale, Math.PI / Math.sqrt(6))); }

@@ -55,7 +55,7 @@ function upper(z: number): number { return (2 / Math.PI) * detAtan(1 / z); }
  * d.logProb(0).item();         // −Infinity (below loc)
  * d.sample(5, { seed: 0 });    // → Tensor float64 [5]
  */
-export class HalfCauchy extends Distribution {
+export class HalfCauchy extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -71,7 +71,7 @@ export class HalfCauchy extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype as FloatDType });
+    const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype });
     return fusedMap('HalfCauchy.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
       (p, m, s) => m + s * detTan((Math.PI / 2) * p),
       (out, p) => { out[1] = 1; out[2] = detTan((Math.PI / 2) * p); });
@@ -120,9 +120,9 @@ export class HalfCauchy extends Distribution {
       (out, q, _m, s) => { const z = halfCauchyQuantile(q); out[0] = (s * Math.PI * (1 + z * z)) / 2; out[1] = 1; out[2] = z; });
   }
 
-  protected override meanImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
-  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
-  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
+  protected override meanImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
+  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
+  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override entropyImpl(): Tensor {
     return broadcastTo(add(log(this.scale), detLog(2 * Math.PI)), this.batchShape);

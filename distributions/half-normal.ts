@@ -45,7 +45,7 @@ const twoPhi = (z: number) => 2 * detExp(logPhi(z));
  * d.quantile(0.5);           // → Tensor float64 [2]: [≈0.674, ≈1.349]
  * d.sample(3, { seed: 0 });  // → Tensor float64 [3, 2]
  */
-export class HalfNormal extends Distribution {
+export class HalfNormal extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     scale: { constraint: positive },
   };
@@ -57,7 +57,7 @@ export class HalfNormal extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const z = samplersNormal([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const z = samplersNormal([n, ...this.batchShape], { seed, dtype: this.dtype });
     return abs(mul(z, this.scale));
   }
 
@@ -94,7 +94,7 @@ export class HalfNormal extends Distribution {
   protected override meanImpl(): Tensor { return broadcastTo(mul(this.scale, Math.sqrt(2 / Math.PI)), this.batchShape); }
   protected override varianceImpl(): Tensor { return broadcastTo(mul(square(this.scale), 1 - 2 / Math.PI), this.batchShape); }
   protected override stddevImpl(): Tensor { return broadcastTo(mul(this.scale, Math.sqrt(1 - 2 / Math.PI)), this.batchShape); }
-  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
+  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
   protected override entropyImpl(): Tensor {
     return broadcastTo(add(log(this.scale), 0.5 * detLog(Math.PI / 2) + 0.5), this.batchShape);
   }

@@ -51,7 +51,7 @@ export interface HalfStudentTOptions extends DistributionOptions {
  * d.logProb(1);               // → Tensor float64 [2]
  * d.sample(5, { seed: 0 });   // → Tensor float64 [5, 2]
  */
-export class HalfStudentT extends Distribution {
+export class HalfStudentT extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     df: { constraint: positive },
     loc: { constraint: real },
@@ -69,7 +69,7 @@ export class HalfStudentT extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const t = new StudentT({ df: this.df, loc: zeros(this.batchShape, this.dtype as FloatDType), scale: this.scale });
+    const t = new StudentT({ df: this.df, loc: zeros(this.batchShape, this.dtype), scale: this.scale });
     return add(abs(t.sample(n, { seed })), this.loc);
   }
 
@@ -124,7 +124,7 @@ export class HalfStudentT extends Distribution {
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor {
     const ok = greater(this.df, 1), safe = where(ok, this.df, 2);

@@ -3,7 +3,7 @@ import type { KeyArray } from '../src/random/key-array.js';
 import { splitSeed } from '../src/samplers/seeds.js';
 import { broadcastShapes } from '../src/tensor/broadcast.js';
 import { asTensor, numbers, type TensorLike } from '../src/tensor/core.js';
-import { allocate, type DType } from '../src/tensor/dtype.js';
+import { allocate } from '../src/tensor/dtype.js';
 import { zeros } from '../src/tensor/ops/create.js';
 import { add, exp, mul, square, sub, where } from '../src/tensor/ops/elementwise.js';
 import { sum } from '../src/tensor/ops/reduce.js';
@@ -97,7 +97,8 @@ export class HiddenMarkovModel extends Distribution {
   private readonly hmmBatch: readonly number[];
 
   constructor(options: HiddenMarkovModelOptions) {
-    super(FN, options, false);
+    // The observations' dtype (a non-Distribution is rejected below, once the base has checked the options).
+    super(FN, options, false, options?.observationDistribution?.dtype);
     const o = options;
     const init = component('initialDistribution', o.initialDistribution, true);
     const trans = component('transitionDistribution', o.transitionDistribution, true);
@@ -145,7 +146,6 @@ export class HiddenMarkovModel extends Distribution {
 
   protected override batchShapeImpl(): readonly number[] { return this.hmmBatch; }
   override get eventShape(): readonly number[] { return [this.numSteps, ...this.observationDistribution.eventShape]; }
-  override get dtype(): string { return this.observationDistribution.dtype; }
 
   /** Component batch shapes without their state (and time) axes. */
   private get transitionBatch(): readonly number[] {
@@ -182,7 +182,7 @@ export class HiddenMarkovModel extends Distribution {
     const oi = componentIndex(batch, this.observationBatch), E = sizeOf(obs.eventShape);
     const rows = oi.repeat * n;
     const possible = obs.sample(tvO ? [rows] : [T, rows], { seed: obsSeed }); // x for every (step, state)
-    const src = possible.data, out = allocate(possible.dtype as DType, n * B * T * E);
+    const src = possible.data, out = allocate(possible.dtype, n * B * T * E);
     for (let t = 0; t < T; t++) {
       for (let i = 0; i < n; i++) {
         for (let b = 0; b < B; b++) {

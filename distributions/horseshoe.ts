@@ -46,7 +46,7 @@ const LOG_C = -0.5 * detLog(2 * detPow(Math.PI, 3));
  * d.logProb(0.5);             // → Tensor float64 [2]
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4, 2]
  */
-export class Horseshoe extends Distribution {
+export class Horseshoe extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     scale: { constraint: positive },
   };
@@ -58,7 +58,7 @@ export class Horseshoe extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const shape = [n, ...this.batchShape];
     const [shrinkageSeed, sampleSeed] = splitSeed(seed, { salt: 'random_horseshoe' }) as [KeyArray, KeyArray];
     const local = new HalfCauchy({ loc: tensor(0, dtype), scale: tensor(1, dtype) }).sample(shape, { seed: shrinkageSeed });
@@ -70,10 +70,10 @@ export class Horseshoe extends Distribution {
     return fusedMap('Horseshoe.logProb', [['value', x], ['scale', this.scale]], horseshoeLogProb, horseshoeLogProbPartials, { hoisted: LOG_PROB, partialOf: [dValue, dScale] });
   }
 
-  protected override meanImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
-  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype as FloatDType); }
-  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
-  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype as FloatDType); }
+  protected override meanImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
+  protected override modeImpl(): Tensor { return zeros(this.batchShape, this.dtype); }
+  protected override varianceImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
+  protected override stddevImpl(): Tensor { return full(this.batchShape, Number.NaN, this.dtype); }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Identity({ validateArgs: this.validateArgs }); }
 }
 

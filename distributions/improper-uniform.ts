@@ -2,6 +2,7 @@ import { brand } from '../src/brand.js';
 import { checkShape, fail } from '../src/checks.js';
 import { broadcastShapes } from '../src/tensor/broadcast.js';
 import { numbers, type TensorLike } from '../src/tensor/core.js';
+import type { FloatDType } from '../src/tensor/dtype.js';
 import { full } from '../src/tensor/ops/create.js';
 import { sum } from '../src/tensor/ops/reduce.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
@@ -71,7 +72,7 @@ const FN = 'ImproperUniform';
  * });
  * model.experimentalPin({ y: new Array(10).fill(1) }).unnormalizedLogProb({ mu: 1, sigma: 2 }); // → Tensor float64 []
  */
-export class ImproperUniform extends Distribution {
+export class ImproperUniform extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     low: { eventNdims: 0 },
     high: { eventNdims: 0 },
@@ -122,7 +123,7 @@ export class ImproperUniform extends Distribution {
   }
 
   private bounds(): [Tensor, Tensor] {
-    const dt = this.dtype as 'float64';
+    const dt = this.dtype;
     return [this.low ?? full([], -Infinity, dt), this.high ?? full([], Infinity, dt)];
   }
 

@@ -46,7 +46,7 @@ export class Independent extends Distribution {
   constructor(options: IndependentOptions) {
     const d = options?.distribution;
     if (!(d instanceof Distribution)) fail('type', 'Independent', 'distribution', 'must be a Distribution', d);
-    super('Independent', options, d.reparameterizationType === 'FULLY_REPARAMETERIZED');
+    super('Independent', options, d.reparameterizationType === 'FULLY_REPARAMETERIZED', d.dtype);
     this.distribution = d;
     const rank = d.batchShape.length;
     if (options.reinterpretedBatchNdims === undefined) {
@@ -69,7 +69,6 @@ export class Independent extends Distribution {
     const b = this.distribution.batchShape;
     return [...b.slice(b.length - this.reinterpretedBatchNdims), ...this.distribution.eventShape];
   }
-  override get dtype(): string { return this.distribution.dtype; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     return this.distribution.sample(n, { seed });

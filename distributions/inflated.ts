@@ -84,7 +84,7 @@ const same = (a: readonly number[], b: readonly number[]) => a.length === b.leng
  * const spike = new Inflated({ distribution: new Normal({ loc: [1, 2], scale: 2 }), inflatedLocProbs: 0.3 });
  * spike.logProb([0, 0.5]);      // → Tensor float64 [2]: [log 0.3, log 0.7 + log N(0.5; 2, 2)]
  */
-export class Inflated extends Distribution {
+export class Inflated extends Distribution<FloatDType> {
   static override readonly optionNames = ['distribution'];
   static override readonly parameterProperties = {
     inflatedLocLogits: { constraint: real },
@@ -105,13 +105,13 @@ export class Inflated extends Distribution {
     if (!(dist instanceof Distribution)) fail('type', fn, 'distribution', 'must be a Distribution', dist);
     if (dist.eventShape.length !== 0) fail('range', fn, 'distribution', `must have scalar events (its event shape is [${dist.eventShape.join(', ')}])`, dist);
     if (dist.dtype !== 'float32' && dist.dtype !== 'float64') fail('type', fn, 'distribution', `must have a float dtype, as the point mass (its dtype is ${dist.dtype})`, dist);
-    super(fn, options, false);
+    super(fn, options, false, dist.dtype);
     checkExactlyOne(fn, options, 'inflatedLocLogits', 'inflatedLocProbs');
     this.distribution = dist;
     this.isDiscrete = DISCRETE.some((C) => dist instanceof C);
     this.inflatedLocLogits = this.params.inflatedLocLogits;
     this.inflatedLocProbs = this.params.inflatedLocProbs;
-    this.inflatedLoc = this.params.inflatedLoc ?? zeros([], dist.dtype as FloatDType);
+    this.inflatedLoc = this.params.inflatedLoc ?? zeros([], dist.dtype);
     for (const [name, t] of Object.entries(this.params)) {
       const b = broadcastShapes(fn, [[name, t.shape], ['distribution.batchShape', dist.batchShape]]);
       if (!same(b, dist.batchShape)) {
@@ -121,11 +121,10 @@ export class Inflated extends Distribution {
   }
 
   protected override batchShapeImpl(): readonly number[] { return this.distribution.batchShape; }
-  override get dtype(): string { return this.distribution.dtype; }
 
   /** atol + rtol·|loc| (TFP's `Deterministic` slack). */
   private slack(): Tensor {
-    const atol = this.params.inflatedLocAtol ?? zeros([], this.dtype as FloatDType);
+    const atol = this.params.inflatedLocAtol ?? zeros([], this.dtype);
     const rtol = this.params.inflatedLocRtol;
     return rtol === undefined ? atol : add(atol, mul(rtol, abs(this.inflatedLoc)));
   }
@@ -153,7 +152,7 @@ export class Inflated extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const batch = this.batchShape, B = sizeOf(batch), dtype = this.dtype as FloatDType;
+    const batch = this.batchShape, B = sizeOf(batch), dtype = this.dtype;
     const seeds = splitSeed(seed, { n: 3, salt: 'Mixture' });
     const l = this.inflatedLocLogits, p = this.inflatedLocProbs;
     const pair = (a: ArrayLike<number>, f: (v: number) => [number, number]) => {

@@ -43,7 +43,7 @@ export interface InverseGammaOptions extends DistributionOptions {
  * d.mean();                  // → Tensor float64 [2]: [0.5, 1]
  * d.sample(3, { seed: 0 });  // → Tensor float64 [3, 2]
  */
-export class InverseGamma extends Distribution {
+export class InverseGamma extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     concentration: { constraint: positive },
     scale: { constraint: positive },
@@ -59,7 +59,7 @@ export class InverseGamma extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const conc = broadcastData(this.fn, 'concentration', this.concentration, shape) as Float64Array;
     const logRate = broadcastData(this.fn, 'scale', log(this.scale), shape) as Float64Array;
     const logDraws = randomLogGamma(shape, conc, logRate, seed, dtype);

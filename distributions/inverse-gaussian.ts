@@ -54,7 +54,7 @@ const LOG_2PI = detLog(2 * Math.PI);
  * d.variance();               // → Tensor float64 [2]: [1, 0.25]
  * d.sample(5, { seed: 0 });   // → Tensor float64 [5, 2]
  */
-export class InverseGaussian extends Distribution {
+export class InverseGaussian extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: positive },
     concentration: { constraint: positive },
@@ -70,7 +70,7 @@ export class InverseGaussian extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const [chi2Seed, unifSeed] = splitSeed(sanitizeSeed(seed, { salt: 'inverse_gaussian' }), { salt: 'inverse_gaussian' }) as [KeyArray, KeyArray];
     const z = samplersNormal(shape, { seed: chi2Seed, dtype }).data as ArrayLike<number>;
     const u = samplersUniform(shape, { seed: unifSeed, dtype }).data as ArrayLike<number>;
@@ -120,7 +120,7 @@ export class InverseGaussian extends Distribution {
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor { return this.asStat(this.loc); }
   protected override varianceImpl(): Tensor { return this.asStat(div(pow(this.loc, 3), this.concentration)); }

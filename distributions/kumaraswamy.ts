@@ -43,7 +43,7 @@ export interface KumaraswamyOptions extends DistributionOptions {
  * d.cdf(0.5);                 // → Tensor float64 [2]: [0.25, 1 − 0.75⁵]
  * d.sample(3, { seed: 0 });   // → Tensor float64 [3, 2]
  */
-export class Kumaraswamy extends Distribution {
+export class Kumaraswamy extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     concentration1: { constraint: positive },
     concentration0: { constraint: positive },
@@ -58,7 +58,7 @@ export class Kumaraswamy extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype });
     return fusedMap('Kumaraswamy.sample', [['u', u], ['concentration1', this.concentration1], ['concentration0', this.concentration0]], kumaraswamyQuantile, kumaraswamyQuantilePartials);
   }
 
@@ -102,7 +102,7 @@ export class Kumaraswamy extends Distribution {
     return add(log(b), lbeta(add(1, div(n, this.concentration1)), b));
   }
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor { return this.asStat(exp(this.logMoment(1))); }
   protected override varianceImpl(): Tensor {

@@ -55,7 +55,7 @@ function cdfLaplace(z: number): number {
  * d.logCdf(-800).data[0];      // −800.69… (the cdf underflows)
  * d.sample(5, { seed: 0 });    // → Tensor float64 [5, 2]
  */
-export class Laplace extends Distribution {
+export class Laplace extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -70,7 +70,7 @@ export class Laplace extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const u = samplersUniform([n, ...this.batchShape], { minval: ABOVE_MINUS_ONE[dtype], maxval: 1, seed, dtype });
     return fusedMap('Laplace.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
       (w, m, s) => m - s * Math.sign(w) * detLog1p(-Math.abs(w)),

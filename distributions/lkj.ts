@@ -68,7 +68,7 @@ const TOL = 1e-6;
  * d.logProb(x);                              // → Tensor float64 [2, 3]
  * d.mean().toArray();                        // the 3×3 identity
  */
-export class LKJ extends Distribution {
+export class LKJ extends Distribution<FloatDType> {
   static override readonly optionNames = ['dimension', 'inputOutputCholesky'];
   static override readonly parameterProperties = {
     concentration: { constraint: positive },
@@ -88,7 +88,7 @@ export class LKJ extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const conc = broadcastData(this.fn, 'concentration', this.concentration, this.batchShape) as ArrayLike<number>;
-    return sampleLkj(n, this.dimension, conc, this.batchShape, this.inputOutputCholesky, seed, this.dtype as FloatDType);
+    return sampleLkj(n, this.dimension, conc, this.batchShape, this.inputOutputCholesky, seed, this.dtype);
   }
 
   protected override get support(): Constraint {
@@ -115,13 +115,13 @@ export class LKJ extends Distribution {
   }
 
   protected override meanImpl(): Tensor {
-    return broadcastTo(eye(this.dimension, this.dimension, 0, this.dtype as FloatDType), [...this.batchShape, ...this.eventShape]);
+    return broadcastTo(eye(this.dimension, this.dimension, 0, this.dtype), [...this.batchShape, ...this.eventShape]);
   }
   protected override varianceImpl(): Tensor {
     if (this.inputOutputCholesky) this.notImplemented('variance (of Cholesky factors)');
     const D = this.dimension, batch = this.batchShape;
     const v = broadcastTo(div(1, add(mul(2, this.concentration), D - 1)), batch);
-    return mul(reshape(v, [...batch, 1, 1]), sub(1, eye(D, D, 0, this.dtype as FloatDType)));
+    return mul(reshape(v, [...batch, 1, 1]), sub(1, eye(D, D, 0, this.dtype)));
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector {
     const cc = new CorrelationCholesky({ validateArgs: this.validateArgs });

@@ -42,7 +42,7 @@ export interface LogLogisticOptions extends DistributionOptions {
  * d.quantile(0.5);            // → Tensor float64 [2]: [1, 1] (the median e^μ)
  * d.sample(3, { seed: 0 });   // → Tensor float64 [3, 2]
  */
-export class LogLogistic extends Distribution {
+export class LogLogistic extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -91,7 +91,7 @@ export class LogLogistic extends Distribution {
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor {
     return fusedMap('LogLogistic.mean', [['loc', broadcastTo(this.loc, this.batchShape)], ['scale', this.scale]],

@@ -40,7 +40,7 @@ const LOG_SQRT_2PI = 0.5 * detLog(2 * Math.PI);
  * d.mode();                  // → Tensor float64 [2]: [e^−0.25, e^−1]
  * d.sample(3, { seed: 0 });  // → Tensor float64 [3, 2]
  */
-export class LogNormal extends Distribution {
+export class LogNormal extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -55,7 +55,7 @@ export class LogNormal extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const z = samplersNormal([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const z = samplersNormal([n, ...this.batchShape], { seed, dtype: this.dtype });
     return exp(add(mul(z, this.scale), this.loc));
   }
 

@@ -41,7 +41,7 @@ const TINY = { float64: 2 ** -1022, float32: 2 ** -126 } as const;
  * d.logCdf(-2000).item();      // −1000.5 (the cdf underflows)
  * d.sample([2, 3], { seed: 0 }); // → Tensor float64 [2, 3]
  */
-export class Logistic extends Distribution {
+export class Logistic extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -56,7 +56,7 @@ export class Logistic extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const u = samplersUniform([n, ...this.batchShape], { minval: TINY[dtype], maxval: 1, seed, dtype });
     return fusedMap('Logistic.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
       (w, m, s) => (detLog(w) - detLog1p(-w)) * s + m,

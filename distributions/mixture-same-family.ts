@@ -70,14 +70,13 @@ export class MixtureSameFamily extends Distribution {
       fail('range', fn, 'mixtureDistribution',
         `must have batch shape [] or the components' batch shape without its last dim: \`mixtureDistribution.batchShape\` ${show(mb)} vs \`componentsDistribution.batchShape\` ${show(cb)}`, m);
     }
-    super(fn, options, false);
+    super(fn, options, false, c.dtype);
     this.mixtureDistribution = m;
     this.componentsDistribution = c;
   }
 
   protected override batchShapeImpl(): readonly number[] { return this.componentsDistribution.batchShape.slice(0, -1); }
   override get eventShape(): readonly number[] { return this.componentsDistribution.eventShape; }
-  override get dtype(): string { return this.componentsDistribution.dtype; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const [componentsSeed, mixSeed] = splitSeed(seed, { salt: 'MixtureSameFamily' });

@@ -70,7 +70,7 @@ export class Mixture extends Distribution {
         fail('range', fn, `components[${i}]`, `must have the event shape of components[0]: ${show(d0.eventShape)} vs ${show(c.eventShape)}`, c);
       }
     });
-    super(fn, options, false);
+    super(fn, options, false, d0.dtype);
     this.cat = cat;
     this.components = Object.freeze([...list]);
   }
@@ -80,7 +80,6 @@ export class Mixture extends Distribution {
 
   protected override batchShapeImpl(): readonly number[] { return this.cat.batchShape; }
   override get eventShape(): readonly number[] { return this.components[0]!.eventShape; }
-  override get dtype(): string { return this.components[0]!.dtype; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const seeds = splitSeed(seed, { n: this.numComponents + 1, salt: 'Mixture' });

@@ -48,7 +48,7 @@ export interface MultinomialOptions extends DistributionOptions {
  * d.logProb([2, 3, 5]);       // → Tensor float64 []
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4, 3]
  */
-export class Multinomial extends Distribution {
+export class Multinomial extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     totalCount: { constraint: nonNegativeInteger },
     logits: { eventNdims: 1, constraint: real },
@@ -79,7 +79,7 @@ export class Multinomial extends Distribution {
   logitsParameter(): Tensor { const l = this.logits ?? log(this.probs!); return sub(l, logsumexp(l, -1, true)); }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const k = this.numCategories, dtype = this.dtype as FloatDType, shape = [n, ...this.batchShape];
+    const k = this.numCategories, dtype = this.dtype, shape = [n, ...this.batchShape];
     const q = broadcastData(this.fn, 'probs', new Tensor(this.rows.q, this.parameter.shape, 'float64'), [...shape, k]) as Float64Array;
     const trials = broadcastData(this.fn, 'totalCount', this.totalCount, shape) as Float64Array;
     const draws = iteratedBinomialMultinomial(shape, k, q, trials, seed, dtype);

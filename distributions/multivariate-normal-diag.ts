@@ -54,7 +54,7 @@ export class MultivariateNormalDiag extends MultivariateNormalLinearOperator {
     if (s === undefined && this.loc === undefined) fail('type', this.fn, 'loc', 'or `scaleDiag` must be given', undefined);
     this.scaleDiag = s;
     this.k = s !== undefined ? s.shape[s.ndim - 1]! : this.loc!.shape[this.loc!.ndim - 1]!;
-    this.sigma = s ?? ones([this.k], this.dtype as 'float64');
+    this.sigma = s ?? ones([this.k], this.dtype);
     this.checkLocEventSize('scaleDiag', this.sigma.shape);
   }
 

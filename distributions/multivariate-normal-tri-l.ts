@@ -83,7 +83,7 @@ export class MultivariateNormalTriL extends MultivariateNormalLinearOperator {
   constructor(options: MultivariateNormalTriLOptions) {
     super('MultivariateNormalTriL', options);
     this.scaleTril = this.params.scaleTril;
-    ({ k: this.k, tril: this.tril } = trilScale(this.fn, this.loc, this.scaleTril, this.dtype as 'float64'));
+    ({ k: this.k, tril: this.tril } = trilScale(this.fn, this.loc, this.scaleTril, this.dtype));
     this.checkLocEventSize('scaleTril', this.tril.shape);
   }
 

@@ -70,7 +70,7 @@ export interface MultivariateStudentTLinearOperatorOptions extends DistributionO
  * d.sample(3, { seed: 42 });    // → Tensor float64 [3, 2]
  * d.covariance();               // → [[3, 1.5], [1.5, 12.75]] (L·Lᵀ·3)
  */
-export class MultivariateStudentTLinearOperator extends Distribution {
+export class MultivariateStudentTLinearOperator extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     df: { constraint: positive },
     loc: { eventNdims: 1, constraint: real },
@@ -102,7 +102,7 @@ export class MultivariateStudentTLinearOperator extends Distribution {
 
   override get eventShape(): readonly number[] { return [this.k]; }
 
-  private get floatDtype(): FloatDType { return this.dtype as FloatDType; }
+  private get floatDtype(): FloatDType { return this.dtype; }
   private full(): number[] { return [...this.batchShape, this.k]; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {

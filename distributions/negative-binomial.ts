@@ -49,7 +49,7 @@ const probsConstraint = elementwise('must be in [0, 1)', (v) => v >= 0 && v < 1)
  * d.mean().item();            // 5
  * d.sample(3, { seed: 0 });   // → Tensor float64 [3]
  */
-export class NegativeBinomial extends Distribution {
+export class NegativeBinomial extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     totalCount: { constraint: positive },
     logits: { constraint: real },
@@ -80,7 +80,7 @@ export class NegativeBinomial extends Distribution {
   private dp(t: number): number { return this.logits ? sigmoidScalar(t) * sigmoidScalar(-t) : 1; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const [gammaSeed, poissonSeed] = splitSeed(seed, { salt: 'NegativeBinomial' }) as [KeyArray, KeyArray];
     const rate = samplersGamma([n], { alpha: this.totalCount, beta: exp(neg(this.logitsParameter())), dtype, seed: gammaSeed });
     const draws = samplersPoisson([], { lam: rate, dtype, seed: poissonSeed });

@@ -37,7 +37,7 @@ const LOG_SQRT_2PI = 0.5 * detLog(2 * Math.PI);
  * d.sample(3, { seed: 42 });    // → Tensor float64 [3, 2]
  * d.cdf(-40).item();            // 3.6e-350 underflows to 0, but d.logCdf(-40) ≈ −804.6
  */
-export class Normal extends Distribution {
+export class Normal extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     scale: { constraint: positive },
@@ -52,7 +52,7 @@ export class Normal extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const z = samplersNormal([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const z = samplersNormal([n, ...this.batchShape], { seed, dtype: this.dtype });
     return add(mul(z, this.scale), this.loc);
   }
 

@@ -3,7 +3,7 @@ import type { KeyArray } from '../src/random/key-array.js';
 import { categorical as samplersCategorical } from '../src/samplers/categorical.js';
 import { broadcastIndex } from '../src/tensor/broadcast.js';
 import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
-import { allocate, type DType } from '../src/tensor/dtype.js';
+import { allocate } from '../src/tensor/dtype.js';
 import type { Flat, Lowering } from '../src/tensor/lowering.js';
 import { eye } from '../src/tensor/ops/create.js';
 import { log, mul, sub } from '../src/tensor/ops/elementwise.js';
@@ -63,7 +63,7 @@ const support: Constraint = {
  * d.logProb([0, 1]);          // → Tensor float64 []: log 0.8
  * d.sample(3, { seed: 0 });   // → Tensor int32 [3, 2]
  */
-export class OneHotCategorical extends Distribution {
+export class OneHotCategorical extends Distribution<OneHotCategoricalDType> {
   static override readonly optionNames = ['dtype'];
   static override readonly parameterProperties = {
     logits: { eventNdims: 1, constraint: real },
@@ -73,24 +73,20 @@ export class OneHotCategorical extends Distribution {
   readonly probs: Tensor | undefined;
   /** The Categorical over the class index, sharing the parameter tensor. */
   readonly categorical: Categorical;
-  private readonly sampleDtype: OneHotCategoricalDType;
   private rowsCache: SimplexRows | undefined;
 
   constructor(options: OneHotCategoricalOptions) {
-    super('OneHotCategorical', options, false);
+    super('OneHotCategorical', options, false, options?.dtype ?? 'int32');
     checkExactlyOne('OneHotCategorical', options, 'logits', 'probs');
     this.logits = this.params.logits;
     this.probs = this.params.probs;
-    const dt = options.dtype ?? 'int32';
-    if (!DTYPES.includes(dt)) fail('type', 'OneHotCategorical', 'dtype', `must be one of ${DTYPES.join(', ')}`, dt);
-    this.sampleDtype = dt;
+    if (!DTYPES.includes(this.dtype)) fail('type', 'OneHotCategorical', 'dtype', `must be one of ${DTYPES.join(', ')}`, this.dtype);
     this.categorical = this.logits ? new Categorical({ logits: this.logits }) : new Categorical({ probs: this.probs! });
   }
 
   /** K, the number of classes. */
   get numCategories(): number { return this.categorical.numCategories; }
   override get eventShape(): readonly number[] { return [this.numCategories]; }
-  override get dtype(): string { return this.sampleDtype; }
   /** Normalized log-probabilities (differentiable; see `Categorical.logitsParameter`). */
   logitsParameter(): Tensor { return this.categorical.logitsParameter(); }
   /** `probs` as given, or softmax(`logits`) (differentiable). */
@@ -101,9 +97,9 @@ export class OneHotCategorical extends Distribution {
     const k = this.numCategories;
     const draws = samplersCategorical(this.logits ?? log(this.probs!), n, { seed, dtype: 'int32' }).data as Int32Array;
     const b = draws.length / Math.max(n, 1);
-    const out = allocate(this.sampleDtype as DType, n * b * k) as Int32Array | Float32Array | Float64Array;
+    const out = allocate(this.dtype, n * b * k);
     for (let j = 0; j < n; j++) for (let i = 0; i < b; i++) out[(j * b + i) * k + draws[i * n + j]!] = 1;
-    return new Tensor(out, [n, ...this.batchShape, k], this.sampleDtype);
+    return new Tensor(out, [n, ...this.batchShape, k], this.dtype);
   }
 
   protected override get support(): Constraint { return support; }
@@ -145,9 +141,9 @@ export class OneHotCategorical extends Distribution {
   }
   protected override modeImpl(): Tensor {
     const c = numbers(this.categorical.mode()), k = this.numCategories;
-    const out = allocate(this.sampleDtype as DType, c.length * k) as Int32Array | Float32Array | Float64Array;
+    const out = allocate(this.dtype, c.length * k);
     for (let i = 0; i < c.length; i++) out[i * k + c[i]!] = 1;
-    return new Tensor(out, [...this.batchShape, k], this.sampleDtype);
+    return new Tensor(out, [...this.batchShape, k], this.dtype);
   }
   protected override entropyImpl(): Tensor { return broadcastTo(this.categorical.entropy(), this.batchShape); }
 }

@@ -66,7 +66,7 @@ const nonDecreasing: Constraint = {
  * d.sample(5, { seed: 42 });   // → Tensor int32 [5, 2]
  * d.mode().toArray();          // [1, 0]
  */
-export class OrderedLogistic extends Distribution {
+export class OrderedLogistic extends Distribution<CategoricalDType> {
   static override readonly optionNames = ['dtype'];
   static override readonly parameterProperties = {
     cutpoints: { eventNdims: 1, constraint: nonDecreasing },
@@ -74,19 +74,14 @@ export class OrderedLogistic extends Distribution {
   };
   readonly cutpoints: Tensor;
   readonly loc: Tensor;
-  private readonly sampleDtype: CategoricalDType;
   private catCache: Categorical | undefined;
 
   constructor(options: OrderedLogisticOptions) {
-    super('OrderedLogistic', options, false);
+    super('OrderedLogistic', options, false, options?.dtype ?? 'int32');
     this.cutpoints = this.param('cutpoints');
     this.loc = this.param('loc');
-    const dt = options.dtype ?? 'int32';
-    if (!DTYPES.includes(dt)) fail('type', 'OrderedLogistic', 'dtype', `must be one of ${DTYPES.join(', ')}`, dt);
-    this.sampleDtype = dt;
+    if (!DTYPES.includes(this.dtype)) fail('type', 'OrderedLogistic', 'dtype', `must be one of ${DTYPES.join(', ')}`, this.dtype);
   }
-
-  override get dtype(): string { return this.sampleDtype; }
 
   /** K + 1, the number of classes. */
   get numCategories(): number { return this.cutpoints.shape[this.cutpoints.ndim - 1]! + 1; }
@@ -98,7 +93,7 @@ export class OrderedLogistic extends Distribution {
    */
   categoricalLogProbs(): Tensor {
     const K = this.numCategories - 1, batch = this.batchShape;
-    if (K === 0) return zeros([...batch, 1], this.cutpoints.dtype as 'float64');
+    if (K === 0) return zeros([...batch, 1], this.cutpoints.dtype);
     const c = broadcastTo(this.cutpoints, [...batch, K]);
     const d = sub(expandDims(this.loc, -1), c);            // η − cⱼ
     const up = logSigmoid(d), down = logSigmoid(neg(d));   // log P(X > j), log P(X ≤ j)
@@ -121,7 +116,7 @@ export class OrderedLogistic extends Distribution {
 
   /** The Categorical over the K + 1 classes that TFP samples and evaluates through. */
   private categorical(): Categorical {
-    return (this.catCache ??= new Categorical({ logits: this.categoricalLogProbs(), dtype: this.sampleDtype }));
+    return (this.catCache ??= new Categorical({ logits: this.categoricalLogProbs(), dtype: this.dtype }));
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor { return this.categorical().sample(n, { seed }); }

@@ -44,7 +44,7 @@ export interface ParetoOptions extends DistributionOptions {
  * d.mean();                   // → Tensor float64 [2]: [1.5, 3]
  * d.sample(5, { seed: 0 });   // → Tensor float64 [5, 2]
  */
-export class Pareto extends Distribution {
+export class Pareto extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     concentration: { constraint: positive },
     scale: { constraint: positive },
@@ -59,7 +59,7 @@ export class Pareto extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype });
     return fusedMap('Pareto.sample', [['u', u], ['concentration', this.concentration], ['scale', this.scale]], paretoQuantile,
       (out, _p, k, s, _d, y) => { out[1] = -(y * detLog(y / s)) / k; out[2] = y / s; });
   }
@@ -104,7 +104,7 @@ export class Pareto extends Distribution {
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor {
     const k = this.concentration;

@@ -42,7 +42,7 @@ export interface PoissonOptions extends DistributionOptions {
  * d.logProb(3);               // → Tensor float64 [2]
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4, 2]
  */
-export class Poisson extends Distribution {
+export class Poisson extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     rate: { constraint: nonNegative },
     logRate: { constraint: real },
@@ -64,7 +64,7 @@ export class Poisson extends Distribution {
   private get paramEntry(): [string, Tensor] { return this.rate ? ['rate', this.rate] : ['logRate', this.logRate!]; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const shape = [n, ...this.batchShape], dtype = this.dtype as FloatDType;
+    const shape = [n, ...this.batchShape], dtype = this.dtype;
     const lr = broadcastData(this.fn, 'logRate', this.logRateParameter(), shape) as Float64Array;
     const draws = randomPoisson(shape, lr, sanitizeSeed(seed));
     const out = floatStorage(dtype, draws.length);

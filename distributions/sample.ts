@@ -51,14 +51,13 @@ export class Sample extends Distribution {
   constructor(options: SampleOptions) {
     const d = options?.distribution;
     if (!(d instanceof Distribution)) fail('type', 'Sample', 'distribution', 'must be a Distribution', d);
-    super('Sample', options, d.reparameterizationType === 'FULLY_REPARAMETERIZED');
+    super('Sample', options, d.reparameterizationType === 'FULLY_REPARAMETERIZED', d.dtype);
     this.distribution = d;
     this.sampleShape = Object.freeze(checkShape('Sample', 'sampleShape', options.sampleShape ?? []));
   }
 
   protected override batchShapeImpl(): readonly number[] { return this.distribution.batchShape; }
   override get eventShape(): readonly number[] { return [...this.sampleShape, ...this.distribution.eventShape]; }
-  override get dtype(): string { return this.distribution.dtype; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const s = this.sampleShape.length, b = this.distribution.batchShape.length, e = this.distribution.eventShape.length;

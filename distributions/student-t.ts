@@ -60,7 +60,7 @@ const TINY64 = 2 ** -1022, TINY32 = 2 ** -126;
  * d.sample(4, { seed: 42 });   // → Tensor float64 [4, 2]
  * d.logCdf(-1e150);           // → [−1036.07, −1033.99], where the cdf underflows to 0
  */
-export class StudentT extends Distribution {
+export class StudentT extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     df: { constraint: positive },
     loc: { constraint: real },
@@ -79,7 +79,7 @@ export class StudentT extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const [normalSeed, gammaSeed] = splitSeed(seed, { salt: 'student_t' }) as [KeyArray, KeyArray];
     const z = samplersNormal(shape, { seed: normalSeed, dtype }).data as Float64Array | Float32Array;
     const df = broadcastData(this.fn, 'df', this.df, shape) as Float64Array | Float32Array;

@@ -2,7 +2,6 @@ import { fail } from '../src/checks.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { broadcastShapes } from '../src/tensor/broadcast.js';
 import { numbers, type TensorLike } from '../src/tensor/core.js';
-import type { FloatDType } from '../src/tensor/dtype.js';
 import { full, zeros } from '../src/tensor/ops/create.js';
 import { abs, add, greater, mul, sub, where } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo, reshape, type SliceSpec } from '../src/tensor/ops/shape.js';
@@ -69,7 +68,7 @@ export class TransformedDistribution extends Distribution {
     const d = options?.distribution, b = options?.bijector;
     if (!(d instanceof Distribution)) fail('type', 'TransformedDistribution', 'distribution', 'must be a Distribution', d);
     if (!(b instanceof Bijector)) fail('type', 'TransformedDistribution', 'bijector', 'must be a Bijector', b);
-    super('TransformedDistribution', options, d.reparameterizationType === 'FULLY_REPARAMETERIZED');
+    super('TransformedDistribution', options, d.reparameterizationType === 'FULLY_REPARAMETERIZED', d.dtype);
     this.distribution = d;
     this.bijector = b;
   }
@@ -78,7 +77,7 @@ export class TransformedDistribution extends Distribution {
     const base = this.distribution.batchShape;
     let y: Tensor;
     try {
-      y = this.bijector.forward(full([...base, ...this.distribution.eventShape], 0.5, this.distribution.dtype as FloatDType));
+      y = this.bijector.forward(full([...base, ...this.distribution.eventShape], 0.5, this.distribution.dtype));
     } catch {
       return base; // the probe point is outside the bijector's domain: assume it adds no batch dims
     }
@@ -86,7 +85,6 @@ export class TransformedDistribution extends Distribution {
     return broadcastShapes(this.fn, [['distribution.batchShape', base], ['bijector batch shape', own]]);
   }
   override get eventShape(): readonly number[] { return this.bijector.forwardEventShape(this.distribution.eventShape); }
-  override get dtype(): string { return this.distribution.dtype; }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const base = this.distribution, pad = this.batchShape.length - base.batchShape.length;
@@ -190,7 +188,7 @@ export class TransformedDistribution extends Distribution {
   }
   protected override entropyImpl(): Tensor {
     this.affine('entropy');
-    const dummy = zeros([...this.batchShape, ...this.eventShape], this.dtype as FloatDType);
+    const dummy = zeros([...this.batchShape, ...this.eventShape], this.dtype);
     const ildj = this.bijector.inverseLogDetJacobian(dummy, this.eventShape.length);
     return broadcastTo(sub(this.distribution.entropy(), ildj), this.batchShape);
   }

@@ -117,7 +117,7 @@ function chain(out: Float64Array, s: number, z: number, al: number, be: number, 
  * d.logProb(0.5);            // → Tensor float64 [2]
  * d.sample(3, { seed: 0 });  // → Tensor float64 [3, 2]
  */
-export class TruncatedNormal extends Distribution {
+export class TruncatedNormal extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: finite },
     scale: { constraint: positive },
@@ -147,7 +147,7 @@ export class TruncatedNormal extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const round = dtype === 'float32' ? Math.fround : (v: number) => v;
     const [m, s, l, h] = this.params4().map(([name, t]) => broadcastData(this.fn, name, t, shape) as Float64Array) as [Float64Array, Float64Array, Float64Array, Float64Array];
     const lo = new Float64Array(m.length), hi = new Float64Array(m.length);

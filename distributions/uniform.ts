@@ -38,7 +38,7 @@ export interface UniformOptions extends DistributionOptions {
  * u.mean();                  // → Tensor float64 [2]: [0.5, 2]
  * u.sample(3, { seed: 0 });  // → Tensor float64 [3, 2]
  */
-export class Uniform extends Distribution {
+export class Uniform extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     low: { constraint: real },
     high: { constraint: real },
@@ -66,7 +66,7 @@ export class Uniform extends Distribution {
   range(): Tensor { return broadcastTo(sub(this.high, this.low), this.batchShape); }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype });
     return add(this.low, mul(sub(this.high, this.low), u));
   }
 

@@ -140,7 +140,7 @@ export function vonMisesCdf(x: number, k: number): [number, number] {
  * d.cdf(0);                  // → Tensor float64 [2]: [0.5, 0.5]
  * d.sample(3, { seed: 0 });  // → Tensor float64 [3, 2]
  */
-export class VonMises extends Distribution {
+export class VonMises extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     loc: { constraint: real },
     concentration: { constraint: nonNegative },
@@ -156,7 +156,7 @@ export class VonMises extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const shape = [n, ...this.batchShape];
-    const dtype = this.dtype as FloatDType;
+    const dtype = this.dtype;
     const size = sizeOf(shape);
     const conc = Float64Array.from(broadcastData(this.fn, 'concentration', this.concentration, shape) as Float64Array, (k) => Math.max(k, TINY[dtype]));
     const loc = broadcastData(this.fn, 'loc', this.loc, shape) as Float64Array;

@@ -45,7 +45,7 @@ const EULER_GAMMA = 0.5772156649015329;
  * d.quantile(0.5);            // → Tensor float64 [2]: λ·√(ln 2)
  * d.sample(4, { seed: 0 });   // → Tensor float64 [4, 2]
  */
-export class Weibull extends Distribution {
+export class Weibull extends Distribution<FloatDType> {
   static override readonly parameterProperties = {
     concentration: { constraint: positive },
     scale: { constraint: positive },
@@ -60,7 +60,7 @@ export class Weibull extends Distribution {
   }
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
-    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype as FloatDType });
+    const u = samplersUniform([n, ...this.batchShape], { seed, dtype: this.dtype });
     return fusedMap('Weibull.sample', [['u', u], ['concentration', this.concentration], ['scale', this.scale]], weibullQuantile, weibullQuantileParamPartials);
   }
 
@@ -108,7 +108,7 @@ export class Weibull extends Distribution {
   }
 
   /** A statistic broadcast to the batch shape, in the distribution's dtype (number constants would make it float64). */
-  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype as FloatDType); }
+  private asStat(t: Tensor): Tensor { return broadcastTo(t, this.batchShape).astype(this.dtype); }
 
   protected override meanImpl(): Tensor {
     return this.asStat(mul(this.scale, exp(lgamma(add(1, div(1, this.concentration))))));

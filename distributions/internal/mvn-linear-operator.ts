@@ -42,7 +42,7 @@ export function scalarLike(v: number, t: Tensor): Tensor {
  * exp(−½‖S⁻¹(x − loc)‖²) / ((2π)^(k/2)·|det S|) on ℝᵏ, covariance S·Sᵀ.
  * Subclasses set `eventSize` and implement the scale interface below.
  */
-export abstract class MultivariateNormalLinearOperator extends Distribution {
+export abstract class MultivariateNormalLinearOperator extends Distribution<FloatDType> {
   /** The mean vector as given (`undefined`: zero). */
   readonly loc: Tensor | undefined;
 
@@ -114,7 +114,7 @@ export abstract class MultivariateNormalLinearOperator extends Distribution {
 
   protected sampleN(n: number, seed: KeyArray): Tensor {
     const batch = this.batchShape, k = this.eventSize;
-    const z = samplersNormal([n, k, ...batch], { seed, dtype: this.dtype as FloatDType });
+    const z = samplersNormal([n, k, ...batch], { seed, dtype: this.dtype });
     const perm = [0, ...batch.map((_, i) => i + 2), 1];
     const y = this.scaleMatvec(transpose(z, perm));
     return this.loc === undefined ? y : add(y, this.loc);
@@ -130,7 +130,7 @@ export abstract class MultivariateNormalLinearOperator extends Distribution {
   private full(): number[] { return [...this.batchShape, this.eventSize]; }
 
   protected override meanImpl(): Tensor {
-    return this.loc === undefined ? zeros(this.full(), this.dtype as FloatDType) : broadcastTo(this.loc, this.full());
+    return this.loc === undefined ? zeros(this.full(), this.dtype) : broadcastTo(this.loc, this.full());
   }
   protected override modeImpl(): Tensor { return this.meanImpl(); }
   protected override entropyImpl(): Tensor {

@@ -2,6 +2,7 @@ import { brand } from '../../src/brand.js';
 import { checkOptions, fail } from '../../src/checks.js';
 import { zerosSeed, type Seed } from '../../src/samplers/seeds.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
+import type { DType } from '../../src/tensor/dtype.js';
 import type { Distribution } from '../distribution.js';
 import { DefaultJointBijector } from './default-joint-bijector.js';
 import type { JointDistribution } from './joint-distribution.js';
@@ -189,7 +190,7 @@ export class JointDistributionPinned<K extends StructKind> {
   /** The unpinned nodes' batch shapes. */
   get batchShape(): Struct<K, readonly number[]> { return this.prune(this.singleSampleDistributions().map((d) => d.batchShape)); }
   /** The unpinned nodes' dtypes. */
-  get dtype(): Struct<K, string> { return this.prune(this.singleSampleDistributions().map((d) => d.dtype)); }
+  get dtype(): Struct<K, DType> { return this.prune(this.singleSampleDistributions().map((d) => d.dtype)); }
 
   /** Pins more nodes (TFP's `JointDistributionPinned.experimental_pin`). */
   experimentalPin(pins: PartialValues): JointDistributionPinned<K> {

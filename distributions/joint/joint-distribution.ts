@@ -425,7 +425,7 @@ export abstract class JointDistribution<K extends StructKind> {
   /** Each node's event shape. */
   get eventShape(): Struct<K, readonly number[]> { return this.unflattenParts(this.singleSampleDistributions().map((d) => d.eventShape)); }
   /** Each node's dtype. */
-  get dtype(): Struct<K, string> { return this.unflattenParts(this.singleSampleDistributions().map((d) => d.dtype)); }
+  get dtype(): Struct<K, DType> { return this.unflattenParts(this.singleSampleDistributions().map((d) => d.dtype)); }
 
   /**
    * Fixes some nodes (e.g. the observed data), giving an unnormalized density over the others
@@ -458,5 +458,5 @@ brand(JointDistribution, 'JointDistribution');   // recognised across copies of 
  */
 function placeholderValue(d: Distribution, shape: readonly number[]): Tensor {
   const b = d.defaultEventSpaceBijector();
-  return b.forward(zeros([...shape, ...d.batchShape, ...b.inverseEventShape(d.eventShape)], d.dtype as DType));
+  return b.forward(zeros([...shape, ...d.batchShape, ...b.inverseEventShape(d.eventShape)], d.dtype));
 }

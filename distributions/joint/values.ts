@@ -33,8 +33,8 @@ export function explicitName(d: Distribution): string | undefined {
 }
 
 /** A caller's value for a node as a tensor: Tensors are kept as given (with their tape node); others get the node's dtype. */
-export function toValue(fn: string, arg: string, dtype: string, v: TensorLike): Tensor {
+export function toValue(fn: string, arg: string, dtype: DType, v: TensorLike): Tensor {
   if (v instanceof Tensor) return v;
   const t = asTensor(fn, arg, v);
-  return t.dtype === dtype ? t : t.astype(dtype as DType);
+  return t.dtype === dtype ? t : t.astype(dtype);
 }

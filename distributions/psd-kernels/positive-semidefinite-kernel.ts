@@ -7,12 +7,13 @@
 import { brand } from '../../src/brand.js';
 import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
 import { broadcastShapes } from '../../src/tensor/broadcast.js';
-import { asTensor, floatKind, type TensorLike } from '../../src/tensor/core.js';
+import type { FloatDType } from '../../src/tensor/dtype.js';
+import { asTensor, type TensorLike } from '../../src/tensor/core.js';
 import { equal, sqrt, square, sub, where } from '../../src/tensor/ops/elementwise.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { expandDims, reshape } from '../../src/tensor/ops/shape.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
-import { defaultFloat, toParameter } from '../distribution.js';
+import { paramsFloat, toParameter } from '../distribution.js';
 import { positive, type Constraint } from '../internal/constraints.js';
 
 /** Options every kernel takes besides its parameters. */
@@ -41,6 +42,11 @@ export abstract class PositiveSemidefiniteKernel {
   /** The class name, for error messages. */
   protected readonly fn: string;
   private readonly paramBatch: readonly number[];
+  /**
+   * float64 unless every parameter is float32 (float32 in x32 mode for number parameters),
+   * fixed at construction.
+   */
+  readonly dtype: FloatDType;
 
   constructor(className: string, options: object | undefined) {
     const table = (this.constructor as typeof PositiveSemidefiniteKernel).parameterProperties;
@@ -58,17 +64,13 @@ export abstract class PositiveSemidefiniteKernel {
       params[key] = t;
     }
     this.params = Object.freeze(params);
+    this.dtype = paramsFloat(params);
     this.paramBatch = Object.freeze(broadcastShapes(className, Object.entries(params).map(([k, t]) => [k, t.shape] as const)));
   }
 
   /** The broadcast shape of the parameters: independent kernels this object represents. */
   get batchShape(): readonly number[] { return this.paramBatch; }
 
-  /** float64 unless every parameter is float32 (float32 in x32 mode for number parameters). */
-  get dtype(): string {
-    const ts = Object.values(this.params);
-    return ts.length === 0 ? defaultFloat() : floatKind(...ts);
-  }
 
   /**
    * k(x1, x2) for pairs of points (TFP's `apply`): x1 `[..., F]` and x2 `[..., F]` broadcast
