@@ -13,7 +13,7 @@ import { nonNegativeInteger, positive, type Constraint } from './internal/constr
 import { countsUpTo } from './internal/count-support.js';
 import { fusedMap } from './internal/fused.js';
 import { lgammaRatio } from './internal/lgamma-ratio.js';
-import { randomLogGamma } from './internal/random-gamma.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import { detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
 

@@ -17,7 +17,7 @@ import { gammaLogDrawDa } from './gamma.js';
 import { positive, unitInterval } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { logBetainc } from './internal/log-incomplete.js';
-import { randomLogGamma } from './internal/random-gamma.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';

@@ -14,7 +14,7 @@ import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/
 import { countsUpTo } from './internal/count-support.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
-import { randomBinomial } from './internal/random-binomial.js';
+import { randomBinomial } from './internal/tfp-random-binomial.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
 
@@ -32,7 +32,7 @@ export interface BinomialOptions extends DistributionOptions {
  * k ∈ {0, …, n}; values outside (or non-integers) have log mass −∞.
  *
  * Sampling follows TFP on JAX: the seed is salted with `'binomial'`, then TFP's non-CPU sampler
- * runs (`internal/random-binomial.ts`): `[inversionSeed, btrsSeed] = splitSeed(seed)`, binomial
+ * runs (`internal/tfp-random-binomial.ts`): `[inversionSeed, btrsSeed] = splitSeed(seed)`, binomial
  * inversion where n·min(p, 1 − p) < 10 and Hörmann's BTRS elsewhere (both run over every
  * element, as TFP), flipped to n − k where p ≥ ½. Draws are float (the distribution's dtype).
  *

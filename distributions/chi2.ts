@@ -15,7 +15,7 @@ import { Gamma } from './gamma.js';
 import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { igammaInv, logIgamma, logIgammac } from './internal/log-incomplete.js';
-import { randomLogGamma } from './internal/random-gamma.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';

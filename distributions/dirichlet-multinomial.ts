@@ -14,8 +14,8 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegativeInteger, positive, type Constraint } from './internal/constraints.js';
 import { countVectorsSumming } from './internal/count-support.js';
 import { lgammaRatio } from './internal/lgamma-ratio.js';
-import { randomLogGamma } from './internal/random-gamma.js';
-import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
+import { iteratedBinomialMultinomial } from './internal/tfp-random-multinomial.js';
 import { rowIndex } from './internal/simplex-rows.js';
 import { gatherInto } from './categorical.js';
 import { detExp } from '../src/math/index.js';
@@ -36,7 +36,7 @@ export interface DirichletMultinomialOptions extends DistributionOptions {
  * Sampling follows TFP: `[gammaSeed, multinomialSeed] = splitSeed(seed, { salt: 'dirichlet_multinomial' })`,
  * log-gamma draws of shape `[n, ...batch, K]` by TFP's log-space sampler (`randomLogGamma`),
  * softmax over the classes, then TFP's iterated-binomial multinomial sampler with
- * `multinomialSeed` (`internal/random-multinomial.ts`). `logProb` is one node differentiable in
+ * `multinomialSeed` (`internal/tfp-random-multinomial.ts`). `logProb` is one node differentiable in
  * `concentration` and `totalCount` (as a real number). No event-space bijector (discrete).
  *
  * @throws TypeError for a missing or non-numeric parameter; RangeError for a scalar

@@ -15,7 +15,7 @@ import { SoftmaxCentered } from './bijectors/softmax-centered.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, simplex } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
-import { randomLogGamma } from './internal/random-gamma.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
@@ -31,7 +31,7 @@ export interface DirichletOptions extends DistributionOptions {
  * `concentration.shape[:-1]`; event shape [k].
  *
  * Sampling follows TFP on JAX: log-space gamma draws `random_gamma([n], α, log_space=True)`
- * with the seed as given (TFP's salts `'random_gamma'`, see `internal/random-gamma.ts`),
+ * with the seed as given (TFP's salts `'random_gamma'`, see `internal/tfp-random-gamma.ts`),
  * normalised in log space, which keeps tiny concentrations accurate: x = exp(g − max g) /
  * Σ exp(g − max g), TFP's exp(g − logsumexp(g)) without rounding the large log-sum (log gamma
  * draws reach −1e3 for α ~ 1e-3, where that costs ~1e-13 relative).

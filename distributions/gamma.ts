@@ -17,7 +17,7 @@ import { checkExactlyOne } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { igammainv } from './internal/igammainv.js';
 import { gammaContinuedFraction } from './internal/log-incomplete.js';
-import { randomLogGamma } from './internal/random-gamma.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
@@ -37,7 +37,7 @@ export interface GammaOptions extends DistributionOptions {
  *
  * Sampling follows TFP on JAX: the seed is salted with `'gamma'`, then drawn by TFP's log-space
  * rejection sampler (salts `'random_gamma'` twice, the batched Las Vegas loop, the α < 1 boost;
- * see `internal/random-gamma.ts`) and exponentiated. Draws are fully reparameterized, as TFP's,
+ * see `internal/tfp-random-gamma.ts`) and exponentiated. Draws are fully reparameterized, as TFP's,
  * by implicit reparameterization gradients (Figurnov, Mohamed & Mnih 2018): with the draw held
  * at its quantile, ∂x/∂α = −(∂P/∂α)(α, βx) / (β·p(βx; α)) (P the regularized lower incomplete
  * gamma function, p the Gamma(α, 1) density), ∂x/∂rate = −x/rate and ∂x/∂logRate = −x, recorded

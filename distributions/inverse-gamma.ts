@@ -16,7 +16,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegative, positive } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { igammaInv, logIgamma, logIgammac } from './internal/log-incomplete.js';
-import { randomLogGamma } from './internal/random-gamma.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import { detExp, detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
 

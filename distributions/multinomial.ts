@@ -14,7 +14,7 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { nonNegativeInteger, real, simplex, type Constraint } from './internal/constraints.js';
 import { checkExactlyOne } from './internal/either-parameter.js';
 import { countVectorsSumming } from './internal/count-support.js';
-import { iteratedBinomialMultinomial } from './internal/random-multinomial.js';
+import { iteratedBinomialMultinomial } from './internal/tfp-random-multinomial.js';
 import { addRowGrad, rowIndex, simplexRows, type SimplexRows } from './internal/simplex-rows.js';
 import { detExp, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
@@ -34,7 +34,7 @@ export interface MultinomialOptions extends DistributionOptions {
  * on non-negative integer vectors summing to n; other vectors have log mass −∞. Event shape
  * `[K]`; batch shape is the broadcast of `totalCount`'s shape and the parameter's `shape[:-1]`.
  *
- * Sampling follows TFP (`internal/random-multinomial.ts`): the seed is split into K keys with
+ * Sampling follows TFP (`internal/tfp-random-multinomial.ts`): the seed is split into K keys with
  * salt `'multinomial_draw_sample'`, and class i's count is a Binomial of the trials left with
  * probability qᵢ/(1 − Σ_{j<i} qⱼ), drawn with key i by TFP's binomial sampler; the last class
  * takes the rest. Draws are float. `logProb` is one node differentiable in `logits`/`probs`

@@ -13,7 +13,7 @@ import { nonNegative, nonNegativeInteger, real } from './internal/constraints.js
 import { checkExactlyOne } from './internal/either-parameter.js';
 import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
-import { randomPoisson } from './internal/random-poisson.js';
+import { randomPoisson } from './internal/tfp-random-poisson.js';
 import { detExp, detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
 
@@ -30,7 +30,7 @@ export interface PoissonOptions extends DistributionOptions {
  * behaviour; TFP's default instead evaluates the continuous formula there).
  *
  * Sampling follows TFP on JAX: the seed is used as given (no salt) by TFP's `random_poisson`
- * (`internal/random-poisson.ts`): `[seedLo, seedHi] = splitSeed(seed)`, transformed rejection for
+ * (`internal/tfp-random-poisson.ts`): `[seedLo, seedHi] = splitSeed(seed)`, transformed rejection for
  * λ ≥ 10 and Knuth's method below, both run over every element. The log mass goes through
  * Stirling's formula for k ≥ 9 (accurate at λ = 1e4 and beyond); logProb, cdf and
  * survivalFunction are fused nodes differentiable in `rate` or `logRate`. No event-space bijector.

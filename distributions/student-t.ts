@@ -15,7 +15,7 @@ import { Identity } from './bijectors/identity.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
-import { randomLogGamma } from './internal/random-gamma.js';
+import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import {
   logTailDdf, tail, tailDdf, tCdf, tLogCdf, tLogPdf, tLogPdfDdf, tQuantile,
 } from './internal/student-t-math.js';
@@ -39,7 +39,7 @@ const TINY64 = 2 ** -1022, TINY32 = 2 ** -126;
  * Sampling follows TFP's `student_t.sample_n`: `[normalSeed, gammaSeed] = splitSeed(seed,
  * { salt: 'student_t' })`, z = `samplers.normal([n, ...batch])` from normalSeed, and
  * G ~ Gamma(ν/2, rate ½) from gammaSeed by TFP's rejection sampler (`random_gamma`, salts
- * `'random_gamma'`; `internal/random-gamma.ts`); the draw is z/√(G/ν)·σ + μ. TFP calls
+ * `'random_gamma'`; `internal/tfp-random-gamma.ts`); the draw is z/√(G/ν)·σ + μ. TFP calls
  * `random_gamma` outside log space, where ν/2 < 1 is boosted by U^(2/ν) (U drawn from the
  * sampler's concentration-fix seed) rather than the log-space (1 − U)^(2/ν); that is done here
  * too, so draws follow TFP's for every ν (up to rounding: G is exp(log v³ + log d) here, v³·d in

@@ -29,7 +29,7 @@ import { floatStorage } from '../../src/tensor/core.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { sigmoidScalar } from '../../src/tensor/ops/elementwise.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { randomLogGamma } from './random-gamma.js';
+import { randomLogGamma } from './tfp-random-gamma.js';
 import { detCos, detSin } from '../../src/math/index.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 

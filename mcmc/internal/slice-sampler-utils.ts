@@ -9,7 +9,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import { uniform } from '../../src/samplers/uniform.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import { detExp } from '../../src/math/index.js';
 
 /** Log densities (one per chain) at positions (one per chain). */

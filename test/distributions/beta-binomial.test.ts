@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { BetaBinomial } from '../../distributions/beta-binomial.js';
 import { Binomial } from '../../distributions/binomial.js';
 import { NotImplementedError } from '../../distributions/distribution.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { splitSeed } from '../../src/samplers/seeds.js';
 import { reshape } from '../../src/tensor/ops/shape.js';

@@ -10,7 +10,7 @@ import betaCdf from '@stdlib/stats-base-dists-beta-cdf';
 import betaLogPdf from '@stdlib/stats-base-dists-beta-logpdf';
 import betaQuantile from '@stdlib/stats-base-dists-beta-quantile';
 import { Beta } from '../../distributions/beta.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import { grad } from '../../src/tensor/autodiff.js';

@@ -10,7 +10,7 @@ import chisqCdf from '@stdlib/stats-base-dists-chisquare-cdf';
 import chisqLogPdf from '@stdlib/stats-base-dists-chisquare-logpdf';
 import { Chi2 } from '../../distributions/chi2.js';
 import { Gamma } from '../../distributions/gamma.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import { sanitizeSeed } from '../../src/samplers/seeds.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { column, expectGradients, expectKS, expectSampleShapeInvariance } from './harness.js';

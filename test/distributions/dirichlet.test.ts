@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import betaCdf from '@stdlib/stats-base-dists-beta-cdf';
 import { Dirichlet } from '../../distributions/dirichlet.js';
 import { SoftmaxCentered } from '../../distributions/bijectors/softmax-centered.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import { sanitizeSeed } from '../../src/samplers/seeds.js';
 import { tensor, type Tensor } from '../../src/tensor/tensor.js';
 import { column, expectGradients, expectKS, expectSampleShapeInvariance } from './harness.js';

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { Beta } from '../../distributions/beta.js';
 import { Gamma, gammaLogDrawDa } from '../../distributions/gamma.js';
 import { igammainv } from '../../distributions/internal/igammainv.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import { valueAndGrad } from '../../src/tensor/autodiff.js';

@@ -9,7 +9,7 @@ import invgammaCdf from '@stdlib/stats-base-dists-invgamma-cdf';
 import invgammaLogPdf from '@stdlib/stats-base-dists-invgamma-logpdf';
 import { Chain } from '../../distributions/bijectors/chain.js';
 import { InverseGamma } from '../../distributions/inverse-gamma.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import { sanitizeSeed } from '../../src/samplers/seeds.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { column, expectGradients, expectKS, expectSampleShapeInvariance } from './harness.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import betaCdf from '@stdlib/stats-base-dists-beta-cdf';
 import { LKJ, logGammaDifference } from '../../distributions/lkj.js';
 import { NotImplementedError } from '../../distributions/distribution.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import { checkGradient } from '../../src/tensor/autodiff.js';
 import { normal as samplersNormal } from '../../src/samplers/normal.js';
 import { splitSeed } from '../../src/samplers/seeds.js';

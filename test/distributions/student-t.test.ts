@@ -10,7 +10,7 @@ import tCdf from '@stdlib/stats-base-dists-t-cdf';
 import tLogPdf from '@stdlib/stats-base-dists-t-logpdf';
 import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import { Identity } from '../../distributions/bijectors/identity.js';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import { StudentT } from '../../distributions/student-t.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normal as samplersNormal } from '../../src/samplers/normal.js';

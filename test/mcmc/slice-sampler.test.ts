@@ -7,7 +7,7 @@
 //   shrinkage with Neal's reversibility test) equals oneStep bit for bit; the direction is unit
 //   length over all parts per chain; vectorized chains; reproducibility; bad input.
 import { describe, expect, it } from 'vitest';
-import { randomLogGamma } from '../../distributions/internal/random-gamma.js';
+import { randomLogGamma } from '../../distributions/internal/tfp-random-gamma.js';
 import { Normal } from '../../distributions/normal.js';
 import type { State } from '../../mcmc/kernel.js';
 import { SliceSampler } from '../../mcmc/kernels/slice-sampler.js';

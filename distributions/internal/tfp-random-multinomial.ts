@@ -2,14 +2,14 @@
  * TFP's multinomial sampler (`multinomial.py`, `_sample_multinomial_as_iterated_binomial`), with
  * TFP's seed structure: `seeds = splitSeed(seed, { n: K, salt: 'multinomial_draw_sample' })`;
  * for class i = 0 … K − 2, the count is `Binomial(remaining, clip(pᵢ / (1 − Σ_{j<i} pⱼ), 0, 1))`
- * drawn with `seeds[i]` (so through the salt `'binomial'` and `internal/random-binomial.ts`), and
+ * drawn with `seeds[i]` (so through the salt `'binomial'` and `internal/tfp-random-binomial.ts`), and
  * the last class takes what remains. Used by Multinomial and DirichletMultinomial.
  */
 import type { KeyArray } from '../../src/random/key-array.js';
 import { splitSeed } from '../../src/samplers/seeds.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
-import { sampleBinomial } from './random-binomial.js';
+import { sampleBinomial } from './tfp-random-binomial.js';
 
 /**
  * Multinomial counts of shape `[...shape, K]`: `probs` holds K normalized probabilities for each
