@@ -32,6 +32,9 @@ export const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 /** Index of the low 32 mantissa bits in `BITS_I32`. */
 export const LO = 1 - HI;
 
+/** SIGN[bit] = 1 or −1 for the sign bit `BITS_I32[HI] >>> 31` of a double: a sign applied by a multiplication (exact) rather than a branch, which random signs mispredict. */
+export const SIGN = new Float64Array([1, -1]);
+
 /** POW2[e + 1074] = 2^e for e in [−1074, 1023], exact (built from bit patterns). */
 export const POW2_ALL = new Float64Array(2098);
 for (let e = -1074; e <= 1023; e++) {

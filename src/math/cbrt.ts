@@ -1,13 +1,15 @@
 /**
  * The cube root with the same bits on every engine: `detCbrt`.
  */
-import { BITS_F64, BITS_I32, HI, POW2_ALL } from './bits.js';
+import { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN } from './bits.js';
 import { DD, twoProd } from './pow.js';
 
 const TWO_600 = POW2_ALL[600 + 1074]!;
 const TWO_M600 = POW2_ALL[-600 + 1074]!;
 const TWO_200 = POW2_ALL[200 + 1074]!;
 const TWO_M200 = POW2_ALL[-200 + 1074]!;
+/** ∛(2^rr) for rr = 0, 1, 2: a table rather than branches on rr, which random inputs mispredict. */
+const CBRT_2RR = new Float64Array([1, 1.2599210498948732, 1.5874010519681996]);
 
 /**
  * ∛x (`Math.cbrt`) with the same bits on every engine, faithfully rounded (in practice almost
@@ -25,7 +27,9 @@ const TWO_M200 = POW2_ALL[-200 + 1074]!;
  */
 export function detCbrt(x: number): number {
   if (!(x !== 0 && x - x === 0)) return x;          // ±0, ±∞, NaN
-  let a = x < 0 ? -x : x;
+  BITS_F64[0] = x;
+  const sgn = SIGN[BITS_I32[HI]! >>> 31]!;
+  let a = Math.abs(x);                              // exact; x ≠ 0 here
   let post = 1;
   if (a > 3.273390607896142e150) { a *= TWO_M600; post = TWO_200; }       // 2^500
   else if (a < 3.054936363499605e-151) { a *= TWO_600; post = TWO_M200; } // 2^−500
@@ -36,12 +40,11 @@ export function detCbrt(x: number): number {
   const y = a * POW2_ALL[1074 - e]!;                 // exact
   // ∛y by a quadratic (Chebyshev fit on [1, 2], error below 8e−4), times ∛2^rr and 2^q
   let t = ((-0.05836172077613443 * y + 0.43356059182365825) * y + 0.625687226564147) *
-    (rr === 0 ? 1 : rr === 1 ? 1.2599210498948732 : 1.5874010519681996) * POW2_ALL[q + 1074]!;
+    CBRT_2RR[rr]! * POW2_ALL[q + 1074]!;
   const t3 = t * t * t;
   t = t * (t3 + 2 * a) / (2 * t3 + a);              // Halley: relative error below 2^−30
   const sq = twoProd(t, t), sql = DD[0]!;
   const c = twoProd(sq, t), cl = DD[0]! + sql * t;
   const res = ((a - c) - cl) / (3 * sq);
-  const r = (t + res) * post;
-  return x < 0 ? -r : r;
+  return (t + res) * (post * sgn);                  // ±post exact; rounding is symmetric in sign
 }

@@ -11,9 +11,9 @@
  * T_hi + (T_lo + T_hi·p) carries e^x / 2^⌊k/128⌋ to about 2^−60 relative, so one rounding makes
  * `detExp` faithful (measured max ≈ 0.51 ulp), and sinh/cosh use the pair as a double-double.
  */
-import { POW2_ALL } from './bits.js';
+import { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN } from './bits.js';
 import { EXP_T_HI, EXP_T_LO } from './constants.js';
-import { DD, expm1DD, twoProd, twoSum } from './pow.js';
+import { PW, expm1DDk } from './pow.js';
 
 const TWO_M1022 = POW2_ALL[-1022 + 1074]!;
 
@@ -27,10 +27,10 @@ const TWO_M1022 = POW2_ALL[-1022 + 1074]!;
 // code are written as literals (named in a comment after each; a test checks them against
 // src/math/constants.ts), because V8 loads module constants from memory.
 /**
- * Slots: [0] q and [2] T_hi of `expKernel` (e^x = 2^kE · (KQ[2] + KQ[0])); [1] the low part of
- * `expDD`; [3] a result; [4] the argument; [5] the high part of `expDD`.
+ * Slots: [0] q and [2] T_hi of `expKernel` (e^x = 2^kE · (KQ[2] + KQ[0])), also the input of
+ * `scale`; [3] a result; [4] the argument. ([1] is unused.)
  */
-const KQ = new Float64Array(6);
+const KQ = new Float64Array(5);
 let kE = 0;
 
 /** e^x = 2^kE · (KQ[2] + KQ[0]) for finite |x| < 1400 in KQ[4] (KQ[2] = T_hi[j]; |KQ[0]| < 0.006). */
@@ -56,148 +56,142 @@ function scale(e: number): void {
     KQ[3] = e <= 1023 ? (hi + lo) * POW2_ALL[e + 1074]! : (hi + lo) * 2 * POW2_ALL[e - 1 + 1074]!;
     return;
   }
+  scaleSubnormal(e);
+}
+
+/** `scale` for results below 2^−1022 (a function of its own, to keep `scale` small to inline). */
+function scaleSubnormal(e: number): void {
   if (e < -1080) { KQ[3] = 0; return; }
   // v = (hi + lo)·2^(e + 1022) < 1 exactly as a double-double; the result is v·2^−1022 rounded to a
   // multiple of 2^−1074, i.e. 1 + v rounded to a multiple of 2^−52, minus 1 (exact).
   const sc = POW2_ALL[e + 1022 + 1074]!;
-  const vh = hi * sc, vl = lo * sc;
+  const vh = KQ[2]! * sc, vl = KQ[0]! * sc;
   const t = 1 + vh;
   KQ[3] = ((t + ((vh - (t - 1)) + vl)) - 1) * TWO_M1022;
 }
 
-/** e^a (a in KQ[4]) as a double-double times 2^kE: high part in KQ[5], low part in KQ[1] (normalised). */
-function expDD(): void {
-  expKernel();
-  const t = KQ[2]!, q = KQ[0]!;
-  const h = t + q;
-  KQ[1] = q - (h - t);
-  KQ[5] = h;
-}
-
 const EXP = 0, EXPM1 = 1, SINH = 2, COSH = 3, TANH = 4;
 
-/** The public functions' work (see the calling convention above): op of KQ[4] into KQ[3]. */
+/**
+ * The public functions' work (see the calling convention above): op of KQ[4] into KQ[3]. All but
+ * exp call `expKernel` from one place (one inlined copy: the inlining budget is shared by all the
+ * ops). Dekker's exact products are written out rather than calls of `twoProd`: V8 inlines a call
+ * only where it is frequent enough relative to all calls of the core, and `twoProd` left out of
+ * line would allocate its double result (for tanh, say, in a model that mostly calls exp).
+ */
 function expCore(op: number): void {
   const x = KQ[4]!;
-  switch (op) {
-    case EXP: {
-      if (!(x <= 709.782712893384)) { KQ[3] = x > 0 ? Infinity : Number.NaN; return; }
-      if (!(x >= -746)) { KQ[3] = x < 0 ? 0 : Number.NaN; return; }
-      expKernel();
-      scale(kE);
+  if (op === EXP) {
+    if (!(x <= 709.782712893384)) { KQ[3] = x > 0 ? Infinity : Number.NaN; return; }
+    if (!(x >= -746)) { KQ[3] = x < 0 ? 0 : Number.NaN; return; }
+    expKernel();
+    scale(kE);
+    return;
+  }
+  const a = Math.abs(x);                                     // (−0 → +0: returned before use)
+  const sinh = op === SINH;
+  let w = x;                                                  // the kernel's argument
+  if (op === EXPM1 && !(x > 709)) {                           // also NaN; above 709 as exp
+    if (!(x > -38)) { KQ[3] = x === x ? -1 : Number.NaN; return; }
+    if (a < 0.0625) {
+      if (a < 5.551115123125783e-17) { KQ[3] = x; return; }   // 2^−54; ±0, subnormals
+      // x + x²·(1/2 + x/6 + … + x⁹/11!): the tail is below |x|/30, the truncation below 2^−65·|x|
+      const x2 = x * x;
+      const x4 = x2 * x2;
+      const q = 1 / 24 + x * (1 / 120) + x2 * (1 / 720 + x * (1 / 5040)) +
+        x4 * (1 / 40320 + x * (1 / 362880) + x2 * (1 / 3628800 + x * (1 / 39916800)));
+      KQ[3] = x + x2 * (0.5 + x * (1 / 6) + x2 * q);
       return;
     }
-    case EXPM1: {
-      if (!(x > -38)) { KQ[3] = x === x ? -1 : Number.NaN; return; }
-      if (x > 709) {
-        if (!(x <= 709.782712893384)) { KQ[3] = Infinity; return; }
-        expKernel();
-        scale(kE);
-        return;
-      }
-      const ax = x < 0 ? -x : x;
-      if (ax < 0.0625) {
-        if (ax < 5.551115123125783e-17) { KQ[3] = x; return; }   // 2^−54; ±0, subnormals
-        // x + x²·(1/2 + x/6 + … + x⁹/11!): the tail is below |x|/30, the truncation below 2^−65·|x|
-        const x2 = x * x;
-        const x4 = x2 * x2;
-        const q = 1 / 24 + x * (1 / 120) + x2 * (1 / 720 + x * (1 / 5040)) +
-          x4 * (1 / 40320 + x * (1 / 362880) + x2 * (1 / 3628800 + x * (1 / 39916800)));
-        KQ[3] = x + x2 * (0.5 + x * (1 / 6) + x2 * q);
-        return;
-      }
-      expKernel();
-      const t = KQ[2]!;
-      const sc = POW2_ALL[kE + 1074]!;
-      const a = t * sc, b = KQ[0]! * sc;
-      const s = a - 1;
-      const bv = s - a;
-      const se = (a - (s - bv)) + (-1 - bv);
-      KQ[3] = s + (se + b);
-      return;
-    }
-    case SINH: {
-      const a = x < 0 ? -x : x;
-      if (!(a >= 1.4901161193847656e-8)) { KQ[3] = x; return; }            // 2^−26; ±0, NaN
-      if (!(a <= 710.4758600739439)) { KQ[3] = x * Infinity; return; }     // overflow, ±∞
+  } else if (op === EXPM1) {                                  // x > 709: as exp
+    if (!(x <= 709.782712893384)) { KQ[3] = Infinity; return; }
+  } else if (op === TANH) {
+    if (!(a >= 7.450580596923828e-9)) { KQ[3] = x; return; }             // 2^−27; also ±0 and NaN
+    if (a >= 22) { KQ[3] = x > 0 ? 1 : -1; return; }
+    w = 2 * a;
+  } else {
+    if (!(a >= 1.4901161193847656e-8)) { KQ[3] = sinh ? x : a === a ? 1 : Number.NaN; return; }   // 2^−26; ±0, NaN
+    if (!(a <= 710.4758600739439)) { KQ[3] = sinh ? x * Infinity : Infinity; return; }        // overflow, ±∞
+    w = a;
+  }
+  // E = e^w − 1 = eh + el for expm1, sinh (w = a < 0.35) and tanh (w = 2a): by the series below
+  // ln 2 / 2 (sinh: 0.35), else from the exp kernel
+  let eh: number, el: number;
+  if (op !== EXPM1 && op !== COSH && w < (sinh ? 0.35 : 0.34657359027997264)) {
+    PW[4] = w; PW[5] = 0;
+    expm1DDk();
+    eh = PW[6]!; el = PW[7]!;
+  } else {
+    KQ[4] = w;
+    expKernel();                                              // e^w = 2^kE·(T_hi + q)
+    const t = KQ[2]!, q = KQ[0]!, e = kE;
+    if (op === EXPM1 || op === TANH) {
+      if (x > 709) { scale(e); return; }                      // expm1 (as exp)
+      // 2^e·T_hi − 1 formed exactly by a two-sum (exact subtraction for |w| < ln 2), the small
+      // terms added once
+      const sc = POW2_ALL[e + 1074]!;
+      const A = t * sc, b = q * sc;
+      const s = A - 1;
+      const bv = s - A;
+      const se = ((A - (s - bv)) + (-1 - bv)) + b;
+      eh = s + se;
+      if (op === EXPM1) { KQ[3] = eh; return; }
+      el = se - (eh - s);
+    } else {
+      // sinh, cosh: (e^a ± e^−a)/2 with e^a = 2^e·(h + l) and its reciprocal by a double-double division
+      const h = t + q;
+      const l = q - (h - t);
       let r: number;
-      if (a < 0.35) {
-        const eh = expm1DD(a, 0), el = DD[0]!;
-        const dh = eh + 1;                                    // E + 1 = dh + dl
-        const dl = (eh - (dh - 1)) + el;                      // fast two-sum: 1 > E
-        const qh = eh / dh;
-        const p = twoProd(qh, dh), pe = DD[0]!;
-        const ql = (((eh - p) - pe) + el - qh * dl) / dh;
-        const s = eh + qh;
-        const se = (qh - (s - eh)) + (el + ql);
-        r = 0.5 * (s + se);
+      if (a > 40) {
+        KQ[2] = h; KQ[0] = l;
+        scale(e - 1);
+        r = KQ[3]!;
       } else {
-        KQ[4] = a;
-        expDD();
-        const h = KQ[5]!, l = KQ[1]!, e = kE;
-        if (a > 40) {
-          KQ[2] = h; KQ[0] = l;
-          scale(e - 1);
-          r = KQ[3]!;
-        } else {
-          // 1/(h + l) = q + ql
-          const q = 1 / h;
-          const p = twoProd(q, h), pe = DD[0]!;
-          const ql = (((1 - p) - pe) - q * l) * q;
-          const sc = POW2_ALL[e + 1074]!, isc = POW2_ALL[-e + 1074]!;
-          const A = h * sc, B = q * isc;
+        // 1/(h + l) = qr + ql
+        const qr = 1 / h;
+        // qr·h = p + pe exactly: Dekker's product, written out (see above)
+        const p = qr * h;
+        const ca = 134217729 * qr, ah = ca - (ca - qr), al = qr - ah;
+        const cb = 134217729 * h, bh = cb - (cb - h), bl = h - bh;
+        const pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+        const ql = (((1 - p) - pe) - qr * l) * qr;
+        const sc = POW2_ALL[e + 1074]!, isc = POW2_ALL[-e + 1074]!;
+        const A = h * sc, B = qr * isc;
+        if (sinh) {
           const s = A - B;
           const se = (A - s) - B;                             // exact: A ≥ 2B here (a ≥ 0.35)
           r = 0.5 * (s + (se + (l * sc - ql * isc)));
+        } else {
+          const s = A + B;
+          const se = B - (s - A);                              // fast two-sum: A ≥ B
+          r = 0.5 * (s + (se + (l * sc + ql * isc)));
         }
       }
-      KQ[3] = x < 0 ? -r : r;
+      BITS_F64[0] = x;
+      KQ[3] = sinh ? r * SIGN[BITS_I32[HI]! >>> 31]! : r;    // ±r without a branch on the sign
       return;
-    }
-    case COSH: {
-      const a = x < 0 ? -x : x;
-      if (!(a >= 1.4901161193847656e-8)) { KQ[3] = a === a ? 1 : Number.NaN; return; }
-      if (!(a <= 710.4758600739439)) { KQ[3] = Infinity; return; }
-      KQ[4] = a;
-      expDD();
-      const h = KQ[5]!, l = KQ[1]!, e = kE;
-      if (a > 40) { KQ[2] = h; KQ[0] = l; scale(e - 1); return; }
-      const q = 1 / h;
-      const p = twoProd(q, h), pe = DD[0]!;
-      const ql = (((1 - p) - pe) - q * l) * q;
-      const sc = POW2_ALL[e + 1074]!, isc = POW2_ALL[-e + 1074]!;
-      const A = h * sc, B = q * isc;
-      const s = A + B;
-      const se = B - (s - A);                                  // fast two-sum: A ≥ B
-      KQ[3] = 0.5 * (s + (se + (l * sc + ql * isc)));
-      return;
-    }
-    default: {                                                 // TANH
-      const a = x < 0 ? -x : x;
-      if (!(a >= 7.450580596923828e-9)) { KQ[3] = x; return; }             // 2^−27; also ±0 and NaN
-      if (a >= 22) { KQ[3] = x > 0 ? 1 : -1; return; }
-      const w = 2 * a;
-      let eh: number, el: number;
-      if (w < 0.34657359027997264) {                          // ln 2 / 2
-        eh = expm1DD(w, 0); el = DD[0]!;
-      } else {
-        KQ[4] = w;
-        expKernel();
-        const sc = POW2_ALL[kE + 1074]!;
-        const s = twoSum(KQ[2]! * sc, -1), se = DD[0]! + KQ[0]! * sc;
-        eh = s + se;
-        el = se - (eh - s);
-      }
-      // E / (E + 2)
-      const dh = twoSum(eh, 2);
-      const dl = DD[0]! + el;
-      const qh = eh / dh;
-      const p = twoProd(qh, dh), pe = DD[0]!;
-      const ql = ((((eh - p) - pe) + el) - qh * dl) / dh;
-      const t = qh + ql;
-      KQ[3] = x > 0 ? t : -t;
     }
   }
+  // E / (E + c) = qh + ql by a double-double division, c = 1 (sinh) or 2 (tanh)
+  const c = sinh ? 1 : 2;
+  const dh = eh + c;
+  const bv = dh - eh;
+  const dl = ((eh - (dh - bv)) + (c - bv)) + el;              // two-sum
+  const qh = eh / dh;
+  const p = qh * dh;                                          // qh·dh = p + pe (Dekker)
+  const ca = 134217729 * qh, ah = ca - (ca - qh), al = qh - ah;
+  const cb = 134217729 * dh, bh = cb - (cb - dh), bl = dh - bh;
+  const pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+  const ql = ((((eh - p) - pe) + el) - qh * dl) / dh;
+  let r: number;
+  if (sinh) {
+    // sinh a = (E + E/(E + 1))/2
+    const s = eh + qh;
+    const se = (qh - (s - eh)) + (el + ql);
+    r = 0.5 * (s + se);
+  } else r = qh + ql;                                         // tanh a = E/(E + 2)
+  BITS_F64[0] = x;
+  KQ[3] = r * SIGN[BITS_I32[HI]! >>> 31]!;                   // ±r without a branch on the sign
 }
 
 /**
@@ -275,7 +269,7 @@ export function detCosh(x: number): number {
  * test/math/accuracy.test.ts for the measured maximum); tanh(±0) = ±0, tanh(±∞) = ±1, NaN → NaN.
  * For |x| < 2^−27 it is x (the x³/3 term is below a quarter ulp); for |x| ≥ 22 it is ±1
  * (1 − tanh x < 2^−62). Otherwise tanh |x| = E / (E + 2), E = e^(2|x|) − 1 as a double-double, by a
- * double-double division rounded once: E = expm1(2|x|) by its series (`expm1DD`) for 2|x| < ln 2 / 2,
+ * double-double division rounded once: E = expm1(2|x|) by its series (`expm1DDk`) for 2|x| < ln 2 / 2,
  * else from the exp kernel's pair 2^k·(T_hi + q) (about 2^−60 relative) minus 1 by a two-sum —
  * E ≥ √2 − 1 there, so the subtraction at most triples that error.
  *

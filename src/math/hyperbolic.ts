@@ -6,6 +6,7 @@
  * rounds once; the error before that rounding is far below 2^−60 of the result, so the results
  * are faithfully rounded and almost always correctly rounded.
  */
+import { BITS_F64, BITS_I32, HI, SIGN } from './bits.js';
 import { lnPair, lnPlusLn2 } from './log.js';
 import { DD, twoProd } from './pow.js';
 
@@ -34,7 +35,7 @@ function sqrtPlus(qh: number, ql: number, x: number): number {
  * detAsinh(-1e300);  // -691.4686750787737
  */
 export function detAsinh(x: number): number {
-  const a = x < 0 ? -x : x;
+  const a = Math.abs(x);
   if (!(a >= 1.4901161193847656e-8 && a < Infinity)) return x;   // tiny, ±0, ±∞, NaN
   let r: number;
   if (a >= 268435456) r = lnPlusLn2(a);
@@ -46,7 +47,8 @@ export function detAsinh(x: number): number {
     const h = sqrtPlus(qh, ql, a);
     r = lnPair(h, UL[0]!);
   }
-  return x < 0 ? -r : r;
+  BITS_F64[0] = x;
+  return r * SIGN[BITS_I32[HI]! >>> 31]!;             // ±r without a branch on the sign
 }
 
 /**
@@ -78,7 +80,7 @@ export function detAcosh(x: number): number {
  * detAtanh(-1);      // -Infinity
  */
 export function detAtanh(x: number): number {
-  const a = x < 0 ? -x : x;
+  const a = Math.abs(x);
   if (!(a < 1)) return a === 1 ? x * Infinity : Number.NaN;
   if (a < 3.725290298461914e-9) return x;           // 2^−28; ±0
   // (1 + a)/(1 − a) as a double-double
@@ -91,5 +93,6 @@ export function detAtanh(x: number): number {
   const ql = (((nh - p) - pe) + nl - qh * dl) / dh;
   const h = qh + ql;
   const r = 0.5 * lnPair(h, ql - (h - qh));
-  return x < 0 ? -r : r;
+  BITS_F64[0] = x;
+  return r * SIGN[BITS_I32[HI]! >>> 31]!;             // ±r without a branch on the sign
 }

@@ -16,7 +16,6 @@
  */
 import { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits } from './bits.js';
 import { LOG_C_HI, LOG_C_LO, LOG_INVC } from './constants.js';
-import { DD, twoProd } from './pow.js';
 
 // fdlibm e_log.c / s_log1p.c constants (Lg1..Lg7 = Lp1..Lp7), given by their bit patterns.
 export const LN2_HI = fromBits(0x3fe62e42, 0xfee00000); // 0.6931471803691238, 11 trailing zero bits
@@ -82,79 +81,47 @@ export function log1pNeg(x: number): number {
 
 /**
  * Slots (the calling convention of exp.ts: no double crosses a call, and the public functions'
- * work is one function, `logCore`, too large for V8 to inline): x = 2^logK · m and
- * ln m = LOGK[1] + LOGK[0] from `logKernel`; [2] a result; [3] the argument; [4] a second argument.
+ * work is one function, `logCore`, too large for V8 to inline): [2] a result; [3] the argument;
+ * [4] a second argument ([0] and [1] are unused).
  */
-let logK = 0;
 const LOGK = new Float64Array(5);
 
-/**
- * ln m as an unevaluated double-double for positive finite x = 2^k·m in LOGK[3], m in
- * [0.70703125, 1.4140625) (k left in `logK`): the interval of m (one of 128, by the high word;
- * subnormal x scaled by 2^54 first) gives c = 1/LOG_INVC[i], with LOG_INVC[i] a 9-bit number
- * (exactly 1 on the two intervals that touch 1), and ln m = −ln LOG_INVC[i] + log1p(r),
- * r = m·LOG_INVC[i] − 1, |r| < 2^−7. m is split into a 44-bit head and a tail (Veltkamp), so the
- * head's r is exact and the tail's is below 2^−44; log1p(r) = r + p(r), p(r) = −r²/2 + … − r⁸/8
- * (truncation below 2^−68), evaluated at r rounded (its error is second order). The error before
- * the caller's final rounding is below about 2^−64 of ln m; no division.
- */
-function logKernel(): void {
-  let x = LOGK[3]!;
-  let k = 0;
-  if (x < 2.2250738585072014e-308) { x *= 18014398509481984; k = -54; }   // 2^54
-  BITS_F64[0] = x;
-  const t = BITS_I32[HI]! - 0x3fe6a000;
-  const e = t >> 20;
-  const i = (t >> 13) & 127;
-  logK = k + e;
-  const m = x * POW2_ALL[1074 - e]!;                 // exact
-  const c = 513 * m;
-  const mh = c - (c - m);                            // 44 significant bits
-  const ml = m - mh;
-  const invc = LOG_INVC[i]!;
-  const rh = mh * invc - 1;                          // exact
-  const rl = ml * invc;
-  const r = rh + rl;                                 // exact on the two intervals next to 1
-  const rv = r - rh;
-  const re = (rh - (r - rv)) + (rl - rv);            // rh + rl = r + re (two-sum)
-  const r2 = r * r;
-  const p = r2 * ((-0.5 + r * (1 / 3)) + r2 * ((-0.25 + r * 0.2) + r2 * ((-1 / 6 + r * (1 / 7)) - 0.125 * r2)));
-  const ch = LOG_C_HI[i]!;
-  const s = ch + r;
-  const v = s - ch;
-  const err = (ch - (s - v)) + (r - v);
-  LOGK[0] = ((err + LOG_C_LO[i]!) + re) + p;
-  LOGK[1] = s;
+/** LOG_TAB[4i], LOG_TAB[4i + 1], LOG_TAB[4i + 2] = LOG_INVC[i], LOG_C_HI[i], LOG_C_LO[i]: one table, one bounds check. */
+const LOG_TAB = new Float64Array(512);
+for (let i = 0; i < 128; i++) {
+  LOG_TAB[4 * i] = LOG_INVC[i]!;
+  LOG_TAB[4 * i + 1] = LOG_C_HI[i]!;
+  LOG_TAB[4 * i + 2] = LOG_C_LO[i]!;
 }
 
 // Constants inside the hot functions are literals (named in a comment; test/math/literals.test.ts
 // checks them against src/math/constants.ts and the exports above): V8 loads module constants
 // from memory on every use.
 
-/** k·ln 2 + (LOGK[1] + lo), lo = LOGK[4], rounded once, into LOGK[2] (|LOGK[1]| ≤ 0.35, so k·ln2_hi dominates when k ≠ 0). */
-function addKLn2(k: number): void {
-  const hi = LOGK[1]!, lo = LOGK[4]!;
-  if (k === 0) { LOGK[2] = hi + lo; return; }
-  const a = k * 0.6931471803691238 /* LN2_HI */;    // exact: 11 trailing zero bits
-  const s = a + hi;
-  const err = hi - (s - a);
-  LOGK[2] = s + (err + (lo + k * 1.9082149292705877e-10 /* LN2_LO */));
-}
-
 const LOG = 0, LOG1P = 1, LOG2 = 2, LOG10 = 3, LN_PAIR = 4, LN_PLUS_LN2 = 5;
 
-/** The public functions' work: op of LOGK[3] (and LOGK[4]) into LOGK[2]. */
+/**
+ * The public functions' work: op of LOGK[3] (and LOGK[4]) into LOGK[2], all through one copy of
+ * the kernel below, with its results in locals (no slot traffic). Dekker's exact products are
+ * written out rather than calls of `twoProd`: V8 inlines a call only where it is frequent enough
+ * relative to all calls of the function, and `twoProd` left out of line would allocate its double
+ * result.
+ *
+ * Kernel: ln m as an unevaluated double-double hi + lo for positive finite v = 2^k·m, m in
+ * [0.70703125, 1.4140625): the interval of m (one of 128, by the high word; subnormal v scaled by
+ * 2^54 first) gives c = 1/LOG_INVC[i], with LOG_INVC[i] a 9-bit number (exactly 1 on the two
+ * intervals that touch 1), and ln m = −ln LOG_INVC[i] + log1p(r), r = m·LOG_INVC[i] − 1,
+ * |r| < 2^−7. m is split into a 44-bit head and a tail (Veltkamp), so the head's r is exact and
+ * the tail's is below 2^−44; log1p(r) = r + p(r), p(r) = −r²/2 + … − r⁸/8 (truncation below
+ * 2^−68), evaluated at r rounded (its error is second order). The error before the final rounding
+ * is below about 2^−64 of ln m; no division. ln x = k·ln 2 + (hi + lo) is then added with
+ * ln 2 = LN2_HI + LN2_LO (k·LN2_HI exact), |hi| ≤ 0.35, so k·LN2_HI dominates when k ≠ 0.
+ */
 function logCore(op: number): void {
   const x = LOGK[3]!;
-  switch (op) {
-    case LOG: {
-      if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
-      logKernel();
-      LOGK[4] = LOGK[0]!;
-      addKLn2(logK);
-      return;
-    }
-    case LOG1P: {
+  let u = x, d = 0;                                        // log1p: 1 + x = u + d; ln pair: x + d
+  if (op <= LOG10) {
+    if (op === LOG1P) {
       if (!(x > -1 && x < Infinity)) { LOGK[2] = x === -1 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
       const ax = x < 0 ? -x : x;
       if (ax < 0.0078125) {
@@ -163,52 +130,68 @@ function logCore(op: number): void {
         LOGK[2] = x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
         return;
       }
-      const u = 1 + x;
+      u = 1 + x;
       const bv = u - 1;
-      const e = (1 - (u - bv)) + (x - bv);                 // 1 + x = u + e exactly (two-sum)
-      LOGK[3] = u;
-      logKernel();
-      LOGK[4] = LOGK[0]! + (e === 0 ? 0 : e / u);
-      addKLn2(logK);
-      return;
-    }
-    case LOG2: {
-      if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
-      logKernel();
-      const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
-      const ph = twoProd(hi, 1.4426950408889634 /* INV_LN2_HI */);
-      const pl = DD[0]! + (hi * 2.0355273740931033e-17 /* INV_LN2_LO */ + lo * 1.4426950408889634 /* INV_LN2_HI */);
-      if (k === 0) { LOGK[2] = ph + pl; return; }
+      d = (1 - (u - bv)) + (x - bv);                       // 1 + x = u + d exactly (two-sum)
+    } else if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+  } else if (op === LN_PAIR) d = LOGK[4]!;
+  // the kernel, on v = u
+  let v = u;
+  let k = 0;
+  if (v < 2.2250738585072014e-308) { v *= 18014398509481984; k = -54; }   // 2^54
+  BITS_F64[0] = v;
+  const t = BITS_I32[HI]! - 0x3fe6a000;
+  const e = t >> 20;
+  const i = (t >> 11) & 508;                        // 4 × the interval
+  k += e;
+  const m = v * POW2_ALL[1074 - e]!;                 // exact
+  const c = 513 * m;
+  const mh = c - (c - m);                            // 44 significant bits
+  const ml = m - mh;
+  const invc = LOG_TAB[i]!;
+  const rh = mh * invc - 1;                          // exact
+  const rl = ml * invc;
+  const r = rh + rl;                                 // exact on the two intervals next to 1
+  const rv = r - rh;
+  const re = (rh - (r - rv)) + (rl - rv);            // rh + rl = r + re (two-sum)
+  const r2 = r * r;
+  const p = r2 * ((-0.5 + r * (1 / 3)) + r2 * ((-0.25 + r * 0.2) + r2 * ((-1 / 6 + r * (1 / 7)) - 0.125 * r2)));
+  const ch = LOG_TAB[i + 1]!;
+  const hi = ch + r;
+  const hv = hi - ch;
+  const he = (ch - (hi - hv)) + (r - hv);            // ch + r = hi + he (two-sum)
+  const lo = ((he + LOG_TAB[i + 2]!) + re) + p;
+  if (op === LOG2 || op === LOG10) {
+    // ln m times 1/ln 2 or 1/ln 10 (cm + cml) as a double-double ph + pl, plus k or k·log10 2
+    const cm = op === LOG2 ? 1.4426950408889634 /* INV_LN2_HI */ : 0.4342944819032518 /* INV_LN10_HI */;
+    const cml = op === LOG2 ? 2.0355273740931033e-17 /* INV_LN2_LO */ : 1.098319650216765e-17 /* INV_LN10_LO */;
+    const ph = hi * cm;
+    const ca = 134217729 * hi, ah = ca - (ca - hi), al = hi - ah;
+    const cc = 134217729 * cm, chh = cc - (cc - cm), chl = cm - chh;
+    const pl = (((ah * chh - ph) + ah * chl + al * chh) + al * chl) + (hi * cml + lo * cm);
+    if (k === 0) { LOGK[2] = ph + pl; return; }
+    if (op === LOG2) {
       const s = k + ph;                                    // |k| ≥ 1 > |ph|
       LOGK[2] = s + ((ph - (s - k)) + pl);
       return;
     }
-    case LOG10: {
-      if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
-      logKernel();
-      const hi = LOGK[1]!, lo = LOGK[0]!, k = logK;
-      const ph = twoProd(hi, 0.4342944819032518 /* INV_LN10_HI */);
-      const pl = DD[0]! + (hi * 1.098319650216765e-17 /* INV_LN10_LO */ + lo * 0.4342944819032518 /* INV_LN10_HI */);
-      if (k === 0) { LOGK[2] = ph + pl; return; }
-      const q = twoProd(k, 0.3010299956639812 /* LOG10_2_HI53 */);
-      const ql = DD[0]! + k * -2.8037281277851704e-18 /* LOG10_2_LO53 */;
-      const s = q + ph;                                    // |q| ≥ 0.30 > |ph|
-      LOGK[2] = s + ((ph - (s - q)) + (ql + pl));
-      return;
-    }
-    case LN_PAIR: {
-      const l = LOGK[4]!;
-      logKernel();
-      LOGK[4] = LOGK[0]! + (l === 0 ? 0 : l / x);
-      addKLn2(logK);
-      return;
-    }
-    default: {                                             // LN_PLUS_LN2
-      logKernel();
-      LOGK[4] = LOGK[0]!;
-      addKLn2(logK + 1);
-    }
+    const q = k * 0.3010299956639812 /* LOG10_2_HI53 */;
+    const ck = 134217729 * k, kh = ck - (ck - k), kl = k - kh;
+    const cq = 134217729 * 0.3010299956639812 /* LOG10_2_HI53 */, qhh = cq - (cq - 0.3010299956639812 /* LOG10_2_HI53 */);
+    const qhl = 0.3010299956639812 /* LOG10_2_HI53 */ - qhh;
+    const ql = (((kh * qhh - q) + kh * qhl + kl * qhh) + kl * qhl) + k * -2.8037281277851704e-18 /* LOG10_2_LO53 */;
+    const s = q + ph;                                      // |q| ≥ 0.30 > |ph|
+    LOGK[2] = s + ((ph - (s - q)) + (ql + pl));
+    return;
   }
+  // ln: log1p adds its rounding error d of 1 + x as d/u, the ln pair its low part d as d/x
+  const lo2 = op === LOG1P || op === LN_PAIR ? lo + (d === 0 ? 0 : d / u) : lo;
+  if (op === LN_PLUS_LN2) k += 1;
+  if (k === 0) { LOGK[2] = hi + lo2; return; }
+  const a = k * 0.6931471803691238 /* LN2_HI */;    // exact: 11 trailing zero bits
+  const s = a + hi;
+  const err = hi - (s - a);
+  LOGK[2] = s + (err + (lo2 + k * 1.9082149292705877e-10 /* LN2_LO */));
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * pow (moved from src/random/detmath.ts, unchanged bit for bit), and the double-double
- * kernels they share with the rest of src/math: `twoProd`, `twoSum`, `lnDD` (ln x to about
- * 2^−68) and `expm1DD` (e^g − 1 for |g| ≤ 0.35 to about 2^−61). A double-double result is
- * returned as its high part, its low part left in `DD[0]`.
+ * kernels they share with the rest of src/math: `twoProd`, `twoSum` (a double-double result
+ * returned as its high part, its low part left in `DD[0]`), `lnDDk` (ln x to about 2^−68) and
+ * `expm1DDk` (e^g − 1 for |g| ≤ 0.35 to about 2^−61), these two with their doubles in the slots `PW`.
  */
 import { BITS_F64, BITS_I32, HI, fromBits } from './bits.js';
 
@@ -16,8 +16,6 @@ import { BITS_F64, BITS_I32, HI, fromBits } from './bits.js';
 // inputs, 0.01% not correctly rounded; test/random/detmath-pow.test.ts). tanh is in exp.ts.
 // ---------------------------------------------------------------------------------------------
 
-/** Veltkamp's splitter 2^27 + 1. */
-const SPLIT = 134217729;
 /** ln 2 = LN2_DD_HI + LN2_DD_LO (to 2^−106), 1/ln 2, 1/3 and 1/5 as double-doubles (mpmath). */
 const LN2_DD_HI = fromBits(0x3fe62e42, 0xfefa39ef);  // 6.93147180559945286227e-01 (= Math.LN2)
 const LN2_DD_LO = fromBits(0x3c7abc9e, 0x3b39803f);  // 2.31904681384629955842e-17
@@ -45,8 +43,9 @@ export const DD = new Float64Array(1);
 /** a·b = p + DD[0] exactly (Dekker), for |a|, |b| < 2^996 and no underflow; returns p. */
 export function twoProd(a: number, b: number): number {
   const p = a * b;
-  const ca = SPLIT * a, ah = ca - (ca - a), al = a - ah;
-  const cb = SPLIT * b, bh = cb - (cb - b), bl = b - bh;
+  // 134217729 = 2^27 + 1, Veltkamp's splitter (a literal: V8 loads module constants from memory)
+  const ca = 134217729 * a, ah = ca - (ca - a), al = a - ah;
+  const cb = 134217729 * b, bh = cb - (cb - b), bl = b - bh;
   DD[0] = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
   return p;
 }
@@ -59,14 +58,24 @@ export function twoSum(a: number, b: number): number {
   return s;
 }
 
+// Calling convention (that of exp.ts): V8 boxes a double passed to or returned from a call it
+// did not inline, so the double-double kernels below take and leave their doubles in the slots PW
+// and pow's work is one function, `powCore`, too large to be inlined, behind a small `detPow`.
 /**
- * ln(ax) as a double-double (returned high part, low part in `DD[0]`) for a positive finite ax,
- * with relative error below about 2^−68. ax = 2^k·m with m in [√2/2, √2) (subnormals scaled by
- * 2^54 first); ln ax = k·ln 2 + ln m, ln m = 2·atanh(s) = 2s + 2s·t·(1/3 + t/5 + t²·R(t)) with
+ * Slots: [0] x and [1] y of `detPow`, [2] its result; [3] the argument of `lnDDk`; [4] gh and
+ * [5] gl, the arguments of `expm1DDk`; [6] the high and [7] the low part of either kernel's result.
+ */
+export const PW = new Float64Array(8);
+
+/**
+ * ln(ax) as a double-double (PW[6] + PW[7]) for a positive finite ax in PW[3], with relative
+ * error below about 2^−68. ax = 2^k·m with m in [√2/2, √2) (subnormals scaled by 2^54 first);
+ * ln ax = k·ln 2 + ln m, ln m = 2·atanh(s) = 2s + 2s·t·(1/3 + t/5 + t²·R(t)) with
  * s = (m − 1)/(m + 1) (|s| ≤ 0.1716) and t = s² as double-doubles and R(t) = Σ t^j/(2j + 7),
  * j = 0..10, in double (its share of ln m is below 2^−17; the truncation below 2^−58 of R).
  */
-export function lnDD(ax: number): number {
+function lnDDk(): void {
+  let ax = PW[3]!;
   let k = 0;
   if (ax < TWO_M1022) { ax *= TWO_54; k = -54; }
   BITS_F64[0] = ax;
@@ -101,24 +110,25 @@ export function lnDD(ax: number): number {
   const hl = (ch - (hh - sh)) + (sl + cl);
   const mh = hh + hl;
   const ml = hl - (mh - hh);
-  if (k === 0) { DD[0] = 2 * ml; return 2 * mh; }
+  if (k === 0) { PW[7] = 2 * ml; PW[6] = 2 * mh; return; }
   // + k·ln 2 (|k·ln 2| ≥ ln 2 > 2·|ln m / 2|, so the fast sum is exact)
   const kh = twoProd(k, LN2_DD_HI);
   const kl = DD[0]! + k * LN2_DD_LO;
   const sHi = kh + 2 * mh;
   const sLo = ((kh - sHi) + 2 * mh) + (kl + 2 * ml);
   const out = sHi + sLo;
-  DD[0] = sLo - (out - sHi);
-  return out;
+  PW[7] = sLo - (out - sHi);
+  PW[6] = out;
 }
 
 /**
- * e^g − 1 as a double-double (high part returned, low part in `DD[0]`) for g = gh + gl with
- * |g| ≤ 0.35 (|gl| ≤ ulp(gh)): g + g²/2 + g³/6 in double-double plus g⁴·P(g) in double, with
+ * e^g − 1 as a double-double (PW[6] + PW[7]) for g = gh + gl (PW[4], PW[5]) with |g| ≤ 0.35
+ * (|gl| ≤ ulp(gh)): g + g²/2 + g³/6 in double-double plus g⁴·P(g) in double, with
  * P(g) = Σ g^j/(j + 4)!, j = 0..10 (its share of the result is below 2^−10; the truncation is
  * below 2^−61 of g). Relative error below about 2^−61 of the result.
  */
-export function expm1DD(gh: number, gl: number): number {
+export function expm1DDk(): void {
+  const gh = PW[4]!, gl = PW[5]!;
   const p = twoProd(gh, gh), pe = DD[0]!;                 // g² ≈ p + pe + 2·gh·gl
   const c = twoProd(p, gh);                             // g³ ≈ c + DD[0] + pe·gh + 3·p·gl
   const cl = DD[0]! + pe * gh + 3 * p * gl;
@@ -132,43 +142,71 @@ export function expm1DD(gh: number, gl: number): number {
   const s2 = s1 + c6;
   const lo = ((hp - (s1 - gh)) + (c6 - (s2 - s1))) + (gl + (0.5 * pe + gh * gl) + c6l + p * p * poly);
   const h = s2 + lo;
-  DD[0] = lo - (h - s2);
-  return h;
+  PW[7] = lo - (h - s2);
+  PW[6] = h;
 }
 
 /**
  * g = z − n·ln 2 as a double-double (high part returned, low part in `DD[0]`) for z = zh + zl
  * and the integer n nearest z/ln 2: n·LN2_DD_HI is exact and zh − that is exact (Sterbenz).
  */
-export function reduceLn2(zh: number, zl: number, n: number): number {
+function reduceLn2(zh: number, zl: number, n: number): number {
   const p = twoProd(n, LN2_DD_HI);
   const gl0 = (zl - DD[0]!) - n * LN2_DD_LO;
   return twoSum(zh - p, gl0);
 }
 
-/** ax^y for a finite ax > 0, ax ≠ 1, and a finite y ≠ 0 with |y| ≤ 2^64. */
-function powPositive(ax: number, y: number): number {
-  const lh = lnDD(ax), ll = DD[0]!;
+/** x^y (PW[0], PW[1]) into PW[2]: the work of `detPow` (see the calling convention above). */
+function powCore(): void {
+  const x = PW[0]!, y = PW[1]!;
+  if (y !== y) { PW[2] = Number.NaN; return; }
+  if (y === 0) { PW[2] = 1; return; }
+  if (x !== x) { PW[2] = Number.NaN; return; }
+  if (y === 1) { PW[2] = x; return; }
+  if (y === 2) { PW[2] = x * x; return; }
+  const ax = Math.abs(x), ay = Math.abs(y);
+  if (ay === Infinity) { PW[2] = ax === 1 ? Number.NaN : (ax > 1) === (y > 0) ? Infinity : 0; return; }
+  const yInt = Math.floor(y) === y;
+  const yOdd = yInt && ay < 9007199254740992 && y % 2 !== 0;
+  if (x === 0) { PW[2] = y > 0 ? (yOdd ? x : 0) : (yOdd && 1 / x < 0 ? -Infinity : Infinity); return; }
+  if (ax === Infinity) { PW[2] = y > 0 ? (yOdd && x < 0 ? -Infinity : Infinity) : (yOdd && x < 0 ? -0 : 0); return; }
+  if (x < 0 && !yInt) { PW[2] = Number.NaN; return; }
+  if (y === -1) { PW[2] = 1 / x; return; }
+  if (y === 0.5) { PW[2] = Math.sqrt(x); return; }  // x > 0 here
+  if (ax === 1) { PW[2] = yOdd ? x : 1; return; }
+  const neg = x < 0 && yOdd;
+  if (ay > TWO_64) { const r = (ax > 1) === (y > 0) ? Infinity : 0; PW[2] = neg ? -r : r; return; }
+  // ax^y for a finite ax > 0, ax ≠ 1, and a finite y ≠ 0 with |y| ≤ 2^64
+  PW[3] = ax;
+  lnDDk();
+  const lh = PW[6]!, ll = PW[7]!;
   const ph = twoProd(y, lh);
   const pl = DD[0]! + y * ll;
   const zh = ph + pl;
   const zl = pl - (zh - ph);
-  if (zh > LN_OVERFLOW) return Infinity;
-  if (zh < LN_UNDERFLOW) return 0;
+  if (zh > LN_OVERFLOW) { PW[2] = neg ? -Infinity : Infinity; return; }
+  if (zh < LN_UNDERFLOW) { PW[2] = neg ? -0 : 0; return; }
   const n = Math.round(zh * INV_LN2);  // in [−1075, 1024]
-  const gh = reduceLn2(zh, zl, n), gl = DD[0]!;
-  const sh = expm1DD(gh, gl), sl = DD[0]!;
+  PW[4] = reduceLn2(zh, zl, n); PW[5] = DD[0]!;
+  expm1DDk();
+  const sh = PW[6]!, sl = PW[7]!;
   // 2^n·(1 + s) with 1 + s = hi + lo, |s| < 0.42
   const hi = 1 + sh;
   const lo = (sh - (hi - 1)) + sl;
-  if (n > -1021) return n < 1024 ? (hi + lo) * POW2[n + 1022]! : (hi + lo) * POW2[2045]! * 2;
-  // Possibly subnormal: v = (hi + lo)·2^(n + 1022) exactly, then one rounding to a multiple of
-  // 2^−52 (the subnormal spacing 2^−1074 after the final exact scaling by 2^−1022).
-  const sc = POW2[n + 2044]!;
-  const vh = hi * sc, vl = lo * sc;
-  if (vh > 1 || (vh === 1 && vl >= 0)) return (hi + lo) * sc * TWO_M1022;
-  const t = 1 + vh;
-  return ((t + ((vh - (t - 1)) + vl)) - 1) * TWO_M1022;
+  let r: number;
+  if (n > -1021) r = n < 1024 ? (hi + lo) * POW2[n + 1022]! : (hi + lo) * POW2[2045]! * 2;
+  else {
+    // Possibly subnormal: v = (hi + lo)·2^(n + 1022) exactly, then one rounding to a multiple of
+    // 2^−52 (the subnormal spacing 2^−1074 after the final exact scaling by 2^−1022).
+    const sc = POW2[n + 2044]!;
+    const vh = hi * sc, vl = lo * sc;
+    if (vh > 1 || (vh === 1 && vl >= 0)) r = (hi + lo) * sc * TWO_M1022;
+    else {
+      const t = 1 + vh;
+      r = ((t + ((vh - (t - 1)) + vl)) - 1) * TWO_M1022;
+    }
+  }
+  PW[2] = neg ? -r : r;
 }
 
 /**
@@ -180,9 +218,9 @@ function powPositive(ax: number, y: number): number {
  * y = 2 → x·x, y = −1 → 1/x, y = 0.5 → √x (each correctly rounded).
  *
  * Method (the double-double log/exp scheme of fdlibm's e_pow, here with natural logarithms):
- * ln |x| as a double-double (`lnDD`, ~2^−68 relative), z = y·ln |x| by an exact product, then
+ * ln |x| as a double-double (`lnDDk`, ~2^−68 relative), z = y·ln |x| by an exact product, then
  * e^z = 2^n·e^g with n = round(z/ln 2) and g = z − n·ln 2 in double-double, e^g = 1 + expm1(g)
- * (`expm1DD`), rounded once; results in the subnormal range are rounded once at their own
+ * (`expm1DDk`), rounded once; results in the subnormal range are rounded once at their own
  * precision. |y| > 2^64 (with |x| ≠ 1) over- or underflows outright.
  *
  * @example
@@ -190,22 +228,8 @@ function powPositive(ax: number, y: number): number {
  * detPow(-8, 3);    // -512
  */
 export function detPow(x: number, y: number): number {
-  if (y !== y) return Number.NaN;
-  if (y === 0) return 1;
-  if (x !== x) return Number.NaN;
-  if (y === 1) return x;
-  if (y === 2) return x * x;
-  const ax = Math.abs(x), ay = Math.abs(y);
-  if (ay === Infinity) return ax === 1 ? Number.NaN : (ax > 1) === (y > 0) ? Infinity : 0;
-  const yInt = Math.floor(y) === y;
-  const yOdd = yInt && ay < 9007199254740992 && y % 2 !== 0;
-  if (x === 0) return y > 0 ? (yOdd ? x : 0) : (yOdd && 1 / x < 0 ? -Infinity : Infinity);
-  if (ax === Infinity) return y > 0 ? (yOdd && x < 0 ? -Infinity : Infinity) : (yOdd && x < 0 ? -0 : 0);
-  if (x < 0 && !yInt) return Number.NaN;
-  if (y === -1) return 1 / x;
-  if (y === 0.5) return Math.sqrt(x);  // x > 0 here
-  if (ax === 1) return yOdd ? x : 1;
-  const r = ay > TWO_64 ? ((ax > 1) === (y > 0) ? Infinity : 0) : powPositive(ax, y);
-  return x < 0 && yOdd ? -r : r;
+  PW[0] = x;
+  PW[1] = y;
+  powCore();
+  return PW[2]!;
 }
-

@@ -18,7 +18,7 @@
  * effect of r_lo. tan = sin/cos (or −cos/sin) from the unrounded kernel sums by a double-double
  * division, rounded once.
  */
-import { BITS_F64, BITS_I32, HI, LO, POW2_ALL } from './bits.js';
+import { BITS_F64, BITS_I32, HI, LO, POW2_ALL, SIGN } from './bits.js';
 import { PIO2_HI, PIO2_LO, TWO_OVER_PI_1280 } from './constants.js';
 import { DD, twoProd } from './pow.js';
 
@@ -26,42 +26,36 @@ import { DD, twoProd } from './pow.js';
 const MEDIUM = 1647099.3291652855;  // just below 2^20·π/2
 const TWO_M128 = POW2_ALL[-128 + 1074]!;
 
-/** The reduced argument of the last `reduce` call: r = RED[0] + RED[1] (a typed array: no allocation). */
+/** The reduced argument r = RED[0] + RED[1] of `reduceLarge`, and of `trigCore` for `tanKernel` (a typed array: no allocation). */
 const RED = new Float64Array(2);
 
-/** x − n·π/2 = RED[0] + RED[1] with |r| ≤ π/4 (about); returns n mod 4. For finite |x| > π/4. */
-function reduce(x: number): number {
-  const ax = x < 0 ? -x : x;
-  if (ax < MEDIUM) {
-    const nf = (x * 0.6366197723675814 /* INV_PIO2 */ + 6755399441055744) - 6755399441055744;  // + 1.5·2^52: round
-    const y = x - nf * 1.5707963267341256 /* PIO2_1 */;          // exact
-    const p2 = nf * 6.077100506303966e-11 /* PIO2_2 */;          // exact
-    const s1 = y - p2;
-    const v1 = s1 - y;
-    const e1 = (y - (s1 - v1)) + (-p2 - v1);
-    const p3 = nf * 2.0222662487111665e-21 /* PIO2_3 */;         // exact
-    const s2 = s1 - p3;
-    const v2 = s2 - s1;
-    const e2 = (s1 - (s2 - v2)) + (-p3 - v2);
-    const t = (e1 + e2) - nf * 8.4784276603689e-32 /* PIO2_4 */;
-    const hi = s2 + t;
-    RED[0] = hi;
-    RED[1] = t - (hi - s2);
-    return (nf | 0) & 3;
-  }
-  return reduceLarge(x);
-}
+/**
+ * WINDOW[e + 32] = ⌊(2/π)·2^1280 / 2^(1088 − e)⌋ mod 2^194, the bits of `TWO_OVER_PI_1280` that
+ * `reduceLarge` needs for x = m·2^e (e ≥ −32 there), computed on first use.
+ */
+const WINDOW: (bigint | undefined)[] = [];
 
-/** Payne–Hanek reduction with exact BigInt arithmetic, for finite |x| ≥ 2^20·π/2. */
+/**
+ * Payne–Hanek reduction with exact BigInt arithmetic, for finite |x| ≥ 2^20·π/2: x = m·2^e with
+ * m a 53-bit integer, and N = ⌊m·C / 2^s⌋ for C = ⌊2/π·2^1280⌋, s = 1152 − e, gives n mod 4
+ * (bits 128–129 of N) and 128 bits of the fraction x·2/π − n (bits 0–127). With C = Ch·2^(s − 64)
+ * + Cl, N = ⌊(m·Ch + d)/2^64⌋ with 0 ≤ d < m < 2^53, so N mod 2^130 is bits 64–193 of m·(Ch mod
+ * 2^194) (`WINDOW`) unless the low 64 bits of that product come within 2^53 of a carry; then
+ * (about once in 2^11) the full product m·C is formed. Either way N is exact.
+ */
 function reduceLarge(x: number): number {
   BITS_F64[0] = x;
   const hw = BITS_I32[HI]!;
   const e = ((hw >>> 20) & 0x7ff) - 1075;
-  const m = (BigInt((hw & 0xfffff) | 0x100000) << 32n) | BigInt(BITS_I32[LO]! >>> 0);
-  const prod = m * TWO_OVER_PI_1280;                         // |x|·2/π·2^(1280 − e)
-  const sh = BigInt(1280 - e);
-  let n = Number((prod >> sh) & 3n);
-  let f = (prod >> (sh - 128n)) & ((1n << 128n) - 1n);      // fraction · 2^128
+  const m = BigInt(((hw & 0xfffff) | 0x100000) * 4294967296 + (BITS_I32[LO]! >>> 0));   // exact: 53 bits
+  let win = WINDOW[e + 32];
+  if (win === undefined) win = WINDOW[e + 32] = BigInt.asUintN(194, TWO_OVER_PI_1280 >> BigInt(1088 - e));
+  const p = m * win;
+  let q: bigint;                                             // N mod 2^130
+  if (BigInt.asUintN(64, p) < 0xffe0000000000000n) q = BigInt.asUintN(130, p >> 64n);   // 2^64 − 2^53
+  else q = BigInt.asUintN(130, (m * TWO_OVER_PI_1280) >> BigInt(1152 - e));
+  let n = Number(q >> 128n);
+  let f = BigInt.asUintN(128, q);                            // fraction · 2^128
   if (f >= (1n << 127n)) { f -= 1n << 128n; n += 1; }
   const fh = Number(f);
   const fl = Number(f - BigInt(fh));
@@ -105,72 +99,71 @@ function cosK(x: number, y: number): number {
   return u + (((1 - u) - hz) + (z * r - x * y));
 }
 
-/**
- * sin x (`Math.sin`) with the same bits on every engine, faithfully rounded for every finite x
- * (Cody–Waite reduction below 2^20·π/2, Payne–Hanek above). sin(±0) = ±0, sin(±∞) = NaN,
- * NaN → NaN.
- *
- * @example
- * detSin(Math.PI / 6);   // 0.49999999999999994
- * detSin(1e22);          // -0.8522008497671888
- */
-export function detSin(x: number): number {
-  const ax = x < 0 ? -x : x;
-  if (ax <= 0.7853981633974483) return ax < 1.4901161193847656e-8 ? x : sinK(x, 0);
-  if (!(ax < Infinity)) return Number.NaN;
-  const n = reduce(x);
-  const h = RED[0]!, l = RED[1]!;
-  switch (n) {
-    case 0: return sinK(h, l);
-    case 1: return cosK(h, l);
-    case 2: return -sinK(h, l);
-    default: return -cosK(h, l);
+// Calling convention (that of exp.ts and log.ts): the public functions store the argument in TQ[0],
+// call `trigCore` (over V8's inlining limit, so never inlined and never spending the callers'
+// inlining budget, with no double crossing the call) and load the result from TQ[1].
+const TQ = new Float64Array(2);
+const SIN = 0, COS = 1, TAN = 2;
+
+/** The public functions' work: op of TQ[0] into TQ[1]. */
+function trigCore(op: number): void {
+  const x = TQ[0]!;
+  const ax = Math.abs(x);
+  // r = h + l = x − n·π/2, and cos x = sin(x + π/2): for cos, n is one quadrant further on
+  let h = x, l = 0, n = op & 1;
+  if (ax <= 0.7853981633974483) {
+    if (ax < (op === SIN ? 1.4901161193847656e-8 : 7.450580596923828e-9)) { TQ[1] = op === COS ? 1 : x; return; }  // 2^−26, 2^−27; ±0
+  } else {
+    if (!(ax < Infinity)) { TQ[1] = Number.NaN; return; }
+    if (ax < MEDIUM) {
+      // Cody–Waite (written here rather than in a function of its own, to leave the inlining
+      // budget to the kernels)
+      const nf = (x * 0.6366197723675814 /* INV_PIO2 */ + 6755399441055744) - 6755399441055744;  // + 1.5·2^52: round
+      const y = x - nf * 1.5707963267341256 /* PIO2_1 */;          // exact
+      const p2 = nf * 6.077100506303966e-11 /* PIO2_2 */;          // exact
+      const s1 = y - p2;
+      const v1 = s1 - y;
+      const e1 = (y - (s1 - v1)) + (-p2 - v1);
+      const p3 = nf * 2.0222662487111665e-21 /* PIO2_3 */;         // exact
+      const s2 = s1 - p3;
+      const v2 = s2 - s1;
+      const e2 = (s1 - (s2 - v2)) + (-p3 - v2);
+      const t = (e1 + e2) - nf * 8.4784276603689e-32 /* PIO2_4 */;
+      h = s2 + t;
+      l = t - (h - s2);
+      n = (((nf | 0) & 3) + n) & 3;
+    } else {
+      n = (reduceLarge(x) + n) & 3;
+      h = RED[0]!; l = RED[1]!;
+    }
   }
+  if (op !== TAN) {
+    const r = (n & 1) === 0 ? sinK(h, l) : cosK(h, l);
+    TQ[1] = r * SIGN[n >> 1]!;                            // −r for n = 2, 3, without a branch
+    return;
+  }
+  RED[0] = h; RED[1] = l;
+  tanKernel(n);
 }
 
 /**
- * cos x (`Math.cos`) with the same bits on every engine, faithfully rounded for every finite x.
- * cos(±0) = 1, cos(±∞) = NaN, NaN → NaN.
- *
- * @example
- * detCos(Math.PI / 3);   // 0.5000000000000001
- * detCos(1e22);          // 0.523214785395139
+ * tan(h + l + n·π/2) for the reduced argument h + l = RED[0] + RED[1], into TQ[1]. A function of
+ * its own, over V8's inlining limit, so compiled apart from `trigCore` with its own call counts:
+ * its helpers `sinR` and `cosR` are inlined however rarely tan is called beside sin and cos (V8
+ * inlines a call only where it is frequent enough relative to all calls of the function, and a
+ * double-returning call left out of line allocates). Dekker's exact products (`twoProd`) are
+ * written out, for the same reason.
  */
-export function detCos(x: number): number {
-  const ax = x < 0 ? -x : x;
-  if (ax <= 0.7853981633974483) return ax < 7.450580596923828e-9 ? 1 : cosK(x, 0);
-  if (!(ax < Infinity)) return Number.NaN;
-  const n = reduce(x);
+function tanKernel(n: number): void {
   const h = RED[0]!, l = RED[1]!;
-  switch (n) {
-    case 0: return cosK(h, l);
-    case 1: return -sinK(h, l);
-    case 2: return -cosK(h, l);
-    default: return sinK(h, l);
-  }
-}
-
-/**
- * tan x (`Math.tan`) with the same bits on every engine, faithfully rounded for every finite x.
- * tan(±0) = ±0, tan(±∞) = NaN, NaN → NaN.
- *
- * @example
- * detTan(Math.PI / 4);   // 0.9999999999999999
- * detTan(1e22);          // -1.6287782256068988
- */
-export function detTan(x: number): number {
-  const ax = x < 0 ? -x : x;
-  if (ax < 7.450580596923828e-9) return x;           // 2^−27; ±0
-  let h = x, l = 0, n = 0;
-  if (ax > 0.7853981633974483) {
-    if (!(ax < Infinity)) return Number.NaN;
-    n = reduce(x);
-    h = RED[0]!; l = RED[1]!;
-  }
   // sin(r) = h + sl and cos(r) = u + cl, both unrounded; r² = z + zl and r³ = v + vl exactly
   // (Dekker), so that the leading terms −r³/6 and −r²/2 carry no rounding error of their own
-  const z = twoProd(h, h), zl = DD[0]!;
-  const v = twoProd(z, h), vl = DD[0]! + zl * h;
+  const sh0 = 134217729 * h, hh = sh0 - (sh0 - h), hl = h - hh;           // Veltkamp split of h
+  const z = h * h;
+  const zl = ((hh * hh - z) + hh * hl + hl * hh) + hl * hl;
+  const sz = 134217729 * z, zh = sz - (sz - z), zt = z - zh;
+  const v = z * h;
+  const vl = (((zh * hh - v) + zh * hl + zt * hh) + zt * hl) + zl * h;
   const w = z * z;
   const rs = sinR(z, w);
   const sl = v * -0.16666666666666632 + ((vl * -0.16666666666666632 + v * (z * rs)) + (l - 0.5 * z * l));
@@ -184,7 +177,53 @@ export function detTan(x: number): number {
   let nh: number, nl: number, dh: number, dl: number;
   if ((n & 1) === 0) { nh = sh; nl = sll; dh = ch; dl = cll; } else { nh = -ch; nl = -cll; dh = sh; dl = sll; }
   const q = nh / dh;
-  const p = twoProd(q, dh), pe = DD[0]!;
+  const sq = 134217729 * q, qh = sq - (sq - q), qt = q - qh;
+  const sd = 134217729 * dh, dhh = sd - (sd - dh), dht = dh - dhh;
+  const p = q * dh;
+  const pe = ((qh * dhh - p) + qh * dht + qt * dhh) + qt * dht;
   const ql = (((nh - p) - pe) + nl - q * dl) / dh;
-  return q + ql;
+  TQ[1] = q + ql;
+}
+
+/**
+ * sin x (`Math.sin`) with the same bits on every engine, faithfully rounded for every finite x
+ * (Cody–Waite reduction below 2^20·π/2, Payne–Hanek above). sin(±0) = ±0, sin(±∞) = NaN,
+ * NaN → NaN.
+ *
+ * @example
+ * detSin(Math.PI / 6);   // 0.49999999999999994
+ * detSin(1e22);          // -0.8522008497671888
+ */
+export function detSin(x: number): number {
+  TQ[0] = x;
+  trigCore(SIN);
+  return TQ[1]!;
+}
+
+/**
+ * cos x (`Math.cos`) with the same bits on every engine, faithfully rounded for every finite x.
+ * cos(±0) = 1, cos(±∞) = NaN, NaN → NaN.
+ *
+ * @example
+ * detCos(Math.PI / 3);   // 0.5000000000000001
+ * detCos(1e22);          // 0.523214785395139
+ */
+export function detCos(x: number): number {
+  TQ[0] = x;
+  trigCore(COS);
+  return TQ[1]!;
+}
+
+/**
+ * tan x (`Math.tan`) with the same bits on every engine, faithfully rounded for every finite x.
+ * tan(±0) = ±0, tan(±∞) = NaN, NaN → NaN.
+ *
+ * @example
+ * detTan(Math.PI / 4);   // 0.9999999999999999
+ * detTan(1e22);          // -1.6287782256068988
+ */
+export function detTan(x: number): number {
+  TQ[0] = x;
+  trigCore(TAN);
+  return TQ[1]!;
 }

@@ -1,6 +1,6 @@
 // src/math's calling convention (see src/math/exp.ts): V8 boxes a double passed to or returned
 // from a call it did not inline, so the public exp/log functions are a few bytes that V8 always
-// inlines, around one core per family whose bytecode is over V8's per-function inlining limit
+// inlines, around one core per family (exp, log, trig, pow) whose bytecode is over V8's per-function inlining limit
 // (`--max-inlined-bytecode-size`, 460 bytes in Node 20–24): the core is never inlined, so it does
 // not spend its callers' inlining budget (which, spent, leaves their other double-returning
 // calls out of line and boxing), and no double crosses the call into it. This reads the sizes
@@ -32,11 +32,12 @@ function bytecodeLengths(names: readonly string[], code: string): Record<string,
 }
 
 describe('src/math calling convention', () => {
-  it('the exp and log cores are over V8\'s inlining limit, the public functions far under it', () => {
-    const calls = 'dm.detExp(1); dm.detExpm1(0.5); dm.detTanh(0.5); dm.detLog(2); dm.detLog1p(0.5); dm.detLog2(3);';
-    const n = bytecodeLengths(['expCore', 'logCore', 'detExp', 'detExpm1', 'detTanh', 'detLog', 'detLog1p', 'detLog2'], calls);
-    expect(n.expCore).toBeGreaterThan(460);
-    expect(n.logCore).toBeGreaterThan(460);
-    for (const f of ['detExp', 'detExpm1', 'detTanh', 'detLog', 'detLog1p', 'detLog2']) expect(n[f], f).toBeLessThan(60);
-  }, 60_000);
+  it('the exp, log, trig (and tan) and pow cores are over V8\'s inlining limit, the public functions far under it', () => {
+    const calls = 'dm.detExp(1); dm.detExpm1(0.5); dm.detTanh(0.5); dm.detLog(2); dm.detLog1p(0.5); dm.detLog2(3); dm.detSin(2); dm.detCos(2); dm.detTan(2); dm.detPow(2.5, 1.5);';
+    const cores = ['expCore', 'logCore', 'trigCore', 'tanKernel', 'powCore'];
+    const wrappers = ['detExp', 'detExpm1', 'detTanh', 'detLog', 'detLog1p', 'detLog2', 'detSin', 'detCos', 'detTan', 'detPow'];
+    const n = bytecodeLengths([...cores, ...wrappers], calls);
+    for (const f of cores) expect(n[f], f).toBeGreaterThan(460);
+    for (const f of wrappers) expect(n[f], f).toBeLessThan(60);
+  }, 180_000);
 });
