@@ -1,13 +1,11 @@
-import { checkOptions } from '../checks.js';
-import { getModes, type Modes } from '../config.js';
+import type { Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
-import { Tensor } from '../tensor/tensor.js';
-import { loggammaData, paramOrScalar } from './gamma.js';
+import type { Tensor } from '../tensor/tensor.js';
+import { loggammaData, oneParamSampler } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
-import { checkKey, type KeyArray } from './key-array.js';
-import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
+import type { KeyArray } from './key-array.js';
+import type { ParamLike, ShapeLike } from './params.js';
 import { detExp } from '../math/index.js';
-import { sizeOf } from '../tensor/shapes.js';
 
 /**
  * `size` chi-square samples as JAX draws them (§6.17): 2·exp(loggamma(key, df/2)). `df` holds
@@ -43,12 +41,5 @@ export function halfDegrees(df: ArrayLike<number>, dtype: FloatDType): FloatArra
  * random.chisquare(random.key(0), 3, [4]);     // → Tensor float64 [4]
  */
 export function chisquare(key: KeyArray, df: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  const fn = 'random.chisquare';
-  checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options, ['dtype']);
-  const modes = getModes();
-  const dtype = floatDtype(fn, opts.dtype, modes);
-  const dt = floatParam(fn, 'df', df, dtype);
-  const s = resolveShape(fn, shape, [['df', dt]]);
-  return new Tensor<FloatDType>(chisquareData(key, paramOrScalar(fn, 'df', dt, s), sizeOf(s), dtype, modes), s, dtype);
+  return oneParamSampler('random.chisquare', 'df', chisquareData, key, df, shape, options);
 }

@@ -109,17 +109,24 @@ export function paramOrScalar(fn: string, arg: string, t: Tensor, shape: readonl
   return paramValues(fn, arg, t, shape);
 }
 
-function gammaWrapper(
-  fn: string, logSpace: boolean, key: KeyArray, a: ParamLike, shape: ShapeLike | undefined, options: { dtype?: FloatDType } | undefined,
+/** A `*Data` core of the one-parameter gamma-family samplers: `size` values from `key` and the parameter's values (`paramOrScalar`). */
+export type OneParamCore = (key: KeyArray, values: ArrayLike<number>, size: number, dtype: FloatDType, modes: Modes) => FloatArray;
+
+/**
+ * The public body of a one-parameter gamma-family sampler (`gamma`, `loggamma`, `chisquare`,
+ * `t`): checks the key and options, takes the parameter `arg` as a float tensor, applies JAX's
+ * shape rule and runs `core` on the parameter's values.
+ */
+export function oneParamSampler(
+  fn: string, arg: string, core: OneParamCore, key: KeyArray, value: ParamLike, shape: ShapeLike | undefined, options: { dtype?: FloatDType } | undefined,
 ): Tensor<FloatDType> {
   checkKey(fn, 'key', key);
   const opts = checkOptions(fn, options, ['dtype']);
   const modes = getModes();
   const dtype = floatDtype(fn, opts.dtype, modes);
-  const at = floatParam(fn, 'a', a, dtype);
-  const s = resolveShape(fn, shape, [['a', at]]);
-  const alpha = paramOrScalar(fn, 'a', at, s);
-  return new Tensor<FloatDType>(gammaCore(key, alpha, sizeOf(s), logSpace, dtype, modes), s, dtype);
+  const t = floatParam(fn, arg, value, dtype);
+  const s = resolveShape(fn, shape, [[arg, t]]);
+  return new Tensor<FloatDType>(core(key, paramOrScalar(fn, arg, t, s), sizeOf(s), dtype, modes), s, dtype);
 }
 
 /**
@@ -147,7 +154,7 @@ function gammaWrapper(
  * random.gamma(random.key(0), [0.5, 1, 2]);               // → Tensor float64 [3], one per a
  */
 export function gamma(key: KeyArray, a: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  return gammaWrapper('random.gamma', false, key, a, shape, options);
+  return oneParamSampler('random.gamma', 'a', gammaData, key, a, shape, options);
 }
 
 /**
@@ -170,5 +177,5 @@ export function gamma(key: KeyArray, a: ParamLike, shape?: ShapeLike, options?: 
  * random.loggamma(random.key(0), 1e-3, [4]);              // → Tensor float64 [4], mostly ≪ 0
  */
 export function loggamma(key: KeyArray, a: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  return gammaWrapper('random.loggamma', true, key, a, shape, options);
+  return oneParamSampler('random.loggamma', 'a', loggammaData, key, a, shape, options);
 }

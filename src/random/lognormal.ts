@@ -1,10 +1,9 @@
-import { checkOptions } from '../checks.js';
-import { getModes, type Modes } from '../config.js';
+import type { Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
-import { Tensor } from '../tensor/tensor.js';
-import { checkKey, type KeyArray } from './key-array.js';
+import type { Tensor } from '../tensor/tensor.js';
+import type { KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
-import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
+import { checkedParamSampler, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { detExp } from '../math/index.js';
 
 /** Log-normal samples as JAX draws them: exp(σ·z) with z standard normal; `sigma` per element. */
@@ -27,13 +26,5 @@ export function lognormalData(key: KeyArray, sigma: ArrayLike<number>, dtype: Fl
  * random.lognormal(random.key(0), 0.5, [4]); // → Tensor float64 [4]
  */
 export function lognormal(key: KeyArray, sigma: ParamLike = 1, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  const fn = 'random.lognormal';
-  checkKey(fn, 'key', key);
-  const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  const st = floatParam(fn, 'sigma', sigma, dtype);
-  const s = resolveShape(fn, shape, [['sigma', st]]);
-  const ss = paramValues(fn, 'sigma', st, s);
-  checkValues(fn, 'sigma', ss, (v) => v >= 0 && v < Infinity, 'must be non-negative and finite');
-  return new Tensor<FloatDType>(lognormalData(key, ss, dtype, modes), s, dtype);
+  return checkedParamSampler('random.lognormal', 'sigma', (v) => v >= 0 && v < Infinity, 'must be non-negative and finite', lognormalData, key, sigma, shape, options);
 }

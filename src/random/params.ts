@@ -1,5 +1,6 @@
-import { checkOneOf, checkShape, fail } from '../checks.js';
-import type { Modes } from '../config.js';
+import { checkOneOf, checkOptions, checkShape, fail } from '../checks.js';
+import { getModes, type Modes } from '../config.js';
+import { checkKey, type KeyArray } from './key-array.js';
 import { broadcastData, broadcastShapes } from '../tensor/broadcast.js';
 
 export { broadcastShapes };
@@ -59,6 +60,27 @@ export function paramValues(fn: string, arg: string, t: Tensor, shape: readonly 
 /** Throws a RangeError naming `arg` unless every value satisfies `ok`. */
 export function checkValues(fn: string, arg: string, values: ArrayLike<number>, ok: (v: number) => boolean, what: string): void {
   for (let i = 0; i < values.length; i++) if (!ok(values[i]!)) fail('range', fn, arg, what, values[i]);
+}
+
+/**
+ * The public body of a sampler with one float parameter checked value by value (`lognormal`,
+ * `pareto`, `rayleigh`, `wald`): checks the key and options, takes `arg` as a float tensor,
+ * applies JAX's shape rule, checks the broadcast values with `ok` (a RangeError saying `what`)
+ * and runs `core` on them.
+ */
+export function checkedParamSampler(
+  fn: string, arg: string, ok: (v: number) => boolean, what: string,
+  core: (key: KeyArray, values: Float64Array | Float32Array, dtype: FloatDType, modes: Modes) => Float64Array | Float32Array,
+  key: KeyArray, value: unknown, shape: ShapeLike | undefined, options: { dtype?: FloatDType } | undefined,
+): Tensor<FloatDType> {
+  checkKey(fn, 'key', key);
+  const modes = getModes();
+  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
+  const t = floatParam(fn, arg, value, dtype);
+  const s = resolveShape(fn, shape, [[arg, t]]);
+  const values = paramValues(fn, arg, t, s);
+  checkValues(fn, arg, values, ok, what);
+  return new Tensor<FloatDType>(core(key, values, dtype, modes), s, dtype);
 }
 
 /** Rounding to the sampler's dtype: Math.fround for float32, identity for float64. */

@@ -1,10 +1,9 @@
-import { checkOptions } from '../checks.js';
-import { getModes, type Modes } from '../config.js';
+import type { Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
-import { Tensor } from '../tensor/tensor.js';
+import type { Tensor } from '../tensor/tensor.js';
 import { exponentialData } from './exponential.js';
-import { checkKey, type KeyArray } from './key-array.js';
-import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
+import type { KeyArray } from './key-array.js';
+import { checkedParamSampler, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { detExp } from '../math/index.js';
 
 /** Pareto samples as JAX draws them: exp(e/b) with e standard exponential; `b` per element. */
@@ -27,13 +26,5 @@ export function paretoData(key: KeyArray, b: ArrayLike<number>, dtype: FloatDTyp
  * random.pareto(random.key(0), 3, [4]); // → Tensor float64 [4]
  */
 export function pareto(key: KeyArray, b: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  const fn = 'random.pareto';
-  checkKey(fn, 'key', key);
-  const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  const bt = floatParam(fn, 'b', b, dtype);
-  const s = resolveShape(fn, shape, [['b', bt]]);
-  const bs = paramValues(fn, 'b', bt, s);
-  checkValues(fn, 'b', bs, (v) => v > 0 && v < Infinity, 'must be positive and finite');
-  return new Tensor<FloatDType>(paretoData(key, bs, dtype, modes), s, dtype);
+  return checkedParamSampler('random.pareto', 'b', (v) => v > 0 && v < Infinity, 'must be positive and finite', paretoData, key, b, shape, options);
 }

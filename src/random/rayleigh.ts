@@ -1,9 +1,8 @@
-import { checkOptions } from '../checks.js';
-import { getModes, type Modes } from '../config.js';
+import type { Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
-import { Tensor } from '../tensor/tensor.js';
-import { checkKey, type KeyArray } from './key-array.js';
-import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
+import type { Tensor } from '../tensor/tensor.js';
+import type { KeyArray } from './key-array.js';
+import { checkedParamSampler, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
 import { detLog } from '../math/index.js';
 
@@ -33,13 +32,5 @@ export function rayleighData(key: KeyArray, scale: ArrayLike<number>, dtype: Flo
  * random.rayleigh(random.key(0), 2, [4]); // → Tensor float64 [4]
  */
 export function rayleigh(key: KeyArray, scale: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  const fn = 'random.rayleigh';
-  checkKey(fn, 'key', key);
-  const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  const st = floatParam(fn, 'scale', scale, dtype);
-  const s = resolveShape(fn, shape, [['scale', st]]);
-  const ss = paramValues(fn, 'scale', st, s);
-  checkValues(fn, 'scale', ss, (v) => v > 0 && v < Infinity, 'must be positive and finite');
-  return new Tensor<FloatDType>(rayleighData(key, ss, dtype, modes), s, dtype);
+  return checkedParamSampler('random.rayleigh', 'scale', (v) => v > 0 && v < Infinity, 'must be positive and finite', rayleighData, key, scale, shape, options);
 }

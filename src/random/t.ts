@@ -1,14 +1,12 @@
-import { checkOptions } from '../checks.js';
-import { getModes, type Modes } from '../config.js';
+import type { Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
-import { sizeOf } from '../tensor/shapes.js';
-import { Tensor } from '../tensor/tensor.js';
-import { gammaData, paramOrScalar } from './gamma.js';
+import type { Tensor } from '../tensor/tensor.js';
+import { gammaData, oneParamSampler } from './gamma.js';
 import { rounder, type FloatArray } from './gamma-steps.js';
-import { checkKey, splitKeys, type KeyArray } from './key-array.js';
+import { splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
 import { halfDegrees } from './chisquare.js';
-import { floatDtype, floatParam, resolveShape, type ParamLike, type ShapeLike } from './params.js';
+import type { ParamLike, ShapeLike } from './params.js';
 
 /**
  * `size` Student's t samples as JAX draws them (§6.17): `kn, kg = split(key)`, a normal n from
@@ -46,12 +44,5 @@ export function tData(key: KeyArray, df: ArrayLike<number>, size: number, dtype:
  * random.t(random.key(0), 3, [4]);             // → Tensor float64 [4]
  */
 export function t(key: KeyArray, df: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  const fn = 'random.t';
-  checkKey(fn, 'key', key);
-  const opts = checkOptions(fn, options, ['dtype']);
-  const modes = getModes();
-  const dtype = floatDtype(fn, opts.dtype, modes);
-  const dt = floatParam(fn, 'df', df, dtype);
-  const s = resolveShape(fn, shape, [['df', dt]]);
-  return new Tensor<FloatDType>(tData(key, paramOrScalar(fn, 'df', dt, s), sizeOf(s), dtype, modes), s, dtype);
+  return oneParamSampler('random.t', 'df', tData, key, df, shape, options);
 }

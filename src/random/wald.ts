@@ -1,11 +1,10 @@
-import { checkOptions } from '../checks.js';
-import { getModes, type Modes } from '../config.js';
+import type { Modes } from '../config.js';
 import type { FloatDType } from '../tensor/dtype.js';
-import { Tensor } from '../tensor/tensor.js';
+import type { Tensor } from '../tensor/tensor.js';
 import { fma32, fma64 } from './float.js';
-import { checkKey, splitKeys, type KeyArray } from './key-array.js';
+import { splitKeys, type KeyArray } from './key-array.js';
 import { normalData } from './normal.js';
-import { checkValues, floatDtype, floatParam, paramValues, resolveShape, rounder, type ParamLike, type ShapeLike } from './params.js';
+import { checkedParamSampler, rounder, type ParamLike, type ShapeLike } from './params.js';
 import { uniformUnit } from './uniform.js';
 
 /** Above this t = μv²/2 JAX's form of the root has lost more than 11 bits to cancellation. */
@@ -62,13 +61,5 @@ export function waldData(key: KeyArray, mean: ArrayLike<number>, dtype: FloatDTy
  * random.wald(random.key(0), 2, [4]); // → Tensor float64 [4]
  */
 export function wald(key: KeyArray, mean: ParamLike, shape?: ShapeLike, options?: { dtype?: FloatDType }): Tensor<FloatDType> {
-  const fn = 'random.wald';
-  checkKey(fn, 'key', key);
-  const modes = getModes();
-  const dtype = floatDtype(fn, checkOptions(fn, options, ['dtype']).dtype, modes);
-  const mt = floatParam(fn, 'mean', mean, dtype);
-  const s = resolveShape(fn, shape, [['mean', mt]]);
-  const ms = paramValues(fn, 'mean', mt, s);
-  checkValues(fn, 'mean', ms, (v) => v > 0 && v < Infinity, 'must be positive and finite');
-  return new Tensor<FloatDType>(waldData(key, ms, dtype, modes), s, dtype);
+  return checkedParamSampler('random.wald', 'mean', (v) => v > 0 && v < Infinity, 'must be positive and finite', waldData, key, mean, shape, options);
 }
