@@ -215,6 +215,19 @@ export function checkGradientTarget(
   return { target: t as TargetLogProbFn | undefined, targetAndGrad: tg as TargetLogProbAndGradFn | undefined };
 }
 
+/**
+ * A gradient-based kernel's options for `copy`: `parameters` with `overrides` applied, where
+ * overriding one of the two target functions drops the other (they are exclusive).
+ */
+export function withTargetOverrides<O extends { readonly targetLogProbFn?: unknown; readonly targetLogProbAndGradFn?: unknown }>(
+  parameters: Readonly<O>, overrides: Partial<O>,
+): O {
+  const merged: O = { ...parameters, ...overrides };
+  if ('targetLogProbAndGradFn' in overrides && !('targetLogProbFn' in overrides)) delete (merged as { targetLogProbFn?: unknown }).targetLogProbFn;
+  if ('targetLogProbFn' in overrides && !('targetLogProbAndGradFn' in overrides)) delete (merged as { targetLogProbAndGradFn?: unknown }).targetLogProbAndGradFn;
+  return merged;
+}
+
 /** Checks a step size option's kind and values (its shape is checked against the state later). */
 export function checkStepSizeOption(fn: string, s: unknown): StepSize {
   const one = (v: unknown, arg: string): void => {

@@ -16,7 +16,7 @@ import { nutsTrajectory } from '../internal/nuts-tree.js';
 import { NutsWorkspaces } from '../internal/nuts-workspace.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, type FlatTarget, flatTarget, type Geometry, geometryOf, wrapParts,
+  expandStepSize, f64, type FlatTarget, flatTarget, type Geometry, geometryOf, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 
@@ -219,9 +219,6 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
   }
 
   copy(overrides: Partial<NoUTurnSamplerOptions> = {}): NoUTurnSampler {
-    const merged: NoUTurnSamplerOptions = { ...this.parameters, ...overrides };
-    if ('targetLogProbAndGradFn' in overrides && !('targetLogProbFn' in overrides)) delete (merged as { targetLogProbFn?: unknown }).targetLogProbFn;
-    if ('targetLogProbFn' in overrides && !('targetLogProbAndGradFn' in overrides)) delete (merged as { targetLogProbAndGradFn?: unknown }).targetLogProbAndGradFn;
-    return new NoUTurnSampler(merged);
+    return new NoUTurnSampler(withTargetOverrides(this.parameters, overrides));
   }
 }

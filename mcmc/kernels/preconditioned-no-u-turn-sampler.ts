@@ -10,7 +10,7 @@ import { normalData } from '../../src/random/normal.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import type { InverseMassDiag } from '../internal/kernel-results.js';
 import { type BatchMetric, expandInverseMass, PreconditionedBatchMetric } from '../internal/metric.js';
-import type { Geometry } from '../internal/phase-space.js';
+import { type Geometry, withTargetOverrides } from '../internal/phase-space.js';
 import { NoUTurnSampler, type NoUTurnSamplerOptions } from './no-u-turn-sampler.js';
 
 /**
@@ -60,9 +60,6 @@ export class PreconditionedNoUTurnSampler extends NoUTurnSampler {
   }
 
   override copy(overrides: Partial<NoUTurnSamplerOptions> = {}): PreconditionedNoUTurnSampler {
-    const merged: NoUTurnSamplerOptions = { ...this.parameters, ...overrides };
-    if ('targetLogProbAndGradFn' in overrides && !('targetLogProbFn' in overrides)) delete (merged as { targetLogProbFn?: unknown }).targetLogProbFn;
-    if ('targetLogProbFn' in overrides && !('targetLogProbAndGradFn' in overrides)) delete (merged as { targetLogProbAndGradFn?: unknown }).targetLogProbAndGradFn;
-    return new PreconditionedNoUTurnSampler(merged);
+    return new PreconditionedNoUTurnSampler(withTargetOverrides(this.parameters, overrides));
   }
 }

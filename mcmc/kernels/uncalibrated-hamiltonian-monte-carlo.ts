@@ -15,7 +15,7 @@ import { leapfrog } from '../internal/leapfrog.js';
 import { checkInverseMassOption, diagonalMetric } from '../internal/metric.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, flatTarget, geometryOf, wrap, wrapParts,
+  expandStepSize, f64, flatTarget, geometryOf, withTargetOverrides, wrap, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 
@@ -164,9 +164,6 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
   }
 
   copy(overrides: Partial<HamiltonianMonteCarloOptions> = {}): UncalibratedHamiltonianMonteCarlo {
-    const merged = { ...this.parameters, ...overrides };
-    if ('targetLogProbAndGradFn' in overrides && !('targetLogProbFn' in overrides)) delete (merged as { targetLogProbFn?: unknown }).targetLogProbFn;
-    if ('targetLogProbFn' in overrides && !('targetLogProbAndGradFn' in overrides)) delete (merged as { targetLogProbAndGradFn?: unknown }).targetLogProbAndGradFn;
-    return new UncalibratedHamiltonianMonteCarlo(merged);
+    return new UncalibratedHamiltonianMonteCarlo(withTargetOverrides(this.parameters, overrides));
   }
 }

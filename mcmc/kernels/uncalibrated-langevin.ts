@@ -19,7 +19,7 @@ import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
 import { checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
 import {
   bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, flatTarget, type Geometry, geometryOf, wrapParts,
+  expandStepSize, f64, flatTarget, type Geometry, geometryOf, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 import { detLog } from '../../src/math/index.js';
@@ -200,9 +200,6 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
   }
 
   copy(overrides: Partial<LangevinOptions> = {}): UncalibratedLangevin {
-    const merged: LangevinOptions = { ...this.parameters, ...overrides };
-    if ('targetLogProbAndGradFn' in overrides && !('targetLogProbFn' in overrides)) delete (merged as { targetLogProbFn?: unknown }).targetLogProbFn;
-    if ('targetLogProbFn' in overrides && !('targetLogProbAndGradFn' in overrides)) delete (merged as { targetLogProbAndGradFn?: unknown }).targetLogProbAndGradFn;
-    return new UncalibratedLangevin(merged);
+    return new UncalibratedLangevin(withTargetOverrides(this.parameters, overrides));
   }
 }
