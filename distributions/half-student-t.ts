@@ -6,7 +6,6 @@ import { lgamma } from '../src/tensor/ops/special.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { betaincScalar } from '../src/tensor/special/betainc.js';
 import { betaincinv } from '../src/tensor/special/betaincinv.js';
-import { digammaDiff, lbeta, trigamma } from '../src/tensor/special/gamma.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import type { Bijector } from './bijectors/bijector.js';
@@ -16,7 +15,7 @@ import { Shift } from './bijectors/shift.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { atLeast, positive, real, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
-import { logTail, logTailDdf, tail, tailDdf, tLogPdf, tLogPdfDdf, tQuantile } from './internal/student-t-math.js';
+import { logTail, logTailDdf, tail, tailDdf, tEntropy, tEntropyDdf, tLogPdf, tLogPdfDdf, tQuantile } from './internal/student-t-math.js';
 import { StudentT } from './student-t.js';
 import { detExp, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
@@ -139,10 +138,10 @@ export class HalfStudentT extends Distribution<FloatDType> {
   }
   protected override modeImpl(): Tensor { return this.asStat(this.loc); }
   protected override entropyImpl(): Tensor {
-    // The Student's t entropy minus log 2: log σ + ½ log ν + log B(ν/2, ½) + (ν+1)/2·(ψ((ν+1)/2) − ψ(ν/2)) − log 2.
+    // The Student's t entropy minus log 2.
     return fusedMap('HalfStudentT.entropy', [['df', broadcastTo(this.df, this.batchShape)], ['scale', this.scale]],
-      (df, s) => detLog(s) + 0.5 * detLog(df) + lbeta(0.5 * df, 0.5) + 0.5 * (df + 1) * digammaDiff(0.5 * df, 0.5) - Math.LN2,
-      (out, df, s) => { out[0] = 0.5 / df + 0.25 * (df + 1) * (trigamma(0.5 * (df + 1)) - trigamma(0.5 * df)); out[1] = 1 / s; });
+      (df, s) => tEntropy(df, detLog(s)) - Math.LN2,
+      (out, df, s) => { out[0] = tEntropyDdf(df); out[1] = 1 / s; });
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector {
     return new Chain({ bijectors: [new Shift({ shift: this.loc, validateArgs: this.validateArgs }), new Exp({ validateArgs: this.validateArgs })], validateArgs: this.validateArgs });

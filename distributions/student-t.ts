@@ -8,7 +8,6 @@ import { floatStorage, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import { add, mul } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
-import { digammaDiff, lbeta, trigamma } from '../src/tensor/special/gamma.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Bijector } from './bijectors/bijector.js';
 import { Identity } from './bijectors/identity.js';
@@ -17,7 +16,7 @@ import { positive, real } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import {
-  logTailDdf, tail, tailDdf, tCdf, tLogCdf, tLogPdf, tLogPdfDdf, tQuantile,
+  logTailDdf, tail, tailDdf, tCdf, tEntropy, tEntropyDdf, tLogCdf, tLogPdf, tLogPdfDdf, tQuantile,
 } from './internal/student-t-math.js';
 import { brand } from '../src/brand.js';
 
@@ -138,11 +137,9 @@ export class StudentT extends Distribution<FloatDType> {
   }
   protected override modeImpl(): Tensor { return broadcastTo(this.loc, this.batchShape); }
   protected override entropyImpl(): Tensor {
-    // log|σ| + ½ log ν + log B(ν/2, ½) + (ν+1)/2 · (ψ((ν+1)/2) − ψ(ν/2)).
     return fusedMap('StudentT.entropy', [['df', broadcastTo(this.df, this.batchShape)], ['scale', this.scale]],
-      (df, s) => detLog(Math.abs(s)) + 0.5 * detLog(df) + lbeta(0.5 * df, 0.5) + 0.5 * (df + 1) * digammaDiff(0.5 * df, 0.5),
-      // ∂/∂ν = 1/(2ν) + (ν+1)/4 · (ψ′((ν+1)/2) − ψ′(ν/2)) (the digamma terms cancel).
-      (out, df, s) => { out[0] = 0.5 / df + 0.25 * (df + 1) * (trigamma(0.5 * (df + 1)) - trigamma(0.5 * df)); out[1] = 1 / s; });
+      (df, s) => tEntropy(df, detLog(Math.abs(s))),
+      (out, df, s) => { out[0] = tEntropyDdf(df); out[1] = 1 / s; });
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new Identity(); }
 }

@@ -1,7 +1,7 @@
 /**
  * Scalar kernels of the standard Student's t distribution with ν = df degrees of freedom: the
  * log density, the lower tail P(T ≤ −|t|) and its log, the cdf's derivative in ν, and the
- * quantile. Used by `StudentT`.
+ * quantile, and the entropy. Used by `StudentT` and `HalfStudentT`.
  *
  * The tail is ½·I_x(ν/2, ½) with x = ν/(ν + t²) and y = 1 − x = t²/(ν + t²), both computed from
  * u = |t|/√ν without cancellation, and both handed to the incomplete beta (`betaincPair`,
@@ -14,7 +14,7 @@
  */
 import { betaincDa, betaincDb, betaincPair } from '../../src/tensor/special/betainc.js';
 import { betaincinv } from '../../src/tensor/special/betaincinv.js';
-import { digammaDiff, lbeta } from '../../src/tensor/special/gamma.js';
+import { digammaDiff, lbeta, trigamma } from '../../src/tensor/special/gamma.js';
 import { logNdtr, ndtr, ndtri } from './ndtr.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 
@@ -39,6 +39,16 @@ export function tLogPdfDdf(df: number, t: number): number {
   // ½(ν+1)·t²/(ν(ν+t²)) = ½(ν+1)/ν · u²/(1+u²), finite for huge u.
   const frac = Number.isFinite(u2) ? u2 / (1 + u2) : 1;
   return -0.5 * log1psquare(t / Math.sqrt(df)) + (0.5 * (df + 1) / df) * frac - 0.5 / df + 0.5 * digammaDiff(0.5 * df, 0.5);
+}
+
+/** Entropy of the t with scale σ, given log σ: log σ + ½ log ν + log B(ν/2, ½) + (ν+1)/2 · (ψ((ν+1)/2) − ψ(ν/2)). */
+export function tEntropy(df: number, logScale: number): number {
+  return logScale + 0.5 * detLog(df) + lbeta(0.5 * df, 0.5) + 0.5 * (df + 1) * digammaDiff(0.5 * df, 0.5);
+}
+
+/** ∂/∂ν of tEntropy: 1/(2ν) + (ν+1)/4 · (ψ′((ν+1)/2) − ψ′(ν/2)) (the digamma terms cancel). */
+export function tEntropyDdf(df: number): number {
+  return 0.5 / df + 0.25 * (df + 1) * (trigamma(0.5 * (df + 1)) - trigamma(0.5 * df));
 }
 
 /** The continued fraction K with I_x(a, b) = x^a y^b / (a B(a, b)) · K (DLMF 8.17.22), modified Lentz. */
