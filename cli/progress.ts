@@ -2,18 +2,11 @@
  * Progress of `stochax sample`: on a terminal, one bar per chain redrawn in place; otherwise
  * plain lines, one when a chain starts warm-up, starts sampling and finishes.
  */
+import type { ChainsProgress } from '../mcmc/parallel/sample-chains.js';
 import type { CliIo } from './errors.js';
 
 /** One chain's progress report (as the `onProgress` of `sampleChains` and of `windowedAdaptiveNuts` give it). */
-export interface ChainReport {
-  readonly chain: number;
-  readonly step: number;
-  readonly total: number;
-  readonly phase: 'warmup' | 'sampling';
-  /** Divergences after warm-up (what the summary counts) and during it. */
-  readonly divergences: number;
-  readonly warmupDivergences: number;
-}
+export type ChainReport = ChainsProgress;
 
 const WIDTH = 24;
 

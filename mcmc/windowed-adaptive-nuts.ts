@@ -31,6 +31,7 @@ import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { AbortError } from './parallel/abort-error.js';
+import type { ChainsProgress } from './parallel/sample-chains.js';
 import { addDivergencesPerChain, sampleChain, sampleChainObserved, type PartialChain } from './sample-chain.js';
 import { innermostWith } from './internal/kernel-results.js';
 import { computeDeterministics } from './predictive.js';
@@ -119,19 +120,14 @@ export interface WindowedAdaptiveNutsOptions {
   readonly chainIndex?: number;
 }
 
-/** One chain's progress, as `windowedAdaptiveNuts`' `onProgress` reports it. */
-export interface WindowedProgress {
-  readonly chain: number;
-  /** Kernel steps taken so far (1 … total), the same for every chain (they run vectorized). */
-  readonly step: number;
-  /** `numAdaptationSteps + nDraws`. */
-  readonly total: number;
-  readonly phase: 'warmup' | 'sampling';
-  /** This chain's divergent transitions after warm-up so far (what `summary(draws, { divergences: trace.diverging })` counts). */
-  readonly divergences: number;
-  /** This chain's divergent transitions during warm-up, counted apart. */
-  readonly warmupDivergences: number;
-}
+/**
+ * One chain's progress, as `windowedAdaptiveNuts`' `onProgress` reports it (the fields of
+ * `sampleChains`' reports): `step` counts kernel steps taken so far (1 … total), the same for
+ * every chain (they run vectorized); `total` is `numAdaptationSteps + nDraws`; `divergences` are
+ * this chain's divergent transitions after warm-up so far (what `summary(draws, { divergences:
+ * trace.diverging })` counts), `warmupDivergences` those during warm-up, counted apart.
+ */
+export interface WindowedProgress extends ChainsProgress {}
 
 /** What an aborted `windowedAdaptiveNuts` completed: the `partial` of its {@link AbortError}. */
 export interface WindowedPartial<K extends StructKind = StructKind> {
