@@ -163,6 +163,21 @@ function join(rho: Float64Array, rhoA: Float64Array, rhoB: Float64Array, sharpBe
 }
 
 /**
+ * {@link join} for two single leaves (p₁ then p₂, velocities v₁, v₂): the halves' sums are the
+ * leaves' momenta, so both seam sums equal ρ = p₁ + p₂ and the six products are two, v₂·ρ and
+ * v₁·ρ, with the same bits.
+ */
+function joinLeaves(rho: Float64Array, p1: Float64Array, p2: Float64Array, v1: Float64Array, v2: Float64Array): boolean {
+  let a = 0, b = 0;
+  for (let i = 0; i < rho.length; i++) {
+    const r = p1[i]! + p2[i]!;
+    rho[i] = r;
+    a += v2[i]! * r; b += v1[i]! * r;
+  }
+  return a > 0 && b > 0;
+}
+
+/**
  * log(e^a + e^b) and the share e^b / (e^a + e^b) of b, from one exp and one log1p: the log sum
  * of weights of a merged tree and the probability of taking its new part's draw. Stan computes
  * the same two numbers as `log_sum_exp` and `exp(b − log_sum_exp)`.
@@ -378,8 +393,8 @@ export class NutsChain {
     }
     if (depth === 1) {
       // Two leaves, each end written once: the halves' sums and inner ends are the leaves' own
-      // momenta, so join reads them from the ends. The second leaf's point stays in z until the
-      // draw between the leaves is made.
+      // momenta (joinLeaves). The second leaf's point stays in z until the draw between the
+      // leaves is made.
       if (!this.leaf(sign, propose, pBeg, pSharpBeg)) return false;
       const lswInit = this.lswOut;
       if (!this.leaf(sign, null, pEnd, pSharpEnd)) return false;
@@ -389,7 +404,7 @@ export class NutsChain {
         const z = this.z;
         copy(propose.q, z.q); copy(propose.g, z.g); propose.lp = z.lp; propose.h = this.leafH;
       }
-      return join(rho, pBeg, pEnd, pSharpBeg, pSharpEnd, pBeg, pSharpBeg, pEnd, pSharpEnd);
+      return joinLeaves(rho, pBeg, pEnd, pSharpBeg, pSharpEnd);
     }
     const L = this.levels[depth]!;
     if (!this.buildTree(depth - 1, propose, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign)) return false;
