@@ -62,6 +62,17 @@ export function exactDecimal(x: number): string {
   return neg ? `-${s}` : s;
 }
 
+const ULP_F64 = new Float64Array(1);
+const ULP_U64 = new BigUint64Array(ULP_F64.buffer);
+
+/** The ulp of the double v, from its exponent bits (2^−1074 below the normal range). */
+export function ulp(v: number): number {
+  const a = Math.abs(v);
+  if (a < 2.2250738585072014e-308) return 2 ** -1074;
+  ULP_F64[0] = a;
+  return 2 ** (Number((ULP_U64[0]! >> 52n) & 0x7ffn) - 1075);
+}
+
 /** A deterministic uint32 stream (a 32-bit LCG with an xorshift on output): test inputs only. */
 export function lcg(seed: number): () => number {
   let s = seed >>> 0;

@@ -4,7 +4,7 @@
 import { all, create, type BigNumber } from 'mathjs';
 import { describe, expect, it } from 'vitest';
 import * as dm from '../../src/math/index.js';
-import { exactDecimal, mulberry32 } from '../helpers.js';
+import { exactDecimal, mulberry32, ulp } from '../helpers.js';
 
 const M = create(all, { number: 'BigNumber', precision: 60 });
 type Big = BigNumber;
@@ -13,18 +13,6 @@ const B = M as unknown as Record<string, (...args: Big[]) => Big>;
 
 const seed = Number(process.env.DETMATH_SEED ?? (Date.now() % 2 ** 31));
 const rand = mulberry32(seed);
-
-const F64 = new Float64Array(1);
-const U64 = new BigUint64Array(F64.buffer);
-
-/** ulp of |v| for a double v near the exact value (2^−1074 at least). */
-function ulp(v: number): number {
-  const a = Math.abs(v);
-  if (a < 2.2250738585072014e-308) return 2 ** -1074;
-  F64[0] = a;
-  const be = Number((U64[0]! >> 52n) & 0x7ffn);
-  return 2 ** (be - 1075);
-}
 
 /** |c − E| in ulps of E (using the ulp of the double nearest E). */
 function ulpError(c: number, E: Big): number {

@@ -12,21 +12,10 @@ import { fileURLToPath } from 'node:url';
 import { all, create, type BigNumber } from 'mathjs';
 import { describe, expect, it } from 'vitest';
 import { ERFC_ULP, ERFINV_ULP, ERF_ULP, erf, erfc, erfinv } from '../../src/tensor/special/erf.js';
-import { exactDecimal, mulberry32 } from '../helpers.js';
+import { exactDecimal, mulberry32, ulp } from '../helpers.js';
 
 const fixture = JSON.parse(readFileSync(fileURLToPath(new URL('./fixtures/erf-mpmath.json', import.meta.url)), 'utf8')) as
   Record<'erf' | 'erfc' | 'erfinv', [number, number][]>;
-
-const F64 = new Float64Array(1);
-const U64 = new BigUint64Array(F64.buffer);
-
-/** ulp of the double nearest a value v (2^−1074 below the normal range). */
-function ulp(v: number): number {
-  const a = Math.abs(v);
-  if (a < 2.2250738585072014e-308) return 2 ** -1074;
-  F64[0] = a;
-  return 2 ** (Number((U64[0]! >> 52n) & 0x7ffn) - 1075);
-}
 
 /** The largest error in ulp over rows, with the row where it occurs. */
 function worstUlp(rows: [number, number][], f: (x: number) => number, skip = (_w: number) => false) {
