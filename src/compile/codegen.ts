@@ -126,9 +126,9 @@ function fixedAdjoints(nodes: readonly TraceNode[], live: Uint8Array, readers: r
     if (ew.kind === 'total') return c * ew.scale;
     if (ew.kind !== 'binary' || ew.maps !== undefined) return undefined;
     const j = r.operands[0] === o ? 0 : 1, p = j === 0 ? ew.da : ew.db, other = r.operands[1 - j]!;
-    const times = typeof p === 'number' ? p : p === 'other' && 'constant' in other && other.data.length === 1 ? Number(other.data[0]) : undefined;
+    const times = typeof p === 'number' ? p : p === 'other' && isConst(other) && other.data.length === 1 ? Number(other.data[0]) : undefined;
     if (times === undefined) return undefined;
-    if (o.size === r.size) return typeof p === 'number' ? c * p : c * times;
+    if (o.size === r.size) return c * times;
     let s = 0;                                // a broadcast scalar: the parts summed over the reader's elements
     for (let k = 0; k < r.size; k++) s += typeof p === 'number' ? c : c * times;
     return typeof p === 'number' && p !== 1 ? s * p : s;
@@ -305,7 +305,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     for (const n of nodes) if (live[n.index]) for (const o of n.operands) if (!isConst(o)) readers[o.index]!.push(n.index);
     const outputReads = new Uint32Array(nodes.length);
     for (const o of program.outputs) if (!isConst(o)) outputReads[o.index]++;
-    const fixed = fixedAdjoints(nodes, live, readers, outputReads, out0, (n) => inline(n));
+    const fixed = fixedAdjoints(nodes, live, readers, outputReads, out0, inline);
     const scalarAdjoint = (o: TraceNode, name: string): boolean => {
       if (started[o.index] || o.op === null || readers[o.index]!.length + outputReads[o.index]! !== 1 || unrolled[o.index] || !inline(o)) return false;
       scalarAdj.set(o.index, name);
