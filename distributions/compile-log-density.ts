@@ -10,7 +10,7 @@ import { generate } from '../src/compile/codegen.js';
 import { traceProgram } from '../src/compile/trace.js';
 import { valueAndGrad } from '../src/tensor/autodiff.js';
 import { sum } from '../src/tensor/ops/reduce.js';
-import { sizeOf } from '../src/tensor/shapes.js';
+import { sameShape, sizeOf } from '../src/tensor/shapes.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { flatModel, type FlatModel } from './joint/flat-model.js';
 import { JointDistribution } from './joint/joint-distribution.js';
@@ -206,7 +206,7 @@ const cache = new WeakMap<object, { key: string; pins: readonly Tensor[]; compil
  * The compiled target as a sampler's `targetLogProbAndGradFn` over tensors of the traced shapes:
  * the log density per chain and its gradient per part, in fresh tensors.
  */
-export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly number[]): (...parts: Tensor[]) => [Tensor, Tensor[]] {
+export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly number[]): WithFlat<(...parts: Tensor[]) => [Tensor, Tensor[]]> {
   const c = compileTarget(fn, m, batch);
   const shapes = c.inputs.map((_, j) => Object.freeze([...batch, m.sizes[j]!]));
   const lpShape = Object.freeze([...batch]);
@@ -221,16 +221,27 @@ export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly numbe
     return [new Tensor(lp.slice(), lpShape, 'float64', undefined, true), c.grads.map((g, j) => new Tensor(g.slice(), shapes[j]!, 'float64', undefined, true))];
   };
   // The same over flat arrays, for samplers that keep their state in Float64Arrays (no tensors per call).
-  const flat = (x: readonly Float64Array[]) => {
+  const flat: FlatFn = (x) => {
     for (let j = 0; j < x.length; j++) c.inputs[j]!.set(x[j]!);
     c.run(true);
     return { lp: (c.outputs[0] as Float64Array).slice(), grad: c.grads.map((g) => g.slice()) };
   };
-  return Object.assign(fn2, { [FLAT]: { shapes, flat } });
+  const flatFor = (parts: readonly (readonly number[])[]) =>
+    parts.length === shapes.length && parts.every((s, j) => sameShape(s, shapes[j]!)) ? flat : undefined;
+  return Object.assign(fn2, { [FLAT]: flatFor });
 }
 
-/** Where a compiled target keeps its flat form: the part shapes it was traced for and the function over them. */
+/** A target over flat float64 part arrays: the log density per chain and the gradient per part, in fresh arrays. */
+export type FlatFn = (x: readonly Float64Array[]) => { lp: Float64Array; grad: Float64Array[] };
+
+/**
+ * Where a compiled target keeps its flat form: a function of the float64 state parts' shapes
+ * giving the target over their arrays, or undefined when it was not compiled for those shapes.
+ */
 export const FLAT = Symbol.for('stochax.compiledTarget.flat');
+
+/** A function carrying a flat form under {@link FLAT}. */
+export type WithFlat<F> = F & { [FLAT]?: (partShapes: readonly (readonly number[])[]) => FlatFn | undefined };
 
 /**
  * Guards against a model that reads traced values where the tracer cannot see it: the compiled

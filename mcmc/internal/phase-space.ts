@@ -12,7 +12,7 @@ import type { FloatDType } from '../../src/tensor/dtype.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 import type { StepSize } from './kernel-results.js';
-import { FLAT, isCompiledLogDensity } from '../../distributions/compile-log-density.js';
+import { FLAT, type FlatFn, isCompiledLogDensity, type WithFlat } from '../../distributions/compile-log-density.js';
 import { sameShape, showShape, sizeOf } from '../../src/tensor/shapes.js';
 import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
 
@@ -109,13 +109,8 @@ export function chainBool(data: Uint8Array, g: Geometry): Tensor {
   return new Tensor(data, g.chainShape, 'bool', undefined, true);
 }
 
-/** The target's log density (per chain) and gradient (per part) at flat positions. */
-export interface LogProbAndGrad {
-  readonly lp: Float64Array;
-  readonly grad: Float64Array[];
-}
-
-export type FlatTarget = (x: readonly Float64Array[]) => LogProbAndGrad;
+/** The target's log density (per chain) and gradient (per part) at flat positions, in fresh arrays. */
+export type FlatTarget = FlatFn;
 
 /**
  * The target as a function of flat part arrays. The arrays are wrapped (not copied) in tensors
@@ -128,10 +123,10 @@ export function flatTarget(
   fn: string, target: TargetLogProbFn | undefined, targetAndGrad: TargetLogProbAndGradFn | undefined, g: Geometry,
 ): FlatTarget {
   const n = g.partShapes.length;
-  // A compiled target traced for exactly these parts runs on the arrays themselves.
-  const compiled = (targetAndGrad as { [FLAT]?: { shapes: readonly (readonly number[])[]; flat: FlatTarget } } | undefined)?.[FLAT];
-  if (compiled !== undefined && g.dtypes.every((d) => d === 'float64') && g.lpDtype === 'float64'
-    && compiled.shapes.length === n && compiled.shapes.every((s, k) => sameShape(s, g.partShapes[k]!))) return compiled.flat;
+  // A compiled target over float64 parts of shapes it runs on works on the arrays themselves.
+  const flatFor = (targetAndGrad as WithFlat<TargetLogProbAndGradFn> | undefined)?.[FLAT];
+  const compiled = flatFor !== undefined && g.dtypes.every((d) => d === 'float64') && g.lpDtype === 'float64' ? flatFor(g.partShapes) : undefined;
+  if (compiled !== undefined) return compiled;
   return (x) => {
     const parts = new Array<Tensor>(n);
     for (let k = 0; k < n; k++) parts[k] = wrap(x[k]!, g.partShapes[k]!, g.dtypes[k]!);

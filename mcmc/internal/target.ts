@@ -8,7 +8,7 @@ import { asTensor } from '../../src/tensor/core.js';
 import { valueAndGrad } from '../../src/tensor/autodiff.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { isCompiledLogDensity, type CompiledLogDensity } from '../../distributions/compile-log-density.js';
+import { FLAT, type FlatFn, isCompiledLogDensity, type CompiledLogDensity, type WithFlat } from '../../distributions/compile-log-density.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 
 /** The state as a list of parts, and a function turning parts back into the state's form. */
@@ -59,7 +59,8 @@ export function checkFiniteInitial(fn: string, lp: Tensor): void {
 /**
  * A compiled log density (`compileLogDensity`) as the kernels' two target functions over one
  * state part of shape `[...chains, dim]`: each chain's log density (and gradient) from the
- * compiled code, over the chain's own coordinates.
+ * compiled code, over the chain's own coordinates. The gradient function carries its flat form
+ * ({@link FLAT}), which the gradient-based kernels call on their own arrays.
  */
 export function compiledTargetFns(fn: string, ld: CompiledLogDensity): { target: TargetLogProbFn; targetAndGrad: TargetLogProbAndGradFn } {
   const dim = ld.dim, x = new Float64Array(dim), g = new Float64Array(dim);
@@ -71,6 +72,30 @@ export function compiledTargetFns(fn: string, ld: CompiledLogDensity): { target:
     return t;
   };
   const load = (d: ArrayLike<number>, c: number) => { for (let i = 0; i < dim; i++) x[i] = Number(d[c * dim + i]); };
+  // Over the kernels' own float64 arrays: the compiled code reads and writes them directly (one
+  // chain) or through the two buffers, with no tensors per call.
+  const flat: FlatFn = (parts) => {
+    const xs = parts[0]!, n = xs.length / dim, lp = new Float64Array(n), grad = new Float64Array(xs.length);
+    if (n === 1) lp[0] = ld.logDensityGradient(xs, grad);
+    else {
+      for (let c = 0, o = 0; c < n; c++, o += dim) {
+        for (let i = 0; i < dim; i++) x[i] = xs[o + i]!;
+        lp[c] = ld.logDensityGradient(x, g);
+        for (let i = 0; i < dim; i++) grad[o + i] = g[i]!;
+      }
+    }
+    return { lp, grad: [grad] };
+  };
+  const flatFor = (shapes: readonly (readonly number[])[]) => {
+    const s = shapes[0];
+    return shapes.length === 1 && s !== undefined && s.length > 0 && s[s.length - 1] === dim ? flat : undefined;
+  };
+  const targetAndGrad: WithFlat<TargetLogProbAndGradFn> = (...parts) => {
+    const t = part(parts), d = t.data as ArrayLike<number>, n = t.size / dim;
+    const lp = new Float64Array(n), grad = new Float64Array(t.size);
+    for (let c = 0; c < n; c++) { load(d, c); lp[c] = ld.logDensityGradient(x, g); grad.set(g, c * dim); }
+    return [new Tensor(lp, t.shape.slice(0, -1), 'float64'), [new Tensor(grad, t.shape, 'float64')]];
+  };
   return {
     target: (...parts) => {
       const t = part(parts), d = t.data as ArrayLike<number>, n = t.size / dim;
@@ -78,12 +103,7 @@ export function compiledTargetFns(fn: string, ld: CompiledLogDensity): { target:
       for (let c = 0; c < n; c++) { load(d, c); lp[c] = ld.logDensity(x); }
       return new Tensor(lp, t.shape.slice(0, -1), 'float64');
     },
-    targetAndGrad: (...parts) => {
-      const t = part(parts), d = t.data as ArrayLike<number>, n = t.size / dim;
-      const lp = new Float64Array(n), grad = new Float64Array(t.size);
-      for (let c = 0; c < n; c++) { load(d, c); lp[c] = ld.logDensityGradient(x, g); grad.set(g, c * dim); }
-      return [new Tensor(lp, t.shape.slice(0, -1), 'float64'), [new Tensor(grad, t.shape, 'float64')]];
-    },
+    targetAndGrad: Object.assign(targetAndGrad, { [FLAT]: flatFor }),
   };
 }
 

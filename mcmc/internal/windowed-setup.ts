@@ -8,7 +8,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../distributions/joint/joint-distribution-sequential.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
-import { FLAT } from '../../distributions/compile-log-density.js';
+import { FLAT, type WithFlat } from '../../distributions/compile-log-density.js';
 import { Sample } from '../../distributions/sample.js';
 import { Uniform } from '../../distributions/uniform.js';
 
@@ -82,7 +82,7 @@ export function fromOrder<T>(order: readonly number[], xs: readonly T[]): T[] {
   return out;
 }
 
-type TargetAndGrad = ((...parts: Tensor[]) => [Tensor, Tensor[]]) & { [FLAT]?: { shapes: readonly (readonly number[])[]; flat: (x: readonly Float64Array[]) => { lp: Float64Array; grad: Float64Array[] } } };
+type TargetAndGrad = WithFlat<(...parts: Tensor[]) => [Tensor, Tensor[]]>;
 
 /**
  * A target over parts in `order` from one over parts in `m.names` order (a compiled target's
@@ -93,12 +93,12 @@ export function orderedTarget(order: readonly number[], f: TargetAndGrad): Targe
     const [lp, grads] = f(...fromOrder(order, parts));
     return [lp, toOrder(order, grads)];
   };
-  const flat = f[FLAT];
-  if (flat === undefined) return g;
+  const flatFor = f[FLAT];
+  if (flatFor === undefined) return g;
   return Object.assign(g, {
-    [FLAT]: {
-      shapes: toOrder(order, flat.shapes),
-      flat: (x: readonly Float64Array[]) => { const r = flat.flat(fromOrder(order, x)); return { lp: r.lp, grad: toOrder(order, r.grad) }; },
+    [FLAT]: (shapes: readonly (readonly number[])[]) => {
+      const flat = flatFor(fromOrder(order, shapes));
+      return flat && ((x: readonly Float64Array[]) => { const r = flat(fromOrder(order, x)); return { lp: r.lp, grad: toOrder(order, r.grad) }; });
     },
   });
 }

@@ -7,6 +7,9 @@ import {
 } from '../../mcmc/index.js';
 import { bijectors } from '../../distributions/index.js';
 import { slice, Tensor, type Tensor as T } from '../../src/index.js';
+import { FLAT, type WithFlat } from '../../distributions/compile-log-density.js';
+import { checkGradientTarget, flatTarget, geometryOf } from '../../mcmc/internal/phase-space.js';
+import type { TargetLogProbAndGradFn } from '../../mcmc/kernel.js';
 
 const ld = compileLogDensity(nonCentered, { pins: { y } });
 const m = flatModel('test', nonCentered.experimentalPin({ y }));
@@ -30,6 +33,29 @@ describe('kernels take a compiled log density as targetLogProbFn', () => {
       for (let i = 0; i < da.length; i++) expect(da[i]).toBeCloseTo(db[i]!, 10);
     }, 60_000);
   }
+
+  it('the kernels call the compiled code on their own float64 arrays, with the same bits', () => {
+    const targetAndGrad = checkGradientTarget('test', { targetLogProbFn: ld }).targetAndGrad as WithFlat<TargetLogProbAndGradFn>;
+    for (const chains of [[], [1], [3], [2, 2]]) {
+      const shape = [...chains, ld.dim], n = chains.reduce((a, b) => a * b, 1);
+      const x = Float64Array.from({ length: n * ld.dim }, (_, i) => 0.3 * Math.cos(1.7 * i));
+      const lpShape = new Tensor(new Float64Array(n), chains, 'float64');
+      const flat = flatTarget('test', undefined, targetAndGrad, geometryOf('test', [new Tensor(x, shape, 'float64')], lpShape));
+      expect(flat).toBe(targetAndGrad[FLAT]!([shape]));
+      const { lp, grad } = flat([x]);
+      const want = new Float64Array(ld.dim);
+      for (let c = 0; c < n; c++) {
+        expect(Object.is(lp[c], ld.logDensityGradient(x.subarray(c * ld.dim, (c + 1) * ld.dim), want))).toBe(true);
+        expect(Array.from(grad[0]!.subarray(c * ld.dim, (c + 1) * ld.dim))).toEqual(Array.from(want));
+      }
+      expect(grad[0]).not.toBe(x);
+    }
+    // float32 states keep the tensor wrapper (the compiled code is float64); other shapes have no flat form
+    const g32 = geometryOf('test', [new Tensor(new Float32Array(2 * ld.dim), [2, ld.dim], 'float32')], new Tensor(new Float32Array(2), [2], 'float32'));
+    expect(flatTarget('test', undefined, targetAndGrad, g32)).not.toBe(targetAndGrad[FLAT]!([[2, ld.dim]]));
+    expect(targetAndGrad[FLAT]!([[2, ld.dim + 1]])).toBeUndefined();
+    expect(targetAndGrad[FLAT]!([[2, ld.dim], [2, ld.dim]])).toBeUndefined();
+  });
 
   it('rejects a state that is not one [...chains, dim] part, and a transformed kernel', () => {
     const nuts = new NoUTurnSampler({ targetLogProbFn: ld, stepSize: 0.3 });
