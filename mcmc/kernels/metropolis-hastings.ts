@@ -5,8 +5,9 @@
  */
 import { fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
-import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js';
-import { uniform } from '../../src/samplers/uniform.js';
+import { splitKeys } from '../../src/random/key-array.js';
+import { uniformData } from '../../src/random/uniform.js';
+import { sanitizeSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import { getModes, type Modes } from '../../src/config.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { checkChainDims, checkSameParts, chooseResults, selectPerChain, stripSeeds } from '../internal/choose.js';
@@ -111,7 +112,7 @@ export class MetropolisHastings<R extends object = ProposalResults> implements T
   oneStep(state: State, previousResults: MetropolisHastingsResults<R>, seed: KeyArray): [State, MetropolisHastingsResults<R>] {
     const fn = 'MetropolisHastings.oneStep';
     const stepSeed = sanitizeSeed(seed);
-    const [proposalSeed, acceptSeed] = splitSeed(stepSeed) as [KeyArray, KeyArray];
+    const [proposalSeed, acceptSeed] = splitKeys(stepSeed, 2, this.modes) as [KeyArray, KeyArray];
     const [current, rebuild] = stateParts(fn, state);
     if (previousResults === null || typeof previousResults !== 'object' || previousResults.acceptedResults === undefined) {
       fail('type', fn, 'previousResults', 'must be MetropolisHastings results (from bootstrapResults or oneStep)', previousResults);
@@ -127,7 +128,8 @@ export class MetropolisHastings<R extends object = ProposalResults> implements T
     const n = lpNew.size;
     // float32 when the log density is float32, or in x32 mode (where float64 draws do not exist).
     const udtype = lpNew.dtype === 'float32' || !this.modes.x64 ? 'float32' : 'float64';
-    const u = uniform(chainShape, { dtype: udtype, seed: acceptSeed }).data as Float64Array;
+    // samplers.uniform's values, without its per-call argument checks.
+    const u = uniformData(acceptSeed, n, udtype, 0, 1, this.modes);
     const lar = logAcceptRatio.data as Float64Array;
     const mask = new Uint8Array(n);
     const f32 = lpNew.dtype === 'float32';

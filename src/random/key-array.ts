@@ -10,6 +10,9 @@ import type { ImplName, PrngImpl } from './impl.js';
 export const IMPLS: Readonly<Record<ImplName, PrngImpl>> = { threefry2x32, philox4x32 };
 export const IMPL_NAMES = Object.keys(IMPLS) as ImplName[];
 
+/** The shape of a single key, shared (kernels make several single keys per step). */
+const SCALAR: readonly number[] = Object.freeze([]);
+
 /**
  * A typed array of PRNG keys: an implementation plus raw uint32 words whose trailing length is
  * the implementation's `keyWords`. Its `shape` leaves that trailing axis out, so a single key
@@ -35,7 +38,7 @@ export class KeyArray implements Iterable<KeyArray> {
     }
     this.impl = impl;
     this.data = data;
-    this.shape = Object.freeze([...shape]);
+    this.shape = shape.length === 0 ? SCALAR : Object.freeze([...shape]);
   }
 
   get size(): number { return this.data.length / this.impl.keyWords; }
@@ -100,9 +103,10 @@ export function checkImpl(fn: string, impl: unknown): PrngImpl {
  * anyway. (A batch from `random.split` or `KeyArray.at` stays one buffer with views into it.)
  */
 export function splitKeys(key: KeyArray, n: number, modes: Modes): KeyArray[] {
-  const words = splitBatch(key, [n], modes).data;
-  const w = key.impl.keyWords;
-  return Array.from({ length: n }, (_, i) => new KeyArray(key.impl, words.slice(w * i, w * (i + 1)), []));
+  const impl = key.impl, words = impl.split(key.data, n, modes), w = impl.keyWords;
+  const out = new Array<KeyArray>(n);
+  for (let i = 0; i < n; i++) out[i] = new KeyArray(impl, words.slice(w * i, w * (i + 1)), SCALAR);
+  return out;
 }
 
 /**
