@@ -9,7 +9,8 @@
  * leapfrog steps per transition (the per-transition work, momentum draws and the
  * Metropolis–Hastings step, is spread over the steps), NUTS per tree leaf (which includes TFP's
  * per-leaf seed split and uniform draw and the U-turn checks), MALA per transition (one gradient
- * each), for 1 and 4 chains; and the per-chain NUTS of `windowedAdaptiveNuts` per tree leaf
+ * each), for 1 and 4 chains; the same kernels given eight schools as a compiled log density
+ * (`compileLogDensity`, which they call per chain on their own Float64Arrays); and the per-chain NUTS of `windowedAdaptiveNuts` per tree leaf
  * (Float64Arrays, one chain, target < 0.3 µs beyond the gradient). Timings are medians of 7 runs
  * after warm-up.
  */
@@ -23,6 +24,8 @@ import { median } from './median.js';
 import { ChainRandom, NutsChain } from '../mcmc/internal/nuts-chain.js';
 import { getModes } from '../src/config.js';
 import { key } from '../src/random/keys.js';
+import { compileLogDensity } from '../distributions/compile-log-density.js';
+import { nonCentered, y } from '../examples/eight-schools.js';
 
 const D = 10;
 
@@ -58,25 +61,66 @@ function target(x: Tensor): readonly [Tensor, readonly Tensor[]] {
 
 interface Row { name: string; chains: number; perStep: number; gradient: number; overhead: number; unit: string }
 
-/**
- * Median over runs of (µs per unit of work, µs of gradient per unit, overhead per unit). `units`
- * turns the number of target calls in a run into the number of work units (leapfrog steps,
- * leaves, transitions).
- */
-function measure(name: string, unit: string, chains: number, make: (t: typeof target) => TransitionKernel<object>, steps: number): Row {
+/** A target as the kernels take it, with a count of its gradient evaluations and the gradient timed alone. */
+interface Workload {
+  readonly target: unknown;
+  readonly dim: number;
+  /** Batched gradient evaluations (each covers every chain) since the last reset. */
+  calls(chains: number): number;
+  reset(): void;
+  /** Runs `n` batched evaluations of the gradient alone on states of the shape the kernels use. */
+  gradientAlone(n: number, chains: number): void;
+}
+
+/** The correlated Gaussian as a tensor `targetLogProbAndGradFn`. */
+const handWritten: Workload = (() => {
   let calls = 0;
-  const counted = (x: Tensor) => { calls++; return target(x); };
-  const kernel = make(counted);
-  const init = new Tensor(new Float64Array(chains * D).fill(0.1), chains === 1 ? [D] : [chains, D]);
+  return {
+    target: (x: Tensor) => { calls++; return target(x); },
+    dim: D,
+    calls: () => calls,
+    reset: () => { calls = 0; },
+    gradientAlone(n, chains) {
+      const xs = Array.from({ length: 16 }, (_, i) => new Tensor(new Float64Array(chains * D).fill(0.01 * i), chains === 1 ? [D] : [chains, D]));
+      for (let i = 0; i < n; i++) sink += (target(xs[i & 15]!)[0].data as Float64Array)[0]!;
+    },
+  };
+})();
+
+/** Eight schools (non-centered) as a compiled log density, which the kernels call per chain on their own arrays. */
+const compiled: Workload = (() => {
+  const ld = compileLogDensity(nonCentered, { pins: { y } });
+  let calls = 0;
+  const grad = ld.logDensityGradient.bind(ld);
+  const counted = { ...ld, logDensityGradient: (x: Float64Array, g: Float64Array) => { calls++; return grad(x, g); } };
+  return {
+    target: counted,
+    dim: ld.dim,
+    calls: (chains) => calls / chains,
+    reset: () => { calls = 0; },
+    gradientAlone(n, chains) {
+      const x = new Float64Array(ld.dim), g = new Float64Array(ld.dim);
+      for (let i = 0; i < n * chains; i++) { x[i % ld.dim] = 0.01 * (i & 15); sink += grad(x, g); }
+    },
+  };
+})();
+
+/**
+ * Median over runs of (µs per unit of work, µs of gradient per unit, overhead per unit). Units
+ * are batched target evaluations (leapfrog steps, leaves, transitions).
+ */
+function measure(name: string, unit: string, chains: number, w: Workload, make: (t: never) => TransitionKernel<object>, steps: number): Row {
+  const kernel = make(w.target as never);
+  const init = new Tensor(new Float64Array(chains * w.dim).fill(0.1), chains === 1 && w === handWritten ? [w.dim] : [chains, w.dim]);
   const seeds = splitSeed(0, { n: steps });
   const runOnce = (): [number, number] => {
     let state: State = init, results = kernel.bootstrapResults(init);
-    calls = 0;
+    w.reset();
     const t0 = performance.now();
     for (let i = 0; i < steps; i++) [state, results] = kernel.oneStep(state, results, seeds[i]!);
     const ms = performance.now() - t0;
     sink += ((state as Tensor).data as Float64Array)[0]!;
-    return [ms, calls];
+    return [ms, w.calls(chains)];
   };
   runOnce(); runOnce();
   const per: number[] = [], grad: number[] = [];
@@ -84,9 +128,8 @@ function measure(name: string, unit: string, chains: number, make: (t: typeof ta
     const [ms, n] = runOnce();
     per.push((ms * 1000) / n);
     // The gradient alone, the same number of calls on states of the same shape.
-    const xs = Array.from({ length: 16 }, (_, i) => new Tensor(new Float64Array(chains * D).fill(0.01 * i), init.shape));
     const t0 = performance.now();
-    for (let i = 0; i < n; i++) sink += (target(xs[i & 15]!)[0].data as Float64Array)[0]!;
+    w.gradientAlone(n, chains);
     grad.push(((performance.now() - t0) * 1000) / n);
   }
   const perStep = median(per), gradient = median(grad);
@@ -94,15 +137,19 @@ function measure(name: string, unit: string, chains: number, make: (t: typeof ta
 }
 
 const rows: Row[] = [];
-for (const chains of [1, 4]) {
-  rows.push(measure('HMC, 10 leapfrog steps', 'step', chains,
-    (t) => new HamiltonianMonteCarlo({ targetLogProbAndGradFn: t, stepSize: 0.25, numLeapfrogSteps: 10 }), 2000));
-  rows.push(measure('HMC, 50 leapfrog steps', 'step', chains,
-    (t) => new HamiltonianMonteCarlo({ targetLogProbAndGradFn: t, stepSize: 0.25, numLeapfrogSteps: 50 }), 400));
-  rows.push(measure('NUTS (per tree leaf)', 'leaf', chains,
-    (t) => new NoUTurnSampler({ targetLogProbAndGradFn: t, stepSize: 0.25 }), 400));
-  rows.push(measure('MALA (per transition)', 'step', chains,
-    (t) => new MetropolisAdjustedLangevinAlgorithm({ targetLogProbAndGradFn: t, stepSize: 0.05 }), 4000));
+for (const [label, w] of [['', handWritten], ['compiled 8 schools: ', compiled]] as const) {
+  for (const chains of [1, 4]) {
+    rows.push(measure(`${label}HMC, 10 steps`, 'step', chains, w,
+      (t) => new HamiltonianMonteCarlo({ [w === compiled ? 'targetLogProbFn' : 'targetLogProbAndGradFn']: t, stepSize: 0.25, numLeapfrogSteps: 10 }), 2000));
+    if (w === handWritten) {
+      rows.push(measure('HMC, 50 steps', 'step', chains, w,
+        (t) => new HamiltonianMonteCarlo({ targetLogProbAndGradFn: t, stepSize: 0.25, numLeapfrogSteps: 50 }), 400));
+    }
+    rows.push(measure(`${label}NUTS (per leaf)`, 'leaf', chains, w,
+      (t) => new NoUTurnSampler({ [w === compiled ? 'targetLogProbFn' : 'targetLogProbAndGradFn']: t, stepSize: 0.25 }), 400));
+    rows.push(measure(`${label}MALA`, 'step', chains, w,
+      (t) => new MetropolisAdjustedLangevinAlgorithm({ [w === compiled ? 'targetLogProbFn' : 'targetLogProbAndGradFn']: t, stepSize: 0.05 }), 4000));
+  }
 }
 
 /**
@@ -140,8 +187,8 @@ function measureChainNuts(): Row {
 rows.push(measureChainNuts());
 
 console.log(`\nMCMC per-leapfrog overhead, ${D}-dim Gaussian, hand-written gradient (medians of 7 runs; target < 2 µs per leapfrog step)`);
-console.log('kernel                      chains   µs/unit   gradient µs   overhead µs');
+console.log('kernel                                  chains   µs/unit   gradient µs   overhead µs');
 for (const r of rows) {
-  console.log(`${`${r.name}`.padEnd(28)}${String(r.chains).padStart(6)}${r.perStep.toFixed(2).padStart(10)} /${r.unit.padEnd(5)}${r.gradient.toFixed(2).padStart(9)}${r.overhead.toFixed(2).padStart(14)}`);
+  console.log(`${`${r.name}`.padEnd(40)}${String(r.chains).padStart(6)}${r.perStep.toFixed(2).padStart(10)} /${r.unit.padEnd(5)}${r.gradient.toFixed(2).padStart(9)}${r.overhead.toFixed(2).padStart(14)}`);
 }
 if (Number.isNaN(sink)) console.log('(NaN sink)');

@@ -221,18 +221,31 @@ export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly numbe
     return [new Tensor(lp.slice(), lpShape, 'float64', undefined, true), c.grads.map((g, j) => new Tensor(g.slice(), shapes[j]!, 'float64', undefined, true))];
   };
   // The same over flat arrays, for samplers that keep their state in Float64Arrays (no tensors per call).
-  const flat: FlatFn = (x) => {
+  const flat: FlatFn = (x, alloc = newArray) => {
     for (let j = 0; j < x.length; j++) c.inputs[j]!.set(x[j]!);
     c.run(true);
-    return { lp: (c.outputs[0] as Float64Array).slice(), grad: c.grads.map((g) => g.slice()) };
+    return { lp: copyInto(alloc, c.outputs[0] as Float64Array), grad: c.grads.map((g) => copyInto(alloc, g)) };
   };
   const flatFor = (parts: readonly (readonly number[])[]) =>
     parts.length === shapes.length && parts.every((s, j) => sameShape(s, shapes[j]!)) ? flat : undefined;
   return Object.assign(fn2, { [FLAT]: flatFor });
 }
 
-/** A target over flat float64 part arrays: the log density per chain and the gradient per part, in fresh arrays. */
-export type FlatFn = (x: readonly Float64Array[]) => { lp: Float64Array; grad: Float64Array[] };
+/**
+ * A target over flat float64 part arrays: the log density per chain and the gradient per part,
+ * in fresh arrays from `alloc` (default `new Float64Array`; samplers pass views carved from
+ * shared chunks, as arrays of more than 64 bytes are slow to allocate).
+ */
+export type FlatFn = (x: readonly Float64Array[], alloc?: (n: number) => Float64Array) => { lp: Float64Array; grad: Float64Array[] };
+
+const newArray = (n: number): Float64Array => new Float64Array(n);
+
+/** A fresh copy of `a` from `alloc`. */
+function copyInto(alloc: (n: number) => Float64Array, a: Float64Array): Float64Array {
+  const out = alloc(a.length);
+  out.set(a);
+  return out;
+}
 
 /**
  * Where a compiled target keeps its flat form: a function of the float64 state parts' shapes

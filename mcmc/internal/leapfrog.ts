@@ -4,8 +4,8 @@
  * `x += (ε·m)·p` (the metric's drift, `metric.ts`), a new gradient, and another half kick. Step
  * sizes are per element (per part, broadcast; NUTS folds a per-chain direction into their sign);
  * the metric is diagonal, per element or identity. The only allocation per step is the new
- * position arrays, which the target receives wrapped as tensors, and whatever the target itself
- * allocates.
+ * position arrays, which the target receives (wrapped as tensors unless it is compiled), and
+ * whatever the target itself allocates.
  */
 import type { BatchMetric } from './metric.js';
 import type { FlatTarget, Geometry } from './phase-space.js';
@@ -54,8 +54,9 @@ const newArray = (n: number): Float64Array => new Float64Array(n);
  * `leapfrog` that updates `pt` itself: its momentum arrays in place, and `x`, `grad` and `lp`
  * replaced by the new arrays (fresh position arrays each step, never written after the target
  * has seen them). For the NUTS leaves, where a copy per step would cost more than the step.
- * `alloc(n)` makes each new position array (zeroed or not: every element is written); NUTS passes
- * views carved once each from shared chunks, as arrays of more than 64 bytes are slow to allocate.
+ * `alloc(n)` makes each new position array (zeroed or not: every element is written), and a
+ * compiled target's log density and gradient arrays; NUTS passes views carved once each from
+ * shared chunks, as arrays of more than 64 bytes are slow to allocate.
  */
 export function leapfrogInPlace(
   target: FlatTarget, pt: MutablePhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
@@ -83,7 +84,7 @@ export function leapfrogInPlace(
       }
       xn[k] = out;
     }
-    const r = target(xn);
+    const r = target(xn, alloc);
     x = xn; grad = r.grad; pt.lp = r.lp;
     for (let k = 0; k < n; k++) {
       const pk = p[k]!, gk = grad[k]!, ek = eps[k]!;
@@ -133,7 +134,7 @@ export function leapfrogTfpInPlace(
       for (let i = 0; i < xk.length; i++) out[i] = on(k, i) ? xk[i]! + ek[i]! * vk[i]! : xk[i]!;
       xn[k] = out;
     }
-    const r = target(xn);
+    const r = target(xn, alloc);
     x = xn; grad = r.grad; pt.lp = r.lp;
     kick(grad, 1);
   }

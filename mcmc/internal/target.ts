@@ -74,8 +74,9 @@ export function compiledTargetFns(fn: string, ld: CompiledLogDensity): { target:
   const load = (d: ArrayLike<number>, c: number) => { for (let i = 0; i < dim; i++) x[i] = Number(d[c * dim + i]); };
   // Over the kernels' own float64 arrays: the compiled code reads and writes them directly (one
   // chain) or through the two buffers, with no tensors per call.
-  const flat: FlatFn = (parts) => {
-    const xs = parts[0]!, n = xs.length / dim, lp = new Float64Array(n), grad = new Float64Array(xs.length);
+  const flat: FlatFn = (parts, alloc) => {
+    const xs = parts[0]!, n = xs.length / dim;
+    const lp = alloc === undefined ? new Float64Array(n) : alloc(n), grad = alloc === undefined ? new Float64Array(xs.length) : alloc(xs.length);
     if (n === 1) lp[0] = ld.logDensityGradient(xs, grad);
     else {
       for (let c = 0, o = 0; c < n; c++, o += dim) {

@@ -98,7 +98,7 @@ export function orderedTarget(order: readonly number[], f: TargetAndGrad): Targe
   return Object.assign(g, {
     [FLAT]: (shapes: readonly (readonly number[])[]) => {
       const flat = flatFor(fromOrder(order, shapes));
-      return flat && ((x: readonly Float64Array[]) => { const r = flat(fromOrder(order, x)); return { lp: r.lp, grad: toOrder(order, r.grad) }; });
+      return flat && ((x: readonly Float64Array[], alloc?: (n: number) => Float64Array) => { const r = flat(fromOrder(order, x), alloc); return { lp: r.lp, grad: toOrder(order, r.grad) }; });
     },
   });
 }
