@@ -36,19 +36,36 @@ export interface MutablePhasePoint {
  *
  * @param eps per part, one step size per element (negative to integrate backwards).
  * @param metric the diagonal metric (per part, one inverse mass per element, or the identity).
+ * @param alloc makes the fresh arrays of each step (as in `leapfrogInPlace`).
  * @example
  * const end = leapfrog(target, { x, p, grad, lp }, eps, identityMetric(geometry), 10, geometry);
  */
 export function leapfrog(
   target: FlatTarget, start: PhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
-  numSteps: number, g: Geometry, active?: Uint8Array,
+  numSteps: number, g: Geometry, active?: Uint8Array, alloc: (n: number) => Float64Array = newArray,
 ): PhasePoint {
   const pt: MutablePhasePoint = { x: start.x, p: start.p.map((a) => new Float64Array(a)), grad: start.grad, lp: start.lp };
-  leapfrogInPlace(target, pt, eps, metric, numSteps, g, active);
+  leapfrogInPlace(target, pt, eps, metric, numSteps, g, active, alloc);
   return pt;
 }
 
 const newArray = (n: number): Float64Array => new Float64Array(n);
+
+/**
+ * Copies of `arrays`, in order, as views into one fresh buffer: what a kernel returns from arrays
+ * carved out of shared chunks (one allocation, and the results keep no chunk alive).
+ */
+export function inOneBuffer(arrays: readonly Float64Array[]): Float64Array[] {
+  let n = 0;
+  for (const a of arrays) n += a.length;
+  const buf = new Float64Array(n), out = new Array<Float64Array>(arrays.length);
+  for (let i = 0, off = 0; i < arrays.length; i++) {
+    const a = arrays[i]!, o = buf.subarray(off, (off += a.length));
+    o.set(a);
+    out[i] = o;
+  }
+  return out;
+}
 
 /**
  * `leapfrog` that updates `pt` itself: its momentum arrays in place, and `x`, `grad` and `lp`

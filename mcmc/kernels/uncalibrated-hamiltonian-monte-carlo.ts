@@ -11,7 +11,8 @@ import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js'
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
-import { leapfrog } from '../internal/leapfrog.js';
+import { inOneBuffer, leapfrog } from '../internal/leapfrog.js';
+import { FreshArrays } from '../internal/nuts-workspace.js';
 import { checkInverseMassOption, diagonalMetric } from '../internal/metric.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
@@ -90,6 +91,8 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
   /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
   private readonly modes: Modes = getModes();
+  /** The leapfrog steps' position (and compiled gradient) arrays, carved from shared chunks (the results get copies). */
+  private readonly fresh = new FreshArrays();
 
   constructor(options: HamiltonianMonteCarloOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'numLeapfrogSteps', 'stateGradientsAreStopped', 'inverseMassDiag']);
@@ -141,7 +144,7 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
     const p0 = metric.sampleMomentum(keys, modes);
     const lp0 = f64(prev.targetLogProb);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: lp0 };
-    const end = leapfrog(flatTarget(fn, this.target, this.targetAndGrad, g), start, eps, metric, numSteps, g);
+    const end = leapfrog(flatTarget(fn, this.target, this.targetAndGrad, g), start, eps, metric, numSteps, g, undefined, this.fresh.take);
     const k0 = metric.kineticEnergy(p0), k1 = metric.kineticEnergy(end.p);
     const correction = new Float64Array(g.numChains);
     const divergent = new Uint8Array(g.numChains);
@@ -150,12 +153,13 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
       const energyError = (lp0[c]! - k0[c]!) - (end.lp[c]! - k1[c]!);
       divergent[c] = Number.isFinite(energyError) && energyError <= MAX_ENERGY_DIFF ? 0 : 1;
     }
-    const next = wrapParts(end.x, g);
+    const n = end.x.length, kept = inOneBuffer([...end.x, ...end.grad, end.lp]);
+    const next = wrapParts(kept.slice(0, n), g);
     return [rebuild(next), {
       ...prev,
       logAcceptanceCorrection: chainTensor(correction, g),
-      targetLogProb: chainTensor(end.lp, g),
-      gradsTargetLogProb: wrapParts(end.grad, g),
+      targetLogProb: chainTensor(kept[2 * n]!, g),
+      gradsTargetLogProb: wrapParts(kept.slice(n, 2 * n), g),
       initialMomentum: wrapParts(p0, g),
       finalMomentum: wrapParts(end.p, g),
       hasDivergence: chainBool(divergent, g),

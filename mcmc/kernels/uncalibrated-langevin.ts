@@ -16,7 +16,9 @@ import { broadcastTo } from '../../src/tensor/ops/shape.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
+import { inOneBuffer } from '../internal/leapfrog.js';
 import { checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
+import { FreshArrays } from '../internal/nuts-workspace.js';
 import {
   bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, flatTarget, type Geometry, geometryOf, withTargetOverrides, wrapParts,
@@ -80,10 +82,13 @@ function volatilityAt(fn: string, volFn: VolatilityFn | undefined, parts: readon
 }
 
 /** The drift ½ε(s2·∇log p + m·∇σ²) with s2 = σ²·m, per part. */
-function driftOf(eps: readonly Float64Array[], vol: readonly Float64Array[], m: readonly (Float64Array | null)[], grad: readonly Float64Array[], gradVol: readonly Float64Array[]): Float64Array[] {
+function driftOf(
+  eps: readonly Float64Array[], vol: readonly Float64Array[], m: readonly (Float64Array | null)[], grad: readonly Float64Array[], gradVol: readonly Float64Array[],
+  alloc: (n: number) => Float64Array = (n) => new Float64Array(n),
+): Float64Array[] {
   return grad.map((gk, k) => {
     const e = eps[k]!, v = vol[k]!, mk = m[k], gv = gradVol[k]!;
-    const out = new Float64Array(gk.length);
+    const out = alloc(gk.length);
     for (let i = 0; i < out.length; i++) { const mi = mk ? mk[i]! : 1; out[i] = 0.5 * e[i]! * (v[i]! * v[i]! * mi * gk[i]! + mi * gv[i]!); }
     return out;
   });
@@ -113,6 +118,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
   /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
   private readonly modes: Modes = getModes();
+  private readonly fresh = new FreshArrays();
 
   constructor(options: LangevinOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'volatilityFn', 'inverseMassDiag']);
@@ -160,18 +166,19 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
     const m = diagonalMetric(fn, prev.inverseMassDiag, g).invMass;
     const z = identityMetric(g).sampleMomentum(keys, modes);
     const x0 = parts.map(f64), vol0 = prev.volatility.map(f64);
-    const drift0 = driftOf(eps, vol0, m, prev.gradsTargetLogProb.map(f64), prev.gradsVolatility.map(f64));
+    // Working arrays are carved from shared chunks; the results get copies in one buffer.
+    const take = this.fresh.take;
+    const drift0 = driftOf(eps, vol0, m, prev.gradsTargetLogProb.map(f64), prev.gradsVolatility.map(f64), take);
     const x1 = x0.map((xk, k) => {
-      const out = new Float64Array(xk.length), e = eps[k]!, v = vol0[k]!, mk = m[k], d = drift0[k]!, zk = z[k]!;
+      const out = take(xk.length), e = eps[k]!, v = vol0[k]!, mk = m[k], d = drift0[k]!, zk = z[k]!;
       for (let i = 0; i < out.length; i++) out[i] = xk[i]! + d[i]! + v[i]! * Math.sqrt(e[i]! * (mk ? mk[i]! : 1)) * zk[i]!;
       return out;
     });
-    const at1 = flatTarget(fn, this.target, this.targetAndGrad, g)(x1);
-    const next = wrapParts(x1, g);
+    const at1 = flatTarget(fn, this.target, this.targetAndGrad, g)(x1, take);
     // Without a volatility function σ = 1 everywhere: the previous results' (immutable) tensors are reused.
     const constant = this.parameters.volatilityFn === undefined;
-    const { vol: vol1, grad: gradVol1 } = constant ? { vol: vol0, grad: prev.gradsVolatility.map(f64) } : volatilityAt(fn, this.parameters.volatilityFn, next, g);
-    const drift1 = driftOf(eps, vol1, m, at1.grad, gradVol1);
+    const { vol: vol1, grad: gradVol1 } = constant ? { vol: vol0, grad: prev.gradsVolatility.map(f64) } : volatilityAt(fn, this.parameters.volatilityFn, wrapParts(x1, g), g);
+    const drift1 = driftOf(eps, vol1, m, at1.grad, gradVol1, take);
     // log q(x | x′) − log q(x′ | x), each a normal density with scale σ√(ε·m), summed per chain.
     const correction = new Float64Array(g.numChains);
     for (let k = 0; k < x0.length; k++) {
@@ -187,14 +194,15 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
         correction[c] += s;
       }
     }
-    return [rebuild(next), {
+    const n = x1.length, kept = inOneBuffer([...x1, ...at1.grad, ...drift1, at1.lp]);
+    return [rebuild(wrapParts(kept.slice(0, n), g)), {
       ...prev,
       logAcceptanceCorrection: chainTensor(correction, g),
-      targetLogProb: chainTensor(at1.lp, g),
-      gradsTargetLogProb: wrapParts(at1.grad, g),
+      targetLogProb: chainTensor(kept[3 * n]!, g),
+      gradsTargetLogProb: wrapParts(kept.slice(n, 2 * n), g),
       volatility: constant ? prev.volatility : wrapParts(vol1, g),
       gradsVolatility: constant ? prev.gradsVolatility : wrapParts(gradVol1, g),
-      diffusionDrift: wrapParts(drift1, g),
+      diffusionDrift: wrapParts(kept.slice(2 * n, 3 * n), g),
       seed: key,
     }];
   }
