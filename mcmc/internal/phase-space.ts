@@ -11,7 +11,8 @@ import { asTensor } from '../../src/tensor/core.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
-import type { StepSize } from './kernel-results.js';
+import type { InverseMassDiag, StepSize } from './kernel-results.js';
+import { type BatchMetric, identityMetric } from './metric.js';
 import { FLAT, type FlatFn, isCompiledLogDensity, type WithFlat } from '../../distributions/compile-log-density.js';
 import { sameShape, showShape, sizeOf } from '../../src/tensor/shapes.js';
 import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
@@ -107,6 +108,53 @@ export function chainTensor(data: Float64Array, g: Geometry): Tensor {
 /** A per-chain bool tensor of the chain shape. */
 export function chainBool(data: Uint8Array, g: Geometry): Tensor {
   return new Tensor(data, g.chainShape, 'bool', undefined, true);
+}
+
+/** What a gradient kernel's step works with: the state's geometry, the flat target, step sizes and metric. */
+export interface StepParts {
+  readonly g: Geometry;
+  readonly target: FlatTarget;
+  readonly eps: readonly Float64Array[];
+  readonly metric: BatchMetric;
+}
+
+const UNSET = Symbol('unset');
+
+/**
+ * A gradient kernel's per-step set-up, kept between steps: the geometry and flat target while the
+ * state's shapes and dtypes stay the same, the expanded step sizes while the results hold the same
+ * step size (the same number, or the same Tensor or array object: tensors are immutable), and the
+ * metric likewise for the inverse mass. Everything handed out is read-only downstream.
+ */
+export class StepSetup {
+  private cur: { g: Geometry; target: FlatTarget; eps: Float64Array[]; metric: BatchMetric } | null = null;
+  private stepSize: unknown = UNSET;
+  private inverseMass: unknown = UNSET;
+
+  constructor(
+    private readonly target: TargetLogProbFn | undefined,
+    private readonly targetAndGrad: TargetLogProbAndGradFn | undefined,
+    private readonly makeMetric: (fn: string, inverseMassDiag: InverseMassDiag, g: Geometry) => BatchMetric,
+  ) {}
+
+  /** The set-up for a step from `parts` with the previous results' step size and inverse mass. */
+  at(fn: string, parts: readonly Tensor[], prev: { readonly targetLogProb: Tensor; readonly stepSize: StepSize; readonly inverseMassDiag: InverseMassDiag }): StepParts {
+    let c = this.cur;
+    if (c === null || !sameGeometry(c.g, parts, prev.targetLogProb)) {
+      const g = geometryOf(fn, parts, prev.targetLogProb);
+      c = this.cur = { g, target: flatTarget(fn, this.target, this.targetAndGrad, g), eps: [], metric: identityMetric(g) };
+      this.stepSize = this.inverseMass = UNSET;
+    }
+    if (prev.stepSize !== this.stepSize) { c.eps = expandStepSize(fn, prev.stepSize, c.g); this.stepSize = prev.stepSize; }
+    if (prev.inverseMassDiag !== this.inverseMass) { c.metric = this.makeMetric(fn, prev.inverseMassDiag, c.g); this.inverseMass = prev.inverseMassDiag; }
+    return c;
+  }
+}
+
+/** True when `parts` and the log density `lp` have the shapes and dtypes `g` was made for. */
+function sameGeometry(g: Geometry, parts: readonly Tensor[], lp: Tensor): boolean {
+  return g.lpDtype === (lp.dtype === 'float32' ? 'float32' : 'float64') && sameShape(g.chainShape, lp.shape)
+    && g.partShapes.length === parts.length && parts.every((t, k) => t.dtype === g.dtypes[k] && sameShape(g.partShapes[k]!, t.shape));
 }
 
 /** The target's log density (per chain) and gradient (per part) at flat positions, in fresh arrays. */

@@ -16,7 +16,7 @@ import { nutsTrajectory } from '../internal/nuts-tree.js';
 import { NutsWorkspaces } from '../internal/nuts-workspace.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, type FlatTarget, flatTarget, type Geometry, geometryOf, withTargetOverrides, wrapParts,
+  expandStepSize, f64, type Geometry, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 
@@ -61,14 +61,6 @@ export interface NoUTurnSamplerResults {
 
 const FN = 'NoUTurnSampler';
 
-interface StepCache { g: Geometry; target: FlatTarget; eps: Float64Array[] | null; metric: BatchMetric | null }
-
-function sameDims(a: readonly number[], b: readonly number[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * The No-U-Turn Sampler (Hoffman & Gelman 2014) as TFP implements it: each step draws a momentum
  * `z / √invMass` and doubles a leapfrog trajectory forwards or backwards (a fair coin per chain
@@ -104,7 +96,8 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     & Pick<NoUTurnSamplerOptions, 'targetLogProbFn' | 'targetLogProbAndGradFn' | 'inverseMassDiag'>>;
   private readonly target: TargetLogProbFn | undefined;
   private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
-  private cache: { g: Geometry; target: FlatTarget; stepSize: number | undefined; eps: Float64Array[] | null; metric: BatchMetric } | null = null;
+  /** The geometry, flat target, step sizes and metric, kept while they stay the same. */
+  private readonly setup: StepSetup;
   /** The trajectory's buffers, kept between steps (they never change a draw). */
   private readonly workspaces = new NutsWorkspaces();
   /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
@@ -115,6 +108,7 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;
+    this.setup = new StepSetup(target, targetAndGrad, (fn, inv, g) => this.makeMetric(fn, inv, g));
     const depth = checkInteger(FN, 'maxTreeDepth', o.maxTreeDepth ?? 10);
     if (depth < 1 || depth > 30) fail('range', FN, 'maxTreeDepth', 'must be an integer in [1, 30]', depth);
     const unrolled = checkPositiveInteger(FN, 'unrolledLeapfrogSteps', o.unrolledLeapfrogSteps ?? 1);
@@ -159,16 +153,12 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     const [parts, rebuild] = stateParts(fn, state);
     const prev = previousResults;
     checkStateShapes(fn, parts, prev.gradsTargetLogProb);
-    const c = this.stepCache(fn, parts, prev);
-    const g = c.g;
+    const { g, target, eps, metric } = this.setup.at(fn, parts, prev);
     const { modes } = this;
     const key = sanitizeSeed(seed);
     const [startSeed, loopSeed] = splitSeed(key) as [KeyArray, KeyArray];
-    const eps = c.eps ?? expandStepSize(fn, prev.stepSize, g);
-    const metric = c.metric ?? this.makeMetric(fn, prev.inverseMassDiag, g);
     const p0 = this.drawMomentum(startSeed, metric, modes);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: f64(prev.targetLogProb) };
-    const target = c.target;
     const out = nutsTrajectory(target, g, start, eps, metric, loopSeed, this.parameters, modes, this.workspaces);
     const next = wrapParts(out.x, g);
     return [rebuild(next), {
@@ -193,29 +183,6 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
   /** The trajectory's momenta: part k standard normals from key k of `splitSeed(startSeed, { n: parts + 1 })`, scaled by the metric. */
   protected drawMomentum(startSeed: KeyArray, metric: BatchMetric, modes: Modes): Float64Array[] {
     return metric.sampleMomentum(splitSeed(startSeed, { n: metric.g.partShapes.length + 1 }), modes);
-  }
-
-  /**
-   * The geometry, flat target and (for a number step size and identity mass) the expanded step
-   * sizes and metric of the previous step when the state's shapes and dtypes and these
-   * options are unchanged (they are read-only downstream), else new ones.
-   */
-  private stepCache(fn: string, parts: readonly Tensor[], prev: NoUTurnSamplerResults): StepCache {
-    const c = this.cache, lp = prev.targetLogProb;
-    if (c !== null && c.g.lpDtype === (lp.dtype === 'float32' ? 'float32' : 'float64') && sameDims(c.g.chainShape, lp.shape)
-      && c.g.partShapes.length === parts.length && parts.every((t, k) => t.dtype === c.g.dtypes[k] && sameDims(c.g.partShapes[k]!, t.shape))) {
-      return {
-        g: c.g, target: c.target,
-        eps: typeof prev.stepSize === 'number' && prev.stepSize === c.stepSize ? c.eps : null,
-        metric: prev.inverseMassDiag === undefined ? c.metric : null,
-      };
-    }
-    const g = geometryOf(fn, parts, lp);
-    const stepSize = typeof prev.stepSize === 'number' ? prev.stepSize : undefined;
-    const eps = stepSize === undefined ? null : expandStepSize(fn, stepSize, g);
-    const cache = { g, target: flatTarget(fn, this.target, this.targetAndGrad, g), stepSize, eps, metric: this.makeMetric(fn, undefined, g) };
-    this.cache = cache;
-    return { g, target: cache.target, eps, metric: prev.inverseMassDiag === undefined ? cache.metric : null };
   }
 
   copy(overrides: Partial<NoUTurnSamplerOptions> = {}): NoUTurnSampler {

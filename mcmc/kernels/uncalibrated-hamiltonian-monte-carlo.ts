@@ -16,7 +16,7 @@ import { FreshArrays } from '../internal/nuts-workspace.js';
 import { checkInverseMassOption, diagonalMetric } from '../internal/metric.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, flatTarget, geometryOf, withTargetOverrides, wrap, wrapParts,
+  expandStepSize, f64, StepSetup, withTargetOverrides, wrap, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 
@@ -93,12 +93,15 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
   private readonly modes: Modes = getModes();
   /** The leapfrog steps' position (and compiled gradient) arrays, carved from shared chunks (the results get copies). */
   private readonly fresh = new FreshArrays();
+  /** The geometry, flat target, step sizes and metric, kept while they stay the same. */
+  private readonly setup: StepSetup;
 
   constructor(options: HamiltonianMonteCarloOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'numLeapfrogSteps', 'stateGradientsAreStopped', 'inverseMassDiag']);
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;
+    this.setup = new StepSetup(target, targetAndGrad, diagonalMetric);
     const n = checkPositiveInteger(FN, 'numLeapfrogSteps', o.numLeapfrogSteps);
     this.parameters = Object.freeze({
       ...o,
@@ -134,17 +137,15 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
     const [parts, rebuild] = stateParts(fn, state);
     const prev = previousResults;
     checkStateShapes(fn, parts, prev.gradsTargetLogProb);
-    const g = geometryOf(fn, parts, prev.targetLogProb);
+    const { g, target, eps, metric } = this.setup.at(fn, parts, prev);
     const { modes } = this;
     const key = sanitizeSeed(seed);
     const keys = splitSeed(key, { n: parts.length });
-    const eps = expandStepSize(fn, prev.stepSize, g);
-    const metric = diagonalMetric(fn, prev.inverseMassDiag, g);
     const numSteps = prev.numLeapfrogSteps;
     const p0 = metric.sampleMomentum(keys, modes);
     const lp0 = f64(prev.targetLogProb);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: lp0 };
-    const end = leapfrog(flatTarget(fn, this.target, this.targetAndGrad, g), start, eps, metric, numSteps, g, undefined, this.fresh.take);
+    const end = leapfrog(target, start, eps, metric, numSteps, g, undefined, this.fresh.take);
     const k0 = metric.kineticEnergy(p0), k1 = metric.kineticEnergy(end.p);
     const correction = new Float64Array(g.numChains);
     const divergent = new Uint8Array(g.numChains);

@@ -21,7 +21,7 @@ import { checkInverseMassOption, diagonalMetric, identityMetric } from '../inter
 import { FreshArrays } from '../internal/nuts-workspace.js';
 import {
   bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, flatTarget, type Geometry, geometryOf, withTargetOverrides, wrapParts,
+  expandStepSize, f64, type Geometry, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
 import { stateParts } from '../internal/target.js';
 import { detLog } from '../../src/math/index.js';
@@ -119,12 +119,15 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
   /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
   private readonly modes: Modes = getModes();
   private readonly fresh = new FreshArrays();
+  /** The geometry, flat target, step sizes and metric, kept while they stay the same. */
+  private readonly setup: StepSetup;
 
   constructor(options: LangevinOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'volatilityFn', 'inverseMassDiag']);
     const { target, targetAndGrad } = checkGradientTarget(FN, o);
     this.target = target;
     this.targetAndGrad = targetAndGrad;
+    this.setup = new StepSetup(target, targetAndGrad, diagonalMetric);
     if (o.volatilityFn !== undefined) checkFunction(FN, 'volatilityFn', o.volatilityFn);
     this.parameters = Object.freeze({
       ...o, stepSize: checkStepSizeOption(FN, o.stepSize), inverseMassDiag: checkInverseMassOption(FN, o.inverseMassDiag),
@@ -156,14 +159,13 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
     const [parts, rebuild] = stateParts(fn, state);
     const prev = previousResults;
     checkStateShapes(fn, parts, prev.gradsTargetLogProb);
-    const g = geometryOf(fn, parts, prev.targetLogProb);
+    const { g, target, eps, metric } = this.setup.at(fn, parts, prev);
     const { modes } = this;
     const key = sanitizeSeed(seed);
     const keys = splitSeed(key, { n: parts.length, salt: 'langevin.one_step' });
-    const eps = expandStepSize(fn, prev.stepSize, g);
     // The metric's inverse mass preconditions the diffusion (it multiplies σ²); the noise is an
     // identity-metric momentum draw (standard normals).
-    const m = diagonalMetric(fn, prev.inverseMassDiag, g).invMass;
+    const m = metric.invMass;
     const z = identityMetric(g).sampleMomentum(keys, modes);
     const x0 = parts.map(f64), vol0 = prev.volatility.map(f64);
     // Working arrays are carved from shared chunks; the results get copies in one buffer.
@@ -174,7 +176,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
       for (let i = 0; i < out.length; i++) out[i] = xk[i]! + d[i]! + v[i]! * Math.sqrt(e[i]! * (mk ? mk[i]! : 1)) * zk[i]!;
       return out;
     });
-    const at1 = flatTarget(fn, this.target, this.targetAndGrad, g)(x1, take);
+    const at1 = target(x1, take);
     // Without a volatility function σ = 1 everywhere: the previous results' (immutable) tensors are reused.
     const constant = this.parameters.volatilityFn === undefined;
     const { vol: vol1, grad: gradVol1 } = constant ? { vol: vol0, grad: prev.gradsVolatility.map(f64) } : volatilityAt(fn, this.parameters.volatilityFn, wrapParts(x1, g), g);
