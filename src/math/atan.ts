@@ -17,8 +17,12 @@
  * differences by exact two-sums. Constants are literals in the code (V8 loads module constants
  * from memory); test/math/literals.test.ts checks each against src/math/constants.ts.
  */
-import { POW2_ALL } from './bits.js';
-import { DD, twoProd } from './pow.js';
+import * as bits from './bits.js';
+import * as pow from './pow.js';
+
+// Local constants for the imports the hot code reads (see src/math/bits.ts).
+const { POW2_ALL } = bits;
+const { DD, twoProd } = pow;
 
 
 
@@ -82,7 +86,23 @@ export function detAtan(x: number): number {
  * detAtan2(-0, -1);   // -3.141592653589793
  */
 export function detAtan2(y: number, x: number): number {
-  if (x !== x || y !== y) return Number.NaN;
+  A2[0] = y;
+  A2[1] = x;
+  atan2Core();
+  return A2[2]!;
+}
+
+/**
+ * Slots of `atan2Core`: [0] y, [1] x, [2] the result. The calling convention of exp.ts: the work
+ * is one function too large for V8 to inline, behind a `detAtan2` small enough to be inlined, so
+ * that no double crosses a call (V8 boxes doubles passed to or returned from a call it did not inline).
+ */
+const A2 = new Float64Array(3);
+
+/** atan2(A2[0], A2[1]) into A2[2]: the work of `detAtan2`. */
+function atan2Core(): void {
+  const y = A2[0]!, x = A2[1]!;
+  if (x !== x || y !== y) { A2[2] = Number.NaN; return; }
   const ax = x < 0 ? -x : x, ay = y < 0 ? -y : y;
   const neg = y < 0 || (y === 0 && 1 / y < 0);
   const xneg = x < 0 || (x === 0 && 1 / x < 0);
@@ -111,7 +131,7 @@ export function detAtan2(y: number, x: number): number {
       }
     }
   }
-  return neg ? -r : r;
+  A2[2] = neg ? -r : r;
 }
 
 /** R(z) = z·P(z)/Q(z) ≈ asin(√z)/√z − 1 for 0 ≤ z ≤ 1/4. */

@@ -2,6 +2,11 @@
  * Exact bit access for src/math: doubles from their IEEE-754 bit patterns and a shared scratch
  * double whose 32-bit words can be read and written. Typed-array views of one buffer share the
  * platform's byte order, so these are exact and give the same results on every engine.
+ *
+ * The other src/math modules import these (and each other's exports) as a namespace and copy what
+ * their hot code reads into module constants: an imported binding is live, so V8 reads it through
+ * its module cell on every use, while a module constant costs less (measured: about 10% of
+ * `detLog`).
  */
 
 /** The double with the given IEEE-754 bit pattern (high and low 32-bit words). */

@@ -11,9 +11,14 @@
  * T_hi + (T_lo + T_hi·p) carries e^x / 2^⌊k/128⌋ to about 2^−60 relative, so one rounding makes
  * `detExp` faithful (measured max ≈ 0.51 ulp), and sinh/cosh use the pair as a double-double.
  */
-import { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN } from './bits.js';
-import { EXP_T_HI, EXP_T_LO } from './constants.js';
-import { PW, expm1DDk } from './pow.js';
+import * as bits from './bits.js';
+import * as constants from './constants.js';
+import * as pow from './pow.js';
+
+// Local constants for the imports the hot code reads (see src/math/bits.ts).
+const { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN } = bits;
+const { EXP_T_HI, EXP_T_LO } = constants;
+const { PW, expm1DDk } = pow;
 
 const TWO_M1022 = POW2_ALL[-1022 + 1074]!;
 

@@ -6,9 +6,14 @@
  * rounds once; the error before that rounding is far below 2^−60 of the result, so the results
  * are faithfully rounded and almost always correctly rounded.
  */
-import { BITS_F64, BITS_I32, HI, SIGN } from './bits.js';
-import { lnPair, lnPlusLn2 } from './log.js';
-import { DD, twoProd } from './pow.js';
+import * as bits from './bits.js';
+import * as log from './log.js';
+import * as pow from './pow.js';
+
+// Local constants for the imports the hot code reads (see src/math/bits.ts).
+const { BITS_F64, BITS_I32, HI, SIGN } = bits;
+const { lnPair, lnPlusLn2 } = log;
+const { DD, twoProd } = pow;
 
 /** √(qh + ql) + x as a normalised double-double (returned high part, low part in UL[0]). */
 const UL = new Float64Array(1);

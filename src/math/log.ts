@@ -14,8 +14,11 @@
  * division, and no loss near x = 1, where r = x − 1 exactly). log2 and log10 multiply ln m by
  * 1/ln 2 or 1/ln 10 as double-doubles and add k or k·log10 2 the same way.
  */
-import { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits } from './bits.js';
+import * as bits from './bits.js';
 import { LOG_C_HI, LOG_C_LO, LOG_INVC } from './constants.js';
+
+// Local constants for the imports the hot code reads (see src/math/bits.ts).
+const { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits } = bits;
 
 // fdlibm e_log.c / s_log1p.c constants (Lg1..Lg7 = Lp1..Lp7), given by their bit patterns.
 export const LN2_HI = fromBits(0x3fe62e42, 0xfee00000); // 0.6931471803691238, 11 trailing zero bits

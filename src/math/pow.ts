@@ -1,10 +1,13 @@
 /**
  * pow (moved from src/random/detmath.ts, unchanged bit for bit), and the double-double
- * kernels they share with the rest of src/math: `twoProd`, `twoSum` (a double-double result
- * returned as its high part, its low part left in `DD[0]`), `lnDDk` (ln x to about 2^−68) and
+ * kernels they share with the rest of src/math: `twoProd` (a double-double result returned as
+ * its high part, its low part left in `DD[0]`), `lnDDk` (ln x to about 2^−68) and
  * `expm1DDk` (e^g − 1 for |g| ≤ 0.35 to about 2^−61), these two with their doubles in the slots `PW`.
  */
-import { BITS_F64, BITS_I32, HI, fromBits } from './bits.js';
+import * as bits from './bits.js';
+
+// Local constants for the imports the hot code reads (see src/math/bits.ts).
+const { BITS_F64, BITS_I32, HI, fromBits } = bits;
 
 // ---------------------------------------------------------------------------------------------
 // pow. Engines disagree on the last bits of Math.pow / `**` (about 10% of non-square exponents
@@ -25,6 +28,11 @@ const THIRD_LO = fromBits(0x3c755555, 0x55555555);   // 1.85037170770859413132e-
 const FIFTH_HI = fromBits(0x3fc99999, 0x9999999a);
 const FIFTH_LO = fromBits(0xbc699999, 0x9999999a);   // −1.11022302462515654042e-17
 const SIXTH_HI = THIRD_HI / 2, SIXTH_LO = THIRD_LO / 2;  // 1/6, exactly halved
+/** Veltkamp's split a = hi + lo (hi with 26 significant bits) of the constants above, as Dekker's products split them. */
+function splitHi(a: number): number { const c = 134217729 * a; return c - (c - a); }
+const LN2_DD_HH = splitHi(LN2_DD_HI), LN2_DD_HL = LN2_DD_HI - LN2_DD_HH;
+const FIFTH_HH = splitHi(FIFTH_HI), FIFTH_HL = FIFTH_HI - FIFTH_HH;
+const SIXTH_HH = splitHi(SIXTH_HI), SIXTH_HL = SIXTH_HI - SIXTH_HH;
 /** Just above ln(largest double) (e^z overflows above it), just below ln 2^−1075 (e^z rounds to 0). */
 const LN_OVERFLOW = 709.79;
 const LN_UNDERFLOW = -745.2;
@@ -48,14 +56,6 @@ export function twoProd(a: number, b: number): number {
   const cb = 134217729 * b, bh = cb - (cb - b), bl = b - bh;
   DD[0] = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
   return p;
-}
-
-/** a + b = s + DD[0] exactly (Knuth); returns s. */
-export function twoSum(a: number, b: number): number {
-  const s = a + b;
-  const bv = s - a;
-  DD[0] = (a - (s - bv)) + (b - bv);
-  return s;
 }
 
 // Calling convention (that of exp.ts): V8 boxes a double passed to or returned from a call it
@@ -85,26 +85,35 @@ function lnDDk(): void {
   if (mant > 0x6a09e) { BITS_I32[HI] = mant | 0x3fe00000; k += 1; } else BITS_I32[HI] = mant | 0x3ff00000;
   const m = BITS_F64[0]!;
   // s = (m − 1)/(m + 1): m − 1 is exact, m + 1 = bh + bl, then one correction of the quotient.
+  // The exact sums and products (Knuth, Dekker) are written out, as in exp.ts: a `twoProd` call
+  // that V8 leaves out of line allocates its double result.
   const a = m - 1;
-  const bh = twoSum(m, 1), bl = DD[0]!;
+  const bh = m + 1, bv = bh - m;
+  const bl = (m - (bh - bv)) + (1 - bv);
   const sh = a / bh;
-  const p = twoProd(sh, bh), pe = DD[0]!;
+  const cs = 134217729 * sh, shh = cs - (cs - sh), shl = sh - shh;      // Veltkamp split of sh
+  const cb = 134217729 * bh, bhh = cb - (cb - bh), bhl = bh - bhh;
+  const p = sh * bh;
+  const pe = ((shh * bhh - p) + shh * bhl + shl * bhh) + shl * bhl;
   const sl = (((a - p) - pe) - sh * bl) / bh;
   // t = s²
-  const th = twoProd(sh, sh);
-  const tl = DD[0]! + 2 * sh * sl;
+  const th = sh * sh;
+  const tl = (((shh * shh - th) + shh * shl + shl * shh) + shl * shl) + 2 * sh * sl;
   const r = 1 / 7 + th * (1 / 9 + th * (1 / 11 + th * (1 / 13 + th * (1 / 15 + th * (1 / 17 + th * (1 / 19 +
     th * (1 / 21 + th * (1 / 23 + th * (1 / 25 + th * (1 / 27))))))))));
   // q = 1/3 + t/5 + t²·R
-  const f = twoProd(th, FIFTH_HI);
-  const fl = DD[0]! + th * FIFTH_LO + tl * FIFTH_HI;
+  const ct = 134217729 * th, thh = ct - (ct - th), thl = th - thh;      // split of th
+  const f = th * FIFTH_HI;
+  const fl = (((thh * FIFTH_HH - f) + thh * FIFTH_HL + thl * FIFTH_HH) + thl * FIFTH_HL) + th * FIFTH_LO + tl * FIFTH_HI;
   const qh = THIRD_HI + f;
   const ql = ((THIRD_HI - qh) + f) + (THIRD_LO + fl + th * th * r);
   // u = t·q, c = s·u
-  const uh = twoProd(th, qh);
-  const ul = DD[0]! + th * ql + tl * qh;
-  const ch = twoProd(sh, uh);
-  const cl = DD[0]! + sh * ul + sl * uh;
+  const cq = 134217729 * qh, qhh = cq - (cq - qh), qhl = qh - qhh;
+  const uh = th * qh;
+  const ul = (((thh * qhh - uh) + thh * qhl + thl * qhh) + thl * qhl) + th * ql + tl * qh;
+  const cu = 134217729 * uh, uhh = cu - (cu - uh), uhl = uh - uhh;
+  const ch = sh * uh;
+  const cl = (((shh * uhh - ch) + shh * uhl + shl * uhh) + shl * uhl) + sh * ul + sl * uh;
   // ln m / 2 = s + c
   const hh = sh + ch;
   const hl = (ch - (hh - sh)) + (sl + cl);
@@ -112,8 +121,9 @@ function lnDDk(): void {
   const ml = hl - (mh - hh);
   if (k === 0) { PW[7] = 2 * ml; PW[6] = 2 * mh; return; }
   // + k·ln 2 (|k·ln 2| ≥ ln 2 > 2·|ln m / 2|, so the fast sum is exact)
-  const kh = twoProd(k, LN2_DD_HI);
-  const kl = DD[0]! + k * LN2_DD_LO;
+  const ck = 134217729 * k, khh = ck - (ck - k), khl = k - khh;
+  const kh = k * LN2_DD_HI;
+  const kl = (((khh * LN2_DD_HH - kh) + khh * LN2_DD_HL + khl * LN2_DD_HH) + khl * LN2_DD_HL) + k * LN2_DD_LO;
   const sHi = kh + 2 * mh;
   const sLo = ((kh - sHi) + 2 * mh) + (kl + 2 * ml);
   const out = sHi + sLo;
@@ -129,11 +139,15 @@ function lnDDk(): void {
  */
 export function expm1DDk(): void {
   const gh = PW[4]!, gl = PW[5]!;
-  const p = twoProd(gh, gh), pe = DD[0]!;                 // g² ≈ p + pe + 2·gh·gl
-  const c = twoProd(p, gh);                             // g³ ≈ c + DD[0] + pe·gh + 3·p·gl
-  const cl = DD[0]! + pe * gh + 3 * p * gl;
-  const c6 = twoProd(c, SIXTH_HI);                      // g³/6 ≈ c6 + c6l
-  const c6l = DD[0]! + c * SIXTH_LO + cl * SIXTH_HI;
+  const cg = 134217729 * gh, ghh = cg - (cg - gh), ghl = gh - ghh;       // split of gh
+  const p = gh * gh;                                     // g² ≈ p + pe + 2·gh·gl
+  const pe = ((ghh * ghh - p) + ghh * ghl + ghl * ghh) + ghl * ghl;
+  const cp = 134217729 * p, phh = cp - (cp - p), phl = p - phh;
+  const c = p * gh;                                      // g³ ≈ c + cl
+  const cl = (((phh * ghh - c) + phh * ghl + phl * ghh) + phl * ghl) + pe * gh + 3 * p * gl;
+  const cc = 134217729 * c, chh = cc - (cc - c), chl = c - chh;
+  const c6 = c * SIXTH_HI;                               // g³/6 ≈ c6 + c6l
+  const c6l = (((chh * SIXTH_HH - c6) + chh * SIXTH_HL + chl * SIXTH_HH) + chl * SIXTH_HL) + c * SIXTH_LO + cl * SIXTH_HI;
   const hp = 0.5 * p;
   const poly = 1 / 24 + gh * (1 / 120 + gh * (1 / 720 + gh * (1 / 5040 + gh * (1 / 40320 +
     gh * (1 / 362880 + gh * (1 / 3628800 + gh * (1 / 39916800 + gh * (1 / 479001600 +
@@ -144,16 +158,6 @@ export function expm1DDk(): void {
   const h = s2 + lo;
   PW[7] = lo - (h - s2);
   PW[6] = h;
-}
-
-/**
- * g = z − n·ln 2 as a double-double (high part returned, low part in `DD[0]`) for z = zh + zl
- * and the integer n nearest z/ln 2: n·LN2_DD_HI is exact and zh − that is exact (Sterbenz).
- */
-function reduceLn2(zh: number, zl: number, n: number): number {
-  const p = twoProd(n, LN2_DD_HI);
-  const gl0 = (zl - DD[0]!) - n * LN2_DD_LO;
-  return twoSum(zh - p, gl0);
 }
 
 /** x^y (PW[0], PW[1]) into PW[2]: the work of `detPow` (see the calling convention above). */
@@ -180,14 +184,23 @@ function powCore(): void {
   PW[3] = ax;
   lnDDk();
   const lh = PW[6]!, ll = PW[7]!;
-  const ph = twoProd(y, lh);
-  const pl = DD[0]! + y * ll;
+  const cy = 134217729 * y, yh = cy - (cy - y), yl = y - yh;
+  const cl = 134217729 * lh, lhh = cl - (cl - lh), lhl = lh - lhh;
+  const ph = y * lh;                                     // y·lh = ph + its error (Dekker)
+  const pl = (((yh * lhh - ph) + yh * lhl + yl * lhh) + yl * lhl) + y * ll;
   const zh = ph + pl;
   const zl = pl - (zh - ph);
   if (zh > LN_OVERFLOW) { PW[2] = neg ? -Infinity : Infinity; return; }
   if (zh < LN_UNDERFLOW) { PW[2] = neg ? -0 : 0; return; }
   const n = Math.round(zh * INV_LN2);  // in [−1075, 1024]
-  PW[4] = reduceLn2(zh, zl, n); PW[5] = DD[0]!;
+  // g = z − n·ln 2 as a double-double: n·LN2_DD_HI = q + qe exactly and zh − q is exact (Sterbenz)
+  const cn = 134217729 * n, nh = cn - (cn - n), nl = n - nh;
+  const q = n * LN2_DD_HI;
+  const qe = ((nh * LN2_DD_HH - q) + nh * LN2_DD_HL + nl * LN2_DD_HH) + nl * LN2_DD_HL;
+  const gl0 = (zl - qe) - n * LN2_DD_LO;
+  const ga = zh - q;
+  const gh = ga + gl0, gv = gh - ga;
+  PW[4] = gh; PW[5] = (ga - (gh - gv)) + (gl0 - gv);
   expm1DDk();
   const sh = PW[6]!, sl = PW[7]!;
   // 2^n·(1 + s) with 1 + s = hi + lo, |s| < 0.42

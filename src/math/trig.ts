@@ -9,59 +9,132 @@
  *     beyond the four parts leave an absolute error below 2^−130, so even the closest double to a
  *     multiple of π/2 (|r| ≈ 2^−60 or more) keeps over 60 correct bits.
  *   - larger |x| (up to the largest double): Payne–Hanek. x = m·2^e (m a 53-bit integer) times
- *     ⌊2/π·2^1280⌋ (a 1280-bit constant from mpmath) in exact BigInt arithmetic gives n mod 4 and
- *     128 bits of the fraction x·2/π − n, |fraction| ≤ 1/2, which times π/2 (double-double) is r.
- *     BigInt arithmetic is exact, so this path is engine-independent too (about a microsecond).
+ *     ⌊2/π·2^1280⌋ (a 1280-bit constant from mpmath) in exact integer arithmetic (24-bit chunks
+ *     in doubles) gives n mod 4 and 128 bits of the fraction x·2/π − n, |fraction| ≤ 1/2, which
+ *     times π/2 (double-double) is r. The arithmetic is exact, so this path is engine-independent
+ *     too (and gives the bits of the BigInt reduction it replaced).
  * Kernels on |r| ≤ π/4: fdlibm's __kernel_sin / __kernel_cos polynomials (their coefficients S1..S6,
  * C1..C6 written as literals in the code, since V8 loads module constants from memory) (Sun 1993; relative
  * approximation error 2^−57.9 and 2^−59.3, checked in constants.py), including the first-order
  * effect of r_lo. tan = sin/cos (or −cos/sin) from the unrounded kernel sums by a double-double
  * division, rounded once.
  */
-import { BITS_F64, BITS_I32, HI, LO, POW2_ALL, SIGN } from './bits.js';
-import { PIO2_HI, PIO2_LO, TWO_OVER_PI_1280 } from './constants.js';
-import { DD, twoProd } from './pow.js';
+import * as bits from './bits.js';
+import * as constants from './constants.js';
 
+// Local constants for the imports the hot code reads (see src/math/bits.ts).
+const { BITS_F64, BITS_I32, HI, LO, POW2_ALL, SIGN } = bits;
+const { PIO2_HI, TWO_OVER_PI_1280 } = constants;
 
 const MEDIUM = 1647099.3291652855;  // just below 2^20·π/2
 const TWO_M128 = POW2_ALL[-128 + 1074]!;
+const TWO_72 = POW2_ALL[72 + 1074]!;
+/** Veltkamp's split of PIO2_HI (PIO2_HH + PIO2_HL), as Dekker's product splits it. */
+const PIO2_HH = 134217729 * PIO2_HI - (134217729 * PIO2_HI - PIO2_HI), PIO2_HL = PIO2_HI - PIO2_HH;
 
 /** The reduced argument r = RED[0] + RED[1] of `reduceLarge`, and of `trigCore` for `tanKernel` (a typed array: no allocation). */
 const RED = new Float64Array(2);
 
 /**
- * WINDOW[e + 32] = ⌊(2/π)·2^1280 / 2^(1088 − e)⌋ mod 2^194, the bits of `TWO_OVER_PI_1280` that
- * `reduceLarge` needs for x = m·2^e (e ≥ −32 there), computed on first use.
+ * C = ⌊2/π·2^1280⌋ in 24-bit chunks, C24[i + 4] = ⌊C/2^(24i)⌋ mod 2^24 for i = 0..53, with four
+ * zero chunks either side so that every window `reduceLarge` reads is in bounds. Chunks of 24 bits
+ * keep every product of two chunks (48 bits) and every sum of a few of them exact in doubles.
  */
-const WINDOW: (bigint | undefined)[] = [];
+const C24 = new Float64Array(62);
+for (let i = 0; i < 54; i++) C24[i + 4] = Number((TWO_OVER_PI_1280 >> BigInt(24 * i)) & 0xffffffn);
+/** M24[j]: the 24-bit chunks of m·2^(24 − b) in `reduceLarge` (below 2^77, so four chunks). */
+const M24 = new Float64Array(4);
+/** G24[i + 3]: chunk i (bits 24i .. 24i + 23) of the fraction in `reduceLarge` (i = 0..5), with three zero chunks below. */
+const G24 = new Float64Array(9);
+
+/** Chunk k of the product m·2^(24 − b)·C before carries: Σ_j M24[j]·C24[k − j + 4] (exact, below 2^50). */
+function chunkProduct(k: number): number {
+  return M24[0]! * C24[k + 4]! + M24[1]! * C24[k + 3]! + M24[2]! * C24[k + 2]! + M24[3]! * C24[k + 1]!;
+}
 
 /**
- * Payne–Hanek reduction with exact BigInt arithmetic, for finite |x| ≥ 2^20·π/2: x = m·2^e with
- * m a 53-bit integer, and N = ⌊m·C / 2^s⌋ for C = ⌊2/π·2^1280⌋, s = 1152 − e, gives n mod 4
- * (bits 128–129 of N) and 128 bits of the fraction x·2/π − n (bits 0–127). With C = Ch·2^(s − 64)
- * + Cl, N = ⌊(m·Ch + d)/2^64⌋ with 0 ≤ d < m < 2^53, so N mod 2^130 is bits 64–193 of m·(Ch mod
- * 2^194) (`WINDOW`) unless the low 64 bits of that product come within 2^53 of a carry; then
- * (about once in 2^11) the full product m·C is formed. Either way N is exact.
+ * The carry into chunk a + 1 from chunks lo..a of m·2^(24 − b)·C (an integer below 2^27), or −1
+ * when lo > 0 and the chunks below lo might still add one to it: they add less than 2^26 to
+ * chunks a − 1 and a taken as one 48-bit number, so only a remainder within 2^26 of 2^48 (chunk
+ * a, after its carry out, ≥ 2^24 − 5) is in doubt, about once in 3·10^6; `reduceLarge` then
+ * takes all the chunks.
  */
-function reduceLarge(x: number): number {
+function carryInto(lo: number, a: number): number {
+  let c = 0, v = 0;
+  for (let k = lo; k <= a; k++) { v = chunkProduct(k) + c; c = Math.floor(v * 5.960464477539063e-8); }  // 2^−24
+  return lo > 0 && v - c * 16777216 >= 16777211 ? -1 : c;
+}
+
+/**
+ * Payne–Hanek reduction for finite |x| ≥ 2^20·π/2, in exact integer arithmetic on doubles (24-bit
+ * chunks): x = m·2^e with m a 53-bit integer, and N = ⌊m·C / 2^s⌋ for C = ⌊2/π·2^1280⌋ and
+ * s = 1152 − e gives n mod 4 (bits 128–129 of N) and the fraction x·2/π − n as a 128-bit integer
+ * f (bits 0–127, taken in [−2^127, 2^127)). With s = 24a + b, N = ⌊m·2^(24 − b)·C / 2^24(a + 1)⌋:
+ * chunks a + 1 .. a + 6 of that product, plus the carry from the chunks below (two of them, or all
+ * when those two leave it in doubt). f then becomes fh + fl, fh = f rounded to the nearest double
+ * and fl = f − fh rounded, and r = (fh + fl)·2^−128·π/2 as a double-double.
+ */
+function reduceLarge(): number {
+  const x = TQ[0]!;                                        // the argument of `trigCore` (a slot: a double argument would be boxed)
   BITS_F64[0] = x;
   const hw = BITS_I32[HI]!;
-  const e = ((hw >>> 20) & 0x7ff) - 1075;
-  const m = BigInt(((hw & 0xfffff) | 0x100000) * 4294967296 + (BITS_I32[LO]! >>> 0));   // exact: 53 bits
-  let win = WINDOW[e + 32];
-  if (win === undefined) win = WINDOW[e + 32] = BigInt.asUintN(194, TWO_OVER_PI_1280 >> BigInt(1088 - e));
-  const p = m * win;
-  let q: bigint;                                             // N mod 2^130
-  if (BigInt.asUintN(64, p) < 0xffe0000000000000n) q = BigInt.asUintN(130, p >> 64n);   // 2^64 − 2^53
-  else q = BigInt.asUintN(130, (m * TWO_OVER_PI_1280) >> BigInt(1152 - e));
-  let n = Number(q >> 128n);
-  let f = BigInt.asUintN(128, q);                            // fraction · 2^128
-  if (f >= (1n << 127n)) { f -= 1n << 128n; n += 1; }
-  const fh = Number(f);
-  const fl = Number(f - BigInt(fh));
-  // r = (fh + fl)·2^−128·π/2 as a double-double
-  const ph = twoProd(fh, PIO2_HI);
-  const pl = DD[0]! + (fh * PIO2_LO + fl * PIO2_HI);
+  const s = 2227 - ((hw >>> 20) & 0x7ff);                 // 1152 − e, e = biased exponent − 1075; s in [181, 1184]
+  const a = (s / 24) | 0;
+  const m = ((hw & 0xfffff) | 0x100000) * 4294967296 + (BITS_I32[LO]! >>> 0);   // exact: 53 bits
+  // m·2^(24 − b) (exact, below 2^77) in 24-bit chunks
+  let v = m * POW2_ALL[24 * a + 24 - s + 1074]!;
+  const m3 = Math.floor(v * 2.117582368135751e-22);      // 2^−72
+  v -= m3 * TWO_72;                                       // exact: the bits of m that remain
+  const m2 = Math.floor(v * 3.552713678800501e-15);       // 2^−48
+  v -= m2 * 281474976710656;
+  const m1 = Math.floor(v * 5.960464477539063e-8);        // 2^−24
+  M24[0] = v - m1 * 16777216; M24[1] = m1; M24[2] = m2; M24[3] = m3;
+  let c = carryInto(a - 1, a);
+  if (c < 0) c = carryInto(0, a);
+  for (let i = 0; i < 6; i++) {
+    const w = chunkProduct(a + 1 + i) + c;
+    c = Math.floor(w * 5.960464477539063e-8);
+    G24[i + 3] = w - c * 16777216;
+  }
+  const top = G24[8]! | 0;                                 // bits 120–143 of N
+  let n = (top >> 8) & 3;
+  let sgn = 1;
+  if (top & 128) {
+    // f ≥ 2^127: f − 2^128 and n + 1; |f| = 2^128 − f by a subtraction with borrows
+    sgn = -1;
+    n += 1;
+    let b = 0;
+    for (let i = 3; i < 8; i++) {
+      const d = -G24[i]! - b;
+      b = d < 0 ? 1 : 0;
+      G24[i] = d + b * 16777216;
+    }
+    G24[8] = 256 - (top & 255) - b;
+  } else G24[8] = top & 255;
+  // |f| to the nearest double, ties to even (as Number(BigInt) rounds): with t the top nonzero
+  // chunk, A + B = its top four chunks scaled by 2^−24(t − 3), an integer of at least 73 bits (A, B
+  // exact), and the chunks below it (at most two: `rest`, exact) as a sticky 1/2 added to B. The
+  // rounding boundaries of a 73-bit integer are integers, so A + (B + sticky) rounds exactly as
+  // |f|·2^−24(t − 3) does.
+  let t = 8;
+  while (t > 3 && G24[t] === 0) t--;
+  const A = (G24[t]! * 16777216 + G24[t - 1]!) * 281474976710656;    // 2^24, 2^48: exact
+  const B = G24[t - 2]! * 16777216 + G24[t - 3]!;
+  const rest = t === 8 ? G24[4]! * 16777216 + G24[3]! : t === 7 ? G24[3]! : 0;
+  const H = A + (B + (rest === 0 ? 0 : 0.5));
+  const sc = POW2_ALL[24 * t - 144 + 1074]!;                           // 2^24(t − 6)
+  const gh = H * sc;                                                     // exact scaling
+  // |f| − gh = E·sc + rest, E exact (A ≤ H ≤ 2A: Sterbenz; then integers below 2^50), and
+  // E·sc + rest of two exact doubles rounds once: fl = Number(f − fh)
+  const E = (A - H) + B;
+  const gl = E * sc + rest;
+  const fh = sgn < 0 ? -gh : gh;
+  const fl = sgn < 0 ? 0 - gl : gl;                                      // +0, not −0, for f = fh, as 0n gives
+  // r = (fh + fl)·2^−128·π/2 as a double-double (fh·PIO2_HI exactly by Dekker's product, written out)
+  const ph = fh * 1.5707963267948966 /* PIO2_HI */;
+  const cf = 134217729 * fh, fhh = cf - (cf - fh), fhl = fh - fhh;
+  const pe = ((fhh * PIO2_HH - ph) + fhh * PIO2_HL + fhl * PIO2_HH) + fhl * PIO2_HL;
+  const pl = pe + (fh * 6.123233995736766e-17 /* PIO2_LO */ + fl * 1.5707963267948966 /* PIO2_HI */);
   const h = ph + pl;
   let hi = h * TWO_M128;
   let lo = (pl - (h - ph)) * TWO_M128;
@@ -133,7 +206,7 @@ function trigCore(op: number): void {
       l = t - (h - s2);
       n = (((nf | 0) & 3) + n) & 3;
     } else {
-      n = (reduceLarge(x) + n) & 3;
+      n = (reduceLarge() + n) & 3;
       h = RED[0]!; l = RED[1]!;
     }
   }
