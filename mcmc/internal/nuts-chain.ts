@@ -79,54 +79,40 @@ export class ChainRandom {
     return impl.uniformFloat64At === undefined ? this.block[j]! : impl.uniformFloat64At(this.blockKey, j, UNIFORM_BLOCK, this.modes);
   }
 
-  /** Fills `out` with standard normals from the next sub-key (the uniforms mapped by the deterministic √2·erfinv(2u − 1)). */
+  /** Fills `out` with standard normals from the next sub-key (the uniforms mapped by the deterministic √2·erfinv(2u − 1), fused when the PRNG can). */
   normals(out: Float64Array): void {
-    this.uniforms(out);
+    const impl = this.impl, k = impl.foldIn(this.stream, this.sub++, this.modes);
+    if (impl.normalFloat64 !== undefined) { impl.normalFloat64(k, out, this.modes); return; }
+    this.fill(k, out);
     normalFromUnit(out);
   }
 }
 
-/** A point in phase space: position, momentum, gradient of the log density, log density. */
+/**
+ * A point of the trajectory: position, momentum, gradient of the log density, log density and
+ * Hamiltonian. Points live in a pool and are never copied: a leapfrog step writes a fresh point,
+ * and the trajectory's ends, the draw and the subtrees' proposals hold points by reference
+ * (`refs` counts the holders; a point with none goes back to the pool).
+ */
 class Point {
   readonly q: Float64Array;
   readonly p: Float64Array;
   readonly g: Float64Array;
   lp = 0;
-  constructor(dim: number) {
-    this.q = new Float64Array(dim);
-    this.p = new Float64Array(dim);
-    this.g = new Float64Array(dim);
-  }
-  copyFrom(o: Point): void {
-    const q = this.q, p = this.p, g = this.g, oq = o.q, op = o.p, og = o.g;
-    for (let i = 0; i < q.length; i++) { q[i] = oq[i]!; p[i] = op[i]!; g[i] = og[i]!; }
-    this.lp = o.lp;
-  }
-}
-
-/** A candidate draw: position, gradient, log density and Hamiltonian (its momentum is not needed). */
-class Draw {
-  readonly q: Float64Array;
-  readonly g: Float64Array;
-  lp = 0;
   h = 0;
-  constructor(dim: number) {
-    this.q = new Float64Array(dim);
-    this.g = new Float64Array(dim);
-  }
-  copyFrom(o: Draw): void {
-    const q = this.q, g = this.g, oq = o.q, og = o.g;
-    for (let i = 0; i < q.length; i++) { q[i] = oq[i]!; g[i] = og[i]!; }
-    this.lp = o.lp; this.h = o.h;
+  refs = 0;
+  constructor(arena: Float64Array, at: number, dim: number) {
+    this.q = arena.subarray(at, at + dim);
+    this.p = arena.subarray(at + dim, at + 2 * dim);
+    this.g = arena.subarray(at + 2 * dim, at + 3 * dim);
   }
 }
 
-/** The locals of one level of the tree recursion (a subtree of depth ≥ 1 and its two halves). */
+/** The locals of one level of the tree recursion (a subtree of depth ≥ 2 and its two halves). */
 class Level {
   readonly pInitEnd: Float64Array;
   readonly pSharpInitEnd: Float64Array;
   readonly rhoInit: Float64Array;
-  readonly final: Draw;
   readonly pFinalBeg: Float64Array;
   readonly pSharpFinalBeg: Float64Array;
   readonly rhoFinal: Float64Array;
@@ -134,7 +120,6 @@ class Level {
     this.pInitEnd = new Float64Array(dim);
     this.pSharpInitEnd = new Float64Array(dim);
     this.rhoInit = new Float64Array(dim);
-    this.final = new Draw(dim);
     this.pFinalBeg = new Float64Array(dim);
     this.pSharpFinalBeg = new Float64Array(dim);
     this.rhoFinal = new Float64Array(dim);
@@ -142,6 +127,13 @@ class Level {
 }
 
 const copy = (to: Float64Array, from: Float64Array): void => { for (let i = 0; i < to.length; i++) to[i] = from[i]!; };
+
+/**
+ * A Hamiltonian with NaN counted as +∞ (Stan's convention). Written 1 / 0: V8 loads the global
+ * `Infinity` generically in a branch that never ran, and the Hamiltonian would then be boxed (an
+ * allocation at every leaf).
+ */
+const nanToInf = (h: number): number => (h === h ? h : 1 / 0);
 
 /**
  * Joins two adjacent pieces of a trajectory, A then B (in integration order): writes ρ = ρ_A + ρ_B
@@ -180,15 +172,18 @@ function joinLeaves(rho: Float64Array, p1: Float64Array, p2: Float64Array, v1: F
 /**
  * log(e^a + e^b) and the share e^b / (e^a + e^b) of b, from one exp and one log1p: the log sum
  * of weights of a merged tree and the probability of taking its new part's draw. Stan computes
- * the same two numbers as `log_sum_exp` and `exp(b − log_sum_exp)`.
+ * the same two numbers as `log_sum_exp` and `exp(b − log_sum_exp)`. In place: a = w[0] and
+ * b = w[1] become the two results (slots rather than arguments: V8 allocates a box for each
+ * double passed to a call it does not inline, and this one is not always inlined).
  */
-function mergeWeights(a: number, b: number, out: Float64Array): void {
-  if (a === -Infinity || b === -Infinity) { out[0] = a === -Infinity ? b : a; out[1] = a === -Infinity ? 1 : 0; return; }
+function mergeWeights(w: Float64Array): void {
+  const a = w[0]!, b = w[1]!;
+  if (a === -Infinity || b === -Infinity) { w[0] = a === -Infinity ? b : a; w[1] = a === -Infinity ? 1 : 0; return; }
   const d = b - a;
-  if (d !== d) { out[0] = Infinity; out[1] = 0; return; }   // both +∞
+  if (d !== d) { w[0] = Infinity; w[1] = 0; return; }   // both +∞
   const t = detExp(-Math.abs(d));
-  out[0] = (d > 0 ? b : a) + detLog1p(t);
-  out[1] = d > 0 ? 1 / (1 + t) : t / (1 + t);
+  w[0] = (d > 0 ? b : a) + detLog1p(t);
+  w[1] = d > 0 ? 1 / (1 + t) : t / (1 + t);
 }
 
 export interface NutsChainOptions {
@@ -230,14 +225,18 @@ export class NutsChain {
   /** The Hamiltonian at the draw. */
   energy = 0;
 
-  /** The chain's position, with its gradient and log density (its momentum buffer is scratch). */
-  private readonly cur: Point;
-  /** The point being integrated: one end of the trajectory. */
-  private z: Point;
-  private readonly fwd: Point;
-  private readonly bck: Point;
-  private sample: Draw;
-  private propose: Draw;
+  /** The chain's position, with its gradient and log density (its momentum is scratch): the last draw. */
+  private cur: Point;
+  /** The ends of the trajectory: the points the next leapfrog step forward or backward starts from. */
+  private fwd: Point;
+  private bck: Point;
+  /**
+   * Every point: at most the draw, the two ends, one pending proposal per level of the tree and
+   * the point being written are held at once (maxTreeDepth + 3). `free[0..nFree)` are unheld.
+   */
+  private readonly points: Point[];
+  private readonly free: Point[];
+  private nFree = 0;
   private readonly noise: Float64Array;
   private readonly rho: Float64Array;
   private readonly rhoFwd: Float64Array;
@@ -253,9 +252,9 @@ export class NutsChain {
   private readonly levels: Level[];
   private readonly maxTreeDepth: number;
   private readonly maxEnergyDiff: number;
-  // Scratch of the recursion: the last subtree's log sum of weights, the running sums, merge weights.
+  // Scratch of the recursion: the last subtree's proposal (one reference held) and log sum of weights, the running sum, merge weights.
+  private propOut: Point;
   private lswOut = 0;
-  private leafH = 0;
   private sumMetroProb = 0;
   private eps = 0;
   private h0 = 0;
@@ -270,12 +269,11 @@ export class NutsChain {
     this.metric = this.dense ?? new DiagonalMetric(this.invMetric);
     this.vel = new Float64Array(dim);
     const v = () => new Float64Array(dim);
-    this.cur = new Point(dim);
-    this.z = this.cur;
-    this.fwd = new Point(dim);
-    this.bck = new Point(dim);
-    this.sample = new Draw(dim);
-    this.propose = new Draw(dim);
+    const nPoints = options.maxTreeDepth + 3, arena = new Float64Array(3 * dim * nPoints);
+    this.points = Array.from({ length: nPoints }, (_, k) => new Point(arena, 3 * dim * k, dim));
+    this.free = this.points.slice();
+    this.cur = this.fwd = this.bck = this.propOut = this.points[0]!;
+    this.freeAllButCur();
     this.noise = v();
     this.rho = v(); this.rhoFwd = v(); this.rhoBck = v();
     this.pFwdFwd = v(); this.pSharpFwdFwd = v(); this.pFwdBck = v(); this.pSharpFwdBck = v();
@@ -298,6 +296,33 @@ export class NutsChain {
     return c.lp;
   }
 
+  /** Returns every point but the position to the pool (between transitions nothing else is held). */
+  private freeAllButCur(): void {
+    let n = 0;
+    for (const z of this.points) if (z !== this.cur) this.free[n++] = z;
+    this.nFree = n;
+  }
+
+  /** Drops one reference to `z`. */
+  private release(z: Point): void {
+    if (--z.refs === 0) this.free[this.nFree++] = z;
+  }
+
+  /**
+   * Uniform progressive sampling between the two halves of a subtree, the first's proposal `init`
+   * and log sum of weights in merge[0], the second's in `propOut` and `lswOut` (each proposal
+   * holding one reference): leaves the subtree's in `propOut` and `lswOut`, the second half's
+   * proposal taken with probability its share of the weight (one uniform).
+   */
+  private mergeHalves(init: Point): void {
+    const w = this.merge, final = this.propOut;
+    w[1] = this.lswOut;
+    mergeWeights(w);
+    this.lswOut = w[0]!;
+    if (this.rng.uniform() < w[1]!) this.release(init);
+    else { this.release(final); this.propOut = init; }
+  }
+
   /**
    * Fresh momentum p ~ N(0, M) at the position; returns the Hamiltonian −log p + ½ pᵀ M⁻¹ p (+∞
    * for NaN, Stan's convention) and leaves the velocity M⁻¹p in `vel`.
@@ -306,22 +331,26 @@ export class NutsChain {
     const p = this.cur.p, u = this.noise;
     this.rng.normals(u);
     this.metric.sampleMomentum(u, p);
-    const h = this.metric.kineticEnergy(p, this.vel) - this.cur.lp;
-    return h === h ? h : Infinity;
+    return nanToInf(this.metric.kineticEnergy(p, this.vel) - this.cur.lp);
   }
 
-  /** The first half of a leapfrog step of size `eps` (signed) from z: half kick, drift, gradient. The caller does the second half kick. */
-  private kickDrift(eps: number): void {
-    const z = this.z, q = z.q, p = z.p, g = z.g, m = this.invMetric, half = 0.5 * eps, dense = this.dense;
+  /**
+   * The first half of a leapfrog step of size `sign`·`eps` from `z` into `to`: half kick, drift,
+   * gradient. The caller does the second half kick. (The step size is not an argument: V8 boxes
+   * a double passed to a call it does not inline.)
+   */
+  private kickDrift(z: Point, to: Point, sign: number): void {
+    const eps = sign * this.eps;
+    const q = z.q, p = z.p, g = z.g, tq = to.q, tp = to.p, m = this.invMetric, half = 0.5 * eps, dense = this.dense;
     if (dense === null) {        // the kick and the diagonal drift x + (ε·m)·p in one pass
-      for (let i = 0; i < q.length; i++) { const pi = p[i]! + half * g[i]!; p[i] = pi; q[i] = q[i]! + eps * m[i]! * pi; }
+      for (let i = 0; i < q.length; i++) { const pi = p[i]! + half * g[i]!; tp[i] = pi; tq[i] = q[i]! + eps * m[i]! * pi; }
     } else {
       const v = this.vel;
-      for (let i = 0; i < q.length; i++) p[i] = p[i]! + half * g[i]!;
-      dense.velocity(p, v);
-      for (let i = 0; i < q.length; i++) q[i] = q[i]! + eps * v[i]!;
+      for (let i = 0; i < q.length; i++) tp[i] = p[i]! + half * g[i]!;
+      dense.velocity(tp, v);
+      for (let i = 0; i < q.length; i++) tq[i] = q[i]! + eps * v[i]!;
     }
-    z.lp = this.f(q, g);
+    to.lp = this.f(tq, to.g);
   }
 
   /** One NUTS transition from the position, which becomes the draw; the statistics are set. */
@@ -330,15 +359,21 @@ export class NutsChain {
     this.eps = this.stepSize;
     const h0 = this.drawMomentum();
     this.h0 = h0;
-    this.fwd.copyFrom(cur); this.bck.copyFrom(cur);
-    let sample = this.sample;
-    copy(sample.q, cur.q); copy(sample.g, cur.g); sample.lp = cur.lp; sample.h = h0;
+    cur.h = h0;
+    cur.refs = 3;                // both ends and the draw
+    this.fwd = cur; this.bck = cur;
+    let sample = cur;
+    // The trajectory's momentum sum and the momenta and velocities at the ends of its backward
+    // and forward parts. When a subtree is added, the trajectory so far becomes one part by
+    // swapping buffers (each buffer swapped out is rewritten before it is read again), so only
+    // the trajectory's own ends start with the initial momentum.
+    let rho = this.rho, rhoFwd = this.rhoFwd, rhoBck = this.rhoBck;
+    let pFF = this.pFwdFwd, pFB = this.pFwdBck, pBF = this.pBckFwd, pBB = this.pBckBck;
+    let pSFF = this.pSharpFwdFwd, pSFB = this.pSharpFwdBck, pSBF = this.pSharpBckFwd, pSBB = this.pSharpBckBck;
     const p = cur.p, v = this.vel;   // drawMomentum left the velocity in vel
     for (let i = 0; i < p.length; i++) {
       const pi = p[i]!, ps = v[i]!;
-      this.pFwdFwd[i] = pi; this.pFwdBck[i] = pi; this.pBckFwd[i] = pi; this.pBckBck[i] = pi;
-      this.pSharpFwdFwd[i] = ps; this.pSharpFwdBck[i] = ps; this.pSharpBckFwd[i] = ps; this.pSharpBckBck[i] = ps;
-      this.rho[i] = pi;
+      pFF[i] = pi; pBB[i] = pi; pSFF[i] = ps; pSBB[i] = ps; rho[i] = pi;
     }
     let logSumWeight = 0;        // log(exp(H0 − H0))
     this.sumMetroProb = 0;
@@ -346,85 +381,79 @@ export class NutsChain {
     this.depth = 0;
     this.divergent = false;
     this.moved = false;
-    const rho = this.rho, rhoFwd = this.rhoFwd, rhoBck = this.rhoBck;
-    const pSFF = this.pSharpFwdFwd, pSFB = this.pSharpFwdBck, pSBF = this.pSharpBckFwd, pSBB = this.pSharpBckBck;
-    const pFB = this.pFwdBck, pBF = this.pBckFwd;
     while (this.depth < this.maxTreeDepth) {
-      let valid: boolean;
+      let valid: boolean, t: Float64Array;
       if (rng.uniform() > 0.5) {           // extend forward: the trajectory so far is the backward part
-        this.z = this.fwd;
-        copy(rhoBck, rho); copy(pBF, this.pFwdFwd); copy(pSBF, pSFF);
-        valid = this.buildTree(this.depth, this.propose, pSFB, pSFF, rhoFwd, pFB, this.pFwdFwd, 1);
+        t = rhoBck; rhoBck = rho; rho = t;
+        t = pBF; pBF = pFF; pFF = t;
+        t = pSBF; pSBF = pSFF; pSFF = t;
+        valid = this.buildTree(this.depth, pSFB, pSFF, rhoFwd, pFB, pFF, 1);
       } else {                             // extend backward
-        this.z = this.bck;
-        copy(rhoFwd, rho); copy(pFB, this.pBckBck); copy(pSFB, pSBB);
-        valid = this.buildTree(this.depth, this.propose, pSBF, pSBB, rhoBck, pBF, this.pBckBck, -1);
+        t = rhoFwd; rhoFwd = rho; rho = t;
+        t = pFB; pFB = pBB; pBB = t;
+        t = pSFB; pSFB = pSBB; pSBB = t;
+        valid = this.buildTree(this.depth, pSBF, pSBB, rhoBck, pBF, pBB, -1);
       }
       if (!valid) break;
       this.depth++;
       // Biased progressive sampling: a heavier new subtree always takes the draw.
-      const lswSubtree = this.lswOut;
+      const lswSubtree = this.lswOut, proposal = this.propOut;
       if (lswSubtree > logSumWeight || rng.uniform() < detExp(lswSubtree - logSumWeight)) {
-        const taken = this.propose; this.propose = sample; sample = taken; this.moved = true;
-      }
-      mergeWeights(logSumWeight, lswSubtree, this.merge);
-      logSumWeight = this.merge[0]!;
+        this.release(sample); sample = proposal; this.moved = true;
+      } else this.release(proposal);
+      const w = this.merge;
+      w[0] = logSumWeight; w[1] = lswSubtree;
+      mergeWeights(w);
+      logSumWeight = w[0]!;
       if (!join(rho, rhoBck, rhoFwd, pSBB, pSFF, pBF, pSBF, pFB, pSFB)) break;
     }
-    this.sample = sample;
-    this.z = cur;
+    this.cur = sample;
+    this.freeAllButCur();        // whatever the tree still held (a stopped subtree's points)
     this.acceptStat = this.sumMetroProb / this.nSteps;
-    copy(cur.q, sample.q); copy(cur.g, sample.g); cur.lp = sample.lp;
     this.energy = sample.h;
   }
 
   /**
-   * Builds a subtree of 2^depth leapfrog steps in direction `sign` from z (Stan's `build_tree`):
-   * writes the sum of its momenta into `rho` and the momenta and sharp momenta at its two ends,
-   * leaves its multinomial draw in `propose` and its log sum of weights in `lswOut`. False when
-   * it diverged or made a U-turn (the caller then stops).
+   * Builds a subtree of 2^depth leapfrog steps in direction `sign` from that end of the
+   * trajectory (Stan's `build_tree`): writes the sum of its momenta into `rho` and the momenta
+   * and sharp momenta at its two ends, leaves its multinomial draw in `propOut` and its log sum
+   * of weights in `lswOut`. False when it diverged or made a U-turn (the caller then stops).
    */
-  private buildTree(depth: number, propose: Draw, pSharpBeg: Float64Array, pSharpEnd: Float64Array, rho: Float64Array,
+  private buildTree(depth: number, pSharpBeg: Float64Array, pSharpEnd: Float64Array, rho: Float64Array,
     pBeg: Float64Array, pEnd: Float64Array, sign: number): boolean {
     if (depth === 0) {           // one leaf: its momentum is both ends and the sum
-      const ok = this.leaf(sign, propose, pBeg, pSharpBeg);
+      const ok = this.leaf(sign, pBeg, pSharpBeg);
       copy(pEnd, pBeg); copy(rho, pBeg); copy(pSharpEnd, pSharpBeg);
       return ok;
     }
     if (depth === 1) {
       // Two leaves, each end written once: the halves' sums and inner ends are the leaves' own
-      // momenta (joinLeaves). The second leaf's point stays in z until the draw between the
-      // leaves is made.
-      if (!this.leaf(sign, propose, pBeg, pSharpBeg)) return false;
-      const lswInit = this.lswOut;
-      if (!this.leaf(sign, null, pEnd, pSharpEnd)) return false;
-      mergeWeights(lswInit, this.lswOut, this.merge);
-      this.lswOut = this.merge[0]!;
-      if (this.rng.uniform() < this.merge[1]!) {
-        const z = this.z;
-        copy(propose.q, z.q); copy(propose.g, z.g); propose.lp = z.lp; propose.h = this.leafH;
-      }
+      // momenta (joinLeaves).
+      if (!this.leaf(sign, pBeg, pSharpBeg)) return false;
+      const first = this.propOut, lswFirst = this.lswOut;
+      if (!this.leaf(sign, pEnd, pSharpEnd)) return false;
+      this.merge[0] = lswFirst;
+      this.mergeHalves(first);
       return joinLeaves(rho, pBeg, pEnd, pSharpBeg, pSharpEnd);
     }
     const L = this.levels[depth]!;
-    if (!this.buildTree(depth - 1, propose, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign)) return false;
-    const lswInit = this.lswOut;
-    if (!this.buildTree(depth - 1, L.final, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign)) return false;
-    // Uniform progressive sampling between the halves.
-    mergeWeights(lswInit, this.lswOut, this.merge);
-    this.lswOut = this.merge[0]!;
-    if (this.rng.uniform() < this.merge[1]!) propose.copyFrom(L.final);
+    if (!this.buildTree(depth - 1, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign)) return false;
+    const init = this.propOut, lswInit = this.lswOut;
+    if (!this.buildTree(depth - 1, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign)) return false;
+    this.merge[0] = lswInit;
+    this.mergeHalves(init);
     return join(rho, L.rhoInit, L.rhoFinal, pSharpBeg, pSharpEnd, L.pInitEnd, L.pSharpInitEnd, L.pFinalBeg, L.pSharpFinalBeg);
   }
 
   /**
-   * One leapfrog step from z in direction `sign`, a tree's leaf: writes its momentum into `pOut`
-   * and its velocity into `pSharpOut`, its position and gradient into `propose` (unless null),
-   * its log weight H0 − H into `lswOut` and H into `leafH`. False when it diverged.
+   * One leapfrog step from the trajectory's end in direction `sign`, a tree's leaf: a fresh point
+   * that becomes that end and the leaf's proposal (`propOut`); writes its momentum into `pOut`,
+   * its velocity into `pSharpOut` and its log weight H0 − H into `lswOut`. False when it diverged.
    */
-  private leaf(sign: number, propose: Draw | null, pOut: Float64Array, pSharpOut: Float64Array): boolean {
-    const z = this.z, m = this.invMetric, half = 0.5 * sign * this.eps;
-    this.kickDrift(sign * this.eps);
+  private leaf(sign: number, pOut: Float64Array, pSharpOut: Float64Array): boolean {
+    const from = sign > 0 ? this.fwd : this.bck, z = this.free[--this.nFree]!;
+    const m = this.invMetric, half = 0.5 * sign * this.eps;
+    this.kickDrift(from, z, sign);
     this.nSteps++;
     const p = z.p, g = z.g, dense = this.dense;
     let kin = 0;
@@ -439,14 +468,16 @@ export class NutsChain {
       dense.velocity(p, v);
       for (let i = 0; i < p.length; i++) { const pi = p[i]!, ps = v[i]!; kin += pi * ps; pOut[i] = pi; pSharpOut[i] = ps; }
     }
-    let h = 0.5 * kin - z.lp;
-    if (h !== h) h = Infinity;
+    const h = nanToInf(0.5 * kin - z.lp);
     const w = this.h0 - h;
     if (-w > this.maxEnergyDiff) this.divergent = true;
     this.lswOut = w;
-    this.leafH = h;
     this.sumMetroProb += w > 0 ? 1 : detExp(w);
-    if (propose !== null) { copy(propose.q, z.q); copy(propose.g, g); propose.lp = z.lp; propose.h = h; }
+    z.h = h;
+    z.refs = 2;                  // the new end and the leaf's proposal
+    if (sign > 0) this.fwd = z; else this.bck = z;
+    this.release(from);
+    this.propOut = z;
     return !this.divergent;
   }
 
@@ -458,17 +489,15 @@ export class NutsChain {
    */
   initStepSize(fn: string): void {
     if (this.stepSize === 0 || this.stepSize > 1e7) return;
-    const LOG_08 = detLog(0.8), z = this.fwd;
-    this.z = z;
+    const LOG_08 = detLog(0.8), z = this.free[this.nFree - 1]!;   // a free point as scratch (not taken: nothing else runs meanwhile)
     let direction = 0;
     for (;;) {
       const h0 = this.drawMomentum();
-      z.copyFrom(this.cur);
-      this.kickDrift(this.stepSize);
+      this.eps = this.stepSize;
+      this.kickDrift(this.cur, z, 1);
       const half = 0.5 * this.stepSize, p = z.p, g = z.g;
       for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
-      let h = this.metric.kineticEnergy(p, this.vel) - z.lp;
-      if (h !== h) h = Infinity;
+      const h = nanToInf(this.metric.kineticEnergy(p, this.vel) - z.lp);
       const deltaH = h0 - h;
       if (direction === 0) { direction = deltaH > LOG_08 ? 1 : -1; continue; }
       if (direction === 1 ? !(deltaH > LOG_08) : !(deltaH < LOG_08)) break;
@@ -476,6 +505,5 @@ export class NutsChain {
       if (this.stepSize > 1e7) throw new RangeError(`${fn}: the step size grew past 1e7 while initializing it: the posterior looks improper; check the model`);
       if (this.stepSize === 0) throw new RangeError(`${fn}: no step size is small enough: the log density may not be continuous`);
     }
-    this.z = this.cur;
   }
 }

@@ -50,9 +50,9 @@ export const threefry2x32: PrngImpl = {
   },
 
   foldIn(key, data) {
-    // threefry_2x32(key, [0, data]) in both modes.
+    // threefry_2x32(key, [0, data]) in both modes (key words as int32: see uniformFloat64At).
     const out = new Uint32Array(2);
-    threefryFill('blocks', key[0]!, key[1]!, 0, data, 0, 1, out);
+    threefryFill('blocks', key[0]! | 0, key[1]! | 0, 0, data, 0, 1, out);
     return out;
   },
 
@@ -82,9 +82,12 @@ export const threefry2x32: PrngImpl = {
   },
 
   uniformFloat64At(key, index, count, modes) {
-    // Block `index` of uniformFloat64's fill: counter (0, index), or (index, count + index) in the original mode.
-    if (modes.partitionable) threefryFillJs('f64', key[0]!, key[1]!, 0, index, 0, 1, ONE_F64);
-    else threefryFillJs('f64', key[0]!, key[1]!, index, count + index, 0, 1, ONE_F64);
+    // Block `index` of uniformFloat64's fill: counter (0, index), or (index, count + index) in the
+    // original mode. The key words go in as int32 (the fill reads them so): a uint32 word ≥ 2^31
+    // passed to a call V8 does not inline is boxed, an allocation per uniform.
+    const k0 = key[0]! | 0, k1 = key[1]! | 0;
+    if (modes.partitionable) threefryFillJs('f64', k0, k1, 0, index, 0, 1, ONE_F64);
+    else threefryFillJs('f64', k0, k1, index, count + index, 0, 1, ONE_F64);
     return ONE_F64[0]!;
   },
 
