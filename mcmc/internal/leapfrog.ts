@@ -51,6 +51,25 @@ export function leapfrog(
 
 const newArray = (n: number): Float64Array => new Float64Array(n);
 
+const CHUNK = 4096;
+
+/**
+ * Fresh arrays for the leapfrog steps: views carved once each from shared chunks (never handed
+ * out twice, so an array the target has seen is never written again). Arrays of more than 64
+ * bytes are slow to allocate one by one; small ones (8 doubles or fewer) are cheaper to allocate
+ * than a view, and large ones get their own buffer.
+ */
+export class FreshArrays {
+  private chunk = new Float64Array(0);
+  private off = 0;
+  /** A Float64Array of n doubles that no one else holds (its contents are arbitrary). */
+  readonly take = (n: number): Float64Array => {
+    if (n <= 8 || n > CHUNK >> 3) return new Float64Array(n);
+    if (this.off + n > this.chunk.length) { this.chunk = new Float64Array(CHUNK); this.off = 0; }
+    return this.chunk.subarray(this.off, (this.off += n));
+  };
+}
+
 /**
  * Copies of `arrays`, in order, as views into one fresh buffer: what a kernel returns from arrays
  * carved out of shared chunks (one allocation, and the results keep no chunk alive).

@@ -3,27 +3,10 @@
  * sizes, chains, key words), allocated in one arena, and {@link NutsWorkspaces}, the spare a
  * kernel keeps between its trajectories (no module-level state, so kernels never share buffers).
  */
-import type { MutablePhasePoint, PhasePoint } from './leapfrog.js';
+import { FreshArrays, type MutablePhasePoint, type PhasePoint } from './leapfrog.js';
 
 /** A mutable per-chain copy of positions, gradients, log density and energy. */
 export interface Candidate { x: Float64Array[]; grad: Float64Array[]; lp: Float64Array; energy: Float64Array; weight: Float64Array }
-
-const CHUNK = 4096;
-
-/**
- * Fresh position arrays for the leaves: views carved once each from shared chunks (never handed
- * out twice, so an array the target has seen is never written again).
- */
-export class FreshArrays {
-  private chunk = new Float64Array(0);
-  private off = 0;
-  /** A Float64Array of n doubles that no one else holds (its contents are arbitrary). */
-  readonly take = (n: number): Float64Array => {
-    if (n > CHUNK >> 3) return new Float64Array(n);
-    if (this.off + n > this.chunk.length) { this.chunk = new Float64Array(CHUNK); this.off = 0; }
-    return this.chunk.subarray(this.off, (this.off += n));
-  };
-}
 
 /** Every buffer of a trajectory, for one shape (part sizes, chains, key words). */
 export interface Workspace {

@@ -11,8 +11,7 @@ import { sanitizeSeed, splitSeed, zerosSeed } from '../../src/samplers/seeds.js'
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
-import { inOneBuffer, leapfrog } from '../internal/leapfrog.js';
-import { FreshArrays } from '../internal/nuts-workspace.js';
+import { FreshArrays, inOneBuffer, leapfrog } from '../internal/leapfrog.js';
 import { checkInverseMassOption, diagonalMetric } from '../internal/metric.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,

@@ -16,9 +16,8 @@ import { broadcastTo } from '../../src/tensor/ops/shape.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
-import { inOneBuffer } from '../internal/leapfrog.js';
+import { FreshArrays, inOneBuffer } from '../internal/leapfrog.js';
 import { checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
-import { FreshArrays } from '../internal/nuts-workspace.js';
 import {
   bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, type Geometry, StepSetup, withTargetOverrides, wrapParts,
