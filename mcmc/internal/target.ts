@@ -74,9 +74,8 @@ export function compiledTargetFns(fn: string, ld: CompiledLogDensity): { target:
   const load = (d: ArrayLike<number>, c: number) => { for (let i = 0; i < dim; i++) x[i] = Number(d[c * dim + i]); };
   // Over the kernels' own float64 arrays: the compiled code reads and writes them directly (one
   // chain) or through the two buffers, with no tensors per call.
-  const flat: FlatFn = (parts, alloc) => {
-    const xs = parts[0]!, n = xs.length / dim;
-    const lp = alloc === undefined ? new Float64Array(n) : alloc(n), grad = alloc === undefined ? new Float64Array(xs.length) : alloc(xs.length);
+  const flat: FlatFn = (parts, alloc = (k) => new Float64Array(k)) => {
+    const xs = parts[0]!, n = xs.length / dim, lp = alloc(n), grad = alloc(xs.length);
     if (n === 1) lp[0] = ld.logDensityGradient(xs, grad);
     else {
       for (let c = 0, o = 0; c < n; c++, o += dim) {
