@@ -7,10 +7,24 @@
  */
 import type { KeyArray } from '../../src/random/key-array.js';
 import { splitSeed } from '../../src/samplers/seeds.js';
+import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
+import type { FloatDType } from '../../src/tensor/dtype.js';
 
 export interface TrialResult {
   readonly values: Float64Array;
   readonly good: Uint8Array;
+}
+
+/**
+ * The two uniform draws of one transformed-rejection trial (TFP's binomial and Poisson
+ * samplers): `[uSeed, vSeed] = splitSeed(trialSeed)`, then `samplers.uniform(shape)` from each.
+ */
+export function trialUniforms(trialSeed: KeyArray, shape: readonly number[], dtype: FloatDType): [Float64Array | Float32Array, Float64Array | Float32Array] {
+  const [uSeed, vSeed] = splitSeed(trialSeed) as [KeyArray, KeyArray];
+  return [
+    samplersUniform(shape, { seed: uSeed, dtype }).data as Float64Array | Float32Array,
+    samplersUniform(shape, { seed: vSeed, dtype }).data as Float64Array | Float32Array,
+  ];
 }
 
 export function batchedLasVegas(trial: (seed: KeyArray) => TrialResult, seed: KeyArray): Float64Array {

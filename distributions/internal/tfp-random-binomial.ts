@@ -20,7 +20,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
-import { batchedLasVegas } from './las-vegas.js';
+import { batchedLasVegas, trialUniforms } from './las-vegas.js';
 import { detLog, detLog1p } from '../../src/math/index.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 
@@ -109,9 +109,7 @@ function binomialBtrs(shape: readonly number[], counts: Float64Array, probs: Flo
     VR[i] = 0.92 - 4.2 / B[i]!;
   }
   return batchedLasVegas((trialSeed) => {
-    const [uSeed, vSeed] = splitSeed(trialSeed) as [KeyArray, KeyArray];
-    const uu = samplersUniform(shape, { seed: uSeed, dtype }).data as Float64Array | Float32Array;
-    const vv = samplersUniform(shape, { seed: vSeed, dtype }).data as Float64Array | Float32Array;
+    const [uu, vv] = trialUniforms(trialSeed, shape, dtype);
     const values = new Float64Array(size), good = new Uint8Array(size);
     for (let i = 0; i < size; i++) {
       const n = counts[i]!, a = A[i]!, b = B[i]!, r = R[i]!, m = M[i]!;

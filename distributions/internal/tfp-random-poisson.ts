@@ -18,7 +18,7 @@ import { splitSeed } from '../../src/samplers/seeds.js';
 import { uniform as samplersUniform } from '../../src/samplers/uniform.js';
 import { lgamma } from '../../src/tensor/special/gamma.js';
 import { defaultFloat } from '../distribution.js';
-import { batchedLasVegas } from './las-vegas.js';
+import { batchedLasVegas, trialUniforms } from './las-vegas.js';
 import { detExp, detLog } from '../../src/math/index.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 
@@ -54,9 +54,7 @@ function poissonHighRate(shape: readonly number[], logRate: Float64Array, seed: 
     VR[i] = 0.9277 - 3.6224 / (B[i]! - 2);
   }
   return batchedLasVegas((trialSeed) => {
-    const [uSeed, vSeed] = splitSeed(trialSeed) as [KeyArray, KeyArray];
-    const uu = samplersUniform(shape, { seed: uSeed, dtype }).data as Float64Array | Float32Array;
-    const vv = samplersUniform(shape, { seed: vSeed, dtype }).data as Float64Array | Float32Array;
+    const [uu, vv] = trialUniforms(trialSeed, shape, dtype);
     const values = new Float64Array(size), good = new Uint8Array(size);
     for (let i = 0; i < size; i++) {
       const a = A[i]!, b = B[i]!, u = uu[i]! - 0.5, v = vv[i]!, us = 0.5 - Math.abs(u);
