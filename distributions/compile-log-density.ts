@@ -238,7 +238,8 @@ export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly numbe
  */
 export type FlatFn = (x: readonly Float64Array[], alloc?: (n: number) => Float64Array) => { lp: Float64Array; grad: Float64Array[] };
 
-const newArray = (n: number): Float64Array => new Float64Array(n);
+/** A `FlatFn`'s default allocator. */
+export const newArray = (n: number): Float64Array => new Float64Array(n);
 
 /** A fresh copy of `a` from `alloc`. */
 function copyInto(alloc: (n: number) => Float64Array, a: Float64Array): Float64Array {

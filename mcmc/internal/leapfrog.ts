@@ -7,6 +7,7 @@
  * position arrays, which the target receives (wrapped as tensors unless it is compiled), and
  * whatever the target itself allocates.
  */
+import { newArray } from '../../distributions/compile-log-density.js';
 import type { BatchMetric } from './metric.js';
 import type { FlatTarget, Geometry } from './phase-space.js';
 
@@ -48,8 +49,6 @@ export function leapfrog(
   leapfrogInPlace(target, pt, eps, metric, numSteps, g, active, alloc);
   return pt;
 }
-
-const newArray = (n: number): Float64Array => new Float64Array(n);
 
 const CHUNK = 4096;
 

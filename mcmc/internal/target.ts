@@ -8,7 +8,7 @@ import { asTensor } from '../../src/tensor/core.js';
 import { valueAndGrad } from '../../src/tensor/autodiff.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { FLAT, type FlatFn, isCompiledLogDensity, type CompiledLogDensity, type WithFlat } from '../../distributions/compile-log-density.js';
+import { FLAT, type FlatFn, isCompiledLogDensity, type CompiledLogDensity, newArray, type WithFlat } from '../../distributions/compile-log-density.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 
 /** The state as a list of parts, and a function turning parts back into the state's form. */
@@ -74,7 +74,7 @@ export function compiledTargetFns(fn: string, ld: CompiledLogDensity): { target:
   const load = (d: ArrayLike<number>, c: number) => { for (let i = 0; i < dim; i++) x[i] = Number(d[c * dim + i]); };
   // Over the kernels' own float64 arrays: the compiled code reads and writes them directly (one
   // chain) or through the two buffers, with no tensors per call.
-  const flat: FlatFn = (parts, alloc = (k) => new Float64Array(k)) => {
+  const flat: FlatFn = (parts, alloc = newArray) => {
     const xs = parts[0]!, n = xs.length / dim, lp = alloc(n), grad = alloc(xs.length);
     if (n === 1) lp[0] = ld.logDensityGradient(xs, grad);
     else {

@@ -4,8 +4,7 @@
  * `logAcceptanceCorrection`), vectorized over chains.
  */
 import { fail } from '../../src/checks.js';
-import type { KeyArray } from '../../src/random/key-array.js';
-import { splitKeys } from '../../src/random/key-array.js';
+import { type KeyArray, splitKeys } from '../../src/random/key-array.js';
 import { uniformData } from '../../src/random/uniform.js';
 import { sanitizeSeed, zerosSeed } from '../../src/samplers/seeds.js';
 import { getModes, type Modes } from '../../src/config.js';

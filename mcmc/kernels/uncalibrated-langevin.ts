@@ -3,7 +3,7 @@
  * Langevin diffusion as a proposal, with the log acceptance correction `MetropolisHastings` needs.
  * `MetropolisAdjustedLangevinAlgorithm` wraps it.
  */
-import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
+import { type CompiledLogDensity, newArray } from '../../distributions/compile-log-density.js';
 import { checkFunction, checkOptions, fail } from '../../src/checks.js';
 import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
@@ -83,7 +83,7 @@ function volatilityAt(fn: string, volFn: VolatilityFn | undefined, parts: readon
 /** The drift ½ε(s2·∇log p + m·∇σ²) with s2 = σ²·m, per part. */
 function driftOf(
   eps: readonly Float64Array[], vol: readonly Float64Array[], m: readonly (Float64Array | null)[], grad: readonly Float64Array[], gradVol: readonly Float64Array[],
-  alloc: (n: number) => Float64Array = (n) => new Float64Array(n),
+  alloc: (n: number) => Float64Array = newArray,
 ): Float64Array[] {
   return grad.map((gk, k) => {
     const e = eps[k]!, v = vol[k]!, mk = m[k], gv = gradVol[k]!;
