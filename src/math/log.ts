@@ -101,7 +101,8 @@ for (let i = 0; i < 128; i++) {
 // checks them against src/math/constants.ts and the exports above): V8 loads module constants
 // from memory on every use.
 
-const LOG = 0, LOG1P = 1, LOG2 = 2, LOG10 = 3, LN_PAIR = 4, LN_PLUS_LN2 = 5;
+// Numbered so that `detLog`, the most frequent, passes the fewest tests on op.
+const LOG = 0, LOG2 = 1, LOG10 = 2, LOG1P = 3, LN_PAIR = 4, LN_PLUS_LN2 = 5;
 
 /**
  * The public functions' work: op of LOGK[3] (and LOGK[4]) into LOGK[2], all through one copy of
@@ -112,48 +113,55 @@ const LOG = 0, LOG1P = 1, LOG2 = 2, LOG10 = 3, LN_PAIR = 4, LN_PLUS_LN2 = 5;
  *
  * Kernel: ln m as an unevaluated double-double hi + lo for positive finite v = 2^k·m, m in
  * [0.70703125, 1.4140625): the interval of m (one of 128, by the high word; subnormal v scaled by
- * 2^54 first) gives c = 1/LOG_INVC[i], with LOG_INVC[i] a 9-bit number (exactly 1 on the two
- * intervals that touch 1), and ln m = −ln LOG_INVC[i] + log1p(r), r = m·LOG_INVC[i] − 1,
- * |r| < 2^−7. m is split into a 44-bit head and a tail (Veltkamp), so the head's r is exact and
- * the tail's is below 2^−44; log1p(r) = r + p(r), p(r) = −r²/2 + … − r⁸/8 (truncation below
- * 2^−68), evaluated at r rounded (its error is second order). The error before the final rounding
- * is below about 2^−64 of ln m; no division. ln x = k·ln 2 + (hi + lo) is then added with
- * ln 2 = LN2_HI + LN2_LO (k·LN2_HI exact), |hi| ≤ 0.35, so k·LN2_HI dominates when k ≠ 0.
+ * 2^54 first, huge v by 2^−64) gives c = 1/LOG_INVC[i], with LOG_INVC[i] a 9-bit number (exactly
+ * 1 on the two intervals that touch 1), and ln m = −ln LOG_INVC[i] + log1p(r),
+ * r = m·LOG_INVC[i] − 1, |r| < 2^−7. m is split into a 44-bit head and a tail of at most 9 bits
+ * (Veltkamp's split, done on v before the exact scaling to m, with which it commutes), so both
+ * parts of r are exact and r is m·LOG_INVC[i] − 1 rounded once, with its exact error;
+ * log1p(r) = r + p(r), p(r) = −r²/2 + … − r⁸/8 (truncation below 2^−68), evaluated at r rounded
+ * (its error is second order). The error before the final rounding is below about 2^−64 of ln m;
+ * no division. ln x = k·ln 2 + (hi + lo) is then added with ln 2 = LN2_HI + LN2_LO (k·LN2_HI
+ * exact), |hi| ≤ 0.35, so k·LN2_HI dominates when k ≠ 0.
  */
 function logCore(op: number): void {
   const x = LOGK[3]!;
   let u = x, d = 0;                                        // log1p: 1 + x = u + d; ln pair: x + d
-  if (op <= LOG10) {
-    if (op === LOG1P) {
-      if (!(x > -1 && x < Infinity)) { LOGK[2] = x === -1 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
-      const ax = x < 0 ? -x : x;
-      if (ax < 0.0078125) {
-        if (ax < 5.551115123125783e-17) { LOGK[2] = x; return; }          // |x| < 2^−54; ±0
-        const x2 = x * x;
-        LOGK[2] = x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
-        return;
-      }
-      u = 1 + x;
-      const bv = u - 1;
-      d = (1 - (u - bv)) + (x - bv);                       // 1 + x = u + d exactly (two-sum)
-    } else if (!(x > 0 && x < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+  if (op === LOG1P) {
+    if (!(x > -1 && x < Infinity)) { LOGK[2] = x === -1 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+    const ax = x < 0 ? -x : x;
+    if (ax < 0.0078125) {
+      if (ax < 5.551115123125783e-17) { LOGK[2] = x; return; }          // |x| < 2^−54; ±0
+      const x2 = x * x;
+      LOGK[2] = x + x2 * ((-0.5 + x * (1 / 3)) + x2 * ((-0.25 + x * 0.2) + x2 * ((-1 / 6 + x * (1 / 7)) + x2 * (-0.125 + x * (1 / 9)))));
+      return;
+    }
+    u = 1 + x;
+    const bv = u - 1;
+    d = (1 - (u - bv)) + (x - bv);                         // 1 + x = u + d exactly (two-sum)
   } else if (op === LN_PAIR) d = LOGK[4]!;
-  // the kernel, on v = u
+  // the kernel, on v = u, which is in [2^−1022, 2^1000] or scaled there (exactly: k compensates)
+  // so that 513·v below neither loses bits nor overflows; one range test for the common case, and
+  // log, log2 and log10's domain checked only outside it (log1p's u and the ln pair's x are positive)
   let v = u;
   let k = 0;
-  if (v < 2.2250738585072014e-308) { v *= 18014398509481984; k = -54; }   // 2^54
+  if (!(v >= 2.2250738585072014e-308 && v <= 1.0715086071862673e301)) {   // 2^−1022, 2^1000; also NaN
+    if (!(v > 0 && v < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
+    if (v < 1) { v *= 18014398509481984; k = -54; } else { v *= 5.421010862427522e-20; k = 64; }   // 2^54, 2^−64
+  }
   BITS_F64[0] = v;
   const t = BITS_I32[HI]! - 0x3fe6a000;
   const e = t >> 20;
   const i = (t >> 11) & 508;                        // 4 × the interval
   k += e;
-  const m = v * POW2_ALL[1074 - e]!;                 // exact
-  const c = 513 * m;
-  const mh = c - (c - m);                            // 44 significant bits
-  const ml = m - mh;
-  const invc = LOG_TAB[i]!;
-  const rh = mh * invc - 1;                          // exact
-  const rl = ml * invc;
+  // m = v·2^−e is split as v itself (Veltkamp's split commutes with the exact scaling: vh = mh·2^e,
+  // vl = ml·2^e) and the scaling goes into w = LOG_INVC[i]·2^−e, so the split does not wait for
+  // the table lookups; vh·w = mh·LOG_INVC[i] and vl·w = ml·LOG_INVC[i] exactly
+  const c = 513 * v;
+  const vh = c - (c - v);                            // 44 significant bits
+  const vl = v - vh;                                 // at most 9 significant bits
+  const w = LOG_TAB[i]! * POW2_ALL[1074 - e]!;       // exact
+  const rh = vh * w - 1;                             // exact
+  const rl = vl * w;                                 // exact (at most 18 significant bits)
   const r = rh + rl;                                 // exact on the two intervals next to 1
   const rv = r - rh;
   const re = (rh - (r - rv)) + (rl - rv);            // rh + rl = r + re (two-sum)
@@ -164,7 +172,7 @@ function logCore(op: number): void {
   const hv = hi - ch;
   const he = (ch - (hi - hv)) + (r - hv);            // ch + r = hi + he (two-sum)
   const lo = ((he + LOG_TAB[i + 2]!) + re) + p;
-  if (op === LOG2 || op === LOG10) {
+  if (op !== LOG && op <= LOG10) {
     // ln m times 1/ln 2 or 1/ln 10 (cm + cml) as a double-double ph + pl, plus k or k·log10 2
     const cm = op === LOG2 ? 1.4426950408889634 /* INV_LN2_HI */ : 0.4342944819032518 /* INV_LN10_HI */;
     const cml = op === LOG2 ? 2.0355273740931033e-17 /* INV_LN2_LO */ : 1.098319650216765e-17 /* INV_LN10_LO */;
@@ -188,8 +196,11 @@ function logCore(op: number): void {
     return;
   }
   // ln: log1p adds its rounding error d of 1 + x as d/u, the ln pair its low part d as d/x
-  const lo2 = op === LOG1P || op === LN_PAIR ? lo + (d === 0 ? 0 : d / u) : lo;
-  if (op === LN_PLUS_LN2) k += 1;
+  let lo2 = lo;
+  if (op !== LOG) {
+    if (op === LN_PLUS_LN2) k += 1;
+    else lo2 = lo + (d === 0 ? 0 : d / u);
+  }
   if (k === 0) { LOGK[2] = hi + lo2; return; }
   const a = k * 0.6931471803691238 /* LN2_HI */;    // exact: 11 trailing zero bits
   const s = a + hi;

@@ -1,13 +1,13 @@
 /**
  * pow (moved from src/random/detmath.ts, unchanged bit for bit), and the double-double
- * kernels they share with the rest of src/math: `twoProd` (a double-double result returned as
- * its high part, its low part left in `DD[0]`), `lnDDk` (ln x to about 2^−68) and
- * `expm1DDk` (e^g − 1 for |g| ≤ 0.35 to about 2^−61), these two with their doubles in the slots `PW`.
+ * kernels it shares with the rest of src/math: `twoProd` (a double-double result returned as
+ * its high part, its low part left in `DD[0]`) and `expm1DDk` (e^g − 1 for |g| ≤ 0.35 to about
+ * 2^−61, with its doubles in the slots `PW`). pow's ln x to about 2^−68 is written out in `powCore`.
  */
 import * as bits from './bits.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
-const { BITS_F64, BITS_I32, HI, fromBits } = bits;
+const { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits } = bits;
 
 // ---------------------------------------------------------------------------------------------
 // pow. Engines disagree on the last bits of Math.pow / `**` (about 10% of non-square exponents
@@ -40,9 +40,6 @@ const LN_UNDERFLOW = -745.2;
 const TWO_M1022 = fromBits(0x00100000, 0);
 const TWO_54 = fromBits(0x43500000, 0);
 const TWO_64 = fromBits(0x43f00000, 0);
-/** POW2[e + 1022] = 2^e for e in [−1022, 1023], built from bit patterns. */
-const POW2 = new Float64Array(2046);
-for (let e = -1022; e <= 1023; e++) POW2[e + 1022] = fromBits((e + 1023) * 0x100000, 0);
 
 /** DD[0]: the low part of the last double-double result (the functions below return the high part);
  * a typed-array slot rather than a module variable, so that writing it allocates nothing. */
@@ -59,77 +56,13 @@ export function twoProd(a: number, b: number): number {
 }
 
 // Calling convention (that of exp.ts): V8 boxes a double passed to or returned from a call it
-// did not inline, so the double-double kernels below take and leave their doubles in the slots PW
+// did not inline, so the double-double kernel below takes and leaves its doubles in the slots PW
 // and pow's work is one function, `powCore`, too large to be inlined, behind a small `detPow`.
 /**
- * Slots: [0] x and [1] y of `detPow`, [2] its result; [3] the argument of `lnDDk`; [4] gh and
- * [5] gl, the arguments of `expm1DDk`; [6] the high and [7] the low part of either kernel's result.
+ * Slots: [0] x and [1] y of `detPow`, [2] its result; [4] gh and [5] gl, the arguments of
+ * `expm1DDk`; [6] the high and [7] the low part of its result ([3] is unused).
  */
 export const PW = new Float64Array(8);
-
-/**
- * ln(ax) as a double-double (PW[6] + PW[7]) for a positive finite ax in PW[3], with relative
- * error below about 2^−68. ax = 2^k·m with m in [√2/2, √2) (subnormals scaled by 2^54 first);
- * ln ax = k·ln 2 + ln m, ln m = 2·atanh(s) = 2s + 2s·t·(1/3 + t/5 + t²·R(t)) with
- * s = (m − 1)/(m + 1) (|s| ≤ 0.1716) and t = s² as double-doubles and R(t) = Σ t^j/(2j + 7),
- * j = 0..10, in double (its share of ln m is below 2^−17; the truncation below 2^−58 of R).
- */
-function lnDDk(): void {
-  let ax = PW[3]!;
-  let k = 0;
-  if (ax < TWO_M1022) { ax *= TWO_54; k = -54; }
-  BITS_F64[0] = ax;
-  const hw = BITS_I32[HI]!;
-  const mant = hw & 0xfffff;
-  k += (hw >> 20) - 1023;
-  if (mant > 0x6a09e) { BITS_I32[HI] = mant | 0x3fe00000; k += 1; } else BITS_I32[HI] = mant | 0x3ff00000;
-  const m = BITS_F64[0]!;
-  // s = (m − 1)/(m + 1): m − 1 is exact, m + 1 = bh + bl, then one correction of the quotient.
-  // The exact sums and products (Knuth, Dekker) are written out, as in exp.ts: a `twoProd` call
-  // that V8 leaves out of line allocates its double result.
-  const a = m - 1;
-  const bh = m + 1, bv = bh - m;
-  const bl = (m - (bh - bv)) + (1 - bv);
-  const sh = a / bh;
-  const cs = 134217729 * sh, shh = cs - (cs - sh), shl = sh - shh;      // Veltkamp split of sh
-  const cb = 134217729 * bh, bhh = cb - (cb - bh), bhl = bh - bhh;
-  const p = sh * bh;
-  const pe = ((shh * bhh - p) + shh * bhl + shl * bhh) + shl * bhl;
-  const sl = (((a - p) - pe) - sh * bl) / bh;
-  // t = s²
-  const th = sh * sh;
-  const tl = (((shh * shh - th) + shh * shl + shl * shh) + shl * shl) + 2 * sh * sl;
-  const r = 1 / 7 + th * (1 / 9 + th * (1 / 11 + th * (1 / 13 + th * (1 / 15 + th * (1 / 17 + th * (1 / 19 +
-    th * (1 / 21 + th * (1 / 23 + th * (1 / 25 + th * (1 / 27))))))))));
-  // q = 1/3 + t/5 + t²·R
-  const ct = 134217729 * th, thh = ct - (ct - th), thl = th - thh;      // split of th
-  const f = th * FIFTH_HI;
-  const fl = (((thh * FIFTH_HH - f) + thh * FIFTH_HL + thl * FIFTH_HH) + thl * FIFTH_HL) + th * FIFTH_LO + tl * FIFTH_HI;
-  const qh = THIRD_HI + f;
-  const ql = ((THIRD_HI - qh) + f) + (THIRD_LO + fl + th * th * r);
-  // u = t·q, c = s·u
-  const cq = 134217729 * qh, qhh = cq - (cq - qh), qhl = qh - qhh;
-  const uh = th * qh;
-  const ul = (((thh * qhh - uh) + thh * qhl + thl * qhh) + thl * qhl) + th * ql + tl * qh;
-  const cu = 134217729 * uh, uhh = cu - (cu - uh), uhl = uh - uhh;
-  const ch = sh * uh;
-  const cl = (((shh * uhh - ch) + shh * uhl + shl * uhh) + shl * uhl) + sh * ul + sl * uh;
-  // ln m / 2 = s + c
-  const hh = sh + ch;
-  const hl = (ch - (hh - sh)) + (sl + cl);
-  const mh = hh + hl;
-  const ml = hl - (mh - hh);
-  if (k === 0) { PW[7] = 2 * ml; PW[6] = 2 * mh; return; }
-  // + k·ln 2 (|k·ln 2| ≥ ln 2 > 2·|ln m / 2|, so the fast sum is exact)
-  const ck = 134217729 * k, khh = ck - (ck - k), khl = k - khh;
-  const kh = k * LN2_DD_HI;
-  const kl = (((khh * LN2_DD_HH - kh) + khh * LN2_DD_HL + khl * LN2_DD_HH) + khl * LN2_DD_HL) + k * LN2_DD_LO;
-  const sHi = kh + 2 * mh;
-  const sLo = ((kh - sHi) + 2 * mh) + (kl + 2 * ml);
-  const out = sHi + sLo;
-  PW[7] = sLo - (out - sHi);
-  PW[6] = out;
-}
 
 /**
  * e^g − 1 as a double-double (PW[6] + PW[7]) for g = gh + gl (PW[4], PW[5]) with |g| ≤ 0.35
@@ -163,27 +96,93 @@ export function expm1DDk(): void {
 /** x^y (PW[0], PW[1]) into PW[2]: the work of `detPow` (see the calling convention above). */
 function powCore(): void {
   const x = PW[0]!, y = PW[1]!;
-  if (y !== y) { PW[2] = Number.NaN; return; }
-  if (y === 0) { PW[2] = 1; return; }
-  if (x !== x) { PW[2] = Number.NaN; return; }
-  if (y === 1) { PW[2] = x; return; }
-  if (y === 2) { PW[2] = x * x; return; }
   const ax = Math.abs(x), ay = Math.abs(y);
-  if (ay === Infinity) { PW[2] = ax === 1 ? Number.NaN : (ax > 1) === (y > 0) ? Infinity : 0; return; }
-  const yInt = Math.floor(y) === y;
-  const yOdd = yInt && ay < 9007199254740992 && y % 2 !== 0;
-  if (x === 0) { PW[2] = y > 0 ? (yOdd ? x : 0) : (yOdd && 1 / x < 0 ? -Infinity : Infinity); return; }
-  if (ax === Infinity) { PW[2] = y > 0 ? (yOdd && x < 0 ? -Infinity : Infinity) : (yOdd && x < 0 ? -0 : 0); return; }
-  if (x < 0 && !yInt) { PW[2] = Number.NaN; return; }
-  if (y === -1) { PW[2] = 1 / x; return; }
-  if (y === 0.5) { PW[2] = Math.sqrt(x); return; }  // x > 0 here
-  if (ax === 1) { PW[2] = yOdd ? x : 1; return; }
-  const neg = x < 0 && yOdd;
-  if (ay > TWO_64) { const r = (ax > 1) === (y > 0) ? Infinity : 0; PW[2] = neg ? -r : r; return; }
+  let neg = false;
+  // The common case (x > 0 finite, x ≠ 1, |y| ≤ 2^64 and none of the exact cases) by one test,
+  // then the special values in ECMAScript's order (NaN and the exact cases first)
+  if (!(x > 0 && x < Infinity && x !== 1 && ay <= 18446744073709551616 && y !== 0 && y !== 1 && y !== 2 && y !== -1 && y !== 0.5)) {   // 2^64; also y NaN
+    if (y !== y) { PW[2] = Number.NaN; return; }
+    if (y === 0) { PW[2] = 1; return; }
+    if (x !== x) { PW[2] = Number.NaN; return; }
+    if (y === 1) { PW[2] = x; return; }
+    if (y === 2) { PW[2] = x * x; return; }
+    if (ay === Infinity) { PW[2] = ax === 1 ? Number.NaN : (ax > 1) === (y > 0) ? Infinity : 0; return; }
+    const yInt = Math.floor(y) === y;
+    const yOdd = yInt && ay < 9007199254740992 && Math.floor(0.5 * y) !== 0.5 * y;
+    if (x === 0) { PW[2] = y > 0 ? (yOdd ? x : 0) : (yOdd && 1 / x < 0 ? -Infinity : Infinity); return; }
+    if (ax === Infinity) { PW[2] = y > 0 ? (yOdd && x < 0 ? -Infinity : Infinity) : (yOdd && x < 0 ? -0 : 0); return; }
+    if (x < 0 && !yInt) { PW[2] = Number.NaN; return; }
+    if (y === -1) { PW[2] = 1 / x; return; }
+    if (y === 0.5) { PW[2] = Math.sqrt(x); return; }  // x > 0 here
+    if (ax === 1) { PW[2] = yOdd ? x : 1; return; }
+    neg = x < 0 && yOdd;
+    if (ay > TWO_64) { const r = (ax > 1) === (y > 0) ? Infinity : 0; PW[2] = neg ? -r : r; return; }
+  }
   // ax^y for a finite ax > 0, ax ≠ 1, and a finite y ≠ 0 with |y| ≤ 2^64
-  PW[3] = ax;
-  lnDDk();
-  const lh = PW[6]!, ll = PW[7]!;
+  // ln ax as a double-double lh + ll, relative error below about 2^−68: ax = 2^k·m with m in
+  // [√2/2, √2) (subnormals scaled by 2^54 first); ln ax = k·ln 2 + ln m,
+  // ln m = 2·atanh(s) = 2s + 2s·t·(1/3 + t/5 + t²·R(t)) with s = (m − 1)/(m + 1) (|s| ≤ 0.1716)
+  // and t = s² as double-doubles and R(t) = Σ t^j/(2j + 7), j = 0..10, in double (its share of
+  // ln m is below 2^−17; the truncation below 2^−58 of R). Written out here rather than called:
+  // no slots, no call.
+  let lh: number, ll: number;
+  {
+    let v = ax;
+    let k = 0;
+    if (v < TWO_M1022) { v *= TWO_54; k = -54; }
+    BITS_F64[0] = v;
+    const hw = BITS_I32[HI]!;
+    // m = v·2^−e in [√2/2, √2): by an exact multiplication, not by writing the exponent field
+    // (a 32-bit store under the 64-bit load of m stalls store-to-load forwarding)
+    const e = (hw >> 20) - 1023 + ((hw & 0xfffff) > 0x6a09e ? 1 : 0);
+    k += e;
+    const m = v * POW2_ALL[1074 - e]!;
+    // s = (m − 1)/(m + 1): m − 1 is exact, m + 1 = bh + bl, then one correction of the quotient.
+    // The exact sums and products (Knuth, Dekker) are written out, as in exp.ts: a `twoProd` call
+    // that V8 leaves out of line allocates its double result.
+    const a = m - 1;
+    const bh = m + 1, bv = bh - m;
+    const bl = (m - (bh - bv)) + (1 - bv);
+    const sh = a / bh;
+    const cs = 134217729 * sh, shh = cs - (cs - sh), shl = sh - shh;      // Veltkamp split of sh
+    const cb = 134217729 * bh, bhh = cb - (cb - bh), bhl = bh - bhh;
+    const p = sh * bh;
+    const pe = ((shh * bhh - p) + shh * bhl + shl * bhh) + shl * bhl;
+    const sl = (((a - p) - pe) - sh * bl) / bh;
+    // t = s²
+    const th = sh * sh;
+    const tl = (((shh * shh - th) + shh * shl + shl * shh) + shl * shl) + 2 * sh * sl;
+    const r = 1 / 7 + th * (1 / 9 + th * (1 / 11 + th * (1 / 13 + th * (1 / 15 + th * (1 / 17 + th * (1 / 19 +
+      th * (1 / 21 + th * (1 / 23 + th * (1 / 25 + th * (1 / 27))))))))));
+    // q = 1/3 + t/5 + t²·R
+    const ct = 134217729 * th, thh = ct - (ct - th), thl = th - thh;      // split of th
+    const f = th * FIFTH_HI;
+    const fl = (((thh * FIFTH_HH - f) + thh * FIFTH_HL + thl * FIFTH_HH) + thl * FIFTH_HL) + th * FIFTH_LO + tl * FIFTH_HI;
+    const qh = THIRD_HI + f;
+    const ql = ((THIRD_HI - qh) + f) + (THIRD_LO + fl + th * th * r);
+    // u = t·q, c = s·u
+    const cq = 134217729 * qh, qhh = cq - (cq - qh), qhl = qh - qhh;
+    const uh = th * qh;
+    const ul = (((thh * qhh - uh) + thh * qhl + thl * qhh) + thl * qhl) + th * ql + tl * qh;
+    const cu = 134217729 * uh, uhh = cu - (cu - uh), uhl = uh - uhh;
+    const ch = sh * uh;
+    const cl = (((shh * uhh - ch) + shh * uhl + shl * uhh) + shl * uhl) + sh * ul + sl * uh;
+    // ln m / 2 = s + c
+    const hh = sh + ch;
+    const hl = (ch - (hh - sh)) + (sl + cl);
+    const mh = hh + hl;
+    const ml = hl - (mh - hh);
+    if (k === 0) { lh = 2 * mh; ll = 2 * ml; } else {
+      // + k·ln 2 (|k·ln 2| ≥ ln 2 > 2·|ln m / 2|, so the fast sum is exact)
+      const ck = 134217729 * k, khh = ck - (ck - k), khl = k - khh;
+      const kh = k * LN2_DD_HI;
+      const kl = (((khh * LN2_DD_HH - kh) + khh * LN2_DD_HL + khl * LN2_DD_HH) + khl * LN2_DD_HL) + k * LN2_DD_LO;
+      const sHi = kh + 2 * mh;
+      const sLo = ((kh - sHi) + 2 * mh) + (kl + 2 * ml);
+      lh = sHi + sLo;
+      ll = sLo - (lh - sHi);
+    }
+  }
   const cy = 134217729 * y, yh = cy - (cy - y), yl = y - yh;
   const cl = 134217729 * lh, lhh = cl - (cl - lh), lhl = lh - lhh;
   const ph = y * lh;                                     // y·lh = ph + its error (Dekker)
@@ -207,11 +206,11 @@ function powCore(): void {
   const hi = 1 + sh;
   const lo = (sh - (hi - 1)) + sl;
   let r: number;
-  if (n > -1021) r = n < 1024 ? (hi + lo) * POW2[n + 1022]! : (hi + lo) * POW2[2045]! * 2;
+  if (n > -1021) r = n < 1024 ? (hi + lo) * POW2_ALL[n + 1074]! : (hi + lo) * POW2_ALL[1023 + 1074]! * 2;
   else {
     // Possibly subnormal: v = (hi + lo)·2^(n + 1022) exactly, then one rounding to a multiple of
     // 2^−52 (the subnormal spacing 2^−1074 after the final exact scaling by 2^−1022).
-    const sc = POW2[n + 2044]!;
+    const sc = POW2_ALL[n + 1022 + 1074]!;
     const vh = hi * sc, vl = lo * sc;
     if (vh > 1 || (vh === 1 && vl >= 0)) r = (hi + lo) * sc * TWO_M1022;
     else {
@@ -231,7 +230,7 @@ function powCore(): void {
  * y = 2 → x·x, y = −1 → 1/x, y = 0.5 → √x (each correctly rounded).
  *
  * Method (the double-double log/exp scheme of fdlibm's e_pow, here with natural logarithms):
- * ln |x| as a double-double (`lnDDk`, ~2^−68 relative), z = y·ln |x| by an exact product, then
+ * ln |x| as a double-double (~2^−68 relative), z = y·ln |x| by an exact product, then
  * e^z = 2^n·e^g with n = round(z/ln 2) and g = z − n·ln 2 in double-double, e^g = 1 + expm1(g)
  * (`expm1DDk`), rounded once; results in the subnormal range are rounded once at their own
  * precision. |y| > 2^64 (with |x| ≠ 1) over- or underflows outright.
