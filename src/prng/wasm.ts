@@ -104,20 +104,37 @@ function instantiate(): KernelExports | null {
 let kernels: KernelExports | null = instantiate();
 let enabled = true;
 
-/** Typed-array views on the wasm memory, rebuilt when `wasmScratch` moves to a larger one. */
-let viewBuffer: ArrayBuffer | null = null;
+/**
+ * The wasm memory's buffer and typed-array views on it, rebuilt when `wasmScratch` moves to a
+ * larger memory (a new instance: a memory is never grown, so its buffer stays the same). Keyed on
+ * the instance, because reading `memory.buffer` costs ~60 ns, as much as a small fill.
+ */
+let viewKernels: KernelExports | null = null;
+let memBuffer: ArrayBuffer | null = null;
 let memF64 = new Float64Array(0);
 let memF32 = new Float32Array(0);
 let memU32 = new Uint32Array(0);
-/** Whole-chunk views (the common case; saves a subarray allocation per chunk). */
 
 function refreshViews(k: KernelExports): void {
-  const buf = k.memory.buffer;
-  if (buf === viewBuffer) return;
-  viewBuffer = buf;
+  if (k === viewKernels) return;
+  viewKernels = k;
+  const buf = memBuffer = k.memory.buffer;
   memF64 = new Float64Array(buf);
   memF32 = new Float32Array(buf);
   memU32 = new Uint32Array(buf);
+}
+
+/**
+ * Fills at most this many values skip the check for a destination on wasm memory (`out.buffer`
+ * costs ~40 ns) and copy element by element (a `subarray` for `set` is an allocation): copying is
+ * always correct, since a `wasmScratch` view never overlaps the chunk buffers.
+ */
+const SMALL_FILL = 64;
+
+/** Copies m values from the start of `view` (a chunk buffer) to out[at..]. */
+function copyOut(view: Float64Array | Float32Array | Uint32Array, out: Float64Array | Float32Array | Uint32Array, at: number, m: number): void {
+  if (m <= SMALL_FILL) for (let i = 0; i < m; i++) out[at + i] = view[i]!;
+  else out.set(view.subarray(0, m), at);
 }
 
 /** True when the SIMD128 kernels loaded (and passed the load-time self-check). */
@@ -155,7 +172,9 @@ export function wasmActive(): boolean {
  * ArrayBuffer makes every typed-array access in the thread ~15% slower from then on. Views
  * taken earlier stay valid (they are no longer on the kernels' memory, so fills into them copy).
  * `threefryFill` and `philoxFill` write into views on this region directly, skipping the copy
- * out of wasm memory (~20-30% faster for large fills). Returns null when wasm is unavailable,
+ * out of wasm memory (~20-30% faster for large fills). Only the returned region is the caller's:
+ * the memory below it is the kernels' working space, rewritten by every fill (a view reaching
+ * into it is not supported). Returns null when wasm is unavailable,
  * or when a larger memory is needed where the module cannot be instantiated synchronously (a
  * browser page's main thread).
  *
@@ -218,10 +237,10 @@ export function threefryFill(
     return;
   }
   refreshViews(k);
-  const mem = k.memory.buffer;
+  const mem = memBuffer;
   const step = x0Step | 0;
   k0 |= 0; k1 |= 0; x0 |= 0; x1 |= 0;
-  const onWasm = out.buffer === mem;
+  const onWasm = widthOf(layout) * n > SMALL_FILL && out.buffer === mem;
   if ((onWasm && out.byteOffset < SCRATCH_BASE) || (outB !== undefined && outB.buffer === mem && outB.byteOffset < SCRATCH_BASE)) {
     // A view overlapping the chunk buffers would be clobbered by the chunked path.
     threefryFillJs(layout, k0, k1, x0, x1, x0Step, n, out, outB, offset);
@@ -252,7 +271,7 @@ export function threefryFill(
   for (let done = 0; done < n;) {
     const m = Math.min(n - done, chunk);
     kernel(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0);
-    (out as Float64Array).set(view.subarray(0, perBlock * m), offset + perBlock * done);
+    copyOut(view, out, offset + perBlock * done, perBlock * m);
     done += m;
   }
 }
@@ -279,7 +298,7 @@ export function philoxFill(
     return;
   }
   refreshViews(k);
-  const direct = out.buffer === k.memory.buffer;
+  const direct = 4 * nBlocks > SMALL_FILL && out.buffer === memBuffer;
   if (direct && out.byteOffset < SCRATCH_BASE) {
     philoxFillJs(key, counter, nBlocks, out, offset); // would overlap the chunk buffers
     return;
@@ -295,7 +314,7 @@ export function philoxFill(
       k.philox(k0, k1, c0 | 0, c1, c2, c3, m, out.byteOffset + 4 * (offset + 4 * done));
     } else {
       k.philox(k0, k1, c0 | 0, c1, c2, c3, m, 0);
-      out.set(memU32.subarray(0, 4 * m), offset + 4 * done);
+      copyOut(memU32, out, offset + 4 * done, 4 * m);
     }
     done += m;
     c0 += m;
@@ -328,7 +347,7 @@ export function normalFillWasm(
   const kernel = f64 ? k.normal_f64 : k.normal_f32;
   const step = x0Step | 0;
   k0 |= 0; k1 |= 0; x0 |= 0; x1 |= 0;
-  if (out.buffer === k.memory.buffer) {
+  if (n > SMALL_FILL && out.buffer === memBuffer) {
     if (out.byteOffset < SCRATCH_BASE) return false; // would overlap the chunk buffers
     kernel(k0, k1, x0, x1, step, n, out.byteOffset + out.BYTES_PER_ELEMENT * offset);
     return true;
@@ -338,7 +357,7 @@ export function normalFillWasm(
   for (let done = 0; done < n;) {
     const m = Math.min(n - done, chunk);
     kernel(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0);
-    out.set(view.subarray(0, m), offset + done);
+    copyOut(view, out, offset + done, m);
     done += m;
   }
   return true;
@@ -360,7 +379,7 @@ export function normalFromUnitWasm(out: Float64Array | Float32Array, from = 0, t
   const f64 = out instanceof Float64Array;
   const kernel = f64 ? k.nf64_unit : k.nf32_unit;
   const size = out.BYTES_PER_ELEMENT;
-  if (out.buffer === k.memory.buffer) {
+  if (out.buffer === memBuffer) {
     if (out.byteOffset < SCRATCH_BASE) return false;
     kernel(out.byteOffset + size * from, to - from);
     return true;
@@ -474,8 +493,9 @@ export function threefryFoldUnitWasm(
   const k = kernels;
   if (k === null || !enabled || !(out instanceof Float64Array) || (n | 0) !== n || n < 0 || n > out.length) return false;
   const f = (k as unknown as Record<string, FoldKernel | undefined>)[`threefry_fold_${layout}`];
-  if (f === undefined || out.buffer === k.memory.buffer) return false;
+  if (f === undefined) return false;
   refreshViews(k);
+  if (out.buffer === memBuffer) return false;
   const chunk = CHUNK_BYTES >> 3;
   for (let done = 0; done < n;) {
     const m = Math.min(n - done, chunk);
