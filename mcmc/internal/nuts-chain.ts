@@ -7,8 +7,9 @@
  *
  * Everything lives in buffers allocated by the constructor: a leapfrog step, a leaf and a merge
  * allocate nothing, so a transition costs the gradients plus a few passes over `dim` doubles
- * per leaf. The log density is any `(x, grad) => log p(x)` over unconstrained coordinates (a
- * compiled log density's `logDensityGradient`), so no tensor is touched.
+ * per leaf. Those passes run in WebAssembly when it is available (`nuts-loops.ts`, the same
+ * bits as its JavaScript). The log density is any `(x, grad) => log p(x)` over unconstrained
+ * coordinates (a compiled log density's `logDensityGradient`), so no tensor is touched.
  *
  * Randomness comes from a {@link ChainRandom}: the caller begins a new stream for each
  * transition, so a chain's draws are a pure function of its key and nothing else.
@@ -20,6 +21,7 @@ import { KeyArray } from '../../src/random/key-array.js';
 import { normalFromUnit } from '../../src/random/normal-fill.js';
 import { uniformUnit } from '../../src/random/uniform.js';
 import { DenseMetric, DiagonalMetric, type Metric } from './metric.js';
+import { chainLoops, type ChainLoops } from './nuts-loops.js';
 
 /** A log density and its gradient: returns log p(x) and writes ∂ log p/∂x into `grad`. */
 export type LogDensityGradient = (x: Float64Array, grad: Float64Array) => number;
@@ -31,35 +33,39 @@ const UNIFORM_BLOCK = 32;
  * The random numbers of one chain. `begin(t)` starts transition t's stream, the key
  * `foldIn(key, t)`; within it, draws use sub-keys `foldIn(·, 0)`, `foldIn(·, 1)`, … in the
  * order they are asked for: a momentum draw or a vector of uniforms takes one sub-key, single
- * uniforms come in blocks of 32 per sub-key. Buffers are filled in place through the PRNG
- * record, so a transition allocates only its two key words per sub-key.
+ * uniforms come in blocks of 32 per sub-key. Keys and buffers are written in place through the
+ * PRNG record, so a transition allocates nothing.
  */
 export class ChainRandom {
   private readonly impl: PrngImpl;
   private readonly key: Uint32Array;
-  private stream: Uint32Array;
+  private readonly stream: Uint32Array;
   private sub = 0;
   private readonly block = new Float64Array(UNIFORM_BLOCK);
-  private blockKey: Uint32Array;
+  private readonly blockKey: Uint32Array;
+  /** The sub-key of a momentum or uniforms draw. */
+  private readonly subKey: Uint32Array;
   private pos = UNIFORM_BLOCK;
 
   constructor(key: KeyArray, private readonly modes: Modes) {
     this.impl = key.impl;
     this.key = key.data;
-    this.stream = key.data;
-    this.blockKey = key.data;
+    const words = key.data.length;
+    this.stream = new Uint32Array(words);
+    this.blockKey = new Uint32Array(words);
+    this.subKey = new Uint32Array(words);
   }
 
   /** Starts stream t. */
   begin(t: number): void {
-    this.stream = this.impl.foldIn(this.key, t, this.modes);
+    this.impl.foldIn(this.key, t, this.modes, this.stream);
     this.sub = 0;
     this.pos = UNIFORM_BLOCK;
   }
 
   /** Fills `out` with uniforms in [0, 1) from the next sub-key (JAX's float64 uniform bits). */
   uniforms(out: Float64Array): void {
-    this.fill(this.impl.foldIn(this.stream, this.sub++, this.modes), out);
+    this.fill(this.impl.foldIn(this.stream, this.sub++, this.modes, this.subKey), out);
   }
 
   private fill(k: Uint32Array, out: Float64Array): void {
@@ -71,7 +77,7 @@ export class ChainRandom {
   uniform(): number {
     const impl = this.impl;
     if (this.pos === UNIFORM_BLOCK) {
-      this.blockKey = impl.foldIn(this.stream, this.sub++, this.modes);
+      impl.foldIn(this.stream, this.sub++, this.modes, this.blockKey);
       this.pos = 0;
       if (impl.uniformFloat64At === undefined) this.fill(this.blockKey, this.block);
     }
@@ -81,7 +87,7 @@ export class ChainRandom {
 
   /** Fills `out` with standard normals from the next sub-key (the uniforms mapped by the deterministic √2·erfinv(2u − 1), fused when the PRNG can). */
   normals(out: Float64Array): void {
-    const impl = this.impl, k = impl.foldIn(this.stream, this.sub++, this.modes);
+    const impl = this.impl, k = impl.foldIn(this.stream, this.sub++, this.modes, this.subKey);
     if (impl.normalFloat64 !== undefined) { impl.normalFloat64(k, out, this.modes); return; }
     this.fill(k, out);
     normalFromUnit(out);
@@ -101,32 +107,39 @@ class Point {
   lp = 0;
   h = 0;
   refs = 0;
-  constructor(arena: Float64Array, at: number, dim: number) {
-    this.q = arena.subarray(at, at + dim);
-    this.p = arena.subarray(at + dim, at + 2 * dim);
-    this.g = arena.subarray(at + 2 * dim, at + 3 * dim);
+  /** The slots of q, p and g are k, k + 1 and k + 2 (the loops take slot numbers). */
+  constructor(loops: ChainLoops, readonly k: number) {
+    this.q = loops.array(k);
+    this.p = loops.array(k + 1);
+    this.g = loops.array(k + 2);
   }
 }
 
-/** The locals of one level of the tree recursion (a subtree of depth ≥ 2 and its two halves). */
+/** The locals of one level of the tree recursion (a subtree of depth ≥ 2 and its two halves): six slots from k. */
 class Level {
-  readonly pInitEnd: Float64Array;
-  readonly pSharpInitEnd: Float64Array;
-  readonly rhoInit: Float64Array;
-  readonly pFinalBeg: Float64Array;
-  readonly pSharpFinalBeg: Float64Array;
-  readonly rhoFinal: Float64Array;
-  constructor(dim: number) {
-    this.pInitEnd = new Float64Array(dim);
-    this.pSharpInitEnd = new Float64Array(dim);
-    this.rhoInit = new Float64Array(dim);
-    this.pFinalBeg = new Float64Array(dim);
-    this.pSharpFinalBeg = new Float64Array(dim);
-    this.rhoFinal = new Float64Array(dim);
+  readonly pInitEnd: number;
+  readonly pSharpInitEnd: number;
+  readonly rhoInit: number;
+  readonly pFinalBeg: number;
+  readonly pSharpFinalBeg: number;
+  readonly rhoFinal: number;
+  constructor(k: number) {
+    this.pInitEnd = k;
+    this.pSharpInitEnd = k + 1;
+    this.rhoInit = k + 2;
+    this.pFinalBeg = k + 3;
+    this.pSharpFinalBeg = k + 4;
+    this.rhoFinal = k + 5;
   }
 }
 
-const copy = (to: Float64Array, from: Float64Array): void => { for (let i = 0; i < to.length; i++) to[i] = from[i]!; };
+// The chain's fixed slots (see NutsChain's constructor): the inverse metric, the velocity and
+// noise scratch, then the trajectory's momentum sum and its parts' (RHO), and the momenta and
+// velocities at the four ends of its backward and forward parts (swapped as the tree grows).
+const INV_METRIC = 0, VEL = 1, NOISE = 2, RHO = 3, RHO_FWD = 4, RHO_BCK = 5;
+const P_FWD_FWD = 6, P_FWD_BCK = 7, P_BCK_FWD = 8, P_BCK_BCK = 9;
+const PS_FWD_FWD = 10, PS_FWD_BCK = 11, PS_BCK_FWD = 12, PS_BCK_BCK = 13;
+const SLOTS = 14;
 
 /**
  * A Hamiltonian with NaN counted as +∞ (Stan's convention). Written 1 / 0: V8 loads the global
@@ -134,40 +147,6 @@ const copy = (to: Float64Array, from: Float64Array): void => { for (let i = 0; i
  * allocation at every leaf).
  */
 const nanToInf = (h: number): number => (h === h ? h : 1 / 0);
-
-/**
- * Joins two adjacent pieces of a trajectory, A then B (in integration order): writes ρ = ρ_A + ρ_B
- * and returns Stan's generalized no-U-turn criterion (p♯_beg·ρ > 0 and p♯_end·ρ > 0) over the
- * whole, and over A extended by B's first point and B extended by A's last point — the seam
- * checks that catch U-turns a merge would otherwise hide. One loop for all six dot products.
- */
-function join(rho: Float64Array, rhoA: Float64Array, rhoB: Float64Array, sharpBeg: Float64Array, sharpEnd: Float64Array,
-  pAEnd: Float64Array, sharpAEnd: Float64Array, pBBeg: Float64Array, sharpBBeg: Float64Array): boolean {
-  let a = 0, b = 0, c1 = 0, c2 = 0, d1 = 0, d2 = 0;
-  for (let i = 0; i < rho.length; i++) {
-    const ra = rhoA[i]!, rb = rhoB[i]!, r = ra + rb;
-    rho[i] = r;
-    a += sharpEnd[i]! * r; b += sharpBeg[i]! * r;
-    const e1 = ra + pBBeg[i]!; c1 += sharpBBeg[i]! * e1; c2 += sharpBeg[i]! * e1;
-    const e2 = rb + pAEnd[i]!; d1 += sharpEnd[i]! * e2; d2 += sharpAEnd[i]! * e2;
-  }
-  return a > 0 && b > 0 && c1 > 0 && c2 > 0 && d1 > 0 && d2 > 0;
-}
-
-/**
- * {@link join} for two single leaves (p₁ then p₂, velocities v₁, v₂): the halves' sums are the
- * leaves' momenta, so both seam sums equal ρ = p₁ + p₂ and the six products are two, v₂·ρ and
- * v₁·ρ, with the same bits.
- */
-function joinLeaves(rho: Float64Array, p1: Float64Array, p2: Float64Array, v1: Float64Array, v2: Float64Array): boolean {
-  let a = 0, b = 0;
-  for (let i = 0; i < rho.length; i++) {
-    const r = p1[i]! + p2[i]!;
-    rho[i] = r;
-    a += v2[i]! * r; b += v1[i]! * r;
-  }
-  return a > 0 && b > 0;
-}
 
 /**
  * log(e^a + e^b) and the share e^b / (e^a + e^b) of b, from one exp and one log1p: the log sum
@@ -206,9 +185,10 @@ export class NutsChain {
   /** The diagonal inverse metric (the estimated posterior variances after adaptation; `metric.invMass` when diagonal); unused with a dense metric. */
   readonly invMetric: Float64Array;
   /**
-   * The dense metric, or null for the diagonal one. The leapfrog and leaf loops branch on it once
-   * and stay fused and specialised for the diagonal one (a metric call per element would cost),
-   * computing `metric.ts`'s velocity m·p, drift x + (ε·m)·p and kinetic energy ½ Σ p·(m·p).
+   * The dense metric, or null for the diagonal one. The momentum, leapfrog and leaf code branch
+   * on it once: the diagonal metric's passes are the fused loops of `nuts-loops.ts` (a metric call
+   * per element would cost), computing `metric.ts`'s momentum z/√m, velocity m·p, drift
+   * x + (ε·m)·p and kinetic energy ½ Σ p·(m·p).
    */
   readonly dense: DenseMetric | null;
   /** Scratch for the velocity M⁻¹p. */
@@ -238,17 +218,6 @@ export class NutsChain {
   private readonly free: Point[];
   private nFree = 0;
   private readonly noise: Float64Array;
-  private readonly rho: Float64Array;
-  private readonly rhoFwd: Float64Array;
-  private readonly rhoBck: Float64Array;
-  private readonly pFwdFwd: Float64Array;
-  private readonly pSharpFwdFwd: Float64Array;
-  private readonly pFwdBck: Float64Array;
-  private readonly pSharpFwdBck: Float64Array;
-  private readonly pBckFwd: Float64Array;
-  private readonly pSharpBckFwd: Float64Array;
-  private readonly pBckBck: Float64Array;
-  private readonly pSharpBckBck: Float64Array;
   private readonly levels: Level[];
   private readonly maxTreeDepth: number;
   private readonly maxEnergyDiff: number;
@@ -259,26 +228,26 @@ export class NutsChain {
   private eps = 0;
   private h0 = 0;
   private readonly merge = new Float64Array(2);
+  /** The leaf and merge loops, and the memory of every array above. */
+  private readonly loops: ChainLoops;
 
   constructor(private readonly f: LogDensityGradient, dim: number, readonly rng: ChainRandom, options: NutsChainOptions) {
     this.dim = dim;
     this.maxTreeDepth = options.maxTreeDepth;
     this.maxEnergyDiff = options.maxEnergyDiff;
-    this.invMetric = new Float64Array(dim).fill(1);
+    const nPoints = options.maxTreeDepth + 3, nLevels = options.maxTreeDepth + 1;
+    // Slots: INV_METRIC, VEL, NOISE, the trajectory's sums and ends (RHO…), the points, the levels.
+    const loops = this.loops = chainLoops(SLOTS + 3 * nPoints + 6 * nLevels, dim);
+    this.invMetric = loops.array(INV_METRIC).fill(1);
     this.dense = options.metric === 'dense' ? new DenseMetric(dim) : null;
     this.metric = this.dense ?? new DiagonalMetric(this.invMetric);
-    this.vel = new Float64Array(dim);
-    const v = () => new Float64Array(dim);
-    const nPoints = options.maxTreeDepth + 3, arena = new Float64Array(3 * dim * nPoints);
-    this.points = Array.from({ length: nPoints }, (_, k) => new Point(arena, 3 * dim * k, dim));
+    this.vel = loops.array(VEL);
+    this.noise = loops.array(NOISE);
+    this.points = Array.from({ length: nPoints }, (_, j) => new Point(loops, SLOTS + 3 * j));
     this.free = this.points.slice();
     this.cur = this.fwd = this.bck = this.propOut = this.points[0]!;
     this.freeAllButCur();
-    this.noise = v();
-    this.rho = v(); this.rhoFwd = v(); this.rhoBck = v();
-    this.pFwdFwd = v(); this.pSharpFwdFwd = v(); this.pFwdBck = v(); this.pSharpFwdBck = v();
-    this.pBckFwd = v(); this.pSharpBckFwd = v(); this.pBckBck = v(); this.pSharpBckBck = v();
-    this.levels = Array.from({ length: options.maxTreeDepth + 1 }, () => new Level(dim));
+    this.levels = Array.from({ length: nLevels }, (_, j) => new Level(SLOTS + 3 * nPoints + 6 * j));
   }
 
   /** The position (read-only; `setPosition` moves it). */
@@ -328,10 +297,11 @@ export class NutsChain {
    * for NaN, Stan's convention) and leaves the velocity M⁻¹p in `vel`.
    */
   private drawMomentum(): number {
-    const p = this.cur.p, u = this.noise;
+    const cur = this.cur, u = this.noise;
     this.rng.normals(u);
-    this.metric.sampleMomentum(u, p);
-    return nanToInf(this.metric.kineticEnergy(p, this.vel) - this.cur.lp);
+    if (this.dense === null) return nanToInf(0.5 * this.loops.momentum(NOISE, INV_METRIC, cur.k + 1, VEL) - cur.lp);
+    this.metric.sampleMomentum(u, cur.p);
+    return nanToInf(this.metric.kineticEnergy(cur.p, this.vel) - cur.lp);
   }
 
   /**
@@ -341,10 +311,9 @@ export class NutsChain {
    */
   private kickDrift(z: Point, to: Point, sign: number): void {
     const eps = sign * this.eps;
-    const q = z.q, p = z.p, g = z.g, tq = to.q, tp = to.p, m = this.invMetric, half = 0.5 * eps, dense = this.dense;
-    if (dense === null) {        // the kick and the diagonal drift x + (ε·m)·p in one pass
-      for (let i = 0; i < q.length; i++) { const pi = p[i]! + half * g[i]!; tp[i] = pi; tq[i] = q[i]! + eps * m[i]! * pi; }
-    } else {
+    const q = z.q, p = z.p, g = z.g, tq = to.q, tp = to.p, half = 0.5 * eps, dense = this.dense;
+    if (dense === null) this.loops.kickDrift(z.k, z.k + 1, z.k + 2, to.k, to.k + 1, INV_METRIC, eps, half);   // the diagonal drift x + (ε·m)·p
+    else {
       const v = this.vel;
       for (let i = 0; i < q.length; i++) tp[i] = p[i]! + half * g[i]!;
       dense.velocity(tp, v);
@@ -365,16 +334,14 @@ export class NutsChain {
     let sample = cur;
     // The trajectory's momentum sum and the momenta and velocities at the ends of its backward
     // and forward parts. When a subtree is added, the trajectory so far becomes one part by
-    // swapping buffers (each buffer swapped out is rewritten before it is read again), so only
+    // swapping buffers (slots; each swapped out is rewritten before it is read again), so only
     // the trajectory's own ends start with the initial momentum.
-    let rho = this.rho, rhoFwd = this.rhoFwd, rhoBck = this.rhoBck;
-    let pFF = this.pFwdFwd, pFB = this.pFwdBck, pBF = this.pBckFwd, pBB = this.pBckBck;
-    let pSFF = this.pSharpFwdFwd, pSFB = this.pSharpFwdBck, pSBF = this.pSharpBckFwd, pSBB = this.pSharpBckBck;
-    const p = cur.p, v = this.vel;   // drawMomentum left the velocity in vel
-    for (let i = 0; i < p.length; i++) {
-      const pi = p[i]!, ps = v[i]!;
-      pFF[i] = pi; pBB[i] = pi; pSFF[i] = ps; pSBB[i] = ps; rho[i] = pi;
-    }
+    let rho = RHO, rhoFwd = RHO_FWD, rhoBck = RHO_BCK;
+    let pFF = P_FWD_FWD, pFB = P_FWD_BCK, pBF = P_BCK_FWD, pBB = P_BCK_BCK;
+    let pSFF = PS_FWD_FWD, pSFB = PS_FWD_BCK, pSBF = PS_BCK_FWD, pSBB = PS_BCK_BCK;
+    const loops = this.loops;
+    loops.spread(cur.k + 1, VEL, pFF, pBB, pSFF);   // drawMomentum left the velocity in VEL
+    loops.spread(cur.k + 1, VEL, rho, rho, pSBB);
     let logSumWeight = 0;        // log(exp(H0 − H0))
     this.sumMetroProb = 0;
     this.nSteps = 0;
@@ -382,7 +349,7 @@ export class NutsChain {
     this.divergent = false;
     this.moved = false;
     while (this.depth < this.maxTreeDepth) {
-      let valid: boolean, t: Float64Array;
+      let valid: boolean, t: number;
       if (rng.uniform() > 0.5) {           // extend forward: the trajectory so far is the backward part
         t = rhoBck; rhoBck = rho; rho = t;
         t = pBF; pBF = pFF; pFF = t;
@@ -405,7 +372,7 @@ export class NutsChain {
       w[0] = logSumWeight; w[1] = lswSubtree;
       mergeWeights(w);
       logSumWeight = w[0]!;
-      if (!join(rho, rhoBck, rhoFwd, pSBB, pSFF, pBF, pSBF, pFB, pSFB)) break;
+      if (!loops.join(rho, rhoBck, rhoFwd, pSBB, pSFF, pBF, pSBF, pFB, pSFB)) break;
     }
     this.cur = sample;
     this.freeAllButCur();        // whatever the tree still held (a stopped subtree's points)
@@ -415,15 +382,15 @@ export class NutsChain {
 
   /**
    * Builds a subtree of 2^depth leapfrog steps in direction `sign` from that end of the
-   * trajectory (Stan's `build_tree`): writes the sum of its momenta into `rho` and the momenta
-   * and sharp momenta at its two ends, leaves its multinomial draw in `propOut` and its log sum
-   * of weights in `lswOut`. False when it diverged or made a U-turn (the caller then stops).
+   * trajectory (Stan's `build_tree`): writes the sum of its momenta into slot `rho` and the
+   * momenta and sharp momenta at its two ends, leaves its multinomial draw in `propOut` and its
+   * log sum of weights in `lswOut`. False when it diverged or made a U-turn (the caller then stops).
    */
-  private buildTree(depth: number, pSharpBeg: Float64Array, pSharpEnd: Float64Array, rho: Float64Array,
-    pBeg: Float64Array, pEnd: Float64Array, sign: number): boolean {
+  private buildTree(depth: number, pSharpBeg: number, pSharpEnd: number, rho: number,
+    pBeg: number, pEnd: number, sign: number): boolean {
     if (depth === 0) {           // one leaf: its momentum is both ends and the sum
       const ok = this.leaf(sign, pBeg, pSharpBeg);
-      copy(pEnd, pBeg); copy(rho, pBeg); copy(pSharpEnd, pSharpBeg);
+      this.loops.spread(pBeg, pSharpBeg, pEnd, rho, pSharpEnd);
       return ok;
     }
     if (depth === 1) {
@@ -434,7 +401,7 @@ export class NutsChain {
       if (!this.leaf(sign, pEnd, pSharpEnd)) return false;
       this.merge[0] = lswFirst;
       this.mergeHalves(first);
-      return joinLeaves(rho, pBeg, pEnd, pSharpBeg, pSharpEnd);
+      return this.loops.joinLeaves(rho, pBeg, pEnd, pSharpBeg, pSharpEnd);
     }
     const L = this.levels[depth]!;
     if (!this.buildTree(depth - 1, pSharpBeg, L.pSharpInitEnd, L.rhoInit, pBeg, L.pInitEnd, sign)) return false;
@@ -442,31 +409,28 @@ export class NutsChain {
     if (!this.buildTree(depth - 1, L.pSharpFinalBeg, pSharpEnd, L.rhoFinal, L.pFinalBeg, pEnd, sign)) return false;
     this.merge[0] = lswInit;
     this.mergeHalves(init);
-    return join(rho, L.rhoInit, L.rhoFinal, pSharpBeg, pSharpEnd, L.pInitEnd, L.pSharpInitEnd, L.pFinalBeg, L.pSharpFinalBeg);
+    return this.loops.join(rho, L.rhoInit, L.rhoFinal, pSharpBeg, pSharpEnd, L.pInitEnd, L.pSharpInitEnd, L.pFinalBeg, L.pSharpFinalBeg);
   }
 
   /**
    * One leapfrog step from the trajectory's end in direction `sign`, a tree's leaf: a fresh point
-   * that becomes that end and the leaf's proposal (`propOut`); writes its momentum into `pOut`,
-   * its velocity into `pSharpOut` and its log weight H0 − H into `lswOut`. False when it diverged.
+   * that becomes that end and the leaf's proposal (`propOut`); writes its momentum into slot
+   * `pOut`, its velocity into slot `pSharpOut` and its log weight H0 − H into `lswOut`. False
+   * when it diverged.
    */
-  private leaf(sign: number, pOut: Float64Array, pSharpOut: Float64Array): boolean {
+  private leaf(sign: number, pOut: number, pSharpOut: number): boolean {
     const from = sign > 0 ? this.fwd : this.bck, z = this.free[--this.nFree]!;
-    const m = this.invMetric, half = 0.5 * sign * this.eps;
+    const half = 0.5 * sign * this.eps;
     this.kickDrift(from, z, sign);
     this.nSteps++;
     const p = z.p, g = z.g, dense = this.dense;
     let kin = 0;
-    if (dense === null) {        // the second half kick, the velocity m·p and the kinetic energy in one pass
-      for (let i = 0; i < p.length; i++) {
-        const pi = p[i]! + half * g[i]!, ps = m[i]! * pi;
-        p[i] = pi; kin += pi * ps; pOut[i] = pi; pSharpOut[i] = ps;
-      }
-    } else {
-      const v = this.vel;
+    if (dense === null) kin = this.loops.kickEnergy(z.k + 1, z.k + 2, INV_METRIC, pOut, pSharpOut, half);   // the velocity m·p
+    else {
+      const v = this.vel, po = this.loops.array(pOut), pso = this.loops.array(pSharpOut);
       for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
       dense.velocity(p, v);
-      for (let i = 0; i < p.length; i++) { const pi = p[i]!, ps = v[i]!; kin += pi * ps; pOut[i] = pi; pSharpOut[i] = ps; }
+      for (let i = 0; i < p.length; i++) { const pi = p[i]!, ps = v[i]!; kin += pi * ps; po[i] = pi; pso[i] = ps; }
     }
     const h = nanToInf(0.5 * kin - z.lp);
     const w = this.h0 - h;

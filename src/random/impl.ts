@@ -20,8 +20,8 @@ export interface PrngImpl {
   seed(hi: number, lo: number): Uint32Array;
   /** `count` keys derived from `key`, concatenated (count × keyWords words). */
   split(key: Uint32Array, count: number, modes: Modes): Uint32Array;
-  /** A key derived from `key` and the uint32 `data`. */
-  foldIn(key: Uint32Array, data: number, modes: Modes): Uint32Array;
+  /** A key derived from `key` and the uint32 `data`: written into `out` when given (not aliasing `key`), else a new array. */
+  foldIn(key: Uint32Array, data: number, modes: Modes, out?: Uint32Array): Uint32Array;
   /**
    * `size` random values of `width` bits in row-major order. Widths 8/16/32 return a typed
    * array of that width; width 64 returns 2·size words, `[hi0, lo0, hi1, lo1, ...]`.

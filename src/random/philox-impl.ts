@@ -43,8 +43,11 @@ export const philox4x32: PrngImpl = {
     return out;
   },
 
-  foldIn(key, data) {
-    return stream(key, KEY_DOMAIN, 2, data).slice();
+  foldIn(key, data, _modes, out) {
+    const words = stream(key, KEY_DOMAIN, 2, data);
+    if (out === undefined) return words.slice();
+    out[0] = words[0]!; out[1] = words[1]!;
+    return out;
   },
 
   bits(key, width, size) {

@@ -49,9 +49,8 @@ export const threefry2x32: PrngImpl = {
     return threefryIotaWords(key, 2 * count);
   },
 
-  foldIn(key, data) {
+  foldIn(key, data, _modes, out = new Uint32Array(2)) {
     // threefry_2x32(key, [0, data]) in both modes (key words as int32: see uniformFloat64At).
-    const out = new Uint32Array(2);
     threefryFill('blocks', key[0]! | 0, key[1]! | 0, 0, data, 0, 1, out);
     return out;
   },
