@@ -116,47 +116,72 @@ interface LoopExports {
 }
 
 /**
- * The wasm loops over one chain's memory: slot k is the `dim` doubles at byte k·`slot` (slot a
- * multiple of 16, so every array is 16-byte aligned), and a sum comes back in the double after
- * the last slot. Slot numbers become byte offsets here: reading a typed array's `byteOffset` is a
- * runtime call in V8 (~15 ns).
+ * The wasm loops of one chain, over its region of an arena's memory: slot k is the `dim` doubles
+ * at byte base + k·`slot` (`slot` a multiple of 16, so every array is 16-byte aligned), and a sum
+ * comes back in the double after the last slot. Slot numbers become byte offsets here: reading a
+ * typed array's `byteOffset` is a runtime call in V8 (~15 ns).
  */
 class WasmLoops implements ChainLoops {
   private readonly a: Float64Array[];
   private readonly sum: Float64Array;
-  constructor(private readonly ex: LoopExports, buffer: ArrayBuffer, private readonly count: number, private readonly dim: number, private readonly slot: number) {
-    this.a = Array.from({ length: count }, (_, k) => new Float64Array(buffer, k * slot, dim));
-    this.sum = new Float64Array(buffer, count * slot, 1);
+  private readonly ex: LoopExports;
+  /** Where the sum comes back. */
+  private readonly at: number;
+  constructor(arena: Arena, private readonly base: number, count: number, private readonly dim: number, private readonly slot: number) {
+    this.ex = arena.ex;
+    this.at = base + count * slot;
+    this.a = Array.from({ length: count }, (_, k) => new Float64Array(arena.buffer, base + k * slot, dim));
+    this.sum = new Float64Array(arena.buffer, this.at, 1);
   }
   array(k: number): Float64Array { return this.a[k]!; }
   kickDrift(q: number, p: number, g: number, tq: number, tp: number, m: number, eps: number, half: number): void {
-    const s = this.slot;
-    this.ex.kick_drift(q * s, p * s, g * s, tq * s, tp * s, m * s, eps, half, this.dim);
+    const s = this.slot, b = this.base;
+    this.ex.kick_drift(b + q * s, b + p * s, b + g * s, b + tq * s, b + tp * s, b + m * s, eps, half, this.dim);
   }
   kickEnergy(p: number, g: number, m: number, pOut: number, psOut: number, half: number): number {
-    const s = this.slot;
-    this.ex.kick_energy(p * s, g * s, m * s, pOut * s, psOut * s, half, this.dim, this.count * s);
+    const s = this.slot, b = this.base;
+    this.ex.kick_energy(b + p * s, b + g * s, b + m * s, b + pOut * s, b + psOut * s, half, this.dim, this.at);
     return this.sum[0]!;
   }
   join(rho: number, rhoA: number, rhoB: number, sharpBeg: number, sharpEnd: number,
     pAEnd: number, sharpAEnd: number, pBBeg: number, sharpBBeg: number): boolean {
-    const s = this.slot;
-    return this.ex.join(rho * s, rhoA * s, rhoB * s, sharpBeg * s, sharpEnd * s, pAEnd * s, sharpAEnd * s, pBBeg * s, sharpBBeg * s, this.dim) !== 0;
+    const s = this.slot, b = this.base;
+    return this.ex.join(b + rho * s, b + rhoA * s, b + rhoB * s, b + sharpBeg * s, b + sharpEnd * s, b + pAEnd * s,
+      b + sharpAEnd * s, b + pBBeg * s, b + sharpBBeg * s, this.dim) !== 0;
   }
   joinLeaves(rho: number, p1: number, p2: number, v1: number, v2: number): boolean {
-    const s = this.slot;
-    return this.ex.join_leaves(rho * s, p1 * s, p2 * s, v1 * s, v2 * s, this.dim) !== 0;
+    const s = this.slot, b = this.base;
+    return this.ex.join_leaves(b + rho * s, b + p1 * s, b + p2 * s, b + v1 * s, b + v2 * s, this.dim) !== 0;
   }
   momentum(z: number, m: number, p: number, v: number): number {
-    const s = this.slot;
-    this.ex.momentum(z * s, m * s, p * s, v * s, this.dim, this.count * s);
+    const s = this.slot, b = this.base;
+    this.ex.momentum(b + z * s, b + m * s, b + p * s, b + v * s, this.dim, this.at);
     return this.sum[0]!;
   }
   spread(p: number, v: number, p1: number, p2: number, v1: number): void {
-    const s = this.slot;
-    this.ex.spread(p * s, v * s, p1 * s, p2 * s, v1 * s, this.dim);
+    const s = this.slot, b = this.base;
+    this.ex.spread(b + p * s, b + v * s, b + p1 * s, b + p2 * s, b + v1 * s, this.dim);
   }
 }
+
+/**
+ * One instance of the loops module over one memory, shared by the chains placed in it. Sharing
+ * matters: V8 calls a wasm function fast only from a call site that has seen that one function
+ * object, and every instance has its own, so chains with an instance each (four per
+ * `windowedAdaptiveNuts` call, new ones at every call) would send every call through V8's
+ * generic JS-to-wasm wrapper. `free` lists the free byte ranges as [start, end) pairs in order.
+ */
+interface Arena {
+  readonly ex: LoopExports;
+  readonly buffer: ArrayBuffer;
+  readonly free: number[];
+  /** Regions in use. */
+  live: number;
+}
+
+/** The arenas, newest last; a new one (twice the last, at least 1 MiB) when no free range fits. Memories are never grown: that would detach every view. */
+const arenas: Arena[] = [];
+const MIN_ARENA = 1 << 20;
 
 /** The compiled loops module: undefined until first asked for, null where it cannot be compiled synchronously. */
 let compiled: WebAssembly.Module | null | undefined;
@@ -168,22 +193,75 @@ function loopsModule(): WebAssembly.Module | null {
   return compiled;
 }
 
+/** First fit: the start of `bytes` taken from the arena's free ranges, or −1. */
+function take(a: Arena, bytes: number): number {
+  const f = a.free;
+  for (let i = 0; i < f.length; i += 2) {
+    if (f[i + 1]! - f[i]! < bytes) continue;
+    const at = f[i]!;
+    if (f[i + 1]! - at === bytes) f.splice(i, 2); else f[i] = at + bytes;
+    a.live++;
+    return at;
+  }
+  return -1;
+}
+
+/** Returns [at, at + bytes) to the arena's free ranges (merged with its neighbours); an empty arena that is not the newest is dropped. */
+function give(a: Arena, at: number, bytes: number): void {
+  const f = a.free;
+  let i = 0;
+  while (i < f.length && f[i]! < at) i += 2;
+  f.splice(i, 0, at, at + bytes);
+  if (i + 2 < f.length && f[i + 1] === f[i + 2]) f.splice(i + 1, 2);
+  if (i > 0 && f[i - 1] === f[i]) f.splice(i - 1, 2);
+  if (--a.live === 0 && a !== arenas[arenas.length - 1]) arenas.splice(arenas.indexOf(a), 1);
+}
+
 /**
- * The loops for a chain of `count` arrays of `dim` doubles: wasm over a memory of their own when
- * the WebAssembly kernels are active (`setWasmEnabled`), else JavaScript. Both give the same bits.
+ * A region is given back when its chain's loops and every view on it are garbage: a view the
+ * chain handed out (its position, say) must never see the region reused while it is reachable.
+ */
+const holders = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry<{ arena: Arena; at: number; bytes: number; refs: number }>((r) => { if (--r.refs === 0) give(r.arena, r.at, r.bytes); })
+  : null;
+
+/** A zeroed region of `bytes` (a multiple of 16) in an arena, making a new arena when none has room; null when no memory can be had. */
+function place(bytes: number): [Arena, number] | null {
+  for (let i = arenas.length - 1; i >= 0; i--) {
+    const a = arenas[i]!, at = take(a, bytes);
+    if (at >= 0) { new Uint8Array(a.buffer, at, bytes).fill(0); return [a, at]; }
+  }
+  const mod = loopsModule();
+  if (mod === null) return null;
+  const last = arenas[arenas.length - 1];
+  const size = Math.ceil(Math.max(bytes, last === undefined ? MIN_ARENA : 2 * last.buffer.byteLength) / 65536) * 65536;
+  if (size > 2 ** 31) return null;
+  try {
+    const memory = new WebAssembly.Memory({ initial: size / 65536 });
+    const ex = new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as LoopExports;
+    const a: Arena = { ex, buffer: memory.buffer, free: [0, size], live: 0 };
+    arenas.push(a);
+    return [a, take(a, bytes)];
+  } catch {
+    return null;                                 // no memory of that size here
+  }
+}
+
+/**
+ * The loops for a chain of `count` arrays of `dim` doubles: wasm, over a region of a shared
+ * memory, when the WebAssembly kernels are active (`setWasmEnabled`), else JavaScript. Both give
+ * the same bits.
  */
 export function chainLoops(count: number, dim: number, useWasm = wasmActive()): ChainLoops {
-  const slot = 8 * (dim + (dim & 1));
-  const pages = Math.ceil((count * slot + 8) / 65536);
-  if (useWasm && pages <= 32768) {
-    const mod = loopsModule();
-    if (mod !== null) {
-      try {
-        const memory = new WebAssembly.Memory({ initial: Math.max(pages, 1) });
-        const ex = new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as LoopExports;
-        return new WasmLoops(ex, memory.buffer, count, dim, slot);
-      } catch { /* no memory of that size here: the JavaScript loops */ }
-    }
+  const slot = 8 * (dim + (dim & 1)), bytes = count * slot + 16;
+  const placed = useWasm ? place(bytes) : null;
+  if (placed === null) return new JsLoops(count, dim);
+  const [arena, at] = placed;
+  const loops = new WasmLoops(arena, at, count, dim, slot);
+  if (holders !== null) {
+    const token = { arena, at, bytes, refs: count + 1 };
+    holders.register(loops, token);
+    for (let k = 0; k < count; k++) holders.register(loops.array(k), token);
   }
-  return new JsLoops(count, dim);
+  return loops;
 }
