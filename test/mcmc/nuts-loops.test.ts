@@ -69,6 +69,15 @@ describe.runIf(wasmAvailable())('NUTS chain loops: WebAssembly and JavaScript gi
     expect(seen).toBeLessThan(195);
   });
 
+  it('chains placed in the shared memory never overlap (zeroed slots, each chain keeps its own values)', () => {
+    const chains = Array.from({ length: 300 }, (_, c) => {
+      const loops = chainLoops(5 + (c % 7), 1 + ((c * 37) % 200), true);
+      for (let k = 0; k < 5; k++) { const a = loops.array(k); expect(a.every((v) => v === 0)).toBe(true); a.fill(c * 10 + k); }
+      return loops;
+    });
+    chains.forEach((loops, c) => { for (let k = 0; k < 5; k++) expect(loops.array(k).every((v) => v === c * 10 + k)).toBe(true); });
+  });
+
   it('a chain draws the same with the wasm loops as without (diagonal and dense metrics)', () => {
     for (const metric of ['diagonal', 'dense'] as const) {
       for (const dim of [1, 3, 10]) {
