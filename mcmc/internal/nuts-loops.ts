@@ -1,14 +1,14 @@
 /**
- * The loops of a NUTS leaf and merge over `dim` doubles (for `nuts-chain.ts`), in two
- * implementations with the same bits: WebAssembly SIMD (wasm/nuts-loops.wat) over the chain's own
- * memory, and the JavaScript below, which defines the arithmetic (the wasm functions perform the
- * same operations in the same order; test/mcmc/nuts-loops.test.ts compares them). At D = 10 a
- * JavaScript loop over six typed arrays costs about five times the wasm one: every access is
- * bounds-checked and nothing is vectorised.
+ * The passes over `dim` doubles of a NUTS transition (for `nuts-chain.ts`: the leapfrog's kicks
+ * and drift, the kinetic energy, the no-U-turn joins, the momentum draw), in two implementations
+ * with the same bits: WebAssembly SIMD (wasm/nuts-loops.wat) and the JavaScript below, which
+ * defines the arithmetic (the wasm functions perform the same operations in the same order;
+ * test/mcmc/nuts-loops.test.ts compares them). At D = 10 a JavaScript loop over six typed arrays
+ * costs about five times the wasm one: every access is bounds-checked and nothing is vectorised.
  *
  * A chain keeps all its arrays in the numbered slots of its {@link ChainLoops}: with wasm they
- * are views on one memory made for the chain, sized once (never grown, so no view is ever
- * detached).
+ * are views on the chain's region of a memory shared with other chains (see `Arena`), sized once
+ * (never grown, so no view is ever detached).
  */
 import { decodeBase64, wasmActive } from '../../src/prng/wasm.js';
 import { NUTS_LOOPS_WASM_BASE64 } from './nuts-loops.wasm.js';
