@@ -21,8 +21,8 @@ import * as bits from './bits.js';
 import * as pow from './pow.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
-const { POW2_ALL } = bits;
-const { DD, twoProd } = pow;
+const { POW2_ALL, offHeapF64 } = bits;
+const { prodErr } = pow;
 
 
 
@@ -30,7 +30,7 @@ const TWO_600 = POW2_ALL[600 + 1074]!;
 const TWO_M600 = POW2_ALL[-600 + 1074]!;
 
 /** The low part of the last `atanK` result (AL[0]) and of `sqrtDD` (AL[1]); typed-array slots allocate nothing. */
-const AL = new Float64Array(2);
+const AL = offHeapF64(2);
 
 /**
  * atan(x + xl) for finite x ≥ 0 (|xl| ≤ ulp(x)), as hi (returned) + AL[0], unevaluated: hi is
@@ -97,7 +97,7 @@ export function detAtan2(y: number, x: number): number {
  * is one function too large for V8 to inline, behind a `detAtan2` small enough to be inlined, so
  * that no double crosses a call (V8 boxes doubles passed to or returned from a call it did not inline).
  */
-const A2 = new Float64Array(3);
+const A2 = offHeapF64(3);
 
 /** atan2(A2[0], A2[1]) into A2[2]: the work of `detAtan2`. */
 function atan2Core(): void {
@@ -119,7 +119,7 @@ function atan2Core(): void {
       if (sx > 1e300 || sy > 1e300) { sx *= TWO_M600; sy *= TWO_M600; }
       else if (sx < 1e-300 || sy < 1e-300) { sx *= TWO_600; sy *= TWO_600; }
       const th = sy / sx;
-      const p = twoProd(th, sx), pe = DD[0]!;
+      const p = th * sx, pe = prodErr(th, sx, p);
       const tl = ((sy - p) - pe) / sx;
       const h = atanK(th, tl), l = AL[0]!;
       if (!xneg) r = h + l;
@@ -144,7 +144,7 @@ function asinR(z: number): number {
 /** √z as sqrt + AL[1] (double-double), for z > 0. */
 function sqrtDD(z: number): number {
   const s = Math.sqrt(z);
-  const p = twoProd(s, s), pe = DD[0]!;
+  const p = s * s, pe = prodErr(s, s, p);
   AL[1] = ((z - p) - pe) / (2 * s);
   return s;
 }

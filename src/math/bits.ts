@@ -29,7 +29,7 @@ export function d(bits: bigint): number {
 }
 
 /** Scratch double for reading and writing the words of a double (exact). */
-export const BITS_F64 = new Float64Array(1);
+export const BITS_F64 = offHeapF64(1);
 /** The two 32-bit words of `BITS_F64`, signed; `BITS_I32[HI]` is the sign/exponent word. */
 export const BITS_I32 = new Int32Array(BITS_F64.buffer);
 /** Index of the high (sign, exponent, top 20 mantissa bits) word in `BITS_I32`. */
@@ -37,8 +37,20 @@ export const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
 /** Index of the low 32 mantissa bits in `BITS_I32`. */
 export const LO = 1 - HI;
 
+/**
+ * A Float64Array of n zeros stored off V8's heap, for the slots and small tables of the hot code:
+ * V8 keeps a typed array of at most 64 bytes made by length (or from a list) in its heap, where
+ * the data can move, so optimized code reloads its base and length and checks the index at every
+ * access; made over its own ArrayBuffer, a module constant's address and length are compiled in.
+ */
+export function offHeapF64(n: number): Float64Array {
+  return new Float64Array(new ArrayBuffer(8 * n));
+}
+
 /** SIGN[bit] = 1 or −1 for the sign bit `BITS_I32[HI] >>> 31` of a double: a sign applied by a multiplication (exact) rather than a branch, which random signs mispredict. */
-export const SIGN = new Float64Array([1, -1]);
+export const SIGN = offHeapF64(2);
+SIGN[0] = 1;
+SIGN[1] = -1;
 
 /** POW2[e + 1074] = 2^e for e in [−1074, 1023], exact (built from bit patterns). */
 export const POW2_ALL = new Float64Array(2098);

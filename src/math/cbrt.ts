@@ -6,7 +6,7 @@ import * as pow from './pow.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
 const { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN } = bits;
-const { DD, twoProd } = pow;
+const { prodErr } = pow;
 
 const TWO_600 = POW2_ALL[600 + 1074]!;
 const TWO_M600 = POW2_ALL[-600 + 1074]!;
@@ -58,8 +58,8 @@ export function detCbrt(x: number): number {
   let t = ((-0.05836172077613443 * y + 0.43356059182365825) * y + 0.625687226564147) * CBRT_2E[e + 500]!;
   const t3 = t * t * t;
   t = t * (t3 + 2 * a) / (2 * t3 + a);              // Halley: relative error below 2^−30
-  const sq = twoProd(t, t), sql = DD[0]!;
-  const c = twoProd(sq, t), cl = DD[0]! + sql * t;
+  const sq = t * t, sql = prodErr(t, t, sq);
+  const c = sq * t, cl = prodErr(sq, t, c) + sql * t;
   const res = ((a - c) - cl) / (3 * sq);
   return (t + res) * (post * sgn);                  // ±post exact; rounding is symmetric in sign
 }

@@ -16,9 +16,9 @@ import * as constants from './constants.js';
 import * as pow from './pow.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
-const { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN } = bits;
+const { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN, offHeapF64 } = bits;
 const { EXP_T_HI, EXP_T_LO } = constants;
-const { PW, expm1DDk } = pow;
+const { PW_SLOTS: PW, expm1DDk } = pow;
 
 const TWO_M1022 = POW2_ALL[-1022 + 1074]!;
 
@@ -35,7 +35,7 @@ const TWO_M1022 = POW2_ALL[-1022 + 1074]!;
  * Slots: [0] q and [2] T_hi of `expKernel` (e^x = 2^kE · (KQ[2] + KQ[0])), also the input of
  * `scale`; [3] a result; [4] the argument. ([1] is unused.)
  */
-const KQ = new Float64Array(5);
+const KQ = offHeapF64(5);
 let kE = 0;
 
 /** e^x = 2^kE · (KQ[2] + KQ[0]) for finite |x| < 1400 in KQ[4] (KQ[2] = T_hi[j]; |KQ[0]| < 0.006). */
@@ -80,9 +80,10 @@ const EXP = 0, EXPM1 = 1, SINH = 2, COSH = 3, TANH = 4;
 /**
  * The public functions' work (see the calling convention above): op of KQ[4] into KQ[3]. All but
  * exp call `expKernel` from one place (one inlined copy: the inlining budget is shared by all the
- * ops). Dekker's exact products are written out rather than calls of `twoProd`: V8 inlines a call
- * only where it is frequent enough relative to all calls of the core, and `twoProd` left out of
- * line would allocate its double result (for tanh, say, in a model that mostly calls exp).
+ * ops). Dekker's exact products are written out rather than calls of `prodErr`: V8 inlines a call
+ * only where it is frequent enough relative to all calls of the core, and `prodErr` left out of
+ * line would allocate its double arguments and result (for tanh, say, in a model that mostly
+ * calls exp).
  */
 function expCore(op: number): void {
   const x = KQ[4]!;

@@ -11,15 +11,22 @@ import * as log from './log.js';
 import * as pow from './pow.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
-const { BITS_F64, BITS_I32, HI, SIGN } = bits;
+const { BITS_F64, BITS_I32, HI, SIGN, offHeapF64 } = bits;
 const { lnPair, lnPlusLn2 } = log;
-const { DD, twoProd } = pow;
+const { prodErr } = pow;
 
-/** √(qh + ql) + x as a normalised double-double (returned high part, low part in UL[0]). */
-const UL = new Float64Array(1);
-function sqrtPlus(qh: number, ql: number, x: number): number {
+/**
+ * √(qh + ql) + x as a normalised double-double, for ql in UL[0] (returned high part, low part
+ * in UL[0]). ql comes in through the slot so that its store and load order its computation before
+ * the square root: V8 compiles Math.sqrt to vsqrtsd, which merges into its destination register,
+ * and scheduled ahead of ql the square root got a register last written by the previous call's
+ * logarithm and waited for it (asinh about 20% slower in a loop).
+ */
+const UL = offHeapF64(1);
+function sqrtPlus(qh: number, x: number): number {
+  const ql = UL[0]!;
   const sh = Math.sqrt(qh);
-  const p = twoProd(sh, sh), pe = DD[0]!;
+  const p = sh * sh, pe = prodErr(sh, sh, p);
   const sl = (((qh - p) - pe) + ql) / (2 * sh);
   const uh = x + sh;
   const v = uh - x;
@@ -45,11 +52,11 @@ export function detAsinh(x: number): number {
   let r: number;
   if (a >= 268435456) r = lnPlusLn2(a);
   else {
-    const ph = twoProd(a, a), pl = DD[0]!;
+    const ph = a * a, pl = prodErr(a, a, ph);
     const qh = 1 + ph;                               // x² + 1 = qh + ql (two-sum)
     const v = qh - 1;
-    const ql = ((1 - (qh - v)) + (ph - v)) + pl;
-    const h = sqrtPlus(qh, ql, a);
+    UL[0] = ((1 - (qh - v)) + (ph - v)) + pl;
+    const h = sqrtPlus(qh, a);
     r = lnPair(h, UL[0]!);
   }
   BITS_F64[0] = x;
@@ -68,11 +75,12 @@ export function detAcosh(x: number): number {
   if (!(x >= 1)) return Number.NaN;
   if (x === 1) return 0;
   if (x >= 268435456) return x === Infinity ? x : lnPlusLn2(x);
-  const ph = twoProd(x, x), pl = DD[0]!;
+  const ph = x * x, pl = prodErr(x, x, ph);
   const qh = ph - 1;                                 // x² − 1 = qh + ql
   const v = qh - ph;
   const qe = (ph - (qh - v)) + (-1 - v);
-  const h = sqrtPlus(qh, qe + pl, x);
+  UL[0] = qe + pl;
+  const h = sqrtPlus(qh, x);
   return lnPair(h, UL[0]!);
 }
 
@@ -94,7 +102,7 @@ export function detAtanh(x: number): number {
   const dh = 1 - a;
   const dl = (1 - dh) - a;                           // fast two-sum
   const qh = nh / dh;
-  const p = twoProd(qh, dh), pe = DD[0]!;
+  const p = qh * dh, pe = prodErr(qh, dh, p);
   const ql = (((nh - p) - pe) + nl - qh * dl) / dh;
   const h = qh + ql;
   const r = 0.5 * lnPair(h, ql - (h - qh));

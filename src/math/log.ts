@@ -18,7 +18,7 @@ import * as bits from './bits.js';
 import { LOG_C_HI, LOG_C_LO, LOG_INVC } from './constants.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
-const { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits } = bits;
+const { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits, offHeapF64 } = bits;
 
 // fdlibm e_log.c / s_log1p.c constants (Lg1..Lg7 = Lp1..Lp7), given by their bit patterns.
 export const LN2_HI = fromBits(0x3fe62e42, 0xfee00000); // 0.6931471803691238, 11 trailing zero bits
@@ -84,10 +84,16 @@ export function log1pNeg(x: number): number {
 
 /**
  * Slots (the calling convention of exp.ts: no double crosses a call, and the public functions'
- * work is one function, `logCore`, too large for V8 to inline): [2] a result; [3] the argument;
- * [4] a second argument ([0] and [1] are unused).
+ * work is one function, `logCore`, too large for V8 to inline): [2] a result; [3] the argument
+ * (overwritten by the kernel's v where that differs: log1p's 1 + x, a scaled argument); [4] a
+ * second argument ([0] and [1] are unused).
  */
-const LOGK = new Float64Array(5);
+const LOGK = offHeapF64(5);
+/**
+ * The 32-bit words of LOGK: the kernel reads the high word of its argument in the slot the caller
+ * stored it in, one store-to-load forwarding less on the critical path than a copy through BITS_F64.
+ */
+const LOGK_I32 = new Int32Array(LOGK.buffer);
 
 /** LOG_TAB[4i], LOG_TAB[4i + 1], LOG_TAB[4i + 2] = LOG_INVC[i], LOG_C_HI[i], LOG_C_LO[i]: one table, one bounds check. */
 const LOG_TAB = new Float64Array(512);
@@ -107,8 +113,8 @@ const LOG = 0, LOG2 = 1, LOG10 = 2, LOG1P = 3, LN_PAIR = 4, LN_PLUS_LN2 = 5;
 /**
  * The public functions' work: op of LOGK[3] (and LOGK[4]) into LOGK[2], all through one copy of
  * the kernel below, with its results in locals (no slot traffic). Dekker's exact products are
- * written out rather than calls of `twoProd`: V8 inlines a call only where it is frequent enough
- * relative to all calls of the function, and `twoProd` left out of line would allocate its double
+ * written out rather than calls of `prodErr`: V8 inlines a call only where it is frequent enough
+ * relative to all calls of the function, and `prodErr` left out of line would allocate its double
  * result.
  *
  * Kernel: ln m as an unevaluated double-double hi + lo for positive finite v = 2^k·m, m in
@@ -136,6 +142,7 @@ function logCore(op: number): void {
       return;
     }
     u = 1 + x;
+    LOGK[3] = u;                                           // the kernel reads its words there
     const bv = u - 1;
     d = (1 - (u - bv)) + (x - bv);                         // 1 + x = u + d exactly (two-sum)
   } else if (op === LN_PAIR) d = LOGK[4]!;
@@ -147,9 +154,9 @@ function logCore(op: number): void {
   if (!(v >= 2.2250738585072014e-308 && v <= 1.0715086071862673e301)) {   // 2^−1022, 2^1000; also NaN
     if (!(v > 0 && v < Infinity)) { LOGK[2] = x === 0 ? -Infinity : x === Infinity ? x : Number.NaN; return; }
     if (v < 1) { v *= 18014398509481984; k = -54; } else { v *= 5.421010862427522e-20; k = 64; }   // 2^54, 2^−64
+    LOGK[3] = v;
   }
-  BITS_F64[0] = v;
-  const t = BITS_I32[HI]! - 0x3fe6a000;
+  const t = LOGK_I32[6 + HI]! - 0x3fe6a000;                // the high word of v = LOGK[3]
   const e = t >> 20;
   const i = (t >> 11) & 508;                        // 4 × the interval
   k += e;

@@ -1,13 +1,13 @@
 /**
  * pow (moved from src/random/detmath.ts, unchanged bit for bit), and the double-double
- * kernels it shares with the rest of src/math: `twoProd` (a double-double result returned as
- * its high part, its low part left in `DD[0]`) and `expm1DDk` (e^g − 1 for |g| ≤ 0.35 to about
- * 2^−61, with its doubles in the slots `PW`). pow's ln x to about 2^−68 is written out in `powCore`.
+ * kernels it shares with the rest of src/math: `prodErr` (the exact error of a rounded product,
+ * Dekker's) and `expm1DDk` (e^g − 1 for |g| ≤ 0.35 to about 2^−61, with its doubles in the slots
+ * `PW`). pow's ln x to about 2^−68 is written out in `powCore`.
  */
 import * as bits from './bits.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
-const { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits } = bits;
+const { BITS_F64, BITS_I32, HI, POW2_ALL, fromBits, offHeapF64 } = bits;
 
 // ---------------------------------------------------------------------------------------------
 // pow. Engines disagree on the last bits of Math.pow / `**` (about 10% of non-square exponents
@@ -41,18 +41,16 @@ const TWO_M1022 = fromBits(0x00100000, 0);
 const TWO_54 = fromBits(0x43500000, 0);
 const TWO_64 = fromBits(0x43f00000, 0);
 
-/** DD[0]: the low part of the last double-double result (the functions below return the high part);
- * a typed-array slot rather than a module variable, so that writing it allocates nothing. */
-export const DD = new Float64Array(1);
-
-/** a·b = p + DD[0] exactly (Dekker), for |a|, |b| < 2^996 and no underflow; returns p. */
-export function twoProd(a: number, b: number): number {
-  const p = a * b;
+/**
+ * a·b − p exactly, for p = a·b (rounded, computed by the caller) with |a|, |b| < 2^996 and no
+ * underflow (Dekker): the low part of the double-double a·b = p + prodErr(a, b, p). Only the low
+ * part is returned, so that an inlined call leaves no slot to write and read back.
+ */
+export function prodErr(a: number, b: number, p: number): number {
   // 134217729 = 2^27 + 1, Veltkamp's splitter (a literal: V8 loads module constants from memory)
   const ca = 134217729 * a, ah = ca - (ca - a), al = a - ah;
   const cb = 134217729 * b, bh = cb - (cb - b), bl = b - bh;
-  DD[0] = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-  return p;
+  return ((ah * bh - p) + ah * bl + al * bh) + al * bl;
 }
 
 // Calling convention (that of exp.ts): V8 boxes a double passed to or returned from a call it
@@ -62,7 +60,12 @@ export function twoProd(a: number, b: number): number {
  * Slots: [0] x and [1] y of `detPow`, [2] its result; [4] gh and [5] gl, the arguments of
  * `expm1DDk`; [6] the high and [7] the low part of its result ([3] is unused).
  */
-export const PW = new Float64Array(8);
+const PW = offHeapF64(8);
+/**
+ * PW, for exp.ts's calls of `expm1DDk`. This module's own code reads the unexported PW: an
+ * exported binding is a module cell, which V8 loads and checks for initialisation at every use.
+ */
+export const PW_SLOTS = PW;
 
 /**
  * e^g − 1 as a double-double (PW[6] + PW[7]) for g = gh + gl (PW[4], PW[5]) with |g| ≤ 0.35
@@ -133,12 +136,15 @@ function powCore(): void {
     BITS_F64[0] = v;
     const hw = BITS_I32[HI]!;
     // m = v·2^−e in [√2/2, √2): by an exact multiplication, not by writing the exponent field
-    // (a 32-bit store under the 64-bit load of m stalls store-to-load forwarding)
-    const e = (hw >> 20) - 1023 + ((hw & 0xfffff) > 0x6a09e ? 1 : 0);
+    // (a 32-bit store under the 64-bit load of m stalls store-to-load forwarding). e is the
+    // exponent plus 1 when the top mantissa bits exceed 0x6a09e (√2's), by the carry of adding
+    // 0x100000 − 0x6a09f (>>>: the sum can pass 2^31): no branch, which random arguments
+    // mispredict half the time
+    const e = ((hw + 0x95f61) >>> 20) - 1023;
     k += e;
     const m = v * POW2_ALL[1074 - e]!;
     // s = (m − 1)/(m + 1): m − 1 is exact, m + 1 = bh + bl, then one correction of the quotient.
-    // The exact sums and products (Knuth, Dekker) are written out, as in exp.ts: a `twoProd` call
+    // The exact sums and products (Knuth, Dekker) are written out, as in exp.ts: a `prodErr` call
     // that V8 leaves out of line allocates its double result.
     const a = m - 1;
     const bh = m + 1, bv = bh - m;
@@ -191,7 +197,14 @@ function powCore(): void {
   const zl = pl - (zh - ph);
   if (zh > LN_OVERFLOW) { PW[2] = neg ? -Infinity : Infinity; return; }
   if (zh < LN_UNDERFLOW) { PW[2] = neg ? -0 : 0; return; }
-  const n = Math.round(zh * INV_LN2);  // in [−1075, 1024]
+  // n = Math.round(zh/ln 2), in [−1075, 1024]: rounded to even by adding and subtracting 1.5·2^52
+  // (exact for |zq| < 2^51), and exact ties (zq − n is exact) moved up as Math.round does. Not
+  // Math.round itself: V8 compiles it to a branch that random arguments mispredict half the time.
+  // (For zq in [−0.5, 0] this gives +0 where Math.round gives −0; n only scales and offsets, and
+  // the result is not zero, so its bits are the same.)
+  const zq = zh * INV_LN2;
+  let n = (zq + 6755399441055744) - 6755399441055744;
+  if (zq - n === 0.5) n += 1;
   // g = z − n·ln 2 as a double-double: n·LN2_DD_HI = q + qe exactly and zh − q is exact (Sterbenz)
   const cn = 134217729 * n, nh = cn - (cn - n), nl = n - nh;
   const q = n * LN2_DD_HI;

@@ -23,7 +23,7 @@ import * as bits from './bits.js';
 import * as constants from './constants.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
-const { BITS_F64, BITS_I32, HI, LO, POW2_ALL, SIGN } = bits;
+const { BITS_F64, BITS_I32, HI, LO, POW2_ALL, SIGN, offHeapF64 } = bits;
 const { PIO2_HI, TWO_OVER_PI_1280 } = constants;
 
 const MEDIUM = 1647099.3291652855;  // just below 2^20·π/2
@@ -33,7 +33,7 @@ const TWO_72 = POW2_ALL[72 + 1074]!;
 const PIO2_HH = 134217729 * PIO2_HI - (134217729 * PIO2_HI - PIO2_HI), PIO2_HL = PIO2_HI - PIO2_HH;
 
 /** The reduced argument r = RED[0] + RED[1] of `reduceLarge`, and of `trigCore` for `tanKernel` (a typed array: no allocation). */
-const RED = new Float64Array(2);
+const RED = offHeapF64(2);
 
 /**
  * C = ⌊2/π·2^1280⌋ in 24-bit chunks, C24[i + 4] = ⌊C/2^(24i)⌋ mod 2^24 for i = 0..53, with four
@@ -43,7 +43,7 @@ const RED = new Float64Array(2);
 const C24 = new Float64Array(62);
 for (let i = 0; i < 54; i++) C24[i + 4] = Number((TWO_OVER_PI_1280 >> BigInt(24 * i)) & 0xffffffn);
 /** M24[j]: the 24-bit chunks of m·2^(24 − b) in `reduceLarge` (below 2^77, so four chunks). */
-const M24 = new Float64Array(4);
+const M24 = offHeapF64(4);
 /** G24[i + 3]: chunk i (bits 24i .. 24i + 23) of the fraction in `reduceLarge` (i = 0..5), with three zero chunks below. */
 const G24 = new Float64Array(9);
 
@@ -175,7 +175,7 @@ function cosK(x: number, y: number): number {
 // Calling convention (that of exp.ts and log.ts): the public functions store the argument in TQ[0],
 // call `trigCore` (over V8's inlining limit, so never inlined and never spending the callers'
 // inlining budget, with no double crossing the call) and load the result from TQ[1].
-const TQ = new Float64Array(2);
+const TQ = offHeapF64(2);
 const SIN = 0, COS = 1, TAN = 2;
 
 /** The public functions' work: op of TQ[0] into TQ[1]. */
@@ -224,7 +224,7 @@ function trigCore(op: number): void {
  * its own, over V8's inlining limit, so compiled apart from `trigCore` with its own call counts:
  * its helpers `sinR` and `cosR` are inlined however rarely tan is called beside sin and cos (V8
  * inlines a call only where it is frequent enough relative to all calls of the function, and a
- * double-returning call left out of line allocates). Dekker's exact products (`twoProd`) are
+ * double-returning call left out of line allocates). Dekker's exact products (`prodErr`) are
  * written out, for the same reason.
  */
 function tanKernel(n: number): void {
