@@ -28,6 +28,7 @@ import { isPlainObject, type PartialValues, type StructKind, type ValueLike } fr
 import { Sample } from '../distributions/sample.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
+import { compileDerived } from './internal/compile-derived.js';
 
 /** A joint model, or one with its observed nodes pinned. */
 export type PredictiveModel = JointDistribution<StructKind> | JointDistributionPinned<StructKind>;
@@ -59,17 +60,27 @@ class Stacker {
 
   put(index: number, t: Tensor): void {
     if (this.shape === undefined) {
-      this.shape = [...t.shape];
-      this.dtype = t.dtype === 'int32' || t.dtype === 'bool' ? t.dtype : 'float64';
-      const n = sizeOf(this.lead) * t.size;
-      if (n > 2 ** 28) fail('range', this.fn, this.what, `would need ${n} elements ([${[...this.lead, ...t.shape].join(', ')}]), more than 2^28 (2 GiB as float64); use fewer draws`, [...t.shape]);
-      this.data = this.dtype === 'int32' ? new Int32Array(n) : this.dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
+      this.allocate(t.shape, t.dtype === 'int32' || t.dtype === 'bool' ? t.dtype : 'float64');
     } else if (t.shape.length !== this.shape.length || t.shape.some((d, k) => d !== this.shape![k])) {
       fail('range', this.fn, this.what, `has shape [${t.shape.join(', ')}] in draw ${index} but [${this.shape.join(', ')}] in draw 0 (every draw must have the same shape)`, [...t.shape]);
     }
     const size = t.size;
     const out = this.data!;
     for (let k = 0; k < size; k++) out[index * size + k] = Number(t.data[k]);
+  }
+
+  /** The float64 storage of every draw's value of this shape (draw i's at `i * size`), for writing straight into. */
+  float64(shape: readonly number[]): Float64Array {
+    this.allocate(shape, 'float64');
+    return this.data as Float64Array;
+  }
+
+  private allocate(shape: readonly number[], dtype: 'float64' | 'int32' | 'bool'): void {
+    this.shape = [...shape];
+    this.dtype = dtype;
+    const n = sizeOf(this.lead) * sizeOf(shape);
+    if (n > 2 ** 28) fail('range', this.fn, this.what, `would need ${n} elements ([${[...this.lead, ...shape].join(', ')}]), more than 2^28 (2 GiB as float64); use fewer draws`, [...shape]);
+    this.data = dtype === 'int32' ? new Int32Array(n) : dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
   }
 
   tensor(): Tensor {
@@ -367,6 +378,12 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
  * recorded. `windowedAdaptiveNuts` returns these as `deterministics`; this is the same for draws
  * from anywhere else (merged chains, a draws file).
  *
+ * When it can, the model is traced once (`src/compile/`) and the generated code runs per draw,
+ * with the same bits; a model it cannot trace (one that reads values with `item()`, say) runs
+ * per draw instead. As in `compileLogDensity`, what a traced model computes from values in
+ * JavaScript (`validateArgs` checks, a read of `Tensor.data`) sees only the draws it is traced
+ * and checked at (the first and the last).
+ *
  * @param model - the joint distribution (or pinned to its data).
  * @param draws - posterior draws `[draws, chains, ...event]` per unpinned node.
  * @param pins - the observed data by node name (optional for a pinned model; adds to its pins).
@@ -409,10 +426,37 @@ export function computeDeterministics(model: PredictiveModel, draws: PosteriorDr
   if (missing.length > 0) fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')} (every node needs draws or data)`, Object.keys(draws));
   const { draws: N, chains: C } = table;
   const stacks = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [N, C]));
-  for (let c = 0; c < C; c++) {
-    for (let t = 0; t < N; t++) {
-      const values = jd.deterministicValues(asRecord(jd, drawValues(jd, table, t, c, pinnedValues as (Tensor | undefined)[])));
-      derivedNames.forEach((n, k) => stacks[k]!.put(t * C + c, values[n]!));
+  const derived = (values: readonly (Tensor | undefined)[]) => jd.deterministicValues(asRecord(jd, values));
+  const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, pinnedValues as (Tensor | undefined)[]);
+  // Fast path: the model traced once (at the first draw, checked at the last) and run as generated code per draw.
+  const drawn = [...table.nodes.keys()];
+  const program = compileDerived(derived, derivedNames, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1));
+  if (program !== undefined) {
+    const from = drawn.map((i) => table.nodes.get(i)!.data as Float64Array);
+    const to = stacks.map((s, k) => s.float64(program.shapes[k]!));
+    const { inputs, outputs } = program;
+    // Draw (t, c) is at t * C + c in the draws and in the stacked values alike; taken in the
+    // per-draw path's order, so a kernel that throws (cholesky) throws at the same draw.
+    for (let c = 0; c < C; c++) {
+      for (let t = 0; t < N; t++) {
+        const d = t * C + c;
+        for (let q = 0; q < inputs.length; q++) {
+          const buf = inputs[q]!, src = from[q]!, n = buf.length, at = d * n;
+          for (let e = 0; e < n; e++) buf[e] = src[at + e]!;
+        }
+        program.run();
+        for (let k = 0; k < outputs.length; k++) {
+          const out = outputs[k]!, dst = to[k]!, n = out.length, at = d * n;
+          for (let e = 0; e < n; e++) dst[at + e] = out[e]!;
+        }
+      }
+    }
+  } else {
+    for (let c = 0; c < C; c++) {
+      for (let t = 0; t < N; t++) {
+        const values = derived(valuesAt(t, c));
+        derivedNames.forEach((n, k) => stacks[k]!.put(t * C + c, values[n]!));
+      }
     }
   }
   return Object.fromEntries(derivedNames.map((n, k) => [n, stacks[k]!.tensor()]));

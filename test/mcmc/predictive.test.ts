@@ -1,15 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { foldIn, sanitizeSeed } from '../../src/samplers/seeds.js';
 import { key } from '../../src/random/keys.js';
 import { normal } from '../../src/random/normal.js';
 import { uniform } from '../../src/random/uniform.js';
-import { add, mul } from '../../src/tensor/ops/elementwise.js';
+import { add, exp, greater, mul, neg, sub } from '../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
+import { cholesky, eye, expandDims, matmul, sum } from '../../src/tensor/index.js';
 import {
-  HalfNormal, Independent, JointDistributionNamed, JointDistributionSequential, MultivariateNormalDiag, Normal, Sample,
+  deterministic, HalfCauchy, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, JointDistributionSequential, MultivariateNormalDiag, Normal, Root, Sample,
+  type CoroutineModel,
 } from '../../distributions/index.js';
 import { centered, nonCentered, sigma, y } from '../../examples/eight-schools.js';
-import { compare, logLikelihood, loo, pointwiseLogProb, samplePosteriorPredictive, samplePriorPredictive, waic } from '../../mcmc/index.js';
+import {
+  compare, computeDeterministics, logLikelihood, loo, pointwiseLogProb, samplePosteriorPredictive, samplePriorPredictive, waic, type PredictiveModel,
+} from '../../mcmc/index.js';
 
 /** Eight schools written for one draw, both forms (examples/eight-schools.ts). */
 const model = nonCentered;
@@ -248,4 +252,138 @@ describe('README tour snippet (the Bayesian workflow), run as written', () => {
     expect(table.format().split('\n')[0]).toMatch(/rank\s+elpd_loo\s+p_loo\s+elpd_diff\s+weight\s+se\s+dse\s+warning\s+scale/);
     expect(table.rows.reduce((s, r) => s + r.weight, 0)).toBeCloseTo(1, 12);
   }, 60_000);
+});
+
+describe('computeDeterministics: the compiled path gives the bits of the model run per draw', () => {
+  const N = 25, C = 3;
+  /** The derived values by running the model on each draw (what computeDeterministics did for every draw before it compiled). */
+  function perDraw(jd: PredictiveModel, draws: Record<string, Tensor>, pins: Record<string, unknown>): Record<string, Tensor> {
+    const joint = 'distribution' in jd ? jd.distribution : jd;
+    const out: Record<string, { data: number[]; shape: readonly number[]; dtype: Tensor['dtype'] }> = {};
+    for (let t = 0; t < N; t++) {
+      for (let c = 0; c < C; c++) {
+        const values = Object.fromEntries(Object.entries(draws).map(([k, v]) => [k, slice(v, t, c, C)]));
+        for (const [k, v] of Object.entries(joint.deterministicValues({ ...pins, ...values } as never))) {
+          out[k] ??= { data: [], shape: v.shape, dtype: v.dtype };
+          out[k]!.data.push(...Array.from(v.data as ArrayLike<number>, Number));
+        }
+      }
+    }
+    return Object.fromEntries(Object.entries(out).map(([k, v]) => [k, new Tensor(v.dtype === 'bool' ? Uint8Array.from(v.data) : Float64Array.from(v.data), [N, C, ...v.shape], v.dtype === 'bool' ? 'bool' : 'float64')]));
+  }
+  /** Each value's bit pattern (so -0 and NaN payloads count). */
+  const bitsOf = (t: Tensor) => (t.data instanceof Float64Array ? Array.from(new BigUint64Array(t.data.buffer, t.data.byteOffset, t.data.length)) : Array.from(t.data as ArrayLike<number>));
+  function expectSame(got: Record<string, Tensor>, want: Record<string, Tensor>) {
+    expect(Object.keys(got)).toEqual(Object.keys(want));
+    for (const k of Object.keys(want)) {
+      expect(got[k]!.shape, k).toEqual(want[k]!.shape);
+      expect(got[k]!.dtype, k).toBe(want[k]!.dtype);
+      expect(bitsOf(got[k]!), k).toEqual(bitsOf(want[k]!));
+    }
+  }
+  /** How many times the model runs while `run` runs: a few times on the compiled path (trace, check; pinning may run it), at least N·C per draw. */
+  function calls(counter: { n: number }, run: () => void): number {
+    counter.n = 0;
+    run();
+    return counter.n;
+  }
+
+  it('eight schools (JointDistributionNamed): theta [draws, chains, 8], the model run twice, not per draw', () => {
+    const draws = fakeDraws(N, C, 5);
+    // Signed zeros and non-finite values keep their bits too: theta[0, 0, 0] = -0 + 0·(-0) = -0.
+    (draws.mu.data as Float64Array)[0] = -0;
+    (draws.tau.data as Float64Array)[0] = 0;
+    (draws.thetaTilde.data as Float64Array).set([-0, NaN, Infinity], 0);
+    (draws.thetaTilde.data as Float64Array)[9] = -Infinity;
+    const spy = vi.spyOn(nonCentered, 'deterministicValues');
+    try {
+      const got = computeDeterministics(nonCentered, draws, { y });
+      expect(spy.mock.calls.length).toBe(2);
+      expect(Object.is((got.theta!.data as Float64Array)[0], -0)).toBe(true);
+      expectSame(got, perDraw(nonCentered, draws, { y }));
+      expectSame(computeDeterministics(nonCentered.experimentalPin({ y }), draws), perDraw(nonCentered, draws, { y }));
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('JointDistributionCoroutine: yielded derived values, the data among the inputs', () => {
+    const counter = { n: 0 };
+    const jd = new JointDistributionCoroutine(function* (): CoroutineModel {
+      counter.n++;
+      const mu: Tensor = yield Root(new Normal({ loc: 0, scale: 5, name: 'mu' }));
+      const tau: Tensor = yield Root(new HalfCauchy({ loc: 0, scale: 5, name: 'tau' }));
+      const tt: Tensor = yield Root(new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8, name: 'thetaTilde' }));
+      const theta: Tensor = yield deterministic('theta', add(mu, mul(tau, tt)));
+      const obs: Tensor = yield new Independent({ distribution: new Normal({ loc: theta, scale: sigma }), reinterpretedBatchNdims: 1, name: 'y' });
+      yield deterministic('resid', sub(obs, theta));
+      yield deterministic('scaleSum', sum(exp(neg(tau))));
+    });
+    const draws = fakeDraws(N, C, 6);
+    const want = perDraw(jd, draws, { y });
+    let got: Record<string, Tensor> = {};
+    expect(calls(counter, () => { got = computeDeterministics(jd, draws, { y }); })).toBeLessThan(5);
+    expect(got.resid!.shape).toEqual([N, C, 8]);
+    expect(got.scaleSum!.shape).toEqual([N, C]);
+    expectSame(got, want);
+  });
+
+  it('matrix-valued derived values (matmul, cholesky), derived values of derived values, constant ones, a node as it is', () => {
+    const counter = { n: 0 };
+    const jd = new JointDistributionNamed({
+      a: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }),
+      s: new HalfNormal({ scale: 1 }),
+      cov: deterministic((a: Tensor, s: Tensor) => { counter.n++; return add(matmul(expandDims(a, -1), expandDims(a, 0)), mul(add(s, 1), eye(3))); }),
+      chol: deterministic((cov: Tensor) => cholesky(cov)),
+      trace: deterministic((chol: Tensor) => sum(mul(chol, chol))),
+      one: deterministic(() => 1),
+      copy: deterministic((a: Tensor) => a),
+      ySum: deterministic((y: Tensor) => sum(y)),   // the data only
+      y: (a: Tensor, s: Tensor) => new Independent({ distribution: new Normal({ loc: a, scale: s }), reinterpretedBatchNdims: 1 }),
+    });
+    const draws = { a: normal(key(7), [N, C, 3]), s: uniform(key(8), [N, C]) };
+    const want = perDraw(jd, draws, { y: [0, 1, 2] });
+    let got: Record<string, Tensor> = {};
+    expect(calls(counter, () => { got = computeDeterministics(jd, draws, { y: [0, 1, 2] }); })).toBeLessThan(5);
+    expect(got.chol!.shape).toEqual([N, C, 3, 3]);
+    expect(got.one!.shape).toEqual([N, C]);
+    expect(bitsOf(got.copy!)).toEqual(bitsOf(draws.a));
+    expectSame(got, want);
+  });
+
+  it('untraceable derived values (item(), Tensor.data, a bool value) still work: the model then runs per draw', () => {
+    const counter = { n: 0 };
+    const jd = new JointDistributionNamed({
+      a: new Normal({ loc: 0, scale: 1 }),
+      twice: deterministic((a: Tensor) => { counter.n++; return (a.item() as number) > 0 ? mul(a, 2) : neg(a); }),
+      y: (a: Tensor) => new Normal({ loc: a, scale: 1 }),
+    });
+    const draws = { a: normal(key(9), [N, C]) };
+    let got: Record<string, Tensor> = {};
+    expect(calls(counter, () => { got = computeDeterministics(jd, draws, { y: 0 }); })).toBeGreaterThanOrEqual(N * C);
+    expectSame(got, perDraw(jd, draws, { y: 0 }));
+    // Reading .data escapes the tracer (its program would keep the first draw's sign): the check at the last draw catches it.
+    const signs = new JointDistributionNamed({
+      a: new Normal({ loc: 0, scale: 1 }),
+      sign: deterministic((a: Tensor) => { counter.n++; return tensor((a.data[0] as number) > 0 ? 1 : -1); }),
+      y: (a: Tensor) => new Normal({ loc: a, scale: 1 }),
+    });
+    const a = new Tensor(Float64Array.from({ length: N * C }, (_, i) => (i === 0 ? 1 : -1) * (i + 1)), [N, C], 'float64');
+    expect(calls(counter, () => { got = computeDeterministics(signs, { a }, { y: 0 }); })).toBeGreaterThanOrEqual(N * C);
+    expectSame(got, perDraw(signs, { a }, { y: 0 }));
+    expect(Array.from(got.sign!.data as Float64Array).filter((v) => v > 0)).toEqual([1]);
+    // A bool value keeps its dtype (the compiled path stores float64 only).
+    const bools = new JointDistributionNamed({ a: new Normal({ loc: 0, scale: 1 }), pos: deterministic((a: Tensor) => greater(a, 0)), y: (a: Tensor) => new Normal({ loc: a, scale: 1 }) });
+    got = computeDeterministics(bools, draws, { y: 0 });
+    expect(got.pos!.dtype).toBe('bool');
+    expectSame(got, perDraw(bools, draws, { y: 0 }));
+  });
+
+  it('bad input gives the same errors as before', () => {
+    const draws = fakeDraws(N, C, 5);
+    expect(() => computeDeterministics(nonCentered, { mu: draws.mu, tau: draws.tau }, { y })).toThrow(/^computeDeterministics: `draws` has no draws of `thetaTilde`/);
+    expect(() => computeDeterministics(nonCentered, { ...draws, thetaTilde: normal(key(1), [N, C + 1, 8]) }, { y })).toThrow(/^computeDeterministics: `draws.thetaTilde` has \[draws, chains\] = \[25, 4\] but draws.mu has \[25, 3\]/);
+    const throws = new JointDistributionNamed({ a: new Normal({ loc: 0, scale: 1 }), bad: deterministic(() => { throw new RangeError('from the model'); }), y: (a: Tensor) => new Normal({ loc: a, scale: 1 }) });
+    expect(() => computeDeterministics(throws, { a: draws.mu }, { y: 0 })).toThrow(/^from the model$/);
+  });
 });

@@ -1,0 +1,71 @@
+/**
+ * The fast path of `computeDeterministics`: the map from one draw's node values to the model's
+ * derived values, traced once (`src/compile/`) and then run per draw as generated JavaScript over
+ * Float64Arrays, instead of running the model per draw through the eager ops. The generated code
+ * calls the eager ops' own kernels and scalar functions, so it gives the same bits.
+ */
+import { generate } from '../../src/compile/codegen.js';
+import { traceProgram } from '../../src/compile/trace.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+
+/** The derived values by name at model-order node values (the eager path: the model run once). */
+export type DerivedValues = (values: readonly (Tensor | undefined)[]) => Record<string, Tensor>;
+
+/** A compiled map from one draw of the drawn nodes to every derived value. */
+export interface DerivedProgram {
+  /** One buffer per drawn node, in the order given to {@link compileDerived}: write a draw here, then `run`. */
+  readonly inputs: readonly Float64Array[];
+  /** One buffer per derived value, in the order of `names` (their values after `run`). */
+  readonly outputs: readonly ArrayLike<number>[];
+  /** Each derived value's shape. */
+  readonly shapes: readonly (readonly number[])[];
+  run(): void;
+}
+
+/** Ends a trace whose outputs the fast path does not take. */
+function notFloat64(): never {
+  throw new TypeError('computeDeterministics: a derived value is not float64');
+}
+
+/**
+ * `derived` as a function of the drawn nodes' values (model indices `drawn`; the other nodes keep
+ * their values in `at`, e.g. the data), traced at `at` and compiled; then run at `check` (the same
+ * nodes at another draw) and compared bit for bit with `derived` there.
+ *
+ * Returns undefined, so the caller runs the model per draw, when a drawn value or a derived value
+ * is not float64, when the model cannot be traced (it reads a value in JavaScript with `item()`,
+ * casts to an integer, uses an op without a lowering), on any other error (the eager path meets
+ * it again and reports it), or when the check disagrees (the model reads `Tensor.data` where the
+ * tracer cannot see it, so its program holds the trace point's values).
+ */
+export function compileDerived(derived: DerivedValues, names: readonly string[], drawn: readonly number[],
+  at: readonly (Tensor | undefined)[], check: readonly (Tensor | undefined)[]): DerivedProgram | undefined {
+  if (drawn.some((i) => at[i]!.dtype !== 'float64')) return undefined;
+  // Another dtype would be stored differently by the eager path (as its own dtype, or float32 values).
+  const isFloat64 = (t: unknown): t is Tensor => t instanceof Tensor && t.dtype === 'float64';
+  const run = (xs: readonly Tensor[]): Tensor[] | undefined => {
+    const values = [...at];
+    drawn.forEach((i, q) => { values[i] = xs[q]; });
+    const out = derived(values);
+    const ts = names.map((n) => out[n]);
+    return ts.every(isFloat64) ? ts : undefined;
+  };
+  let c;
+  try {
+    c = generate(traceProgram('computeDeterministics', (...xs) => run(xs) ?? notFloat64(), drawn.map((i) => at[i]!)), false);
+  } catch {
+    return undefined;
+  }
+  const compiled: DerivedProgram = { inputs: c.inputs, outputs: c.outputs, shapes: c.outputShapes, run: () => c.run(false) };
+  drawn.forEach((i, q) => compiled.inputs[q]!.set(check[i]!.data as Float64Array));
+  let expected: Tensor[] | undefined;
+  try {
+    compiled.run();
+    expected = run(drawn.map((i) => check[i]!));
+  } catch {
+    return undefined;
+  }
+  const same = expected !== undefined && expected.every((t, k) => t.shape.length === compiled.shapes[k]!.length
+    && t.shape.every((d, a) => d === compiled.shapes[k]![a]) && t.data.every((x, e) => Object.is(x, compiled.outputs[k]![e])));
+  return same ? compiled : undefined;
+}
