@@ -28,7 +28,7 @@ import { isPlainObject, type PartialValues, type StructKind, type ValueLike } fr
 import { Sample } from '../distributions/sample.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { compileDerived } from './internal/compile-derived.js';
+import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
 
 /** A joint model, or one with its observed nodes pinned. */
 export type PredictiveModel = JointDistribution<StructKind> | JointDistributionPinned<StructKind>;
@@ -202,6 +202,48 @@ function asRecord(jd: JointDistribution<StructKind>, values: readonly (Tensor | 
   return out;
 }
 
+/**
+ * For every draw (t, c), the tensors `f` makes of its node values (the draw's, and `base` for the
+ * other nodes), stacked by name into `stacks` (in the order of `names`). Fast path: `f` traced
+ * once (at the first draw, checked at the last; `compileDerived`) and run as generated code per
+ * draw; otherwise `f` runs per draw. Draws are taken chain by chain in both, so a kernel that
+ * throws (cholesky) throws at the same draw.
+ */
+function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: readonly (Tensor | undefined)[],
+  f: DerivedValues, names: readonly string[], stacks: readonly Stacker[]): void {
+  const { draws: N, chains: C } = table;
+  const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, base);
+  const drawn = [...table.nodes.keys()];
+  const program = compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1));
+  if (program === undefined) {
+    for (let c = 0; c < C; c++) {
+      for (let t = 0; t < N; t++) {
+        const values = f(valuesAt(t, c));
+        names.forEach((n, k) => stacks[k]!.put(t * C + c, values[n]!));
+      }
+    }
+    return;
+  }
+  const from = drawn.map((i) => table.nodes.get(i)!.data as Float64Array);
+  const to = stacks.map((s, k) => s.float64(program.shapes[k]!));
+  const { inputs, outputs } = program;
+  // Draw (t, c) is at t * C + c in the draws and in the stacked values alike.
+  for (let c = 0; c < C; c++) {
+    for (let t = 0; t < N; t++) {
+      const d = t * C + c;
+      for (let q = 0; q < inputs.length; q++) {
+        const buf = inputs[q]!, src = from[q]!, n = buf.length, at = d * n;
+        for (let e = 0; e < n; e++) buf[e] = src[at + e]!;
+      }
+      program.run();
+      for (let k = 0; k < outputs.length; k++) {
+        const out = outputs[k]!, dst = to[k]!, n = out.length, at = d * n;
+        for (let e = 0; e < n; e++) dst[at + e] = out[e]!;
+      }
+    }
+  }
+}
+
 // ---- posterior predictive ------------------------------------------------------------------
 
 export interface PosteriorPredictiveOptions {
@@ -353,20 +395,18 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
   const missing = names.filter((_, i) => !full.isPinned(i) && !table.nodes.has(i));
   if (missing.length > 0) fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')} (every unpinned node needs draws)`, Object.keys(draws));
   const pinnedValues = names.map((n) => full.pins[n]);
-  const { draws: N, chains: C } = table;
-  const stacks = observed.map((i) => new Stacker(fn, `the log-likelihood of \`${names[i]}\``, [N, C]));
-  for (let c = 0; c < C; c++) {
-    for (let t = 0; t < N; t++) {
-      const values = drawValues(jd, table, t, c, pinnedValues);
-      const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });   // every node given: nothing is drawn
-      observed.forEach((i, j) => {
-        const d = Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!;
-        const lp = pointwiseLogProb(d, values[i]!);
-        stacks[j]!.put(t * C + c, lp.dtype === 'float64' ? lp : lp.astype('float64'));
-      });
-    }
-  }
-  return Object.fromEntries(observed.map((i, j) => [names[i]!, stacks[j]!.tensor()]));
+  const observedNames = observed.map((i) => names[i]!);
+  const stacks = observed.map((i) => new Stacker(fn, `the log-likelihood of \`${names[i]}\``, [table.draws, table.chains]));
+  const pointwise = (values: readonly (Tensor | undefined)[]): Record<string, Tensor> => {
+    const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });   // every node given: nothing is drawn
+    return Object.fromEntries(observed.map((i) => {
+      const d = Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!;
+      const lp = pointwiseLogProb(d, values[i]!);
+      return [names[i]!, lp.dtype === 'float64' ? lp : lp.astype('float64')];
+    }));
+  };
+  perDraw(jd, table, pinnedValues, pointwise, observedNames, stacks);
+  return Object.fromEntries(observedNames.map((n, j) => [n, stacks[j]!.tensor()]));
 }
 
 // ---- derived values --------------------------------------------------------------------------
@@ -424,40 +464,7 @@ export function computeDeterministics(model: PredictiveModel, draws: PosteriorDr
   const pinnedValues = names.map((n, i) => (table.nodes.has(i) ? undefined : full?.pins[n]));
   const missing = names.filter((_, i) => pinnedValues[i] === undefined && !table.nodes.has(i));
   if (missing.length > 0) fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')} (every node needs draws or data)`, Object.keys(draws));
-  const { draws: N, chains: C } = table;
-  const stacks = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [N, C]));
-  const derived = (values: readonly (Tensor | undefined)[]) => jd.deterministicValues(asRecord(jd, values));
-  const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, pinnedValues as (Tensor | undefined)[]);
-  // Fast path: the model traced once (at the first draw, checked at the last) and run as generated code per draw.
-  const drawn = [...table.nodes.keys()];
-  const program = compileDerived(derived, derivedNames, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1));
-  if (program !== undefined) {
-    const from = drawn.map((i) => table.nodes.get(i)!.data as Float64Array);
-    const to = stacks.map((s, k) => s.float64(program.shapes[k]!));
-    const { inputs, outputs } = program;
-    // Draw (t, c) is at t * C + c in the draws and in the stacked values alike; taken in the
-    // per-draw path's order, so a kernel that throws (cholesky) throws at the same draw.
-    for (let c = 0; c < C; c++) {
-      for (let t = 0; t < N; t++) {
-        const d = t * C + c;
-        for (let q = 0; q < inputs.length; q++) {
-          const buf = inputs[q]!, src = from[q]!, n = buf.length, at = d * n;
-          for (let e = 0; e < n; e++) buf[e] = src[at + e]!;
-        }
-        program.run();
-        for (let k = 0; k < outputs.length; k++) {
-          const out = outputs[k]!, dst = to[k]!, n = out.length, at = d * n;
-          for (let e = 0; e < n; e++) dst[at + e] = out[e]!;
-        }
-      }
-    }
-  } else {
-    for (let c = 0; c < C; c++) {
-      for (let t = 0; t < N; t++) {
-        const values = derived(valuesAt(t, c));
-        derivedNames.forEach((n, k) => stacks[k]!.put(t * C + c, values[n]!));
-      }
-    }
-  }
+  const stacks = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [table.draws, table.chains]));
+  perDraw(jd, table, pinnedValues as (Tensor | undefined)[], (values) => jd.deterministicValues(asRecord(jd, values)), derivedNames, stacks);
   return Object.fromEntries(derivedNames.map((n, k) => [n, stacks[k]!.tensor()]));
 }

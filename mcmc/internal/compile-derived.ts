@@ -1,6 +1,7 @@
 /**
- * The fast path of `computeDeterministics`: the map from one draw's node values to the model's
- * derived values, traced once (`src/compile/`) and then run per draw as generated JavaScript over
+ * The fast path of the per-draw evaluations in `predictive.ts` (`computeDeterministics`'s derived
+ * values, `logLikelihood`'s pointwise log densities): the map from one draw's node values to named
+ * tensors, traced once (`src/compile/`) and then run per draw as generated JavaScript over
  * Float64Arrays, instead of running the model per draw through the eager ops. The generated code
  * calls the eager ops' own kernels and scalar functions, so it gives the same bits.
  */
@@ -8,23 +9,23 @@ import { generate } from '../../src/compile/codegen.js';
 import { traceProgram } from '../../src/compile/trace.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
-/** The derived values by name at model-order node values (the eager path: the model run once). */
+/** The named values at model-order node values (the eager path: the model run once). */
 export type DerivedValues = (values: readonly (Tensor | undefined)[]) => Record<string, Tensor>;
 
-/** A compiled map from one draw of the drawn nodes to every derived value. */
+/** A compiled map from one draw of the drawn nodes to every named value. */
 export interface DerivedProgram {
   /** One buffer per drawn node, in the order given to {@link compileDerived}: write a draw here, then `run`. */
   readonly inputs: readonly Float64Array[];
-  /** One buffer per derived value, in the order of `names` (their values after `run`). */
+  /** One buffer per named value, in the order of `names` (their values after `run`). */
   readonly outputs: readonly ArrayLike<number>[];
-  /** Each derived value's shape. */
+  /** Each named value's shape. */
   readonly shapes: readonly (readonly number[])[];
   run(): void;
 }
 
 /** Ends a trace whose outputs the fast path does not take. */
 function notFloat64(): never {
-  throw new TypeError('computeDeterministics: a derived value is not float64');
+  throw new TypeError('compileDerived: a value is not float64');
 }
 
 /**
@@ -32,7 +33,7 @@ function notFloat64(): never {
  * their values in `at`, e.g. the data), traced at `at` and compiled; then run at `check` (the same
  * nodes at another draw) and compared bit for bit with `derived` there.
  *
- * Returns undefined, so the caller runs the model per draw, when a drawn value or a derived value
+ * Returns undefined, so the caller runs the model per draw, when a drawn value or a named value
  * is not float64, when the model cannot be traced (it reads a value in JavaScript with `item()`,
  * casts to an integer, uses an op without a lowering), on any other error (the eager path meets
  * it again and reports it), or when the check disagrees (the model reads `Tensor.data` where the
@@ -52,7 +53,7 @@ export function compileDerived(derived: DerivedValues, names: readonly string[],
   };
   let c;
   try {
-    c = generate(traceProgram('computeDeterministics', (...xs) => run(xs) ?? notFloat64(), drawn.map((i) => at[i]!)), false);
+    c = generate(traceProgram('compileDerived', (...xs) => run(xs) ?? notFloat64(), drawn.map((i) => at[i]!)), false);
   } catch {
     return undefined;
   }

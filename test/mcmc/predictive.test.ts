@@ -163,6 +163,25 @@ describe('logLikelihood', () => {
     }
   });
 
+  it('the compiled path gives the bits of the model run per draw (it runs the model a few times, not per draw)', () => {
+    const spy = vi.spyOn(model, 'sampleDistributions');
+    let ll: Tensor;
+    try {
+      ll = logLikelihood(model, draws, { y }).y!;
+      expect(spy.mock.calls.length).toBeLessThan(5);
+    } finally {
+      spy.mockRestore();
+    }
+    for (let t = 0; t < N; t++) {
+      for (let c = 0; c < C; c++) {
+        const value = { mu: slice(draws.mu, t, c, C), tau: slice(draws.tau, t, c, C), thetaTilde: slice(draws.thetaTilde, t, c, C), y };
+        const [dists] = model.sampleDistributions([], { seed: 0, value });
+        const want = pointwiseLogProb((dists as Record<string, never>).y, y).data as Float64Array;
+        for (let j = 0; j < 8; j++) if (!Object.is(at(ll, (t * C + c) * 8 + j), want[j])) expect.fail(`draw ${t}, chain ${c}, school ${j}`);
+      }
+    }
+  });
+
   it('sums to the pinned node\'s log-prob part; a pinned model needs no pins argument', () => {
     const ll = logLikelihood(model, draws, { y }).y!;
     const value = { mu: slice(draws.mu, 3, 1, C), tau: slice(draws.tau, 3, 1, C), thetaTilde: slice(draws.thetaTilde, 3, 1, C), y };
