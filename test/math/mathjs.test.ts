@@ -48,6 +48,14 @@ const cases: Case[] = [
   { name: 'acosh', det: dm.detAcosh, ref: (x) => B.acosh!(x), gen: () => 1 + logU(1e-12, 1e12)() },
   { name: 'atanh', det: dm.detAtanh, ref: (x) => B.atanh!(x), gen: U(-0.999999, 0.999999) },
   { name: 'cbrt', det: dm.detCbrt, ref: (x) => B.cbrt!(x), gen: signed(logU(1e-300, 1e300)) },
+  // acosh's two ways of forming x + √(x² − 1), on both sides of their split at 4 (the cheaper one is
+  // least accurate just above it)
+  { name: 'acosh (split at 4)', det: dm.detAcosh, ref: (x) => B.acosh!(x), gen: U(3.5, 9) },
+  // cbrt near its hardest inputs: x = (c + ulp(c)/2)³ rounded, whose root is next to a halfway case
+  { name: 'cbrt (near halfway)', det: dm.detCbrt, ref: (x) => B.cbrt!(x), gen: signed(() => {
+    const c = logU(1e-100, 1e100)();
+    return Number(B.pow!(B.add!(big(c), big(ulp(c) / 2)), M.bignumber(3)).toString());
+  }) },
 ];
 
 const POINTS = Number(process.env.DETMATH_POINTS ?? 100);
@@ -64,6 +72,15 @@ describe(`src/math against mathjs BigNumber on random points (seed ${seed})`, ()
       expect(max, `${c.name}(${worst}) (seed ${seed})`).toBeLessThan(1);
     });
   }
+
+  it('cbrt is exact on perfect cubes, including roots of 18 bits (the first guess keeps 17)', () => {
+    for (let i = 0; i < 20 * POINTS; i++) {
+      const n = 1 + Math.floor(rand() * 208063), k = Math.floor(rand() * 400) - 200;   // n³ < 2^53
+      const x = n * n * n * 2 ** (3 * k);
+      expect(dm.detCbrt(x), `cbrt(${x}) (seed ${seed})`).toBe(n * 2 ** k);
+      expect(dm.detCbrt(-x), `cbrt(${-x}) (seed ${seed})`).toBe(-n * 2 ** k);
+    }
+  });
 
   it('atan2 is within 1 ulp', () => {
     let max = 0, worst = '';
