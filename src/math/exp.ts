@@ -152,6 +152,13 @@ function expCore(op: number): void {
         KQ[2] = h; KQ[0] = l;
         scale(e - 1);
         r = KQ[3]!;
+      } else if (!sinh && a >= 4) {
+        // cosh, 4 ≤ a ≤ 40: e^−a is below 3.4e−4·e^a, so its reciprocal rounded once and without
+        // l (relative error ≤ 2^−52) moves the result by under 2^−63 of it: no exact product
+        const sc = POW2_ALL[e + 1074]!;
+        const A = h * sc, B = POW2_ALL[-e + 1074]! / h;
+        const s = A + B;
+        r = 0.5 * (s + ((B - (s - A)) + l * sc));             // fast two-sum: A ≥ B
       } else {
         // 1/(h + l) = qr + ql
         const qr = 1 / h;
@@ -258,7 +265,8 @@ export function detSinh(x: number): number {
  * cosh(±∞) = +∞, NaN → NaN; overflows to +∞ for |x| > 710.4758600739439.
  *
  * (e^|x| + e^−|x|)/2 with e^|x| from the exp kernel as a double-double and its reciprocal by a
- * double-double division; |x| < 2^−26 gives 1.
+ * double-double division (for |x| ≥ 4, where e^−|x| is below 3.4e−4 of e^|x|, by one rounded
+ * division); |x| < 2^−26 gives 1.
  *
  * @example
  * detCosh(1);    // 1.5430806348152437

@@ -51,6 +51,9 @@ const cases: Case[] = [
   // acosh's two ways of forming x + √(x² − 1), on both sides of their split at 4 (the cheaper one is
   // least accurate just above it)
   { name: 'acosh (split at 4)', det: dm.detAcosh, ref: (x) => B.acosh!(x), gen: U(3.5, 9) },
+  // cosh's two reciprocals of e^|x|, on both sides of their split at |x| = 4 (the rounded one is
+  // least accurate just above it)
+  { name: 'cosh (split at 4)', det: dm.detCosh, ref: (x) => B.cosh!(x), gen: signed(U(3.5, 9)) },
   // cbrt near its hardest inputs: x = (c + ulp(c)/2)³ rounded, whose root is next to a halfway case
   { name: 'cbrt (near halfway)', det: dm.detCbrt, ref: (x) => B.cbrt!(x), gen: signed(() => {
     const c = logU(1e-100, 1e100)();
