@@ -252,7 +252,7 @@ export function threefryFill(
     for (let done = 0; done < n;) {
       const m = Math.min(n - done, words);
       k.threefry_halves(k0, k1, (x0 + Math.imul(done, step)) | 0, (x1 + done) | 0, step, m, 0, CHUNK_BYTES);
-      (out as Uint32Array).set(memU32.subarray(0, m), offset + done);
+      copyOut(memU32, out, offset + done, m);
       b.set(memU32.subarray(words, words + m), offset + done);
       done += m;
     }
@@ -390,7 +390,7 @@ export function normalFromUnitWasm(out: Float64Array | Float32Array, from = 0, t
     const m = Math.min(to - i, chunk);
     view.set(out.subarray(i, i + m), 0);
     kernel(0, m);
-    out.set(view.subarray(0, m), i);
+    copyOut(view, out, i, m);
     i += m;
   }
   return true;
@@ -500,7 +500,7 @@ export function threefryFoldUnitWasm(
   for (let done = 0; done < n;) {
     const m = Math.min(n - done, chunk);
     f(k0 | 0, k1 | 0, (c + done) | 0, x1 | 0, m, 0);
-    out.set(memF64.subarray(0, m), done);
+    copyOut(memF64, out, done, m);
     done += m;
   }
   return true;
