@@ -27,7 +27,7 @@ import { windowedAdaptiveNuts, type WindowedTrace } from '../mcmc/windowed-adapt
 import type { PartialValues } from '../distributions/joint/values.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { median } from './median.js';
-import { flatLogDensity } from '../distributions/compile-log-density.js';
+import { flatTarget } from '../distributions/compile-log-density.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -81,7 +81,7 @@ for (const r of rows) console.log(line(r));
 // run's wall time per leapfrog (warm-up included) minus the time of one gradient alone.
 {
   const m = flatModel('bench', nonCentered.experimentalPin({ y }) as never);
-  const f = flatLogDensity('bench', m, true);
+  const t = flatTarget('bench', m, true).value, f = t.logDensityGradient.bind(t);
   const dim = m.sizes.reduce((a, b) => a + b, 0), x = new Float64Array(dim).fill(0.1), g = new Float64Array(dim);
   const gradUs = median(Array.from({ length: 7 }, () => {
     const n = 200_000, t0 = performance.now();

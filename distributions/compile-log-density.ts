@@ -7,10 +7,12 @@
 import { checkOptions, fail } from '../src/checks.js';
 import { compileGradient, type Compiled } from '../src/compile/index.js';
 import { generate } from '../src/compile/codegen.js';
+import { compileChecked, type CompileOutcome, type FlatTarget } from '../src/compile/flat-target.js';
 import { traceProgram } from '../src/compile/trace.js';
 import { valueAndGrad } from '../src/tensor/autodiff.js';
+import { UntraceableError } from '../src/tensor/lowering.js';
 import { sum } from '../src/tensor/ops/reduce.js';
-import { sameShape, sizeOf } from '../src/tensor/shapes.js';
+import { sizeOf } from '../src/tensor/shapes.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { flatModel, type FlatModel } from './joint/flat-model.js';
 import { JointDistribution } from './joint/joint-distribution.js';
@@ -19,8 +21,8 @@ import { isPlainObject, type PartialValues, type Struct, type StructKind } from 
 
 const BRAND = Symbol.for('stochax.CompiledLogDensity');
 
-/** A model's log density over unconstrained coordinates (BridgeStan's model interface). */
-export interface CompiledLogDensity<K extends StructKind = StructKind> {
+/** A model's log density over unconstrained coordinates (BridgeStan's model interface): a {@link FlatTarget} with the model's structure. */
+export interface CompiledLogDensity<K extends StructKind = StructKind> extends FlatTarget {
   /** Number of unconstrained coordinates. */
   readonly dim: number;
   /** One name per unconstrained coordinate: `tau`, `thetaTilde[3]`, `L[1,0]`. */
@@ -81,17 +83,17 @@ export function compileLogDensity<K extends StructKind>(
   const dim = m.sizes.reduce((a, b) => a + b, 0);
   const offsets = m.sizes.map((_, j) => m.sizes.slice(0, j).reduce((a, b) => a + b, 0));
   const params = m.names.map((name, j) => ({ name, shape: m.shapes[j]!, offset: offsets[j]!, size: m.sizes[j]! }));
-  const c = compileTarget(fn, m, []);
+  const c = compileTarget(fn, m);
   const checkPoint = (x: ArrayLike<number>) => {
     if (x === null || typeof x !== 'object' || typeof (x as ArrayLike<number>).length !== 'number') fail('type', fn, 'x', 'must be a Float64Array (or an array of numbers)', x);
     if (x.length !== dim) fail('range', fn, 'x', `must have length dim = ${dim}; got ${x.length}`, x.length);
   };
   const value = c.outputs[0]!;
-  const valueAndGradient = flatLogDensity(fn, m, true);
+  const valueAndGradient = c.valueAndGrad!;
   return {
     [BRAND]: true,
     dim,
-    paramNames: Object.freeze(params.flatMap((p) => coordinateNames(p.name, p.shape))),
+    paramNames: flatNames(m),
     params: Object.freeze(params),
     model: pinned,
     logDensity(x) {
@@ -108,7 +110,7 @@ export function compileLogDensity<K extends StructKind>(
     },
     constrain(x) {
       checkPoint(x);
-      return m.bijector.forward(m.struct(m.unflatten(flatTensors(m, x)))) as Struct<K, Tensor>;
+      return m.bijector.forward(m.struct(m.unflatten(flatTensors(m.sizes, x)))) as Struct<K, Tensor>;
     },
     unconstrain(values) {
       const parts = m.flatten(m.parts(m.bijector.inverse(values)), 0);
@@ -120,40 +122,63 @@ export function compileLogDensity<K extends StructKind>(
 }
 
 /**
- * The flat model's target compiled for parts of shape `[...batch, n_j]`: traced at the origin,
- * then checked against the tape at a second point. Output 0 is the log density (shape `batch`);
- * the gradients are those of its sum over `batch` (each chain's own gradient).
+ * The flat model's target compiled for one draw, its parts in `order` (indices into `m.names`;
+ * default the model's order): traced at the origin, then checked against the tape at a second
+ * point. Output 0 is the log density; `valueAndGrad` is its flat form.
+ *
+ * @throws UntraceableError (a TypeError) naming the construct when the model cannot be traced.
  */
-export function compileTarget(fn: string, m: FlatModel, batch: readonly number[]): Compiled {
-  // Traced once per model, pinned values (by identity) and batch shape.
+export function compileTarget(fn: string, m: FlatModel, order: readonly number[] = m.names.map((_, j) => j)): Compiled {
+  // Traced once per model, pinned values (by identity) and part order.
   const pins = Object.values(m.pinned.pins);
-  const key = batch.join(',');
+  const key = order.join(',');
   const entries = cache.get(m.pinned.distribution) ?? [];
   const hit = entries.find((e) => e.key === key && e.pins.length === pins.length && e.pins.every((p, i) => p === pins[i]));
   if (hit !== undefined) return hit.compiled;
-  const count = sizeOf(batch);
-  const at = (v: (j: number, k: number) => number) => m.sizes.map((n, j) => new Tensor(Float64Array.from({ length: count * n }, (_, k) => v(j, k)), [...batch, n], 'float64'));
-  const c = compileGradient(fn, (...parts) => m.target(...parts), at(() => 0));
-  checkAgainstTape(fn, m, c, at((j, k) => 0.3 - 0.1 * ((j + k) % 5)));
+  const target = orderedTarget(m, order);
+  const at = (v: (j: number, k: number) => number) => order.map((j) => new Tensor(Float64Array.from({ length: m.sizes[j]! }, (_, k) => v(j, k)), [m.sizes[j]!], 'float64'));
+  const c = compileGradient(fn, target, at(() => 0));
+  checkAgainstTape(fn, m, target, c, at((j, k) => 0.3 - 0.1 * ((j + k) % 5)));
   cache.set(m.pinned.distribution, [...entries.slice(-7), { key, pins, compiled: c }]);
   return c;
 }
 
-/**
- * The flat model's log density and gradient over one unconstrained point (length Σ n_j, the
- * nodes in order), for samplers that keep one chain in a Float64Array: compiled (cached as in
- * {@link compileTarget}), or through the tape with `compile` false. Arguments are not checked.
- */
-export function flatLogDensity(fn: string, m: FlatModel, compile: boolean): (x: ArrayLike<number>, grad: Float64Array) => number {
-  if (compile) {
-    return compileTarget(fn, m, []).valueAndGrad!;
-  }
-  const vg = valueAndGrad((...xs: Tensor[]) => m.target(...xs), m.sizes.map((_, j) => j));
-  return (x, grad) => {
-    const [v, g] = vg(...flatTensors(m, x)) as [Tensor, Tensor[]];
-    gather(g.map((t) => t.data as ArrayLike<number>), grad);
-    return (v.data as ArrayLike<number>)[0]!;
+/** The flat model's target over parts in `order` (the model's own arithmetic; only the argument order changes). */
+function orderedTarget(m: FlatModel, order: readonly number[]): (...parts: Tensor[]) => Tensor {
+  return (...parts) => {
+    const byNode = new Array<Tensor>(parts.length);
+    order.forEach((j, t) => { byNode[j] = parts[t]!; });
+    return m.target(...byNode);
   };
+}
+
+/**
+ * The flat model's log density over one unconstrained point (the nodes' coordinates in `order`,
+ * default the model's) as a {@link FlatTarget} whose methods do not check their arguments (for
+ * samplers, which own their arrays): generated code, or the tape with `compile` false or when the
+ * model cannot be traced ({@link compileChecked}'s rule; the outcome says which, and why).
+ */
+export function flatTarget(fn: string, m: FlatModel, compile: boolean, order: readonly number[] = m.names.map((_, j) => j)): CompileOutcome<FlatTarget> {
+  const dim = m.sizes.reduce((a, b) => a + b, 0);
+  const paramNames = order.length === m.names.length && order.every((j, t) => j === t) ? flatNames(m) : Object.freeze(order.flatMap((j) => coordinateNames(m.names[j]!, m.shapes[j]!)));
+  return compileChecked(compile, (): FlatTarget => {
+    const c = compileTarget(fn, m, order);
+    const value = c.outputs[0]!, inputs = c.inputs, run = c.run;
+    return { dim, paramNames, logDensity(x) { scatter(x, inputs); run(false); return value[0]!; }, logDensityGradient: c.valueAndGrad! };
+  }, (): FlatTarget => {
+    const target = orderedTarget(m, order);
+    const sizes = order.map((j) => m.sizes[j]!);
+    const vg = valueAndGrad((...xs: Tensor[]) => target(...xs), sizes.map((_, j) => j));
+    return {
+      dim, paramNames,
+      logDensity: (x) => (target(...flatTensors(sizes, x)).data as ArrayLike<number>)[0]!,
+      logDensityGradient(x, grad) {
+        const [v, g] = vg(...flatTensors(sizes, x)) as [Tensor, Tensor[]];
+        gather(g.map((t) => t.data as ArrayLike<number>), grad);
+        return (v.data as ArrayLike<number>)[0]!;
+      },
+    };
+  });
 }
 
 /** Copies the flat point `x` into one buffer per node, in order. */
@@ -166,105 +191,49 @@ function gather(parts: readonly ArrayLike<number>[], out: Float64Array): void {
   for (let j = 0, i = 0; j < parts.length; j++) { const p = parts[j]!; for (let k = 0; k < p.length; k++) out[i++] = p[k]!; }
 }
 
-/** The flat point `x` as one float64 tensor `[n_j]` per node. */
-function flatTensors(m: FlatModel, x: ArrayLike<number>): Tensor[] {
+/** The flat point `x` as one float64 tensor `[n]` per size. */
+function flatTensors(sizes: readonly number[], x: ArrayLike<number>): Tensor[] {
   let i = 0;
-  return m.sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = Number(x[i++]); return new Tensor(d, [n], 'float64'); });
+  return sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = Number(x[i++]); return new Tensor(d, [n], 'float64'); });
+}
+
+/** One draw's constrained values from its unconstrained point: `run(x)`, then read `outputs` (one per node, of `shapes`). */
+export interface FlatConstrain {
+  readonly shapes: readonly (readonly number[])[];
+  readonly outputs: readonly ArrayLike<number>[];
+  run(x: ArrayLike<number>): void;
 }
 
 /**
  * The flat model's map from one unconstrained point to the constrained values of its unpinned
- * nodes (in `names` order, each of the shape of one draw): traced once and compiled, or — with
- * `compile` false, or when the bijectors cannot be traced — the joint bijector on the tape.
- * `run(x)` leaves the values in `outputs`. Arguments are not checked.
+ * nodes (in `names` order, each of the shape of one draw): traced once and compiled, or the joint
+ * bijector on the tape ({@link compileChecked}'s rule). `run(x)` leaves the values in `outputs`.
+ * Arguments are not checked.
  */
-export function flatConstrain(fn: string, m: FlatModel, compile: boolean): { readonly shapes: readonly (readonly number[])[]; readonly outputs: readonly ArrayLike<number>[]; run(x: ArrayLike<number>): void } {
-  const origin = flatTensors(m, new Float64Array(m.sizes.reduce((a, b) => a + b, 0)));
+export function flatConstrain(fn: string, m: FlatModel, compile: boolean): CompileOutcome<FlatConstrain> {
+  const origin = flatTensors(m.sizes, new Float64Array(m.sizes.reduce((a, b) => a + b, 0)));
   const forward = (...flat: Tensor[]) => m.parts(m.bijector.forward(m.struct(m.unflatten(flat))));
-  if (compile) {
-    let c: Compiled | undefined;
-    try { c = generate(traceProgram(fn, forward, origin), false); } catch (e) { if (!(e instanceof TypeError)) throw e; }
-    if (c !== undefined) {
-      const inputs = c.inputs, run = c.run;
-      return {
-        shapes: c.outputShapes, outputs: c.outputs,
-        run(x) { scatter(x, inputs); run(false); },
-      };
-    }
-  }
-  const outputs: ArrayLike<number>[] = [];
-  const shapes = forward(...origin).map((t) => t.shape);
-  return {
-    shapes, outputs,
-    run(x) { forward(...flatTensors(m, x)).forEach((t, j) => { outputs[j] = t.data as ArrayLike<number>; }); },
-  };
+  return compileChecked(compile, () => {
+    const c = generate(traceProgram(fn, forward, origin), false);
+    const inputs = c.inputs, run = c.run;
+    return { shapes: c.outputShapes, outputs: c.outputs, run(x: ArrayLike<number>) { scatter(x, inputs); run(false); } };
+  }, () => {
+    const outputs: ArrayLike<number>[] = [];
+    const shapes = forward(...origin).map((t) => t.shape);
+    return { shapes, outputs, run(x: ArrayLike<number>) { forward(...flatTensors(m.sizes, x)).forEach((t, j) => { outputs[j] = t.data as ArrayLike<number>; }); } };
+  });
 }
 
 const cache = new WeakMap<object, { key: string; pins: readonly Tensor[]; compiled: Compiled }[]>();
 
 /**
- * The compiled target as a sampler's `targetLogProbAndGradFn` over tensors of the traced shapes:
- * the log density per chain and its gradient per part, in fresh tensors.
- */
-export function compiledTargetFn(fn: string, m: FlatModel, batch: readonly number[]): WithFlat<(...parts: Tensor[]) => [Tensor, Tensor[]]> {
-  const c = compileTarget(fn, m, batch);
-  const shapes = c.inputs.map((_, j) => Object.freeze([...batch, m.sizes[j]!]));
-  const lpShape = Object.freeze([...batch]);
-  const fn2 = (...parts: Tensor[]): [Tensor, Tensor[]] => {
-    parts.forEach((p, j) => {
-      const b = c.inputs[j], d = p.data as ArrayLike<number>;
-      if (b === undefined || p.size !== b.length) fail('range', fn, 'state', `part ${j} has shape [${p.shape.join(', ')}]; the compiled target was traced for [${shapes[j]?.join(', ')}]`, p.shape);
-      for (let k = 0; k < b.length; k++) b[k] = d[k]!;
-    });
-    c.run(true);
-    const lp = c.outputs[0] as Float64Array;
-    return [new Tensor(lp.slice(), lpShape, 'float64', undefined, true), c.grads.map((g, j) => new Tensor(g.slice(), shapes[j]!, 'float64', undefined, true))];
-  };
-  // The same over flat arrays, for samplers that keep their state in Float64Arrays (no tensors per call).
-  const flat: FlatFn = (x, alloc = newArray) => {
-    for (let j = 0; j < x.length; j++) c.inputs[j]!.set(x[j]!);
-    c.run(true);
-    return { lp: copyInto(alloc, c.outputs[0] as Float64Array), grad: c.grads.map((g) => copyInto(alloc, g)) };
-  };
-  const flatFor = (parts: readonly (readonly number[])[]) =>
-    parts.length === shapes.length && parts.every((s, j) => sameShape(s, shapes[j]!)) ? flat : undefined;
-  return Object.assign(fn2, { [FLAT]: flatFor });
-}
-
-/**
- * A target over flat float64 part arrays: the log density per chain and the gradient per part,
- * in fresh arrays from `alloc` (default `new Float64Array`; samplers pass views carved from
- * shared chunks, as arrays of more than 64 bytes are slow to allocate).
- */
-export type FlatFn = (x: readonly Float64Array[], alloc?: (n: number) => Float64Array) => { lp: Float64Array; grad: Float64Array[] };
-
-/** A `FlatFn`'s default allocator. */
-export const newArray = (n: number): Float64Array => new Float64Array(n);
-
-/** A fresh copy of `a` from `alloc`. */
-function copyInto(alloc: (n: number) => Float64Array, a: Float64Array): Float64Array {
-  const out = alloc(a.length);
-  out.set(a);
-  return out;
-}
-
-/**
- * Where a compiled target keeps its flat form: a function of the float64 state parts' shapes
- * giving the target over their arrays, or undefined when it was not compiled for those shapes.
- */
-export const FLAT = Symbol.for('stochax.compiledTarget.flat');
-
-/** A function carrying a flat form under {@link FLAT}. */
-export type WithFlat<F> = F & { [FLAT]?: (partShapes: readonly (readonly number[])[]) => FlatFn | undefined };
-
-/**
  * Guards against a model that reads traced values where the tracer cannot see it: the compiled
  * value and gradient must equal the tape's at `parts`, a point away from the trace point.
  */
-function checkAgainstTape(fn: string, m: FlatModel, c: Compiled, parts: readonly Tensor[]): void {
+function checkAgainstTape(fn: string, m: FlatModel, target: (...parts: Tensor[]) => Tensor, c: Compiled, parts: readonly Tensor[]): void {
   parts.forEach((p, j) => c.inputs[j]!.set(p.data as Float64Array));
   c.run(true);
-  const [v, g] = valueAndGrad((...xs: Tensor[]) => sum(m.target(...xs)), parts.map((_, j) => j))(...parts) as [Tensor, Tensor[]];
+  const [v, g] = valueAndGrad((...xs: Tensor[]) => sum(target(...xs)), parts.map((_, j) => j))(...parts) as [Tensor, Tensor[]];
   const close = (a: number, b: number) => Object.is(a, b) || (a !== a && b !== b) || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b));
   const value = c.outputs[0]!;
   let total = 0;
@@ -273,8 +242,13 @@ function checkAgainstTape(fn: string, m: FlatModel, c: Compiled, parts: readonly
     || g.some((t, j) => (t.data as Float64Array).some((x, k) => !close(x, c.grads[j]![k]!)));
   if (bad) {
     const name = m.pinned.distribution.name;
-    fail('type', fn, 'model', `"${name}": the compiled log density differs from the tape's away from the trace point, so the model reads values in JavaScript where the tracer cannot see it (Tensor.data, a loop over values); write it with tensor ops (\`where\` to select)`, name);
+    throw new UntraceableError(`${fn}: model "${name}": the compiled log density differs from the tape's away from the trace point, so the model reads values in JavaScript where the tracer cannot see it (Tensor.data, a loop over values); write it with tensor ops (\`where\` to select), or keep it on the tape (\`compile: false\`)`);
   }
+}
+
+/** Names of the flat model's coordinates, in its node order. */
+function flatNames(m: FlatModel): readonly string[] {
+  return Object.freeze(m.names.flatMap((n, j) => coordinateNames(n, m.shapes[j]!)));
 }
 
 /** Names of the coordinates of one node: `name` for a scalar, `name[i]`, `name[i,j]` otherwise. */

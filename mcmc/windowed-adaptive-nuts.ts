@@ -11,7 +11,8 @@ import { ones, zeros } from '../src/tensor/ops/create.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { DefaultJointBijector } from '../distributions/joint/default-joint-bijector.js';
 import { JointDistribution } from '../distributions/joint/joint-distribution.js';
-import { compiledTargetFn, flatConstrain, flatLogDensity, pinModel } from '../distributions/compile-log-density.js';
+import { flatConstrain, flatTarget, pinModel, type FlatConstrain } from '../distributions/compile-log-density.js';
+import type { CompileOutcome } from '../src/compile/flat-target.js';
 import { asTensor } from '../src/tensor/core.js';
 import { flatModel, type FlatModel } from '../distributions/joint/flat-model.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
@@ -25,7 +26,7 @@ import { reduceLogHarmonicMeanExp } from './internal/log-mean-exp.js';
 import { runningVarianceFromStats } from './internal/running-variance.js';
 import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
-import { fromOrder, initialState, orderedTarget, tfpPartOrder, toOrder } from './internal/windowed-setup.js';
+import { fromOrder, initialState, tfpPartOrder, toOrder } from './internal/windowed-setup.js';
 import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
@@ -284,10 +285,11 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const init = given === undefined ? initialState(FN, m, nChains, setupSeed, order) : toOrder(order, given);
   const stepSize = stepSizeOption(o.initStepSize, m.names, m.sizes);
 
+  // One draw's log density over the parts in that order: the kernel runs it chain by chain, so the
+  // model is written for one draw (no chains axis), as on the per-chain path.
+  const target = flatTarget(FN, m, o.compile !== false, order);
   const nuts = new PreconditionedNoUTurnSampler({
-    ...(o.compile === false
-      ? { targetLogProbFn: (...parts: Tensor[]) => m.target(...fromOrder(order, parts)) }
-      : { targetLogProbAndGradFn: orderedTarget(order, compiledTargetFn(FN, m, [nChains])) }),
+    targetLogProbFn: target.value,
     stepSize: Array.isArray(stepSize) ? toOrder(order, stepSize) : stepSize,
     maxTreeDepth: o.maxTreeDepth ?? 10,
     maxEnergyDiff: o.maxEnergyDiff ?? 500,
@@ -322,7 +324,15 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     ? (_: State, r: Results) => defaultTrace(nutsResults(r), r.step <= n, nChains)
     : (s: State, r: Results) => o.traceFn!(fromOrder(order, s as Tensor[]), m.bijector, r.step <= n, nutsResults(r));
   const progress = o.onProgress === undefined ? undefined : perChainProgress(nChains, n, o.onProgress);
-  const toDraws = (flat: Tensor[]) => m.bijector.forward(m.struct(m.unflatten(fromOrder(order, flat)))) as Struct<K, Tensor>;
+  const constrain = flatConstrain(FN, m, o.compile !== false).value;
+  const toDraws = (flat: Tensor[]) => {
+    const parts = fromOrder(order, flat).map((t) => t.data as Float64Array), [N, C] = flat[0]!.shape as [number, number];
+    const x = new Float64Array(m.sizes.reduce((a, b) => a + b, 0));
+    return constrainDraws<K>(m, constrain, N, C, (t, c) => {
+      for (let j = 0, i = 0; j < parts.length; j++) { const n = m.sizes[j]!, p = parts[j]!, o = (t * C + c) * n; for (let e = 0; e < n; e++) x[i++] = p[o + e]!; }
+      return x;
+    });
+  };
   let run;
   try {
     const chainOptions = {
@@ -348,7 +358,29 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     };
     throw new AbortError(`${FN}: aborted after ${p.numResults} draws`, partial, e.cause);
   }
-  return withDeterministics(m, { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace });
+  return withDeterministics(m, { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace, ...compiledField(target) });
+}
+
+/** The result's `compiled` field, and `compileReason` when the log density runs on the tape. */
+function compiledField(t: CompileOutcome<unknown>): { compiled: boolean; compileReason?: string } {
+  return t.compiled ? { compiled: true } : { compiled: false, compileReason: t.reason! };
+}
+
+/**
+ * Draws `[N, C, ...]` in the model's structure from flat unconstrained points (`point(t, c)`, in
+ * the model's node order), each mapped to constrained space on its own, so the model never sees a
+ * draws or chains axis.
+ */
+function constrainDraws<K extends StructKind>(m: FlatModel, constrain: FlatConstrain, N: number, C: number, point: (t: number, c: number) => ArrayLike<number>): Struct<K, Tensor> {
+  const sizes = constrain.shapes.map((s) => sizeOf(s));
+  const values = sizes.map((n) => new Float64Array(N * C * n));
+  for (let t = 0; t < N; t++) {
+    for (let c = 0; c < C; c++) {
+      constrain.run(point(t, c));
+      constrain.outputs.forEach((o, j) => { const n = sizes[j]!, v = values[j]!, at = (t * C + c) * n; for (let k = 0; k < n; k++) v[at + k] = o[k]!; });
+    }
+  }
+  return m.struct(values.map((v, j) => new Tensor(v, [N, C, ...constrain.shapes[j]!], 'float64'))) as Struct<K, Tensor>;
 }
 
 /** The result with the model's derived values (`deterministic`) added, per draw, when it has any. */
@@ -465,7 +497,8 @@ function perChainNuts<K extends StructKind>(
       chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]!, warmupDivergences: warmupDivergences[j]! }));
     };
   }
-  const run = runPerChain(flatLogDensity(FN, m, o.compile !== false), seed, {
+  const target = flatTarget(FN, m, o.compile !== false);
+  const run = runPerChain(target.value, seed, {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
     maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
@@ -476,7 +509,7 @@ function perChainNuts<K extends StructKind>(
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace };
+  return { draws, trace, ...compiledField(target) };
 }
 
 /**
@@ -486,15 +519,7 @@ function perChainNuts<K extends StructKind>(
  */
 function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): WindowedAdaptiveNutsResult<K, WindowedTrace> {
   const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
-  const constrain = flatConstrain(FN, m, compile);
-  const sizes = constrain.shapes.map((s) => sizeOf(s));
-  const values = sizes.map((n) => new Float64Array(N * C * n));
-  for (let t = 0; t < N; t++) {
-    for (let c = 0; c < C; c++) {
-      constrain.run(run.chains[c]!.q.subarray(t * dim, (t + 1) * dim));
-      constrain.outputs.forEach((o, j) => { const n = sizes[j]!, v = values[j]!, at = (t * C + c) * n; for (let k = 0; k < n; k++) v[at + k] = o[k]!; });
-    }
-  }
+  const draws = constrainDraws<K>(m, flatConstrain(FN, m, compile).value, N, C, (t, c) => run.chains[c]!.q.subarray(t * dim, (t + 1) * dim));
   const stat = <A extends Float64Array | Int32Array | Uint8Array>(pick: (d: PerChainRun['chains'][number]) => A, make: (n: number) => A, dtype: 'float64' | 'int32' | 'bool', map = (v: number) => v) => {
     const out = make(N * C);
     for (let t = 0; t < N; t++) for (let c = 0; c < C; c++) out[t * C + c] = map(pick(run.chains[c]!)[t]!);
@@ -504,7 +529,7 @@ function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, nu
   const tune = new Uint8Array(N * C);
   if (!discardTuning) tune.fill(1, 0, Math.min(N, numWarmup) * C);
   return {
-    draws: m.struct(values.map((v, j) => new Tensor(v, [N, C, ...constrain.shapes[j]!], 'float64'))) as Struct<K, Tensor>,
+    draws,
     trace: {
       stepSize: stat((d) => d.stepSize, f64, 'float64'),
       tune: new Tensor(tune, [N, C], 'bool'),

@@ -7,9 +7,10 @@
  * position arrays, which the target receives (wrapped as tensors unless it is compiled), and
  * whatever the target itself allocates.
  */
-import { newArray } from '../../distributions/compile-log-density.js';
+import { newArray } from './target.js';
 import type { BatchMetric } from './metric.js';
-import type { FlatTarget, Geometry } from './phase-space.js';
+import type { Geometry } from './phase-space.js';
+import type { FlatFn } from './target.js';
 
 /** A point in phase space: positions, momenta, and the target's log density and gradient at the positions. */
 export interface PhasePoint {
@@ -42,7 +43,7 @@ export interface MutablePhasePoint {
  * const end = leapfrog(target, { x, p, grad, lp }, eps, identityMetric(geometry), 10, geometry);
  */
 export function leapfrog(
-  target: FlatTarget, start: PhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
+  target: FlatFn, start: PhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
   numSteps: number, g: Geometry, active?: Uint8Array, alloc: (n: number) => Float64Array = newArray,
 ): PhasePoint {
   const pt: MutablePhasePoint = { x: start.x, p: start.p.map((a) => new Float64Array(a)), grad: start.grad, lp: start.lp };
@@ -94,7 +95,7 @@ export function inOneBuffer(arrays: readonly Float64Array[]): Float64Array[] {
  * shared chunks, as arrays of more than 64 bytes are slow to allocate.
  */
 export function leapfrogInPlace(
-  target: FlatTarget, pt: MutablePhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
+  target: FlatFn, pt: MutablePhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
   numSteps: number, g: Geometry, active?: Uint8Array, alloc: (n: number) => Float64Array = newArray,
 ): void {
   const n = pt.x.length, invMass = metric.invMass;
@@ -147,7 +148,7 @@ export function leapfrogInPlace(
  * Inactive chains (`active[c] = 0`) keep their positions and momenta.
  */
 export function leapfrogTfpInPlace(
-  target: FlatTarget, pt: MutablePhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
+  target: FlatFn, pt: MutablePhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
   numSteps: number, g: Geometry, active?: Uint8Array, alloc: (n: number) => Float64Array = newArray,
 ): void {
   const n = pt.x.length, p = pt.p;

@@ -32,7 +32,8 @@ import type { FloatDType } from '../../src/tensor/dtype.js';
 import { leapfrogInPlace, leapfrogTfpInPlace, type PhasePoint } from './leapfrog.js';
 import { type BatchMetric, PreconditionedBatchMetric } from './metric.js';
 import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
-import { type FlatTarget, type Geometry } from './phase-space.js';
+import { type Geometry } from './phase-space.js';
+import type { FlatFn } from './target.js';
 import { logaddexpScalar } from '../../src/tensor/ops/elementwise.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';
 
@@ -92,7 +93,7 @@ function splitInto(t: Trajectory, key: Uint32Array, ...dsts: (Uint32Array | null
 /** What every part of one trajectory reads: the workspace, the target and the fixed settings. */
 interface Trajectory {
   readonly ws: Workspace;
-  readonly target: FlatTarget;
+  readonly target: FlatFn;
   readonly g: Geometry;
   readonly metric: BatchMetric;
   readonly s: NutsSettings;
@@ -358,7 +359,7 @@ function outcome(t: Trajectory, leapfrogs: Int32Array, isAccepted: Uint8Array, c
  * between calls.
  */
 export function nutsTrajectory(
-  target: FlatTarget, g: Geometry, start: PhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
+  target: FlatFn, g: Geometry, start: PhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
   seed: KeyArray, s: NutsSettings, modes: Modes, workspaces: NutsWorkspaces,
 ): NutsOutcome {
   const C = g.numChains;

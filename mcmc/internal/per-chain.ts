@@ -11,7 +11,8 @@
 import { fail } from '../../src/checks.js';
 import type { Modes } from '../../src/config.js';
 import { KeyArray } from '../../src/random/key-array.js';
-import { ChainRandom, NutsChain, type LogDensityGradient } from './nuts-chain.js';
+import type { FlatTarget } from '../../src/compile/flat-target.js';
+import { ChainRandom, NutsChain } from './nuts-chain.js';
 import { StanWarmup, type DualAveragingSettings } from './stan-warmup.js';
 import { MAX_INIT_TRIALS } from './windowed-setup.js';
 
@@ -76,8 +77,9 @@ function allocDraws(n: number, dim: number): ChainDraws {
 }
 
 /** Runs the chains; returns what was kept (a prefix of every chain when aborted). */
-export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSettings): PerChainRun {
+export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSettings): PerChainRun {
   const { dim, numWarmup } = s;
+  const f = target.logDensityGradient.bind(target);
   const total = numWarmup + transitionsFor(s.nDraws, s.thin);
   const kept = s.discardTuning ? s.nDraws : numWarmup + s.nDraws;
   // Checked before allocating: each chain keeps kept × dim doubles.

@@ -13,9 +13,9 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from './kernel-results.js';
 import { type BatchMetric, identityMetric } from './metric.js';
-import { FLAT, type FlatFn, isCompiledLogDensity, type WithFlat } from '../../distributions/compile-log-density.js';
+import { isFlatTarget } from '../../src/compile/flat-target.js';
 import { sameShape, showShape, sizeOf } from '../../src/tensor/shapes.js';
-import { checkFiniteInitial, compiledTargetFns, stateParts, targetLogProbAndGrad } from './target.js';
+import { chainwise, checkFiniteInitial, type FlatFn, type KernelTarget, stateParts, targetLogProbAndGrad } from './target.js';
 
 /** Shapes of a state: the chain dims (the log density's shape) and each part's full shape. */
 export interface Geometry {
@@ -90,11 +90,9 @@ export function wrapParts(data: readonly Float64Array[], g: Geometry): Tensor[] 
  * What every gradient-based kernel's `bootstrapResults` starts from: the state's parts, the log
  * density and its gradients there, and the geometry — after checking the log density is finite.
  */
-export function bootstrapPoint(
-  fn: string, target: TargetLogProbFn | undefined, targetAndGrad: TargetLogProbAndGradFn | undefined, state: State,
-): { parts: Tensor[]; lp: Tensor; grads: Tensor[]; g: Geometry } {
+export function bootstrapPoint(fn: string, kt: KernelTarget, state: State): { parts: Tensor[]; lp: Tensor; grads: Tensor[]; g: Geometry } {
   const [parts] = stateParts(fn, state);
-  const [lp, grads] = targetLogProbAndGrad(fn, target, targetAndGrad, parts);
+  const [lp, grads] = targetLogProbAndGrad(fn, kt, parts);
   const g = geometryOf(fn, parts, lp);
   checkFiniteInitial(fn, lp);
   return { parts, lp, grads, g };
@@ -113,7 +111,7 @@ export function chainBool(data: Uint8Array, g: Geometry): Tensor {
 /** What a gradient kernel's step works with: the state's geometry, the flat target, step sizes and metric. */
 export interface StepParts {
   readonly g: Geometry;
-  readonly target: FlatTarget;
+  readonly target: FlatFn;
   readonly eps: readonly Float64Array[];
   readonly metric: BatchMetric;
 }
@@ -127,13 +125,12 @@ const UNSET = Symbol('unset');
  * metric likewise for the inverse mass. Everything handed out is read-only downstream.
  */
 export class StepSetup {
-  private cur: { g: Geometry; target: FlatTarget; eps: Float64Array[]; metric: BatchMetric } | null = null;
+  private cur: { g: Geometry; target: FlatFn; eps: Float64Array[]; metric: BatchMetric } | null = null;
   private stepSize: unknown = UNSET;
   private inverseMass: unknown = UNSET;
 
   constructor(
-    private readonly target: TargetLogProbFn | undefined,
-    private readonly targetAndGrad: TargetLogProbAndGradFn | undefined,
+    private readonly kt: KernelTarget,
     private readonly makeMetric: (fn: string, inverseMassDiag: InverseMassDiag, g: Geometry) => BatchMetric,
   ) {}
 
@@ -142,7 +139,7 @@ export class StepSetup {
     let c = this.cur;
     if (c === null || !sameGeometry(c.g, parts, prev.targetLogProb)) {
       const g = geometryOf(fn, parts, prev.targetLogProb);
-      c = this.cur = { g, target: flatTarget(fn, this.target, this.targetAndGrad, g), eps: [], metric: identityMetric(g) };
+      c = this.cur = { g, target: batchTarget(fn, this.kt, g), eps: [], metric: identityMetric(g) };
       this.stepSize = this.inverseMass = UNSET;
     }
     if (prev.stepSize !== this.stepSize) { c.eps = expandStepSize(fn, prev.stepSize, c.g); this.stepSize = prev.stepSize; }
@@ -157,29 +154,23 @@ function sameGeometry(g: Geometry, parts: readonly Tensor[], lp: Tensor): boolea
     && g.partShapes.length === parts.length && parts.every((t, k) => t.dtype === g.dtypes[k] && sameShape(g.partShapes[k]!, t.shape));
 }
 
-/** The target's log density (per chain) and gradient (per part) at flat positions, in fresh arrays. */
-export type FlatTarget = FlatFn;
-
 /**
- * The target as a function of flat part arrays. The arrays are wrapped (not copied) in tensors
- * of the parts' shapes and dtypes; the log density must have the chain shape and each gradient
- * the part's shape.
+ * The kernel's target as a function of flat part arrays: a flat target chain by chain over the
+ * arrays themselves ({@link chainwise}); tensor functions over the arrays wrapped (not copied) in
+ * tensors of the parts' shapes and dtypes, whose log density must have the chain shape and each
+ * gradient the part's shape.
  *
  * @throws RangeError naming `fn` when the log density or a gradient has the wrong shape.
  */
-export function flatTarget(
-  fn: string, target: TargetLogProbFn | undefined, targetAndGrad: TargetLogProbAndGradFn | undefined, g: Geometry,
-): FlatTarget {
+export function batchTarget(fn: string, kt: KernelTarget, g: Geometry): FlatFn {
+  if (kt.flat !== undefined) return chainwise(kt.flat, g.eventSizes, g.numChains);
+  const { targetAndGrad } = kt;
   const n = g.partShapes.length;
-  // A compiled target over float64 parts of shapes it runs on works on the arrays themselves.
-  const flatFor = (targetAndGrad as WithFlat<TargetLogProbAndGradFn> | undefined)?.[FLAT];
-  const compiled = flatFor !== undefined && g.dtypes.every((d) => d === 'float64') && g.lpDtype === 'float64' ? flatFor(g.partShapes) : undefined;
-  if (compiled !== undefined) return compiled;
   return (x) => {
     const parts = new Array<Tensor>(n);
     for (let k = 0; k < n; k++) parts[k] = wrap(x[k]!, g.partShapes[k]!, g.dtypes[k]!);
     if (targetAndGrad === undefined) {
-      const [lp, grads] = targetLogProbAndGrad(fn, target, targetAndGrad, parts);
+      const [lp, grads] = targetLogProbAndGrad(fn, kt, parts);
       return { lp: checkLogProb(fn, lp, g), grad: checkGrads(fn, grads, g) };
     }
     // The user's gradients: the same checks as targetLogProbAndGrad, without its per-call work.
@@ -245,14 +236,12 @@ export function expandStepSize(fn: string, stepSize: StepSize, g: Geometry): Flo
   });
 }
 
-/** The target options of a gradient-based kernel: exactly one of the two functions (a compiled log density counts as both). */
-export function checkGradientTarget(
-  fn: string, o: { readonly targetLogProbFn?: unknown; readonly targetLogProbAndGradFn?: unknown },
-): { target: TargetLogProbFn | undefined; targetAndGrad: TargetLogProbAndGradFn | undefined } {
+/** The target options of a gradient-based kernel: exactly one of the two functions, or a flat target (a compiled log density) as `targetLogProbFn`. */
+export function checkGradientTarget(fn: string, o: { readonly targetLogProbFn?: unknown; readonly targetLogProbAndGradFn?: unknown }): KernelTarget {
   const t = o.targetLogProbFn, tg = o.targetLogProbAndGradFn;
   if (t === undefined && tg === undefined) fail('type', fn, 'targetLogProbFn', 'must be a function (or pass `targetLogProbAndGradFn`)', t);
   if (t !== undefined && tg !== undefined) fail('type', fn, 'targetLogProbAndGradFn', 'must not be given together with `targetLogProbFn`', tg);
-  if (isCompiledLogDensity(t)) return { target: undefined, targetAndGrad: compiledTargetFns(fn, t).targetAndGrad };
+  if (isFlatTarget(t)) return { flat: t };
   if (t !== undefined) checkFunction(fn, 'targetLogProbFn', t);
   if (tg !== undefined) checkFunction(fn, 'targetLogProbAndGradFn', tg);
   return { target: t as TargetLogProbFn | undefined, targetAndGrad: tg as TargetLogProbAndGradFn | undefined };

@@ -8,7 +8,6 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../distributions/joint/joint-distribution-sequential.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
-import { FLAT, type WithFlat } from '../../distributions/compile-log-density.js';
 import { Sample } from '../../distributions/sample.js';
 import { Uniform } from '../../distributions/uniform.js';
 
@@ -30,31 +29,48 @@ export const MAX_INIT_TRIALS = 50;
  */
 export function initialState(fn: string, m: FlatModel, nChains: number, seed: KeyArray, order: readonly number[] = m.names.map((_, j) => j)): Tensor[] {
   const init = new JointDistributionSequential(order.map((j) => new Sample({ distribution: new Uniform({ low: -2, high: 2 }), sampleShape: m.shapes[j]! })));
-  const trial = (key: KeyArray): [Tensor[], Uint8Array] => {
+  // The model is written for one draw: each chain's point is mapped and evaluated on its own.
+  const trial = (key: KeyArray): [Tensor[][], Uint8Array] => {
     const u = fromOrder(order, init.sample([nChains], { seed: key }) as Tensor[]);
-    const x = m.parts(m.bijector.forward(m.struct(u)));
-    const lp = m.pinned.unnormalizedLogProb(m.struct(x));
-    const v = lp.data as ArrayLike<number>;
     const ok = new Uint8Array(nChains);
-    for (let c = 0; c < nChains; c++) ok[c] = v.length === nChains && Number.isFinite(v[c]) ? 1 : 0;
-    if (v.length !== nChains) fail('range', fn, 'model', `unnormalizedLogProb returned shape [${lp.shape.join(', ')}] for ${nChains} chains; expected [${nChains}]`, lp.shape);
+    const x = Array.from({ length: nChains }, (_, c) => {
+      const xc = m.parts(m.bijector.forward(m.struct(u.map((t) => chainRow(t, c, nChains)))));
+      const lp = m.pinned.unnormalizedLogProb(m.struct(xc));
+      if (lp.size !== 1) fail('range', fn, 'model', `unnormalizedLogProb returned shape [${lp.shape.join(', ')}] for one draw; expected a scalar`, lp.shape);
+      ok[c] = Number.isFinite((lp.data as ArrayLike<number>)[0]) ? 1 : 0;
+      return xc;
+    });
     return [x, ok];
   };
   const [initSeed, first] = splitSeed(seed) as [KeyArray, KeyArray];
   let loopSeed = first;
-  let [values, good] = trial(initSeed);
+  const [values, good] = trial(initSeed);
   for (let t = 1; t < MAX_INIT_TRIALS && good.some((g) => g === 0); t++) {
     const [trialSeed, next] = splitSeed(loopSeed) as [KeyArray, KeyArray];
     loopSeed = next;
     const [x, ok] = trial(trialSeed);
-    values = values.map((old, j) => pickChains(ok, x[j]!, old, nChains));
-    good = good.map((g, c) => g | ok[c]!);
+    for (let c = 0; c < nChains; c++) if (ok[c]) { values[c] = x[c]!; good[c] = 1; }
   }
   const failed = good.reduce((a, g) => a + (g === 0 ? 1 : 0), 0);
   if (failed > 0) {
     fail('range', fn, 'model', `"${m.pinned.distribution.name}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for ${failed} of ${nChains} chains (uniform(−2, 2) in unconstrained space); check the model and its pins, or pass \`currentState\``, m.pinned.distribution.name);
   }
-  return toOrder(order, m.flatten(m.parts(m.bijector.inverse(m.struct(values))), 1));
+  const flat = values.map((xc) => m.flatten(m.parts(m.bijector.inverse(m.struct(xc))), 0));
+  return toOrder(order, m.names.map((_, j) => stackChains(flat.map((f) => f[j]!))));
+}
+
+/** Chain c's row `[...event]` of a `[nChains, ...event]` tensor. */
+function chainRow(t: Tensor, c: number, nChains: number): Tensor {
+  const per = t.size / nChains;
+  return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64');
+}
+
+/** One `[n]` float tensor per chain stacked into `[nChains, n]` (the rows' dtype). */
+function stackChains(rows: readonly Tensor[]): Tensor {
+  const first = rows[0]!, n = first.size;
+  const out = first.dtype === 'float32' ? new Float32Array(rows.length * n) : new Float64Array(rows.length * n);
+  rows.forEach((r, c) => out.set(r.data as ArrayLike<number>, c * n));
+  return new Tensor(out, [rows.length, n], first.dtype === 'float32' ? 'float32' : 'float64');
 }
 
 /**
@@ -80,34 +96,4 @@ export function fromOrder<T>(order: readonly number[], xs: readonly T[]): T[] {
   const out = new Array<T>(xs.length);
   order.forEach((j, t) => { out[j] = xs[t]!; });
   return out;
-}
-
-type TargetAndGrad = WithFlat<(...parts: Tensor[]) => [Tensor, Tensor[]]>;
-
-/**
- * A target over parts in `order` from one over parts in `m.names` order (a compiled target's
- * flat form is kept, permuted). The arithmetic is the target's own.
- */
-export function orderedTarget(order: readonly number[], f: TargetAndGrad): TargetAndGrad {
-  const g = (...parts: Tensor[]): [Tensor, Tensor[]] => {
-    const [lp, grads] = f(...fromOrder(order, parts));
-    return [lp, toOrder(order, grads)];
-  };
-  const flatFor = f[FLAT];
-  if (flatFor === undefined) return g;
-  return Object.assign(g, {
-    [FLAT]: (shapes: readonly (readonly number[])[]) => {
-      const flat = flatFor(fromOrder(order, shapes));
-      return flat && ((x: readonly Float64Array[], alloc?: (n: number) => Float64Array) => { const r = flat(fromOrder(order, x), alloc); return { lp: r.lp, grad: toOrder(order, r.grad) }; });
-    },
-  });
-}
-
-/** Per chain (leading dim), `a` where `mask` is set, else `b`. */
-function pickChains(mask: Uint8Array, a: Tensor, b: Tensor, nChains: number): Tensor {
-  const per = a.size / nChains;
-  const out = new Float64Array(a.size);
-  const ad = a.data as ArrayLike<number>, bd = b.data as ArrayLike<number>;
-  for (let c = 0; c < nChains; c++) for (let k = 0; k < per; k++) out[c * per + k] = mask[c] ? ad[c * per + k]! : bd[c * per + k]!;
-  return new Tensor(out, a.shape, 'float64');
 }

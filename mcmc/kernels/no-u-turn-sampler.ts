@@ -3,7 +3,7 @@
  * multinomial sampling and the generalized U-turn criterion. The trajectory itself is built in
  * `mcmc/internal/nuts-tree.ts` over flat Float64Arrays.
  */
-import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
+import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { checkInteger, checkOptions, checkPositiveInteger, fail } from '../../src/checks.js';
 import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
@@ -18,11 +18,11 @@ import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, type Geometry, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
-import { stateParts } from '../internal/target.js';
+import { type KernelTarget, stateParts } from '../internal/target.js';
 
 export interface NoUTurnSamplerOptions {
   /** The target log density (one value per chain); gradients by autodiff. Give this or `targetLogProbAndGradFn`. */
-  readonly targetLogProbFn?: TargetLogProbFn | CompiledLogDensity;
+  readonly targetLogProbFn?: TargetLogProbFn | FlatTarget;
   /** A target returning `[logProb, gradients per part]`, for hand-written gradients. */
   readonly targetLogProbAndGradFn?: TargetLogProbAndGradFn;
   /** Leapfrog step size: a positive number or Tensor (broadcasting against each state part), or one per part. */
@@ -94,8 +94,8 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
   readonly isCalibrated = true;
   readonly parameters: Readonly<Required<Omit<NoUTurnSamplerOptions, 'targetLogProbFn' | 'targetLogProbAndGradFn' | 'inverseMassDiag'>>
     & Pick<NoUTurnSamplerOptions, 'targetLogProbFn' | 'targetLogProbAndGradFn' | 'inverseMassDiag'>>;
-  private readonly target: TargetLogProbFn | undefined;
-  private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
+  /** The target, decided once here (a flat target, or the user's tensor functions). */
+  private readonly target: KernelTarget;
   /** The geometry, flat target, step sizes and metric, kept while they stay the same. */
   private readonly setup: StepSetup;
   /** The trajectory's buffers, kept between steps (they never change a draw). */
@@ -105,10 +105,8 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
 
   constructor(options: NoUTurnSamplerOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'maxTreeDepth', 'maxEnergyDiff', 'unrolledLeapfrogSteps', 'inverseMassDiag']);
-    const { target, targetAndGrad } = checkGradientTarget(FN, o);
-    this.target = target;
-    this.targetAndGrad = targetAndGrad;
-    this.setup = new StepSetup(target, targetAndGrad, (fn, inv, g) => this.makeMetric(fn, inv, g));
+    this.target = checkGradientTarget(FN, o);
+    this.setup = new StepSetup(this.target, (fn, inv, g) => this.makeMetric(fn, inv, g));
     const depth = checkInteger(FN, 'maxTreeDepth', o.maxTreeDepth ?? 10);
     if (depth < 1 || depth > 30) fail('range', FN, 'maxTreeDepth', 'must be an integer in [1, 30]', depth);
     const unrolled = checkPositiveInteger(FN, 'unrolledLeapfrogSteps', o.unrolledLeapfrogSteps ?? 1);
@@ -127,7 +125,7 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
 
   bootstrapResults(state: State): NoUTurnSamplerResults {
     const fn = `${FN}.bootstrapResults`;
-    const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, this.targetAndGrad, state);
+    const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, state);
     expandStepSize(fn, this.parameters.stepSize, g);
     const metric = diagonalMetric(fn, this.parameters.inverseMassDiag, g);
     const lpData = Float64Array.from(lp.data as ArrayLike<number>);

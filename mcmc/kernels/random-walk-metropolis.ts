@@ -3,7 +3,7 @@
  * `UncalibratedRandomWalk`, its two proposal makers `randomWalkNormalFn` and
  * `randomWalkUniformFn`, and `RandomWalkMetropolis` = `MetropolisHastings(UncalibratedRandomWalk)`.
  */
-import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
+import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { checkFunction, fail } from '../../src/checks.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normal } from '../../src/samplers/normal.js';
@@ -103,7 +103,7 @@ export function randomWalkUniformFn(options: { readonly scale?: RandomWalkScale 
 
 export interface UncalibratedRandomWalkOptions {
   /** Log density of the target (unnormalized), one value per chain. */
-  readonly targetLogProbFn: TargetLogProbFn | CompiledLogDensity;
+  readonly targetLogProbFn: TargetLogProbFn | FlatTarget;
   /** The symmetric proposal (default `randomWalkNormalFn()`, i.e. scale 1). */
   readonly newStateFn?: NewStateFn;
   /** Name used in error messages (default the class name). */

@@ -7,7 +7,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector } from '../../distributions/bijectors/bijector.js';
-import { isCompiledLogDensity } from '../../distributions/compile-log-density.js';
+import { isFlatTarget } from '../../src/compile/flat-target.js';
 import { JointMap, type BijectorParts } from '../../distributions/bijectors/joint-map.js';
 import { DefaultJointBijector } from '../../distributions/joint/default-joint-bijector.js';
 import type { StructKind } from '../../distributions/joint/values.js';
@@ -147,8 +147,8 @@ implements TransitionKernel<TransformedTransitionKernelResults<R>> {
 /** The kernel (or the innermost kernel under `innerKernel` wrappers) with its `targetLogProbFn` wrapped. */
 function replaceTarget(kernel: TransitionKernel<object>, wrap: (t: TargetLogProbFn) => TargetLogProbFn): TransitionKernel<object> {
   const p = kernel.parameters as Record<string, unknown>;
-  if (isCompiledLogDensity(p.targetLogProbFn)) {
-    fail('type', FN, 'innerKernel', 'targets a compiled log density, which is already over unconstrained coordinates; use the kernel directly', kernel);
+  if (isFlatTarget(p.targetLogProbFn)) {
+    fail('type', FN, 'innerKernel', 'targets a flat target (a compiled log density), which is already over unconstrained coordinates; use the kernel directly', kernel);
   }
   if (typeof p.targetLogProbAndGradFn === 'function') {
     fail('type', FN, 'innerKernel', 'was built with `targetLogProbAndGradFn`, which cannot be moved to the unconstrained space; build it with `targetLogProbFn`', kernel);

@@ -3,7 +3,7 @@
  * HMC proposal alone, a fixed number of leapfrog steps from a fresh momentum, without the
  * Metropolis correction. `HamiltonianMonteCarlo` wraps it in `MetropolisHastings`.
  */
-import type { CompiledLogDensity } from '../../distributions/compile-log-density.js';
+import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { checkBoolean, checkOptions, checkPositiveInteger } from '../../src/checks.js';
 import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
@@ -17,11 +17,11 @@ import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, StepSetup, withTargetOverrides, wrap, wrapParts,
 } from '../internal/phase-space.js';
-import { stateParts } from '../internal/target.js';
+import { type KernelTarget, stateParts } from '../internal/target.js';
 
 export interface HamiltonianMonteCarloOptions {
   /** The target log density (one value per chain); its gradient comes from autodiff. Give this or `targetLogProbAndGradFn`. */
-  readonly targetLogProbFn?: TargetLogProbFn | CompiledLogDensity;
+  readonly targetLogProbFn?: TargetLogProbFn | FlatTarget;
   /** A target returning `[logProb, gradients per part]`, for hand-written gradients. */
   readonly targetLogProbAndGradFn?: TargetLogProbAndGradFn;
   /** Leapfrog step size: a positive number or Tensor (broadcasting against each state part), or one per part. */
@@ -86,8 +86,8 @@ const FN = 'UncalibratedHamiltonianMonteCarlo';
 export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<UncalibratedHamiltonianMonteCarloResults> {
   readonly isCalibrated = false;
   readonly parameters: Readonly<HamiltonianMonteCarloOptions>;
-  private readonly target: TargetLogProbFn | undefined;
-  private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
+  /** The target, decided once here (a flat target, or the user's tensor functions). */
+  private readonly target: KernelTarget;
   /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
   private readonly modes: Modes = getModes();
   /** The leapfrog steps' position (and compiled gradient) arrays, carved from shared chunks (the results get copies). */
@@ -97,10 +97,8 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
 
   constructor(options: HamiltonianMonteCarloOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'numLeapfrogSteps', 'stateGradientsAreStopped', 'inverseMassDiag']);
-    const { target, targetAndGrad } = checkGradientTarget(FN, o);
-    this.target = target;
-    this.targetAndGrad = targetAndGrad;
-    this.setup = new StepSetup(target, targetAndGrad, diagonalMetric);
+    this.target = checkGradientTarget(FN, o);
+    this.setup = new StepSetup(this.target, diagonalMetric);
     const n = checkPositiveInteger(FN, 'numLeapfrogSteps', o.numLeapfrogSteps);
     this.parameters = Object.freeze({
       ...o,
@@ -113,7 +111,7 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
 
   bootstrapResults(state: State): UncalibratedHamiltonianMonteCarloResults {
     const fn = `${FN}.bootstrapResults`;
-    const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, this.targetAndGrad, state);
+    const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, state);
     expandStepSize(fn, this.parameters.stepSize, g);
     diagonalMetric(fn, this.parameters.inverseMassDiag, g);   // checks inverseMassDiag against the state
     const zeros = parts.map((t) => wrap(new Float64Array(t.size), t.shape, t.dtype as 'float64'));

@@ -3,7 +3,7 @@
  * Langevin diffusion as a proposal, with the log acceptance correction `MetropolisHastings` needs.
  * `MetropolisAdjustedLangevinAlgorithm` wraps it.
  */
-import { type CompiledLogDensity, newArray } from '../../distributions/compile-log-density.js';
+import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { checkFunction, checkOptions, fail } from '../../src/checks.js';
 import { getModes, type Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
@@ -22,7 +22,7 @@ import {
   bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, type Geometry, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
-import { stateParts } from '../internal/target.js';
+import { type KernelTarget, newArray, stateParts } from '../internal/target.js';
 import { detLog } from '../../src/math/index.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 
@@ -31,7 +31,7 @@ export type VolatilityFn = (...parts: Tensor[]) => Tensor | number | readonly (T
 
 export interface LangevinOptions {
   /** The target log density (one value per chain); gradients by autodiff. Give this or `targetLogProbAndGradFn`. */
-  readonly targetLogProbFn?: TargetLogProbFn | CompiledLogDensity;
+  readonly targetLogProbFn?: TargetLogProbFn | FlatTarget;
   /** A target returning `[logProb, gradients per part]`, for hand-written gradients. */
   readonly targetLogProbAndGradFn?: TargetLogProbAndGradFn;
   /** The Euler–Maruyama time step ε (a positive number or Tensor broadcasting against each part, or one per part). */
@@ -113,8 +113,8 @@ function driftOf(
 export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangevinResults> {
   readonly isCalibrated = false;
   readonly parameters: Readonly<LangevinOptions>;
-  private readonly target: TargetLogProbFn | undefined;
-  private readonly targetAndGrad: TargetLogProbAndGradFn | undefined;
+  /** The target, decided once here (a flat target, or the user's tensor functions). */
+  private readonly target: KernelTarget;
   /** The global modes when the kernel was built (TFP fixes dtypes at construction). */
   private readonly modes: Modes = getModes();
   private readonly fresh = new FreshArrays();
@@ -123,10 +123,8 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
 
   constructor(options: LangevinOptions) {
     const o = checkOptions(FN, options, ['targetLogProbFn', 'targetLogProbAndGradFn', 'stepSize', 'volatilityFn', 'inverseMassDiag']);
-    const { target, targetAndGrad } = checkGradientTarget(FN, o);
-    this.target = target;
-    this.targetAndGrad = targetAndGrad;
-    this.setup = new StepSetup(target, targetAndGrad, diagonalMetric);
+    this.target = checkGradientTarget(FN, o);
+    this.setup = new StepSetup(this.target, diagonalMetric);
     if (o.volatilityFn !== undefined) checkFunction(FN, 'volatilityFn', o.volatilityFn);
     this.parameters = Object.freeze({
       ...o, stepSize: checkStepSizeOption(FN, o.stepSize), inverseMassDiag: checkInverseMassOption(FN, o.inverseMassDiag),
@@ -135,7 +133,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
 
   bootstrapResults(state: State): UncalibratedLangevinResults {
     const fn = `${FN}.bootstrapResults`;
-    const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, this.targetAndGrad, state);
+    const { parts, lp, grads, g } = bootstrapPoint(fn, this.target, state);
     const eps = expandStepSize(fn, this.parameters.stepSize, g);
     const m = diagonalMetric(fn, this.parameters.inverseMassDiag, g).invMass;
     const { vol, grad: gradVol } = volatilityAt(fn, this.parameters.volatilityFn, parts, g);

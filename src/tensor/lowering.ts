@@ -147,19 +147,30 @@ export function isTraced(node: TapeNode | undefined): node is TraceNode {
 }
 
 /**
+ * A function the compiler cannot take: it reads a traced value in JavaScript, uses an op with no
+ * lowering, nests `grad`, or its compiled value differs from the tape's. These are the documented
+ * untraceable constructs, the only errors on which a caller may fall back to the tape
+ * (`compileChecked` in src/compile); every other error is the model's own and propagates.
+ */
+export class UntraceableError extends TypeError {
+  override readonly name = 'UntraceableError';
+}
+brand(UntraceableError, 'UntraceableError');
+
+/**
  * The error for JS that needs a traced value's number (`item()`, `toArray()`, `get()`, an
  * integer cast): a compiled function runs the same ops for every input, so it cannot branch on one.
  */
-export function tracedValueError(what: string): TypeError {
-  return new TypeError(`compile: \`${what}\` reads a traced value, but a compiled function cannot depend on values in JavaScript control flow; compute both branches and select with \`where\`, or keep this function on the tape (\`compile: false\`, the CLI's \`--no-compile\`)`);
+export function tracedValueError(what: string): UntraceableError {
+  return new UntraceableError(`compile: \`${what}\` reads a traced value, but a compiled function cannot depend on values in JavaScript control flow; compute both branches and select with \`where\`, or keep this function on the tape (\`compile: false\`, the CLI's \`--no-compile\`)`);
 }
 
 /** The error for an op that has no lowering rule. */
-export function noLoweringError(name: string): TypeError {
-  return new TypeError(`compile: the op \`${name}\` has no lowering rule, so this function cannot be compiled; keep it on the tape (\`compile: false\`, the CLI's \`--no-compile\`)`);
+export function noLoweringError(name: string): UntraceableError {
+  return new UntraceableError(`compile: the op \`${name}\` has no lowering rule, so this function cannot be compiled; keep it on the tape (\`compile: false\`, the CLI's \`--no-compile\`)`);
 }
 
 /** The error for `grad`/`valueAndGrad` over traced values inside a compiled function. */
-export function nestedGradError(): TypeError {
-  return new TypeError('compile: a traced value reached a nested `grad`/`valueAndGrad`; differentiate the whole function with the compiler instead');
+export function nestedGradError(): UntraceableError {
+  return new UntraceableError('compile: a traced value reached a nested `grad`/`valueAndGrad`; differentiate the whole function with the compiler instead');
 }

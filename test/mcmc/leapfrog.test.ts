@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { leapfrog, type PhasePoint } from '../../mcmc/internal/leapfrog.js';
 import { BatchMetric, diagonalMetric, expandInverseMass } from '../../mcmc/internal/metric.js';
-import { expandStepSize, flatTarget, geometryOf } from '../../mcmc/internal/phase-space.js';
+import { expandStepSize, batchTarget, geometryOf } from '../../mcmc/internal/phase-space.js';
 import { logaddexpScalar as logAddExp } from '../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import { mul, square } from '../../src/tensor/ops/elementwise.js';
@@ -28,7 +28,7 @@ function setup(x0: number[][], p0: number[][], fn = quartic, invMass?: Tensor) {
   const x = tensor(x0);
   const [lp, grads] = fn(x);
   const g = geometryOf('test', [x], lp);
-  const target = flatTarget('test', undefined, fn, g);
+  const target = batchTarget('test', { target: undefined, targetAndGrad: fn }, g);
   const start: PhasePoint = { x: [Float64Array.from(x.data as Float64Array)], p: [Float64Array.from(tensor(p0).data as Float64Array)], grad: [grads[0]!.data as Float64Array], lp: lp.data as Float64Array };
   return { g, target, start, invMass: diagonalMetric('test', invMass, g) };
 }
@@ -125,8 +125,8 @@ describe('leapfrog', () => {
     const x = tensor([[0.1, 0.2, 0.3], [1, -1, 0.5]]);
     const [lp] = m.targetLogProbAndGradFn(x);
     const g = geometryOf('test', [x], lp);
-    const auto = flatTarget('test', m.targetLogProbFn, undefined, g)([x.data as Float64Array]);
-    const hand = flatTarget('test', undefined, m.targetLogProbAndGradFn, g)([x.data as Float64Array]);
+    const auto = batchTarget('test', { target: m.targetLogProbFn, targetAndGrad: undefined }, g)([x.data as Float64Array]);
+    const hand = batchTarget('test', { target: undefined, targetAndGrad: m.targetLogProbAndGradFn }, g)([x.data as Float64Array]);
     auto.lp.forEach((v, i) => expect(v).toBeCloseTo(hand.lp[i]!, 12));
     auto.grad[0]!.forEach((v, i) => expect(v).toBeCloseTo(hand.grad[0]![i]!, 12));
   });
