@@ -18,7 +18,7 @@
  * windowedAdaptiveNuts' per-chain default: 4 chains × (1000 warm-up + 1000 draws), the run of
  * bench/stan/ess-per-second.R and the issue's target).
  */
-import { nonCentered, nonCenteredBatched, y } from '../examples/eight-schools.js';
+import { nonCentered, y } from '../examples/eight-schools.js';
 import { JointDistributionNamed } from '../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../distributions/normal.js';
 import { Sample } from '../distributions/sample.js';
@@ -34,11 +34,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000);
 const mean = (t: Tensor) => Array.from(t.data as ArrayLike<number>).reduce((a, b) => a + Number(b), 0) / t.size;
 
-// `batched`: the same model written for the pooled sampler's chains axis (where it differs).
 const gaussian = new JointDistributionNamed({ x: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 100 }) });
-const models: { name: string; model: JointDistributionNamed; batched: JointDistributionNamed; pins?: PartialValues }[] = [
-  { name: 'standard Gaussian, 100-d', model: gaussian, batched: gaussian },
-  { name: 'eight schools, non-centered', model: nonCentered, batched: nonCenteredBatched, pins: { y } },
+const models: { name: string; model: JointDistributionNamed; pins?: PartialValues }[] = [
+  { name: 'standard Gaussian, 100-d', model: gaussian },
+  { name: 'eight schools, non-centered', model: nonCentered, pins: { y } },
 ];
 
 const paths: { label: string; options: { adaptation: 'per-chain' | 'pooled'; compile?: false } }[] = [
@@ -53,13 +52,13 @@ for (const { options } of paths) windowedAdaptiveNuts(models[0]!.model, { seed: 
 console.log(`windowedAdaptiveNuts: 4 chains × (${WARMUP} warm-up + 1000 draws)${WARMUP === 500 ? ', defaults' : ''}; ESS = min bulk ESS over parameters`);
 const header = ['model', 'path', 'seconds', 'min ESS_bulk', 'ESS/s', 'leapfrogs/draw', 'step size', 'divergences', 'ESS/s ÷ pooled tape'];
 const rows: string[][] = [];
-for (const { name, model, batched, pins } of models) {
+for (const { name, model, pins } of models) {
   const perPath: number[] = [];
   for (const { label, options } of paths) {
     const runs: { secs: number; ess: number; steps: number; eps: number; div: number }[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const t0 = performance.now();
-      const { draws, trace } = windowedAdaptiveNuts(options.adaptation === 'per-chain' ? model : batched, { pins, seed: r, numAdaptationSteps: WARMUP, ...options });
+      const { draws, trace } = windowedAdaptiveNuts(model, { pins, seed: r, numAdaptationSteps: WARMUP, ...options });
       const secs = (performance.now() - t0) / 1000;
       const t = trace as WindowedTrace;
       const s = summary(draws, { divergences: t.diverging });

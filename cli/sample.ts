@@ -318,9 +318,10 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
     ...(o.metric === undefined ? {} : { metric: o.metric }),
     onProgress: (p: WindowedProgress) => progress.update(p),
   };
+  let run;
   try {
     if (onWorkers && !pooled) return await windowedAdaptiveNutsChains({ model: model.url, workers: o.workers, ...settings });
-    return windowedAdaptiveNuts(model.model, {
+    run = windowedAdaptiveNuts(model.model, {
       ...model.options,
       ...(model.pins === undefined ? {} : { pins: model.pins }),
       ...settings,
@@ -329,6 +330,8 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
   } finally {
     progress.end();
   }
+  if (!run.compiled && o.compile) io.stderr(`note: ${model.name}'s log density ran on the autodiff tape (slower), as it cannot be compiled: ${oneLine(run.compileReason)}\n`);
+  return run;
 }
 
 /** A joint module's warm-up when --warmup is not given: its options' `numAdaptationSteps`, else windowedAdaptiveNuts' default. */

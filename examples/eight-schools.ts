@@ -24,7 +24,7 @@
 import { fileURLToPath } from 'node:url';
 import { HalfCauchy, Independent, JointDistributionNamed, Normal, Sample, deterministic } from '../distributions/index.js';
 import { summary, windowedAdaptiveNuts, type Summary, type WindowedTrace } from '../mcmc/index.js';
-import { add, expandDims, mul, tensor, type Tensor } from '../src/index.js';
+import { add, mul, tensor, type Tensor } from '../src/index.js';
 
 /** The observed effects and their standard errors (Rubin 1981). */
 export const y = tensor([28, 8, -3, 7, -1, 1, 18, 12]);
@@ -53,22 +53,6 @@ export const nonCentered = new JointDistributionNamed({
     reinterpretedBatchNdims: 1,
   }),
 }, { name: 'EightSchoolsNonCentered' });
-
-/**
- * The non-centered model as TFP's batched pipeline needs it (`windowedAdaptiveNuts(...,
- * { adaptation: 'pooled' })`, kernels over a `[chains, ...]` state): the chains arrive as a
- * leading axis of every latent, so the scalars μ and τ get `expandDims(·, −1)` to broadcast
- * against θ̃'s `[chains, 8]`. The same density for one draw.
- */
-export const nonCenteredBatched = new JointDistributionNamed({
-  mu: new Normal({ loc: 0, scale: 5 }),
-  tau: new HalfCauchy({ loc: 0, scale: 5 }),
-  thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
-  y: (mu: Tensor, tau: Tensor, thetaTilde: Tensor) => new Independent({
-    distribution: new Normal({ loc: add(expandDims(mu, -1), mul(expandDims(tau, -1), thetaTilde)), scale: sigma }),
-    reinterpretedBatchNdims: 1,
-  }),
-}, { name: 'EightSchoolsNonCenteredBatched' });
 
 /**
  * The model-module exports for `stochax sample examples/eight-schools.ts` (`npm run demo`): the

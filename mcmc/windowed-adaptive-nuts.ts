@@ -172,6 +172,14 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * not change the draws). Present only when the model has derived values.
    */
   readonly deterministics?: Record<string, Tensor>;
+  /**
+   * True when the log density ran as generated code (`compileLogDensity`'s); false when it ran on
+   * the autodiff tape — with `compile: false`, or when the model cannot be traced (it reads a
+   * value in JavaScript, uses an op without a lowering), which `compileReason` names. Never silent.
+   */
+  readonly compiled: boolean;
+  /** Why the log density ran on the tape (absent when `compiled`). */
+  readonly compileReason?: string;
 }
 
 const FN = 'windowedAdaptiveNuts';
@@ -362,7 +370,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
 }
 
 /** The result's `compiled` field, and `compileReason` when the log density runs on the tape. */
-function compiledField(t: CompileOutcome<unknown>): { compiled: boolean; compileReason?: string } {
+export function compiledField(t: CompileOutcome<unknown>): { compiled: boolean; compileReason?: string } {
   return t.compiled ? { compiled: true } : { compiled: false, compileReason: t.reason! };
 }
 
@@ -517,7 +525,7 @@ function perChainNuts<K extends StructKind>(
  * (each draw mapped to constrained space on its own, by the compiled joint bijector, so the model
  * never sees a draws or chains axis), the trace `[N, C]`.
  */
-function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): { draws: Struct<K, Tensor>; trace: WindowedTrace } {
   const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
   const draws = constrainDraws<K>(m, flatConstrain(FN, m, compile).value, N, C, (t, c) => run.chains[c]!.q.subarray(t * dim, (t + 1) * dim));
   const stat = <A extends Float64Array | Int32Array | Uint8Array>(pick: (d: PerChainRun['chains'][number]) => A, make: (n: number) => A, dtype: 'float64' | 'int32' | 'bool', map = (v: number) => v) => {

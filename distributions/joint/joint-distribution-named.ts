@@ -1,7 +1,7 @@
 import { fail } from '../../src/checks.js';
 import { Distribution } from '../distribution.js';
 import { parseParams } from './function-params.js';
-import { JointDistribution, type JointDistributionOptions } from './joint-distribution.js';
+import { JointDistribution, type JointDistributionOptions, withWhere } from './joint-distribution.js';
 import { RootNode, type ModelNode } from './root.js';
 import { DeterministicNode, isDeterministicFn, type DeterministicFn } from './deterministic-node.js';
 import { FactorNode, factorValue, isFactorFn, type FactorFn } from './factor-node.js';
@@ -133,8 +133,7 @@ export class JointDistributionNamed extends JointDistribution<'record'> {
         let v: unknown;
         try { v = call(m); } catch (e) {
           if (!(e instanceof RangeError || e instanceof TypeError)) throw e;
-          const Err = e instanceof RangeError ? RangeError : TypeError;
-          throw new Err(`${e.message} (in factor \`model.${key}\` of model "${this.name}")`, { cause: e });
+          throw withWhere(e, `in factor \`model.${key}\` of model "${this.name}"`);
         }
         yield new FactorNode(key, factorValue('JointDistributionNamed', `model.${key}`, v));
       }

@@ -2,7 +2,7 @@ import { fail } from '../../src/checks.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Distribution } from '../distribution.js';
 import { parseParams } from './function-params.js';
-import { JointDistribution, type JointDistributionOptions } from './joint-distribution.js';
+import { JointDistribution, type JointDistributionOptions, withWhere } from './joint-distribution.js';
 import { RootNode, type ModelNode } from './root.js';
 import { explicitName } from './values.js';
 import { isDeterministicFn } from './deterministic-node.js';
@@ -113,8 +113,7 @@ export class JointDistributionSequential extends JointDistribution<'array'> {
         let v: unknown;
         try { v = f.fn(...args(f.count)); } catch (e) {
           if (!(e instanceof RangeError || e instanceof TypeError)) throw e;
-          const Err = e instanceof RangeError ? RangeError : TypeError;
-          throw new Err(`${e.message} (in factor \`${label}\` of model "${name}")`, { cause: e });
+          throw withWhere(e, `in factor \`${label}\` of model "${name}"`);
         }
         yield new FactorNode(label, factorValue(fn, label, v));
       }

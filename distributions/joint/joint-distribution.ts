@@ -15,6 +15,7 @@
  * reshape) does not apply: only root nodes see the sample shape. The joint classes therefore
  * stand alone with TFP's method names.
  */
+import { UntraceableError } from '../../src/tensor/lowering.js';
 import { brand } from '../../src/brand.js';
 import { checkOptions, checkShape, fail } from '../../src/checks.js';
 import { sanitizeSeed, splitSeed, zerosSeed, type Seed } from '../../src/samplers/seeds.js';
@@ -46,7 +47,17 @@ export interface JointDistributionOptions {
 export interface JointSampleOptions {
   /** Any seed `samplers.sanitizeSeed` accepts. */
   readonly seed?: Seed;
-  /** Values for some nodes: these are used instead of drawn (the other nodes are drawn conditionally on them). */
+  /**
+ * A bad-input error with where it happened appended (`… (in node \`model.y\` of model "M")`), of
+ * the same class: RangeError, TypeError, or an UntraceableError (so the compiler's callers can
+ * still fall back to the tape).
+ */
+export function withWhere(e: RangeError | TypeError, where: string): RangeError | TypeError {
+  const Err = e instanceof RangeError ? RangeError : e instanceof UntraceableError ? UntraceableError : TypeError;
+  return new Err(`${e.message} (${where})`, { cause: e });
+}
+
+/** Values for some nodes: these are used instead of drawn (the other nodes are drawn conditionally on them). */
   readonly value?: PartialValues;
 }
 
@@ -105,8 +116,7 @@ export abstract class JointDistribution<K extends StructKind> {
     // A bad-input error from node i (its callable, or its value's log density) says which node it was.
     const inNode = (i: number, e: unknown): unknown => {
       if (!(e instanceof RangeError || e instanceof TypeError) || e.message.includes(' (in node ') || e.message.includes(' (in factor ') || e.message.includes(`\`${this.nodeLabel(i)}\``)) return e;
-      const Err = e instanceof RangeError ? RangeError : TypeError;
-      return new Err(`${e.message} (in node \`${this.nodeLabel(i)}\` of model "${this.name}")`, { cause: e });
+      return withWhere(e, `in node \`${this.nodeLabel(i)}\` of model "${this.name}"`);
     };
     const advance = (i: number, value: Tensor) => {
       try { return gen.next(value); } catch (e) { throw inNode(i, e); }

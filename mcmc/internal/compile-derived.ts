@@ -7,6 +7,7 @@
  */
 import { generate } from '../../src/compile/codegen.js';
 import { traceProgram } from '../../src/compile/trace.js';
+import { UntraceableError } from '../../src/tensor/lowering.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
 /** The named values at model-order node values (the eager path: the model run once). */
@@ -25,7 +26,7 @@ export interface DerivedProgram {
 
 /** Ends a trace whose outputs the fast path does not take. */
 function notFloat64(): never {
-  throw new TypeError('compileDerived: a value is not float64');
+  throw new UntraceableError('compileDerived: a value is not float64');
 }
 
 /**
@@ -34,10 +35,11 @@ function notFloat64(): never {
  * nodes at another draw) and compared bit for bit with `derived` there.
  *
  * Returns undefined, so the caller runs the model per draw, when a drawn value or a named value
- * is not float64, when the model cannot be traced (it reads a value in JavaScript with `item()`,
- * casts to an integer, uses an op without a lowering), on any other error (the eager path meets
- * it again and reports it), or when the check disagrees (the model reads `Tensor.data` where the
- * tracer cannot see it, so its program holds the trace point's values).
+ * is not float64, when the model cannot be traced (an `UntraceableError`: it reads a value in
+ * JavaScript with `item()`, casts to an integer, uses an op without a lowering — the compiler's
+ * one fallback rule, `compileChecked`), or when the check disagrees (the model reads `Tensor.data`
+ * where the tracer cannot see it, so its program holds the trace point's values). Any other error
+ * is the model's own and propagates.
  */
 export function compileDerived(derived: DerivedValues, names: readonly string[], drawn: readonly number[],
   at: readonly (Tensor | undefined)[], check: readonly (Tensor | undefined)[]): DerivedProgram | undefined {
@@ -54,18 +56,14 @@ export function compileDerived(derived: DerivedValues, names: readonly string[],
   let c;
   try {
     c = generate(traceProgram('compileDerived', (...xs) => run(xs) ?? notFloat64(), drawn.map((i) => at[i]!)), false);
-  } catch {
-    return undefined;
+  } catch (e) {
+    if (e instanceof UntraceableError) return undefined;
+    throw e;
   }
   const compiled: DerivedProgram = { inputs: c.inputs, outputs: c.outputs, shapes: c.outputShapes, run: () => c.run(false) };
   drawn.forEach((i, q) => compiled.inputs[q]!.set(check[i]!.data as Float64Array));
-  let expected: Tensor[] | undefined;
-  try {
-    compiled.run();
-    expected = run(drawn.map((i) => check[i]!));
-  } catch {
-    return undefined;
-  }
+  compiled.run();
+  const expected = run(drawn.map((i) => check[i]!));
   const same = expected !== undefined && expected.every((t, k) => t.shape.length === compiled.shapes[k]!.length
     && t.shape.every((d, a) => d === compiled.shapes[k]![a]) && t.data.every((x, e) => Object.is(x, compiled.outputs[k]![e])));
   return same ? compiled : undefined;

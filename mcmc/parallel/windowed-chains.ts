@@ -7,7 +7,9 @@ import { ChainSequencer } from '../../src/effects/sequencer.js';
 import { sanitizeSeed } from '../../src/samplers/seeds.js';
 import type { StructKind } from '../../distributions/joint/values.js';
 import type { ChainProgress } from '../sample-chain.js';
-import { windowedAdaptiveNuts, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
+import { compiledField, windowedAdaptiveNuts, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
+import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
+import { flatModel } from '../../distributions/joint/flat-model.js';
 import { checkJointModule, type ChainTask, type JointChainOptions } from './chain-task.js';
 import { mergeChains } from './merge-chains.js';
 import { computeDeterministics, type PredictiveModel } from '../predictive.js';
@@ -82,5 +84,7 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   // The model's derived values, per draw, as windowedAdaptiveNuts returns them (computed here, from the merged draws).
   const pinned = m.pins === undefined ? m.model : m.model.experimentalPin(m.pins);
   const derived = computeDeterministics(pinned as PredictiveModel, allStates as never);
-  return { draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }) };
+  // Whether the workers' log density compiled: the same rule, here (the compiler's cache keeps it cheap).
+  const compiled = compiledField(flatTarget(FN, flatModel(FN, pinModel(FN, m.model, m.pins)), merged.compile !== false));
+  return { draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }), ...compiled };
 }

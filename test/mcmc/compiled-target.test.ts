@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { compileLogDensity } from '../../distributions/index.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
-import { nonCenteredBatched as nonCentered, y } from '../../examples/eight-schools.js';
+import { nonCentered, y } from '../../examples/eight-schools.js';
 import {
   HamiltonianMonteCarlo, MetropolisAdjustedLangevinAlgorithm, NoUTurnSampler, RandomWalkMetropolis, sampleChain, TransformedTransitionKernel,
 } from '../../mcmc/index.js';
 import { bijectors } from '../../distributions/index.js';
-import { slice, Tensor, type Tensor as T } from '../../src/index.js';
+import { reshape, slice, stack, Tensor, type Tensor as T } from '../../src/index.js';
 import { batchTarget, checkGradientTarget, geometryOf } from '../../mcmc/internal/phase-space.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
 
 const ld = compileLogDensity(nonCentered, { pins: { y } });
 const m = flatModel('test', nonCentered.experimentalPin({ y }));
-/** The same density on the tape, over one part [chains, dim] split into the model's flat parts. */
-const tapeTarget = (x: T): T => m.target(...ld.params.map((p) => slice(x, [0, p.offset], [-1, p.size])));
+/** The same density on the tape, over one part [chains, dim]: each chain's row split into the model's flat parts (the model is written for one draw). */
+const tapeTarget = (x: T): T => stack(Array.from({ length: x.shape[0]! }, (_, c) => m.target(...ld.params.map((p) => reshape(slice(x, [c, p.offset], [1, p.size]), [p.size])))));
 const start = new Tensor(Float64Array.from({ length: 3 * ld.dim }, (_, i) => 0.1 * Math.sin(i)), [3, ld.dim], 'float64');
 
 describe('kernels take a compiled log density as targetLogProbFn', () => {
