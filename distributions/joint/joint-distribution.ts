@@ -47,7 +47,11 @@ export interface JointDistributionOptions {
 export interface JointSampleOptions {
   /** Any seed `samplers.sanitizeSeed` accepts. */
   readonly seed?: Seed;
-  /**
+  /** Values for some nodes: these are used instead of drawn (the other nodes are drawn conditionally on them). */
+  readonly value?: PartialValues;
+}
+
+/**
  * A bad-input error with where it happened appended (`… (in node \`model.y\` of model "M")`), of
  * the same class: RangeError, TypeError, or an UntraceableError (so the compiler's callers can
  * still fall back to the tape).
@@ -55,10 +59,6 @@ export interface JointSampleOptions {
 export function withWhere(e: RangeError | TypeError, where: string): RangeError | TypeError {
   const Err = e instanceof RangeError ? RangeError : e instanceof UntraceableError ? UntraceableError : TypeError;
   return new Err(`${e.message} (${where})`, { cause: e });
-}
-
-/** Values for some nodes: these are used instead of drawn (the other nodes are drawn conditionally on them). */
-  readonly value?: PartialValues;
 }
 
 export abstract class JointDistribution<K extends StructKind> {
