@@ -2,7 +2,7 @@
  * Progress of `stochax sample`: on a terminal, one bar per chain redrawn in place; otherwise
  * plain lines, one when a chain starts warm-up, starts sampling and finishes.
  */
-import type { ChainsProgress } from '../mcmc/parallel/sample-chains.js';
+import type { ChainsProgress } from '../mcmc/sample-chain.js';
 import type { CliIo } from './errors.js';
 
 /** One chain's progress report (as the `onProgress` of `sampleChains` and of `windowedAdaptiveNuts` give it). */

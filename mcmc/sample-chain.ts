@@ -9,7 +9,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import type { State, TransitionKernel } from './kernel.js';
 import { PROPOSED_FIRST, resultLevels } from './internal/kernel-results.js';
 import { stackTrees, type Trace } from './internal/stack.js';
-import { AbortError } from './parallel/abort-error.js';
+import { AbortError } from './abort-error.js';
 
 /** Where a chain is, as reported to `onProgress`. */
 export interface ChainProgress {
@@ -23,6 +23,12 @@ export interface ChainProgress {
   readonly divergences: number;
   /** Divergent transitions during warm-up (burn-in), counted apart. */
   readonly warmupDivergences: number;
+}
+
+/** One chain's progress in a multi-chain run (`sampleChains`, `windowedAdaptiveNuts`): {@link ChainProgress} and which chain. */
+export interface ChainsProgress extends ChainProgress {
+  /** Which chain. */
+  readonly chain: number;
 }
 
 /** What an aborted `sampleChain` completed: the `partial` of its {@link AbortError}. */

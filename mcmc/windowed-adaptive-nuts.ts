@@ -31,9 +31,8 @@ import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-ch
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { AbortError } from './parallel/abort-error.js';
-import type { ChainsProgress } from './parallel/sample-chains.js';
-import { addDivergencesPerChain, sampleChain, sampleChainObserved, type PartialChain } from './sample-chain.js';
+import { AbortError } from './abort-error.js';
+import { addDivergencesPerChain, sampleChain, sampleChainObserved, type ChainsProgress, type PartialChain } from './sample-chain.js';
 import { innermostWith } from './internal/kernel-results.js';
 import { computeDeterministics } from './predictive.js';
 

@@ -9,7 +9,7 @@
  */
 import { newArray } from './target.js';
 import type { BatchMetric } from './metric.js';
-import type { Geometry } from './phase-space.js';
+import type { Geometry } from './geometry.js';
 import type { FlatFn } from './target.js';
 
 /** A point in phase space: positions, momenta, and the target's log density and gradient at the positions. */

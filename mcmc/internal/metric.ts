@@ -34,7 +34,7 @@ import { broadcastData } from '../../src/tensor/broadcast.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { InverseMassDiag } from './kernel-results.js';
-import type { Geometry } from './phase-space.js';
+import type { Geometry } from './geometry.js';
 
 /** One chain's metric over `dim` flat coordinates (the per-chain engine's). */
 export interface Metric {

@@ -32,7 +32,7 @@ import type { FloatDType } from '../../src/tensor/dtype.js';
 import { leapfrogInPlace, leapfrogTfpInPlace, type PhasePoint } from './leapfrog.js';
 import { type BatchMetric, PreconditionedBatchMetric } from './metric.js';
 import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
-import { type Geometry } from './phase-space.js';
+import type { Geometry } from './geometry.js';
 import type { FlatFn } from './target.js';
 import { logaddexpScalar } from '../../src/tensor/ops/elementwise.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';

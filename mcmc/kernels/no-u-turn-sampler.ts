@@ -16,8 +16,9 @@ import { nutsTrajectory } from '../internal/nuts-tree.js';
 import { NutsWorkspaces } from '../internal/nuts-workspace.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, type Geometry, StepSetup, withTargetOverrides, wrapParts,
+  expandStepSize, f64, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
+import type { Geometry } from '../internal/geometry.js';
 import { type KernelTarget, stateParts } from '../internal/target.js';
 
 export interface NoUTurnSamplerOptions {

@@ -10,7 +10,8 @@ import { normalData } from '../../src/random/normal.js';
 import { sanitizeSeed, splitSeed } from '../../src/samplers/seeds.js';
 import type { InverseMassDiag } from '../internal/kernel-results.js';
 import { type BatchMetric, expandInverseMass, PreconditionedBatchMetric } from '../internal/metric.js';
-import { type Geometry, withTargetOverrides } from '../internal/phase-space.js';
+import type { Geometry } from '../internal/geometry.js';
+import { withTargetOverrides } from '../internal/phase-space.js';
 import { NoUTurnSampler, type NoUTurnSamplerOptions } from './no-u-turn-sampler.js';
 
 /**

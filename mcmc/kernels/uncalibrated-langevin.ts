@@ -20,8 +20,9 @@ import { FreshArrays, inOneBuffer } from '../internal/leapfrog.js';
 import { checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
 import {
   bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
-  expandStepSize, f64, type Geometry, StepSetup, withTargetOverrides, wrapParts,
+  expandStepSize, f64, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
+import type { Geometry } from '../internal/geometry.js';
 import { type KernelTarget, newArray, stateParts } from '../internal/target.js';
 import { detLog } from '../../src/math/index.js';
 import { sizeOf } from '../../src/tensor/shapes.js';

@@ -16,7 +16,7 @@ import { JointDistribution } from '../../distributions/joint/joint-distribution.
 import { JointDistributionPinned } from '../../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, StructKind } from '../../distributions/joint/values.js';
 import { windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedPartial } from '../windowed-adaptive-nuts.js';
-import { AbortError } from './abort-error.js';
+import { AbortError } from '../abort-error.js';
 import type { PartialChain } from '../sample-chain.js';
 
 /** Where a chain resumes: a previous run's last state, kernel results and carried seed for it. */

@@ -5,13 +5,13 @@
  */
 import { checkInteger, checkOptions, fail } from '../../src/checks.js';
 import { KeyArray } from '../../src/random/key-array.js';
-import type { SampleChainResult } from '../sample-chain.js';
-import { AbortError } from './abort-error.js';
+import type { ChainsProgress, SampleChainResult } from '../sample-chain.js';
+import { AbortError } from '../abort-error.js';
 import { ChainError } from './chain-error.js';
 import { importModelModule } from './model-module.js';
 import { lastDraw } from './partial-chains.js';
 import { inRunContext, runChainInProcess } from './run-in-process.js';
-import { planChains, type ChainsProgress, type SampleChainsOptions } from './sample-chains.js';
+import { planChains, type SampleChainsOptions } from './sample-chains.js';
 
 export interface SampleChainByIndexOptions<R extends object = object> extends Omit<SampleChainsOptions<R>, 'workers' | 'previous' | 'pool'> {
   /** Which chain to run (0 … chains − 1). */

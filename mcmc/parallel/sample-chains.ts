@@ -8,8 +8,8 @@ import type { EffectsContext } from '../../src/effects/context.js';
 import { ChainSequencer } from '../../src/effects/sequencer.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
-import type { ChainProgress, PartialChain, SampleChainResult } from '../sample-chain.js';
-import { AbortError } from './abort-error.js';
+import type { ChainProgress, ChainsProgress, PartialChain, SampleChainResult } from '../sample-chain.js';
+import { AbortError } from '../abort-error.js';
 import { ChainError } from './chain-error.js';
 import { chainKey, type ChainTask } from './chain-task.js';
 import { chainDraw, mergeChains, type SampleChainsResult } from './merge-chains.js';
@@ -21,10 +21,6 @@ import { poolSource, type WorkerPool } from './pool.js';
 import { runOnWorkers } from './worker-pool.js';
 
 /** One chain's progress, as `sampleChains` reports it. */
-export interface ChainsProgress extends ChainProgress {
-  /** Which chain. */
-  readonly chain: number;
-}
 
 export interface SampleChainsOptions<R extends object = object> {
   /**

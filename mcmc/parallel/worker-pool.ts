@@ -14,7 +14,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import type { State } from '../kernel.js';
 import type { Trace } from '../internal/stack.js';
 import type { ChainProgress, PartialChain, SampleChainResult } from '../sample-chain.js';
-import { AbortError } from './abort-error.js';
+import { AbortError } from '../abort-error.js';
 import { ChainError, deserializeError } from './chain-error.js';
 import { encodeTask, type ChainTask } from './chain-task.js';
 import type { FromWorker } from './messages.js';

@@ -12,7 +12,7 @@ import { configure, type Modes } from '../../src/config.js';
 import { encodeValue } from '../../src/effects/clone.js';
 import { isNode } from '../../src/effects/platform.js';
 import { setRemoteSink } from '../../src/effects/remote.js';
-import { AbortError } from './abort-error.js';
+import { AbortError } from '../abort-error.js';
 import { decodeTask, prepareChain } from './chain-task.js';
 import { serializeError } from './chain-error.js';
 import type { ToWorker } from './messages.js';

@@ -7,7 +7,8 @@ import {
 } from '../../mcmc/index.js';
 import { bijectors } from '../../distributions/index.js';
 import { reshape, slice, stack, Tensor, type Tensor as T } from '../../src/index.js';
-import { batchTarget, checkGradientTarget, geometryOf } from '../../mcmc/internal/phase-space.js';
+import { batchTarget, checkGradientTarget } from '../../mcmc/internal/phase-space.js';
+import { geometryOf } from '../../mcmc/internal/geometry.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
 
 const ld = compileLogDensity(nonCentered, { pins: { y } });

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { leapfrog, type PhasePoint } from '../../mcmc/internal/leapfrog.js';
 import { BatchMetric, diagonalMetric, expandInverseMass } from '../../mcmc/internal/metric.js';
-import { expandStepSize, batchTarget, geometryOf } from '../../mcmc/internal/phase-space.js';
+import { batchTarget, expandStepSize } from '../../mcmc/internal/phase-space.js';
+import { geometryOf } from '../../mcmc/internal/geometry.js';
 import { logaddexpScalar as logAddExp } from '../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import { mul, square } from '../../src/tensor/ops/elementwise.js';

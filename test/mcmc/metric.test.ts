@@ -5,7 +5,7 @@
 // Deterministic: false-failure rate 0.
 import { describe, expect, it } from 'vitest';
 import { BatchMetric, DenseMetric, DiagonalMetric, diagonalMetric, identityMetric } from '../../mcmc/internal/metric.js';
-import { geometryOf } from '../../mcmc/internal/phase-space.js';
+import { geometryOf } from '../../mcmc/internal/geometry.js';
 import { NoUTurnSampler } from '../../mcmc/kernels/no-u-turn-sampler.js';
 import { getModes } from '../../src/config.js';
 import { random } from '../../src/index.js';

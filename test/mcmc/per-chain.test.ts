@@ -24,7 +24,7 @@ import { key } from '../../src/random/keys.js';
 import { threefry2x32 } from '../../src/random/threefry-impl.js';
 import { StanWarmup, STAN_DUAL_AVERAGING } from '../../mcmc/internal/stan-warmup.js';
 import { DenseMetric } from '../../mcmc/internal/metric.js';
-import { AbortError } from '../../mcmc/parallel/abort-error.js';
+import { AbortError } from '../../mcmc/abort-error.js';
 import { windowedAdaptiveNuts, type WindowedPartial, type WindowedProgress } from '../../mcmc/windowed-adaptive-nuts.js';
 import { expectMoments, normalNormalJoint } from './conjugate.js';
 import { add, mul } from '../../src/tensor/ops/elementwise.js';

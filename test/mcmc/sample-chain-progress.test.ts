@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { HamiltonianMonteCarlo } from '../../mcmc/kernels/hamiltonian-monte-carlo.js';
 import { RandomWalkMetropolis } from '../../mcmc/kernels/random-walk-metropolis.js';
-import { AbortError } from '../../mcmc/parallel/abort-error.js';
+import { AbortError } from '../../mcmc/abort-error.js';
 import { sampleChain, sampleChainSteps, type ChainProgress, type PartialChain } from '../../mcmc/sample-chain.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import { mul, square } from '../../src/tensor/ops/elementwise.js';

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { HalfNormal } from '../../distributions/half-normal.js';
 import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../distributions/normal.js';
-import { AbortError } from '../../mcmc/parallel/abort-error.js';
+import { AbortError } from '../../mcmc/abort-error.js';
 import { windowedAdaptiveNuts, type WindowedPartial, type WindowedProgress } from '../../mcmc/windowed-adaptive-nuts.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 

@@ -1,5 +1,5 @@
 /** The error an aborted `sampleChain` or `sampleChains` rejects with, carrying the draws made so far. */
-import { brand } from '../../src/brand.js';
+import { brand } from '../src/brand.js';
 
 /**
  * Thrown (or rejected with) when an `AbortSignal` stops sampling. `name` is `'AbortError'`, as
