@@ -138,6 +138,7 @@ export function compileTarget(fn: string, m: FlatModel, order: readonly number[]
   const target = orderedTarget(m, order);
   const at = (v: (j: number, k: number) => number) => order.map((j) => new Tensor(Float64Array.from({ length: m.sizes[j]! }, (_, k) => v(j, k)), [m.sizes[j]!], 'float64'));
   const c = compileGradient(fn, target, at(() => 0));
+  if (sizeOf(c.outputShapes[0]!) !== 1) nonScalarLogDensity(fn, m, c.outputShapes[0]!);
   checkAgainstTape(fn, m, target, c, at((j, k) => 0.3 - 0.1 * ((j + k) % 5)));
   cache.set(m.pinned.distribution, [...entries.slice(-7), { key, pins, compiled: c }]);
   return c;
@@ -168,6 +169,8 @@ export function flatTarget(fn: string, m: FlatModel, compile: boolean, order: re
   }, (): FlatTarget => {
     const target = orderedTarget(m, order);
     const sizes = order.map((j) => m.sizes[j]!);
+    const lp0 = target(...flatTensors(sizes, new Float64Array(dim)));
+    if (lp0.size !== 1) nonScalarLogDensity(fn, m, lp0.shape);
     const vg = valueAndGrad((...xs: Tensor[]) => target(...xs), sizes.map((_, j) => j));
     return {
       dim, paramNames,
@@ -244,6 +247,23 @@ function checkAgainstTape(fn: string, m: FlatModel, target: (...parts: Tensor[])
     const name = m.pinned.distribution.name;
     throw new UntraceableError(`${fn}: model "${name}": the compiled log density differs from the tape's away from the trace point, so the model reads values in JavaScript where the tracer cannot see it (Tensor.data, a loop over values); write it with tensor ops (\`where\` to select), or keep it on the tape (\`compile: false\`)`);
   }
+}
+
+/**
+ * The error for a log density that is not one number per draw — most often a vector observed at a
+ * node that gives one density per element (a missing `Independent`/`Sample`): names the nodes
+ * whose log density has the wrong shape.
+ */
+export function nonScalarLogDensity(fn: string, m: FlatModel, shape: readonly number[]): never {
+  const origin = m.sizes.map((n) => new Tensor(new Float64Array(n), [n], 'float64'));
+  let parts: [string, readonly number[]][] = [];
+  try {
+    const { pinned, unpinned } = m.pinned.unnormalizedLogProbParts(m.bijector.forward(m.struct(m.unflatten(origin))));
+    const named = (s: unknown): [string, Tensor][] => (Array.isArray(s) ? s.map((t, i) => [String(i), t as Tensor]) : Object.entries(s as Record<string, Tensor>));
+    parts = [...named(unpinned), ...named(pinned)].filter(([, t]) => t.size !== 1).map(([n, t]) => [n, t.shape]);
+  } catch { /* the shapes alone are reported */ }
+  const which = parts.length === 0 ? '' : ` — node${parts.length > 1 ? 's' : ''} ${parts.map(([n, s]) => `\`${n}\` (log density shape [${s.join(', ')}])`).join(', ')}`;
+  return fail('range', fn, 'model', `"${m.pinned.distribution.name}" has a log density of shape [${shape.join(', ')}] for one draw, not one number${which}; a node observed or drawn as a vector of independent values needs \`new Independent({ distribution, reinterpretedBatchNdims: 1 })\` or \`new Sample({ distribution, sampleShape })\` so its log density sums over them`, shape);
 }
 
 /** Names of the flat model's coordinates, in its node order. */

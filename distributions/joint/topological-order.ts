@@ -36,7 +36,12 @@ export function bestOrder(fn: string, graph: ReadonlyMap<string, readonly string
   const nodes = [...graph.keys()];
   for (const [name, parents] of graph) {
     for (const p of parents) {
-      if (!graph.has(p)) fail('range', fn, `model.${name}`, `has an argument \`${p}\` that names no node (the nodes are ${nodes.join(', ')})`, p);
+      if (!graph.has(p)) {
+        // A bundler or minifier may rename parameters (`alpha` → `alpha2`, `a`): the destructured form keeps the names.
+        const renamed = nodes.find((n) => p !== n && (p.startsWith(n) && /^\d+$/.test(p.slice(n.length))));
+        const hint = ` (if a bundler renamed the parameters${renamed === undefined ? '' : ` — \`${renamed}\` became \`${p}\``}, write the callable with destructured names, \`({ ${renamed ?? nodes[0]} }) => …\`, which survive renaming)`;
+        fail('range', fn, `model.${name}`, `has an argument \`${p}\` that names no node (the nodes are ${nodes.join(', ')})${hint}`, p);
+      }
     }
   }
   const depth = new Map<string, number>();

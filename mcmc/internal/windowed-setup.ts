@@ -8,6 +8,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../distributions/joint/joint-distribution-sequential.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
+import { nonScalarLogDensity } from '../../distributions/compile-log-density.js';
 import { Sample } from '../../distributions/sample.js';
 import { Uniform } from '../../distributions/uniform.js';
 
@@ -36,7 +37,7 @@ export function initialState(fn: string, m: FlatModel, nChains: number, seed: Ke
     const x = Array.from({ length: nChains }, (_, c) => {
       const xc = m.parts(m.bijector.forward(m.struct(u.map((t) => chainRow(t, c, nChains)))));
       const lp = m.pinned.unnormalizedLogProb(m.struct(xc));
-      if (lp.size !== 1) fail('range', fn, 'model', `unnormalizedLogProb returned shape [${lp.shape.join(', ')}] for one draw; expected a scalar`, lp.shape);
+      if (lp.size !== 1) nonScalarLogDensity(fn, m, lp.shape);
       ok[c] = Number.isFinite((lp.data as ArrayLike<number>)[0]) ? 1 : 0;
       return xc;
     });
