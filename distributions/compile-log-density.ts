@@ -282,7 +282,33 @@ function coordinateNames(name: string, shape: readonly number[]): string[] {
   });
 }
 
-/** The pinned model (pins checked against the model's node names, so errors name `fn`). */
+/**
+ * Checks the pinned data before any sampling: no NaN (stochax does not impute missing values), and
+ * each value inside its node's support where that support depends on no parameter (0 or 1 for a
+ * Bernoulli, a non-negative integer for a Poisson, positive for a Gamma…).
+ *
+ * @throws RangeError naming `fn`, `pins.name[i]`, the value and the distribution.
+ * @example
+ * checkPins('windowedAdaptiveNuts', pinned);   // "`pins.y[17]` must be 0 or 1 (outside Bernoulli's support); got 2"
+ */
+export function checkPins(fn: string, pinned: JointDistributionPinned<StructKind>): void {
+  const pins = pinned.pins;
+  for (const [name, t] of Object.entries(pins)) {
+    if (t.dtype !== 'float64' && t.dtype !== 'float32') continue;
+    const d = t.data as ArrayLike<number>;
+    for (let i = 0; i < d.length; i++) {
+      if (Number.isNaN(d[i])) fail('range', fn, t.ndim === 0 ? `pins.${name}` : `pins.${name}[${i}]`, 'is NaN: stochax does not impute missing values yet; drop the observation (or make it a parameter of the model)', d[i]);
+    }
+  }
+  const dists = pinned.singleSampleDistributions();
+  pinned.distribution.nodeNames.forEach((name, i) => {
+    const value = pins[name];
+    if (value === undefined) return;
+    dists[i]!.checkDataSupport(fn, `pins.${name}`, value);
+  });
+}
+
+/** The pinned model (pins checked against the model's node names and, by {@link checkPins}, against their supports; errors name `fn`). */
 export function pinModel<K extends StructKind>(fn: string, model: unknown, pins: PartialValues | undefined): JointDistributionPinned<K> {
   if (!(model instanceof JointDistribution) && !(model instanceof JointDistributionPinned)) {
     fail('type', fn, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
@@ -293,6 +319,7 @@ export function pinModel<K extends StructKind>(fn: string, model: unknown, pins:
     const unknown = Object.keys(pins).filter((k) => !known.includes(k));
     if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${known.join(', ')})`, pins);
   }
-  if (model instanceof JointDistributionPinned) return (pins === undefined ? model : model.experimentalPin(pins)) as JointDistributionPinned<K>;
-  return (model as JointDistribution<K>).experimentalPin(pins ?? {});
+  const pinned = (model instanceof JointDistributionPinned ? (pins === undefined ? model : model.experimentalPin(pins)) : (model as JointDistribution<K>).experimentalPin(pins ?? {})) as JointDistributionPinned<K>;
+  checkPins(fn, pinned as JointDistributionPinned<StructKind>);
+  return pinned;
 }

@@ -213,6 +213,26 @@ export abstract class Distribution<D extends DType = DType> {
   protected get support(): Constraint | undefined { return undefined; }
 
   /**
+   * Checks data against the support where the support depends on no parameter (0 or 1, a
+   * non-negative integer, positive, a simplex…), whatever `validateArgs` says: the samplers check
+   * pinned observations with it before sampling. Wrappers (`Independent`, `Sample`) ask the
+   * distribution they wrap.
+   * @throws RangeError naming `fn` and `arg[i]` (the first element outside the support).
+   * @internal
+   */
+  checkDataSupport(fn: string, arg: string, value: Tensor): void {
+    const s = this.support;
+    if (s?.fixed !== true) return;
+    try {
+      s.check(fn, arg, value);
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      const at = e.message.search(/; got /);   // fail()'s layout: "fn: `arg` what; got value"
+      throw new RangeError(at < 0 ? e.message : `${e.message.slice(0, at)} (outside ${this.constructor.name}'s support)${e.message.slice(at)}`, { cause: e });
+    }
+  }
+
+  /**
    * The log density (or log mass) at `value`, of shape `sampleShape(value) + batchShape`;
    * −∞ outside the support. Differentiable in `value` and every parameter.
    *

@@ -41,6 +41,9 @@ export interface IndependentOptions extends DistributionOptions {
 export class Independent extends Distribution {
   static override readonly optionNames = ['distribution', 'reinterpretedBatchNdims'];
   readonly distribution: Distribution;
+
+  /** The data check of the distribution it wraps (element by element, so any reshaping of batch into event keeps it). @internal */
+  override checkDataSupport(fn: string, arg: string, value: Tensor): void { this.distribution.checkDataSupport(fn, arg, value); }
   readonly reinterpretedBatchNdims: number;
 
   constructor(options: IndependentOptions) {

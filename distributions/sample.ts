@@ -46,6 +46,9 @@ const range = (a: number, b: number) => Array.from({ length: b - a }, (_, i) => 
 export class Sample extends Distribution {
   static override readonly optionNames = ['distribution', 'sampleShape'];
   readonly distribution: Distribution;
+
+  /** The data check of the distribution it wraps (element by element, so any reshaping of batch into event keeps it). @internal */
+  override checkDataSupport(fn: string, arg: string, value: Tensor): void { this.distribution.checkDataSupport(fn, arg, value); }
   readonly sampleShape: readonly number[];
 
   constructor(options: SampleOptions) {

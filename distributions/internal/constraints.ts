@@ -18,6 +18,8 @@ export interface Constraint {
   check(fn: string, arg: string, t: Tensor): void;
   /** A bijector from ℝ (or ℝⁿ) onto the constrained set, if there is a natural one. */
   readonly bijector?: () => Bijector;
+  /** True when the constraint depends on no parameter, so data can be checked against it whatever the other nodes' values. */
+  readonly fixed?: boolean;
 }
 
 /** A constraint on each element separately. */
@@ -25,6 +27,7 @@ export function elementwise(what: string, ok: (v: number) => boolean, bijector?:
   return {
     what,
     bijector,
+    fixed: true,
     check(fn, arg, t) {
       const v = numbers(t);
       for (let i = 0; i < v.length; i++) if (!ok(v[i]!)) fail('range', fn, t.ndim === 0 ? arg : `${arg}[${i}]`, what, v[i]);
@@ -60,6 +63,7 @@ export const integer = elementwise('must be an integer', Number.isInteger);
 export function simplex(tol = 1e-6): Constraint {
   return {
     what: 'must have non-negative entries summing to 1 along the last axis',
+    fixed: true,
     check(fn, arg, t) {
       const v = numbers(t), k = t.shape[t.ndim - 1] ?? 1;
       for (let r = 0; r < v.length; r += k) {

@@ -1,9 +1,9 @@
 // The common slips a new user makes, on the compiled and the tape path (issue 30, item 4), and the
 // compiler's one fallback rule (issue 32): an untraceable model runs on the tape and says so.
 import { describe, expect, it } from 'vitest';
-import { compileLogDensity, HalfNormal, JointDistributionNamed, Normal } from '../../distributions/index.js';
+import { Bernoulli, compileLogDensity, HalfNormal, Independent, JointDistributionNamed, Normal, Poisson, Sample, Uniform } from '../../distributions/index.js';
 import { windowedAdaptiveNuts } from '../../mcmc/index.js';
-import { sum, tensor, type Tensor } from '../../src/index.js';
+import { add, sum, tensor, type Tensor } from '../../src/index.js';
 
 const quick = { nDraws: 10, numAdaptationSteps: 10, nChains: 2, seed: 0 } as const;
 
@@ -32,7 +32,7 @@ describe('an untraceable model runs on the tape, and the result says why (never 
   // Reads a value in JavaScript: the tracer cannot follow `item()`.
   const m = new JointDistributionNamed({
     sigma: new HalfNormal({ scale: 1 }),
-    y: (sigma: Tensor) => new Normal({ loc: 0, scale: sum(sigma).item() > 100 ? 100 : sigma }),
+    y: (sigma: Tensor) => new Normal({ loc: 0, scale: Number(sum(sigma).item()) > 100 ? 100 : sigma }),
   }, { name: 'ReadsValues' });
   for (const adaptation of ['per-chain', 'pooled'] as const) {
     it(adaptation, () => {
@@ -51,5 +51,28 @@ describe('an untraceable model runs on the tape, and the result says why (never 
   it('an error of the model itself is not a reason to fall back: it propagates', () => {
     const bad = new JointDistributionNamed({ sigma: new HalfNormal({ scale: 1 }), y: () => { throw new Error('boom'); } });
     expect(() => windowedAdaptiveNuts(bad, { ...quick, pins: { y: tensor(0.5) } })).toThrow(/boom/);
+  });
+});
+
+describe('pinned data are checked before sampling: NaN, and values outside a support that depends on no parameter', () => {
+  const logits = tensor([0.5, -0.5, 1, 0]);
+  const model = new JointDistributionNamed({
+    a: new Normal({ loc: 0, scale: 1 }),
+    y: (a: Tensor) => new Independent({ distribution: new Bernoulli({ logits: add(a, logits) }), reinterpretedBatchNdims: 1 }),
+    n: new Sample({ distribution: new Poisson({ rate: 3 }), sampleShape: 2 }),
+  }, { name: 'Data' });
+  const pins = (y: number[], n: number[] = [1, 4]) => ({ y: tensor(y), n: tensor(n) });
+  for (const adaptation of ['per-chain', 'pooled'] as const) {
+    it(adaptation, () => {
+      expect(() => windowedAdaptiveNuts(model, { ...quick, adaptation, pins: pins([0, 1, 2, 1]) })).toThrow(/windowedAdaptiveNuts: `pins\.y\[2\]` must be 0 or 1 \(outside Bernoulli's support\); got 2/);
+      expect(() => windowedAdaptiveNuts(model, { ...quick, adaptation, pins: pins([0, NaN, 1, 1]) })).toThrow(/`pins\.y\[1\]` is NaN: stochax does not impute missing values/);
+      expect(() => windowedAdaptiveNuts(model, { ...quick, adaptation, pins: pins([0, 1, 1, 1], [1, 2.5]) })).toThrow(/`pins\.n\[1\]` must be a non-negative integer \(outside Poisson's support\); got 2\.5/);
+      expect(windowedAdaptiveNuts(model, { ...quick, adaptation, pins: pins([0, 1, 1, 1]) }).draws.a!.shape).toEqual([10, 2]);
+    });
+  }
+  it('compileLogDensity too; a support that depends on a parameter is left to the log density', () => {
+    expect(() => compileLogDensity(model, { pins: pins([0, 1, 3, 1]) })).toThrow(/compileLogDensity: `pins\.y\[2\]` must be 0 or 1/);
+    const u = new JointDistributionNamed({ hi: new HalfNormal({ scale: 5 }), y: (hi: Tensor) => new Uniform({ low: 0, high: hi }) });
+    expect(compileLogDensity(u, { pins: { y: tensor(7) } }).dim).toBe(1);   // 7 is inside for hi > 7
   });
 });
