@@ -12,7 +12,8 @@ import { fail } from '../../src/checks.js';
 import type { Modes } from '../../src/config.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import { ChainRandom, NutsChain, type LogDensityGradient } from './nuts-chain.js';
-import { StanWarmup, type DualAveragingSettings } from './stan-warmup.js';
+import type { DualAveragingSettings } from '../nuts/dual-averaging.js';
+import { StanWarmup } from './stan-warmup.js';
 import { MAX_INIT_TRIALS } from './windowed-setup.js';
 
 export interface PerChainSettings {

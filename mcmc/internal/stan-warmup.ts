@@ -9,49 +9,10 @@
  * dense metric (`adapt_dense_e_nuts`) takes the windows' regularized covariance instead.
  */
 import type { NutsChain } from './nuts-chain.js';
-import { detExp, detLog, detPow } from '../../src/math/index.js';
+import { DualAveraging, type DualAveragingSettings } from '../nuts/dual-averaging.js';
 
-/** Dual averaging settings (Stan's names in comments; TFP's in the options). */
-export interface DualAveragingSettings {
-  /** Target acceptance statistic (δ, Stan's default 0.8). */
-  readonly targetAcceptProb: number;
-  /** γ (Stan's default 0.05). */
-  readonly explorationShrinkage: number;
-  /** t₀ (Stan's default 10). */
-  readonly stepCountSmoothing: number;
-  /** κ (Stan's default 0.75). */
-  readonly decayRate: number;
-}
-
-export const STAN_DUAL_AVERAGING: DualAveragingSettings = { targetAcceptProb: 0.8, explorationShrinkage: 0.05, stepCountSmoothing: 10, decayRate: 0.75 };
-
-/** Nesterov dual averaging of log ε (Hoffman & Gelman 2014, as Stan's `stepsize_adaptation`). */
-class DualAveraging {
-  private mu = 0;
-  private counter = 0;
-  private sBar = 0;
-  private xBar = 0;
-  constructor(private readonly s: DualAveragingSettings) {}
-  /** Restarts around μ = log(10 ε). */
-  restart(stepSize: number): void {
-    this.mu = detLog(10 * stepSize);
-    this.counter = 0; this.sBar = 0; this.xBar = 0;
-  }
-  /** The next step size after a transition with this acceptance statistic. */
-  learn(acceptStat: number): number {
-    const s = this.s;
-    this.counter++;
-    const a = acceptStat > 1 ? 1 : acceptStat;
-    const eta = 1 / (this.counter + s.stepCountSmoothing);
-    this.sBar = (1 - eta) * this.sBar + eta * (s.targetAcceptProb - a);
-    const x = this.mu - this.sBar * Math.sqrt(this.counter) / s.explorationShrinkage;
-    const xEta = detPow(this.counter, -s.decayRate);
-    this.xBar = (1 - xEta) * this.xBar + xEta * x;
-    return detExp(x);
-  }
-  /** The step size kept after warm-up: exp of the averaged iterate. */
-  final(): number { return detExp(this.xBar); }
-}
+// Kept importable from here for existing callers; the settings live with dual averaging.
+export { STAN_DUAL_AVERAGING, type DualAveragingSettings } from '../nuts/dual-averaging.js';
 
 /** Welford's running mean and variance of each coordinate. */
 class Welford {
