@@ -10,53 +10,10 @@
  */
 import type { NutsChain } from './nuts-chain.js';
 import { DualAveraging, type DualAveragingSettings } from '../nuts/dual-averaging.js';
+import { Welford, WelfordCovariance } from '../nuts/welford.js';
 
 // Kept importable from here for existing callers; the settings live with dual averaging.
 export { STAN_DUAL_AVERAGING, type DualAveragingSettings } from '../nuts/dual-averaging.js';
-
-/** Welford's running mean and variance of each coordinate. */
-class Welford {
-  n = 0;
-  private readonly mean: Float64Array;
-  private readonly m2: Float64Array;
-  constructor(dim: number) { this.mean = new Float64Array(dim); this.m2 = new Float64Array(dim); }
-  add(x: Float64Array): void {
-    this.n++;
-    const mean = this.mean, m2 = this.m2;
-    for (let i = 0; i < mean.length; i++) {
-      const d = x[i]! - mean[i]!;
-      mean[i] = mean[i]! + d / this.n;
-      m2[i] = m2[i]! + (x[i]! - mean[i]!) * d;
-    }
-  }
-  /** Writes the sample variances (n − 1 denominator) into `out` (unchanged when n < 2). */
-  variance(out: Float64Array): void {
-    if (this.n < 2) return;
-    for (let i = 0; i < out.length; i++) out[i] = this.m2[i]! / (this.n - 1);
-  }
-  restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
-}
-
-/** Welford's running mean and covariance (row-major `dim × dim`), for a dense metric. */
-class WelfordCov {
-  n = 0;
-  private readonly mean: Float64Array;
-  private readonly m2: Float64Array;
-  private readonly delta: Float64Array;
-  constructor(private readonly dim: number) { this.mean = new Float64Array(dim); this.m2 = new Float64Array(dim * dim); this.delta = new Float64Array(dim); }
-  add(x: Float64Array): void {
-    this.n++;
-    const n = this.dim, mean = this.mean, m2 = this.m2, d = this.delta;
-    for (let i = 0; i < n; i++) { d[i] = x[i]! - mean[i]!; mean[i] = mean[i]! + d[i]! / this.n; }
-    for (let i = 0; i < n; i++) { const a = x[i]! - mean[i]!; for (let j = 0; j < n; j++) m2[i * n + j] = m2[i * n + j]! + a * d[j]!; }
-  }
-  /** Writes the sample covariance (n − 1 denominator) into `out` (unchanged when n < 2). */
-  covariance(out: Float64Array): void {
-    if (this.n < 2) return;
-    for (let k = 0; k < out.length; k++) out[k] = this.m2[k]! / (this.n - 1);
-  }
-  restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
-}
 
 /** The warm-up schedule of one chain, driven by `afterTransition` once per warm-up step. */
 export class StanWarmup {
@@ -67,12 +24,12 @@ export class StanWarmup {
   private nextWindow: number;
   private counter = 0;
   private readonly da: DualAveraging;
-  private readonly welford: Welford | WelfordCov;
+  private readonly welford: Welford | WelfordCovariance;
   private readonly cov: Float64Array | null;
 
   constructor(numWarmup: number, dim: number, settings: DualAveragingSettings, metric: 'diagonal' | 'dense' = 'diagonal', init = 75, term = 50, base = 25) {
     this.da = new DualAveraging(settings);
-    this.welford = metric === 'dense' ? new WelfordCov(dim) : new Welford(dim);
+    this.welford = metric === 'dense' ? new WelfordCovariance(dim) : new Welford(dim);
     this.cov = metric === 'dense' ? new Float64Array(dim * dim) : null;
     if (numWarmup < 20) {                     // no metric adaptation (Stan leaves the windows empty)
       this.numWarmup = 0; this.initBuffer = 0; this.termBuffer = 0; this.windowSize = 0; this.nextWindow = -1;
@@ -105,7 +62,7 @@ export class StanWarmup {
     if (c === this.nextWindow && c !== this.numWarmup) {
       this.computeNextWindow();
       const w = this.welford, n = w.n;
-      if (w instanceof WelfordCov) {                 // Stan's covar_adaptation: shrink towards 1e-3·I
+      if (w instanceof WelfordCovariance) {          // Stan's covar_adaptation: shrink towards 1e-3·I
         const cov = this.cov!, dim = chain.dim;
         cov.set(chain.dense!.cov);
         w.covariance(cov);
