@@ -7,21 +7,24 @@
  * (50 steps) of step-size adaptation only. With fewer than 20 warm-up steps the metric stays the
  * identity; when the three stages do not fit, they shrink to 15% / 75% / 10% (Stan's rules). A
  * dense metric (`adapt_dense_e_nuts`) takes the windows' regularized covariance instead.
+ *
+ * The mathematics is shared with the TFP engine in `mcmc/nuts/`: dual averaging
+ * (`dual-averaging.ts`), the variance estimate (`welford.ts`) and the windows
+ * (`window-schedule.ts`, Stan's convention); this file is the Stan engine's driver of them.
  */
 import type { NutsChain } from './nuts-chain.js';
 import { DualAveraging, type DualAveragingSettings } from '../nuts/dual-averaging.js';
 import { Welford, WelfordCovariance } from '../nuts/welford.js';
+import { windowSchedule, type Window } from '../nuts/window-schedule.js';
 
 // Kept importable from here for existing callers; the settings live with dual averaging.
 export { STAN_DUAL_AVERAGING, type DualAveragingSettings } from '../nuts/dual-averaging.js';
 
 /** The warm-up schedule of one chain, driven by `afterTransition` once per warm-up step. */
 export class StanWarmup {
-  private readonly numWarmup: number;
-  private readonly initBuffer: number;
-  private readonly termBuffer: number;
-  private windowSize: number;
-  private nextWindow: number;
+  /** The slow windows (metric adaptation), in order; `next` indexes the current one. */
+  private readonly slow: readonly Window[];
+  private next = 0;
   private counter = 0;
   private readonly da: DualAveraging;
   private readonly welford: Welford | WelfordCovariance;
@@ -31,18 +34,7 @@ export class StanWarmup {
     this.da = new DualAveraging(settings);
     this.welford = metric === 'dense' ? new WelfordCovariance(dim) : new Welford(dim);
     this.cov = metric === 'dense' ? new Float64Array(dim * dim) : null;
-    if (numWarmup < 20) {                     // no metric adaptation (Stan leaves the windows empty)
-      this.numWarmup = 0; this.initBuffer = 0; this.termBuffer = 0; this.windowSize = 0; this.nextWindow = -1;
-      return;
-    }
-    if (init + base + term > numWarmup) {
-      init = Math.trunc(0.15 * numWarmup);
-      term = Math.trunc(0.1 * numWarmup);
-      base = numWarmup - (init + term);
-    }
-    this.numWarmup = numWarmup; this.initBuffer = init; this.termBuffer = term;
-    this.windowSize = base;
-    this.nextWindow = init + base - 1;
+    this.slow = windowSchedule(numWarmup, { initBuffer: init, termBuffer: term, baseWindow: base }).filter((w) => w.kind === 'slow');
   }
 
   /** Called once before the first warm-up step, after `chain.initStepSize`: centres dual averaging on the step size. */
@@ -57,43 +49,30 @@ export class StanWarmup {
    */
   afterTransition(chain: NutsChain, fn: string): void {
     chain.stepSize = this.da.learn(chain.acceptStat);
-    const c = this.counter;
-    if (c >= this.initBuffer && c < this.numWarmup - this.termBuffer && c !== this.numWarmup) this.welford.add(chain.q);
-    if (c === this.nextWindow && c !== this.numWarmup) {
-      this.computeNextWindow();
-      const w = this.welford, n = w.n;
-      if (w instanceof WelfordCovariance) {          // Stan's covar_adaptation: shrink towards 1e-3·I
-        const cov = this.cov!, dim = chain.dim;
-        cov.set(chain.dense!.cov);
-        w.covariance(cov);
-        for (let i = 0; i < dim; i++) for (let j = 0; j < dim; j++) cov[i * dim + j] = (n / (n + 5)) * cov[i * dim + j]! + (i === j ? 1e-3 * (5 / (n + 5)) : 0);
-        chain.dense!.set(cov, fn);
-      } else {
-        const m = chain.invMetric;
-        w.variance(m);
-        for (let i = 0; i < m.length; i++) m[i] = (n / (n + 5)) * m[i]! + 1e-3 * (5 / (n + 5));
-      }
-      w.restart();
-      this.counter++;
-      chain.initStepSize(fn);
-      this.da.restart(chain.stepSize);
-      return;
+    const c = this.counter++, win = this.slow[this.next];
+    if (win === undefined || c < win.start) return;
+    this.welford.add(chain.q);
+    if (c !== win.end - 1) return;
+    this.next++;
+    const w = this.welford, n = w.n;
+    if (w instanceof WelfordCovariance) {          // Stan's covar_adaptation: shrink towards 1e-3·I
+      const cov = this.cov!, dim = chain.dim;
+      cov.set(chain.dense!.cov);
+      w.covariance(cov);
+      for (let i = 0; i < dim; i++) for (let j = 0; j < dim; j++) cov[i * dim + j] = (n / (n + 5)) * cov[i * dim + j]! + (i === j ? 1e-3 * (5 / (n + 5)) : 0);
+      chain.dense!.set(cov, fn);
+    } else {
+      const m = chain.invMetric;
+      w.variance(m);
+      for (let i = 0; i < m.length; i++) m[i] = (n / (n + 5)) * m[i]! + 1e-3 * (5 / (n + 5));
     }
-    this.counter++;
+    w.restart();
+    chain.initStepSize(fn);
+    this.da.restart(chain.stepSize);
   }
 
   /** Ends warm-up: the averaged step size. */
   end(chain: NutsChain): void {
     chain.stepSize = this.da.final();
-  }
-
-  private computeNextWindow(): void {
-    const last = this.numWarmup - this.termBuffer - 1;
-    if (this.nextWindow === last) return;
-    this.windowSize *= 2;
-    this.nextWindow = this.counter + this.windowSize;
-    if (this.nextWindow === last) return;
-    // Stretch this window to the end when the one after it would not fit.
-    if (this.nextWindow + 2 * this.windowSize >= this.numWarmup - this.termBuffer) this.nextWindow = last;
   }
 }
