@@ -35,6 +35,7 @@ import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
 import { type FlatTarget, type Geometry } from './phase-space.js';
 import { logaddexpScalar } from '../../src/tensor/ops/elementwise.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';
+import { noUTurnTfp } from '../nuts/u-turn.js';
 
 /** The trajectory settings (NoUTurnSampler's options of the same names). */
 export interface NutsSettings {
@@ -154,7 +155,7 @@ function isIterativeTurning(ws: Workspace, g: Geometry, c: number, idxMin: numbe
         dr += rho * vk[i]!;
       }
     }
-    if (!(dl >= 0 && dr >= 0)) return true;
+    if (!noUTurnTfp(dl, dr)) return true;
   }
   return false;
 }
@@ -177,7 +178,7 @@ function isIterativeTurningPerPart(ws: Workspace, g: Geometry, c: number, idxMin
       }
       dl += tl; dr += tr;
     }
-    if (!(dl >= 0 && dr >= 0)) return true;
+    if (!noUTurnTfp(dl, dr)) return true;
   }
   return false;
 }
