@@ -17,7 +17,7 @@
  *
  * Under 20 steps neither adapts a metric (Stan skips it; TFP's s is 0): one fast window.
  */
-import { checkNonNegativeInteger, fail } from '../../src/checks.js';
+import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
 
 /** One warm-up window: the steps `[start, end)`, fast (step size only) or slow (also the metric). */
 export interface Window { kind: 'fast' | 'slow'; start: number; end: number }
@@ -72,7 +72,7 @@ export function windowSizes(n: number): WindowSizes {
  * `initBuffer + baseWindow + termBuffer` exceeds n they become 15% / 75% / 10% of n).
  *
  * @throws TypeError/RangeError unless `n` is a non-negative integer and the buffers are
- *   non-negative integers with `baseWindow` ≥ 1.
+ *   non-negative integers with `baseWindow` ≥ 1 (and no other keys).
  * @example
  * windowSchedule(1000, 'stan').map((w) => w.end - w.start); // [75, 25, 50, 100, 200, 500, 50]
  * windowSchedule(1000, 'tfp').map((w) => w.end - w.start);  // [150, 50, 100, 200, 400, 100]
@@ -84,8 +84,11 @@ export function windowSchedule(n: number, convention: 'stan' | 'tfp' | WindowBuf
   if (n < 20) return [{ kind: 'fast', start: 0, end: n }];
   let b: WindowBuffers;
   if (convention === 'stan') b = STAN_WINDOW_BUFFERS;
-  else if (convention === 'tfp') { const s = windowSizes(n); b = { initBuffer: s.first, termBuffer: s.last, baseWindow: s.slow }; } else if (typeof convention === 'object' && convention !== null) {
-    b = convention;
+  else if (convention === 'tfp') {
+    const s = windowSizes(n);
+    b = { initBuffer: s.first, termBuffer: s.last, baseWindow: s.slow };
+  } else if (typeof convention === 'object' && convention !== null) {
+    b = checkOptions(fn, convention, ['initBuffer', 'termBuffer', 'baseWindow']);
     checkNonNegativeInteger(fn, 'initBuffer', b.initBuffer);
     checkNonNegativeInteger(fn, 'termBuffer', b.termBuffer);
     if (checkNonNegativeInteger(fn, 'baseWindow', b.baseWindow) < 1) fail('range', fn, 'baseWindow', 'must be at least 1', b.baseWindow);
