@@ -31,8 +31,9 @@ export interface ChainLoops {
   /**
    * Joins two adjacent pieces of a trajectory, A then B (in integration order): writes
    * ρ = ρ_A + ρ_B and returns Stan's generalized no-U-turn criterion (p♯_beg·ρ > 0 and
-   * p♯_end·ρ > 0, `noUTurnStan` of `mcmc/nuts/u-turn.ts`) over the whole, and over A extended by B's first point and B extended by A's
-   * last point — the seam checks that catch U-turns a merge would otherwise hide.
+   * p♯_end·ρ > 0, `mcmc/nuts/u-turn.ts`'s `noUTurnStan`) over the whole, and over A extended by
+   * B's first point and B extended by A's last point — the seam checks that catch U-turns a
+   * merge would otherwise hide.
    */
   join(rho: number, rhoA: number, rhoB: number, sharpBeg: number, sharpEnd: number,
     pAEnd: number, sharpAEnd: number, pBBeg: number, sharpBBeg: number): boolean;
