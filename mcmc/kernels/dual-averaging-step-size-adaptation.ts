@@ -5,7 +5,7 @@
  * `mcmc/nuts/dual-averaging.ts`'s, applied element by element.
  */
 import { checkNonNegativeInteger, checkOptions, checkPositive, fail } from '../../src/checks.js';
-import { detExp, detLog } from '../../src/math/index.js';
+import { detExp } from '../../src/math/index.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { broadcastData, broadcastShapes } from '../../src/tensor/broadcast.js';
 import { add, exp, log, sub } from '../../src/tensor/ops/elementwise.js';
@@ -13,7 +13,7 @@ import { zeros } from '../../src/tensor/ops/create.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TransitionKernel } from '../kernel.js';
 import { stateParts } from '../internal/target.js';
-import { averagedLogStep, averagingWeight, tfpExploringLogStep } from '../nuts/dual-averaging.js';
+import { averagedLogStep, averagingWeight, tfpExploringLogStep, tfpLogShrinkageTarget } from '../nuts/dual-averaging.js';
 import { getLogAcceptRatio, getStepSize, setStepSize, type StepSize } from '../internal/kernel-results.js';
 import { reduceLogMeanExp, type LogReduceFn } from '../internal/log-mean-exp.js';
 import {
@@ -140,7 +140,9 @@ implements TransitionKernel<DualAveragingStepSizeAdaptationResults<R>> {
       errorSum.push(zeros(r.shape));
       logAveragingStep.push(zeros(s.shape));
       const mu = targets[i];
-      logShrinkageTarget.push(mu === undefined ? add(log(s), detLog(10)) : log(typeof mu === 'number' ? scalar(FN, 'shrinkageTarget', mu) : mu));
+      logShrinkageTarget.push(mu === undefined
+        ? new Tensor(Float64Array.from(log(s).data as ArrayLike<number>, tfpLogShrinkageTarget), s.shape, 'float64')
+        : log(typeof mu === 'number' ? scalar(FN, 'shrinkageTarget', mu) : mu));
     });
     return {
       innerResults,

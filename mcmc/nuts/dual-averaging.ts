@@ -21,11 +21,12 @@
  * |---|---|---|
  * | error statistic | running mean s̄ ← (1 − 1/(t+t₀))·s̄ + (δ − a)/(t+t₀) | error sum e ← e + (δ − a) |
  * | exploring iterate | μ − s̄·√t / γ | μ − e·(√t / ((t + t₀)·γ)) |
- * | shrinkage target μ | log(10·ε) | log ε + log 10 |
+ * | shrinkage target μ | log(10·ε) ({@link stanLogShrinkageTarget}) | log ε + log 10 ({@link tfpLogShrinkageTarget}) |
  * | acceptance a | Stan's statistic, capped at 1 | the reduced exp(min(log ratio, 0)) |
  *
  * The averaged iterate ({@link averagedLogStep}) and its weight ({@link averagingWeight}) are the
- * same arithmetic in both, and both engines call them.
+ * same arithmetic in both, and both engines call them; every other row has one function per form
+ * here.
  */
 import { detExp, detLog, detPow } from '../../src/math/index.js';
 
@@ -72,6 +73,29 @@ export function tfpExploringLogStep(logShrinkageTarget: number, errorSum: number
   return logShrinkageTarget - errorSum * (Math.sqrt(t) / ((stepCountSmoothing + t) * explorationShrinkage));
 }
 
+/** log 10, for TFP's shrinkage target. */
+const LOG_10 = detLog(10);
+
+/**
+ * Stan's shrinkage target for a (re)start from step size ε: μ = log(10·ε).
+ * @example
+ * stanLogShrinkageTarget(0.5);   // log 5
+ */
+export function stanLogShrinkageTarget(stepSize: number): number {
+  return detLog(10 * stepSize);
+}
+
+/**
+ * TFP's shrinkage target from the log of the step size: μ = log ε + log 10. It takes log ε
+ * rather than ε because TFP's log is taken in the step size's dtype (a float32 step size gives a
+ * float32 log ε, widened before the sum).
+ * @example
+ * tfpLogShrinkageTarget(Math.log(0.5));   // log 5, up to rounding
+ */
+export function tfpLogShrinkageTarget(logStepSize: number): number {
+  return logStepSize + LOG_10;
+}
+
 /**
  * Stan's `stepsize_adaptation`: dual averaging of log ε for one chain, as a small state machine.
  * `restart(ε)` centres it on μ = log(10·ε); `learn(a)` takes a transition's acceptance statistic
@@ -91,7 +115,7 @@ export class DualAveraging {
   constructor(private readonly s: DualAveragingSettings) {}
   /** Restarts around μ = log(10 ε). */
   restart(stepSize: number): void {
-    this.mu = detLog(10 * stepSize);
+    this.mu = stanLogShrinkageTarget(stepSize);
     this.counter = 0; this.sBar = 0; this.xBar = 0;
   }
   /** The next step size after a transition with this acceptance statistic. */

@@ -1,11 +1,13 @@
 // Dual averaging (mcmc/nuts/dual-averaging.ts): Stan's DualAveraging against a hand computation
 // of its first steps and against the closed form h̄_t = Σ(δ − a_i)/(t + t₀) over 500 steps; the
-// TFP engine's exploring iterate and the shared averaged iterate on known values; the two forms
-// agreeing to rounding. Deterministic: the acceptance statistics are a fixed sequence.
+// TFP engine's exploring iterate, the two shrinkage targets and the shared averaged iterate on
+// known values; the two forms agreeing to rounding, and differing in the last bit (why both stay). Deterministic: the acceptance statistics are a fixed sequence.
 import { describe, expect, it } from 'vitest';
 import {
-  averagedLogStep, averagingWeight, DualAveraging, STAN_DUAL_AVERAGING, tfpExploringLogStep,
+  averagedLogStep, averagingWeight, DualAveraging, STAN_DUAL_AVERAGING, stanLogShrinkageTarget, tfpExploringLogStep,
+  tfpLogShrinkageTarget,
 } from '../../../mcmc/nuts/dual-averaging.js';
+import { detLog } from '../../../src/math/index.js';
 
 /** A fixed irregular acceptance sequence in [0, 1.2] (values above 1 test the cap). */
 const accept = (t: number) => 0.6 * (1 + Math.sin(1.3 * t + 0.4));
@@ -62,6 +64,18 @@ describe('the shared scalar pieces', () => {
     expect(averagingWeight(10, 0.75)).toBeCloseTo(10 ** -0.75, 15);
     expect(averagedLogStep(Math.log(2), 0, 1)).toBe(Math.log(2));
     expect(averagedLogStep(4, 2, 0.25)).toBe(2.5);
+  });
+
+  it('shrinkage targets: Stan log(10ε), TFP log ε + log 10; equal to rounding, not bit for bit (for 1/37, 2/37, 3/37, …)', () => {
+    expect(stanLogShrinkageTarget(0.5)).toBeCloseTo(Math.log(5), 15);
+    expect(tfpLogShrinkageTarget(Math.log(0.5))).toBeCloseTo(Math.log(5), 15);
+    let differ = 0;
+    for (let i = 1; i <= 100; i++) {
+      const eps = i / 37, stan = stanLogShrinkageTarget(eps), tfp = tfpLogShrinkageTarget(detLog(eps));
+      expect(Math.abs(stan - tfp)).toBeLessThan(1e-15 * Math.max(1, Math.abs(stan)) + 1e-16);
+      if (stan !== tfp) differ++;
+    }
+    expect(differ).toBeGreaterThan(0);
   });
 
   it('tfpExploringLogStep: μ − e·√t/((t₀ + t)·γ)', () => {
