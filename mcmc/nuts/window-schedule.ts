@@ -80,8 +80,6 @@ export function windowSizes(n: number): WindowSizes {
 export function windowSchedule(n: number, convention: 'stan' | 'tfp' | WindowBuffers): Window[] {
   const fn = 'windowSchedule';
   checkNonNegativeInteger(fn, 'n', n);
-  if (n === 0) return [];
-  if (n < 20) return [{ kind: 'fast', start: 0, end: n }];
   let b: WindowBuffers;
   if (convention === 'stan') b = STAN_WINDOW_BUFFERS;
   else if (convention === 'tfp') {
@@ -93,6 +91,8 @@ export function windowSchedule(n: number, convention: 'stan' | 'tfp' | WindowBuf
     checkNonNegativeInteger(fn, 'termBuffer', b.termBuffer);
     if (checkNonNegativeInteger(fn, 'baseWindow', b.baseWindow) < 1) fail('range', fn, 'baseWindow', 'must be at least 1', b.baseWindow);
   } else return fail('type', fn, 'convention', "must be 'stan', 'tfp' or { initBuffer, termBuffer, baseWindow }", convention);
+  if (n === 0) return [];
+  if (n < 20) return [{ kind: 'fast', start: 0, end: n }];
   let init = b.initBuffer, term = b.termBuffer, base = b.baseWindow;
   if (init + base + term > n) {
     init = Math.trunc(0.15 * n);

@@ -89,6 +89,7 @@ describe('windowSchedule', () => {
     expect(() => windowSchedule(-1, 'stan')).toThrow(RangeError);
     expect(() => windowSchedule(1.5, 'stan')).toThrow(/windowSchedule.*\bn\b/);
     expect(() => windowSchedule(100, 'pymc' as never)).toThrow(TypeError);
+    expect(() => windowSchedule(10, 'pymc' as never)).toThrow(/windowSchedule.*convention/);
     expect(() => windowSchedule(100, { initBuffer: 10, termBuffer: 5, baseWindow: 0 })).toThrow(/windowSchedule.*baseWindow/);
     expect(() => windowSchedule(100, { initBuffer: -1, termBuffer: 5, baseWindow: 3 })).toThrow(/windowSchedule.*initBuffer/);
     expect(() => windowSchedule(100, { initBuffer: 1, termBuffer: 5, baseWindow: 3, window: 4 } as never)).toThrow(/windowSchedule.*`window`/);
