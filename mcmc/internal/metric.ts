@@ -35,6 +35,7 @@ import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { InverseMassDiag } from './kernel-results.js';
 import type { Geometry } from './geometry.js';
+import { noUTurnTfp } from '../nuts/u-turn.js';
 
 /** One chain's metric over `dim` flat coordinates (the per-chain engine's). */
 export interface Metric {
@@ -209,7 +210,7 @@ export class BatchMetric {
    * while the momentum sum `pSum` points along both ends' velocities (⟨pSum, p⟩ ≥ 0 at each end).
    */
   isTurning(pLeft: readonly Float64Array[], pRight: readonly Float64Array[], pSum: readonly Float64Array[], c: number): boolean {
-    return !(this.innerProduct(pSum, pLeft, c) >= 0 && this.innerProduct(pSum, pRight, c) >= 0);
+    return !noUTurnTfp(this.innerProduct(pSum, pLeft, c), this.innerProduct(pSum, pRight, c));
   }
 }
 
@@ -365,6 +366,6 @@ export class PreconditionedBatchMetric extends BatchMetric {
       }
       left += tl; right += tr;
     }
-    return !(left >= 0 && right >= 0);
+    return !noUTurnTfp(left, right);
   }
 }

@@ -12,6 +12,7 @@
  */
 import { decodeBase64, wasmActive } from '../../src/prng/wasm.js';
 import { NUTS_LOOPS_WASM_BASE64 } from './nuts-loops.wasm.js';
+import { noUTurnStan } from '../nuts/u-turn.js';
 
 /** The arrays of a chain are numbered slots (`array(k)`); the loops take slot numbers. */
 export interface ChainLoops {
@@ -30,8 +31,9 @@ export interface ChainLoops {
   /**
    * Joins two adjacent pieces of a trajectory, A then B (in integration order): writes
    * ρ = ρ_A + ρ_B and returns Stan's generalized no-U-turn criterion (p♯_beg·ρ > 0 and
-   * p♯_end·ρ > 0) over the whole, and over A extended by B's first point and B extended by A's
-   * last point — the seam checks that catch U-turns a merge would otherwise hide.
+   * p♯_end·ρ > 0, `mcmc/nuts/u-turn.ts`'s `noUTurnStan`) over the whole, and over A extended by
+   * B's first point and B extended by A's last point — the seam checks that catch U-turns a
+   * merge would otherwise hide.
    */
   join(rho: number, rhoA: number, rhoB: number, sharpBeg: number, sharpEnd: number,
     pAEnd: number, sharpAEnd: number, pBBeg: number, sharpBBeg: number): boolean;
@@ -82,7 +84,7 @@ class JsLoops implements ChainLoops {
       const e1 = ra + pBBeg[i]!; c1 += sharpBBeg[i]! * e1; c2 += sharpBeg[i]! * e1;
       const e2 = rb + pAEnd[i]!; d1 += sharpEnd[i]! * e2; d2 += sharpAEnd[i]! * e2;
     }
-    return a > 0 && b > 0 && c1 > 0 && c2 > 0 && d1 > 0 && d2 > 0;
+    return noUTurnStan(a, b) && noUTurnStan(c1, c2) && noUTurnStan(d1, d2);
   }
   joinLeaves(rhok: number, p1k: number, p2k: number, v1k: number, v2k: number): boolean {
     const x = this.a, rho = x[rhok]!, p1 = x[p1k]!, p2 = x[p2k]!, v1 = x[v1k]!, v2 = x[v2k]!;
@@ -92,7 +94,7 @@ class JsLoops implements ChainLoops {
       rho[i] = r;
       a += v2[i]! * r; b += v1[i]! * r;
     }
-    return a > 0 && b > 0;
+    return noUTurnStan(b, a);
   }
   momentum(zk: number, mk: number, pk: number, vk: number): number {
     const a = this.a, z = a[zk]!, m = a[mk]!, p = a[pk]!, v = a[vk]!;

@@ -36,6 +36,7 @@ import type { Geometry } from './geometry.js';
 import type { FlatFn } from './target.js';
 import { logaddexpScalar } from '../../src/tensor/ops/elementwise.js';
 import { detExp, detLog, detLog1p } from '../../src/math/index.js';
+import { noUTurnTfp } from '../nuts/u-turn.js';
 
 /** The trajectory settings (NoUTurnSampler's options of the same names). */
 export interface NutsSettings {
@@ -155,7 +156,7 @@ function isIterativeTurning(ws: Workspace, g: Geometry, c: number, idxMin: numbe
         dr += rho * vk[i]!;
       }
     }
-    if (!(dl >= 0 && dr >= 0)) return true;
+    if (!noUTurnTfp(dl, dr)) return true;
   }
   return false;
 }
@@ -178,7 +179,7 @@ function isIterativeTurningPerPart(ws: Workspace, g: Geometry, c: number, idxMin
       }
       dl += tl; dr += tr;
     }
-    if (!(dl >= 0 && dr >= 0)) return true;
+    if (!noUTurnTfp(dl, dr)) return true;
   }
   return false;
 }

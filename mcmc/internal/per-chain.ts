@@ -13,7 +13,8 @@ import type { Modes } from '../../src/config.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { ChainRandom, NutsChain } from './nuts-chain.js';
-import { StanWarmup, type DualAveragingSettings } from './stan-warmup.js';
+import type { DualAveragingSettings } from '../nuts/dual-averaging.js';
+import { StanWarmup } from './stan-warmup.js';
 import { MAX_INIT_TRIALS } from './windowed-setup.js';
 
 export interface PerChainSettings {

@@ -2,11 +2,13 @@
  * A streaming variance (TFP's `tfp.experimental.stats.RunningVariance`) as a plain readonly
  * object, so it can sit in kernel results: sample count, running mean and the sum of squared
  * residuals, updated one sample or one chunk at a time with Pébay's (2008) formula (Welford's
- * for single samples).
+ * for single samples): the TFP engine's variance estimate, its arithmetic `mcmc/nuts/welford.ts`'s
+ * {@link addChunk}.
  */
 import { fail } from '../../src/checks.js';
 import { asTensor, type TensorLike } from '../../src/tensor/core.js';
 import { Tensor } from '../../src/tensor/tensor.js';
+import { addChunk } from '../nuts/welford.js';
 
 /** Running variance state (TFP's `RunningVariance(num_samples, mean, sum_squared_residuals)`). */
 export interface RunningVariance {
@@ -63,20 +65,14 @@ export function updateRunningVariance(rv: RunningVariance, sample: TensorLike, c
   const m = chunked ? x.shape[0]! : 1;
   const size = rv.mean.size;
   const xd = x.data as Float64Array, mu = rv.mean.data as Float64Array, s0 = rv.sumSquaredResiduals.data as Float64Array;
-  const nA = rv.numSamples, n = nA + m;
-  const adj = nA * m / n;
-  const mean = new Float64Array(size), ssr = new Float64Array(size);
+  const nA = rv.numSamples;
+  const mean = new Float64Array(size), ssr = new Float64Array(size), out = new Float64Array(2);
   for (let i = 0; i < size; i++) {
-    let cm = 0;
-    for (let k = 0; k < m; k++) cm += xd[k * size + i]!;
-    cm /= m;
-    let cs = 0;
-    for (let k = 0; k < m; k++) { const d = xd[k * size + i]! - cm; cs += d * d; }
-    const delta = cm - mu[i]!;
-    mean[i] = mu[i]! + m * delta / n;
-    ssr[i] = s0[i]! + cs + adj * delta * delta;
+    addChunk(out, nA, mu[i]!, s0[i]!, xd, i, size, m);
+    mean[i] = out[0]!;
+    ssr[i] = out[1]!;
   }
-  return { numSamples: n, mean: new Tensor(mean, shape, 'float64'), sumSquaredResiduals: new Tensor(ssr, shape, 'float64') };
+  return { numSamples: nA + m, mean: new Tensor(mean, shape, 'float64'), sumSquaredResiduals: new Tensor(ssr, shape, 'float64') };
 }
 
 /**

@@ -7,124 +7,34 @@
  * (50 steps) of step-size adaptation only. With fewer than 20 warm-up steps the metric stays the
  * identity; when the three stages do not fit, they shrink to 15% / 75% / 10% (Stan's rules). A
  * dense metric (`adapt_dense_e_nuts`) takes the windows' regularized covariance instead.
+ *
+ * The mathematics is shared with the TFP engine in `mcmc/nuts/`: dual averaging
+ * (`dual-averaging.ts`), the variance estimate (`welford.ts`) and the windows
+ * (`window-schedule.ts`, Stan's convention); this file is the Stan engine's driver of them.
  */
 import type { NutsChain } from './nuts-chain.js';
-import { detExp, detLog, detPow } from '../../src/math/index.js';
+import { DualAveraging, type DualAveragingSettings } from '../nuts/dual-averaging.js';
+import { Welford, WelfordCovariance } from '../nuts/welford.js';
+import { windowSchedule, type Window } from '../nuts/window-schedule.js';
 
-/** Dual averaging settings (Stan's names in comments; TFP's in the options). */
-export interface DualAveragingSettings {
-  /** Target acceptance statistic (δ, Stan's default 0.8). */
-  readonly targetAcceptProb: number;
-  /** γ (Stan's default 0.05). */
-  readonly explorationShrinkage: number;
-  /** t₀ (Stan's default 10). */
-  readonly stepCountSmoothing: number;
-  /** κ (Stan's default 0.75). */
-  readonly decayRate: number;
-}
-
-export const STAN_DUAL_AVERAGING: DualAveragingSettings = { targetAcceptProb: 0.8, explorationShrinkage: 0.05, stepCountSmoothing: 10, decayRate: 0.75 };
-
-/** Nesterov dual averaging of log ε (Hoffman & Gelman 2014, as Stan's `stepsize_adaptation`). */
-class DualAveraging {
-  private mu = 0;
-  private counter = 0;
-  private sBar = 0;
-  private xBar = 0;
-  constructor(private readonly s: DualAveragingSettings) {}
-  /** Restarts around μ = log(10 ε). */
-  restart(stepSize: number): void {
-    this.mu = detLog(10 * stepSize);
-    this.counter = 0; this.sBar = 0; this.xBar = 0;
-  }
-  /** The next step size after a transition with this acceptance statistic. */
-  learn(acceptStat: number): number {
-    const s = this.s;
-    this.counter++;
-    const a = acceptStat > 1 ? 1 : acceptStat;
-    const eta = 1 / (this.counter + s.stepCountSmoothing);
-    this.sBar = (1 - eta) * this.sBar + eta * (s.targetAcceptProb - a);
-    const x = this.mu - this.sBar * Math.sqrt(this.counter) / s.explorationShrinkage;
-    const xEta = detPow(this.counter, -s.decayRate);
-    this.xBar = (1 - xEta) * this.xBar + xEta * x;
-    return detExp(x);
-  }
-  /** The step size kept after warm-up: exp of the averaged iterate. */
-  final(): number { return detExp(this.xBar); }
-}
-
-/** Welford's running mean and variance of each coordinate. */
-class Welford {
-  n = 0;
-  private readonly mean: Float64Array;
-  private readonly m2: Float64Array;
-  constructor(dim: number) { this.mean = new Float64Array(dim); this.m2 = new Float64Array(dim); }
-  add(x: Float64Array): void {
-    this.n++;
-    const mean = this.mean, m2 = this.m2;
-    for (let i = 0; i < mean.length; i++) {
-      const d = x[i]! - mean[i]!;
-      mean[i] = mean[i]! + d / this.n;
-      m2[i] = m2[i]! + (x[i]! - mean[i]!) * d;
-    }
-  }
-  /** Writes the sample variances (n − 1 denominator) into `out` (unchanged when n < 2). */
-  variance(out: Float64Array): void {
-    if (this.n < 2) return;
-    for (let i = 0; i < out.length; i++) out[i] = this.m2[i]! / (this.n - 1);
-  }
-  restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
-}
-
-/** Welford's running mean and covariance (row-major `dim × dim`), for a dense metric. */
-class WelfordCov {
-  n = 0;
-  private readonly mean: Float64Array;
-  private readonly m2: Float64Array;
-  private readonly delta: Float64Array;
-  constructor(private readonly dim: number) { this.mean = new Float64Array(dim); this.m2 = new Float64Array(dim * dim); this.delta = new Float64Array(dim); }
-  add(x: Float64Array): void {
-    this.n++;
-    const n = this.dim, mean = this.mean, m2 = this.m2, d = this.delta;
-    for (let i = 0; i < n; i++) { d[i] = x[i]! - mean[i]!; mean[i] = mean[i]! + d[i]! / this.n; }
-    for (let i = 0; i < n; i++) { const a = x[i]! - mean[i]!; for (let j = 0; j < n; j++) m2[i * n + j] = m2[i * n + j]! + a * d[j]!; }
-  }
-  /** Writes the sample covariance (n − 1 denominator) into `out` (unchanged when n < 2). */
-  covariance(out: Float64Array): void {
-    if (this.n < 2) return;
-    for (let k = 0; k < out.length; k++) out[k] = this.m2[k]! / (this.n - 1);
-  }
-  restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
-}
+// Kept importable from here for existing callers; the settings live with dual averaging.
+export { STAN_DUAL_AVERAGING, type DualAveragingSettings } from '../nuts/dual-averaging.js';
 
 /** The warm-up schedule of one chain, driven by `afterTransition` once per warm-up step. */
 export class StanWarmup {
-  private readonly numWarmup: number;
-  private readonly initBuffer: number;
-  private readonly termBuffer: number;
-  private windowSize: number;
-  private nextWindow: number;
+  /** The slow windows (metric adaptation), in order; `next` indexes the current one. */
+  private readonly slow: readonly Window[];
+  private next = 0;
   private counter = 0;
   private readonly da: DualAveraging;
-  private readonly welford: Welford | WelfordCov;
+  private readonly welford: Welford | WelfordCovariance;
   private readonly cov: Float64Array | null;
 
   constructor(numWarmup: number, dim: number, settings: DualAveragingSettings, metric: 'diagonal' | 'dense' = 'diagonal', init = 75, term = 50, base = 25) {
     this.da = new DualAveraging(settings);
-    this.welford = metric === 'dense' ? new WelfordCov(dim) : new Welford(dim);
+    this.welford = metric === 'dense' ? new WelfordCovariance(dim) : new Welford(dim);
     this.cov = metric === 'dense' ? new Float64Array(dim * dim) : null;
-    if (numWarmup < 20) {                     // no metric adaptation (Stan leaves the windows empty)
-      this.numWarmup = 0; this.initBuffer = 0; this.termBuffer = 0; this.windowSize = 0; this.nextWindow = -1;
-      return;
-    }
-    if (init + base + term > numWarmup) {
-      init = Math.trunc(0.15 * numWarmup);
-      term = Math.trunc(0.1 * numWarmup);
-      base = numWarmup - (init + term);
-    }
-    this.numWarmup = numWarmup; this.initBuffer = init; this.termBuffer = term;
-    this.windowSize = base;
-    this.nextWindow = init + base - 1;
+    this.slow = windowSchedule(numWarmup, { initBuffer: init, termBuffer: term, baseWindow: base }).filter((w) => w.kind === 'slow');
   }
 
   /** Called once before the first warm-up step, after `chain.initStepSize`: centres dual averaging on the step size. */
@@ -139,43 +49,30 @@ export class StanWarmup {
    */
   afterTransition(chain: NutsChain, fn: string): void {
     chain.stepSize = this.da.learn(chain.acceptStat);
-    const c = this.counter;
-    if (c >= this.initBuffer && c < this.numWarmup - this.termBuffer && c !== this.numWarmup) this.welford.add(chain.q);
-    if (c === this.nextWindow && c !== this.numWarmup) {
-      this.computeNextWindow();
-      const w = this.welford, n = w.n;
-      if (w instanceof WelfordCov) {                 // Stan's covar_adaptation: shrink towards 1e-3·I
-        const cov = this.cov!, dim = chain.dim;
-        cov.set(chain.dense!.cov);
-        w.covariance(cov);
-        for (let i = 0; i < dim; i++) for (let j = 0; j < dim; j++) cov[i * dim + j] = (n / (n + 5)) * cov[i * dim + j]! + (i === j ? 1e-3 * (5 / (n + 5)) : 0);
-        chain.dense!.set(cov, fn);
-      } else {
-        const m = chain.invMetric;
-        w.variance(m);
-        for (let i = 0; i < m.length; i++) m[i] = (n / (n + 5)) * m[i]! + 1e-3 * (5 / (n + 5));
-      }
-      w.restart();
-      this.counter++;
-      chain.initStepSize(fn);
-      this.da.restart(chain.stepSize);
-      return;
+    const c = this.counter++, win = this.slow[this.next];
+    if (win === undefined || c < win.start) return;
+    this.welford.add(chain.q);
+    if (c !== win.end - 1) return;
+    this.next++;
+    const w = this.welford, n = w.n;
+    if (w instanceof WelfordCovariance) {          // Stan's covar_adaptation: shrink towards 1e-3·I
+      const cov = this.cov!, dim = chain.dim;
+      cov.set(chain.dense!.cov);
+      w.covariance(cov);
+      for (let i = 0; i < dim; i++) for (let j = 0; j < dim; j++) cov[i * dim + j] = (n / (n + 5)) * cov[i * dim + j]! + (i === j ? 1e-3 * (5 / (n + 5)) : 0);
+      chain.dense!.set(cov, fn);
+    } else {
+      const m = chain.invMetric;
+      w.variance(m);
+      for (let i = 0; i < m.length; i++) m[i] = (n / (n + 5)) * m[i]! + 1e-3 * (5 / (n + 5));
     }
-    this.counter++;
+    w.restart();
+    chain.initStepSize(fn);
+    this.da.restart(chain.stepSize);
   }
 
   /** Ends warm-up: the averaged step size. */
   end(chain: NutsChain): void {
     chain.stepSize = this.da.final();
-  }
-
-  private computeNextWindow(): void {
-    const last = this.numWarmup - this.termBuffer - 1;
-    if (this.nextWindow === last) return;
-    this.windowSize *= 2;
-    this.nextWindow = this.counter + this.windowSize;
-    if (this.nextWindow === last) return;
-    // Stretch this window to the end when the one after it would not fit.
-    if (this.nextWindow + 2 * this.windowSize >= this.numWarmup - this.termBuffer) this.nextWindow = last;
   }
 }

@@ -10,55 +10,21 @@ import type { State, TransitionKernel } from '../kernel.js';
 import type { DiagonalMassMatrixAdaptation, DiagonalMassMatrixAdaptationResults } from '../kernels/diagonal-mass-matrix-adaptation.js';
 import type { DualAveragingStepSizeAdaptation, DualAveragingStepSizeAdaptationResults } from '../kernels/dual-averaging-step-size-adaptation.js';
 import { setStepSize } from './kernel-results.js';
+import { windowSchedule, type Window } from '../nuts/window-schedule.js';
 
-/** Number of slow windows (of sizes s, 2s, 4s, 8s). */
-const NUM_SLOW_WINDOWS = 4;
-
-/** The window sizes for `n` adaptation steps (TFP's `_get_window_sizes`). */
-export interface WindowSizes {
-  /** The first fast window, 3s. */
-  readonly first: number;
-  /** s = ⌊n / 20⌋, the first slow window (the others are 2s, 4s, 8s). */
-  readonly slow: number;
-  /** The last fast window, n − 18s. */
-  readonly last: number;
-}
+// The schedule's home is mcmc/nuts/window-schedule.ts; `windowSizes` (public) and the types stay
+// importable from here.
+export { windowSizes, type Window, type WindowSizes } from '../nuts/window-schedule.js';
 
 /**
- * TFP's proportional warm-up scheme for `n` adaptation steps, with s = ⌊n/20⌋: a fast window of
- * 3s, slow windows of s, 2s, 4s and 8s, and a last fast window of n − 18s (for n = 500: 75 / 25,
- * 50, 100, 200 / 50). For n < 20 (s = 0) the whole warm-up is one fast window (in which TFP's
- * kernel also estimates the mass matrix: see {@link WindowedAdaptation}).
- *
- * @throws TypeError/RangeError unless `n` is a non-negative integer.
- * @example
- * windowSizes(500); // { first: 75, slow: 25, last: 50 }
- */
-export function windowSizes(n: number): WindowSizes {
-  checkNonNegativeInteger('windowSizes', 'n', n);
-  const slow = Math.floor(n / 20);
-  const first = 3 * slow;
-  return { first, slow, last: n - ((2 ** NUM_SLOW_WINDOWS - 1) * slow) - first };
-}
-
-/** One warm-up window: the steps `[start, end)`, fast (step size only) or slow (also the mass matrix). */
-export interface Window { kind: 'fast' | 'slow'; start: number; end: number }
-
-/**
- * The boundaries of every window as `[start, end)` step ranges with their kind, in order: fast,
- * slow ×4, fast; or a single fast window when s = 0. {@link WindowedAdaptation} restarts its
- * adaptations at these starts.
+ * TFP's windows for `n` adaptation steps as `[start, end)` step ranges with their kind, in
+ * order: fast, slow ×4, fast; or a single fast window when s = 0 (`windowSchedule(n, 'tfp')`).
+ * {@link WindowedAdaptation} restarts its adaptations at these starts.
  * @example
  * windows(500).map((w) => w.end - w.start); // [75, 25, 50, 100, 200, 50]
  */
 export function windows(n: number): Window[] {
-  const { first, slow, last } = windowSizes(n);
-  if (slow === 0) return n === 0 ? [] : [{ kind: 'fast', start: 0, end: n }];
-  const out: Window[] = [{ kind: 'fast', start: 0, end: first }];
-  let at = first;
-  for (let i = 0; i < NUM_SLOW_WINDOWS; i++) { out.push({ kind: 'slow', start: at, end: at + slow * 2 ** i }); at += slow * 2 ** i; }
-  out.push({ kind: 'fast', start: at, end: at + last });
-  return out;
+  return windowSchedule(n, 'tfp');
 }
 
 type Dassa<R extends object> = DualAveragingStepSizeAdaptationResults<R>;

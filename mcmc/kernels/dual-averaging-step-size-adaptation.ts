@@ -1,15 +1,19 @@
 /**
  * `DualAveragingStepSizeAdaptation` (TFP's `tfp.mcmc.DualAveragingStepSizeAdaptation`): Hoffman &
- * Gelman's dual averaging of the log step size, as in Stan's warm-up.
+ * Gelman's dual averaging of the log step size, as in Stan's warm-up. The TFP engine's step-size
+ * adaptation: tensors, step sizes per part, reductions over chains; the iterates themselves are
+ * `mcmc/nuts/dual-averaging.ts`'s, applied element by element.
  */
 import { checkNonNegativeInteger, checkOptions, checkPositive, fail } from '../../src/checks.js';
-import { detLog, detPow } from '../../src/math/index.js';
+import { detExp } from '../../src/math/index.js';
 import type { KeyArray } from '../../src/random/key-array.js';
-import { add, exp, log, mul, sub } from '../../src/tensor/ops/elementwise.js';
+import { broadcastData, broadcastShapes } from '../../src/tensor/broadcast.js';
+import { add, exp, log, sub } from '../../src/tensor/ops/elementwise.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TransitionKernel } from '../kernel.js';
 import { stateParts } from '../internal/target.js';
+import { averagedLogStep, averagingWeight, tfpExploringLogStep, tfpLogShrinkageTarget } from '../nuts/dual-averaging.js';
 import { getLogAcceptRatio, getStepSize, setStepSize, type StepSize } from '../internal/kernel-results.js';
 import { reduceLogMeanExp, type LogReduceFn } from '../internal/log-mean-exp.js';
 import {
@@ -136,7 +140,9 @@ implements TransitionKernel<DualAveragingStepSizeAdaptationResults<R>> {
       errorSum.push(zeros(r.shape));
       logAveragingStep.push(zeros(s.shape));
       const mu = targets[i];
-      logShrinkageTarget.push(mu === undefined ? add(log(s), detLog(10)) : log(typeof mu === 'number' ? scalar(FN, 'shrinkageTarget', mu) : mu));
+      logShrinkageTarget.push(mu === undefined
+        ? new Tensor(Float64Array.from(log(s).data as ArrayLike<number>, tfpLogShrinkageTarget), s.shape, 'float64')
+        : log(typeof mu === 'number' ? scalar(FN, 'shrinkageTarget', mu) : mu));
     });
     return {
       innerResults,
@@ -161,19 +167,31 @@ implements TransitionKernel<DualAveragingStepSizeAdaptationResults<R>> {
     const meta = stepSizeParts(FN, getStepSize(newInner));
     const [parts] = stateParts(FN, state);
     const t = prev.step + 1;
-    const softT = prev.stepCountSmoothing + t;
-    const eta = detPow(t, -prev.decayRate);  // not `**`: engines differ in its last bit
+    const eta = averagingWeight(t, prev.decayRate);
     const n = prev.numAdaptationSteps;
     const newStep: Tensor[] = [], newError: Tensor[] = [], newAvg: Tensor[] = [];
     meta.parts.forEach((s, i) => {
       const r = reduceForStepSize(this.parameters.reduceFn, lap, (parts[i] ?? parts[0]!).ndim, s);
       const e = add(prev.errorSum[i]!, sub(prev.targetAcceptProb, exp(r)));
-      const mu = prev.logShrinkageTarget[i]!;
-      const logStep = sub(mu, mul(padRight(e, mu.ndim), Math.sqrt(t) / (softT * prev.explorationShrinkage)));
-      const avg = add(mul(logStep, eta), mul(prev.logAveragingStep[i]!, 1 - eta));
       newError.push(e);
-      newStep.push(t < n ? exp(logStep) : t > n ? s : exp(avg));
-      newAvg.push(t > n ? prev.logAveragingStep[i]! : avg);
+      if (t > n) { newStep.push(s); newAvg.push(prev.logAveragingStep[i]!); return; }
+      // The iterates element by element (mcmc/nuts/dual-averaging.ts), broadcast as TFP's ops:
+      // log ε over μ and the padded error sum, log ε̄ over that and the previous log ε̄.
+      const mu = prev.logShrinkageTarget[i]!, ep = padRight(e, mu.ndim), prevAvg = prev.logAveragingStep[i]!;
+      const shape = broadcastShapes(FN, [['logShrinkageTarget', mu.shape], ['errorSum', ep.shape]]);
+      const muB = broadcastData(FN, 'logShrinkageTarget', mu, shape), eB = broadcastData(FN, 'errorSum', ep, shape);
+      const logStep = new Float64Array(muB.length);
+      for (let j = 0; j < logStep.length; j++) {
+        logStep[j] = tfpExploringLogStep(Number(muB[j]), Number(eB[j]), t, prev.stepCountSmoothing, prev.explorationShrinkage);
+      }
+      const avgShape = broadcastShapes(FN, [['logStep', shape], ['logAveragingStep', prevAvg.shape]]);
+      const stepB = broadcastData(FN, 'logStep', new Tensor(logStep, shape, 'float64'), avgShape);
+      const avgB = broadcastData(FN, 'logAveragingStep', prevAvg, avgShape);
+      const avg = new Float64Array(stepB.length);
+      for (let j = 0; j < avg.length; j++) avg[j] = averagedLogStep(Number(stepB[j]), Number(avgB[j]), eta);
+      const chosen = t < n ? logStep : avg;
+      newStep.push(new Tensor(chosen.map(detExp), t < n ? shape : avgShape, 'float64'));
+      newAvg.push(new Tensor(avg, avgShape, 'float64'));
     });
     return [newState, {
       ...prev,
