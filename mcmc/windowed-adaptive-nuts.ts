@@ -28,6 +28,7 @@ import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
 import { fromOrder, initialState, tfpPartOrder, toOrder } from './internal/windowed-setup.js';
 import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
+import { chainInit, type InitOption, unconstrainDraw, whyNotFinite } from './internal/init.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { sizeOf } from '../src/tensor/shapes.js';
@@ -75,8 +76,21 @@ export interface WindowedAdaptiveNutsOptions {
   readonly maxEnergyDiff?: number;
   /** Drop the warm-up draws and trace (default true). */
   readonly discardTuning?: boolean;
-  /** Starting values (constrained, structured like the unpinned nodes, each `[nChains, ...event]`) instead of the random initialization. */
+  /** Starting values (constrained, structured like the unpinned nodes, each `[nChains, ...event]`) instead of the random initialization (TFP's name; see `init`). */
   readonly currentState?: PartialValues;
+  /**
+   * Where the chains start (not with `currentState`): `'uniform'` (default, Stan's): uniform(−R, R)
+   * in every unconstrained coordinate (R = `initRadius`), up to 100 attempts per chain (50, TFP's,
+   * pooled) until the log density and gradient are finite; `'prior'`: a draw from the prior (up
+   * to 100 attempts); `'median'`: the median of 15 prior draws (NumPyro's `init_to_median`); an
+   * object of constrained values of every unpinned node, each of one draw's shape (shared by the
+   * chains) or `[nChains, ...]`; or a function of the chain index returning one draw's values.
+   * Chain c's start depends only on chain c's key. When no start is finite, the error names the
+   * node whose log density is not finite there, and why.
+   */
+  readonly init?: InitOption;
+  /** Half-width R of `init: 'uniform'` (default 2, Stan's). */
+  readonly initRadius?: number;
   /** What to record per draw (default: the ArviZ-style statistics of {@link WindowedTrace}). */
   readonly traceFn?: WindowedTraceFn;
   /**
@@ -260,7 +274,9 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
+  if (o.init !== undefined && o.currentState !== undefined) fail('type', FN, 'init', 'must not be given together with `currentState` (both say where the chains start)', o.init);
+  const initRadius = positiveNumber('initRadius', o.initRadius ?? 2);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
   const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
@@ -282,19 +298,21 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
   if (adaptation === 'per-chain') return withDeterministics(m, perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning));
-  const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
+  // One draw's log density over the parts in TFP's order: the kernel runs it chain by chain, so the
+  // model is written for one draw (no chains axis), as on the per-chain path.
+  const order = tfpPartOrder(m);
+  const target = flatTarget(FN, m, o.compile !== false, order);
+  const init0 = o.init ?? 'uniform';
+  const given = o.currentState !== undefined ? m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1)
+    : init0 === 'uniform' ? undefined : stackStarts(m, nChains, chainInit(FN, m, flatTarget(FN, m, o.compile !== false).value, init0, nChains, seed));
   given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
   });
   const [setupSeed, sampleSeed] = splitSeed(seed, { n: 2 }) as [KeyArray, KeyArray];
   // The chain's state parts are in TFP's flattening order (a record's nodes sorted by name).
-  const order = tfpPartOrder(m);
-  const init = given === undefined ? initialState(FN, m, nChains, setupSeed, order) : toOrder(order, given);
+  const init = given === undefined ? initialState(FN, m, nChains, setupSeed, order, initRadius) : toOrder(order, given);
   const stepSize = stepSizeOption(o.initStepSize, m.names, m.sizes);
 
-  // One draw's log density over the parts in that order: the kernel runs it chain by chain, so the
-  // model is written for one draw (no chains axis), as on the per-chain path.
-  const target = flatTarget(FN, m, o.compile !== false, order);
   const nuts = new PreconditionedNoUTurnSampler({
     targetLogProbFn: target.value,
     stepSize: Array.isArray(stepSize) ? toOrder(order, stepSize) : stepSize,
@@ -490,7 +508,10 @@ function perChainNuts<K extends StructKind>(
     chains = [c];
   }
   const dim = m.sizes.reduce((a, b) => a + b, 0);
-  const init = o.currentState === undefined ? undefined : chainStart(m, o.currentState, nChains);
+  const target = flatTarget(FN, m, o.compile !== false);
+  const initOption = o.init ?? 'uniform';
+  const init = o.currentState !== undefined ? chainStart(m, o.currentState, nChains)
+    : initOption === 'uniform' ? undefined : chainInit(FN, m, target.value, initOption, nChains, seed);
   const total = numWarmup + transitionsFor(nDraws, thin);
   let onRound: ((round: number, divergences: readonly number[], warmupDivergences: readonly number[]) => void) | undefined;
   if (o.onProgress !== undefined) {
@@ -504,11 +525,11 @@ function perChainNuts<K extends StructKind>(
       chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]!, warmupDivergences: warmupDivergences[j]! }));
     };
   }
-  const target = flatTarget(FN, m, o.compile !== false);
   const run = runPerChain(target.value, seed, {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
     maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
+    initRadius: positive('initRadius', o.initRadius, 2), whyNotFinite: (x) => whyNotFinite(m, target.value, x),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
   });
   const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning, o.compile !== false);
@@ -558,9 +579,17 @@ function chainStart(m: FlatModel, state: PartialValues, nChains: number): (c: nu
     if (t.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, t.shape);
     return t;
   });
-  return (c) => {
-    const rows = nodes.map((t) => { const per = t.size / nChains; return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64'); });
-    const flat = m.flatten(m.parts(m.bijector.inverse(m.struct(rows))), 0);
-    return Float64Array.from(flat.flatMap((p) => Array.from(p.data as ArrayLike<number>)));
-  };
+  return (c) => unconstrainDraw(m, m.struct(nodes.map((t) => { const per = t.size / nChains; return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64'); })));
+}
+
+/** Per-chain starts (flat, model order) stacked into the pooled sampler's parts `[nChains, n_j]`, in model order. */
+function stackStarts(m: FlatModel, nChains: number, start: (c: number) => Float64Array): Tensor[] {
+  const starts = Array.from({ length: nChains }, (_, c) => start(c));
+  let at = 0;
+  return m.sizes.map((n) => {
+    const out = new Float64Array(nChains * n);
+    starts.forEach((x, c) => out.set(x.subarray(at, at + n), c * n));
+    at += n;
+    return new Tensor(out, [nChains, n], 'float64');
+  });
 }

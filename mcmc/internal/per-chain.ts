@@ -15,7 +15,7 @@ import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { ChainRandom, NutsChain } from './nuts-chain.js';
 import type { DualAveragingSettings } from '../nuts/dual-averaging.js';
 import { StanWarmup } from './stan-warmup.js';
-import { MAX_INIT_TRIALS } from './windowed-setup.js';
+import { INIT_ATTEMPTS } from './init.js';
 
 export interface PerChainSettings {
   readonly fn: string;
@@ -35,8 +35,12 @@ export interface PerChainSettings {
   /** Step size before Stan's heuristic (Stan's default 1). */
   readonly initStepSize: number;
   readonly dualAveraging: DualAveragingSettings;
-  /** Initial unconstrained point of chain c; default uniform(−2, 2) per coordinate, retried until finite. */
+  /** Initial unconstrained point of chain c; default uniform(−initRadius, initRadius) per coordinate, retried until finite. */
   readonly init?: (c: number) => Float64Array;
+  /** The half-width R of the default uniform start (Stan's `init` radius, default 2). */
+  readonly initRadius: number;
+  /** Why the log density is not finite at a point (names the node), for errors. */
+  readonly whyNotFinite: (x: Float64Array) => string;
   readonly modes: Modes;
   /** After each round of transitions: the round (1-based) and, per chain run, its divergences so far after and during warm-up. */
   readonly onRound?: (round: number, divergences: readonly number[], warmupDivergences: readonly number[]) => void;
@@ -91,7 +95,7 @@ export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSetti
     rng.begin(0);
     const x0 = s.init?.(c) ?? uniformInit(s, chain, c);
     const lp = chain.setPosition(x0);
-    if (!Number.isFinite(lp)) fail('range', s.fn, 'currentState', `the log density of model "${s.modelName}" is ${lp} at chain ${c}'s initial point`, lp);
+    if (!Number.isFinite(lp)) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x0)} (the log density of model "${s.modelName}" is ${lp} there)`, lp);
     chain.stepSize = s.initStepSize;
     const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging, s.metric);
     warmup.begin(chain);
@@ -133,13 +137,13 @@ function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): v
   d.moved[i] = chain.moved ? 1 : 0;
 }
 
-/** Stan's (and TFP's) default start: uniform(−2, 2) in every unconstrained coordinate, retried until the log density and its gradient are finite. */
+/** Stan's default start: uniform(−R, R) in every unconstrained coordinate, up to {@link INIT_ATTEMPTS} attempts until the log density and its gradient are finite. */
 function uniformInit(s: PerChainSettings, chain: NutsChain, c: number): Float64Array {
-  const x = new Float64Array(s.dim);
-  for (let trial = 0; trial < MAX_INIT_TRIALS; trial++) {
+  const x = new Float64Array(s.dim), r = s.initRadius;
+  for (let trial = 0; trial < INIT_ATTEMPTS; trial++) {
     chain.rng.uniforms(x);
-    for (let i = 0; i < s.dim; i++) x[i] = 4 * x[i]! - 2;
+    for (let i = 0; i < s.dim; i++) x[i] = 2 * r * x[i]! - r;
     if (Number.isFinite(chain.setPosition(x)) && chain.grad.every(Number.isFinite)) return x;
   }
-  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for chain ${c} (uniform(−2, 2) in unconstrained space; the gradient must be finite too); check the model and its pins, or pass \`currentState\``, s.modelName);
+  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density or gradient at every one of ${INIT_ATTEMPTS} starts tried for chain ${c} (uniform(−${r}, ${r}) in unconstrained space); at the last, ${s.whyNotFinite(x)}. Check the model and its pins, try \`init: 'prior'\` or a smaller \`initRadius\`, or give \`init\` values`, s.modelName);
 }

@@ -8,7 +8,8 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../distributions/joint/joint-distribution-sequential.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
-import { nonScalarLogDensity } from '../../distributions/compile-log-density.js';
+import { flatTarget, nonScalarLogDensity } from '../../distributions/compile-log-density.js';
+import { unconstrainDraw, whyNotFinite } from './init.js';
 import { Sample } from '../../distributions/sample.js';
 import { Uniform } from '../../distributions/uniform.js';
 
@@ -28,8 +29,8 @@ export const MAX_INIT_TRIALS = 50;
  * @throws RangeError naming the model after `MAX_INIT_TRIALS` trials if some chain never had a
  *   finite log density.
  */
-export function initialState(fn: string, m: FlatModel, nChains: number, seed: KeyArray, order: readonly number[] = m.names.map((_, j) => j)): Tensor[] {
-  const init = new JointDistributionSequential(order.map((j) => new Sample({ distribution: new Uniform({ low: -2, high: 2 }), sampleShape: m.shapes[j]! })));
+export function initialState(fn: string, m: FlatModel, nChains: number, seed: KeyArray, order: readonly number[] = m.names.map((_, j) => j), radius = 2): Tensor[] {
+  const init = new JointDistributionSequential(order.map((j) => new Sample({ distribution: new Uniform({ low: -radius, high: radius }), sampleShape: m.shapes[j]! })));
   // The model is written for one draw: each chain's point is mapped and evaluated on its own.
   const trial = (key: KeyArray): [Tensor[][], Uint8Array] => {
     const u = fromOrder(order, init.sample([nChains], { seed: key }) as Tensor[]);
@@ -54,7 +55,9 @@ export function initialState(fn: string, m: FlatModel, nChains: number, seed: Ke
   }
   const failed = good.reduce((a, g) => a + (g === 0 ? 1 : 0), 0);
   if (failed > 0) {
-    fail('range', fn, 'model', `"${m.pinned.distribution.name}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for ${failed} of ${nChains} chains (uniform(−2, 2) in unconstrained space); check the model and its pins, or pass \`currentState\``, m.pinned.distribution.name);
+    const c = good.indexOf(0), x = values[c]!;
+    const why = whyNotFinite(m, flatTarget(fn, m, false).value, unconstrainDraw(m, m.struct(x)));
+    fail('range', fn, 'model', `"${m.pinned.distribution.name}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for ${failed} of ${nChains} chains (uniform(−${radius}, ${radius}) in unconstrained space); at chain ${c}'s last, ${why}. Check the model and its pins, try \`init: 'prior'\` or a smaller \`initRadius\`, or give \`init\` values`, m.pinned.distribution.name);
   }
   const flat = values.map((xc) => m.flatten(m.parts(m.bijector.inverse(m.struct(xc))), 0));
   return toOrder(order, m.names.map((_, j) => stackChains(flat.map((f) => f[j]!))));

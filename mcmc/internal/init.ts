@@ -1,0 +1,152 @@
+/**
+ * Where chains start (`windowedAdaptiveNuts`' `init`): Stan's default, uniform(−R, R) in every
+ * unconstrained coordinate with up to 100 attempts per chain (`runPerChain` draws it from the
+ * chain's own stream), or a draw from the prior (`'prior'`, Stan's and PyMC's alternative), the
+ * prior median (`'median'`, NumPyro's `init_to_median`), or the user's constrained values. Each
+ * start must have a finite log density and gradient; when none does, the error says which node's
+ * log density is not finite there and why (`whyNotFinite`).
+ */
+import { fail } from '../../src/checks.js';
+import type { FlatTarget } from '../../src/compile/flat-target.js';
+import type { KeyArray } from '../../src/random/key-array.js';
+import { foldIn } from '../../src/samplers/seeds.js';
+import { asTensor } from '../../src/tensor/core.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+import type { FlatModel } from '../../distributions/joint/flat-model.js';
+import { isPlainObject, type PartialValues } from '../../distributions/joint/values.js';
+
+/** The `init` option: a strategy, constrained values (shared, or with a leading chains axis), or values per chain. */
+export type InitOption = 'uniform' | 'prior' | 'median' | PartialValues | ((chain: number) => PartialValues);
+
+/** Attempts per chain for a random start (Stan's `MAX_INIT_TRIES`). */
+export const INIT_ATTEMPTS = 100;
+
+/** Prior draws whose coordinate-wise median is the `'median'` start (NumPyro's `init_to_median` default). */
+const MEDIAN_DRAWS = 15;
+
+/** One draw's constrained values (structured like the unpinned nodes) as flat unconstrained coordinates, in the model's order. */
+export function unconstrainDraw(m: FlatModel, values: unknown): Float64Array {
+  const flat = m.flatten(m.parts(m.bijector.inverse(m.struct(m.parts(values)))), 0);
+  const out = new Float64Array(m.sizes.reduce((a, b) => a + b, 0));
+  let i = 0;
+  for (const p of flat) { const d = p.data as ArrayLike<number>; for (let k = 0; k < d.length; k++) out[i++] = Number(d[k]); }
+  return out;
+}
+
+/** True when the target's log density and every gradient entry are finite at `x`. */
+export function finiteAt(target: FlatTarget, x: Float64Array, grad: Float64Array): boolean {
+  return Number.isFinite(target.logDensityGradient(x, grad)) && grad.every(Number.isFinite);
+}
+
+/**
+ * Chain c's start for every `init` but `'uniform'` (which the engine draws from the chain's own
+ * stream), as flat unconstrained coordinates. `'prior'` draws with the key
+ * `foldIn(foldIn(foldIn(seed, c), 'init'), attempt)`, so chain c's start depends on nothing but
+ * its own key, retrying up to {@link INIT_ATTEMPTS} times; `'median'` takes the median of
+ * {@link MEDIAN_DRAWS} prior draws (key `foldIn(foldIn(seed, c), 'init')`) in constrained space.
+ *
+ * @throws TypeError/RangeError naming `init` for values that do not fit the model, or naming the
+ *   node whose log density is not finite at the start.
+ */
+export function chainInit(fn: string, m: FlatModel, target: FlatTarget, init: Exclude<InitOption, 'uniform'>, nChains: number, seed: KeyArray): (c: number) => Float64Array {
+  const grad = new Float64Array(target.dim);
+  const key = (c: number) => foldIn(foldIn(seed, c), 'init') as KeyArray;
+  const checked = (c: number, x: Float64Array, what: string): Float64Array => {
+    if (!finiteAt(target, x, grad)) fail('range', fn, 'init', `gives chain ${c} a start (${what}) where ${whyNotFinite(m, target, x)}`, init);
+    return x;
+  };
+  if (init === 'prior') {
+    return (c) => {
+      let x: Float64Array = new Float64Array(0);
+      for (let k = 0; k < INIT_ATTEMPTS; k++) {
+        x = unconstrainDraw(m, m.pinned.sampleUnpinned([], { seed: foldIn(key(c), k) }));
+        if (finiteAt(target, x, grad)) return x;
+      }
+      return fail('range', fn, 'init', `'prior': none of ${INIT_ATTEMPTS} prior draws for chain ${c} has a finite log density and gradient; at the last, ${whyNotFinite(m, target, x)}`, init);
+    };
+  }
+  if (init === 'median') {
+    return (c) => {
+      const draws = m.parts(m.pinned.sampleUnpinned([MEDIAN_DRAWS], { seed: key(c) }));
+      const medians = draws.map((t) => medianOverFirstAxis(t));
+      return checked(c, unconstrainDraw(m, m.struct(medians)), `the median of ${MEDIAN_DRAWS} prior draws`);
+    };
+  }
+  if (typeof init === 'function') {
+    return (c) => checked(c, unconstrainDraw(m, nodeValues(fn, m, `init(${c})`, init(c), undefined)), `init(${c})`);
+  }
+  if (!isPlainObject(init) && !Array.isArray(init)) fail('type', fn, 'init', "must be 'uniform', 'prior', 'median', constrained values of the unpinned nodes, or a function of the chain index returning them", init);
+  return (c) => checked(c, unconstrainDraw(m, nodeValues(fn, m, 'init', init, { c, nChains })), 'init');
+}
+
+/**
+ * The unpinned nodes' values from the user's `init` (every node given; a value of one draw's shape
+ * is shared by every chain, one with a leading axis of `nChains` gives chain c its row).
+ */
+function nodeValues(fn: string, m: FlatModel, arg: string, values: unknown, perChain: { c: number; nChains: number } | undefined): unknown {
+  if (!isPlainObject(values) && !Array.isArray(values)) fail('type', fn, arg, `must be constrained values of the unpinned nodes (${m.names.join(', ')})`, values);
+  const given = values as Record<string, unknown>;
+  const shapes = m.pinned.eventShape as unknown;
+  const dists = m.pinned.singleSampleDistributions(), nodes = m.pinned.distribution.nodeNames;
+  const rows = m.names.map((name, j) => {
+    const v = Array.isArray(values) ? (values as unknown[])[j] : given[name];
+    if (v === undefined) fail('range', fn, `${arg}.${name}`, `is missing: give every unpinned node (${m.names.join(', ')}), or use init: 'uniform' | 'prior' | 'median'`, v);
+    const t = asTensor(fn, `${arg}.${name}`, v as never);
+    dists[nodes.indexOf(name)]!.checkDataSupport(fn, `${arg}.${name}`, t);
+    const event = (Array.isArray(shapes) ? (shapes as (readonly number[])[])[j] : (shapes as Record<string, readonly number[]>)[name])!;
+    if (t.ndim === event.length) return t;
+    if (perChain !== undefined && t.ndim === event.length + 1 && t.shape[0] === perChain.nChains) {
+      const per = t.size / perChain.nChains;
+      return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[perChain.c * per + k])), t.shape.slice(1), 'float64');
+    }
+    return fail('range', fn, `${arg}.${name}`, `must have the node's shape [${event.join(', ')}]${perChain === undefined ? '' : ` or [${[`nChains = ${perChain.nChains}`, ...event].join(', ')}]`}; its shape is [${t.shape.join(', ')}]`, t.shape);
+  });
+  return m.struct(rows);
+}
+
+/** The median over the first axis of `t` (`[n, ...event]` → `[...event]`), element by element. */
+function medianOverFirstAxis(t: Tensor): Tensor {
+  const n = t.shape[0]!, per = t.size / n, out = new Float64Array(per), col = new Float64Array(n);
+  for (let k = 0; k < per; k++) {
+    for (let i = 0; i < n; i++) col[i] = Number(t.data[i * per + k]);
+    col.sort();
+    out[k] = n % 2 === 1 ? col[(n - 1) / 2]! : 0.5 * (col[n / 2 - 1]! + col[n / 2]!);
+  }
+  return new Tensor(out, t.shape.slice(1), 'float64');
+}
+
+/**
+ * Why the log density is not finite at the unconstrained point `x`, for error messages: the nodes
+ * whose log density is not finite there (or throws), with their values, else the gradient's
+ * non-finite coordinates.
+ *
+ * @example
+ * whyNotFinite(m, target, x);   // "node `sigma` has log density -Infinity at sigma = -0.3"
+ */
+export function whyNotFinite(m: FlatModel, target: FlatTarget, x: Float64Array): string {
+  const show = (t: Tensor) => (t.size <= 6 ? `[${Array.from(t.data as ArrayLike<number>, Number).join(', ')}]`.replace(/^\[(.*)\]$/, t.ndim === 0 ? '$1' : '[$1]') : `a ${t.shape.join('×')} value`);
+  try {
+    let at = 0;
+    const flat = m.sizes.map((n) => { const t = new Tensor(x.slice(at, at + n), [n], 'float64'); at += n; return t; });
+    const values = m.bijector.forward(m.struct(m.unflatten(flat)));
+    const { pinned, unpinned } = m.pinned.unnormalizedLogProbParts(values);
+    const valueOf = m.parts(values);
+    const entries = (s: unknown): [string, Tensor][] => (Array.isArray(s) ? s.map((t, i) => [String(i), t as Tensor]) : Object.entries(s as Record<string, Tensor>));
+    const bad = [...entries(unpinned), ...entries(pinned)].filter(([, t]) => !Array.from(t.data as ArrayLike<number>, Number).every(Number.isFinite));
+    if (bad.length > 0) {
+      return bad.map(([name, lp]) => {
+        const j = m.names.indexOf(name);
+        const pin = m.pinned.pins[name];
+        const value = j >= 0 ? ` at ${name} = ${show(valueOf[j]!)}` : pin !== undefined ? ` at the pinned ${name} = ${show(pin)}` : '';
+        return `node \`${name}\` has log density ${show(lp)}${value}`;
+      }).join('; ');
+    }
+  } catch (e) {
+    return `the log density throws: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  const g = new Float64Array(target.dim);
+  const lp = target.logDensityGradient(x, g);
+  if (!Number.isFinite(lp)) return `the log density is ${lp} (the Jacobian of the constraining transforms, or a factor)`;
+  const names = target.paramNames.filter((_, i) => !Number.isFinite(g[i]!));
+  return `the gradient is not finite in ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+}
