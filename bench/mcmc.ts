@@ -21,7 +21,7 @@ import type { State, TransitionKernel } from '../mcmc/kernel.js';
 import { splitSeed } from '../src/samplers/seeds.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import { median } from './median.js';
-import { ChainRandom, NutsChain } from '../mcmc/internal/nuts-chain.js';
+import { ChainRandom, NutsChain } from '../mcmc/nuts/stan/nuts-chain.js';
 import { getModes } from '../src/config.js';
 import { key } from '../src/random/keys.js';
 import { compileLogDensity } from '../distributions/compile-log-density.js';
@@ -153,7 +153,7 @@ for (const [label, w] of [['', handWritten], ['compiled 8 schools: ', compiled]]
 }
 
 /**
- * The per-chain NUTS of `windowedAdaptiveNuts` (mcmc/internal/nuts-chain.ts) on the same target
+ * The per-chain NUTS of `windowedAdaptiveNuts` (mcmc/nuts/stan/nuts-chain.ts) on the same target
  * as a flat `(x, grad) => lp` for one chain: µs per tree leaf, and the same gradient alone. Also
  * at 100 dimensions (i.i.d. N(0, 1), whose gradient is nearly free), where the passes over the
  * coordinates dominate.

@@ -39,7 +39,7 @@ export * from './kernels/simple-step-size-adaptation.js';
 export * from './kernels/dual-averaging-step-size-adaptation.js';
 export * from './kernels/diagonal-mass-matrix-adaptation.js';
 export { reduceLogMeanExp, reduceLogHarmonicMeanExp, type LogReduceFn } from './internal/log-mean-exp.js';
-export { windowSizes } from './internal/windowed-adaptation.js';
+export { windowSizes } from './nuts/tfp/windowed-adaptation.js';
 export {
   windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace, type WindowedTraceFn,
   type WindowedProgress, type WindowedPartial,

@@ -1,10 +1,10 @@
-;; The leaf and merge loops of one NUTS chain with a diagonal metric (mcmc/internal/nuts-chain.ts),
+;; The leaf and merge loops of one NUTS chain with a diagonal metric (mcmc/nuts/stan/nuts-chain.ts),
 ;; over arrays in the chain's own memory: every pointer is a byte offset, 16-byte aligned, and n
 ;; is the number of doubles. Hand-written; `npm run build:wasm` assembles it into
-;; mcmc/internal/nuts-loops.wasm.ts.
+;; mcmc/nuts/stan/nuts-loops.wasm.ts.
 ;;
 ;; Each function computes exactly the expressions of its JavaScript mirror in
-;; mcmc/internal/nuts-loops.ts, operation for operation, so the results are the same bits:
+;; mcmc/nuts/stan/nuts-loops.ts, operation for operation, so the results are the same bits:
 ;; element-wise work runs two lanes at a time (IEEE-754 f64x2 arithmetic, no fused multiply-add),
 ;; and every sum is accumulated in index order, one element at a time.
 (module

@@ -15,7 +15,7 @@ import { setInverseMassDiag } from '../internal/kernel-results.js';
 import { checkInnerKernel } from '../internal/step-size-parts.js';
 import {
   runningVarianceFromStats, runningVarianceValue, updateRunningVariance, type RunningVariance,
-} from '../internal/running-variance.js';
+} from '../nuts/tfp/running-variance.js';
 
 export interface DiagonalMassMatrixAdaptationOptions<R extends object = Record<string, unknown>> {
   /** A kernel whose results hold an `inverseMassDiag` slot (HMC, NUTS, possibly wrapped). */

@@ -1,7 +1,7 @@
 /**
  * `NoUTurnSampler` (TFP's `tfp.mcmc.NoUTurnSampler`): iterative, chain-batched NUTS with
  * multinomial sampling and the generalized U-turn criterion. The trajectory itself is built in
- * `mcmc/internal/nuts-tree.ts` over flat Float64Arrays.
+ * `mcmc/nuts/tfp/nuts-tree.ts` over flat Float64Arrays.
  */
 import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { checkInteger, checkOptions, checkPositiveInteger, fail } from '../../src/checks.js';
@@ -12,8 +12,8 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import type { State, TargetLogProbAndGradFn, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
 import { type BatchMetric, checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
-import { nutsTrajectory } from '../internal/nuts-tree.js';
-import { NutsWorkspaces } from '../internal/nuts-workspace.js';
+import { nutsTrajectory } from '../nuts/tfp/nuts-tree.js';
+import { NutsWorkspaces } from '../nuts/tfp/nuts-workspace.js';
 import {
   bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, StepSetup, withTargetOverrides, wrapParts,

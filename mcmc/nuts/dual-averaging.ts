@@ -1,7 +1,7 @@
 /**
  * Dual averaging of the log step size (Hoffman & Gelman 2014, §3.2, after Nesterov 2009): the
  * one home of the step-size adaptation both NUTS engines run. References: Stan's
- * `stepsize_adaptation.hpp` (the Stan engine, `mcmc/internal/stan-warmup.ts`) and TFP's
+ * `stepsize_adaptation.hpp` (the Stan engine, `mcmc/nuts/stan/warmup.ts`) and TFP's
  * `dual_averaging_step_size_adaptation.py` (the TFP engine,
  * `mcmc/kernels/dual-averaging-step-size-adaptation.ts`).
  *

@@ -1,9 +1,9 @@
 /**
  * The generalized no-U-turn criterion (Betancourt 2017, appendix A; Hoffman & Gelman 2014 in its
  * original form): the one home of the test that stops both NUTS engines' trees. References:
- * Stan's `base_nuts.hpp` `compute_criterion` (the Stan engine, `mcmc/internal/nuts-loops.ts` and
+ * Stan's `base_nuts.hpp` `compute_criterion` (the Stan engine, `mcmc/nuts/stan/nuts-loops.ts` and
  * its WebAssembly twin `wasm/nuts-loops.wat`) and TFP's `has_not_u_turn` in `nuts.py`, as
- * BlackJAX's `iterative_uturn_numpyro` (the TFP engine, `mcmc/internal/nuts-tree.ts` and
+ * BlackJAX's `iterative_uturn_numpyro` (the TFP engine, `mcmc/nuts/tfp/nuts-tree.ts` and
  * `BatchMetric.isTurning` in `mcmc/internal/metric.ts`).
  *
  * With ρ the sum of the momenta of a (sub)trajectory, both ends included, and p♯ = M⁻¹p the
@@ -20,7 +20,7 @@
  *
  * The dot products themselves are summed where the momenta live (fused with the joins of
  * `nuts-loops.ts`, per part under the metric in `metric.ts`), in orders that are pinned too; the
- * WebAssembly join repeats `noUTurnStan` as `f64.gt`, and test/mcmc/nuts-loops.test.ts checks it
+ * WebAssembly join repeats `noUTurnStan` as `f64.gt`, and test/mcmc/nuts/stan/nuts-loops.test.ts checks it
  * against the JavaScript.
  */
 

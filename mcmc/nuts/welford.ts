@@ -2,8 +2,8 @@
  * Running means and variances of warm-up draws, the estimate behind an adapted metric: the one
  * home of the variance estimators both NUTS engines use. References: Welford (1962); Stan's
  * `welford_var_estimator.hpp` and `welford_covar_estimator.hpp` (the Stan engine,
- * `mcmc/internal/stan-warmup.ts`); Pébay (2008) as TFP's `RunningVariance` in
- * `tfp.experimental.stats` (the TFP engine, `mcmc/internal/running-variance.ts` under
+ * `mcmc/nuts/stan/warmup.ts`); Pébay (2008) as TFP's `RunningVariance` in
+ * `tfp.experimental.stats` (the TFP engine, `mcmc/nuts/tfp/running-variance.ts` under
  * `DiagonalMassMatrixAdaptation`).
  *
  * Both keep a count n, a mean and M₂, the sum of squared residuals about the mean, and give

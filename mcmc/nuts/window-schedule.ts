@@ -1,8 +1,8 @@
 /**
  * The warm-up window schedule: the one home of the windows both NUTS engines adapt in.
- * References: Stan's `windowed_adaptation.hpp` (the Stan engine, `mcmc/internal/stan-warmup.ts`)
+ * References: Stan's `windowed_adaptation.hpp` (the Stan engine, `mcmc/nuts/stan/warmup.ts`)
  * and TFP's `_get_window_sizes` in `experimental/mcmc/windowed_sampling.py` (the TFP engine,
- * `mcmc/internal/windowed-adaptation.ts`).
+ * `mcmc/nuts/tfp/windowed-adaptation.ts`).
  *
  * A warm-up of n steps is a fast window (step size only: the initial buffer), slow windows (the
  * metric too), each twice the one before, and a fast window (the terminal buffer). Both engines

@@ -251,7 +251,7 @@ describe('stochax --help and errors', () => {
     expectOneLineError(await cli('sample', 'missing.ts'), /model file not found: .*missing\.ts/);
     expectOneLineError(await cli('sample', 'empty.js'), /empty\.js exports no model: add `export const model/);
     expectOneLineError(await cli('sample', 'not-a-model.js'), /`model` must be a JointDistribution/);
-    expectOneLineError(await cli('sample', 'nan.js', '--chains', '2', '--draws', '5', '--warmup', '5'), /non-finite log density at every one of \d+ initial points/);
+    expectOneLineError(await cli('sample', 'nan.js', '--chains', '2', '--draws', '5', '--warmup', '5'), /non-finite log density or gradient at every one of \d+ starts/);
     expectOneLineError(await cli('sample', 'tiny.js', '--chians', '2'), /unknown flag --chians/);
     expectOneLineError(await cli('sample', 'tiny.js', '--chains', '2.5'), /--chains must be an integer ≥ 1; got '2\.5'/);
     expectOneLineError(await cli('sample', 'tiny.js', '--chains', 'four'), /--chains must be an integer/);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DiagonalMassMatrixAdaptation } from '../../mcmc/kernels/diagonal-mass-matrix-adaptation.js';
 import {
   runningVarianceFromStats, runningVarianceValue, updateRunningVariance,
-} from '../../mcmc/internal/running-variance.js';
+} from '../../mcmc/nuts/tfp/running-variance.js';
 import { getInverseMassDiag } from '../../mcmc/internal/kernel-results.js';
 import { ones, zeros } from '../../src/tensor/ops/create.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';

@@ -16,8 +16,8 @@ import { Sample } from '../../distributions/sample.js';
 import { Uniform } from '../../distributions/uniform.js';
 import { summary } from '../../mcmc/diagnostics/index.js';
 import { getInverseMassDiag } from '../../mcmc/internal/kernel-results.js';
-import { runningVarianceFromStats } from '../../mcmc/internal/running-variance.js';
-import { WindowedAdaptation, windows, windowSizes } from '../../mcmc/internal/windowed-adaptation.js';
+import { runningVarianceFromStats } from '../../mcmc/nuts/tfp/running-variance.js';
+import { WindowedAdaptation, windows, windowSizes } from '../../mcmc/nuts/tfp/windowed-adaptation.js';
 import { DiagonalMassMatrixAdaptation } from '../../mcmc/kernels/diagonal-mass-matrix-adaptation.js';
 import { DualAveragingStepSizeAdaptation } from '../../mcmc/kernels/dual-averaging-step-size-adaptation.js';
 import { windowedAdaptiveNuts, type WindowedTrace } from '../../mcmc/windowed-adaptive-nuts.js';
@@ -211,12 +211,13 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'pooled' }) (TFP's pipeline)",
     expect(Array.from(tr.second.data as Float64Array)).toEqual(Array.from(draws.a!.data as Float64Array));
   }, 30_000);
 
-  it('errors: the init failure after 50 tries names the model; pins of unknown nodes; bad options', () => {
+  it('errors: the init failure after 100 (per-chain) or 50 (pooled) tries names the model and the node; pins of unknown nodes; bad options', () => {
     const broken = new JointDistributionNamed({
       x: new Normal({ loc: 0, scale: 1 }),
       y: (x: Tensor) => new Uniform({ low: sub(x, 1), high: x }),
     }, { name: 'BrokenModel' });
-    expect(() => windowedAdaptiveNuts(broken, { pins: { y: 100 }, seed: 0 })).toThrow(/BrokenModel.*50/);
+    expect(() => windowedAdaptiveNuts(broken, { pins: { y: 100 }, seed: 0 })).toThrow(/BrokenModel.*every one of 100 starts.*node `y` has log density -Infinity at the pinned y = 100/);
+    expect(() => windowedAdaptiveNuts(broken, { pins: { y: 100 }, seed: 0, adaptation: 'pooled' })).toThrow(/BrokenModel.*every one of 50 initial points.*node `y`/);
     expect(() => windowedAdaptiveNuts(broken, { pins: { y: 100 }, seed: 0 })).toThrow(RangeError);
     expect(() => windowedAdaptiveNuts(normalModel(), { pins: { y: yNormal, w: 1 } })).toThrow(/pins.*unknown nodes.*\bw\b/);
     expect(() => windowedAdaptiveNuts(normalModel(), { pins: { y: yNormal }, nChains: 0 })).toThrow(/nChains/);

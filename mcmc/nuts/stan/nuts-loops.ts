@@ -10,9 +10,9 @@
  * are views on the chain's region of a memory shared with other chains (see `Arena`), sized once
  * (never grown, so no view is ever detached).
  */
-import { decodeBase64, wasmActive } from '../../src/prng/wasm.js';
+import { decodeBase64, wasmActive } from '../../../src/prng/wasm.js';
 import { NUTS_LOOPS_WASM_BASE64 } from './nuts-loops.wasm.js';
-import { noUTurnStan } from '../nuts/u-turn.js';
+import { noUTurnStan } from '../u-turn.js';
 
 /** The arrays of a chain are numbered slots (`array(k)`); the loops take slot numbers. */
 export interface ChainLoops {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ChainRandom, NutsChain } from '../../mcmc/internal/nuts-chain.js';
-import { chainLoops, type ChainLoops } from '../../mcmc/internal/nuts-loops.js';
-import { getModes } from '../../src/config.js';
-import { setWasmEnabled, wasmAvailable } from '../../src/prng/wasm.js';
-import { key } from '../../src/random/keys.js';
+import { ChainRandom, NutsChain } from '../../../../mcmc/nuts/stan/nuts-chain.js';
+import { chainLoops, type ChainLoops } from '../../../../mcmc/nuts/stan/nuts-loops.js';
+import { getModes } from '../../../../src/config.js';
+import { setWasmEnabled, wasmAvailable } from '../../../../src/prng/wasm.js';
+import { key } from '../../../../src/random/keys.js';
 
 /** A deterministic generator of awkward doubles: mostly moderate values, some specials and extremes. */
 function filler(seed: number): () => number {

@@ -5,10 +5,10 @@
  * for single samples): the TFP engine's variance estimate, its arithmetic `mcmc/nuts/welford.ts`'s
  * {@link addChunk}.
  */
-import { fail } from '../../src/checks.js';
-import { asTensor, type TensorLike } from '../../src/tensor/core.js';
-import { Tensor } from '../../src/tensor/tensor.js';
-import { addChunk } from '../nuts/welford.js';
+import { fail } from '../../../src/checks.js';
+import { asTensor, type TensorLike } from '../../../src/tensor/core.js';
+import { Tensor } from '../../../src/tensor/tensor.js';
+import { addChunk } from '../welford.js';
 
 /** Running variance state (TFP's `RunningVariance(num_samples, mean, sum_squared_residuals)`). */
 export interface RunningVariance {

@@ -8,14 +8,14 @@
  * Chains take turns one transition at a time, so progress and an abort see every chain at the
  * same step, but no chain ever waits for another's tree.
  */
-import { fail } from '../../src/checks.js';
-import type { Modes } from '../../src/config.js';
-import { KeyArray } from '../../src/random/key-array.js';
-import type { FlatTarget } from '../../src/compile/flat-target.js';
+import { fail } from '../../../src/checks.js';
+import type { Modes } from '../../../src/config.js';
+import { KeyArray } from '../../../src/random/key-array.js';
+import type { FlatTarget } from '../../../src/compile/flat-target.js';
 import { ChainRandom, NutsChain } from './nuts-chain.js';
-import type { DualAveragingSettings } from '../nuts/dual-averaging.js';
-import { StanWarmup } from './stan-warmup.js';
-import { INIT_ATTEMPTS } from './init.js';
+import type { DualAveragingSettings } from '../dual-averaging.js';
+import { StanWarmup } from './warmup.js';
+import { INIT_ATTEMPTS } from '../../internal/init.js';
 
 export interface PerChainSettings {
   readonly fn: string;

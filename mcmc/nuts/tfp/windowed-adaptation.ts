@@ -4,17 +4,17 @@
  * step size adapts in every window, the mass matrix only in the slow ones, and both restart at
  * window boundaries.
  */
-import { checkNonNegativeInteger } from '../../src/checks.js';
-import type { KeyArray } from '../../src/random/key-array.js';
-import type { State, TransitionKernel } from '../kernel.js';
-import type { DiagonalMassMatrixAdaptation, DiagonalMassMatrixAdaptationResults } from '../kernels/diagonal-mass-matrix-adaptation.js';
-import type { DualAveragingStepSizeAdaptation, DualAveragingStepSizeAdaptationResults } from '../kernels/dual-averaging-step-size-adaptation.js';
-import { setStepSize } from './kernel-results.js';
-import { windowSchedule, type Window } from '../nuts/window-schedule.js';
+import { checkNonNegativeInteger } from '../../../src/checks.js';
+import type { KeyArray } from '../../../src/random/key-array.js';
+import type { State, TransitionKernel } from '../../kernel.js';
+import type { DiagonalMassMatrixAdaptation, DiagonalMassMatrixAdaptationResults } from '../../kernels/diagonal-mass-matrix-adaptation.js';
+import type { DualAveragingStepSizeAdaptation, DualAveragingStepSizeAdaptationResults } from '../../kernels/dual-averaging-step-size-adaptation.js';
+import { setStepSize } from '../../internal/kernel-results.js';
+import { windowSchedule, type Window } from '../window-schedule.js';
 
 // The schedule's home is mcmc/nuts/window-schedule.ts; `windowSizes` (public) and the types stay
 // importable from here.
-export { windowSizes, type Window, type WindowSizes } from '../nuts/window-schedule.js';
+export { windowSizes, type Window, type WindowSizes } from '../window-schedule.js';
 
 /**
  * TFP's windows for `n` adaptation steps as `[start, end)` step ranges with their kind, in

@@ -3,7 +3,7 @@
  * sizes, chains, key words), allocated in one arena, and {@link NutsWorkspaces}, the spare a
  * kernel keeps between its trajectories (no module-level state, so kernels never share buffers).
  */
-import { FreshArrays, type MutablePhasePoint, type PhasePoint } from './leapfrog.js';
+import { FreshArrays, type MutablePhasePoint, type PhasePoint } from '../../internal/leapfrog.js';
 
 /** A mutable per-chain copy of positions, gradients, log density and energy. */
 export interface Candidate { x: Float64Array[]; grad: Float64Array[]; lp: Float64Array; energy: Float64Array; weight: Float64Array }

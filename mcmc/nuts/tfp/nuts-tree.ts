@@ -24,19 +24,19 @@
  * which the target sees, are fresh views carved from shared chunks (Float64Arrays of more than 64
  * bytes are slow to allocate and load the garbage collector).
  */
-import type { Modes } from '../../src/config.js';
-import type { PrngImpl } from '../../src/random/impl.js';
-import { KeyArray } from '../../src/random/key-array.js';
-import { uniformData } from '../../src/random/uniform.js';
-import type { FloatDType } from '../../src/tensor/dtype.js';
-import { leapfrogInPlace, leapfrogTfpInPlace, type PhasePoint } from './leapfrog.js';
-import { type BatchMetric, PreconditionedBatchMetric } from './metric.js';
+import type { Modes } from '../../../src/config.js';
+import type { PrngImpl } from '../../../src/random/impl.js';
+import { KeyArray } from '../../../src/random/key-array.js';
+import { uniformData } from '../../../src/random/uniform.js';
+import type { FloatDType } from '../../../src/tensor/dtype.js';
+import { leapfrogInPlace, leapfrogTfpInPlace, type PhasePoint } from '../../internal/leapfrog.js';
+import { type BatchMetric, PreconditionedBatchMetric } from '../../internal/metric.js';
 import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
-import type { Geometry } from './geometry.js';
-import type { FlatFn } from './target.js';
-import { logaddexpScalar } from '../../src/tensor/ops/elementwise.js';
-import { detExp, detLog, detLog1p } from '../../src/math/index.js';
-import { noUTurnTfp } from '../nuts/u-turn.js';
+import type { Geometry } from '../../internal/geometry.js';
+import type { FlatFn } from '../../internal/target.js';
+import { logaddexpScalar } from '../../../src/tensor/ops/elementwise.js';
+import { detExp, detLog, detLog1p } from '../../../src/math/index.js';
+import { noUTurnTfp } from '../u-turn.js';
 
 /** The trajectory settings (NoUTurnSampler's options of the same names). */
 export interface NutsSettings {

@@ -14,13 +14,13 @@
  * Randomness comes from a {@link ChainRandom}: the caller begins a new stream for each
  * transition, so a chain's draws are a pure function of its key and nothing else.
  */
-import type { Modes } from '../../src/config.js';
-import { detExp, detLog, detLog1p } from '../../src/math/index.js';
-import type { PrngImpl } from '../../src/random/impl.js';
-import { KeyArray } from '../../src/random/key-array.js';
-import { normalFromUnit } from '../../src/random/normal-fill.js';
-import { uniformUnit } from '../../src/random/uniform.js';
-import { DenseMetric, DiagonalMetric, type Metric } from './metric.js';
+import type { Modes } from '../../../src/config.js';
+import { detExp, detLog, detLog1p } from '../../../src/math/index.js';
+import type { PrngImpl } from '../../../src/random/impl.js';
+import { KeyArray } from '../../../src/random/key-array.js';
+import { normalFromUnit } from '../../../src/random/normal-fill.js';
+import { uniformUnit } from '../../../src/random/uniform.js';
+import { DenseMetric, DiagonalMetric, type Metric } from '../../internal/metric.js';
 import { chainLoops, type ChainLoops } from './nuts-loops.js';
 
 /** A log density and its gradient: returns log p(x) and writes ∂ log p/∂x into `grad`. */

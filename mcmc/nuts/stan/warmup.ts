@@ -13,12 +13,12 @@
  * (`window-schedule.ts`, Stan's convention); this file is the Stan engine's driver of them.
  */
 import type { NutsChain } from './nuts-chain.js';
-import { DualAveraging, type DualAveragingSettings } from '../nuts/dual-averaging.js';
-import { Welford, WelfordCovariance } from '../nuts/welford.js';
-import { windowSchedule, type Window } from '../nuts/window-schedule.js';
+import { DualAveraging, type DualAveragingSettings } from '../dual-averaging.js';
+import { Welford, WelfordCovariance } from '../welford.js';
+import { windowSchedule, type Window } from '../window-schedule.js';
 
 // Kept importable from here for existing callers; the settings live with dual averaging.
-export { STAN_DUAL_AVERAGING, type DualAveragingSettings } from '../nuts/dual-averaging.js';
+export { STAN_DUAL_AVERAGING, type DualAveragingSettings } from '../dual-averaging.js';
 
 /** The warm-up schedule of one chain, driven by `afterTransition` once per warm-up step. */
 export class StanWarmup {

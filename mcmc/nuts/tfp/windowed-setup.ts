@@ -2,16 +2,16 @@
  * The initialization of `windowedAdaptiveNuts` (TFP's `retry_init`): uniform(−2, 2) in the
  * unconstrained space of a {@link FlatModel}, with retries until the log density is finite.
  */
-import { fail } from '../../src/checks.js';
-import { splitSeed } from '../../src/samplers/seeds.js';
-import type { KeyArray } from '../../src/random/key-array.js';
-import { Tensor } from '../../src/tensor/tensor.js';
-import { JointDistributionSequential } from '../../distributions/joint/joint-distribution-sequential.js';
-import type { FlatModel } from '../../distributions/joint/flat-model.js';
-import { flatTarget, nonScalarLogDensity } from '../../distributions/compile-log-density.js';
-import { unconstrainDraw, whyNotFinite } from './init.js';
-import { Sample } from '../../distributions/sample.js';
-import { Uniform } from '../../distributions/uniform.js';
+import { fail } from '../../../src/checks.js';
+import { splitSeed } from '../../../src/samplers/seeds.js';
+import type { KeyArray } from '../../../src/random/key-array.js';
+import { Tensor } from '../../../src/tensor/tensor.js';
+import { JointDistributionSequential } from '../../../distributions/joint/joint-distribution-sequential.js';
+import type { FlatModel } from '../../../distributions/joint/flat-model.js';
+import { flatTarget, nonScalarLogDensity } from '../../../distributions/compile-log-density.js';
+import { unconstrainDraw, whyNotFinite } from '../../internal/init.js';
+import { Sample } from '../../../distributions/sample.js';
+import { Uniform } from '../../../distributions/uniform.js';
 
 /** Up to this many uniform(−2, 2) draws per chain (TFP's `retry_init` default). */
 export const MAX_INIT_TRIALS = 50;

@@ -1,0 +1,217 @@
+/**
+ * What both engines behind `windowedAdaptiveNuts` share: its public option, trace and result types
+ * (re-exported by `mcmc/windowed-adaptive-nuts.ts`, the front end), and the small pieces both
+ * engines use to build a result — draws mapped to constrained space one draw at a time, the
+ * model's derived values, the `compiled` field.
+ */
+import { fail } from '../../src/checks.js';
+import type { CompileOutcome } from '../../src/compile/flat-target.js';
+import type { Seed } from '../../src/samplers/seeds.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+import type { FlatConstrain } from '../../distributions/compile-log-density.js';
+import type { DefaultJointBijector } from '../../distributions/joint/default-joint-bijector.js';
+import type { FlatModel } from '../../distributions/joint/flat-model.js';
+import type { PartialValues, Struct, StructKind } from '../../distributions/joint/values.js';
+import type { NoUTurnSamplerResults } from '../kernels/no-u-turn-sampler.js';
+import type { Trace } from '../internal/stack.js';
+import type { InitOption } from '../internal/init.js';
+import { computeDeterministics } from '../predictive.js';
+import type { ChainsProgress, PartialChain } from '../sample-chain.js';
+
+/** The front end's name, for errors. */
+export const FN = 'windowedAdaptiveNuts';
+
+/**
+ * A custom trace function: TFP's `(state, bijector, isAdapting, nutsResults)`; `state` is the
+ * unconstrained, flattened parts `[C, n_j]` in the pinned model's order (`unpinnedNames`), whatever
+ * order the pooled sampler keeps them in (TFP's, see `adaptation`).
+ */
+export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointBijector<StructKind>, isAdapting: boolean, results: NoUTurnSamplerResults) => Trace;
+
+export interface WindowedAdaptiveNutsOptions {
+  /** Independent chains (default 4; TFP's default is 64). */
+  readonly nChains?: number;
+  /**
+   * Warm-up steps: default 1000 with per-chain adaptation (Stan's default, in Stan's windows),
+   * 500 pooled (TFP's default, in TFP's windows, see `windowSizes`). `stochax sample` uses the
+   * same defaults.
+   */
+  readonly numAdaptationSteps?: number;
+  /** Draws kept after warm-up (default 1000). */
+  readonly nDraws?: number;
+  /**
+   * Thinning: transitions skipped between kept draws after warm-up (default 0), as `sampleChain`'s
+   * option; warm-up draws are never thinned, so it needs `discardTuning` (the default).
+   */
+  readonly numStepsBetweenResults?: number;
+  /** Any seed `sanitizeSeed` accepts; split into `[setupSeed, sampleSeed]`. */
+  readonly seed?: Seed;
+  /** Values for observed nodes (passed to `model.experimentalPin`). */
+  readonly pins?: PartialValues;
+  /** Initial leapfrog step size. Per-chain: one number (default 1, Stan's), refined by Stan's heuristic. Pooled: default `0.5 · D^(−1/4)` (D the unconstrained dimension), a number or one per unpinned node. */
+  readonly initStepSize?: number | readonly number[] | Readonly<Record<string, number>>;
+  /** Dual averaging's target acceptance probability (default 0.8 per-chain, as Stan; 0.85 pooled, as TFP's windowed sampler). */
+  readonly targetAcceptProb?: number;
+  /** Further `DualAveragingStepSizeAdaptation` options (`explorationShrinkage`, `stepCountSmoothing`, `decayRate`, `reduceFn`, `shrinkageTarget`). */
+  readonly dualAveraging?: Readonly<Record<string, unknown>>;
+  /** NUTS's maximum number of doublings (default 10). */
+  readonly maxTreeDepth?: number;
+  /** Energy error that counts as a divergence (default 1000 per-chain, as Stan; 500 pooled, as TFP's windowed sampler). */
+  readonly maxEnergyDiff?: number;
+  /** Drop the warm-up draws and trace (default true). */
+  readonly discardTuning?: boolean;
+  /** Starting values (constrained, structured like the unpinned nodes, each `[nChains, ...event]`) instead of the random initialization (TFP's name; see `init`). */
+  readonly currentState?: PartialValues;
+  /**
+   * Where the chains start (not with `currentState`): `'uniform'` (default, Stan's): uniform(−R, R)
+   * in every unconstrained coordinate (R = `initRadius`), up to 100 attempts per chain (50, TFP's,
+   * pooled) until the log density and gradient are finite; `'prior'`: a draw from the prior (up
+   * to 100 attempts); `'median'`: the median of 15 prior draws (NumPyro's `init_to_median`); an
+   * object of constrained values of every unpinned node, each of one draw's shape (shared by the
+   * chains) or `[nChains, ...]`; or a function of the chain index returning one draw's values.
+   * Chain c's start depends only on chain c's key. When no start is finite, the error names the
+   * node whose log density is not finite there, and why.
+   */
+  readonly init?: InitOption;
+  /** Half-width R of `init: 'uniform'` (default 2, Stan's). */
+  readonly initRadius?: number;
+  /** What to record per draw (default: the ArviZ-style statistics of {@link WindowedTrace}). */
+  readonly traceFn?: WindowedTraceFn;
+  /**
+   * Called with one record per chain (`chain` 0 … nChains − 1, that chain's divergences so far)
+   * after the first step, the last step, and otherwise at most once every `progressInterval` ms;
+   * `phase` is `'warmup'` during the `numAdaptationSteps` adaptation steps. Does not change any draw.
+   */
+  readonly onProgress?: (progress: WindowedProgress) => void;
+  /** Least time between two rounds of `onProgress` calls, in ms (default 100; 0 reports every step). */
+  readonly progressInterval?: number;
+  /**
+   * Run the log density as compiled JavaScript (default true): traced once, then value and
+   * gradient without the tape, with the tape's bits. `false` keeps the tape (for models that
+   * cannot be traced, and for comparison).
+   */
+  readonly compile?: boolean;
+  /** Stops sampling between steps: the call throws an {@link AbortError} whose `partial` is a {@link WindowedPartial}. */
+  readonly signal?: AbortSignal;
+  /**
+   * `'per-chain'` (the default; Stan's way): every chain is an independent
+   * computation with its own key (`foldIn(seed, c)`), its own warm-up (dual averaging to
+   * `targetAcceptProb` 0.8 unless given, a diagonal metric from Stan's 75 / 25, 50, 100, … / 50
+   * windows, Stan's step-size heuristic after each window) and Stan's NUTS (multinomial
+   * sampling, the U-turn criterion also checked across subtree seams, divergence at an energy
+   * error of `maxEnergyDiff` = 1000 unless given), so no chain waits for another's tree and
+   * chain c's draws do not depend on which or how many chains run. The model is traced for one
+   * draw (no chain axis), and each draw is mapped to constrained space on its own. Not with
+   * `traceFn`, per-node step sizes, `reduceFn` or `shrinkageTarget`. `'pooled'` (TFP's
+   * `windowed_adaptive_nuts`, tested against TFP on JAX's runs; see below): the chains run as one
+   * batch in lockstep, sharing one adapted step size; the model is written for one draw here too
+   * (the kernel evaluates it chain by chain).
+   */
+  readonly adaptation?: 'pooled' | 'per-chain';
+  /**
+   * With `adaptation: 'per-chain'`: `'diagonal'` (default) adapts one variance per coordinate;
+   * `'dense'` (Stan's `dense_e`) the full covariance of the warm-up windows (shrunk towards
+   * 1e-3·I as Stan does), for posteriors whose coordinates are strongly correlated, at O(D²) per
+   * leapfrog step.
+   */
+  readonly metric?: 'diagonal' | 'dense';
+  /** With `adaptation: 'per-chain'`: run only chain `chainIndex` of `nChains` (the result has one chain), with exactly the draws it has among all of them. */
+  readonly chainIndex?: number;
+}
+
+/**
+ * One chain's progress, as `windowedAdaptiveNuts`' `onProgress` reports it (the fields of
+ * `sampleChains`' reports): `step` counts kernel steps taken so far (1 … total), the same for
+ * every chain (they run vectorized); `total` is `numAdaptationSteps + nDraws`; `divergences` are
+ * this chain's divergent transitions after warm-up so far (what `summary(draws, { divergences:
+ * trace.diverging })` counts), `warmupDivergences` those during warm-up, counted apart.
+ */
+export interface WindowedProgress extends ChainsProgress {}
+
+/** What an aborted `windowedAdaptiveNuts` completed: the `partial` of its {@link AbortError}. */
+export interface WindowedPartial<K extends StructKind = StructKind> {
+  /** Draws recorded before the abort (warm-up draws count only with `discardTuning: false`). */
+  readonly numResults: number;
+  /** Those draws in constrained space, structured like the unpinned nodes (undefined when none). */
+  readonly draws: Struct<K, Tensor> | undefined;
+  /** Their stacked trace (undefined when none). */
+  readonly trace: WindowedTrace | Trace | undefined;
+  /** `sampleChain`'s partial (unconstrained, flattened state; kernel results and seed to resume); undefined with `adaptation: 'per-chain'`. */
+  readonly chain: PartialChain<object> | undefined;
+}
+
+/** The default trace: ArviZ's `sample_stats`, each `[nDraws, nChains]`. */
+// A type alias (not an interface) so it is assignable to `Trace`.
+export type WindowedTrace = {
+  readonly stepSize: Tensor;
+  /** True for warm-up draws (only present with `discardTuning: false` in practice). */
+  readonly tune: Tensor;
+  /** Leapfrog steps taken (ArviZ's `n_steps`). */
+  readonly nSteps: Tensor;
+  /** Tree depth, ⌈log₂(nSteps + 1)⌉ (ArviZ's `tree_depth`). */
+  readonly treeDepth: Tensor;
+  readonly diverging: Tensor;
+  /** min(1, exp(logAcceptRatio)): the mean acceptance over the trajectory. */
+  readonly acceptRatio: Tensor;
+  /** The Hamiltonian at the draw (ArviZ's `energy`, −NUTS `energy`), for E-BFMI. */
+  readonly energy: Tensor;
+  readonly targetLogProb: Tensor;
+  readonly isAccepted: Tensor;
+};
+
+export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTrace | Trace> {
+  /** Draws in constrained space, structured like the unpinned nodes, each `[nDraws, nChains, ...event]`. */
+  readonly draws: Struct<K, Tensor>;
+  /** The default {@link WindowedTrace}, or `traceFn`'s records stacked along a leading draws axis. */
+  readonly trace: T;
+  /**
+   * The model's derived values (`deterministic(...)` entries or yields), by name, each
+   * `[nDraws, nChains, ...shape]`: computed from each draw and the pins after sampling (they do
+   * not change the draws). Present only when the model has derived values.
+   */
+  readonly deterministics?: Record<string, Tensor>;
+  /**
+   * True when the log density ran as generated code (`compileLogDensity`'s); false when it ran on
+   * the autodiff tape — with `compile: false`, or when the model cannot be traced (it reads a
+   * value in JavaScript, uses an op without a lowering), which `compileReason` names. Never silent.
+   */
+  readonly compiled: boolean;
+  /** Why the log density ran on the tape (absent when `compiled`). */
+  readonly compileReason?: string;
+}
+
+/** The result's `compiled` field, and `compileReason` when the log density runs on the tape. */
+export function compiledField(t: CompileOutcome<unknown>): { compiled: boolean; compileReason?: string } {
+  return t.compiled ? { compiled: true } : { compiled: false, compileReason: t.reason! };
+}
+
+/**
+ * Draws `[N, C, ...]` in the model's structure from flat unconstrained points (`point(t, c)`, in
+ * the model's node order), each mapped to constrained space on its own, so the model never sees a
+ * draws or chains axis.
+ */
+export function constrainDraws<K extends StructKind>(m: FlatModel, constrain: FlatConstrain, N: number, C: number, point: (t: number, c: number) => ArrayLike<number>): Struct<K, Tensor> {
+  const sizes = constrain.shapes.map((s) => sizeOf(s));
+  const values = sizes.map((n) => new Float64Array(N * C * n));
+  for (let t = 0; t < N; t++) {
+    for (let c = 0; c < C; c++) {
+      constrain.run(point(t, c));
+      constrain.outputs.forEach((o, j) => { const n = sizes[j]!, v = values[j]!, at = (t * C + c) * n; for (let k = 0; k < n; k++) v[at + k] = o[k]!; });
+    }
+  }
+  return m.struct(values.map((v, j) => new Tensor(v, [N, C, ...constrain.shapes[j]!], 'float64'))) as Struct<K, Tensor>;
+}
+
+/** The result with the model's derived values (`deterministic`) added, per draw, when it has any. */
+export function withDeterministics<R extends WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>>(m: FlatModel, result: R): R {
+  if (m.pinned.distribution.deterministicNames.length === 0) return result;
+  return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
+}
+
+/** `v` as a number in (0, max) (max ∞: positive and finite), or a TypeError/RangeError naming `arg`. */
+export function positiveNumber(arg: string, v: unknown, max = Infinity): number {
+  if (typeof v !== 'number') fail('type', FN, arg, 'must be a number', v);
+  if (!(v > 0 && v < max)) fail('range', FN, arg, max === Infinity ? 'must be positive and finite' : `must be in (0, ${max})`, v);
+  return v;
+}
