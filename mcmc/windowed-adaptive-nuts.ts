@@ -35,6 +35,8 @@ import type { ChainsProgress } from './parallel/sample-chains.js';
 import { addDivergencesPerChain, sampleChain, sampleChainObserved, type PartialChain } from './sample-chain.js';
 import { innermostWith } from './internal/kernel-results.js';
 import { computeDeterministics } from './predictive.js';
+import { warningHooks, withWarnings, type WarningOptions } from './diagnostics/warning-hooks.js';
+import type { SamplingWarning } from './diagnostics/warnings.js';
 
 /**
  * A custom trace function: TFP's `(state, bijector, isAdapting, nutsResults)`; `state` is the
@@ -43,7 +45,7 @@ import { computeDeterministics } from './predictive.js';
  */
 export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointBijector<StructKind>, isAdapting: boolean, results: NoUTurnSamplerResults) => Trace;
 
-export interface WindowedAdaptiveNutsOptions {
+export interface WindowedAdaptiveNutsOptions extends WarningOptions {
   /** Independent chains (default 4; TFP's default is 64). */
   readonly nChains?: number;
   /**
@@ -171,6 +173,8 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * not change the draws). Present only when the model has derived values.
    */
   readonly deterministics?: Record<string, Tensor>;
+  /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
+  readonly warnings: readonly SamplingWarning[];
 }
 
 const FN = 'windowedAdaptiveNuts';
@@ -252,7 +256,8 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn']);
+  const warnings = warningHooks(FN, o);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
   const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
@@ -273,7 +278,8 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const seed = sanitizeSeed(o.seed);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
-  if (adaptation === 'per-chain') return withDeterministics(m, perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning));
+  const checked = { maxTreeDepth: o.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : n };
+  if (adaptation === 'per-chain') return withWarnings(warnings, withDeterministics(m, perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning)), checked);
   const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
   given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
@@ -348,11 +354,11 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     };
     throw new AbortError(`${FN}: aborted after ${p.numResults} draws`, partial, e.cause);
   }
-  return withDeterministics(m, { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace });
+  return withWarnings(warnings, withDeterministics(m, { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace }), checked);
 }
 
 /** The result with the model's derived values (`deterministic`) added, per draw, when it has any. */
-function withDeterministics<R extends WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>>(m: FlatModel, result: R): R {
+function withDeterministics<R extends Omit<WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>, 'warnings'>>(m: FlatModel, result: R): R {
   if (m.pinned.distribution.deterministicNames.length === 0) return result;
   return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
 }
@@ -429,7 +435,7 @@ function chainStepSize(s: NoUTurnSamplerResults['stepSize'], nChains: number): (
 function perChainNuts<K extends StructKind>(
   m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
   nChains: number, numWarmup: number, nDraws: number, thin: number, discardTuning: boolean,
-): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+): Omit<WindowedAdaptiveNutsResult<K, WindowedTrace>, 'warnings'> {
   const perChain = "with adaptation: 'per-chain'";
   if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
   const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => (v === undefined ? dflt : positiveNumber(arg, v, max));
@@ -484,7 +490,7 @@ function perChainNuts<K extends StructKind>(
  * (each draw mapped to constrained space on its own, by the compiled joint bijector, so the model
  * never sees a draws or chains axis), the trace `[N, C]`.
  */
-function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): Omit<WindowedAdaptiveNutsResult<K, WindowedTrace>, 'warnings'> {
   const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
   const constrain = flatConstrain(FN, m, compile);
   const sizes = constrain.shapes.map((s) => sizeOf(s));
