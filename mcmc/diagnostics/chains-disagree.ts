@@ -5,13 +5,15 @@
  * Each quantity (the log density, every scalar element of the draws) is rank-normalised over all
  * chains together (ArviZ's `z_scale`, as R-hat does), so heavy tails and far modes cannot swamp
  * the test. For chain c, its mean score `m_c` has the Monte Carlo standard error
- * `√(var_c / ess_c)`, with `ess_c` the split-chain ESS of that chain alone (so a chain that
- * drifts between its halves gets a larger error, not a false alarm). It is compared with the
+ * `√(var_c · τ_c / N)`, with `τ_c = N / ess_c` from the split-chain ESS of that chain alone (so a
+ * chain that drifts between its halves gets a larger error, not a false alarm), raised to the
+ * chains' mean `τ` when below it (one chain's `τ` is a noisy estimate, and an underestimate
+ * would make a false alarm). It is compared with the
  * mean of the other chains' means, whose error is `√(Σ_{j≠c} mcse_j²) / (C − 1)`:
  * `z_c = (m_c − m_others) / √(mcse_c² + mcse_others²)`. The chain with the largest `|z_c|` is
  * flagged when it passes the threshold, and the test repeats without it (see {@link flaggedChains}).
  * The threshold is the Bonferroni one `Φ⁻¹(1 − α / (2T))` for T = chains × quantities tests and α = 10⁻³,
- * i.e. 3.84 for 4 chains and one parameter plus the log density, 4.37 for 4 chains and 10
+ * i.e. 3.84 for 4 chains and one parameter plus the log density, 4.24 for 4 chains and 10
  * parameters.
  */
 import { essMeanOf } from './internal/arviz-stats.js';
@@ -56,14 +58,19 @@ export function flaggedChains(a: Chains, threshold: number): { chain: number; z:
   for (let i = 0; i < data.length; i++) { const v = data[i]!; if (v < lo) lo = v; if (v > hi) hi = v; }
   if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
   const z = zScale(a);
-  const means = new Float64Array(C), mcse2 = new Float64Array(C);
+  const means = new Float64Array(C), vars = new Float64Array(C), tau = new Float64Array(C), mcse2 = new Float64Array(C);
+  let tauMean = 0;
   for (let c = 0; c < C; c++) {
     const row = z.data.subarray(c * N, (c + 1) * N);
     means[c] = mean(row);
-    const v = variance(row, 1);
+    vars[c] = variance(row, 1);
     // A chain whose scores are all equal has no Monte Carlo error of its own.
-    mcse2[c] = v > 0 ? v / essMeanOf({ data: row, chains: 1, draws: N }) : 0;
+    tau[c] = vars[c]! > 0 ? N / essMeanOf({ data: row, chains: 1, draws: N }) : 0;
+    tauMean += tau[c]! / C;
   }
+  // One chain's autocorrelation time, estimated from its own draws, is noisy; an underestimate
+  // would shrink its error and raise a false alarm. So no chain's is taken below the chains' mean.
+  for (let c = 0; c < C; c++) mcse2[c] = vars[c]! > 0 ? vars[c]! * Math.max(tau[c]!, tauMean) / N : 0;
   const active = Array.from({ length: C }, (_, c) => c);
   const out: { chain: number; z: number }[] = [];
   while (active.length >= 2) {

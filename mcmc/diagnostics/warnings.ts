@@ -196,11 +196,17 @@ export function samplingWarnings(draws: DrawsStructure, trace?: unknown, options
 function disagreeWarning(d: readonly ChainDeviation[], C: number): SamplingWarning {
   const chains = [...new Set(d.map((x) => x.chain))].sort((a, b) => a - b);
   const variables = [...new Set(d.map((x) => x.quantity))];
-  const worst = chains.map((c) => d.find((x) => x.chain === c)!);
-  const says = worst.slice(0, LISTED).map((x) => {
+  // Per chain: its log density first (lower means a minor mode), then its worst parameter.
+  const worst = chains.map((c) => {
+    const mine = d.filter((x) => x.chain === c);
+    const lp = mine.find((x) => x.quantity === 'lp');
+    const par = mine.find((x) => x.quantity !== 'lp');
+    return [lp, par].filter((x) => x !== undefined);
+  });
+  const says = worst.slice(0, LISTED).map((xs) => `chain ${xs[0]!.chain}'s ` + xs.map((x) => {
     const what = x.quantity === 'lp' ? 'mean log density' : `mean of ${x.quantity}`;
-    return `chain ${x.chain}'s ${what} is ${fmt(x.chainMean)} against ${fmt(x.othersMean)} in the other chains (z = ${x.z.toFixed(1)})`;
-  }).join('; ');
+    return `${what} is ${fmt(x.chainMean)} against ${fmt(x.othersMean)} in the other chains (z = ${x.z.toFixed(1)})`;
+  }).join(', and its ')).join('; ');
   const more = worst.length > LISTED ? `; and ${worst.length - LISTED} more chains` : '';
   return {
     kind: 'chains-disagree', chains, variables,
