@@ -22,7 +22,8 @@ export interface SamplingRun {
   /** The sampler's trace (written as `sample_stats`). */
   readonly trace?: unknown;
   /** Derived values per draw (computed from `draws` when absent and the model has any). */
-  readonly deterministics?: Readonly<Record<string, Tensor>>;
+  readonly deterministics?: Readonly<Record<string, Tensor>>;  /** The run's warnings (accepted so a `windowedAdaptiveNuts` result passes as is; `inferenceDataJson`'s `warnings` option writes them). */
+  readonly warnings?: unknown;
 }
 
 /** Options of {@link inferenceData}. */
@@ -81,7 +82,7 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   else if (model instanceof JointDistribution) jd = model as JointDistribution<StructKind>;
   else return fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
   if (run === null || typeof run !== 'object') fail('type', FN, 'run', 'must be { draws, trace?, deterministics? } (windowedAdaptiveNuts\' result)', run);
-  checkOptions(FN, run, ['draws', 'trace', 'deterministics']);
+  checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'warnings']);
   const withLogLik = checkBoolean(FN, 'logLikelihood', o.logLikelihood ?? true);
   const withPredictive = checkBoolean(FN, 'posteriorPredictive', o.posteriorPredictive ?? true);
   const priorSamples = checkNonNegativeInteger(FN, 'prior', o.prior ?? 500);
