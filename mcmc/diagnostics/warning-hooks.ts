@@ -4,7 +4,7 @@
  * library prints nothing unless asked.
  */
 import { checkBoolean, checkFunction } from '../../src/checks.js';
-import type { DrawsStructure } from './draws.js';
+import { isPartRecord, type DrawsStructure } from './draws.js';
 import { samplingWarnings, type SamplingWarning, type SamplingWarningsOptions } from './warnings.js';
 
 /** The sampler options about warnings. */
@@ -47,7 +47,8 @@ export function withWarnings<R extends { readonly trace?: unknown }>(
 ): R & { readonly warnings: readonly SamplingWarning[] } {
   const r = result as R & { draws?: unknown; allStates?: unknown };
   const draws = (r.draws ?? r.allStates) as DrawsStructure;
-  const warnings = samplingWarnings(draws, r.trace ?? undefined, settings);
+  // A custom trace need not be a record (TFP's traceFn may return one tensor): then only the draws count.
+  const warnings = samplingWarnings(draws, isPartRecord(r.trace) ? r.trace : undefined, settings);
   for (const w of warnings) {
     if (hooks.warn) console.warn(`${hooks.fn}: ${w.message}`);
     hooks.onWarning?.(w);

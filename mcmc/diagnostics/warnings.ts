@@ -232,14 +232,19 @@ function namedParts(draws: DrawsStructure, names: readonly string[] | undefined)
 
 const TRACE_FIELDS = ['tune', 'targetLogProb', 'diverging', 'hasDivergence', 'treeDepth', 'energy'] as const;
 
-/** The trace fields the checks read, as float64 `[draws, chains]` values; fields of another shape (a custom trace) are left out. */
+/** The trace fields the checks read, as float64 `[draws, chains]` values; fields of another shape or kind (a custom trace's) are left out. */
 function traceFields(trace: Record<string, unknown> | undefined, N: number, C: number): Map<string, Float64Array> {
   const out = new Map<string, Float64Array>();
   if (trace === undefined) return out;
   for (const k of TRACE_FIELDS) {
     const v = trace[k];
     if (v === undefined) continue;
-    const t = toTensor(FN, `trace.${k}`, v);
+    let t: Tensor;
+    try {
+      t = toTensor(FN, `trace.${k}`, v);
+    } catch {
+      continue;   // not numbers: a custom trace's own field of that name
+    }
     if (t.size !== N * C || t.shape[0] !== N || (t.ndim > 1 && t.shape[1] !== C) || (t.ndim === 1 && C !== 1)) continue;
     out.set(k, float64Values(t));
   }

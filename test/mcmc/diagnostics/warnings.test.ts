@@ -157,6 +157,7 @@ describe('samplingWarnings on constructed draws', () => {
 
   it('a custom trace (other fields, other shapes) is ignored; an array of parts is named x0, x1 or by names', () => {
     expect(samplingWarnings(iid(16), { foo: tensor([1, 2, 3]), diverging: tensor([true, false]) })).toEqual([]);
+    expect(samplingWarnings(iid(16), { energy: 'high', treeDepth: { a: 1 } })).toEqual([]);
     const shifted = iid(17, (_d, c, v) => v + (c === 0 ? 1 : 0));
     expect(samplingWarnings([iid(18), shifted]).find((w) => w.kind === 'rhat')!.variables).toEqual(['x1']);
     expect(samplingWarnings([iid(18), shifted], undefined, { names: ['a', 'b'] }).find((w) => w.kind === 'rhat')!.variables).toEqual(['b']);
@@ -231,6 +232,14 @@ describe('samplingWarnings on real runs (windowedAdaptiveNuts)', () => {
     expect(div).toBeGreaterThan(0);
     const w = r.warnings.find((x) => x.kind === 'divergences')!;
     expect(w.message.startsWith(`${div} of 2000 transitions after warm-up diverged`)).toBe(true);
+  });
+
+  it('a pooled run whose traceFn returns one tensor: warnings from the draws alone', () => {
+    const model = new JointDistributionNamed({ x: new Normal({ loc: 0, scale: 1 }) });
+    const r = windowedAdaptiveNuts(model, { seed: 0, adaptation: 'pooled', nDraws: 50, numAdaptationSteps: 100, traceFn: (_s, _b, _a, k) => k.hasDivergence });
+    expect(r.trace).toBeInstanceOf(Tensor);
+    expect(kinds(r.warnings)).toContain('ess-bulk');   // 200 draws cannot give 400
+    expect(kinds(r.warnings).filter((k) => !['rhat', 'ess-bulk', 'ess-tail', 'chains-disagree'].includes(k))).toEqual([]);   // nothing from the trace
   });
 
   it('warn and onWarning are checked before sampling', () => {
