@@ -57,6 +57,10 @@ describe('stochax sample: warnings', () => {
     const html = readFileSync(join(dir, 'bi', 'report.html'), 'utf8');
     expect(html).toContain('<section id="warnings">');
     expect(html).toMatch(/<li class="warn"><b>chains-disagree<\/b>: 1 chain of 4 disagrees/);
+    // stochax summary prints the same warnings, computed from the file.
+    const sum = await cli('summary', 'bi/draws.json');
+    expect(sum.code, sum.err).toBe(0);
+    expect(sum.err.split('\n').filter((l) => l.startsWith('warning ['))).toEqual(lines);
     // Without --strict the same run exits 0.
     const loose = await cli('sample', 'bimodal.js', '--chains', '4', '--draws', '300', '--warmup', '200', '--out', 'bi', '--no-predictive', '--force');
     expect(loose.code, loose.err).toBe(0);
