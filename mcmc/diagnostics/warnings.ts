@@ -82,10 +82,14 @@ const LISTED = 5;
  *   leaves no draws.
  *
  * @example
+ * import { random } from 'stochax';
+ * import { JointDistributionNamed, Normal } from 'stochax/distributions';
  * import { windowedAdaptiveNuts, samplingWarnings } from 'stochax/mcmc';
- * const { draws, trace } = windowedAdaptiveNuts(model, { seed: 0 });
- * for (const w of samplingWarnings(draws, trace, { maxTreeDepth: 10 })) console.log(w.kind, w.message);
  * samplingWarnings({ x: random.normal(random.key(0), [1000, 4]) });   // → [] (iid draws)
+ * const model = new JointDistributionNamed({ x: new Normal({ loc: 0, scale: 1 }) });
+ * const { draws, trace } = windowedAdaptiveNuts(model, { seed: 0, maxTreeDepth: 1 });
+ * for (const w of samplingWarnings(draws, trace, { maxTreeDepth: 1 })) console.log(w.kind, w.message);
+ * // tree-depth 4000 of 4000 transitions (100.0%) hit the maximum tree depth 1 (chain 0: 1000, …): …
  */
 export function samplingWarnings(draws: DrawsStructure, trace?: unknown, options?: SamplingWarningsOptions): SamplingWarning[] {
   const o = checkOptions(FN, options, ['maxTreeDepth', 'warmupDraws', 'names']);

@@ -234,6 +234,16 @@ describe('samplingWarnings on real runs (windowedAdaptiveNuts)', () => {
     expect(w.message.startsWith(`${div} of 2000 transitions after warm-up diverged`)).toBe(true);
   });
 
+  it('tree-depth: a standard normal with maxTreeDepth 1 hits it nearly always', () => {
+    const model = new JointDistributionNamed({ x: new Normal({ loc: 0, scale: 1 }) });
+    const r = windowedAdaptiveNuts(model, { seed: 0, maxTreeDepth: 1, nDraws: 300, numAdaptationSteps: 200 });
+    const hits = Array.from(r.trace.treeDepth.data as Int32Array).filter((d) => d >= 1).length;
+    const w = r.warnings.find((x) => x.kind === 'tree-depth')!;
+    expect(w.message.startsWith(`${hits} of 1200 transitions`)).toBe(true);
+    expect(w.message).toMatch(/maximum tree depth 1 /);
+    expect(hits).toBeGreaterThan(1000);
+  });
+
   it('a pooled run whose traceFn returns one tensor: warnings from the draws alone', () => {
     const model = new JointDistributionNamed({ x: new Normal({ loc: 0, scale: 1 }) });
     const r = windowedAdaptiveNuts(model, { seed: 0, adaptation: 'pooled', nDraws: 50, numAdaptationSteps: 100, traceFn: (_s, _b, _a, k) => k.hasDivergence });
