@@ -10,8 +10,9 @@
  * chains' mean `τ` when below it (one chain's `τ` is a noisy estimate, and an underestimate
  * would make a false alarm). It is compared with the
  * mean of the other chains' means, whose error is `√(Σ_{j≠c} mcse_j²) / (C − 1)`:
- * `z_c = (m_c − m_others) / √(mcse_c² + mcse_others²)`. The chain with the largest `|z_c|` is
- * flagged when it passes the threshold, and the test repeats without it (see {@link flaggedChains}).
+ * `z_c = (m_c − m_others) / √(mcse_c² + mcse_others²)`. The chain with the largest `|z_c|` on
+ * any quantity is flagged when it passes the threshold, and the test repeats without it (see
+ * {@link flaggedChains}).
  * The threshold is the Bonferroni one `Φ⁻¹(1 − α / (2T))` for T = chains × quantities tests and
  * α = 10⁻⁴: 4.37 for 4 chains and one parameter plus the log density, 4.73 for 4 chains and 10
  * parameters.
@@ -49,20 +50,22 @@ export function chainsDisagreeThreshold(tests: number): number {
   return normalPpf(1 - CHAINS_DISAGREE_ALPHA / (2 * Math.max(tests, 1)));
 }
 
+/** One quantity's mean rank score per chain and its squared Monte Carlo error. */
+interface ChainScores {
+  readonly means: Float64Array;
+  readonly mcse2: Float64Array;
+}
+
 /**
- * The chains that disagree on one quantity (chain-major draws), with their z-scores, found one
- * at a time: the chain with the largest `|z|` against the mean of the other remaining chains is
- * flagged when it passes `threshold` and left out of the next round, so one stray chain does not
- * drag the others' reference away and get them flagged too (of a last pair that disagrees, both
- * are flagged: two chains cannot say which is wrong). Empty when the test does not apply: fewer
- * than 2 chains or {@link MIN_DRAWS} draws, NaN or infinite values, or constant draws.
+ * The per-chain scores of one quantity (chain-major draws), or undefined when the test does not
+ * apply: fewer than 2 chains or {@link MIN_DRAWS} draws, NaN or infinite values, or constant draws.
  */
-export function flaggedChains(a: Chains, threshold: number): { chain: number; z: number }[] {
+function chainScores(a: Chains): ChainScores | undefined {
   const { chains: C, draws: N, data } = a;
-  if (C < 2 || N < MIN_DRAWS || anyNaN(data)) return [];
+  if (C < 2 || N < MIN_DRAWS || anyNaN(data)) return undefined;
   let lo = Infinity, hi = -Infinity;
   for (let i = 0; i < data.length; i++) { const v = data[i]!; if (v < lo) lo = v; if (v > hi) hi = v; }
-  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
+  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return undefined;
   const z = zScale(a);
   const means = new Float64Array(C), vars = new Float64Array(C), tau = new Float64Array(C), mcse2 = new Float64Array(C);
   let tauMean = 0;
@@ -77,47 +80,77 @@ export function flaggedChains(a: Chains, threshold: number): { chain: number; z:
   // One chain's autocorrelation time, estimated from its own draws, is noisy; an underestimate
   // would shrink its error and raise a false alarm. So no chain's is taken below the chains' mean.
   for (let c = 0; c < C; c++) mcse2[c] = vars[c]! > 0 ? vars[c]! * Math.max(tau[c]!, tauMean) / N : 0;
+  return { means, mcse2 };
+}
+
+/** The z-score of each chain of `active` against the mean of the other chains of `active`. */
+function zAgainstOthers(s: ChainScores, active: readonly number[]): number[] {
+  const k = active.length;
+  let sumMeans = 0, sumMcse2 = 0;
+  for (const c of active) { sumMeans += s.means[c]!; sumMcse2 += s.mcse2[c]!; }
+  return active.map((c) => {
+    const others = (sumMeans - s.means[c]!) / (k - 1);
+    const se = Math.sqrt(s.mcse2[c]! + (sumMcse2 - s.mcse2[c]!) / (k - 1) ** 2);
+    const d = s.means[c]! - others;
+    return se > 0 ? d / se : d === 0 ? 0 : d * Infinity;
+  });
+}
+
+/** A flagged chain: on which quantity (an index), with which z-score. */
+export interface FlaggedChain {
+  readonly chain: number;
+  readonly quantity: number;
+  readonly z: number;
+}
+
+/**
+ * The chains that disagree with the others, found one at a time over all `quantities` together
+ * (each chain-major draws of the same chains): the chain with the largest `|z|` on any quantity,
+ * against the mean of the other remaining chains, is flagged when it passes `threshold` and left
+ * out of the next round, so one stray chain does not drag the others' reference away and get
+ * them flagged too. Of a last pair that disagrees, both are flagged: two chains cannot say which
+ * is wrong. Each flagged chain is listed once per quantity on which it passed the threshold in
+ * its round, worst first; the first entry is the first round's largest `|z|` (with threshold 0,
+ * the statistic whose law the false-alarm rate is about).
+ */
+export function flaggedChains(quantities: readonly Chains[], threshold: number): FlaggedChain[] {
+  const scores = quantities.map(chainScores);
+  const C = quantities[0]?.chains ?? 0;
   const active = Array.from({ length: C }, (_, c) => c);
-  const out: { chain: number; z: number }[] = [];
+  const out: FlaggedChain[] = [];
   while (active.length >= 2) {
-    const k = active.length;
-    let sumMeans = 0, sumMcse2 = 0;
-    for (const c of active) { sumMeans += means[c]!; sumMcse2 += mcse2[c]!; }
-    const scores = active.map((c) => {
-      const others = (sumMeans - means[c]!) / (k - 1);
-      const se = Math.sqrt(mcse2[c]! + (sumMcse2 - mcse2[c]!) / (k - 1) ** 2);
-      const d = means[c]! - others;
-      return se > 0 ? d / se : d === 0 ? 0 : d * Infinity;
-    });
-    let worst = 0;
-    for (let j = 1; j < k; j++) if (Math.abs(scores[j]!) > Math.abs(scores[worst]!)) worst = j;
-    if (!(Math.abs(scores[worst]!) > threshold)) break;
-    if (k === 2) { out.push(...active.map((c, j) => ({ chain: c, z: scores[j]! }))); break; }
-    out.push({ chain: active[worst]!, z: scores[worst]! });
-    active.splice(worst, 1);
+    const zs = scores.map((s) => (s === undefined ? undefined : zAgainstOthers(s, active)));
+    let best = { j: -1, q: -1, z: 0 };
+    zs.forEach((z, q) => z?.forEach((v, j) => { if (Math.abs(v) > Math.abs(best.z) || best.j < 0) best = { j, q, z: v }; }));
+    if (best.j < 0 || !(Math.abs(best.z) > threshold)) break;
+    const flag = (j: number): void => {
+      const mine: FlaggedChain[] = [];
+      zs.forEach((z, q) => { if (z !== undefined && Math.abs(z[j]!) > threshold) mine.push({ chain: active[j]!, quantity: q, z: z[j]! }); });
+      out.push(...mine.sort((x, y) => Math.abs(y.z) - Math.abs(x.z)));
+    };
+    if (active.length === 2) { flag(best.j); flag(1 - best.j); break; }
+    flag(best.j);
+    active.splice(best.j, 1);
   }
   return out;
 }
 
 /**
- * The deviations past the threshold over `quantities` (name and chain-major draws), worst
- * first. All quantities count towards the number of tests, whether or not the test applies.
+ * The chains that disagree with the others over `quantities` (name and chain-major draws), with
+ * the threshold for all of them (every quantity counts as a test, whether or not it applies):
+ * one entry per flagged chain and quantity, in the order they were flagged.
  */
 export function disagreeingChains(quantities: readonly (readonly [string, Chains])[]): ChainDeviation[] {
   if (quantities.length === 0) return [];
   const threshold = chainsDisagreeThreshold(quantities[0]![1].chains * quantities.length);
-  const out: ChainDeviation[] = [];
-  for (const [quantity, a] of quantities) {
-    const flagged = flaggedChains(a, threshold);
-    if (flagged.length === 0) continue;
-    const raw = new Float64Array(a.chains);
-    for (let c = 0; c < a.chains; c++) raw[c] = mean(a.data.subarray(c * a.draws, (c + 1) * a.draws));
-    // The other chains' mean in the message: of the chains not flagged (of the rest, for a last pair).
-    const ok = Array.from({ length: a.chains }, (_, c) => c).filter((c) => !flagged.some((f) => f.chain === c));
-    for (const { chain, z } of flagged) {
-      const ref = ok.length > 0 ? ok : flagged.map((f) => f.chain).filter((c) => c !== chain);
-      out.push({ quantity, chain, z, chainMean: raw[chain]!, othersMean: ref.reduce((s, c) => s + raw[c]!, 0) / ref.length });
-    }
-  }
-  return out.sort((x, y) => Math.abs(y.z) - Math.abs(x.z));
+  const flagged = flaggedChains(quantities.map(([, a]) => a), threshold);
+  const bad = new Set(flagged.map((f) => f.chain));
+  return flagged.map(({ chain, quantity, z }) => {
+    const a = quantities[quantity]![1];
+    const raw = (c: number): number => mean(a.data.subarray(c * a.draws, (c + 1) * a.draws));
+    // The other chains' mean in the message: of the chains not flagged (of the rest, when all were).
+    let ref = Array.from({ length: a.chains }, (_, c) => c).filter((c) => !bad.has(c));
+    if (ref.length === 0) ref = [...bad].filter((c) => c !== chain);
+    return { quantity: quantities[quantity]![0], chain, z, chainMean: raw(chain), othersMean: ref.reduce((s, c) => s + raw(c), 0) / ref.length };
+  });
 }

@@ -135,7 +135,7 @@ export function samplingWarnings(draws: DrawsStructure, trace?: unknown, options
     rhats.sort((x, y) => y[1] - x[1]);
     out.push({
       kind: 'rhat', variables: rhats.map(([id]) => id),
-      message: `R-hat is above ${RHAT_THRESHOLD} for ${count(rhats.length, 'parameter')} of ${total} (${listed(rhats, 2)}): the chains have not mixed, `
+      message: `R-hat is above ${RHAT_THRESHOLD} for ${count(rhats.length, 'parameter')} of ${total} (${listed(rhats, 3)}): the chains have not mixed, `
         + 'so the draws do not yet represent the posterior. Run more warm-up and draws (numAdaptationSteps, nDraws); if a chain sits in another mode, '
         + 'start the chains elsewhere (init, currentState) or reparameterise.',
     });

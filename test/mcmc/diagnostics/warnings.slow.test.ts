@@ -29,9 +29,8 @@ function healthyRuns(dim: number, seeds: number, first: number): { counts: Recor
     for (const w of r.warnings) counts[w.kind] = (counts[w.kind] ?? 0) + 1;
     const one = { draws: 1000, chains: 4, eventShape: [], eventSize: 1 };
     const x = float64Values(r.draws.x as Tensor);
-    let m = Math.abs(flaggedChains(componentChains(float64Values(r.trace.targetLogProb), one, 0), 0)[0]!.z);
-    for (let e = 0; e < dim; e++) m = Math.max(m, Math.abs(flaggedChains(componentChains(x, { ...one, eventSize: dim }, e), 0)[0]!.z));
-    maxZ.push(m);
+    const quantities = [componentChains(float64Values(r.trace.targetLogProb), one, 0), ...Array.from({ length: dim }, (_, e) => componentChains(x, { ...one, eventSize: dim }, e))];
+    maxZ.push(Math.abs(flaggedChains(quantities, 0)[0]!.z));
   }
   return { counts, maxZ };
 }

@@ -50,7 +50,7 @@ describe('samplingWarnings on constructed draws', () => {
     const ws = samplingWarnings({ mu: iid(3, (_d, c, v) => v + (c === 3 ? 0.5 : 0)), sigma: iid(4) }, healthyTrace());
     const w = ws.find((x) => x.kind === 'rhat')!;
     expect(w.variables).toEqual(['mu']);
-    expect(w.message).toMatch(/^R-hat is above 1\.01 for 1 parameter of 2 \(mu 1\.0\d\)/);
+    expect(w.message).toMatch(/^R-hat is above 1\.01 for 1 parameter of 2 \(mu 1\.0\d\d\)/);
     expect(w.message).toMatch(/more warm-up and draws/);
     // The same shift is a chain that disagrees: chain 3 alone, on mu.
     const d = ws.find((x) => x.kind === 'chains-disagree')!;
@@ -132,6 +132,11 @@ describe('samplingWarnings on constructed draws', () => {
     const x = iid(12, (_d, c, v) => v + (c === 0 || c === 3 ? 3 : 0));
     // Two against two: one pair is named (which one is a toss-up; either says the chains split).
     expect([[0, 3], [1, 2]]).toContainEqual(samplingWarnings({ x }).find((w) => w.kind === 'chains-disagree')!.chains);
+    // With the log density split the same way, still one pair (the chains are flagged over all quantities together).
+    const lp = iid(20, (_d, c, v) => v - (c === 0 || c === 3 ? 3 : 0));
+    const both = samplingWarnings({ x }, { ...healthyTrace(), targetLogProb: lp }).find((w) => w.kind === 'chains-disagree')!;
+    expect([[0, 3], [1, 2]]).toContainEqual(both.chains);
+    expect(both.variables).toEqual(expect.arrayContaining(['lp', 'x']));
     const two = iid(13, (_d, c, v) => v + (c === 1 ? 3 : 0), N, 2);
     expect(samplingWarnings({ x: two }).find((w) => w.kind === 'chains-disagree')!.chains).toEqual([0, 1]);
   });
@@ -141,7 +146,7 @@ describe('samplingWarnings on constructed draws', () => {
     const ratio = new Float64Array(N * C);
     for (let i = 0; i < N * C; i++) ratio[i] = v[2 * i]! / v[2 * i + 1]!;   // standard Cauchy
     expect(samplingWarnings({ t: new Tensor(ratio, [N, C], 'float64') })).toEqual([]);
-    expect(flaggedChains({ data: Float64Array.from({ length: 2 * 40 }, (_, i) => (i < 40 ? i : i + 0.5)), chains: 2, draws: 40 }, 3)).toEqual([]);
+    expect(flaggedChains([{ data: Float64Array.from({ length: 2 * 40 }, (_, i) => (i < 40 ? i : i + 0.5)), chains: 2, draws: 40 }], 3)).toEqual([]);
   });
 
   it('the chains-disagree threshold is Bonferroni at α = 1e-4 over chains × quantities', () => {
