@@ -7,7 +7,7 @@
  * the test. For chain c, its mean score `m_c` has the Monte Carlo standard error
  * `√(var_c · τ_c / N)`, with `τ_c = N / ess_c` from the split-chain ESS of that chain alone (so a
  * chain that drifts between its halves gets a larger error, not a false alarm), raised to the
- * chains' mean `τ` when below it (one chain's `τ` is a noisy estimate, and an underestimate
+ * chains' median `τ` when below it (one chain's `τ` is a noisy estimate, and an underestimate
  * would make a false alarm). It is compared with the
  * mean of the other chains' means, whose error is `√(Σ_{j≠c} mcse_j²) / (C − 1)`:
  * `z_c = (m_c − m_others) / √(mcse_c² + mcse_others²)`. The chain with the largest `|z_c|` on
@@ -26,6 +26,7 @@
 import { essMeanOf } from './internal/arviz-stats.js';
 import { anyNaN, mean, variance, zScale, type Chains } from './internal/chains.js';
 import { normalPpf } from './internal/normal-ppf.js';
+import { median, sorted } from './internal/quantile.js';
 
 /** The nominal false-alarm probability of one run (all chains and quantities together). */
 export const CHAINS_DISAGREE_ALPHA = 1e-4;
@@ -68,18 +69,18 @@ function chainScores(a: Chains): ChainScores | undefined {
   if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return undefined;
   const z = zScale(a);
   const means = new Float64Array(C), vars = new Float64Array(C), tau = new Float64Array(C), mcse2 = new Float64Array(C);
-  let tauMean = 0;
   for (let c = 0; c < C; c++) {
     const row = z.data.subarray(c * N, (c + 1) * N);
     means[c] = mean(row);
     vars[c] = variance(row, 1);
     // A chain whose scores are all equal has no Monte Carlo error of its own.
     tau[c] = vars[c]! > 0 ? N / essMeanOf({ data: row, chains: 1, draws: N }) : 0;
-    tauMean += tau[c]! / C;
   }
   // One chain's autocorrelation time, estimated from its own draws, is noisy; an underestimate
-  // would shrink its error and raise a false alarm. So no chain's is taken below the chains' mean.
-  for (let c = 0; c < C; c++) mcse2[c] = vars[c]! > 0 ? vars[c]! * Math.max(tau[c]!, tauMean) / N : 0;
+  // would shrink its error and raise a false alarm. So no chain's is taken below the chains'
+  // median (not the mean: one chain hopping between modes has a huge τ, and would hide the others).
+  const tauMedian = median(sorted(tau));
+  for (let c = 0; c < C; c++) mcse2[c] = vars[c]! > 0 ? vars[c]! * Math.max(tau[c]!, tauMedian) / N : 0;
   return { means, mcse2 };
 }
 
