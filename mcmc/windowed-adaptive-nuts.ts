@@ -257,7 +257,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
 ): WindowedAdaptiveNutsResult<K> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
     'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn']);
-  const warnings = warningHooks(FN, o);
+  const warnHooks = warningHooks(FN, o);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
   const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
@@ -279,7 +279,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
   const checked = { maxTreeDepth: o.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : n };
-  if (adaptation === 'per-chain') return withWarnings(warnings, withDeterministics(m, perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning)), checked);
+  if (adaptation === 'per-chain') return withWarnings(warnHooks, withDeterministics(m, perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning)), checked);
   const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
   given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
@@ -354,7 +354,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
     };
     throw new AbortError(`${FN}: aborted after ${p.numResults} draws`, partial, e.cause);
   }
-  return withWarnings(warnings, withDeterministics(m, { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace }), checked);
+  return withWarnings(warnHooks, withDeterministics(m, { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace }), checked);
 }
 
 /** The result with the model's derived values (`deterministic`) added, per draw, when it has any. */
