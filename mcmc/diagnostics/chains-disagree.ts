@@ -137,21 +137,37 @@ export function flaggedChains(quantities: readonly Chains[], threshold: number):
 }
 
 /**
- * The chains that disagree with the others over `quantities` (name and chain-major draws), with
- * the threshold for all of them (every quantity counts as a test, whether or not it applies):
- * one entry per flagged chain and quantity, in the order they were flagged.
+ * The chains that disagree with the others over `quantities` (name and chain-major draws; `'lp'`
+ * names the log density), with the threshold for all of them (every quantity counts as a test,
+ * whether or not it applies): one entry per flagged chain and quantity. When the flagged chains
+ * are as many as the others (two against two), neither group is a majority; the group named is
+ * then the one with the lower mean log density (a minor mode's, usually), each of its chains
+ * compared with the other group.
  */
 export function disagreeingChains(quantities: readonly (readonly [string, Chains])[]): ChainDeviation[] {
   if (quantities.length === 0) return [];
-  const threshold = chainsDisagreeThreshold(quantities[0]![1].chains * quantities.length);
-  const flagged = flaggedChains(quantities.map(([, a]) => a), threshold);
-  const bad = new Set(flagged.map((f) => f.chain));
+  const C = quantities[0]![1].chains;
+  const threshold = chainsDisagreeThreshold(C * quantities.length);
+  let flagged = flaggedChains(quantities.map(([, a]) => a), threshold);
+  const raw = (q: number, c: number): number => { const a = quantities[q]![1]; return mean(a.data.subarray(c * a.draws, (c + 1) * a.draws)); };
+  const groupMean = (q: number, cs: readonly number[]): number => cs.reduce((t, c) => t + raw(q, c), 0) / cs.length;
+  let bad = [...new Set(flagged.map((f) => f.chain))];
+  let ok = Array.from({ length: C }, (_, c) => c).filter((c) => !bad.includes(c));
+  const lp = quantities.findIndex(([name]) => name === 'lp');
+  if (ok.length > 0 && ok.length === bad.length && lp >= 0 && groupMean(lp, bad) > groupMean(lp, ok)) {
+    [bad, ok] = [ok, bad];
+    const scores = quantities.map(([, a]) => chainScores(a));
+    flagged = bad.flatMap((c) => scores.flatMap((sc, q): FlaggedChain[] => {
+      if (sc === undefined) return [];
+      const m = ok.reduce((t, j) => t + sc.means[j]!, 0) / ok.length;
+      const se = Math.sqrt(sc.mcse2[c]! + ok.reduce((t, j) => t + sc.mcse2[j]!, 0) / ok.length ** 2);
+      const z = se > 0 ? (sc.means[c]! - m) / se : 0;
+      return Math.abs(z) > threshold ? [{ chain: c, quantity: q, z }] : [];
+    }).sort((x, y) => Math.abs(y.z) - Math.abs(x.z)));
+  }
   return flagged.map(({ chain, quantity, z }) => {
-    const a = quantities[quantity]![1];
-    const raw = (c: number): number => mean(a.data.subarray(c * a.draws, (c + 1) * a.draws));
     // The other chains' mean in the message: of the chains not flagged (of the rest, when all were).
-    let ref = Array.from({ length: a.chains }, (_, c) => c).filter((c) => !bad.has(c));
-    if (ref.length === 0) ref = [...bad].filter((c) => c !== chain);
-    return { quantity: quantities[quantity]![0], chain, z, chainMean: raw(chain), othersMean: ref.reduce((s, c) => s + raw(c), 0) / ref.length };
+    const ref = ok.length > 0 ? ok : bad.filter((c) => c !== chain);
+    return { quantity: quantities[quantity]![0], chain, z, chainMean: raw(quantity, chain), othersMean: groupMean(quantity, ref) };
   });
 }
