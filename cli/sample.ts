@@ -70,8 +70,8 @@ After the table, the run's warnings go to stderr, one per line: R-hat above 1.01
 tail ESS below 100 per chain, divergences after warm-up, transitions at the maximum tree
 depth, E-BFMI below 0.3, and chains that disagree with the others beyond Monte Carlo error
 (a chain stuck in another mode), each with what to try. They are also in report.html and in
-draws.json's attrs (\`warnings\`, \`warning_kinds\`). Without --strict they do not change the
-exit code.
+draws.json's attrs (\`warnings\`: the messages, one per line; \`warning_kinds\`: the kinds,
+comma-separated). Without --strict they do not change the exit code.
 
 The model module exports either (exporting both is an error)
   export const model = new JointDistributionNamed({ ... });  // sampled with windowedAdaptiveNuts

@@ -62,19 +62,21 @@ export interface InferenceDataJsonOptions {
   readonly settings?: RunSettings;
   /**
    * The run's warnings (`windowedAdaptiveNuts`' `warnings`, or `samplingWarnings(...)`), written to
-   * `attrs` as two lists of strings, `warnings` (the messages) and `warning_kinds`, even when empty.
+   * `attrs` as two flat strings like every attribute (netCDF keeps them as they are):
+   * `warnings`, the messages one per line, and `warning_kinds`, the kinds comma-separated (both
+   * `''` when there are none).
    */
   readonly warnings?: readonly Pick<SamplingWarning, 'kind' | 'message'>[];
 }
 
-/** The warnings as the two `attrs` lists (JSON text), after checking them. */
+/** The warnings as the two `attrs` strings (JSON text), after checking them. */
 function warningAttrs(fn: string, warnings: unknown): [string, string][] {
   if (!Array.isArray(warnings)) fail('type', fn, 'warnings', 'must be an array of { kind, message } warnings', warnings);
   warnings.forEach((w, i) => {
     if (w === null || typeof w !== 'object' || typeof w.kind !== 'string' || typeof w.message !== 'string') fail('type', fn, `warnings[${i}]`, 'must be a { kind, message } warning', w);
   });
-  const list = (xs: readonly string[]) => `[${xs.map((x) => JSON.stringify(x)).join(', ')}]`;
-  return [['warnings', list(warnings.map((w: SamplingWarning) => w.message))], ['warning_kinds', list(warnings.map((w: SamplingWarning) => w.kind))]];
+  const ws = warnings as SamplingWarning[];
+  return [['warnings', JSON.stringify(ws.map((w) => w.message.replace(/\s*\n\s*/g, ' ')).join('\n'))], ['warning_kinds', JSON.stringify(ws.map((w) => w.kind).join(','))]];
 }
 
 /** A tensor (any rank) as nested JSON arrays. */
@@ -178,8 +180,8 @@ function checkCoords(fn: string, coords: unknown, dims: unknown, sizes: Readonly
  * `energy`, `tree_depth`, `step_size`, `lp`, `acceptance_rate`, `n_steps`, …), and, when
  * given, `log_likelihood`, `posterior_predictive`, `prior`, `prior_predictive`,
  * `observed_data`, with `coords`, `dims` and `attrs` (`inference_library: 'stochax'` and the
- * flattened settings, and with `warnings` the run's warnings as the lists `warnings` and
- * `warning_kinds`). `az.loo(az.from_json(path))` gives stochax's `loo` of the same
+ * flattened settings, and with `warnings` the run's warnings as `warnings`, one message per
+ * line, and `warning_kinds`, comma-separated). `az.loo(az.from_json(path))` gives stochax's `loo` of the same
  * log-likelihood. Numbers are written in their shortest round-trip form (`NaN`, `Infinity` as
  * Python's `json` writes them). {@link fromArvizJson} reads the file back.
  *
