@@ -8,20 +8,19 @@
  * `√(var_c · τ_c / N)`, with `τ_c = N / ess_c` from the split-chain ESS of that chain alone (so a
  * chain that drifts between its halves gets a larger error, not a false alarm), raised to the
  * chains' median `τ` when below it (one chain's `τ` is a noisy estimate, and an underestimate
- * would make a false alarm). It is compared with the
- * mean of the other chains' means, whose error is `√(Σ_{j≠c} mcse_j²) / (C − 1)`:
- * `z_c = (m_c − m_others) / √(mcse_c² + mcse_others²)`. The chain with the largest `|z_c|` on
- * any quantity is flagged when it passes the threshold, and the test repeats without it (see
- * {@link flaggedChains}).
- * The threshold is the Bonferroni one `Φ⁻¹(1 − α / (2T))` for T = chains × quantities tests and
+ * would make a false alarm). It is compared with the mean of the other chains' means, whose
+ * error is `√(Σ_{j≠c} mcse_j²) / (C − 1)`: `z_c = (m_c − m_others) / √(mcse_c² + mcse_others²)`.
+ * The chain with the largest `|z_c|` on any quantity is flagged when it passes the threshold,
+ * and the test repeats without it (see {@link flaggedChains}). The threshold is the Bonferroni one `Φ⁻¹(1 − α / (2T))` for T = chains × quantities tests and
  * α = 10⁻⁴: 4.37 for 4 chains and one parameter plus the log density, 4.73 for 4 chains and 10
  * parameters.
  *
- * Measured on healthy 4 × 1000 NUTS runs of a standard normal (1000 seeds in 1-d, 500 in 10-d;
- * warnings.slow.test.ts repeats a part): the largest |z| of the first round is close to its
- * nominal law in 1-d (4.4% of runs past the 5% Bonferroni threshold, 1.1% past the 1%, 0.2%
- * past the 0.1% one), conservative in 10-d (1.8%, 0.4%, 0%), and never passed 3.98 — no false
- * alarm at α = 10⁻⁴ in 1500 runs; the rate is about 10⁻⁴ per run by design.
+ * Measured on healthy 4 × 1000 NUTS runs (`windowedAdaptiveNuts`' defaults) of a standard
+ * normal, seeds 1000–1999 in 1-d and 1000–1499 in 10-d (warnings.slow.test.ts repeats 400 runs on
+ * other seeds): the largest |z| of the first round follows its nominal law closely in 1-d (4.5% of
+ * runs past the 5% Bonferroni threshold, 1.1% past the 1%, 0.2% past the 0.1% one) and is
+ * conservative in 10-d (2.0%, 0.4%, 0%); it never passed 3.98, so no false alarm at α = 10⁻⁴ in
+ * 1500 runs: the rate is about 10⁻⁴ per run by design.
  *
  * Power, measured on x ~ N(5, 5), y ~ N(x², 1) (modes at ±√y, the negative one a minor mode),
  * 4 × 1000 runs with chain 3 started in the minor mode, 100 seeds: with y = 100 (a barrier of

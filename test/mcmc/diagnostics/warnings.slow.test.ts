@@ -5,7 +5,7 @@
 // false-failure rate is about 400 × 1e-4 ≈ 4% by design, and it is deterministic under its fixed
 // seeds. It also checks that the chains-disagree statistic is not much more conservative than
 // designed (which would cost power): in 1-d the share of runs whose largest first-round |z| passes
-// the 5% Bonferroni threshold is within [1%, 10%] (4.4% measured over 1000 seeds; binomial sd
+// the 5% Bonferroni threshold is within [1%, 10%] (4.5% measured over 1000 seeds; binomial sd
 // 1.2% at n = 300, so a false failure is below 1e-3).
 import { describe, expect, it } from 'vitest';
 import { JointDistributionNamed } from '../../../distributions/joint/joint-distribution-named.js';
