@@ -22,7 +22,7 @@ export const HELP = `stochax — reproducible probabilistic programming: same se
 
 Usage:
   stochax sample <model.ts|model.js> [--chains 4] [--draws 1000] [--warmup 1000] [--seed 0]
-                 [--workers N] [--chain-index i] [--out dir] [--force]
+                 [--workers N] [--chain-index i] [--out dir] [--force] [--strict]
   stochax summary <draws.json>
   stochax merge <draws.json>... [--out merged.json] [--force]
   stochax <command> --help
@@ -30,7 +30,8 @@ Usage:
 
 Commands:
   sample    sample a model module; print the summary table; write draws.csv, draws.json
-            (an ArviZ InferenceData: az.from_json('draws.json')) and report.html
+            (an ArviZ InferenceData: az.from_json('draws.json')) and report.html; print the
+            run's warnings (R-hat, ESS, divergences, …) to stderr; --strict: exit 2 if any
   summary   print the summary table of a draws.json
   merge     concatenate the chains of several draws.json files
 

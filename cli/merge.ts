@@ -7,12 +7,14 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
+import { samplingWarnings } from '../mcmc/diagnostics/warnings.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceDataJson, type ArvizDraws, type InferenceDataGroups, type RunSettings } from './report/index.js';
 import { parseArgs } from './args.js';
 import { CliError, type CliIo } from './errors.js';
 import { checkOutputFile, writeFileAtomic } from './output.js';
 import { readDrawsJson } from './summary.js';
+import { printWarnings } from './warnings.js';
 
 export const MERGE_HELP = `Usage: stochax merge <draws.json> <draws.json>... [--out merged.json]
 
@@ -20,7 +22,9 @@ Concatenates the chains of several draws.json files (same variables, draws and s
 one file (log_likelihood and posterior_predictive too; prior, prior_predictive and
 observed_data from the first file), in the order given — or, when every file comes from \`stochax sample --chain-index\`,
 in chain-index order. Merging the N files of a --chains N run equals the single run's
-draws.json bit for bit. Prints the merged summary table.
+draws.json bit for bit. Prints the merged summary table, and the merged chains' warnings
+(R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree) to stderr; they replace
+the files' own warnings in the merged file's attrs.
 
 The files must be different runs, or different chains of one run: the same file twice, or
 the same chain in two files (duplicated chains inflate ESS and hide R-hat problems), is an
@@ -216,7 +220,11 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   checkOutputFile(out, paths, force);
   const files = positionals.map((f) => readDrawsJson(f, cwd));
   const { draws, trace, settings, groups } = mergeDraws(files, positionals, force);
-  writeFileAtomic(out, inferenceDataJson({ posterior: draws, sampleStats: trace, ...groups }, { settings }));
-  io.stdout(`${summary({ allStates: draws, trace }).format()}\n\nwrote ${out} (${draws[Object.keys(draws)[0]!]!.shape[1]} chains from ${files.length} files)\n`);
+  const depth = settings.max_tree_depth;
+  const warnings = samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {});
+  writeFileAtomic(out, inferenceDataJson({ posterior: draws, sampleStats: trace, ...groups }, { settings, warnings }));
+  io.stdout(`${summary({ allStates: draws, trace }).format()}\n`);
+  printWarnings(io, warnings);
+  io.stdout(`\nwrote ${out} (${draws[Object.keys(draws)[0]!]!.shape[1]} chains from ${files.length} files)\n`);
   return 0;
 }

@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
+import { samplingWarnings, type SamplingWarning } from '../mcmc/diagnostics/warnings.js';
 import { mergeChains } from '../mcmc/parallel/merge-chains.js';
 import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
@@ -17,6 +18,7 @@ import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
 import { checkRunFolder, writeRunFolder } from './output.js';
+import { printWarnings } from './warnings.js';
 import { chainProgress } from './progress.js';
 import { stochaxVersion } from './version.js';
 
@@ -62,6 +64,14 @@ Flags:
   --no-predictive  leave out log_likelihood, posterior_predictive and the prior groups
   --var-names a,b  only these variables in the printed table and report.html (ArviZ's
                    var_names; draws.json and draws.csv keep every variable)
+  --strict         exit with code 2 (after writing the files) when the run has warnings
+
+After the table, the run's warnings go to stderr, one per line: R-hat above 1.01, bulk or
+tail ESS below 100 per chain, divergences after warm-up, transitions at the maximum tree
+depth, E-BFMI below 0.3, and chains that disagree with the others beyond Monte Carlo error
+(a chain stuck in another mode), each with what to try. They are also in report.html and in
+draws.json's attrs (\`warnings\`: the messages, one per line; \`warning_kinds\`: the kinds,
+comma-separated). Without --strict they do not change the exit code.
 
 The model module exports either (exporting both is an error)
   export const model = new JointDistributionNamed({ ... });  // sampled with windowedAdaptiveNuts
@@ -94,18 +104,21 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   prior: { kind: 'int', min: 0 },
   'no-predictive': { kind: 'bool' },
   'var-names': { kind: 'string' },
+  strict: { kind: 'bool' },
 };
 
 interface Run {
   readonly draws: Record<string, Tensor> | object;
   readonly trace: unknown;
   readonly deterministics?: Readonly<Record<string, Tensor>>;
+  /** The sampler's warnings (computed from the draws and trace when it returns none). */
+  readonly warnings?: readonly SamplingWarning[];
 }
 
 /**
  * Runs `stochax sample`.
  *
- * @returns the exit code (0).
+ * @returns the exit code: 0, or 2 with --strict when the run has warnings.
  * @throws CliError (and library errors) for `run` to print as one line.
  * @example
  * await sampleCommand(['model.ts', '--chains', '2'], io);
@@ -140,6 +153,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const o: RunOptions = { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric: metric as RunOptions['metric'] };
   const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io) : runSetup(model, o, io)));
   io.stderr(`sampled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const warnings = runWarnings(result, io);
 
   const settings: RunSettings = {
     seed: typeof seed === 'bigint' ? String(seed) : seed,
@@ -147,6 +161,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     sampler: model.kind === 'joint' ? 'windowedAdaptiveNuts' : 'setup',
     // The metric changes the draws, so merge can tell runs apart by it.
     ...(model.kind === 'joint' ? { metric: metric ?? (model.options as { metric?: string }).metric ?? 'diagonal' } : {}),
+    // A non-default tree depth, so `stochax merge` warns about the merged chains at the right one.
+    ...(model.kind === 'joint' && typeof (model.options as { maxTreeDepth?: unknown } | undefined)?.maxTreeDepth === 'number' ? { max_tree_depth: (model.options as { maxTreeDepth: number }).maxTreeDepth } : {}),
     ...(chainIndex === undefined ? {} : { chain_index: chainIndex }),
     versions: { stochax: stochaxVersion(), node: process.version },
   };
@@ -160,7 +176,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
     }
   }
-  const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings }) };
+  const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings, ...(warnings === undefined ? {} : { warnings }) }) };
   const posterior = idata.posterior;
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   let s;
@@ -172,16 +188,30 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
   }
   io.stdout(`${s.format()}\n`);
+  printWarnings(io, warnings);
   try {
-    texts['report.html'] = reportHtml({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }) });
+    texts['report.html'] = reportHtml({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) });
   } catch (e) {
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
   }
   writeRunFolder(out, texts);
   const [first, ...others] = Object.keys(texts).sort().map((f) => join(out, f));
   io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
-  return 0;
+  return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;
 }
+
+/** The run's warnings: the sampler's, else computed from the draws and trace (undefined, with a note, when they cannot be). */
+function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefined {
+  if (run.warnings !== undefined) return run.warnings;
+  try {
+    const trace = run.trace !== null && typeof run.trace === 'object' ? run.trace : undefined;
+    return samplingWarnings(run.draws as never, trace);
+  } catch (e) {
+    io.stderr(`note: the run's warnings could not be computed: ${oneLine(e)}\n`);
+    return undefined;
+  }
+}
+
 
 /**
  * A joint model's InferenceData: the posterior with its derived values, and unless
@@ -317,6 +347,7 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
     ...(o.compile ? {} : { compile: false }),
     ...(o.metric === undefined ? {} : { metric: o.metric }),
     onProgress: (p: WindowedProgress) => progress.update(p),
+    warn: false,   // the CLI prints the warnings itself, after the table
   };
   let run;
   try {

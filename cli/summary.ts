@@ -2,16 +2,19 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { summary } from '../mcmc/diagnostics/summary.js';
+import { samplingWarnings } from '../mcmc/diagnostics/warnings.js';
 import { fromArvizJson, type ArvizDraws } from './report/index.js';
 import { parseArgs } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
+import { printWarnings } from './warnings.js';
 
 export const SUMMARY_HELP = `Usage: stochax summary <draws.json> [--var-names a,b]
 
 Prints the summary table (mean, MCSE, sd, ArviZ's 94% HDI hdi_3%/hdi_97%, ESS_bulk,
 ESS_tail, R_hat, divergences) of a draws.json written by \`stochax sample\` or \`stochax merge\` (or any
 ArviZ InferenceData JSON, az.to_json's or az.from_dict-shaped, with a posterior group; its
-posterior includes the model's deterministic(...) values).
+posterior includes the model's deterministic(...) values), then the draws' warnings (R-hat,
+ESS, divergences, tree depth, E-BFMI, chains that disagree) to stderr, as \`stochax sample\` does.
 
 Flags:
   --var-names a,b  only these variables, in this order (ArviZ's var_names)
@@ -53,8 +56,11 @@ export async function summaryCommand(argv: readonly string[], io: CliIo): Promis
   const { positionals, flags } = parseArgs(argv, { 'var-names': { kind: 'string' } }, 'summary');
   if (flags.get('help')) { io.stdout(SUMMARY_HELP); return 0; }
   if (positionals.length !== 1) throw new CliError('give one draws file: stochax summary <draws.json>');
-  const { draws, trace } = readDrawsJson(positionals[0]!, io.cwd ?? process.cwd());
+  const { draws, trace, settings } = readDrawsJson(positionals[0]!, io.cwd ?? process.cwd());
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   io.stdout(`${summary({ allStates: draws, trace }, varNames === undefined ? {} : { varNames }).format()}\n`);
+  // Of every variable (as the file was sampled), whatever --var-names shows.
+  const depth = settings.max_tree_depth;
+  printWarnings(io, samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {}));
   return 0;
 }

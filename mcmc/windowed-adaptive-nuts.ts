@@ -14,6 +14,7 @@ import type { JointDistributionPinned } from '../distributions/joint/joint-distr
 import type { StructKind } from '../distributions/joint/values.js';
 import { perChainNuts } from './nuts/stan/windowed.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
+import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
 import { FN, positiveNumber, withDeterministics, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace } from './nuts/windowed-common.js';
 
 export type {
@@ -96,7 +97,8 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn']);
+  const warnHooks = warningHooks(FN, o);
   if (o.init !== undefined && o.currentState !== undefined) fail('type', FN, 'init', 'must not be given together with `currentState` (both say where the chains start)', o.init);
   const initRadius = positiveNumber('initRadius', o.initRadius ?? 2);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
@@ -122,7 +124,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const run = adaptation === 'per-chain'
     ? perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning)
     : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
-  return withDeterministics(m, run);
+  return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : n });
 }
 
 /** Warm-up steps when none are given: Stan's 1000 for per-chain adaptation, TFP's 500 pooled. */

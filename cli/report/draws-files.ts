@@ -270,12 +270,12 @@ export function fromArvizJson(json: string | object): ArvizDraws {
   return { draws, trace, attrs: { ...attrs }, settings: settingsOf(attrs), groups: readInferenceDataGroups(parsed, nDraws, nChains) };
 }
 
-/** The settings in flat attrs: `<name>_version` keys gathered into `versions`, ArviZ's own keys dropped. */
+/** The settings in flat attrs: `<name>_version` keys gathered into `versions`; ArviZ's own keys and the run's warnings dropped. */
 function settingsOf(attrs: Readonly<Record<string, unknown>>): RunSettings {
   const out: Record<string, unknown> = {};
   const versions: Record<string, string> = {};
   for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'inference_library' || k === 'inference_library_version' || k === 'created_at' || k === 'arviz_version') continue;
+    if (k === 'inference_library' || k === 'inference_library_version' || k === 'created_at' || k === 'arviz_version' || k === 'warnings' || k === 'warning_kinds') continue;
     const m = /^(.+)_version$/.exec(k);
     if (m !== null && typeof v === 'string') versions[m[1]!] = v;
     else out[k] = v;

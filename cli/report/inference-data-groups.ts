@@ -16,6 +16,7 @@ import { arvizArray, fromArviz, group, jsonNester, jsonNumber } from './draws-fi
 import { namedParts, type ReportDraws } from './parameters.js';
 import { sampleStats } from './sample-stats.js';
 import { flatSettings, type RunSettings, type SettingValue } from './settings.js';
+import type { SamplingWarning } from '../../mcmc/diagnostics/warnings.js';
 
 /** Labels of one dimension's positions. */
 export type CoordValues = readonly (number | string)[];
@@ -59,6 +60,23 @@ const GROUPS = [
 export interface InferenceDataJsonOptions {
   /** The run's settings, written to `attrs` (flat: versions become `<name>_version`). */
   readonly settings?: RunSettings;
+  /**
+   * The run's warnings (`windowedAdaptiveNuts`' `warnings`, or `samplingWarnings(...)`), written to
+   * `attrs` as two flat strings like every attribute (netCDF keeps them as they are):
+   * `warnings`, the messages one per line, and `warning_kinds`, the kinds comma-separated (both
+   * `''` when there are none).
+   */
+  readonly warnings?: readonly Pick<SamplingWarning, 'kind' | 'message'>[];
+}
+
+/** The warnings as the two `attrs` strings (JSON text), after checking them. */
+function warningAttrs(fn: string, warnings: unknown): [string, string][] {
+  if (!Array.isArray(warnings)) fail('type', fn, 'warnings', 'must be an array of { kind, message } warnings', warnings);
+  warnings.forEach((w, i) => {
+    if (w === null || typeof w !== 'object' || typeof w.kind !== 'string' || typeof w.message !== 'string') fail('type', fn, `warnings[${i}]`, 'must be a { kind, message } warning', w);
+  });
+  const ws = warnings as SamplingWarning[];
+  return [['warnings', JSON.stringify(ws.map((w) => w.message.replace(/\s*\n\s*/g, ' ')).join('\n'))], ['warning_kinds', JSON.stringify(ws.map((w) => w.kind).join(','))]];
 }
 
 /** A tensor (any rank) as nested JSON arrays. */
@@ -75,7 +93,7 @@ function groupRecord(fn: string, arg: string, g: unknown): [string, Tensor][] {
  * The JSON text of `idata` (the file `az.from_json` reads). Used by `inferenceDataJson` and
  * `toArvizJson` (which names itself in errors). @internal
  */
-export function writeInferenceData(fn: string, idata: InferenceData, settingsIn: RunSettings | undefined): string {
+export function writeInferenceData(fn: string, idata: InferenceData, settingsIn: RunSettings | undefined, warnings?: unknown): string {
   const parts = namedParts(fn, idata.posterior);
   if (parts.length === 0) fail('range', fn, 'posterior', 'must have at least one part', idata.posterior);
   const first = parts[0]!;
@@ -117,6 +135,7 @@ export function writeInferenceData(fn: string, idata: InferenceData, settingsIn:
   if (coords.length > 0) sections.push(`  "coords": ${group(coords)}`);
   if (dims.length > 0) sections.push(`  "dims": ${group(dims)}`);
   const attrText = attrs.map(([k, v]): [string, string] => [k, typeof v === 'number' ? jsonNumber(v) : JSON.stringify(v)]);
+  if (warnings !== undefined) attrText.push(...warningAttrs(fn, warnings));
   sections.push(`  "attrs": ${group(attrText)}`);
   return `{\n${sections.join(',\n')}\n}\n`;
 }
@@ -161,13 +180,15 @@ function checkCoords(fn: string, coords: unknown, dims: unknown, sizes: Readonly
  * `energy`, `tree_depth`, `step_size`, `lp`, `acceptance_rate`, `n_steps`, …), and, when
  * given, `log_likelihood`, `posterior_predictive`, `prior`, `prior_predictive`,
  * `observed_data`, with `coords`, `dims` and `attrs` (`inference_library: 'stochax'` and the
- * flattened settings). `az.loo(az.from_json(path))` gives stochax's `loo` of the same
+ * flattened settings, and with `warnings` the run's warnings as `warnings`, one message per
+ * line, and `warning_kinds`, comma-separated). `az.loo(az.from_json(path))` gives stochax's `loo` of the same
  * log-likelihood. Numbers are written in their shortest round-trip form (`NaN`, `Infinity` as
  * Python's `json` writes them). {@link fromArvizJson} reads the file back.
  *
  * @param idata - the groups in stochax's layout (see {@link InferenceData}; `inferenceData`
  *   builds it from a model and a `windowedAdaptiveNuts` result).
- * @param options - `settings`: the run's seed, versions, chains, draws, warmup, model.
+ * @param options - `settings`: the run's seed, versions, chains, draws, warmup, model;
+ *   `warnings`: the run's warnings (`{ kind, message }[]`).
  * @returns The file's text.
  * @throws {TypeError} for a group that is not a record of tensors, malformed `coords` or
  *   `dims`, a bad setting, or an unknown option or group name.
@@ -184,8 +205,8 @@ export function inferenceDataJson(idata: InferenceData, options?: InferenceDataJ
   const fn = 'inferenceDataJson';
   if (idata === null || typeof idata !== 'object') fail('type', fn, 'idata', 'must be an InferenceData record ({ posterior, sampleStats?, logLikelihood?, … })', idata);
   checkOptions(fn, idata, ['posterior', 'sampleStats', ...GROUPS.map(([k]) => k), 'coords', 'dims']);
-  const o = checkOptions(fn, options, ['settings']);
-  return writeInferenceData(fn, idata, o.settings);
+  const o = checkOptions(fn, options, ['settings', 'warnings']);
+  return writeInferenceData(fn, idata, o.settings, o.warnings);
 }
 
 /** A rectangular nested array (any rank) of numbers or booleans as a tensor. */

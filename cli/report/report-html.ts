@@ -24,6 +24,7 @@ import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { InferenceData } from './inference-data-groups.js';
+import { samplingWarnings, type SamplingWarning } from '../../mcmc/diagnostics/warnings.js';
 
 /** What {@link reportHtml} reports on. */
 export interface ReportInput {
@@ -47,10 +48,12 @@ export interface ReportInput {
   readonly title?: string;
   /** Parameters for the pair plot, by label (default the first four shown; the page lists the ones left out). */
   readonly pairParameters?: readonly string[];
+  /** The run's warnings (`windowedAdaptiveNuts`' `warnings`; default `samplingWarnings(draws, trace)`). */
+  readonly warnings?: readonly Pick<SamplingWarning, 'kind' | 'message'>[];
 }
 
 const SECTIONS = [
-  ['summary', 'Summary'], ['sampler', 'Sampler'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
+  ['warnings', 'Warnings'], ['summary', 'Summary'], ['sampler', 'Sampler'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
   ['autocorrelation', 'Autocorrelation'], ['pairs', 'Pair plot'], ['energy', 'Energy'],
   ['ppc', 'Posterior predictive checks'], ['loo', 'LOO (Pareto k)'], ['settings', 'Settings'],
 ] as const;
@@ -70,6 +73,8 @@ td.name,th.name{text-align:left;font-family:ui-monospace,SFMono-Regular,Menlo,Co
 td.warn{color:#b3261e;font-weight:600}
 .note{color:#555;margin:8px 0}
 .note.warn{color:#b3261e;font-weight:600}
+ul.warnings{margin:0;padding-left:20px}
+li.warn{color:#b3261e;margin:4px 0;max-width:70em}
 .grid{display:flex;flex-wrap:wrap;gap:8px}
 .row{display:flex;flex-wrap:wrap;gap:8px;margin-bottom:6px}
 figure{display:inline-block;margin:0;background:#fff;border:1px solid #e4e4e4;border-radius:4px;padding:2px}
@@ -144,7 +149,8 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
 /**
  * The HTML report of a sampling run, as one self-contained string: inline CSS, inline SVG
  * plots, no scripts and no network access. Sections (each an `<section id>` linked from the
- * top): `summary` (mean, MCSE, sd, 5%, 50%, 95%, ESS_bulk, ESS_tail, R_hat, divergences),
+ * top): `warnings` (the run's warnings: `input.warnings`, else `samplingWarnings` of the draws and
+ * trace), `summary` (mean, MCSE, sd, 5%, 50%, 95%, ESS_bulk, ESS_tail, R_hat, divergences),
  * `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI), `trace` (trace
  * and rank plot per parameter, divergences marked), `marginals` (histogram + KDE),
  * `autocorrelation`, `pairs` (pair plot of a few parameters with divergences in red), `energy`
@@ -171,7 +177,7 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
 export function reportHtml(input: ReportInput): string {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
-  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames']);
+  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings']);
   const idata = input.inferenceData;
   if (idata !== undefined && (idata === null || typeof idata !== 'object')) fail('type', FN, 'input.inferenceData', 'must be an InferenceData ({ posterior, sampleStats?, … })', idata);
   const drawsIn = input.draws ?? idata?.posterior;
@@ -225,6 +231,7 @@ export function reportHtml(input: ReportInput): string {
   const body = [
     `<header><h1>${escapeXml(title)}</h1><p class="lede">${escapeXml(lede)}</p>`,
     `<nav>${shown.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,
+    section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn)),
     section('summary', summaryTable(table, divergences)),
     section('sampler', samplerTable(stats, chains, draws)),
     section('trace', params.map((p) => `<div class="row">${inline(tracePlot(p, divOpt))}${inline(rankPlot(p))}</div>`).join('')),
@@ -245,6 +252,25 @@ export function reportHtml(input: ReportInput): string {
   ];
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`
     + `<title>${escapeXml(title)}</title>\n<style>${CSS}</style>\n</head>\n<body>\n${body.join('\n')}\n</body>\n</html>\n`;
+}
+
+/** The run's warnings as a list (computed from the draws and trace when not given). */
+function warningsList(fn: string, given: unknown, draws: unknown, trace: unknown): string {
+  let warnings: readonly Pick<SamplingWarning, 'kind' | 'message'>[];
+  if (given !== undefined) {
+    if (!Array.isArray(given) || given.some((w) => w === null || typeof w !== 'object' || typeof w.kind !== 'string' || typeof w.message !== 'string')) {
+      fail('type', fn, 'input.warnings', 'must be an array of { kind, message } warnings', given);
+    }
+    warnings = given;
+  } else {
+    try {
+      warnings = samplingWarnings(draws as never, trace !== null && typeof trace === 'object' ? trace : undefined);
+    } catch (e) {
+      return `<p class="note">The warnings could not be computed: ${escapeXml(e instanceof Error ? e.message : String(e))}</p>`;
+    }
+  }
+  if (warnings.length === 0) return '<p class="note">None: R-hat, ESS, divergences, tree depth, E-BFMI and the chains\' agreement look healthy.</p>';
+  return `<ul class="warnings">${warnings.map((w) => `<li class="warn"><b>${escapeXml(w.kind)}</b>: ${escapeXml(w.message)}</li>`).join('')}</ul>`;
 }
 
 /** Parameters the pair plot shows when `pairParameters` is not given. */

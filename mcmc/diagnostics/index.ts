@@ -1,7 +1,7 @@
 /**
  * MCMC diagnostics: TFP's `effectiveSampleSize` and `potentialScaleReduction`, the Stan/ArviZ
  * set (rank-normalized split R-hat, bulk/tail/mean/sd/quantile ESS, MCSE of mean, sd and
- * quantiles, E-BFMI), and `summary`. All take draws in TFP layout `[draws, chains, ...event]`.
+ * quantiles, E-BFMI), `summary`, and `samplingWarnings` (what a run should warn about). All take draws in TFP layout `[draws, chains, ...event]`.
  */
 export { effectiveSampleSize, type EffectiveSampleSizeOptions } from './tfp-effective-sample-size.js';
 export { potentialScaleReduction, type PotentialScaleReductionOptions } from './potential-scale-reduction.js';
@@ -9,5 +9,7 @@ export { rhat } from './rhat.js';
 export { essBulk, essTail, essMean, essSd, essQuantile, type EssOptions, type EssTailOptions, type EssQuantileOptions } from './arviz-ess.js';
 export { mcseMean, mcseSd, mcseQuantile } from './mcse.js';
 export { bfmi } from './bfmi.js';
+export { samplingWarnings, type SamplingWarning, type SamplingWarningKind, type SamplingWarningsOptions } from './warnings.js';
+export type { WarningOptions } from './warning-hooks.js';
 export { summary, Summary, type SummaryRow, type SummaryOptions, type SampleChainLike } from './summary.js';
 export type { Draws, DrawsStructure, MapStructure, NestedNumbers, NumericArray } from './draws.js';

@@ -236,7 +236,7 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
 }
 
 /** ArviZ's flat label: `name` for a scalar, `name[i, j]` for element (i, j) of the event. */
-function label(name: string, eventShape: readonly number[], flat: number): string {
+export function label(name: string, eventShape: readonly number[], flat: number): string {
   if (eventShape.length === 0) return name;
   const idx: number[] = [];
   let rem = flat;

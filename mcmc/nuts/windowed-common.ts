@@ -17,6 +17,8 @@ import type { NoUTurnSamplerResults } from '../kernels/no-u-turn-sampler.js';
 import type { Trace } from '../internal/stack.js';
 import type { InitOption } from '../internal/init.js';
 import { computeDeterministics } from '../predictive.js';
+import type { WarningOptions } from '../diagnostics/warning-hooks.js';
+import type { SamplingWarning } from '../diagnostics/warnings.js';
 import type { ChainsProgress, PartialChain } from '../sample-chain.js';
 
 /** The front end's name, for errors. */
@@ -29,7 +31,7 @@ export const FN = 'windowedAdaptiveNuts';
  */
 export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointBijector<StructKind>, isAdapting: boolean, results: NoUTurnSamplerResults) => Trace;
 
-export interface WindowedAdaptiveNutsOptions {
+export interface WindowedAdaptiveNutsOptions extends WarningOptions {
   /** Independent chains (default 4; TFP's default is 64). */
   readonly nChains?: number;
   /**
@@ -179,6 +181,8 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
   readonly compiled: boolean;
   /** Why the log density ran on the tape (absent when `compiled`). */
   readonly compileReason?: string;
+  /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
+  readonly warnings: readonly SamplingWarning[];
 }
 
 /** The result's `compiled` field, and `compileReason` when the log density runs on the tape. */
@@ -204,7 +208,7 @@ export function constrainDraws<K extends StructKind>(m: FlatModel, constrain: Fl
 }
 
 /** The result with the model's derived values (`deterministic`) added, per draw, when it has any. */
-export function withDeterministics<R extends WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>>(m: FlatModel, result: R): R {
+export function withDeterministics<R extends Omit<WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>, 'warnings'>>(m: FlatModel, result: R): R {
   if (m.pinned.distribution.deterministicNames.length === 0) return result;
   return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
 }

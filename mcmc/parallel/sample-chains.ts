@@ -19,10 +19,12 @@ import { loadPlatform, moduleUrl } from './platform.js';
 import { inRunContext, runChainInProcess } from './run-in-process.js';
 import { poolSource, type WorkerPool } from './pool.js';
 import { runOnWorkers } from './worker-pool.js';
+import { warningHooks, withWarnings, type WarningOptions } from '../diagnostics/warning-hooks.js';
+import type { SamplingWarning } from '../diagnostics/warnings.js';
 
 /** One chain's progress, as `sampleChains` reports it. */
 
-export interface SampleChainsOptions<R extends object = object> {
+export interface SampleChainsOptions<R extends object = object> extends WarningOptions {
   /**
    * The model module: a `URL`, an absolute URL string or (in Node) an absolute path, of a module
    * exporting `setup` (see {@link ChainSetup}); e.g. `new URL('./model.js', import.meta.url)`.
@@ -148,7 +150,11 @@ function resumeFrom<R extends object>(previous: SampleChainsResult<R> | undefine
  * each other, and the caller's `effectsBarrier()` waits for this run's effects. Errors thrown by
  * callbacks on delivery are reported by `effectsBarrier()`, not by this call.
  *
- * @returns a promise of the merged result ({@link SampleChainsResult}).
+ * @returns a promise of the merged result ({@link SampleChainsResult}) with its `warnings`
+ *   (`samplingWarnings` of `allStates` and of the trace fields the module's `traceFn` records
+ *   under their `windowedAdaptiveNuts` names: `targetLogProb`, `diverging` or `hasDivergence`,
+ *   `energy`, `treeDepth` — taken to hit the maximum at 10; R-hat, ESS and chains that disagree
+ *   from the draws alone), handed to `onWarning` and printed with `warn: true`.
  * @throws (rejects with) TypeError/RangeError naming the option for bad options (a worker count
  *   that is not a non-negative integer, a model that is not a module URL or lacks `setup`);
  *   {@link ChainError} naming the chain and carrying the original error when a chain's setup or
@@ -164,8 +170,9 @@ function resumeFrom<R extends object>(previous: SampleChainsResult<R> | undefine
  * // result.allStates: Tensor [1000, 4, ...event]
  * console.log(String(summary(result)));
  */
-export async function sampleChains<R extends object = object>(options: SampleChainsOptions<R>): Promise<SampleChainsResult<R>> {
-  const o = checkOptions(FN, options, ['model', 'chains', 'workers', 'pool', 'seed', 'numResults', 'numBurninSteps', 'numStepsBetweenResults', 'setupOptions', 'previous', 'onProgress', 'progressInterval', 'signal']);
+export async function sampleChains<R extends object = object>(options: SampleChainsOptions<R>): Promise<SampleChainsResult<R> & { readonly warnings: readonly SamplingWarning[] }> {
+  const o = checkOptions(FN, options, ['model', 'chains', 'workers', 'pool', 'seed', 'numResults', 'numBurninSteps', 'numStepsBetweenResults', 'setupOptions', 'previous', 'onProgress', 'progressInterval', 'signal', 'onWarning', 'warn']);
+  const hooks = warningHooks(FN, o);
   const plan = await planChains(FN, o, resumeFrom(o.previous, o.chains));
   const platform = await loadPlatform();
   const source = o.pool === undefined ? undefined : poolSource(FN, o.pool, plan.url);
@@ -185,7 +192,8 @@ export async function sampleChains<R extends object = object>(options: SampleCha
     const sequencer = new ChainSequencer(ctx, plan.chains, (name) => loadModel().then((m) => exportedFunction(m, name)));
     return runOnWorkers({ fn: FN, model: plan.url, tasks, workers, ctx, sequencer, signal: plan.signal, onProgress, source });
   });
-  return mergeChains(results) as SampleChainsResult<R>;
+  // The trace is the module's: its fields are read by name (see samplingWarnings); burn-in is not recorded.
+  return withWarnings(hooks, mergeChains(results) as SampleChainsResult<R>);
 }
 
 /** The `workers: 0` path: chain after chain in this thread. */

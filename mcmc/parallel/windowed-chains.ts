@@ -19,8 +19,9 @@ import { poolSource, type WorkerPool } from './pool.js';
 import { loadPlatform, moduleUrl } from './platform.js';
 import { inRunContext } from './run-in-process.js';
 import { runOnWorkers } from './worker-pool.js';
+import { warningHooks, withWarnings, type WarningOptions } from '../diagnostics/warning-hooks.js';
 
-export interface WindowedChainsOptions extends JointChainOptions {
+export interface WindowedChainsOptions extends Omit<JointChainOptions, 'onWarning' | 'warn'>, WarningOptions {
   /**
    * The model module: a `URL`, an absolute URL string or (in Node) an absolute path, of a module
    * exporting `model` (a joint distribution), and optionally `pins` and `options` (defaults for
@@ -47,7 +48,8 @@ const FN = 'windowedAdaptiveNutsChains';
  * of the seed and its index, so the draws and trace are bit-identical to the in-process call for
  * any worker count.
  *
- * @returns a promise of `{ draws, trace }` as `windowedAdaptiveNuts` returns them (`[nDraws, nChains, ...]`).
+ * @returns a promise of `{ draws, trace, warnings }` as `windowedAdaptiveNuts` returns them (`[nDraws, nChains, ...]`;
+ *   the warnings are those of all chains together, handed to `onWarning` and printed with `warn` as there).
  * @throws (rejects with) TypeError/RangeError naming the option (a module without a joint
  *   `model`, `adaptation: 'pooled'`, whose chains cannot be split); `ChainError` naming the chain
  *   when one fails; `AbortError` when `signal` aborts.
@@ -58,10 +60,12 @@ const FN = 'windowedAdaptiveNutsChains';
  */
 export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions): Promise<WindowedAdaptiveNutsResult<StructKind, WindowedTrace>> {
   const o = checkOptions(FN, options, ['model', 'workers', 'pool', 'onProgress', 'progressInterval', 'signal', 'nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults',
-    'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging', 'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'compile', 'adaptation', 'metric']);
+    'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging', 'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'compile', 'adaptation', 'metric', 'onWarning', 'warn']);
   const url = await moduleUrl(FN, o.model);
   const m = checkJointModule(FN, await importModule(FN, url));
-  const { model: _url, workers: w, pool, onProgress, progressInterval, signal, ...given } = o;
+  // The module's options are defaults here too; the chains on workers never warn alone.
+  const warnHooks = warningHooks(FN, { onWarning: o.onWarning ?? m.options?.onWarning, warn: o.warn ?? m.options?.warn });
+  const { model: _url, workers: w, pool, onProgress, progressInterval, signal, onWarning: _onWarning, warn: _warn, ...given } = o;
   const settings: JointChainOptions = { ...given, seed: sanitizeSeed(given.seed ?? m.options?.seed) };   // one key for every chain
   const merged = { ...m.options, ...settings };
   if (merged.adaptation === 'pooled') fail('range', FN, 'adaptation', "must be 'per-chain': pooled chains share their warm-up and cannot run apart", merged.adaptation);
@@ -70,11 +74,12 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   const source = pool === undefined ? undefined : poolSource(FN, pool, url);
   const hooks = { ...(onProgress === undefined ? {} : { onProgress }), ...(progressInterval === undefined ? {} : { progressInterval }), ...(signal === undefined ? {} : { signal }) };
   if (workers === 0 || nChains < 1) {
-    return windowedAdaptiveNuts(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks }) as WindowedAdaptiveNutsResult<StructKind, WindowedTrace>;
+    return windowedAdaptiveNuts(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks, onWarning: warnHooks.onWarning, warn: warnHooks.warn }) as WindowedAdaptiveNutsResult<StructKind, WindowedTrace>;
   }
   const tasks: ChainTask[] = Array.from({ length: nChains }, (_, c) => ({
     chainIndex: c, chains: nChains, key: settings.seed as never, numResults: merged.nDraws ?? 1000, numBurninSteps: 0, numStepsBetweenResults: 0,
-    setupOptions: undefined, resume: undefined, progressInterval: progressInterval ?? 100, joint: settings,
+    setupOptions: undefined, resume: undefined, progressInterval: progressInterval ?? 100,
+    joint: { ...settings, warn: false, onWarning: undefined },   // a chain alone does not warn: the warnings come from all chains, below
   }));
   const report = onProgress === undefined ? undefined : (chain: number, p: ChainProgress) => onProgress({ chain, ...p });
   const results = await inRunContext(async (ctx) => {
@@ -87,5 +92,6 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   const derived = computeDeterministics(pinned as PredictiveModel, allStates as never);
   // Whether the workers' log density compiled: the same rule, here (the compiler's cache keeps it cheap).
   const compiled = compiledField(flatTarget(FN, flatModel(FN, pinModel(FN, m.model, m.pins)), merged.compile !== false));
-  return { draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }), ...compiled };
+  const done = { draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }), ...compiled };
+  return withWarnings(warnHooks, done, { maxTreeDepth: merged.maxTreeDepth ?? 10, warmupDraws: merged.discardTuning === false ? merged.numAdaptationSteps ?? 1000 : 0 });
 }

@@ -21,7 +21,7 @@ import { STAN_DUAL_AVERAGING } from './warmup.js';
 export function perChainNuts<K extends StructKind>(
   m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
   nChains: number, numWarmup: number, nDraws: number, thin: number, discardTuning: boolean,
-): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+): Omit<WindowedAdaptiveNutsResult<K, WindowedTrace>, 'warnings'> {
   const perChain = "with adaptation: 'per-chain'";
   if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
   const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => (v === undefined ? dflt : positiveNumber(arg, v, max));

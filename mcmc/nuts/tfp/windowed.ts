@@ -36,7 +36,7 @@ type Results = WindowedAdaptationResults<NoUTurnSamplerResults>;
 export function pooledNuts<K extends StructKind>(
   m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
   nChains: number, n: number, nDraws: number, thin: number, discardTuning: boolean, initRadius: number,
-): WindowedAdaptiveNutsResult<K> {
+): Omit<WindowedAdaptiveNutsResult<K>, 'warnings'> {
   // One draw's log density over the parts in TFP's order: the kernel runs it chain by chain, so the
   // model is written for one draw (no chains axis), as on the per-chain path.
   const order = tfpPartOrder(m);
