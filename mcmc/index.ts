@@ -40,6 +40,7 @@ export * from './kernels/dual-averaging-step-size-adaptation.js';
 export * from './kernels/diagonal-mass-matrix-adaptation.js';
 export { reduceLogMeanExp, reduceLogHarmonicMeanExp, type LogReduceFn } from './internal/log-mean-exp.js';
 export { windowSizes } from './internal/windowed-adaptation.js';
+export type { Rejection } from './internal/rejections.js';
 export {
   windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace, type WindowedTraceFn,
   type WindowedProgress, type WindowedPartial,

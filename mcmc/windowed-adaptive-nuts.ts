@@ -27,6 +27,8 @@ import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
 import { fromOrder, initialState, orderedTarget, tfpPartOrder, toOrder } from './internal/windowed-setup.js';
 import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
+import { failureLocator } from './internal/locate-failure.js';
+import type { Rejection } from './internal/rejections.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { sizeOf } from '../src/tensor/shapes.js';
@@ -158,6 +160,13 @@ export type WindowedTrace = {
   readonly energy: Tensor;
   readonly targetLogProb: Tensor;
   readonly isAccepted: Tensor;
+  /**
+   * Per-chain adaptation only: proposals rejected because the log density threw or was not
+   * finite (value or gradient) in the draw's transition and the step-size heuristic just before
+   * it (int32; Stan's "the current Metropolis proposal is about to be rejected"). Each such
+   * proposal is also a divergent leaf.
+   */
+  readonly rejections?: Tensor;
 };
 
 export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTrace | Trace> {
@@ -171,6 +180,14 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * not change the draws). Present only when the model has derived values.
    */
   readonly deterministics?: Record<string, Tensor>;
+  /**
+   * Per-chain adaptation only: the run's rejected proposals (the log density threw, or its value
+   * or gradient was not finite), one record per kind, with its first message, how many times and
+   * in which chains it happened, and the model node it came from (see {@link Rejection}); empty
+   * when there were none. The rule (what is a rejection and what still throws) is in
+   * `mcmc/internal/rejections.ts`.
+   */
+  readonly rejections?: readonly Rejection[];
 }
 
 const FN = 'windowedAdaptiveNuts';
@@ -472,11 +489,12 @@ function perChainNuts<K extends StructKind>(
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
   });
   const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning, o.compile !== false);
+  const rejections = run.rejections.rejections(failureLocator(m));
   if (run.aborted) {
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace };
+  return { draws, trace, rejections };
 }
 
 /**
@@ -515,6 +533,7 @@ function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, nu
       energy: stat((d) => d.energy, f64, 'float64'),
       targetLogProb: stat((d) => d.lp, f64, 'float64'),
       isAccepted: stat((d) => d.moved, u8, 'bool'),
+      rejections: stat((d) => d.rejections, i32, 'int32'),
     },
   };
 }

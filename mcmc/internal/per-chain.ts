@@ -7,11 +7,23 @@
  * so chain c's draws do not depend on how many chains run, which of them, or in what order.
  * Chains take turns one transition at a time, so progress and an abort see every chain at the
  * same step, but no chain ever waits for another's tree.
+ *
+ * A proposal at which the log density throws or is not finite is rejected and the run goes on
+ * (the rule, and what still throws, in `rejections.ts`): each draw counts the proposals rejected
+ * in its transition and in the step-size heuristic run just before it, and the run keeps a
+ * {@link RejectionLog} of them by kind.
+ *
+ * `signal` is read before every round of transitions, so an abort stops the run within one
+ * transition per chain and the draws kept so far are returned. The run is synchronous: the signal
+ * can become aborted during it only from `onRound` (the caller's progress callback) or from
+ * another thread (a worker's signal backed by shared memory), never from a timer or an event of
+ * this thread, whose turn comes only after the run.
  */
 import { fail } from '../../src/checks.js';
 import type { Modes } from '../../src/config.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import { ChainRandom, NutsChain, type LogDensityGradient } from './nuts-chain.js';
+import { errorMessage, isProgrammingError, RejectionLog } from './rejections.js';
 import { StanWarmup, type DualAveragingSettings } from './stan-warmup.js';
 import { MAX_INIT_TRIALS } from './windowed-setup.js';
 
@@ -53,6 +65,8 @@ export interface ChainDraws {
   readonly lp: Float64Array;
   /** 1 when the draw differs from the previous point. */
   readonly moved: Uint8Array;
+  /** Proposals rejected (a log density that threw or was not finite) in the draw's transition and the step-size heuristic just before it. */
+  readonly rejections: Int32Array;
 }
 
 export interface PerChainRun {
@@ -61,6 +75,8 @@ export interface PerChainRun {
   /** True when `signal` stopped the run. */
   readonly aborted: boolean;
   readonly chains: readonly ChainDraws[];
+  /** The rejected proposals of every chain, warm-up included, by kind. */
+  readonly rejections: RejectionLog;
 }
 
 /** Transitions after warm-up that keep `nDraws` draws with `thin` skipped between them (sampleChain's count). */
@@ -72,6 +88,7 @@ function allocDraws(n: number, dim: number): ChainDraws {
   return {
     q: new Float64Array(n * dim), stepSize: new Float64Array(n), nSteps: new Int32Array(n), treeDepth: new Int32Array(n),
     diverging: new Uint8Array(n), acceptStat: new Float64Array(n), energy: new Float64Array(n), lp: new Float64Array(n), moved: new Uint8Array(n),
+    rejections: new Int32Array(n),
   };
 }
 
@@ -82,13 +99,21 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   const kept = s.discardTuning ? s.nDraws : numWarmup + s.nDraws;
   // Checked before allocating: each chain keeps kept × dim doubles.
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
+  const log = new RejectionLog();
+  let t = -1;                    // the transition under way (−1: the first step-size heuristic)
   const runs = s.chains.map((c) => {
     const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
-    const chain = new NutsChain(f, dim, rng, { maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric });
+    const chain = new NutsChain(f, dim, rng, {
+      maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric,
+      onReject: (threw, error, lp, q) => log.record(c, t, t < numWarmup, threw, error, lp, q),
+    });
     rng.begin(0);
-    const x0 = s.init?.(c) ?? uniformInit(s, chain, c);
-    const lp = chain.setPosition(x0);
-    if (!Number.isFinite(lp)) fail('range', s.fn, 'currentState', `the log density of model "${s.modelName}" is ${lp} at chain ${c}'s initial point`, lp);
+    let x0 = s.init?.(c);
+    if (x0 === undefined) x0 = uniformInit(s, chain, c);
+    else {
+      const tried = tryPosition(chain, x0);
+      if (tried !== undefined) fail('range', s.fn, 'currentState', `the log density of model "${s.modelName}" ${tried} at chain ${c}'s initial point`, x0);
+    }
     chain.stepSize = s.initStepSize;
     const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging, s.metric);
     warmup.begin(chain);
@@ -97,8 +122,8 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   });
   const divergences = new Array<number>(runs.length).fill(0), warmupDivergences = new Array<number>(runs.length).fill(0);
   let numResults = 0;
-  for (let t = 0; t < total; t++) {
-    if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws) };
+  for (t = 0; t < total; t++) {
+    if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws), rejections: log };
     const keep = t >= numWarmup ? (t - numWarmup) % (s.thin + 1) === 0 : !s.discardTuning;
     for (let j = 0; j < runs.length; j++) {
       const r = runs[j]!, chain = r.chain;
@@ -107,6 +132,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
       chain.transition();
       if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
       if (keep) record(r.draws, numResults, chain, stepSize);
+      chain.failures = 0;
       if (t < numWarmup) {
         r.warmup.afterTransition(chain, s.fn);
         if (t === numWarmup - 1) r.warmup.end(chain);
@@ -115,7 +141,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
     if (keep) numResults++;
     s.onRound?.(t + 1, divergences, warmupDivergences);
   }
-  return { numResults, aborted: false, chains: runs.map((r) => r.draws) };
+  return { numResults, aborted: false, chains: runs.map((r) => r.draws), rejections: log };
 }
 
 function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): void {
@@ -128,15 +154,39 @@ function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): v
   d.energy[i] = chain.energy;
   d.lp[i] = chain.lp;
   d.moved[i] = chain.moved ? 1 : 0;
+  d.rejections[i] = chain.failures;
 }
 
-/** Stan's (and TFP's) default start: uniform(−2, 2) in every unconstrained coordinate, retried until the log density and its gradient are finite. */
+/**
+ * Moves the chain to `x`; undefined when the log density and its gradient are finite there, else
+ * what went wrong ("is NaN", "threw RangeError: …"). A programming error (`isProgrammingError`)
+ * propagates: the model's first evaluation is where it shows.
+ */
+function tryPosition(chain: NutsChain, x: Float64Array): string | undefined {
+  let lp: number;
+  try { lp = chain.setPosition(x); } catch (e) {
+    if (isProgrammingError(e)) throw e;
+    return `threw ${errorMessage(e)}`;
+  }
+  if (!Number.isFinite(lp)) return `is ${lp}`;
+  return chain.grad.every(Number.isFinite) ? undefined : 'has a non-finite gradient';
+}
+
+/**
+ * Stan's (and TFP's) default start: uniform(−2, 2) in every unconstrained coordinate, retried
+ * until the log density and its gradient are finite; a log density that throws (other than a
+ * programming error, which propagates) counts as a failed attempt, as Stan retries on a
+ * `std::domain_error`.
+ */
 function uniformInit(s: PerChainSettings, chain: NutsChain, c: number): Float64Array {
   const x = new Float64Array(s.dim);
+  let last = '';
   for (let trial = 0; trial < MAX_INIT_TRIALS; trial++) {
     chain.rng.uniforms(x);
     for (let i = 0; i < s.dim; i++) x[i] = 4 * x[i]! - 2;
-    if (Number.isFinite(chain.setPosition(x)) && chain.grad.every(Number.isFinite)) return x;
+    const why = tryPosition(chain, x);
+    if (why === undefined) return x;
+    last = why;
   }
-  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for chain ${c} (uniform(−2, 2) in unconstrained space; the gradient must be finite too); check the model and its pins, or pass \`currentState\``, s.modelName);
+  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density at every one of ${MAX_INIT_TRIALS} initial points tried for chain ${c} (uniform(−2, 2) in unconstrained space; the gradient must be finite too; at the last one it ${last}); check the model and its pins, or pass \`currentState\``, s.modelName);
 }

@@ -1,0 +1,50 @@
+/**
+ * A pinned model's log density term by term — each node's unnormalized log density and each
+ * log-density term the model adds (`factor`) — computed one at a time and stopping at the first
+ * that throws, so a failure can be pinned on a node. `unnormalizedLogProbParts` cannot tell which
+ * node threw, since one throw ends the whole run of the model.
+ */
+import type { Tensor } from '../../src/tensor/tensor.js';
+import type { JointDistributionPinned } from './joint-distribution-pinned.js';
+import { toValue, type PartialValues, type StructKind } from './values.js';
+
+/** One term of the log density: `logProb` when it was computed, `error` when it threw. */
+export interface NodeLogProb {
+  /** "node `name`" or "factor `name`", in the order the model computes them. */
+  readonly term: string;
+  readonly logProb?: Tensor;
+  readonly error?: unknown;
+}
+
+const STOP = Symbol('stop');
+
+/**
+ * The terms of `pinned.unnormalizedLogProb(values)`, in model order, up to and including the first
+ * that throws (a node's log density, or the construction of its distribution by its callable; the
+ * node it was building is named). Differentiable like `unnormalizedLogProb`.
+ *
+ * @throws what `fullValues` throws for values that are not the unpinned nodes'.
+ * @example
+ * const jd = new JointDistributionNamed({ s: new HalfNormal({ scale: 1 }), y: ({ s }) => new Normal({ loc: 0, scale: s }) });
+ * nodeLogProbs(jd.experimentalPin({ y: 0.5 }), { s: 1 });
+ * // → [{ term: 'node `s`', logProb: Tensor [] }, { term: 'node `y`', logProb: Tensor [] }]
+ */
+export function nodeLogProbs<K extends StructKind>(pinned: JointDistributionPinned<K>, values: PartialValues): NodeLogProb[] {
+  const fn = 'nodeLogProbs';
+  const jd = pinned.distribution;
+  const full = pinned.fullValues(fn, 'values', values);
+  const terms: NodeLogProb[] = [];
+  let next = 0;                    // the node the model is building
+  try {
+    jd.executeModel(fn, (i, d) => {
+      const term = `node \`${jd.nodeNames[i]}\``;
+      const x = toValue(fn, `values.${jd.nodeNames[i]}`, d.dtype, full[i]!);
+      try { terms.push({ term, logProb: d.unnormalizedLogProb(x) }); } catch (error) { terms.push({ term, error }); throw STOP; }
+      next = i + 1;
+      return x;
+    }, undefined, (name, value) => { terms.push({ term: `factor \`${name}\``, logProb: toValue(fn, `factor ${name}`, 'float64', value) }); });
+  } catch (error) {
+    if (error !== STOP) terms.push({ term: next < jd.nodeNames.length ? `node \`${jd.nodeNames[next]}\`` : 'the model after its last node', error });
+  }
+  return terms;
+}
