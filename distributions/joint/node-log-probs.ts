@@ -23,13 +23,18 @@ const STOP = Symbol('stop');
  * that throws (a node's log density, or the construction of its distribution by its callable; the
  * node it was building is named). Differentiable like `unnormalizedLogProb`.
  *
+ * With `unconstrained`, `values` are in the unconstrained space (the inputs of the default joint
+ * bijector): each unpinned node is mapped to its support by its distribution's default
+ * event-space bijector on the way, and its log-Jacobian is one more term ("log-Jacobian of node
+ * `name`", right after the node's) — the terms of the unconstrained MCMC target.
+ *
  * @throws what `fullValues` throws for values that are not the unpinned nodes'.
  * @example
  * const jd = new JointDistributionNamed({ s: new HalfNormal({ scale: 1 }), y: ({ s }) => new Normal({ loc: 0, scale: s }) });
  * nodeLogProbs(jd.experimentalPin({ y: 0.5 }), { s: 1 });
  * // → [{ term: 'node `s`', logProb: Tensor [] }, { term: 'node `y`', logProb: Tensor [] }]
  */
-export function nodeLogProbs<K extends StructKind>(pinned: JointDistributionPinned<K>, values: PartialValues): NodeLogProb[] {
+export function nodeLogProbs<K extends StructKind>(pinned: JointDistributionPinned<K>, values: PartialValues, options: { readonly unconstrained?: boolean } = {}): NodeLogProb[] {
   const fn = 'nodeLogProbs';
   const jd = pinned.distribution;
   const full = pinned.fullValues(fn, 'values', values);
@@ -38,7 +43,15 @@ export function nodeLogProbs<K extends StructKind>(pinned: JointDistributionPinn
   try {
     jd.executeModel(fn, (i, d) => {
       const term = `node \`${jd.nodeNames[i]}\``;
-      const x = toValue(fn, `values.${jd.nodeNames[i]}`, d.dtype, full[i]!);
+      let x = toValue(fn, `values.${jd.nodeNames[i]}`, d.dtype, full[i]!);
+      if (options.unconstrained === true && !pinned.isPinned(i)) {
+        const jac = `log-Jacobian of ${term}`;
+        try {
+          const b = d.defaultEventSpaceBijector(), u = x;
+          x = b.forward(u);
+          terms.push({ term: jac, logProb: b.forwardLogDetJacobian(u, d.eventShape.length - b.inverseMinEventNdims + b.forwardMinEventNdims) });
+        } catch (error) { terms.push({ term: jac, error }); throw STOP; }
+      }
       try { terms.push({ term, logProb: d.unnormalizedLogProb(x) }); } catch (error) { terms.push({ term, error }); throw STOP; }
       next = i + 1;
       return x;

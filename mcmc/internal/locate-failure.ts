@@ -10,29 +10,22 @@ import { valueAndGrad } from '../../src/tensor/autodiff.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
-const JACOBIAN = 'the log-Jacobian of the constraining transforms';
-
 /** The flat point as one float64 tensor `[n_j]` per unpinned node. */
 function flatParts(m: FlatModel, x: Float64Array): Tensor[] {
   let i = 0;
   return m.sizes.map((n) => new Tensor(x.slice(i, (i += n)), [n], 'float64'));
 }
 
-/** Every term of the unconstrained target at `flat`: the model's (up to the first that throws), then the log-Jacobian. */
+/** Every term of the unconstrained target at `flat` (up to the first that throws). */
 function terms(m: FlatModel, flat: readonly Tensor[]): NodeLogProb[] {
-  let x, ldj: Tensor;
-  try { [x, ldj] = m.bijector.forwardAndLogDetJacobian(m.struct(m.unflatten(flat))); } catch (error) {
-    return [{ term: 'the constraining transforms (default event-space bijector)', error }];
-  }
-  const out = nodeLogProbs(m.pinned, x);
-  return out.some((t) => t.error !== undefined) ? out : [...out, { term: JACOBIAN, logProb: ldj }];
+  return nodeLogProbs(m.pinned, m.struct(m.unflatten(flat)), { unconstrained: true });
 }
 
 const finite = (t: Tensor): boolean => Array.prototype.every.call(t.data, (v: number) => Number.isFinite(v));
 
 /**
  * A locator for `RejectionLog.rejections`: `(x, kind)` → the term of `m`'s log density that
- * failed at the unconstrained point `x` ("node `f`", "factor `z`", the log-Jacobian), or
+ * failed at the unconstrained point `x` ("node `f`", "factor `z`", "log-Jacobian of node `s`"), or
  * undefined when every term and its gradient is finite there on the tape (the failure was then in
  * compiled code only, or depends on the order of summation).
  *

@@ -51,8 +51,8 @@ export interface Rejection {
   /**
    * Where in the model it came from: the node whose log density (or whose distribution's
    * construction) throws or is not finite at the first such point, found by evaluating the
-   * pinned model node by node on the tape there, e.g. "node `f`"; "the log-Jacobian of the
-   * constraining transforms" when every node is finite; undefined when it could not be told.
+   * pinned model term by term on the tape there (`nodeLogProbs`), e.g. "node `f`", "factor `z`",
+   * "log-Jacobian of node `sigma`"; undefined when every term is finite there on the tape.
    */
   readonly node?: string;
   /** The first chain and transition (0-based, warm-up included; −1 for the step-size heuristic before the first) at which it happened. */
