@@ -10,7 +10,11 @@ import { toValue, type PartialValues, type StructKind } from './values.js';
 
 /** One term of the log density: `logProb` when it was computed, `error` when it threw. */
 export interface NodeLogProb {
-  /** "node `name`" or "factor `name`", in the order the model computes them. */
+  /**
+   * "node `name`", "factor `name`" or "log-Jacobian of node `name`", in the order the model
+   * computes them; "node `name` (building its distribution)" for a throw from the model's code
+   * before that node's distribution existed.
+   */
   readonly term: string;
   readonly logProb?: Tensor;
   readonly error?: unknown;
@@ -57,7 +61,8 @@ export function nodeLogProbs<K extends StructKind>(pinned: JointDistributionPinn
       return x;
     }, undefined, (name, value) => { terms.push({ term: `factor \`${name}\``, logProb: toValue(fn, `factor ${name}`, 'float64', value) }); });
   } catch (error) {
-    if (error !== STOP) terms.push({ term: next < jd.nodeNames.length ? `node \`${jd.nodeNames[next]}\`` : 'the model after its last node', error });
+    // Thrown by the model's own code: while building node `next`'s distribution (its callable, or a derived value computed before it).
+    if (error !== STOP) terms.push({ term: next < jd.nodeNames.length ? `node \`${jd.nodeNames[next]}\` (building its distribution)` : 'the model after its last node', error });
   }
   return terms;
 }

@@ -80,7 +80,7 @@ describe('per-chain NUTS: failures at a proposal are rejections', () => {
     expect(r.rejections).toHaveLength(1);
     const [rej] = r.rejections!;
     expect(rej!.message).toBe('Error: injected fault');
-    expect(rej!.node).toBe('node `y`');
+    expect(rej!.node).toBe('node `y` (building its distribution)');
     expect(rej!.chains).toEqual([0, 1, 2, 3]);
     // The trace counts the kept draws' rejections; the record counts warm-up too.
     const kept = total(r.trace.rejections!);
