@@ -26,7 +26,7 @@ import { runningVarianceFromStats } from './internal/running-variance.js';
 import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
 import { fromOrder, initialState, orderedTarget, tfpPartOrder, toOrder } from './internal/windowed-setup.js';
-import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
+import { perChainSteps, runSteps, transitionsFor, type PerChainRun } from './internal/per-chain.js';
 import { failureLocator } from './internal/locate-failure.js';
 import type { Rejection } from './internal/rejections.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
@@ -95,7 +95,14 @@ export interface WindowedAdaptiveNutsOptions {
    * cannot be traced, and for comparison).
    */
   readonly compile?: boolean;
-  /** Stops sampling between steps: the call throws an {@link AbortError} whose `partial` is a {@link WindowedPartial}. */
+  /**
+   * Stops sampling between steps (per-chain: before the next round of transitions, so within one
+   * transition per chain): the call throws an {@link AbortError} whose `partial` is a
+   * {@link WindowedPartial}, the exact prefix of the uninterrupted run. The call is synchronous, so
+   * during it the signal can be aborted only from `onProgress` (or from another thread); for a
+   * timer or an event of this thread, drive {@link windowedAdaptiveNutsSteps} (or use
+   * `windowedAdaptiveNutsChains`), which give the event loop turns.
+   */
   readonly signal?: AbortSignal;
   /**
    * `'per-chain'` (the default; Stan's way): every chain is an independent
@@ -268,6 +275,23 @@ export function windowedAdaptiveNuts<K extends StructKind>(
 export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
+  return runSteps(windowedAdaptiveNutsSteps(model, options));
+}
+
+/**
+ * `windowedAdaptiveNuts` one step at a time, for asynchronous callers in this thread: with
+ * per-chain adaptation it yields after the chains' initialisation and after every round of
+ * transitions, so the caller can give the event loop a turn (where a timer or an event may abort
+ * `signal`: the next round then stops and the generator throws the AbortError); the pooled
+ * sampler runs in one step. Returns what `windowedAdaptiveNuts` returns.
+ * @example
+ * const steps = windowedAdaptiveNutsSteps(model, { pins: { y }, seed: 0, signal: AbortSignal.timeout(1000) });
+ * let r = steps.next();
+ * while (!r.done) { await new Promise((ok) => setTimeout(ok, 0)); r = steps.next(); }   // r.value: the result
+ */
+export function* windowedAdaptiveNutsSteps<K extends StructKind>(
+  model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
+): Generator<void, WindowedAdaptiveNutsResult<K>, void> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
     'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
@@ -290,7 +314,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const seed = sanitizeSeed(o.seed);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
-  if (adaptation === 'per-chain') return withDeterministics(m, perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning));
+  if (adaptation === 'per-chain') return withDeterministics(m, yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning));
   const given = o.currentState === undefined ? undefined : m.flatten(m.parts(m.bijector.inverse(o.currentState)), 1);
   given?.forEach((p, j) => {
     if (p.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, p.shape);
@@ -443,10 +467,10 @@ function chainStepSize(s: NoUTurnSamplerResults['stepSize'], nChains: number): (
 }
 
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
-function perChainNuts<K extends StructKind>(
+function* perChainNuts<K extends StructKind>(
   m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
   nChains: number, numWarmup: number, nDraws: number, thin: number, discardTuning: boolean,
-): WindowedAdaptiveNutsResult<K, WindowedTrace> {
+): Generator<void, WindowedAdaptiveNutsResult<K, WindowedTrace>, void> {
   const perChain = "with adaptation: 'per-chain'";
   if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
   const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => (v === undefined ? dflt : positiveNumber(arg, v, max));
@@ -482,19 +506,18 @@ function perChainNuts<K extends StructKind>(
       chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]!, warmupDivergences: warmupDivergences[j]! }));
     };
   }
-  const run = runPerChain(flatLogDensity(FN, m, o.compile !== false), seed, {
+  const run = yield* perChainSteps(flatLogDensity(FN, m, o.compile !== false), seed, {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
     maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
   });
   const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning, o.compile !== false);
-  const rejections = run.rejections.rejections(failureLocator(m));
   if (run.aborted) {
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace, rejections };
+  return { draws, trace, rejections: run.rejections.rejections(failureLocator(m)) };
 }
 
 /**

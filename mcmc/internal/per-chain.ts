@@ -94,7 +94,24 @@ function allocDraws(n: number, dim: number): ChainDraws {
 
 /** Runs the chains; returns what was kept (a prefix of every chain when aborted). */
 export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSettings): PerChainRun {
+  return runSteps(perChainSteps(f, seed, s));
+}
+
+/** Runs a generator of steps to its end; returns its value. */
+export function runSteps<T>(steps: Generator<void, T, void>): T {
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/**
+ * {@link runPerChain} one step at a time: it yields once the chains are initialised and after
+ * every round of transitions (after `onRound`), so an asynchronous caller can give the event loop
+ * a turn between steps, where a timer or an event may abort `signal`; the next step then stops.
+ */
+export function* perChainSteps(f: LogDensityGradient, seed: KeyArray, s: PerChainSettings): Generator<void, PerChainRun, void> {
   const { dim, numWarmup } = s;
+  if (s.signal !== undefined && (s.signal === null || typeof s.signal !== 'object' || typeof s.signal.aborted !== 'boolean')) fail('type', s.fn, 'signal', 'must be an AbortSignal', s.signal);
   const total = numWarmup + transitionsFor(s.nDraws, s.thin);
   const kept = s.discardTuning ? s.nDraws : numWarmup + s.nDraws;
   // Checked before allocating: each chain keeps kept × dim doubles.
@@ -122,6 +139,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   });
   const divergences = new Array<number>(runs.length).fill(0), warmupDivergences = new Array<number>(runs.length).fill(0);
   let numResults = 0;
+  yield;
   for (t = 0; t < total; t++) {
     if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws), rejections: log };
     const keep = t >= numWarmup ? (t - numWarmup) % (s.thin + 1) === 0 : !s.discardTuning;
@@ -140,6 +158,7 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
     }
     if (keep) numResults++;
     s.onRound?.(t + 1, divergences, warmupDivergences);
+    yield;
   }
   return { numResults, aborted: false, chains: runs.map((r) => r.draws), rejections: log };
 }
