@@ -42,7 +42,7 @@ export { reduceLogMeanExp, reduceLogHarmonicMeanExp, type LogReduceFn } from './
 export { windowSizes } from './internal/windowed-adaptation.js';
 export type { Rejection } from './internal/rejections.js';
 export {
-  windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace, type WindowedTraceFn,
+  windowedAdaptiveNuts, windowedAdaptiveNutsSteps, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace, type WindowedTraceFn,
   type WindowedProgress, type WindowedPartial,
 } from './windowed-adaptive-nuts.js';
 export {
