@@ -141,6 +141,38 @@ describe('per-chain NUTS: failures at a proposal are rejections', () => {
     expect(() => runPerChain(typo, key(0), settings)).toThrow(ReferenceError);
   });
 
+  it('the engine: +Infinity and a non-finite gradient are rejections too; the chain never stands on a failed point; the step-size heuristic counts', () => {
+    const settings: PerChainSettings = {
+      fn: 'test', modelName: 'Faulty', dim: 2, chains: [0, 1], numWarmup: 200, nDraws: 500, thin: 0, discardTuning: false, maxTreeDepth: 8,
+      maxEnergyDiff: 1000, metric: 'diagonal', initStepSize: 1, dualAveraging: STAN_DUAL_AVERAGING, modes: getModes(),
+    };
+    const normal = (x: Float64Array, g: Float64Array) => { g[0] = -x[0]!; g[1] = -x[1]!; return -0.5 * (x[0]! * x[0]! + x[1]! * x[1]!); };
+    const bad = (x: Float64Array) => unitHash(x[0]!) < 0.05;
+    for (const [kind, f] of [
+      ['+Infinity', (x: Float64Array, g: Float64Array) => (bad(x) ? (normal(x, g), Infinity) : normal(x, g))],
+      ['gradient', (x: Float64Array, g: Float64Array) => { const lp = normal(x, g); if (bad(x)) g[1] = NaN; return lp; }],
+    ] as const) {
+      const run = runPerChain(f, key(1), settings);
+      expect(run.rejections.rejections().map((e) => e.kind)).toEqual([kind]);
+      const [rec] = run.rejections.rejections();
+      let kept = 0;
+      for (const d of run.chains) {
+        for (let i = 0; i < 700; i++) expect(bad(d.q.subarray(2 * i))).toBe(false);
+        kept += d.rejections.reduce((a, b) => a + b, 0);
+      }
+      expect(kept).toBe(rec!.count);            // every draw kept (discardTuning: false)
+      expect(rec!.count).toBeGreaterThan(100);
+    }
+    // Stan's heuristic doubles the step size from 1 until one leapfrog step's acceptance falls
+    // below 0.8, so from |x| < 2 its trial steps reach far: a wall at |x₀| > 2.5 rejects some of them.
+    const wall = (x: Float64Array, g: Float64Array) => { if (Math.abs(x[0]!) > 2.5) throw new RangeError('beyond the wall'); return normal(x, g); };
+    const run = runPerChain(wall, key(1), { ...settings, chains: [0, 1, 2, 3], numWarmup: 10, nDraws: 10 });   // chain 2's heuristic meets it
+    const [rec] = run.rejections.rejections();
+    expect(rec!.first).toEqual({ chain: 2, transition: -1 });
+    expect(rec!.message).toBe('RangeError: beyond the wall');
+    expect(run.chains.reduce((n, d) => n + d.rejections.reduce((a, b) => a + b, 0), 0)).toBe(rec!.count);
+  });
+
   it('the rule and the record: programming errors by class or name; kinds mask numbers and keep the first message', () => {
     expect([new TypeError('a'), new ReferenceError('b'), new SyntaxError('c'), { name: 'TypeError' }].every(isProgrammingError)).toBe(true);
     expect([new Error('a'), new RangeError('b'), 'text', undefined, { name: 'Error' }].some(isProgrammingError)).toBe(false);
