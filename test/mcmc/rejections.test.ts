@@ -20,6 +20,8 @@ import { runPerChain, type PerChainSettings } from '../../mcmc/internal/per-chai
 import { STAN_DUAL_AVERAGING } from '../../mcmc/internal/stan-warmup.js';
 import { getModes } from '../../src/config.js';
 import { key } from '../../src/random/keys.js';
+import { customGradient } from '../../src/tensor/autodiff.js';
+import { mul } from '../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { ALPHA, ksPValue } from '../stats.js';
 
@@ -103,6 +105,17 @@ describe('per-chain NUTS: failures at a proposal are rejections', () => {
     expect(ks.p).toBeGreaterThan(ALPHA);
     expect(r.rejections!.map((e) => [e.kind, e.message, e.node])).toEqual([['NaN', 'the log density is NaN', 'node `y`']]);
     expect(r.rejections![0]!.count - r.rejections![0]!.warmupCount).toBe(total(r.trace.rejections!));
+  });
+
+  it('a non-finite gradient is named at its node too (the locator differentiates the terms one by one)', () => {
+    // loc = x with a gradient that is NaN at faulty points (the value stays finite)
+    const shaky = customGradient((x: Tensor) => ({ value: x, grad: (dy: Tensor) => [faulty(x) ? mul(dy, NaN) : dy] }));
+    const m = new JointDistributionNamed({
+      x: new Normal({ loc: 0, scale: 1 }),
+      y: ({ x }: Record<string, Tensor>) => new Normal({ loc: shaky(x), scale: 1 }),
+    });
+    const r = windowedAdaptiveNuts(m, { ...runOpts, nDraws: 200 });
+    expect(r.rejections!.map((e) => [e.kind, e.node])).toEqual([['gradient', 'node `y`']]);
   });
 
   it('a healthy run has no rejections: an empty record, a zero count per draw', () => {
