@@ -14,10 +14,11 @@
  * {@link RejectionLog} of them by kind.
  *
  * `signal` is read before every round of transitions, so an abort stops the run within one
- * transition per chain and the draws kept so far are returned. The run is synchronous: the signal
- * can become aborted during it only from `onRound` (the caller's progress callback) or from
- * another thread (a worker's signal backed by shared memory), never from a timer or an event of
- * this thread, whose turn comes only after the run.
+ * transition per chain and the draws kept so far are returned. `runPerChain` is synchronous: the
+ * signal can become aborted during it only from `onRound` (the caller's progress callback) or
+ * from another thread (a worker's signal backed by shared memory), never from a timer or an event
+ * of this thread, whose turn comes only after the run; `perChainSteps` runs the same steps one at
+ * a time, so an asynchronous caller can give the event loop turns between them.
  */
 import { fail } from '../../src/checks.js';
 import type { Modes } from '../../src/config.js';
@@ -97,7 +98,11 @@ export function runPerChain(f: LogDensityGradient, seed: KeyArray, s: PerChainSe
   return runSteps(perChainSteps(f, seed, s));
 }
 
-/** Runs a generator of steps to its end; returns its value. */
+/**
+ * Runs a generator of steps to its end; returns its value.
+ * @example
+ * runSteps((function* () { yield; return 7; })());   // 7
+ */
 export function runSteps<T>(steps: Generator<void, T, void>): T {
   let r = steps.next();
   while (!r.done) r = steps.next();
@@ -108,6 +113,11 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
  * {@link runPerChain} one step at a time: it yields once the chains are initialised and after
  * every round of transitions (after `onRound`), so an asynchronous caller can give the event loop
  * a turn between steps, where a timer or an event may abort `signal`; the next step then stops.
+ * @throws as `runPerChain` (TypeError for a `signal` that is not an AbortSignal).
+ * @example
+ * const steps = perChainSteps(f, key, settings);
+ * let r = steps.next();
+ * while (!r.done) { await yieldToEventLoop(); r = steps.next(); }   // r.value: the PerChainRun
  */
 export function* perChainSteps(f: LogDensityGradient, seed: KeyArray, s: PerChainSettings): Generator<void, PerChainRun, void> {
   const { dim, numWarmup } = s;

@@ -20,6 +20,9 @@
 /**
  * True for the errors that are never rejections: TypeError, ReferenceError, SyntaxError (by class,
  * or by name for errors from another realm, such as a worker's or a vm context's).
+ * @example
+ * isProgrammingError(new TypeError('x.foo is not a function'));   // true
+ * isProgrammingError(new RangeError('cholesky: …'));              // false
  */
 export function isProgrammingError(e: unknown): boolean {
   if (e instanceof TypeError || e instanceof ReferenceError || e instanceof SyntaxError) return true;
@@ -64,13 +67,23 @@ function maskNumbers(message: string): string {
   return message.replace(/[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?/gi, '#');
 }
 
-/** An error's class and message ("RangeError: …"); a non-Error thrown value as a string. */
+/**
+ * An error's class and message ("RangeError: …"); a non-Error thrown value as a string.
+ * @example
+ * errorMessage(new RangeError('no luck'));   // 'RangeError: no luck'
+ * errorMessage('oops');                      // 'thrown "oops"'
+ */
 export function errorMessage(e: unknown): string {
   if (e instanceof Error) return `${e.name}: ${e.message}`;
   try { return `thrown ${typeof e === 'string' ? JSON.stringify(e) : String(e)}`; } catch { return 'thrown an unprintable value'; }
 }
 
-/** A failed evaluation's kind and message (see {@link Rejection}). */
+/**
+ * A failed evaluation's kind and message (see {@link Rejection}).
+ * @example
+ * classifyFailure(false, undefined, NaN);                    // { kind: 'NaN', message: 'the log density is NaN' }
+ * classifyFailure(true, new Error('at 1.5 and 2'), NaN).kind;   // 'Error: at # and #'
+ */
 export function classifyFailure(threw: boolean, error: unknown, lp: number): { kind: string; message: string } {
   if (threw) { const message = errorMessage(error); return { kind: maskNumbers(message), message }; }
   if (lp !== lp) return { kind: 'NaN', message: 'the log density is NaN' };
@@ -90,7 +103,13 @@ interface Entry {
   x: Float64Array;
 }
 
-/** The run's rejections by kind, in order of first appearance. */
+/**
+ * The run's rejections by kind, in order of first appearance.
+ * @example
+ * const log = new RejectionLog();
+ * log.record(0, 12, true, true, new RangeError('bad'), NaN, new Float64Array([3, 4]));
+ * log.rejections();   // [{ message: 'RangeError: bad', kind: 'RangeError: bad', count: 1, warmupCount: 1, chains: [0], first: { chain: 0, transition: 12 } }]
+ */
 export class RejectionLog {
   private readonly entries = new Map<string, Entry>();
 
