@@ -13,6 +13,9 @@
 import { describe, expect, it } from 'vitest';
 import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../distributions/normal.js';
+import { HalfNormal } from '../../distributions/half-normal.js';
+import { flatModel } from '../../distributions/joint/flat-model.js';
+import { nodeLogProbs, type NodeLogProb } from '../../distributions/joint/node-log-probs.js';
 import { essBulk } from '../../mcmc/diagnostics/index.js';
 import { windowedAdaptiveNuts } from '../../mcmc/windowed-adaptive-nuts.js';
 import { isProgrammingError, RejectionLog } from '../../mcmc/internal/rejections.js';
@@ -22,7 +25,7 @@ import { getModes } from '../../src/config.js';
 import { key } from '../../src/random/keys.js';
 import { customGradient } from '../../src/tensor/autodiff.js';
 import { mul } from '../../src/tensor/ops/elementwise.js';
-import type { Tensor } from '../../src/tensor/tensor.js';
+import { Tensor } from '../../src/tensor/tensor.js';
 import { ALPHA, ksPValue } from '../stats.js';
 
 const bits = new Float64Array(1), words = new Uint32Array(bits.buffer);
@@ -184,6 +187,33 @@ describe('per-chain NUTS: failures at a proposal are rejections', () => {
     expect(rec!.first).toEqual({ chain: 2, transition: -1 });
     expect(rec!.message).toBe('RangeError: beyond the wall');
     expect(run.chains.reduce((n, d) => n + d.rejections.reduce((a, b) => a + b, 0), 0)).toBe(rec!.count);
+  });
+
+  it('nodeLogProbs: the terms add up to the target, constrained and unconstrained; a throw ends them, naming the node', () => {
+    const jd = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 1 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      z: ({ mu, sigma }: Record<string, Tensor>) => new Normal({ loc: mu, scale: sigma }),
+      y: ({ z }: Record<string, Tensor>) => new Normal({ loc: z, scale: 0.5 }),
+    });
+    const pinned = jd.experimentalPin({ y: 0.3 });
+    const add = (ts: NodeLogProb[]) => ts.reduce((a, t) => a + Number(t.logProb!.item()), 0);
+    const at = { mu: 0.2, sigma: 1.7, z: -0.4 };
+    const terms = nodeLogProbs(pinned, at);
+    const order = jd.nodeNames;   // the model's order (topological)
+    expect(terms.map((t) => t.term)).toEqual(order.map((n) => `node \`${n}\``));
+    expect(add(terms)).toBeCloseTo(Number(pinned.unnormalizedLogProb(at).item()), 12);
+    const m = flatModel('test', pinned as never), u = [0.2, -0.3, 1.1];
+    const flat = u.map((v) => new Tensor(Float64Array.of(v), [1], 'float64'));
+    const unconstrained = nodeLogProbs(pinned, m.struct(m.unflatten(flat)), { unconstrained: true });
+    expect(unconstrained.map((t) => t.term)).toEqual(order.flatMap((n) => (n === 'y' ? [] : [`log-Jacobian of node \`${n}\``]).concat(`node \`${n}\``)));
+    expect(add(unconstrained)).toBeCloseTo(Number(m.target(...flat).item()), 12);
+    const broken = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 1 }),
+      y: ({ mu }: Record<string, Tensor>) => { if (Number(mu.item()) > 1) throw new Error('too big'); return new Normal({ loc: mu, scale: 1 }); },
+    }).experimentalPin({ y: 0 });
+    const cut = nodeLogProbs(broken, { mu: 2 });
+    expect(cut.map((t) => [t.term, t.error === undefined ? undefined : String(t.error)])).toEqual([['node `mu`', undefined], ['node `y` (building its distribution)', 'Error: too big']]);
   });
 
   it('the rule and the record: programming errors by class or name; kinds mask numbers and keep the first message', () => {
