@@ -21,13 +21,18 @@ function terms(m: FlatModel, flat: readonly Tensor[]): NodeLogProb[] {
   return nodeLogProbs(m.pinned, m.struct(m.unflatten(flat)), { unconstrained: true });
 }
 
+/** The kinds of a returned non-finite value (the others are exceptions): `classifyFailure`'s. */
+const VALUE_KINDS = new Set(['NaN', '+Infinity', '-Infinity', 'gradient']);
+
 const finite = (t: Tensor): boolean => Array.prototype.every.call(t.data, (v: number) => Number.isFinite(v));
 
 /**
  * A locator for `RejectionLog.rejections`: `(x, kind)` → the term of `m`'s log density that
- * failed at the unconstrained point `x` ("node `f`", "factor `z`", "log-Jacobian of node `s`"), or
- * undefined when every term and its gradient is finite there on the tape (the failure was then in
- * compiled code only, or depends on the order of summation).
+ * failed at the unconstrained point `x` ("node `f`", "factor `z`", "log-Jacobian of node `s`"):
+ * for an exception the term that throws, else the first term that is not finite (for a gradient
+ * failure, whose gradient is not finite); undefined when every term and its gradient is finite
+ * there on the tape (the failure was then in compiled code only, or depends on the order of
+ * summation).
  *
  * @example
  * const locate = failureLocator(flatModel('fn', pinned));
@@ -36,7 +41,10 @@ const finite = (t: Tensor): boolean => Array.prototype.every.call(t.data, (v: nu
 export function failureLocator(m: FlatModel): (x: Float64Array, kind: string) => string | undefined {
   return (x, kind) => {
     const at = terms(m, flatParts(m, x));
-    const bad = at.find((t) => t.error !== undefined || !finite(t.logProb!));
+    // An exception is named where it was thrown (where its message comes from), even when an
+    // earlier term is already not finite (an overflowed parameter that made a matrix infinite).
+    const threw = VALUE_KINDS.has(kind) ? undefined : at.find((t) => t.error !== undefined);
+    const bad = threw ?? at.find((t) => t.error !== undefined || !finite(t.logProb!));
     if (bad !== undefined || kind !== 'gradient') return bad?.term;
     // A gradient failure: the first term whose gradient in the unconstrained point is not finite.
     for (let j = 0; j < at.length; j++) {

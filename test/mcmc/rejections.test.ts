@@ -19,6 +19,7 @@ import { nodeLogProbs, type NodeLogProb } from '../../distributions/joint/node-l
 import { essBulk } from '../../mcmc/diagnostics/index.js';
 import { windowedAdaptiveNuts } from '../../mcmc/windowed-adaptive-nuts.js';
 import { isProgrammingError, RejectionLog } from '../../mcmc/internal/rejections.js';
+import { failureLocator } from '../../mcmc/internal/locate-failure.js';
 import { runPerChain, type PerChainSettings } from '../../mcmc/internal/per-chain.js';
 import { STAN_DUAL_AVERAGING } from '../../mcmc/internal/stan-warmup.js';
 import { getModes } from '../../src/config.js';
@@ -214,6 +215,21 @@ describe('per-chain NUTS: failures at a proposal are rejections', () => {
     }).experimentalPin({ y: 0 });
     const cut = nodeLogProbs(broken, { mu: 2 });
     expect(cut.map((t) => [t.term, t.error === undefined ? undefined : String(t.error)])).toEqual([['node `mu`', undefined], ['node `y` (building its distribution)', 'Error: too big']]);
+  });
+
+  it('the locator names where an exception was thrown, and otherwise the first term that is not finite', () => {
+    const jd = new JointDistributionNamed({
+      s: new HalfNormal({ scale: 1 }),
+      y: ({ s }: Record<string, Tensor>) => {
+        if (Number(s.item()) > 1e100) throw new RangeError('the scale is absurd');
+        return new Normal({ loc: 0, scale: s });
+      },
+    });
+    const locate = failureLocator(flatModel('test', jd.experimentalPin({ y: 1 }) as never));
+    const far = Float64Array.of(1e200);          // s = softplus(1e200) = 1e200: its own log density, −s²/2, is −∞ already
+    expect(locate(far, 'RangeError: the scale is absurd')).toBe('node `y` (building its distribution)');
+    expect(locate(far, 'NaN')).toBe('node `s`');
+    expect(locate(Float64Array.of(0.5), 'NaN')).toBeUndefined();
   });
 
   it('the rule and the record: programming errors by class or name; kinds mask numbers and keep the first message', () => {
