@@ -40,8 +40,9 @@ export * from './kernels/dual-averaging-step-size-adaptation.js';
 export * from './kernels/diagonal-mass-matrix-adaptation.js';
 export { reduceLogMeanExp, reduceLogHarmonicMeanExp, type LogReduceFn } from './internal/log-mean-exp.js';
 export { windowSizes } from './nuts/tfp/windowed-adaptation.js';
+export type { Rejection } from './nuts/stan/rejections.js';
 export {
-  windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace, type WindowedTraceFn,
+  windowedAdaptiveNuts, windowedAdaptiveNutsSteps, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace, type WindowedTraceFn,
   type WindowedProgress, type WindowedPartial,
 } from './windowed-adaptive-nuts.js';
 export {

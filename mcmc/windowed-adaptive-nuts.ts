@@ -13,6 +13,7 @@ import { flatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { StructKind } from '../distributions/joint/values.js';
 import { perChainNuts } from './nuts/stan/windowed.js';
+import { runSteps } from './nuts/stan/per-chain.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
 import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
 import { FN, positiveNumber, withDeterministics, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace } from './nuts/windowed-common.js';
@@ -96,6 +97,23 @@ export function windowedAdaptiveNuts<K extends StructKind>(
 export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
+  return runSteps(windowedAdaptiveNutsSteps(model, options));
+}
+
+/**
+ * `windowedAdaptiveNuts` one step at a time, for asynchronous callers in this thread: with
+ * per-chain adaptation it yields after the chains' initialisation and after every round of
+ * transitions, so the caller can give the event loop a turn (where a timer or an event may abort
+ * `signal`: the next round then stops and the generator throws the AbortError); the pooled
+ * sampler runs in one step. Returns what `windowedAdaptiveNuts` returns.
+ * @example
+ * const steps = windowedAdaptiveNutsSteps(model, { pins: { y }, seed: 0, signal: AbortSignal.timeout(1000) });
+ * let r = steps.next();
+ * while (!r.done) { await new Promise((ok) => setTimeout(ok, 0)); r = steps.next(); }   // r.value: the result
+ */
+export function* windowedAdaptiveNutsSteps<K extends StructKind>(
+  model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
+): Generator<void, WindowedAdaptiveNutsResult<K>, void> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
     'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn']);
   const warnHooks = warningHooks(FN, o);
@@ -122,7 +140,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
   const run = adaptation === 'per-chain'
-    ? perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning)
+    ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning)
     : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
   return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : n });
 }

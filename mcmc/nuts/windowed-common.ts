@@ -19,6 +19,7 @@ import type { InitOption } from '../internal/init.js';
 import { computeDeterministics } from '../predictive.js';
 import type { WarningOptions } from '../diagnostics/warning-hooks.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
+import type { Rejection } from './stan/rejections.js';
 import type { ChainsProgress, PartialChain } from '../sample-chain.js';
 
 /** The front end's name, for errors. */
@@ -94,7 +95,14 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
    * cannot be traced, and for comparison).
    */
   readonly compile?: boolean;
-  /** Stops sampling between steps: the call throws an {@link AbortError} whose `partial` is a {@link WindowedPartial}. */
+  /**
+   * Stops sampling between steps (per-chain: before the next round of transitions, so within one
+   * transition per chain): the call throws an {@link AbortError} whose `partial` is a
+   * {@link WindowedPartial}, the exact prefix of the uninterrupted run. The call is synchronous, so
+   * during it the signal can be aborted only from `onProgress` (or from another thread); for a
+   * timer or an event of this thread, drive `windowedAdaptiveNutsSteps` (or use
+   * `windowedAdaptiveNutsChains`), which give the event loop turns.
+   */
   readonly signal?: AbortSignal;
   /**
    * `'per-chain'` (the default; Stan's way): every chain is an independent
@@ -160,6 +168,13 @@ export type WindowedTrace = {
   readonly energy: Tensor;
   readonly targetLogProb: Tensor;
   readonly isAccepted: Tensor;
+  /**
+   * Per-chain adaptation only: proposals rejected because the log density threw or was not
+   * finite (value or gradient) in the draw's transition and the step-size heuristic just before
+   * it (int32; Stan's "the current Metropolis proposal is about to be rejected"). Each such
+   * proposal is also a divergent leaf.
+   */
+  readonly rejections?: Tensor;
 };
 
 export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTrace | Trace> {
@@ -181,6 +196,14 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
   readonly compiled: boolean;
   /** Why the log density ran on the tape (absent when `compiled`). */
   readonly compileReason?: string;
+  /**
+   * Per-chain adaptation only: the run's rejected proposals (the log density threw, or its value
+   * or gradient was not finite), one record per kind, with its first message, how many times and
+   * in which chains it happened, and the model node it came from (see {@link Rejection}); empty
+   * when there were none. The rule (what is a rejection and what still throws) is in
+   * `mcmc/nuts/stan/rejections.ts`.
+   */
+  readonly rejections?: readonly Rejection[];
   /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
   readonly warnings: readonly SamplingWarning[];
 }

@@ -7,7 +7,7 @@ import { ChainSequencer } from '../../src/effects/sequencer.js';
 import { sanitizeSeed } from '../../src/samplers/seeds.js';
 import type { StructKind } from '../../distributions/joint/values.js';
 import type { ChainProgress } from '../sample-chain.js';
-import { windowedAdaptiveNuts, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
+import { windowedAdaptiveNutsSteps, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
 import { compiledField } from '../nuts/windowed-common.js';
 import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
@@ -16,7 +16,7 @@ import { mergeChains } from './merge-chains.js';
 import { computeDeterministics, type PredictiveModel } from '../predictive.js';
 import { exportedFunction, importModule } from './model-module.js';
 import { poolSource, type WorkerPool } from './pool.js';
-import { loadPlatform, moduleUrl } from './platform.js';
+import { loadPlatform, moduleUrl, yieldToEventLoop } from './platform.js';
 import { inRunContext } from './run-in-process.js';
 import { runOnWorkers } from './worker-pool.js';
 import { warningHooks, withWarnings, type WarningOptions } from '../diagnostics/warning-hooks.js';
@@ -74,7 +74,15 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   const source = pool === undefined ? undefined : poolSource(FN, pool, url);
   const hooks = { ...(onProgress === undefined ? {} : { onProgress }), ...(progressInterval === undefined ? {} : { progressInterval }), ...(signal === undefined ? {} : { signal }) };
   if (workers === 0 || nChains < 1) {
-    return windowedAdaptiveNuts(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks, onWarning: warnHooks.onWarning, warn: warnHooks.warn }) as WindowedAdaptiveNutsResult<StructKind, WindowedTrace>;
+    // In slices of steps with a turn of the event loop between them, so a timer's or an event's abort is seen (one synchronous call would see it only at the end).
+    const steps = windowedAdaptiveNutsSteps(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks, onWarning: warnHooks.onWarning, warn: warnHooks.warn });
+    for (;;) {
+      const end = performance.now() + 15;
+      let r = steps.next();
+      while (!r.done && performance.now() < end) r = steps.next();
+      if (r.done) return r.value as WindowedAdaptiveNutsResult<StructKind, WindowedTrace>;
+      await yieldToEventLoop();
+    }
   }
   const tasks: ChainTask[] = Array.from({ length: nChains }, (_, c) => ({
     chainIndex: c, chains: nChains, key: settings.seed as never, numResults: merged.nDraws ?? 1000, numBurninSteps: 0, numStepsBetweenResults: 0,

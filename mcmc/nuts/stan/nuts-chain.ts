@@ -22,6 +22,7 @@ import { normalFromUnit } from '../../../src/random/normal-fill.js';
 import { uniformUnit } from '../../../src/random/uniform.js';
 import { DenseMetric, DiagonalMetric, type Metric } from '../../internal/metric.js';
 import { chainLoops, type ChainLoops } from './nuts-loops.js';
+import { isProgrammingError } from './rejections.js';
 
 /** A log density and its gradient: returns log p(x) and writes ∂ log p/∂x into `grad`. */
 export type LogDensityGradient = (x: Float64Array, grad: Float64Array) => number;
@@ -171,6 +172,12 @@ export interface NutsChainOptions {
   readonly metric?: 'diagonal' | 'dense';
   /** An energy error above this makes the transition divergent (Stan's `max_deltaH`, 1000). */
   readonly maxEnergyDiff: number;
+  /**
+   * Told of every rejected proposal (see `NutsChain.failures`): the error the log density threw
+   * (`threw` true) or, when it returned, the non-finite log density or gradient at `q`. The arrays
+   * are the chain's scratch: copy what you keep.
+   */
+  readonly onReject?: (threw: boolean, error: unknown, lp: number, q: Float64Array, grad: Float64Array) => void;
 }
 
 /**
@@ -204,6 +211,17 @@ export class NutsChain {
   moved = false;
   /** The Hamiltonian at the draw. */
   energy = 0;
+  /**
+   * Proposals rejected because the log density threw or gave a non-finite value or gradient, in
+   * transitions and step-size heuristics alike, since the caller last reset it (Stan's "the current
+   * Metropolis proposal is about to be rejected"). Such a point is a divergent leaf: its subtree
+   * stops and it never becomes the draw, so the chain's position is never a failed point.
+   */
+  failures = 0;
+  /** The error the log density just threw (read by `rejected`, right after the evaluation). */
+  private thrown: unknown = undefined;
+  private threw = false;
+  private readonly onReject: NutsChainOptions['onReject'];
 
   /** The chain's position, with its gradient and log density (its momentum is scratch): the last draw. */
   private cur: Point;
@@ -235,6 +253,7 @@ export class NutsChain {
     this.dim = dim;
     this.maxTreeDepth = options.maxTreeDepth;
     this.maxEnergyDiff = options.maxEnergyDiff;
+    this.onReject = options.onReject;
     const nPoints = options.maxTreeDepth + 3, nLevels = options.maxTreeDepth + 1;
     // Slots: INV_METRIC, VEL, NOISE, the trajectory's sums and ends (RHO…), the points, the levels.
     const loops = this.loops = chainLoops(SLOTS + 3 * nPoints + 6 * nLevels, dim);
@@ -319,7 +338,42 @@ export class NutsChain {
       dense.velocity(tp, v);
       for (let i = 0; i < q.length; i++) tq[i] = q[i]! + eps * v[i]!;
     }
-    to.lp = this.f(tq, to.g);
+    to.lp = this.evaluate(tq, to.g);
+  }
+
+  /**
+   * The log density at a proposal: an exception becomes NaN (the caller's Hamiltonian check then
+   * calls `rejected`), except a programming error (TypeError, ReferenceError, SyntaxError), which
+   * no proposal can cause and which propagates.
+   */
+  private evaluate(q: Float64Array, g: Float64Array): number {
+    try {
+      return this.f(q, g);
+    } catch (e) {
+      if (isProgrammingError(e)) throw e;
+      this.thrown = e; this.threw = true;
+      return NaN;
+    }
+  }
+
+  /**
+   * Called when a proposal's Hamiltonian `h` is not finite: if the log density threw there, or
+   * its value (even +∞) or a gradient entry is not finite, the proposal is rejected (counted,
+   * reported, and its Hamiltonian +∞, so its leaf is divergent); otherwise (a kinetic energy that
+   * overflowed) it is an ordinary divergence and `h` is returned.
+   */
+  private rejected(z: Point, h: number): number {
+    const threw = this.threw, error = this.thrown;
+    if (threw) { this.threw = false; this.thrown = undefined; }
+    else {
+      const lp = z.lp, g = z.g;
+      let finite = lp - lp === 0;
+      for (let i = 0; finite && i < g.length; i++) finite = g[i]! - g[i]! === 0;
+      if (finite) return h;
+    }
+    this.failures++;
+    this.onReject?.(threw, error, z.lp, z.q, z.g);
+    return Infinity;
   }
 
   /** One NUTS transition from the position, which becomes the draw; the statistics are set. */
@@ -432,7 +486,8 @@ export class NutsChain {
       dense.velocity(p, v);
       for (let i = 0; i < p.length; i++) { const pi = p[i]!, ps = v[i]!; kin += pi * ps; po[i] = pi; pso[i] = ps; }
     }
-    const h = nanToInf(0.5 * kin - z.lp);
+    let h = nanToInf(0.5 * kin - z.lp);
+    if (!(h < Infinity && h > -Infinity)) h = this.rejected(z, h);
     const w = this.h0 - h;
     if (-w > this.maxEnergyDiff) this.divergent = true;
     this.lswOut = w;
@@ -461,7 +516,8 @@ export class NutsChain {
       this.kickDrift(this.cur, z, 1);
       const half = 0.5 * this.stepSize, p = z.p, g = z.g;
       for (let i = 0; i < p.length; i++) p[i] = p[i]! + half * g[i]!;
-      const h = nanToInf(this.metric.kineticEnergy(p, this.vel) - z.lp);
+      let h = nanToInf(this.metric.kineticEnergy(p, this.vel) - z.lp);
+      if (!(h < Infinity && h > -Infinity)) h = this.rejected(z, h);
       const deltaH = h0 - h;
       if (direction === 0) { direction = deltaH > LOG_08 ? 1 : -1; continue; }
       if (direction === 1 ? !(deltaH > LOG_08) : !(deltaH < LOG_08)) break;

@@ -7,6 +7,18 @@
  * so chain c's draws do not depend on how many chains run, which of them, or in what order.
  * Chains take turns one transition at a time, so progress and an abort see every chain at the
  * same step, but no chain ever waits for another's tree.
+ *
+ * A proposal at which the log density throws or is not finite is rejected and the run goes on
+ * (the rule, and what still throws, in `rejections.ts`): each draw counts the proposals rejected
+ * in its transition and in the step-size heuristic run just before it, and the run keeps a
+ * {@link RejectionLog} of them by kind.
+ *
+ * `signal` is read before every round of transitions, so an abort stops the run within one
+ * transition per chain and the draws kept so far are returned. `runPerChain` is synchronous: the
+ * signal can become aborted during it only from `onRound` (the caller's progress callback) or
+ * from another thread (a worker's signal backed by shared memory), never from a timer or an event
+ * of this thread, whose turn comes only after the run; `perChainSteps` runs the same steps one at
+ * a time, so an asynchronous caller can give the event loop turns between them.
  */
 import { fail } from '../../../src/checks.js';
 import type { Modes } from '../../../src/config.js';
@@ -14,6 +26,7 @@ import { KeyArray } from '../../../src/random/key-array.js';
 import type { FlatTarget } from '../../../src/compile/flat-target.js';
 import { ChainRandom, NutsChain } from './nuts-chain.js';
 import type { DualAveragingSettings } from '../dual-averaging.js';
+import { errorMessage, isProgrammingError, RejectionLog } from './rejections.js';
 import { StanWarmup } from './warmup.js';
 import { INIT_ATTEMPTS } from '../../internal/init.js';
 
@@ -59,6 +72,8 @@ export interface ChainDraws {
   readonly lp: Float64Array;
   /** 1 when the draw differs from the previous point. */
   readonly moved: Uint8Array;
+  /** Proposals rejected (a log density that threw or was not finite) in the draw's transition and the step-size heuristic just before it. */
+  readonly rejections: Int32Array;
 }
 
 export interface PerChainRun {
@@ -67,6 +82,8 @@ export interface PerChainRun {
   /** True when `signal` stopped the run. */
   readonly aborted: boolean;
   readonly chains: readonly ChainDraws[];
+  /** The rejected proposals of every chain, warm-up included, by kind. */
+  readonly rejections: RejectionLog;
 }
 
 /** Transitions after warm-up that keep `nDraws` draws with `thin` skipped between them (sampleChain's count). */
@@ -78,24 +95,56 @@ function allocDraws(n: number, dim: number): ChainDraws {
   return {
     q: new Float64Array(n * dim), stepSize: new Float64Array(n), nSteps: new Int32Array(n), treeDepth: new Int32Array(n),
     diverging: new Uint8Array(n), acceptStat: new Float64Array(n), energy: new Float64Array(n), lp: new Float64Array(n), moved: new Uint8Array(n),
+    rejections: new Int32Array(n),
   };
 }
 
 /** Runs the chains; returns what was kept (a prefix of every chain when aborted). */
 export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSettings): PerChainRun {
+  return runSteps(perChainSteps(target, seed, s));
+}
+
+/**
+ * Runs a generator of steps to its end; returns its value.
+ * @example
+ * runSteps((function* () { yield; return 7; })());   // 7
+ */
+export function runSteps<T>(steps: Generator<void, T, void>): T {
+  let r = steps.next();
+  while (!r.done) r = steps.next();
+  return r.value;
+}
+
+/**
+ * {@link runPerChain} one step at a time: it yields once the chains are initialised and after
+ * every round of transitions (after `onRound`), so an asynchronous caller can give the event loop
+ * a turn between steps, where a timer or an event may abort `signal`; the next step then stops.
+ * @throws as `runPerChain` (TypeError for a `signal` that is not an AbortSignal).
+ * @example
+ * const steps = perChainSteps(target, key, settings);
+ * let r = steps.next();
+ * while (!r.done) { await yieldToEventLoop(); r = steps.next(); }   // r.value: the PerChainRun
+ */
+export function* perChainSteps(target: FlatTarget, seed: KeyArray, s: PerChainSettings): Generator<void, PerChainRun, void> {
   const { dim, numWarmup } = s;
   const f = target.logDensityGradient.bind(target);
+  if (s.signal !== undefined && (s.signal === null || typeof s.signal !== 'object' || typeof s.signal.aborted !== 'boolean')) fail('type', s.fn, 'signal', 'must be an AbortSignal', s.signal);
   const total = numWarmup + transitionsFor(s.nDraws, s.thin);
   const kept = s.discardTuning ? s.nDraws : numWarmup + s.nDraws;
   // Checked before allocating: each chain keeps kept × dim doubles.
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
+  const log = new RejectionLog();
+  let t = -1;                    // the transition under way (−1: the first step-size heuristic)
   const runs = s.chains.map((c) => {
     const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
-    const chain = new NutsChain(f, dim, rng, { maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric });
+    const chain = new NutsChain(f, dim, rng, {
+      maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric,
+      onReject: (threw, error, lp, q) => log.record(c, t, t < numWarmup, threw, error, lp, q),
+    });
     rng.begin(0);
-    const x0 = s.init?.(c) ?? uniformInit(s, chain, c);
-    const lp = chain.setPosition(x0);
-    if (!Number.isFinite(lp)) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x0)} (the log density of model "${s.modelName}" is ${lp} there)`, lp);
+    let x0 = s.init?.(c);
+    if (x0 === undefined) x0 = uniformInit(s, chain, c);
+    else if (tryPosition(chain, x0) !== undefined) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x0)}`, x0);
     chain.stepSize = s.initStepSize;
     const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging, s.metric);
     warmup.begin(chain);
@@ -104,8 +153,9 @@ export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSetti
   });
   const divergences = new Array<number>(runs.length).fill(0), warmupDivergences = new Array<number>(runs.length).fill(0);
   let numResults = 0;
-  for (let t = 0; t < total; t++) {
-    if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws) };
+  yield;
+  for (t = 0; t < total; t++) {
+    if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws), rejections: log };
     const keep = t >= numWarmup ? (t - numWarmup) % (s.thin + 1) === 0 : !s.discardTuning;
     for (let j = 0; j < runs.length; j++) {
       const r = runs[j]!, chain = r.chain;
@@ -114,6 +164,7 @@ export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSetti
       chain.transition();
       if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
       if (keep) record(r.draws, numResults, chain, stepSize);
+      chain.failures = 0;
       if (t < numWarmup) {
         r.warmup.afterTransition(chain, s.fn);
         if (t === numWarmup - 1) r.warmup.end(chain);
@@ -121,8 +172,9 @@ export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSetti
     }
     if (keep) numResults++;
     s.onRound?.(t + 1, divergences, warmupDivergences);
+    yield;
   }
-  return { numResults, aborted: false, chains: runs.map((r) => r.draws) };
+  return { numResults, aborted: false, chains: runs.map((r) => r.draws), rejections: log };
 }
 
 function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): void {
@@ -135,15 +187,36 @@ function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): v
   d.energy[i] = chain.energy;
   d.lp[i] = chain.lp;
   d.moved[i] = chain.moved ? 1 : 0;
+  d.rejections[i] = chain.failures;
 }
 
-/** Stan's default start: uniform(−R, R) in every unconstrained coordinate, up to {@link INIT_ATTEMPTS} attempts until the log density and its gradient are finite. */
+/**
+ * Moves the chain to `x`; undefined when the log density and its gradient are finite there, else
+ * what went wrong ("is NaN", "threw RangeError: …"). A programming error (`isProgrammingError`)
+ * propagates: the model's first evaluation is where it shows.
+ */
+function tryPosition(chain: NutsChain, x: Float64Array): string | undefined {
+  let lp: number;
+  try { lp = chain.setPosition(x); } catch (e) {
+    if (isProgrammingError(e)) throw e;
+    return `threw ${errorMessage(e)}`;
+  }
+  if (!Number.isFinite(lp)) return `is ${lp}`;
+  return chain.grad.every(Number.isFinite) ? undefined : 'has a non-finite gradient';
+}
+
+/**
+ * Stan's default start: uniform(−R, R) in every unconstrained coordinate, up to
+ * {@link INIT_ATTEMPTS} attempts until the log density and its gradient are finite; a log density
+ * that throws (other than a programming error, which propagates) counts as a failed attempt, as
+ * Stan retries on a `std::domain_error`.
+ */
 function uniformInit(s: PerChainSettings, chain: NutsChain, c: number): Float64Array {
   const x = new Float64Array(s.dim), r = s.initRadius;
   for (let trial = 0; trial < INIT_ATTEMPTS; trial++) {
     chain.rng.uniforms(x);
     for (let i = 0; i < s.dim; i++) x[i] = 2 * r * x[i]! - r;
-    if (Number.isFinite(chain.setPosition(x)) && chain.grad.every(Number.isFinite)) return x;
+    if (tryPosition(chain, x) === undefined) return x;
   }
   return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density or gradient at every one of ${INIT_ATTEMPTS} starts tried for chain ${c} (uniform(−${r}, ${r}) in unconstrained space); at the last, ${s.whyNotFinite(x)}. Check the model and its pins, try \`init: 'prior'\` or a smaller \`initRadius\`, or give \`init\` values`, s.modelName);
 }

@@ -14,14 +14,15 @@ import type { PartialValues, Struct, StructKind } from '../../../distributions/j
 import { AbortError } from '../../abort-error.js';
 import { chainInit, unconstrainDraw, whyNotFinite } from '../../internal/init.js';
 import { compiledField, constrainDraws, FN, positiveNumber, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedTrace } from '../windowed-common.js';
-import { runPerChain, transitionsFor, type PerChainRun } from './per-chain.js';
+import { perChainSteps, transitionsFor, type PerChainRun } from './per-chain.js';
+import { failureLocator } from '../../internal/locate-failure.js';
 import { STAN_DUAL_AVERAGING } from './warmup.js';
 
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
-export function perChainNuts<K extends StructKind>(
+export function* perChainNuts<K extends StructKind>(
   m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
   nChains: number, numWarmup: number, nDraws: number, thin: number, discardTuning: boolean,
-): Omit<WindowedAdaptiveNutsResult<K, WindowedTrace>, 'warnings'> {
+): Generator<void, Omit<WindowedAdaptiveNutsResult<K, WindowedTrace>, 'warnings'>, void> {
   const perChain = "with adaptation: 'per-chain'";
   if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
   const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => (v === undefined ? dflt : positiveNumber(arg, v, max));
@@ -60,7 +61,7 @@ export function perChainNuts<K extends StructKind>(
       chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]!, warmupDivergences: warmupDivergences[j]! }));
     };
   }
-  const run = runPerChain(target.value, seed, {
+  const run = yield* perChainSteps(target.value, seed, {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
     maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
@@ -72,7 +73,7 @@ export function perChainNuts<K extends StructKind>(
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace, ...compiledField(target) };
+  return { draws, trace, ...compiledField(target), rejections: run.rejections.rejections(failureLocator(m)) };
 }
 
 /**
@@ -103,6 +104,7 @@ function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, nu
       energy: stat((d) => d.energy, f64, 'float64'),
       targetLogProb: stat((d) => d.lp, f64, 'float64'),
       isAccepted: stat((d) => d.moved, u8, 'bool'),
+      rejections: stat((d) => d.rejections, i32, 'int32'),
     },
   };
 }

@@ -1,0 +1,56 @@
+/**
+ * Which part of a model a rejected proposal's failure came from: the model is evaluated on the
+ * tape at the failing (unconstrained) point, term by term (`nodeLogProbs`), and the first term that
+ * throws or is not finite — for a gradient failure, the first whose gradient is not finite — is
+ * named. Run once per kind of failure, at its first point, so its cost does not matter.
+ */
+import type { FlatModel } from '../../distributions/joint/flat-model.js';
+import { nodeLogProbs, type NodeLogProb } from '../../distributions/joint/node-log-probs.js';
+import { valueAndGrad } from '../../src/tensor/autodiff.js';
+import { sum } from '../../src/tensor/ops/reduce.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+
+/** The flat point as one float64 tensor `[n_j]` per unpinned node. */
+function flatParts(m: FlatModel, x: Float64Array): Tensor[] {
+  let i = 0;
+  return m.sizes.map((n) => new Tensor(x.slice(i, (i += n)), [n], 'float64'));
+}
+
+/** Every term of the unconstrained target at `flat` (up to the first that throws). */
+function terms(m: FlatModel, flat: readonly Tensor[]): NodeLogProb[] {
+  return nodeLogProbs(m.pinned, m.struct(m.unflatten(flat)), { unconstrained: true });
+}
+
+/** The kinds of a returned non-finite value (the others are exceptions): `classifyFailure`'s. */
+const VALUE_KINDS = new Set(['NaN', '+Infinity', '-Infinity', 'gradient']);
+
+const finite = (t: Tensor): boolean => Array.prototype.every.call(t.data, (v: number) => Number.isFinite(v));
+
+/**
+ * A locator for `RejectionLog.rejections`: `(x, kind)` → the term of `m`'s log density that
+ * failed at the unconstrained point `x` ("node `f`", "factor `z`", "log-Jacobian of node `s`"):
+ * for an exception the term that throws, else the first term that is not finite (for a gradient
+ * failure, whose gradient is not finite); undefined when every term and its gradient is finite
+ * there on the tape (the failure was then in compiled code only, or depends on the order of
+ * summation).
+ *
+ * @example
+ * const locate = failureLocator(flatModel('fn', pinned));
+ * locate(new Float64Array([0.3, 40]), 'NaN');   // → 'node `y`'
+ */
+export function failureLocator(m: FlatModel): (x: Float64Array, kind: string) => string | undefined {
+  return (x, kind) => {
+    const at = terms(m, flatParts(m, x));
+    // An exception is named where it was thrown (where its message comes from), even when an
+    // earlier term is already not finite (an overflowed parameter that made a matrix infinite).
+    const threw = VALUE_KINDS.has(kind) ? undefined : at.find((t) => t.error !== undefined);
+    const bad = threw ?? at.find((t) => t.error !== undefined || !finite(t.logProb!));
+    if (bad !== undefined || kind !== 'gradient') return bad?.term;
+    // A gradient failure: the first term whose gradient in the unconstrained point is not finite.
+    for (let j = 0; j < at.length; j++) {
+      const [, grads] = valueAndGrad((...flat: Tensor[]) => sum(terms(m, flat)[j]!.logProb!), m.sizes.map((_, k) => k))(...flatParts(m, x));
+      if (!(grads as Tensor[]).every(finite)) return at[j]!.term;
+    }
+    return undefined;
+  };
+}
