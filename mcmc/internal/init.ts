@@ -4,7 +4,7 @@
  * chain's own stream), or a draw from the prior (`'prior'`, Stan's and PyMC's alternative), the
  * prior median (`'median'`, NumPyro's `init_to_median`), or the user's constrained values. Each
  * start must have a finite log density and gradient; when none does, the error says which node's
- * log density is not finite there and why (`whyNotFinite`).
+ * log density is not finite there and why (`whyNotFinite`, in `locate-failure.ts`).
  */
 import { fail } from '../../src/checks.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
@@ -14,6 +14,7 @@ import { asTensor } from '../../src/tensor/core.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
 import { isPlainObject, type PartialValues } from '../../distributions/joint/values.js';
+import { whyNotFinite } from './locate-failure.js';
 
 /** The `init` option: a strategy, constrained values (shared, or with a leading chains axis), or values per chain. */
 export type InitOption = 'uniform' | 'prior' | 'median' | PartialValues | ((chain: number) => PartialValues);
@@ -113,40 +114,4 @@ function medianOverFirstAxis(t: Tensor): Tensor {
     out[k] = n % 2 === 1 ? col[(n - 1) / 2]! : 0.5 * (col[n / 2 - 1]! + col[n / 2]!);
   }
   return new Tensor(out, t.shape.slice(1), 'float64');
-}
-
-/**
- * Why the log density is not finite at the unconstrained point `x`, for error messages: the nodes
- * whose log density is not finite there (or throws), with their values, else the gradient's
- * non-finite coordinates.
- *
- * @example
- * whyNotFinite(m, target, x);   // "node `sigma` has log density -Infinity at sigma = -0.3"
- */
-export function whyNotFinite(m: FlatModel, target: FlatTarget, x: Float64Array): string {
-  const show = (t: Tensor) => (t.size <= 6 ? `[${Array.from(t.data as ArrayLike<number>, Number).join(', ')}]`.replace(/^\[(.*)\]$/, t.ndim === 0 ? '$1' : '[$1]') : `a ${t.shape.join('×')} value`);
-  try {
-    let at = 0;
-    const flat = m.sizes.map((n) => { const t = new Tensor(x.slice(at, at + n), [n], 'float64'); at += n; return t; });
-    const values = m.bijector.forward(m.struct(m.unflatten(flat)));
-    const { pinned, unpinned } = m.pinned.unnormalizedLogProbParts(values);
-    const valueOf = m.parts(values);
-    const entries = (s: unknown): [string, Tensor][] => (Array.isArray(s) ? s.map((t, i) => [String(i), t as Tensor]) : Object.entries(s as Record<string, Tensor>));
-    const bad = [...entries(unpinned), ...entries(pinned)].filter(([, t]) => !Array.from(t.data as ArrayLike<number>, Number).every(Number.isFinite));
-    if (bad.length > 0) {
-      return bad.map(([name, lp]) => {
-        const j = m.names.indexOf(name);
-        const pin = m.pinned.pins[name];
-        const value = j >= 0 ? ` at ${name} = ${show(valueOf[j]!)}` : pin !== undefined ? ` at the pinned ${name} = ${show(pin)}` : '';
-        return `node \`${name}\` has log density ${show(lp)}${value}`;
-      }).join('; ');
-    }
-  } catch (e) {
-    return `the log density throws: ${e instanceof Error ? e.message : String(e)}`;
-  }
-  const g = new Float64Array(target.dim);
-  const lp = target.logDensityGradient(x, g);
-  if (!Number.isFinite(lp)) return `the log density is ${lp} (the Jacobian of the constraining transforms, or a factor)`;
-  const names = target.paramNames.filter((_, i) => !Number.isFinite(g[i]!));
-  return `the gradient is not finite in ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
 }

@@ -1,9 +1,11 @@
 /**
- * Which part of a model a rejected proposal's failure came from: the model is evaluated on the
- * tape at the failing (unconstrained) point, term by term (`nodeLogProbs`), and the first term that
- * throws or is not finite — for a gradient failure, the first whose gradient is not finite — is
- * named. Run once per kind of failure, at its first point, so its cost does not matter.
+ * Which part of a model a failure came from: the model is evaluated on the tape at the failing
+ * (unconstrained) point, term by term (`nodeLogProbs`), and the first term that throws or is not
+ * finite — for a gradient failure, the first whose gradient is not finite — is named. For a
+ * rejected proposal (`failureLocator`, once per kind of failure at its first point) and a start
+ * where the log density is not finite (`whyNotFinite`, in errors), so its cost does not matter.
  */
+import type { FlatTarget } from '../../src/compile/flat-target.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
 import { nodeLogProbs, type NodeLogProb } from '../../distributions/joint/node-log-probs.js';
 import { valueAndGrad } from '../../src/tensor/autodiff.js';
@@ -53,4 +55,37 @@ export function failureLocator(m: FlatModel): (x: Float64Array, kind: string) =>
     }
     return undefined;
   };
+}
+
+/**
+ * Why the log density is not finite at the unconstrained point `x`, for error messages: the terms
+ * (nodes, log-Jacobians, factors) that throw or are not finite there, with the nodes' values, else
+ * the gradient's non-finite coordinates.
+ *
+ * @example
+ * whyNotFinite(m, target, x);   // "node `y` has log density -Infinity at the pinned y = 50"
+ */
+export function whyNotFinite(m: FlatModel, target: FlatTarget, x: Float64Array): string {
+  const show = (t: Tensor) => (t.size > 6 ? `a ${t.shape.join('×')} value` : t.ndim === 0 ? String(Number(t.data[0])) : `[${Array.from(t.data as ArrayLike<number>, Number).join(', ')}]`);
+  let at: NodeLogProb[] = [], values: Tensor[] = [];
+  try {
+    const flat = flatParts(m, x);
+    at = terms(m, flat);
+    values = m.parts(m.bijector.forward(m.struct(m.unflatten(flat))));
+  } catch (e) {
+    return `the log density throws: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  const bad = at.filter((t) => t.error !== undefined || !finite(t.logProb!)).map((t) => {
+    if (t.error !== undefined) return `${t.term} throws: ${t.error instanceof Error ? t.error.message : String(t.error)}`;
+    const name = /^node `([^`]+)`$/.exec(t.term)?.[1];
+    const j = name === undefined ? -1 : m.names.indexOf(name), pin = name === undefined ? undefined : m.pinned.pins[name];
+    const where = j >= 0 ? ` at ${name} = ${show(values[j]!)}` : pin !== undefined ? ` at the pinned ${name} = ${show(pin)}` : '';
+    return `${t.term} has log density ${show(t.logProb!)}${where}`;
+  });
+  if (bad.length > 0) return bad.join('; ');
+  const g = new Float64Array(target.dim);
+  const lp = target.logDensityGradient(x, g);
+  if (!Number.isFinite(lp)) return `the log density is ${lp} (every term is finite on the tape: the compiled code, or the order of summation)`;
+  const names = target.paramNames.filter((_, i) => !Number.isFinite(g[i]!));
+  return `the gradient is not finite in ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
 }

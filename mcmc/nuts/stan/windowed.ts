@@ -12,10 +12,10 @@ import { flatConstrain, flatTarget } from '../../../distributions/compile-log-de
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import type { PartialValues, Struct, StructKind } from '../../../distributions/joint/values.js';
 import { AbortError } from '../../abort-error.js';
-import { chainInit, unconstrainDraw, whyNotFinite } from '../../internal/init.js';
+import { chainInit, unconstrainDraw } from '../../internal/init.js';
 import { compiledField, constrainDraws, FN, positiveNumber, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedTrace } from '../windowed-common.js';
 import { perChainSteps, transitionsFor, type PerChainRun } from './per-chain.js';
-import { failureLocator } from '../../internal/locate-failure.js';
+import { failureLocator, whyNotFinite } from '../../internal/locate-failure.js';
 import { STAN_DUAL_AVERAGING } from './warmup.js';
 
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */

@@ -9,7 +9,8 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../../distributions/joint/joint-distribution-sequential.js';
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import { flatTarget, nonScalarLogDensity } from '../../../distributions/compile-log-density.js';
-import { unconstrainDraw, whyNotFinite } from '../../internal/init.js';
+import { unconstrainDraw } from '../../internal/init.js';
+import { whyNotFinite } from '../../internal/locate-failure.js';
 import { Sample } from '../../../distributions/sample.js';
 import { Uniform } from '../../../distributions/uniform.js';
 
