@@ -231,13 +231,18 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
     expect(Array.from((partial.draws as Record<string, Tensor>).mu!.data as Float64Array)).toEqual(Array.from(full.draws.mu!.data as Float64Array).slice(0, 40));
   }, 60_000);
 
-  it('models are written for one draw; a mis-shaped pin or a callable whose shapes clash names its node', () => {
+  /** A straight line through four points, written for one draw (a and b scalars). */
+  const line = () => {
     const xs = tensor([0, 1, 2, 3]);
-    const regression = new JointDistributionNamed({
+    return new JointDistributionNamed({
       a: new Normal({ loc: 0, scale: 5 }),
       b: new Normal({ loc: 0, scale: 5 }),
       y: ({ a, b }: Record<string, Tensor>) => new Independent({ distribution: new Normal({ loc: add(a, mul(b, xs)), scale: 0.5 }), reinterpretedBatchNdims: 1 }),
     }, { name: 'Line' });
+  };
+
+  it('models are written for one draw; a mis-shaped pin or a callable whose shapes clash names its node', () => {
+    const regression = line();
     const { draws } = windowedAdaptiveNuts(regression, { pins: { y: tensor([1.1, 2.9, 5.2, 6.8]) }, seed: 2, nDraws: 400, numAdaptationSteps: 300 });
     const mean = (t: Tensor) => Array.from(t.data as Float64Array).reduce((p, v) => p + v, 0) / t.size;
     expect(mean(draws.b!)).toBeGreaterThan(1.5);                         // least squares: b = 1.92, sd ≈ 0.22
@@ -247,13 +252,7 @@ describe("windowedAdaptiveNuts(..., { adaptation: 'per-chain' })", () => {
   }, 60_000);
 
   it("adaptation: 'pooled' takes the same model written for one draw: chains evaluated one by one, one step size for all", () => {
-    const xs = tensor([0, 1, 2, 3]);
-    const regression = new JointDistributionNamed({
-      a: new Normal({ loc: 0, scale: 5 }),
-      b: new Normal({ loc: 0, scale: 5 }),
-      y: ({ a, b }: Record<string, Tensor>) => new Independent({ distribution: new Normal({ loc: add(a, mul(b, xs)), scale: 0.5 }), reinterpretedBatchNdims: 1 }),
-    }, { name: 'Line' });
-    const { draws, trace } = windowedAdaptiveNuts(regression, { adaptation: 'pooled', pins: { y: tensor([1.1, 2.9, 5.2, 6.8]) }, seed: 2, nDraws: 400, numAdaptationSteps: 300 });
+    const { draws, trace } = windowedAdaptiveNuts(line(), { adaptation: 'pooled', pins: { y: tensor([1.1, 2.9, 5.2, 6.8]) }, seed: 2, nDraws: 400, numAdaptationSteps: 300 });
     expect(draws.b!.shape).toEqual([400, 4]);
     // Least squares: a = 1.14, b = 1.92; posterior sds ≈ 0.42 and 0.22, so 1600 draws (ESS > 200) put the means within ±0.2 / ±0.1 with |z| > 6 needed to fail.
     const mean = (t: Tensor) => Array.from(t.data as Float64Array).reduce((p, v) => p + v, 0) / t.size;

@@ -352,7 +352,7 @@ export class NutsChain {
     } catch (e) {
       if (isProgrammingError(e)) throw e;
       this.thrown = e; this.threw = true;
-      return NaN;
+      return Number.NaN;
     }
   }
 
