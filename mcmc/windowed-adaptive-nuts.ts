@@ -11,7 +11,7 @@ import { ones, zeros } from '../src/tensor/ops/create.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { DefaultJointBijector } from '../distributions/joint/default-joint-bijector.js';
 import { JointDistribution } from '../distributions/joint/joint-distribution.js';
-import { compiledTargetFn, flatConstrain, flatLogDensity, pinModel } from '../distributions/compile-log-density.js';
+import { compiledTargetFn, compileTarget, flatConstrain, flatLogDensity, pinModel } from '../distributions/compile-log-density.js';
 import { asTensor } from '../src/tensor/core.js';
 import { flatModel, type FlatModel } from '../distributions/joint/flat-model.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
@@ -26,7 +26,8 @@ import { runningVarianceFromStats } from './internal/running-variance.js';
 import type { Trace } from './internal/stack.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './internal/windowed-adaptation.js';
 import { fromOrder, initialState, orderedTarget, tfpPartOrder, toOrder } from './internal/windowed-setup.js';
-import { runPerChain, transitionsFor, type PerChainRun } from './internal/per-chain.js';
+import { transitionsFor, type PerChainRun } from './internal/per-chain.js';
+import { runChainsOnCores, type ParallelInfo } from './parallel/chains-on-cores.js';
 import { STAN_DUAL_AVERAGING } from './internal/stan-warmup.js';
 import { getModes } from '../src/config.js';
 import { sizeOf } from '../src/tensor/shapes.js';
@@ -118,6 +119,14 @@ export interface WindowedAdaptiveNutsOptions {
   readonly metric?: 'diagonal' | 'dense';
   /** With `adaptation: 'per-chain'`: run only chain `chainIndex` of `nChains` (the result has one chain), with exactly the draws it has among all of them. */
   readonly chainIndex?: number;
+  /**
+   * With `adaptation: 'per-chain'`: threads to run the chains on (default `min(nChains,
+   * availableParallelism())` in Node; 1 in browsers, whose main thread may not block). The call
+   * stays synchronous and the draws are the same bits for any value; `cores: 1` runs in process.
+   * Runs too short to pay for worker start-up, and models whose compiled density cannot be sent
+   * to a worker, run in process: the result's `parallel` says so (see `mcmc/parallel/chains-on-cores.ts`).
+   */
+  readonly cores?: number;
 }
 
 /**
@@ -171,6 +180,8 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * not change the draws). Present only when the model has derived values.
    */
   readonly deterministics?: Record<string, Tensor>;
+  /** Per-chain runs: the threads that ran the chains, and why not more when fewer than asked or than the default. */
+  readonly parallel?: ParallelInfo;
 }
 
 const FN = 'windowedAdaptiveNuts';
@@ -252,7 +263,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): WindowedAdaptiveNutsResult<K> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'cores']);
   const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
   const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
@@ -261,6 +272,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const thin = checkNonNegativeInteger(FN, 'numStepsBetweenResults', o.numStepsBetweenResults ?? 0);
   if (thin > 0 && !discardTuning) fail('range', FN, 'numStepsBetweenResults', 'needs discardTuning: true (warm-up draws are not thinned)', thin);
   checkBoolean(FN, 'compile', o.compile ?? true);
+  if (o.cores !== undefined && checkNonNegativeInteger(FN, 'cores', o.cores) < 1) fail('range', FN, 'cores', 'must be at least 1', o.cores);
   if (o.traceFn !== undefined) checkFunction(FN, 'traceFn', o.traceFn);
   if (o.onProgress !== undefined) checkFunction(FN, 'onProgress', o.onProgress);
 
@@ -465,18 +477,19 @@ function perChainNuts<K extends StructKind>(
       chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]!, warmupDivergences: warmupDivergences[j]! }));
     };
   }
-  const run = runPerChain(flatLogDensity(FN, m, o.compile !== false), seed, {
+  const f = flatLogDensity(FN, m, o.compile !== false);
+  const { run, parallel } = runChainsOnCores(f, o.compile === false ? undefined : compileTarget(FN, m, []), seed, {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
     maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
-  });
+  }, o.cores);
   const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning, o.compile !== false);
   if (run.aborted) {
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace };
+  return { draws, trace, parallel };
 }
 
 /**
