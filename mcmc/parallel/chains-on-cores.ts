@@ -43,6 +43,12 @@ const LEAPFROGS = 16;
 const MARGIN = 0.05;
 /** Seconds a warm pool costs per run (posting the program, the catalogue in a fresh worker, the first calls unoptimised). */
 const WARM = 0.05;
+/**
+ * For tests only: `force` skips the size rule (a run with a portable program and more than one
+ * core always goes to workers).
+ */
+export const coresTuning: { force: boolean } = { force: false };
+
 /** Poll period of the blocked main thread (ms). */
 const POLL_MS = 20;
 /** Give up when a worker has not taken its task after this long (ms): it failed to start. */
@@ -164,7 +170,7 @@ export function runChainsOnCores(f: LogDensityGradient, compiled: Compiled | und
   const total = s.numWarmup + transitionsFor(s.nDraws, s.thin);
   const estimate = gradientSeconds(f, s.dim) * s.chains.length * total * LEAPFROGS;
   const start = startCost(k - 1);
-  if (estimate * (1 - 1 / k) <= start + MARGIN) {
+  if (!coresTuning.force && estimate * (1 - 1 / k) <= start + MARGIN) {
     return inProcess(`the run is estimated at ${estimate.toPrecision(2)} s in process, too short to pay for ${k - 1} worker${k > 2 ? 's' : ''} (≈ ${start.toPrecision(2)} s to start)`);
   }
   const exported = exportCompiled(compiled);

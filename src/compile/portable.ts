@@ -116,7 +116,7 @@ const isLowering = (v: unknown): v is Lowering => typeof v === 'object' && v !==
 function describe(v: unknown, owner: readonly (Lowering | null)[]): string {
   const op = owner.find((o) => o?.elementwise !== undefined && elementwiseFunctions(o.elementwise).some(([, g]) => g === v));
   const name = typeof v === 'function' && v.name !== '' ? `\`${v.name}\`` : 'an anonymous function';
-  return op === undefined ? name : `${name} (of the op \`${op.name}\`)`;
+  return op === undefined || op === null ? name : `${name} (of the op \`${op.name}\`)`;
 }
 
 /**
