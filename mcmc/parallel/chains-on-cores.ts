@@ -15,11 +15,17 @@
  * `cores: 1` asked for it): one chain, `compile: false`, a model whose compiled program is not
  * portable, no worker threads or `Atomics.wait` (a browser's main thread, where blocking is not
  * allowed, or a Node without `process.getBuiltinModule`), or a run too small to pay for the
- * workers. That rule: the serial time is estimated as (µs per gradient, timed at start) ×
- * (chains) × (transitions) × 8 leapfrog steps per transition, and workers are used when the
- * time they save, estimate × (1 − 1/cores), exceeds their start-up (0.05 s when the pool is
- * warm; a cold pool costs what the last worker took to start, else 0.5 s, 2 s under tsx) plus
- * 0.05 s.
+ * workers. That rule: the serial time is estimated as (seconds per gradient, timed at start, +
+ * 1 µs of the sampler's own work) × 16 leapfrog steps per transition × transitions × chains,
+ * and workers are used when the time they save, estimate × (1 − 1/cores), exceeds their
+ * start-up (0.05 s when the pool is warm; a cold pool costs what the last worker took to start,
+ * else 0.5 s, 2 s under tsx) plus 0.05 s. The estimate only has to tell a 0.1-s run from a
+ * 10-s one; the bits never depend on it.
+ *
+ * With workers, `onProgress` reports the step the slowest chain has reached (polled every
+ * 20 ms, and after each of this thread's transitions), and an abort stops every chain before
+ * its next transition once it is seen: the partial draws are an exact prefix of each chain,
+ * cut at the shortest.
  */
 import { fail } from '../../src/checks.js';
 import type { Compiled } from '../../src/compile/codegen.js';
@@ -37,8 +43,10 @@ export interface ParallelInfo {
   readonly reason?: string;
 }
 
-/** Leapfrog steps per transition assumed by the estimate (2⁴: a tree of depth 3 to 4, and the tree's own work, measured on eight schools and a logistic regression). */
+/** Leapfrog steps per transition assumed by the estimate (2⁴: trees of depth 3 to 4 are typical after warm-up, and warm-up's early trees are deeper). */
 const LEAPFROGS = 16;
+/** The sampler's own seconds per leapfrog step besides the gradient (the tree, the metric, the copies: ~1 µs on eight schools). */
+const STEP_OVERHEAD = 1e-6;
 /** Seconds a run must save beyond the workers' start-up before they are used. */
 const MARGIN = 0.05;
 /** Seconds a warm pool costs per run (posting the program, the catalogue in a fresh worker, the first calls unoptimised). */
@@ -126,14 +134,21 @@ function workers(n: NodeApi, k: number): Pooled[] {
   return pool.slice(0, k);
 }
 
-/** Seconds per gradient evaluation of `f`, timed over ~2 ms of calls at a point near the origin. */
+/**
+ * Seconds per gradient evaluation of `f` at a point near the origin: the fastest of up to 16
+ * batches of 16 calls (within ~3 ms), so a thread descheduled on a loaded machine, or the first
+ * unoptimised calls, do not inflate it.
+ */
 function gradientSeconds(f: LogDensityGradient, dim: number): number {
   const x = Float64Array.from({ length: dim }, (_, i) => 0.1 * Math.sin(i + 1)), g = new Float64Array(dim);
-  let calls = 0;
+  let best = Infinity;
   const t0 = performance.now();
-  let t = t0;
-  while (calls < 200 && t - t0 < 2) { try { f(x, g); } catch { /* timing only */ } calls++; t = performance.now(); }
-  return (t - t0) / 1000 / calls;
+  for (let b = 0; b < 16 && (b < 2 || performance.now() - t0 < 3); b++) {
+    const t = performance.now();
+    for (let i = 0; i < 16; i++) { try { f(x, g); } catch { /* timing only */ } }
+    best = Math.min(best, (performance.now() - t) / 16);
+  }
+  return best / 1000;
 }
 
 function sharedChainDraws(kept: number, dim: number): { shared: SharedDraws; draws: ChainDraws } {
@@ -168,7 +183,7 @@ export function runChainsOnCores(f: LogDensityGradient, compiled: Compiled | und
   if (n === null) return inProcess("this host cannot block on worker threads (a browser's main thread forbids Atomics.wait); chains run in process");
   if (compiled === undefined) return inProcess('compile: false: the tape cannot be sent to a worker');
   const total = s.numWarmup + transitionsFor(s.nDraws, s.thin);
-  const estimate = gradientSeconds(f, s.dim) * s.chains.length * total * LEAPFROGS;
+  const estimate = (gradientSeconds(f, s.dim) + STEP_OVERHEAD) * s.chains.length * total * LEAPFROGS;
   const start = startCost(k - 1);
   if (!coresTuning.force && estimate * (1 - 1 / k) <= start + MARGIN) {
     return inProcess(`the run is estimated at ${estimate.toPrecision(2)} s in process, too short to pay for ${k - 1} worker${k > 2 ? 's' : ''} (≈ ${start.toPrecision(2)} s to start)`);

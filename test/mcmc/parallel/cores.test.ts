@@ -44,7 +44,7 @@ describe('windowedAdaptiveNuts({ cores })', () => {
       expect(mine.every((p, i) => i === 0 || p.step >= mine[i - 1]!.step)).toBe(true);
       const last = mine[mine.length - 1]!;
       expect(last.step).toBe(TOTAL);
-      const div = r.trace.diverging.data as Uint8Array;
+      const div = (r.trace as unknown as Record<string, Tensor>).diverging!.data as Uint8Array;
       let n = 0;
       for (let t = 0; t < DRAWS; t++) n += div[t * 4 + c]!;
       expect(last.divergences).toBe(n);
