@@ -23,6 +23,8 @@ export interface SamplingRun {
   readonly trace?: unknown;
   /** Derived values per draw (computed from `draws` when absent and the model has any). */
   readonly deterministics?: Readonly<Record<string, Tensor>>;
+  /** `windowedAdaptiveNuts`' report of the threads its chains ran on (not written). */
+  readonly parallel?: unknown;
 }
 
 /** Options of {@link inferenceData}. */
@@ -81,7 +83,7 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   else if (model instanceof JointDistribution) jd = model as JointDistribution<StructKind>;
   else return fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
   if (run === null || typeof run !== 'object') fail('type', FN, 'run', 'must be { draws, trace?, deterministics? } (windowedAdaptiveNuts\' result)', run);
-  checkOptions(FN, run, ['draws', 'trace', 'deterministics']);
+  checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'parallel']);
   const withLogLik = checkBoolean(FN, 'logLikelihood', o.logLikelihood ?? true);
   const withPredictive = checkBoolean(FN, 'posteriorPredictive', o.posteriorPredictive ?? true);
   const priorSamples = checkNonNegativeInteger(FN, 'prior', o.prior ?? 500);
