@@ -18,7 +18,12 @@ import { serializeError } from './chain-error.js';
 import { ABORT, ACK, CHAIN0, DONE, SLOT, type CoresTask, type SharedDraws } from './cores-messages.js';
 import './portable-catalogue.js';
 
-/** A chain slot's shared arrays as `ChainDraws`. */
+/**
+ * A chain slot's shared arrays as `ChainDraws` (views, no copy).
+ *
+ * @example
+ * const d = sharedDraws(task.draws[0]);   // d.q: Float64Array over the main thread's shared memory
+ */
 export function sharedDraws(d: SharedDraws): ChainDraws {
   return {
     q: new Float64Array(d.q), stepSize: new Float64Array(d.stepSize), nSteps: new Int32Array(d.nSteps), treeDepth: new Int32Array(d.treeDepth),

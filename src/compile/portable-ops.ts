@@ -12,7 +12,13 @@ import { addPortableSource, registerTracedLowerings } from './portable.js';
 /** A float64 scalar at trace time (a value inside every op's domain that these modules have). */
 const scalar = (v: number) => new Tensor(Float64Array.of(v), [], 'float64');
 
-/** Registers the element-wise functions of every op exported by `modules` (in export-name order, so each thread names them alike). */
+/**
+ * Registers the element-wise functions of every op exported by `modules` (in export-name order,
+ * so each thread names them alike).
+ *
+ * @example
+ * registerOpModules([await import('../tensor/ops/elementwise.js')]);   // exp#f, exp#df, …
+ */
 export function registerOpModules(modules: readonly Readonly<Record<string, unknown>>[]): void {
   for (const mod of modules) {
     for (const name of Object.keys(mod).sort()) {
