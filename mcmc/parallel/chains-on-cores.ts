@@ -237,6 +237,7 @@ function runShared(n: NodeApi, f: LogDensityGradient, seed: KeyArray, s: PerChai
         warmupDivergences[j] = Atomics.load(ctrl, at + 2);
       }
       if (round > reported) { reported = round; s.onRound(round, divergences, warmupDivergences); }
+      if (s.signal?.aborted) Atomics.store(ctrl, ABORT, 1);      // aborted from onProgress: the workers stop now
     };
     const own = runPerChain(f, seed, {
       ...s, chains: mine.map((j) => s.chains[j]!),
@@ -251,6 +252,10 @@ function runShared(n: NodeApi, f: LogDensityGradient, seed: KeyArray, s: PerChai
     for (let done = Atomics.load(ctrl, DONE); done < k - 1; done = Atomics.load(ctrl, DONE)) {
       Atomics.wait(ctrl, DONE, done, POLL_MS);
       poll();
+      // A worker that died (its threadId turns −1 at once; its 'exit' event would need the event loop) never notifies.
+      if (Atomics.load(ctrl, DONE) < k - 1 && used.some((w) => w.worker.threadId === -1)) {
+        throw new Error(`${s.fn}: a worker thread running chains stopped before they were done; pass cores: 1 to run in process`);
+      }
       if (Atomics.load(ctrl, ACK) < k - 1 && performance.now() - posted > START_TIMEOUT_MS) {
         throw new Error(`${s.fn}: a worker thread did not start within ${START_TIMEOUT_MS / 1000} s; pass cores: 1 to run in process`);
       }
