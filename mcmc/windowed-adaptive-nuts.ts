@@ -279,6 +279,7 @@ export function windowedAdaptiveNuts<K extends StructKind>(
   const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'per-chain', ['per-chain', 'pooled']);
   const n = checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps ?? defaultWarmup(adaptation));
   if (o.chainIndex !== undefined && adaptation !== 'per-chain') fail('range', FN, 'chainIndex', "needs adaptation: 'per-chain' (pooled chains run as one batch)", o.chainIndex);
+  if (o.cores !== undefined && o.cores > 1 && adaptation !== 'per-chain') fail('range', FN, 'cores', "above 1 needs adaptation: 'per-chain' (pooled chains run as one batch)", o.cores);
   const metric = checkOneOf(FN, 'metric', o.metric ?? 'diagonal', ['diagonal', 'dense']);
   if (metric === 'dense' && adaptation !== 'per-chain') fail('range', FN, 'metric', "'dense' needs adaptation: 'per-chain' (TFP's pooled pipeline adapts a diagonal mass matrix)", metric);
 

@@ -101,5 +101,6 @@ describe('windowedAdaptiveNuts({ cores })', () => {
     expect(() => run({ cores: 0 })).toThrow(/windowedAdaptiveNuts.*cores/);
     expect(() => run({ cores: 1.5 })).toThrow(/windowedAdaptiveNuts.*cores/);
     expect(() => run({ cores: '2' as unknown as number })).toThrow(/windowedAdaptiveNuts.*cores/);
+    expect(() => run({ cores: 2, adaptation: 'pooled' })).toThrow(/windowedAdaptiveNuts.*cores.*per-chain/);
   });
 });
