@@ -135,18 +135,18 @@ function workers(n: NodeApi, k: number): Pooled[] {
 }
 
 /**
- * Seconds per gradient evaluation of `f` at a point near the origin: the fastest of up to 16
- * batches of 16 calls (within ~3 ms), so a thread descheduled on a loaded machine, or the first
- * unoptimised calls, do not inflate it.
+ * Seconds per gradient evaluation of `f` at a point near the origin: the fastest of 2 to 8
+ * batches of 8 calls (stopping after ~1 ms), so a thread descheduled on a loaded machine, or the
+ * first unoptimised calls, do not inflate it, and a short run pays at most about a millisecond.
  */
 function gradientSeconds(f: LogDensityGradient, dim: number): number {
   const x = Float64Array.from({ length: dim }, (_, i) => 0.1 * Math.sin(i + 1)), g = new Float64Array(dim);
   let best = Infinity;
   const t0 = performance.now();
-  for (let b = 0; b < 16 && (b < 2 || performance.now() - t0 < 3); b++) {
+  for (let b = 0; b < 8 && (b < 2 || performance.now() - t0 < 1); b++) {
     const t = performance.now();
-    for (let i = 0; i < 16; i++) { try { f(x, g); } catch { /* timing only */ } }
-    best = Math.min(best, (performance.now() - t) / 16);
+    for (let i = 0; i < 8; i++) { try { f(x, g); } catch { /* timing only */ } }
+    best = Math.min(best, (performance.now() - t) / 8);
   }
   return best / 1000;
 }
