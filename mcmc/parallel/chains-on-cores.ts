@@ -224,8 +224,9 @@ function runShared(n: NodeApi, f: LogDensityGradient, seed: KeyArray, s: PerChai
     // Progress: the round every chain has reached (the slowest share's), with every chain's divergences.
     const mine = shares[0]!;
     const divergences = new Array<number>(C).fill(0), warmupDivergences = new Array<number>(C).fill(0);
-    let ownRound = 0, reported = 0;
+    let ownRound = 0, reported = 0, acked: number | undefined;
     const poll = () => {
+      if (acked === undefined && Atomics.load(ctrl, ACK) === k - 1) acked = performance.now();
       if (s.signal?.aborted) Atomics.store(ctrl, ABORT, 1);
       if (s.onRound === undefined) return;
       let round = ownRound;
@@ -261,8 +262,10 @@ function runShared(n: NodeApi, f: LogDensityGradient, seed: KeyArray, s: PerChai
       }
     }
     finished = true;
-    const t = (performance.now() - posted) / 1000;
-    used.forEach((w) => { if (!w.started) { w.started = true; measuredStart = Math.min(t, (performance.now() - w.spawned) / 1000); } });
+    // A new worker's start-up: from its spawn to its taking the task (seen at the first poll after).
+    const fresh = used.filter((w) => !w.started);
+    if (fresh.length > 0) measuredStart = ((acked ?? performance.now()) - Math.min(...fresh.map((w) => w.spawned))) / 1000;
+    for (const w of fresh) w.started = true;
     for (const port of ports) {
       const m = n.wt.receiveMessageOnPort(port)?.message as { error?: SerializedError } | undefined;
       if (m?.error !== undefined) throw deserializeError(m.error);
