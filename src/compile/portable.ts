@@ -24,7 +24,8 @@ import { traceProgram, type Program } from './trace.js';
 /** One bound value of a portable program. */
 export type PortableEntry =
   | { readonly data: Flat }
-  | { readonly fn: string }
+  /** A registered function by name, with its arity (checked by the receiving thread). */
+  | { readonly fn: string; readonly arity: number }
   | { readonly list: readonly (PortableEntry | null)[] }
   | { readonly number: number };
 
@@ -34,6 +35,8 @@ export interface PortableProgram {
   readonly env: readonly PortableEntry[];
   /** Length of the flat point (`valueAndGrad`'s x and grad). */
   readonly dim: number;
+  /** A hash of every registered name in registration order: a thread whose registry differs refuses the program. */
+  readonly registry: number;
 }
 
 /** `exportCompiled`'s answer: the description, or why there is none. */
@@ -110,6 +113,16 @@ export function portableName(f: unknown): string | undefined {
   return byFunction.get(f);
 }
 
+/** FNV-1a of every registered name in order (see `PortableProgram.registry`). */
+function registryHash(): number {
+  let h = 0x811c9dc5;
+  for (const name of byName.keys()) {
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 10, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 const isLowering = (v: unknown): v is Lowering => typeof v === 'object' && v !== null && typeof (v as Lowering).forward === 'function' && typeof (v as Lowering).name === 'string';
 
 /** A function, and the op whose lowering carries it, for a message. */
@@ -145,7 +158,7 @@ export function exportCompiled(c: Compiled): ExportResult {
     if (Array.isArray(v)) return { list: v.map(entry) };
     if (typeof v === 'function') {
       const name = byFunction.get(v);
-      if (name !== undefined) return { fn: name };
+      if (name !== undefined) return { fn: name, arity: v.length };
       reason = `it calls ${describe(v, lowerings)}, which is not a registered library function`;
       return null;
     }
@@ -156,7 +169,7 @@ export function exportCompiled(c: Compiled): ExportResult {
   const env = c.env.map(entry);
   if (reason !== undefined) return { ok: false, reason };
   if (!/\bfunction valueAndGrad\(/.test(c.source)) return { ok: false, reason: 'the program has no flat value-and-gradient form' };
-  return { ok: true, program: { source: c.source, env: env as PortableEntry[], dim: c.flatInput.length } };
+  return { ok: true, program: { source: c.source, env: env as PortableEntry[], dim: c.flatInput.length, registry: registryHash() } };
 }
 
 /**
@@ -171,6 +184,8 @@ export function exportCompiled(c: Compiled): ExportResult {
  */
 export function importCompiled(p: PortableProgram): (x: ArrayLike<number>, grad: Float64Array) => number {
   ready();
+  // Names are given in registration order: a thread whose sources registered other functions (another version, a code path that differs) would read them differently, so refuse rather than compute with another function.
+  if (p.registry !== registryHash()) throw new TypeError('importCompiled: this thread\'s registry of library functions differs from the one the program was exported with (is it the same stochax?)');
   const value = (e: PortableEntry | null): unknown => {
     if (e === null) return null;
     if ('data' in e) return e.data;
@@ -178,6 +193,7 @@ export function importCompiled(p: PortableProgram): (x: ArrayLike<number>, grad:
     if ('list' in e) return e.list.map(value);
     const f = byName.get(e.fn);
     if (f === undefined) throw new TypeError(`importCompiled: the function "${e.fn}" is not registered in this thread (is it the same stochax?)`);
+    if (f.length !== e.arity) throw new TypeError(`importCompiled: "${e.fn}" names a different function in this thread (another stochax version?)`);
     return f;
   };
   const env = p.env.map(value);

@@ -116,7 +116,11 @@ describe('exportCompiled / importCompiled', () => {
   it('importCompiled names a function this thread does not know', () => {
     const e = exportCompiled(MODELS[0]![1]);
     if (!e.ok) throw new Error(e.reason);
-    const bad = { ...e.program, env: e.program.env.map((v) => ('fn' in v ? { fn: 'nope#f' } : v)) };
+    const bad = { ...e.program, env: e.program.env.map((v) => ('fn' in v ? { ...v, fn: 'nope#f' } : v)) };
     expect(() => importCompiled(bad)).toThrow(/importCompiled: the function "nope#f" is not registered/);
+    // A name that names a function of another arity here, and a registry that differs, are refused too.
+    const other = { ...e.program, env: e.program.env.map((v) => ('fn' in v ? { ...v, arity: v.arity + 1 } : v)) };
+    expect(() => importCompiled(other)).toThrow(/importCompiled: ".*" names a different function in this thread/);
+    expect(() => importCompiled({ ...e.program, registry: (e.program.registry + 1) >>> 0 })).toThrow(/importCompiled: this thread's registry .* differs/);
   });
 });
