@@ -51,8 +51,12 @@ function points(dim: number): Float64Array[] {
   ];
 }
 
-const bits = (v: number) => { const b = new Float64Array([v]); return Array.from(new Uint32Array(b.buffer)).join(':'); };
-/** A value and gradient as bit strings (NaNs keep their payload). */
+/**
+ * A double's bits, every NaN as 'NaN': V8 may give a NaN another sign or payload in optimised
+ * code than in the interpreter (tier-up timing varies between threads), and nothing reads them.
+ */
+const bits = (v: number) => { if (v !== v) return 'NaN'; const b = new Float64Array([v]); return Array.from(new Uint32Array(b.buffer)).join(':'); };
+/** A value and gradient as bit strings (−0 and 0 apart). */
 const evaluate = (vg: (x: ArrayLike<number>, g: Float64Array) => number, x: Float64Array) => {
   const g = new Float64Array(x.length);
   const v = vg(x, g);
