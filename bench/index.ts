@@ -195,6 +195,7 @@ if (!quick) {
 
 if (!quick) { console.log('\nDeterministic math beside Math.* (bench/detmath.ts):'); await import('./detmath.js'); }
 // Parallel chains: 4 chains on 2 workers vs serial, worker start-up (bench/parallel-chains.ts),
+// and windowedAdaptiveNuts' own cores (bench/cores.ts),
 // run as compiled JavaScript (`npm run bench` compiles it first): under tsx every worker would
 // register tsx before loading the library, a start-up cost package users never pay.
 if (!quick) {
@@ -205,4 +206,7 @@ if (!quick) {
   console.log('\nJoint-model chains on workers (node dist/bench/joint-workers.js):');
   const joint = spawnSync(process.execPath, [fileURLToPath(new URL('../dist/bench/joint-workers.js', import.meta.url))], { stdio: 'inherit' });
   if (joint.status !== 0) process.exitCode = 1;
+  console.log('\nwindowedAdaptiveNuts({ cores }): cores 1 vs 2 (node dist/bench/cores.js):');
+  const cores = spawnSync(process.execPath, [fileURLToPath(new URL('../dist/bench/cores.js', import.meta.url))], { stdio: 'inherit' });
+  if (cores.status !== 0) process.exitCode = 1;
 }

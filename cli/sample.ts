@@ -42,9 +42,12 @@ Flags:
                    options.numAdaptationSteps; 1000 for a setup module)
   --seed S         non-negative integer seed (default 0); same seed, same bits
   --workers N      worker threads (0 = in this thread). A \`setup\` module's default: cores,
-                   at most --chains. A \`model\` module runs in this thread unless N ≥ 1 is
-                   given (workers start in ~0.5 s each: worth it for runs of seconds); the
-                   draws are the same either way.
+                   at most --chains. A \`model\` module with N ≥ 1 imports the module in N
+                   workers (workers start in ~0.5 s each: worth it for runs of seconds);
+                   without --workers its chains use windowedAdaptiveNuts' \`cores\` default
+                   (this thread and pooled workers when the run is long enough and the
+                   compiled model can be sent; a note says why not). The draws are the same
+                   either way.
   --chain-index i  run only chain i of --chains, with exactly the draws it has in the
                    all-chains run (key foldIn(seed, i) for a \`model\` module, split(seed,
                    chains)[i] for a \`setup\` module); \`stochax merge\` of the per-chain
@@ -352,12 +355,18 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
   let run;
   try {
     if (onWorkers && !pooled) return await windowedAdaptiveNutsChains({ model: model.url, workers: o.workers, ...settings });
-    run = windowedAdaptiveNuts(model.model, {
+    const r = windowedAdaptiveNuts(model.model, {
       ...model.options,
       ...(model.pins === undefined ? {} : { pins: model.pins }),
       ...settings,
       ...(o.chainIndex === undefined ? {} : { chainIndex: o.chainIndex }),
+      ...(o.workers === 0 ? { cores: 1 } : {}),
     });
+    // Say why the chains stayed in this thread when it is the model's doing (not a short run, one chain or one core).
+    const { parallel, ...rest } = r;
+    const why = parallel?.reason;
+    if (why !== undefined && !/^(the run is estimated|one chain|one core)/.test(why)) io.stderr(`note: chains ran in this thread: ${why}\n`);
+    run = rest;
   } finally {
     progress.end();
   }

@@ -58,11 +58,15 @@ export class Softplus extends Bijector {
 }
 brand(Softplus, 'bijectors.Softplus');   // recognised across copies of stochax (src/brand.ts)
 
+// The scalar kernels live at module level (not as arrows per call) so a compiled program can name them to a worker (src/compile/portable.ts).
+const softplusForward = (v: number): number => (v > 0 ? v + detLog1p(detExp(-v)) : detLog1p(detExp(v)));
+const softplusForwardPartials = (out: Float64Array, v: number): void => { out[0] = v > 0 ? 1 / (1 + detExp(-v)) : detExp(v) / (1 + detExp(v)); };
+const softplusInversePartials = (out: Float64Array, v: number): void => { out[0] = -1 / detExpm1(-v); };
+
 function softplusOf(x: Tensor): Tensor {
-  return fusedMap('Softplus.forward', [['x', x]], (v) => (v > 0 ? v + detLog1p(detExp(-v)) : detLog1p(detExp(v))),
-    (out, v) => { out[0] = v > 0 ? 1 / (1 + detExp(-v)) : detExp(v) / (1 + detExp(v)); });
+  return fusedMap('Softplus.forward', [['x', x]], softplusForward, softplusForwardPartials);
 }
 
 function invSoftplusOf(y: Tensor): Tensor {
-  return fusedMap('Softplus.inverse', [['y', y]], softplusInverse, (out, v) => { out[0] = -1 / detExpm1(-v); });
+  return fusedMap('Softplus.inverse', [['y', y]], softplusInverse, softplusInversePartials);
 }

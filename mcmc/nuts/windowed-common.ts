@@ -20,6 +20,7 @@ import { computeDeterministics } from '../predictive.js';
 import type { WarningOptions } from '../diagnostics/warning-hooks.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
 import type { Rejection } from './stan/rejections.js';
+import type { ParallelInfo } from './stan/cores.js';
 import type { ChainsProgress, PartialChain } from '../sample-chain.js';
 
 /** The front end's name, for errors. */
@@ -128,6 +129,14 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
   readonly metric?: 'diagonal' | 'dense';
   /** With `adaptation: 'per-chain'`: run only chain `chainIndex` of `nChains` (the result has one chain), with exactly the draws it has among all of them. */
   readonly chainIndex?: number;
+  /**
+   * With `adaptation: 'per-chain'`: threads to run the chains on (default `min(nChains,
+   * availableParallelism())` in Node; 1 in browsers, whose main thread may not block). The call
+   * stays synchronous and the draws are the same bits for any value; `cores: 1` runs in process.
+   * Runs too short to pay for worker start-up, and models whose compiled density cannot be sent
+   * to a worker, run in process: the result's `parallel` says so (see `mcmc/nuts/stan/cores.ts`).
+   */
+  readonly cores?: number;
 }
 
 /**
@@ -204,6 +213,8 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * `mcmc/nuts/stan/rejections.ts`.
    */
   readonly rejections?: readonly Rejection[];
+  /** Per-chain runs: the threads that ran the chains, and why not more when fewer than asked or than the default. */
+  readonly parallel?: ParallelInfo;
   /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
   readonly warnings: readonly SamplingWarning[];
 }

@@ -16,5 +16,5 @@ export { chainKey } from './chain-task.js';
 export type { ChainSetup, ChainSetupContext, ModelModule } from './model-module.js';
 export type { PartialChains } from './partial-chains.js';
 export { AbortError } from '../abort-error.js';
-export { ChainError } from './chain-error.js';
+export { ChainError } from '../internal/chain-error.js';
 export { windowedAdaptiveNutsChains, type WindowedChainsOptions } from './windowed-chains.js';

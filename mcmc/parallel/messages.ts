@@ -3,7 +3,7 @@ import type { Modes } from '../../src/config.js';
 import type { Encoded } from '../../src/effects/clone.js';
 import type { RemoteEffect } from '../../src/effects/remote.js';
 import type { ChainProgress } from '../sample-chain.js';
-import type { SerializedError } from './chain-error.js';
+import type { SerializedError } from '../internal/chain-error.js';
 
 /** Main thread → worker. `init` comes first; then one `run` per chain, each after the previous chain's answer. */
 export type ToWorker =

@@ -7,7 +7,7 @@ import { checkInteger, checkOptions, fail } from '../../src/checks.js';
 import { KeyArray } from '../../src/random/key-array.js';
 import type { ChainsProgress, SampleChainResult } from '../sample-chain.js';
 import { AbortError } from '../abort-error.js';
-import { ChainError } from './chain-error.js';
+import { ChainError } from '../internal/chain-error.js';
 import { importModelModule } from './model-module.js';
 import { lastDraw } from './partial-chains.js';
 import { inRunContext, runChainInProcess } from './run-in-process.js';

@@ -10,7 +10,7 @@ import { KeyArray } from '../../src/random/key-array.js';
 import { sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
 import type { ChainProgress, ChainsProgress, PartialChain, SampleChainResult } from '../sample-chain.js';
 import { AbortError } from '../abort-error.js';
-import { ChainError } from './chain-error.js';
+import { ChainError } from '../internal/chain-error.js';
 import { chainKey, type ChainTask } from './chain-task.js';
 import { chainDraw, mergeChains, type SampleChainsResult } from './merge-chains.js';
 import { exportedFunction, importModelModule, type ModelModule } from './model-module.js';

@@ -15,7 +15,7 @@ import type { State } from '../kernel.js';
 import type { Trace } from '../internal/stack.js';
 import type { ChainProgress, PartialChain, SampleChainResult } from '../sample-chain.js';
 import { AbortError } from '../abort-error.js';
-import { ChainError, deserializeError } from './chain-error.js';
+import { ChainError, deserializeError } from '../internal/chain-error.js';
 import { encodeTask, type ChainTask } from './chain-task.js';
 import type { FromWorker } from './messages.js';
 import { completedAsPartial, partialChains, type PartialChains } from './partial-chains.js';

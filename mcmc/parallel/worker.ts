@@ -14,7 +14,7 @@ import { isNode } from '../../src/effects/platform.js';
 import { setRemoteSink } from '../../src/effects/remote.js';
 import { AbortError } from '../abort-error.js';
 import { decodeTask, prepareChain } from './chain-task.js';
-import { serializeError } from './chain-error.js';
+import { serializeError } from '../internal/chain-error.js';
 import type { ToWorker } from './messages.js';
 import { checkModelModule, exportNameOf, importModule, type ModelModule } from './model-module.js';
 import { loadPlatform, type ParentPort } from './platform.js';

@@ -43,6 +43,8 @@ export interface Compiled {
   readonly valueAndGrad?: (x: ArrayLike<number>, grad: Float64Array) => number;
   /** The generated source, for inspection. */
   readonly source: string;
+  /** The values the source binds (`const [e0, e1, …] = env`), in order: buffers, constants, lowerings, scalar functions (see `exportCompiled`). */
+  readonly env: readonly unknown[];
 }
 
 /** Element-wise nodes up to this size become straight-line code over locals (scalars only: unrolled vectors multiply call sites past V8's inlining budget, and a call left out-of-line boxes its result). */
@@ -442,7 +444,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\nfunction run(withGrad) {\n${resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${
     locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}`)}\n}\n${flat}\nreturn { run, valueAndGrad };`;
   const { run, valueAndGrad } = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad'>;
-  return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source };
+  return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source, env };
 }
 
 /**

@@ -11,6 +11,7 @@ import { traceProgram, type Program } from './trace.js';
 
 export { formatProgram, type Program } from './trace.js';
 export type { Compiled } from './codegen.js';
+export { exportCompiled, importCompiled, type ExportResult, type PortableProgram } from './portable.js';
 
 /**
  * `f` traced at `inputs` (the trace point; their shapes are fixed from now on) and compiled:

@@ -92,6 +92,17 @@ export function classifyFailure(threw: boolean, error: unknown, lp: number): { k
   return { kind: 'gradient', message: 'the gradient of the log density has a non-finite entry' };
 }
 
+/** One kind's entry of a {@link RejectionLog}, as plain data. */
+export interface RejectionEntry {
+  readonly kind: string;
+  readonly message: string;
+  readonly count: number;
+  readonly warmupCount: number;
+  readonly chains: readonly number[];
+  readonly first: { readonly chain: number; readonly transition: number };
+  readonly x: Float64Array;
+}
+
 interface Entry {
   kind: string;
   message: string;
@@ -124,6 +135,36 @@ export class RejectionLog {
     e.count++;
     if (warmup) e.warmupCount++;
     e.chains.add(chain);
+  }
+
+  /** The entries as plain data (to send from a worker thread; {@link RejectionLog.merge} takes them back). */
+  exportEntries(): RejectionEntry[] {
+    return [...this.entries.values()].map((e) => ({ ...e, chains: [...e.chains] }));
+  }
+
+  /**
+   * One log from the logs of disjoint sets of chains (worker threads' shares), as if the chains had
+   * run in one process: per kind the counts add up and the first rejection is the earliest
+   * transition's (ties: the chain that comes first in `chainOrder`, as the engine takes its chains
+   * in that order each round), and kinds come in the order of their first rejections.
+   */
+  static merge(parts: readonly (readonly RejectionEntry[])[], chainOrder: readonly number[]): RejectionLog {
+    const pos = (c: number) => chainOrder.indexOf(c);
+    const byKind = new Map<string, { e: Entry; rank: number }>();
+    parts.forEach((entries) => entries.forEach((r, rank) => {
+      const have = byKind.get(r.kind);
+      if (have === undefined) { byKind.set(r.kind, { e: { ...r, chains: new Set(r.chains), x: Float64Array.from(r.x) }, rank }); return; }
+      const e = have.e;
+      e.count += r.count; e.warmupCount += r.warmupCount;
+      r.chains.forEach((c) => e.chains.add(c));
+      const earlier = r.first.transition < e.first.transition || (r.first.transition === e.first.transition && pos(r.first.chain) < pos(e.first.chain));
+      if (earlier) { e.first = r.first; e.message = r.message; e.x = Float64Array.from(r.x); have.rank = rank; }
+    }));
+    const log = new RejectionLog();
+    [...byKind.values()]
+      .sort((a, b) => a.e.first.transition - b.e.first.transition || pos(a.e.first.chain) - pos(b.e.first.chain) || a.rank - b.rank)
+      .forEach(({ e }) => log.entries.set(e.kind, e));
+    return log;
   }
 
   /** The record: one {@link Rejection} per kind, `locate(x)` naming the node at each kind's first point (its errors are ignored). */

@@ -8,13 +8,14 @@ import { getModes } from '../../../src/config.js';
 import type { KeyArray } from '../../../src/random/key-array.js';
 import { asTensor } from '../../../src/tensor/core.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
-import { flatConstrain, flatTarget } from '../../../distributions/compile-log-density.js';
+import { compileTarget, flatConstrain, flatTarget } from '../../../distributions/compile-log-density.js';
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import type { PartialValues, Struct, StructKind } from '../../../distributions/joint/values.js';
 import { AbortError } from '../../abort-error.js';
 import { chainInit, unconstrainDraw } from '../../internal/init.js';
 import { compiledField, constrainDraws, FN, positiveNumber, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedTrace } from '../windowed-common.js';
-import { perChainSteps, transitionsFor, type PerChainRun } from './per-chain.js';
+import { perChainSteps, transitionsFor, type PerChainRun, type PerChainSettings } from './per-chain.js';
+import { runChainsOnCores } from './cores.js';
 import { failureLocator, whyNotFinite } from '../../internal/locate-failure.js';
 import { STAN_DUAL_AVERAGING } from './warmup.js';
 
@@ -61,19 +62,22 @@ export function* perChainNuts<K extends StructKind>(
       chains.forEach((c, j) => report({ chain: c, step: round, total, phase: round <= numWarmup ? 'warmup' : 'sampling', divergences: divergences[j]!, warmupDivergences: warmupDivergences[j]! }));
     };
   }
-  const run = yield* perChainSteps(target.value, seed, {
+  const settings: PerChainSettings = {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
     maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     initRadius: positive('initRadius', o.initRadius, 2), whyNotFinite: (x) => whyNotFinite(m, target.value, x),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
-  });
+  };
+  // On worker threads when that pays (the same bits), else here, a round of transitions per step.
+  const onCores = runChainsOnCores(target.value, target.compiled ? compileTarget(FN, m) : target.reason!, seed, settings, o.cores);
+  const run = onCores.run ?? (yield* perChainSteps(target.value, seed, settings));
   const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning, o.compile !== false);
   if (run.aborted) {
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace, ...compiledField(target), rejections: run.rejections.rejections(failureLocator(m)) };
+  return { draws, trace, ...compiledField(target), rejections: run.rejections.rejections(failureLocator(m)), parallel: onCores.parallel };
 }
 
 /**

@@ -1,0 +1,42 @@
+/**
+ * What `windowedAdaptiveNuts(model, { cores })` sends a pooled worker (`cores-worker.ts`) and
+ * the layout of the shared control words both sides read. Plain data only.
+ */
+import type { PortableProgram } from '../../../src/compile/portable.js';
+import type { Modes } from '../../../src/config.js';
+import type { PerChainSettings } from './per-chain.js';
+
+/** Control words (Int32, shared): workers finished, the abort flag, workers that took their task. */
+export const DONE = 0, ABORT = 1, ACK = 2;
+/** Chain slot j's words start at `CHAIN0 + SLOT · j`: its round, divergences after and during warm-up, draws kept. */
+export const CHAIN0 = 4, SLOT = 4;
+
+/** The draws and statistics of one chain slot, each over its own SharedArrayBuffer (`ChainDraws`' fields). */
+export interface SharedDraws {
+  readonly q: SharedArrayBuffer;
+  readonly stepSize: SharedArrayBuffer;
+  readonly nSteps: SharedArrayBuffer;
+  readonly treeDepth: SharedArrayBuffer;
+  readonly diverging: SharedArrayBuffer;
+  readonly acceptStat: SharedArrayBuffer;
+  readonly energy: SharedArrayBuffer;
+  readonly lp: SharedArrayBuffer;
+  readonly moved: SharedArrayBuffer;
+  readonly rejections: SharedArrayBuffer;
+}
+
+/** One task: run `chains` (slots `slots` of the run) of the program with these settings. */
+export interface CoresTask {
+  readonly program: PortableProgram;
+  readonly seed: { readonly impl: string; readonly data: Uint32Array };
+  readonly modes: Modes;
+  readonly settings: Omit<PerChainSettings, 'init' | 'onRound' | 'signal' | 'chains' | 'whyNotFinite'>;
+  readonly chains: readonly number[];
+  readonly slots: readonly number[];
+  /** Initial points per chain (from `currentState`), or undefined for Stan's random start. */
+  readonly inits: readonly Float64Array[] | undefined;
+  readonly control: SharedArrayBuffer;
+  readonly draws: readonly SharedDraws[];
+  /** Where the worker posts `{ rejections }` (its `RejectionLog`'s entries) when done, or `{ error }` when the task fails (read with `receiveMessageOnPort`). */
+  readonly port: MessagePort;
+}

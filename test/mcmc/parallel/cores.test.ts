@@ -1,0 +1,107 @@
+// windowedAdaptiveNuts(model, { cores }): chains on worker threads from the synchronous call.
+// The same bits for cores 1, 2 and 3 (4 chains: draws of every node and every trace field);
+// progress and abort across workers; a failure in a worker rethrown as in process; the runs
+// that stay in process say why; bad `cores`. Deterministic: fixed seeds, no statistics.
+// `coresTuning.force` sends these short runs to workers (the size rule would keep them here).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as D from '../../../distributions/index.js';
+import { nonCentered, y } from '../../../examples/eight-schools.js';
+import { AbortError } from '../../../mcmc/abort-error.js';
+import { coresTuning } from '../../../mcmc/nuts/stan/cores.js';
+import { windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedPartial, type WindowedProgress } from '../../../mcmc/windowed-adaptive-nuts.js';
+import { Tensor, tensor } from '../../../src/tensor/tensor.js';
+
+const WARMUP = 150, DRAWS = 100, TOTAL = WARMUP + DRAWS;
+const run = (o: WindowedAdaptiveNutsOptions = {}) => windowedAdaptiveNuts(nonCentered, { pins: { y }, seed: 7, numAdaptationSteps: WARMUP, nDraws: DRAWS, ...o });
+/** Every tensor of a record as bit strings, by key. */
+const bits = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, t]) => {
+  const d = (t as Tensor).data as ArrayLike<number>;
+  // Every NaN alike: V8 may give a NaN another payload in optimised code than in the interpreter.
+  return [k, [(t as Tensor).shape.join(','), Array.from(Float64Array.from(d), (v) => (v !== v ? 'NaN' : new Uint32Array(Float64Array.of(v).buffer).join(':'))).join(' ')]];
+}));
+
+beforeEach(() => { coresTuning.force = true; });
+afterEach(() => { coresTuning.force = false; });
+
+describe('windowedAdaptiveNuts({ cores })', () => {
+  it('4 chains on 1, 2 and 3 cores: the same draws and trace, bit for bit', () => {
+    const one = run({ cores: 1 });
+    expect(one.parallel).toEqual({ cores: 1 });
+    for (const cores of [2, 3]) {
+      const r = run({ cores });
+      expect(r.parallel).toEqual({ cores });
+      expect(bits(r.draws as Record<string, unknown>)).toEqual(bits(one.draws as Record<string, unknown>));
+      expect(bits(r.trace as unknown as Record<string, unknown>)).toEqual(bits(one.trace as unknown as Record<string, unknown>));
+    }
+  });
+
+  it('reports progress of the chains on workers, up to the last step, with their divergences', () => {
+    const reports: WindowedProgress[] = [];
+    const r = run({ cores: 2, progressInterval: 0, onProgress: (p) => reports.push(p) });
+    expect(r.parallel).toEqual({ cores: 2 });
+    for (let c = 0; c < 4; c++) {
+      const mine = reports.filter((p) => p.chain === c);
+      expect(mine.length).toBeGreaterThanOrEqual(2);
+      expect(mine.every((p, i) => i === 0 || p.step >= mine[i - 1]!.step)).toBe(true);
+      const last = mine[mine.length - 1]!;
+      expect(last.step).toBe(TOTAL);
+      const div = (r.trace as unknown as Record<string, Tensor>).diverging!.data as Uint8Array;
+      let n = 0;
+      for (let t = 0; t < DRAWS; t++) n += div[t * 4 + c]!;
+      expect(last.divergences).toBe(n);
+    }
+  });
+
+  it('an abort from onProgress stops the workers; the partial draws are an exact prefix of each chain', () => {
+    // 20,000 draws: the abort at step WARMUP + 30 is seen long before any chain could finish.
+    const ac = new AbortController();
+    let caught: unknown;
+    try {
+      run({ cores: 2, nDraws: 20_000, progressInterval: 0, signal: ac.signal, onProgress: (p) => { if (p.step >= WARMUP + 30) ac.abort(); } });
+    } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(AbortError);
+    const partial = (caught as AbortError<WindowedPartial>).partial;
+    const n = partial.numResults;
+    expect(n).toBeGreaterThanOrEqual(30);
+    expect(n).toBeLessThan(20_000);
+    // A chain's first n draws do not depend on nDraws: the in-process run of n draws is the reference.
+    const full = run({ cores: 1, nDraws: n });
+    expect(bits(partial.draws as Record<string, unknown>)).toEqual(bits(full.draws as Record<string, unknown>));
+    expect(bits(partial.trace as unknown as Record<string, unknown>)).toEqual(bits(full.trace as unknown as Record<string, unknown>));
+  });
+
+  it("a chain's failure on a worker is rethrown with its class and message, as in process", () => {
+    // Chain 3 starts at tau = 0, where the unconstrained point is −∞.
+    const currentState = { mu: tensor([0, 0, 0, 0]), tau: tensor([1, 1, 1, 0]), thetaTilde: new Tensor(new Float64Array(32), [4, 8], 'float64') };
+    const message = (cores: number) => { try { run({ cores, currentState }); } catch (e) { return [(e as Error).constructor.name, (e as Error).message]; } return undefined; };
+    const inProcess = message(1);
+    expect(inProcess?.[0]).toBe('RangeError');
+    expect(message(2)).toEqual(inProcess);
+  });
+
+  it('runs in process, saying why, when the model cannot be sent, with compile: false, and for one chain', () => {
+    const lkj = new D.JointDistributionNamed({
+      L: new D.CholeskyLKJ({ dimension: 2, concentration: 2 }),
+      y: (L: Tensor) => new D.MultivariateNormalTriL({ loc: tensor([0, 0]), scaleTril: L }),
+    });
+    const r = windowedAdaptiveNuts(lkj, { pins: { y: tensor([0.3, -0.2]) }, seed: 1, numAdaptationSteps: 20, nDraws: 10, cores: 2 });
+    expect(r.parallel?.cores).toBe(1);
+    expect(r.parallel?.reason).toMatch(/cannot be sent to a worker: .*(CholeskyLKJ|MultivariateNormalTriL|`take`|`concat`)/);
+    expect(run({ cores: 2, compile: false, nDraws: 10, numAdaptationSteps: 10 }).parallel).toEqual({ cores: 1, reason: expect.stringMatching(/compile: false/) });
+    expect(run({ cores: 2, chainIndex: 1 }).parallel).toEqual({ cores: 1, reason: 'one chain' });
+  });
+
+  it('keeps a short run in process by the size rule, and says so', () => {
+    coresTuning.force = false;
+    const r = run({ cores: 2 });
+    expect(r.parallel).toEqual({ cores: 1, reason: expect.stringMatching(/^the run is estimated at .* s in process, too short to pay for 1 worker/) });
+  });
+
+  it('rejects a bad cores', () => {
+    expect(() => run({ cores: 0 })).toThrow(RangeError);
+    expect(() => run({ cores: 0 })).toThrow(/windowedAdaptiveNuts.*cores/);
+    expect(() => run({ cores: 1.5 })).toThrow(/windowedAdaptiveNuts.*cores/);
+    expect(() => run({ cores: '2' as unknown as number })).toThrow(/windowedAdaptiveNuts.*cores/);
+    expect(() => run({ cores: 2, adaptation: 'pooled' })).toThrow(/windowedAdaptiveNuts.*cores.*per-chain/);
+  });
+});
