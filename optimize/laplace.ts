@@ -88,7 +88,7 @@ export function laplace(model: JointDistribution<StructKind> | JointDistribution
   const nDraws = o.draws === undefined ? 1000 : checkCount(FN, 'draws', o.draws);
   if (nDraws < 1) fail('range', FN, 'draws', 'must be at least 1', nDraws);
   const seed = sanitizeSeed(o.seed);
-  const p = problem(FN, model, o.pins, o.jacobian);
+  const p = problem(FN, model, o.pins, o.jacobian, true);
   const warnings: string[] = [...p.notes];
   let evals = 0;
   let mode: Float64Array;

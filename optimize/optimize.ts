@@ -110,7 +110,7 @@ export function optimize(model: JointDistribution<StructKind> | JointDistributio
   if (o.jacobian !== undefined) checkBoolean(FN, 'jacobian', o.jacobian);
   const radius = positive(FN, 'initRadius', o.initRadius, 2);
   const seed = sanitizeSeed(o.seed);
-  const p = problem(FN, model, o.pins, o.jacobian ?? false);
+  const p = problem(FN, model, o.pins, o.jacobian, false);
   const x0 = start(FN, p, o.init, seed, radius);
   const out = minimize(new Objective(p.target), x0, settings);
   const warnings = [...p.notes];

@@ -37,8 +37,8 @@ export interface Problem {
   why(x: Float64Array): string;
 }
 
-/** The model (or flat target) as a problem; `jacobian` chooses the density for a model. */
-export function problem(fn: string, model: unknown, pins: PartialValues | undefined, jacobian: boolean | undefined): Problem {
+/** The model (or flat target) as a problem; `jacobian` (default `byDefault`) chooses the density for a model. */
+export function problem(fn: string, model: unknown, pins: PartialValues | undefined, jacobian: boolean | undefined, byDefault: boolean): Problem {
   if (isFlatTarget(model)) {
     if (pins !== undefined) fail('range', fn, 'pins', 'must not be given with a flat target (it is already a function of its free coordinates)', pins);
     if (jacobian !== undefined) fail('range', fn, 'jacobian', 'must not be given with a flat target (it is used as given; build it with or without the Jacobian)', jacobian);
@@ -58,7 +58,7 @@ export function problem(fn: string, model: unknown, pins: PartialValues | undefi
     };
   }
   const pinned = pinModel<StructKind>(fn, model, pins);
-  const m = flatModel(fn, pinned as JointDistributionPinned<StructKind>, { jacobian: jacobian !== false });
+  const m = flatModel(fn, pinned as JointDistributionPinned<StructKind>, { jacobian: jacobian ?? byDefault });
   const t = flatTarget(fn, m, true);
   let constrain: ReturnType<typeof flatConstrain> | undefined;
   return {
