@@ -25,8 +25,9 @@ export interface LaplaceOptions {
   /** Values for observed nodes (a model only). */
   readonly pins?: PartialValues;
   /**
-   * The mode: an `optimize` result, constrained values of the unpinned nodes (a model), or
-   * unconstrained coordinates. Default: `optimize(model, { pins, jacobian, seed })`.
+   * The mode: an `optimize` result, unconstrained coordinates (a Float64Array; for a flat target
+   * any array of numbers), or constrained values of the unpinned nodes (a model). Default:
+   * `optimize(model, { pins, jacobian, seed })` (the mode of the same density).
    */
   readonly mode?: OptimizeResult | PartialValues | ArrayLike<number>;
   /** Number of draws (default 1000). */
@@ -155,7 +156,8 @@ function modeOf(dim: number, unconstrain: ((v: unknown) => Float64Array) | undef
     }
     return checkLength(dim, Float64Array.from(mode.unconstrained));
   }
-  if (ArrayBuffer.isView(mode) || (Array.isArray(mode) && mode.every((v) => typeof v === 'number') && (unconstrain === undefined || mode.length === dim))) {
+  // Unconstrained coordinates: a Float64Array (for a model: plain arrays are node values, as in a JointDistributionSequential's), or any numbers for a flat target.
+  if (mode instanceof Float64Array || (unconstrain === undefined && (ArrayBuffer.isView(mode) || Array.isArray(mode)))) {
     return checkLength(dim, Float64Array.from(mode as ArrayLike<number>, Number));
   }
   if (unconstrain === undefined) fail('type', FN, 'mode', 'must be an optimize result or unconstrained coordinates for a flat target', mode);
