@@ -65,8 +65,9 @@ export function problem(fn: string, model: unknown, pins: PartialValues | undefi
     target: t.value, dim: t.value.dim, model: m,
     notes: t.compiled ? [] : [`the log density runs on the tape (slower): ${t.reason}`],
     draws(n, point) {
-      constrain ??= flatConstrain(fn, m, true);
-      return constrainDraws<StructKind>(m, constrain.value, n, 1, (s) => point(s)) as Struct<StructKind, Tensor>;
+      // One point (optimize) is cheaper on the tape than traced and compiled.
+      const c = n === 1 ? flatConstrain(fn, m, false) : (constrain ??= flatConstrain(fn, m, true));
+      return constrainDraws<StructKind>(m, c.value, n, 1, (s) => point(s)) as Struct<StructKind, Tensor>;
     },
     why: (x) => whyNotFinite(m, t.value, x),
   };
