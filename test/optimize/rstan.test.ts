@@ -8,12 +8,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { optimize } from '../../optimize/index.js';
+import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
 import { halfNormalScale, scipyLogistic } from './models.js';
 
 interface Run { iterations: number; evals: number; reason?: string }
 const rstan = JSON.parse(readFileSync(new URL('../fixtures/optimize/rstan-optimizing.json', import.meta.url), 'utf8')) as {
   logistic: { tight: Run & { alpha: number; beta: number[] }; default: Run & { alpha: number; beta: number[] } };
   scale: Record<'noJacobian' | 'jacobian' | 'noJacobianDefault' | 'jacobianDefault', Run & { sigma: number }>;
+  eightSchools: Record<'noJacobian' | 'jacobian' | 'noJacobianDefault' | 'jacobianDefault', Run & { mu: number; tau: number; thetaTilde: number[] }>;
 };
 const TIGHT = { tolRelGrad: 1, tolRelObj: 1, tolObj: 0, tolParam: 0, tolGrad: 0, iter: 10000 };
 const within20 = (ours: number, stan: number) => expect(Math.abs(ours - stan)).toBeLessThanOrEqual(0.2 * stan);
@@ -43,6 +45,30 @@ describe('optimize against rstan', () => {
       // Stan's <lower=0> is exp, stochax's HalfNormal softplus: without the Jacobian the paths differ, so the default run stops elsewhere (1e-5).
       expect(Math.abs((fit.params.sigma as Tensor).item() as number - ref.sigma), which).toBeLessThan(which === 'noJacobianDefault' ? 1e-5 : 1e-6);
       within20(fit.gradientEvaluations, ref.evals);
+    }
+  });
+
+  it('eight schools, non-centred, from mu = 0, tau = 1, thetaTilde = 0: with the Jacobian rstan\'s point within 1e-6 (tight) and 5e-3 (defaults: both stop ~1e-3 short), gradient evaluations within 20%; without it both run to tau → 0', () => {
+    const init = { mu: 0, tau: 1, thetaTilde: new Array<number>(8).fill(0) };
+    const point = (fit: ReturnType<typeof optimize>) => {
+      const p = fit.params as Record<string, Tensor>;
+      return { mu: p.mu!.item() as number, tau: p.tau!.item() as number, thetaTilde: Array.from(p.thetaTilde!.data as Float64Array) };
+    };
+    for (const [which, o, tol] of [['jacobian', TIGHT, 1e-6], ['jacobianDefault', {}, 5e-3]] as const) {
+      const ref = rstan.eightSchools[which];
+      const fit = point(optimize(nonCentered, { pins: { y: schoolsY }, init, jacobian: true, ...o }));
+      expect(Math.abs(fit.mu - ref.mu), `${which} mu`).toBeLessThan(tol);
+      expect(Math.abs(fit.tau - ref.tau) / ref.tau, `${which} tau`).toBeLessThan(tol);
+      fit.thetaTilde.forEach((t, i) => expect(Math.abs(t - ref.thetaTilde[i]!), `${which} thetaTilde[${i}]`).toBeLessThan(tol));
+      within20(optimize(nonCentered, { pins: { y: schoolsY }, init, jacobian: true, ...o }).gradientEvaluations, ref.evals);
+    }
+    // Without the Jacobian the density is largest at the boundary tau = 0: only mu (the precision-weighted mean) is determined.
+    for (const which of ['noJacobian', 'noJacobianDefault'] as const) {
+      const ref = rstan.eightSchools[which];
+      const fit = point(optimize(nonCentered, { pins: { y: schoolsY }, init, ...(which === 'noJacobian' ? TIGHT : {}) }));
+      expect(Math.abs(fit.mu - ref.mu), which).toBeLessThan(1e-2);
+      expect(fit.tau).toBeLessThan(0.01);
+      expect(ref.tau).toBeLessThan(0.01);
     }
   });
 });
