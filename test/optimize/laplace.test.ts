@@ -6,6 +6,7 @@
 // (2 coordinates, 4000 draws; false-failure rate ≈ 1.3e-4 under normality; the seed is fixed).
 import { describe, expect, it } from 'vitest';
 import { Cauchy, compileLogDensity, JointDistributionNamed, Normal } from '../../distributions/index.js';
+import { summary } from '../../mcmc/index.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { add, mul } from '../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
@@ -75,6 +76,8 @@ describe('laplace: draws, logP, logQ and Pareto k̂', () => {
     expect(Array.from(a.unconstrained)).toEqual(Array.from(b.unconstrained));
     expect(Array.from(a.unconstrained)).not.toEqual(Array.from(c.unconstrained));
     expect(Array.from(a.draws.sigma!.data as Float64Array).every((v) => v > 0)).toBe(true);   // constrained
+    const mean = Array.from(a.draws.sigma!.data as Float64Array).reduce((t, v) => t + v, 0) / 50;
+    expect(summary(a.draws).rows.find((r) => r.name === 'sigma')!.mean).toBeCloseTo(mean, 12);   // summary reads them as draws × 1 chain
   });
 
   it('logQ is the normal approximation\'s normalised log density at the draw', () => {

@@ -3,6 +3,7 @@
 // density, starts, and bad input. Deterministic (no Monte Carlo): every seed is fixed.
 import { describe, expect, it } from 'vitest';
 import { compileLogDensity } from '../../distributions/index.js';
+import { summary } from '../../mcmc/index.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { optimize } from '../../optimize/index.js';
@@ -70,6 +71,15 @@ describe('optimize: known modes', () => {
       expect(fit.params.a!.shape).toEqual([1, 1]);
       if (algorithm !== 'newton') expect(fit.gradientEvaluations, algorithm).toBeLessThanOrEqual(70);
     }
+  });
+});
+
+describe('optimize: results feed the workflow', () => {
+  it('params are draws-shaped: summary accepts them (one draw: its mean is the point)', () => {
+    const { model, pins } = halfNormalScale();
+    const fit = optimize(model, { pins, seed: 0 });
+    const row = summary(fit.params).rows.find((r) => r.name === 'sigma')!;
+    expect(row.mean).toBe((fit.params.sigma as Tensor).item());
   });
 });
 
