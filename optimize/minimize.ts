@@ -111,7 +111,7 @@ class LbfgsUpdate implements QuasiNewtonUpdate {
   private readonly rho: number[] = [];
   private gamma = 1;
   private readonly alpha: Float64Array;
-  constructor(private readonly m: number, n: number) { this.alpha = new Float64Array(m); }
+  constructor(private readonly m: number) { this.alpha = new Float64Array(m); }
 
   update(y: Float64Array, s: Float64Array, reset: boolean): number {
     const sy = dot(s, y), yy = dot(y, y);
@@ -270,7 +270,7 @@ function cubicMinimizer(df0: number, x1: number, f1: number, df1: number, lo: nu
 
 function quasiNewton(obj: Objective, x0: Float64Array, s: MinimizeSettings): MinimizeOutcome {
   const n = x0.length;
-  const qn: QuasiNewtonUpdate = s.algorithm === 'bfgs' ? new BfgsUpdate(n) : new LbfgsUpdate(s.historySize, n);
+  const qn: QuasiNewtonUpdate = s.algorithm === 'bfgs' ? new BfgsUpdate(n) : new LbfgsUpdate(s.historySize);
   let x = Float64Array.from(x0), g = new Float64Array(n);
   let xNew = new Float64Array(n), gNew = new Float64Array(n);
   const p = new Float64Array(n), pPrev = new Float64Array(n), sk = new Float64Array(n), yk = new Float64Array(n);
@@ -286,9 +286,10 @@ function quasiNewton(obj: Objective, x0: Float64Array, s: MinimizeSettings): Min
     let found: { alpha: number; f: number } | undefined;
     for (;;) {
       if (reset > 0) for (let i = 0; i < n; i++) p[i] = -g[i]!;
-      const alpha0 = it > 1 && reset !== 2
+      const guess = it > 1 && reset !== 2
         ? Math.min(1, 1.01 * cubicMinimizer(gPrevDotPPrev, alphaPrev, f - fPrev, dot(g, pPrev), MIN_ALPHA, 1))
         : s.initAlpha;
+      const alpha0 = guess > 0 && Number.isFinite(guess) ? guess : s.initAlpha;   // a degenerate cubic (overflow) gives NaN
       found = wolfeLineSearch(obj, x, f, g, p, alpha0, xNew, gNew);
       if (found !== undefined) break;
       if (reset > 0) return done(it, false, REASONS.lineSearch);
