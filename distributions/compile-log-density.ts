@@ -131,7 +131,7 @@ export function compileLogDensity<K extends StructKind>(
 export function compileTarget(fn: string, m: FlatModel, order: readonly number[] = m.names.map((_, j) => j)): Compiled {
   // Traced once per model, pinned values (by identity) and part order.
   const pins = Object.values(m.pinned.pins);
-  const key = order.join(',');
+  const key = (m.jacobian === false ? 'no-jacobian:' : '') + order.join(',');
   const entries = cache.get(m.pinned.distribution) ?? [];
   const hit = entries.find((e) => e.key === key && e.pins.length === pins.length && e.pins.every((p, i) => p === pins[i]));
   if (hit !== undefined) return hit.compiled;

@@ -94,7 +94,7 @@ describe('README code', () => {
     i++;
   }
 
-  const ENTRY: Record<string, string> = { stochax: 'src/index.js', 'stochax/distributions': 'distributions/index.js', 'stochax/mcmc': 'mcmc/index.js', 'stochax/report': 'cli/report/index.js' };
+  const ENTRY: Record<string, string> = { stochax: 'src/index.js', 'stochax/distributions': 'distributions/index.js', 'stochax/mcmc': 'mcmc/index.js', 'stochax/optimize': 'optimize/index.js', 'stochax/report': 'cli/report/index.js' };
   const IMPORT = /^import \{([^}]*)\} from '([^']+)';\s*(\/\/.*)?$/;
   const spec = (m: string) => {
     const target = ENTRY[m];

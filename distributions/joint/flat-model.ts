@@ -32,9 +32,17 @@ export interface FlatModel {
   flatten(parts: readonly Tensor[], batchRank: number): Tensor[];
   /** The unconstrained, flattened target: one log density per chain. */
   target(...flat: Tensor[]): Tensor;
+  /** False when `target` leaves out the log-Jacobian (`lp(f(u))` alone: the optimisers' `jacobian: false`); absent or true otherwise. */
+  readonly jacobian?: boolean;
 }
 
-export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind>): FlatModel {
+export interface FlatModelOptions {
+  /** Include log|det ∂f/∂u| in `target` (default true; `false` is Stan's `jacobian=0` for optimisation). */
+  readonly jacobian?: boolean;
+}
+
+export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind>, options: FlatModelOptions = {}): FlatModel {
+  const jacobian = options.jacobian !== false;
   const bijector = pinned.defaultEventSpaceBijector();
   const names = pinned.unpinnedNames;
   if (names.length === 0) fail('range', fn, 'pins', `pin every node of model "${pinned.distribution.name}"; nothing is left to sample`, Object.keys(pinned.pins));
@@ -59,7 +67,8 @@ export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind
     flatten: (parts, batchRank) => parts.map((p, j) => reshape(p, [...p.shape.slice(0, batchRank), sizes[j]!])),
     target: (...flat) => {
       const [x, ldj] = bijector.forwardAndLogDetJacobian(struct(unflatten(flat)));
-      return add(pinned.unnormalizedLogProb(x), ldj);
+      return jacobian ? add(pinned.unnormalizedLogProb(x), ldj) : pinned.unnormalizedLogProb(x);
     },
+    ...(jacobian ? {} : { jacobian: false }),
   };
 }
