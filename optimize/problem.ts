@@ -15,7 +15,8 @@ import { flatModel, type FlatModel } from '../distributions/joint/flat-model.js'
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
-import { chainInit, finiteAt, INIT_ATTEMPTS, whyNotFinite } from '../mcmc/internal/init.js';
+import { chainInit, finiteAt, INIT_ATTEMPTS } from '../mcmc/internal/init.js';
+import { whyNotFinite } from '../mcmc/internal/locate-failure.js';
 import { constrainDraws } from '../mcmc/nuts/windowed-common.js';
 
 /** A model (a joint distribution, pinned or with `pins`) or a flat target used as given. */
