@@ -129,6 +129,7 @@ export function compileLogDensity<K extends StructKind>(
  * @throws UntraceableError (a TypeError) naming the construct when the model cannot be traced.
  */
 export function compileTarget(fn: string, m: FlatModel, order: readonly number[] = m.names.map((_, j) => j)): Compiled {
+  if (order.length !== m.names.length) fail('range', fn, 'order', `must list every unpinned node once (${m.names.length}); got ${order.length}`, order);
   // Traced once per model, pinned values (by identity) and part order.
   const pins = Object.values(m.pinned.pins);
   const key = (m.jacobian === false ? 'no-jacobian:' : '') + order.join(',');

@@ -75,7 +75,8 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   const hooks = { ...(onProgress === undefined ? {} : { onProgress }), ...(progressInterval === undefined ? {} : { progressInterval }), ...(signal === undefined ? {} : { signal }) };
   if (workers === 0 || nChains < 1) {
     // In slices of steps with a turn of the event loop between them, so a timer's or an event's abort is seen (one synchronous call would see it only at the end).
-    const steps = windowedAdaptiveNutsSteps(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks, onWarning: warnHooks.onWarning, warn: warnHooks.warn });
+    // workers: 0 is this thread only (cores: 1), so the steps can give the event loop its turns.
+    const steps = windowedAdaptiveNutsSteps(m.model, { ...merged, ...(m.pins === undefined ? {} : { pins: m.pins }), ...hooks, onWarning: warnHooks.onWarning, warn: warnHooks.warn, cores: 1 });
     for (;;) {
       const end = performance.now() + 15;
       let r = steps.next();

@@ -21,7 +21,7 @@ import type { Compiled } from '../../src/compile/codegen.js';
 import { exp } from '../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 
-const compiled = (model: unknown, pins: Record<string, unknown>): Compiled => compileTarget('test', flatModel('test', pinModel('test', model, pins as never) as JointDistributionPinned<StructKind>), []);
+const compiled = (model: unknown, pins: Record<string, unknown>): Compiled => compileTarget('test', flatModel('test', pinModel('test', model, pins as never) as JointDistributionPinned<StructKind>));
 
 // A hierarchical count model over several distributions and parameterisations.
 const counts = new D.JointDistributionNamed({
