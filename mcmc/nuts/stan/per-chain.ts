@@ -24,7 +24,7 @@ import { fail } from '../../../src/checks.js';
 import type { Modes } from '../../../src/config.js';
 import { KeyArray } from '../../../src/random/key-array.js';
 import type { FlatTarget } from '../../../src/compile/flat-target.js';
-import { ChainRandom, NutsChain } from './nuts-chain.js';
+import { ChainRandom, NutsChain, type LogDensityGradient } from './nuts-chain.js';
 import type { DualAveragingSettings } from '../dual-averaging.js';
 import { errorMessage, isProgrammingError, RejectionLog } from './rejections.js';
 import { StanWarmup } from './warmup.js';
@@ -127,7 +127,7 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
  */
 export function* perChainSteps(target: FlatTarget, seed: KeyArray, s: PerChainSettings): Generator<void, PerChainRun, void> {
   const { dim, numWarmup } = s;
-  const f = target.logDensityGradient.bind(target);
+  const f: LogDensityGradient = (x, g) => target.logDensityGradient(x, g);
   if (s.signal !== undefined && (s.signal === null || typeof s.signal !== 'object' || typeof s.signal.aborted !== 'boolean')) fail('type', s.fn, 'signal', 'must be an AbortSignal', s.signal);
   const total = numWarmup + transitionsFor(s.nDraws, s.thin);
   const kept = s.discardTuning ? s.nDraws : numWarmup + s.nDraws;
