@@ -303,3 +303,20 @@ describe('the other samplers return warnings too', () => {
     await expect(sampleChains({ model, chains: 2, workers: 0, numResults: 5, onWarning: 'x' as never })).rejects.toThrow(/sampleChains.*onWarning/);
   }, 60_000);
 });
+
+describe('warnings are computed when first read, unless a hook asks for them at once', () => {
+  it('the same list either way; an enumerable field kept once computed', () => {
+    const model = new JointDistributionNamed({ x: new Normal({ loc: 0, scale: 1 }) });
+    const o = { seed: 4, nDraws: 40, numAdaptationSteps: 40, cores: 1 } as const;   // short: ESS warnings appear
+    const lazy = windowedAdaptiveNuts(model, o);
+    expect(Object.keys(lazy)).toContain('warnings');
+    const seen: SamplingWarning[] = [];
+    const eager = windowedAdaptiveNuts(model, { ...o, onWarning: (w) => seen.push(w) });
+    expect(lazy.warnings.length).toBeGreaterThan(0);
+    expect(lazy.warnings).toEqual(eager.warnings);
+    expect(seen).toEqual(eager.warnings);
+    expect(lazy.warnings).toBe(lazy.warnings);
+    expect(lazy.warnings).toEqual(samplingWarnings(lazy.draws, lazy.trace, { maxTreeDepth: 10 }));
+    expect({ ...lazy }.warnings).toEqual(eager.warnings);
+  });
+});
