@@ -101,7 +101,12 @@ function allocDraws(n: number, dim: number): ChainDraws {
 
 /** Runs the chains; returns what was kept (a prefix of every chain when aborted). */
 export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSettings): PerChainRun {
-  return runSteps(perChainSteps(target, seed, s));
+  const run = startChains(target, seed, s);
+  for (let t = 0; t < run.total; t++) {
+    if (s.signal?.aborted) return run.result(true);
+    run.round(t);
+  }
+  return run.result(false);
 }
 
 /**
@@ -119,6 +124,8 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
  * {@link runPerChain} one step at a time: it yields once the chains are initialised and after
  * every round of transitions (after `onRound`), so an asynchronous caller can give the event loop
  * a turn between steps, where a timer or an event may abort `signal`; the next step then stops.
+ * (The rounds run in `startChains`' plain closure: a loop body inside a generator measured 15–25%
+ * slower on eight schools.)
  * @throws as `runPerChain` (TypeError for a `signal` that is not an AbortSignal).
  * @example
  * const steps = perChainSteps(target, key, settings);
@@ -126,6 +133,18 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
  * while (!r.done) { await yieldToEventLoop(); r = steps.next(); }   // r.value: the PerChainRun
  */
 export function* perChainSteps(target: FlatTarget, seed: KeyArray, s: PerChainSettings): Generator<void, PerChainRun, void> {
+  const run = startChains(target, seed, s);
+  yield;
+  for (let t = 0; t < run.total; t++) {
+    if (s.signal?.aborted) return run.result(true);
+    run.round(t);
+    yield;
+  }
+  return run.result(false);
+}
+
+/** The chains initialised (start, step-size heuristic, warm-up begun), with the round of transition t and the result so far. */
+function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): { total: number; round(t: number): void; result(aborted: boolean): PerChainRun } {
   const { dim, numWarmup } = s;
   const f: LogDensityGradient = (x, g) => target.logDensityGradient(x, g);
   if (s.signal !== undefined && (s.signal === null || typeof s.signal !== 'object' || typeof s.signal.aborted !== 'boolean')) fail('type', s.fn, 'signal', 'must be an AbortSignal', s.signal);
@@ -134,12 +153,12 @@ export function* perChainSteps(target: FlatTarget, seed: KeyArray, s: PerChainSe
   // Checked before allocating: each chain keeps kept × dim doubles.
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   const log = new RejectionLog();
-  let t = -1;                    // the transition under way (−1: the first step-size heuristic)
+  let now = -1;                  // the transition under way (−1: the first step-size heuristic)
   const runs = s.chains.map((c) => {
     const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
     const chain = new NutsChain(f, dim, rng, {
       maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric,
-      onReject: (threw, error, lp, q) => log.record(c, t, t < numWarmup, threw, error, lp, q),
+      onReject: (threw, error, lp, q) => log.record(c, now, now < numWarmup, threw, error, lp, q),
     });
     rng.begin(0);
     let x0 = s.init?.(c);
@@ -153,28 +172,29 @@ export function* perChainSteps(target: FlatTarget, seed: KeyArray, s: PerChainSe
   });
   const divergences = new Array<number>(runs.length).fill(0), warmupDivergences = new Array<number>(runs.length).fill(0);
   let numResults = 0;
-  yield;
-  for (t = 0; t < total; t++) {
-    if (s.signal?.aborted) return { numResults, aborted: true, chains: runs.map((r) => r.draws), rejections: log };
-    const keep = t >= numWarmup ? (t - numWarmup) % (s.thin + 1) === 0 : !s.discardTuning;
-    for (let j = 0; j < runs.length; j++) {
-      const r = runs[j]!, chain = r.chain;
-      chain.rng.begin(t + 1);
-      const stepSize = chain.stepSize;
-      chain.transition();
-      if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
-      if (keep) record(r.draws, numResults, chain, stepSize);
-      chain.failures = 0;
-      if (t < numWarmup) {
-        r.warmup.afterTransition(chain, s.fn);
-        if (t === numWarmup - 1) r.warmup.end(chain);
+  return {
+    total,
+    round(t) {
+      now = t;
+      const keep = t >= numWarmup ? (t - numWarmup) % (s.thin + 1) === 0 : !s.discardTuning;
+      for (let j = 0; j < runs.length; j++) {
+        const r = runs[j]!, chain = r.chain;
+        chain.rng.begin(t + 1);
+        const stepSize = chain.stepSize;
+        chain.transition();
+        if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
+        if (keep) record(r.draws, numResults, chain, stepSize);
+        chain.failures = 0;
+        if (t < numWarmup) {
+          r.warmup.afterTransition(chain, s.fn);
+          if (t === numWarmup - 1) r.warmup.end(chain);
+        }
       }
-    }
-    if (keep) numResults++;
-    s.onRound?.(t + 1, divergences, warmupDivergences);
-    yield;
-  }
-  return { numResults, aborted: false, chains: runs.map((r) => r.draws), rejections: log };
+      if (keep) numResults++;
+      s.onRound?.(t + 1, divergences, warmupDivergences);
+    },
+    result: (aborted) => ({ numResults, aborted, chains: runs.map((r) => r.draws), rejections: log }),
+  };
 }
 
 function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): void {
