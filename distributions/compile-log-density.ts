@@ -196,7 +196,7 @@ function gather(parts: readonly ArrayLike<number>[], out: Float64Array): void {
 }
 
 /** The flat point `x` as one float64 tensor `[n]` per size. */
-function flatTensors(sizes: readonly number[], x: ArrayLike<number>): Tensor[] {
+export function flatTensors(sizes: readonly number[], x: ArrayLike<number>): Tensor[] {
   let i = 0;
   return sizes.map((n) => { const d = new Float64Array(n); for (let k = 0; k < n; k++) d[k] = Number(x[i++]); return new Tensor(d, [n], 'float64'); });
 }

@@ -96,13 +96,16 @@ function nodeValues(fn: string, m: FlatModel, arg: string, values: unknown, perC
     dists[nodes.indexOf(name)]!.checkDataSupport(fn, `${arg}.${name}`, t);
     const event = (Array.isArray(shapes) ? (shapes as (readonly number[])[])[j] : (shapes as Record<string, readonly number[]>)[name])!;
     if (t.ndim === event.length) return t;
-    if (perChain !== undefined && t.ndim === event.length + 1 && t.shape[0] === perChain.nChains) {
-      const per = t.size / perChain.nChains;
-      return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[perChain.c * per + k])), t.shape.slice(1), 'float64');
-    }
+    if (perChain !== undefined && t.ndim === event.length + 1 && t.shape[0] === perChain.nChains) return chainRow(t, perChain.c, perChain.nChains);
     return fail('range', fn, `${arg}.${name}`, `must have the node's shape [${event.join(', ')}]${perChain === undefined ? '' : ` or [${[`nChains = ${perChain.nChains}`, ...event].join(', ')}]`}; its shape is [${t.shape.join(', ')}]`, t.shape);
   });
   return m.struct(rows);
+}
+
+/** Chain c's row `[...event]` of a `[nChains, ...event]` tensor, as float64. */
+export function chainRow(t: Tensor, c: number, nChains: number): Tensor {
+  const per = t.size / nChains;
+  return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64');
 }
 
 /** The median over the first axis of `t` (`[n, ...event]` → `[...event]`), element by element. */

@@ -6,17 +6,12 @@
  * where the log density is not finite (`whyNotFinite`, in errors), so its cost does not matter.
  */
 import type { FlatTarget } from '../../src/compile/flat-target.js';
+import { flatTensors } from '../../distributions/compile-log-density.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
 import { nodeLogProbs, type NodeLogProb } from '../../distributions/joint/node-log-probs.js';
 import { valueAndGrad } from '../../src/tensor/autodiff.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-
-/** The flat point as one float64 tensor `[n_j]` per unpinned node. */
-function flatParts(m: FlatModel, x: Float64Array): Tensor[] {
-  let i = 0;
-  return m.sizes.map((n) => new Tensor(x.slice(i, (i += n)), [n], 'float64'));
-}
 
 /** Every term of the unconstrained target at `flat` (up to the first that throws). */
 function terms(m: FlatModel, flat: readonly Tensor[]): NodeLogProb[] {
@@ -42,7 +37,7 @@ const finite = (t: Tensor): boolean => Array.prototype.every.call(t.data, (v: nu
  */
 export function failureLocator(m: FlatModel): (x: Float64Array, kind: string) => string | undefined {
   return (x, kind) => {
-    const at = terms(m, flatParts(m, x));
+    const at = terms(m, flatTensors(m.sizes, x));
     // An exception is named where it was thrown (where its message comes from), even when an
     // earlier term is already not finite (an overflowed parameter that made a matrix infinite).
     const threw = VALUE_KINDS.has(kind) ? undefined : at.find((t) => t.error !== undefined);
@@ -50,7 +45,7 @@ export function failureLocator(m: FlatModel): (x: Float64Array, kind: string) =>
     if (bad !== undefined || kind !== 'gradient') return bad?.term;
     // A gradient failure: the first term whose gradient in the unconstrained point is not finite.
     for (let j = 0; j < at.length; j++) {
-      const [, grads] = valueAndGrad((...flat: Tensor[]) => sum(terms(m, flat)[j]!.logProb!), m.sizes.map((_, k) => k))(...flatParts(m, x));
+      const [, grads] = valueAndGrad((...flat: Tensor[]) => sum(terms(m, flat)[j]!.logProb!), m.sizes.map((_, k) => k))(...flatTensors(m.sizes, x));
       if (!(grads as Tensor[]).every(finite)) return at[j]!.term;
     }
     return undefined;
@@ -69,7 +64,7 @@ export function whyNotFinite(m: FlatModel, target: FlatTarget, x: Float64Array):
   const show = (t: Tensor) => (t.size > 6 ? `a ${t.shape.join('×')} value` : t.ndim === 0 ? String(Number(t.data[0])) : `[${Array.from(t.data as ArrayLike<number>, Number).join(', ')}]`);
   let at: NodeLogProb[] = [], values: Tensor[] = [];
   try {
-    const flat = flatParts(m, x);
+    const flat = flatTensors(m.sizes, x);
     at = terms(m, flat);
     values = m.parts(m.bijector.forward(m.struct(m.unflatten(flat))));
   } catch (e) {

@@ -12,7 +12,7 @@ import { compileTarget, flatConstrain, flatTarget } from '../../../distributions
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import type { PartialValues, Struct, StructKind } from '../../../distributions/joint/values.js';
 import { AbortError } from '../../abort-error.js';
-import { chainInit, unconstrainDraw } from '../../internal/init.js';
+import { chainInit, chainRow, unconstrainDraw } from '../../internal/init.js';
 import { compiledField, constrainDraws, FN, positiveNumber, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedTrace } from '../windowed-common.js';
 import { perChainSteps, transitionsFor, type PerChainRun, type PerChainSettings } from './per-chain.js';
 import { runChainsOnCores } from './cores.js';
@@ -120,5 +120,5 @@ function chainStart(m: FlatModel, state: PartialValues, nChains: number): (c: nu
     if (t.shape[0] !== nChains) fail('range', FN, `currentState.${m.names[j]}`, `must have a leading dim of nChains = ${nChains}`, t.shape);
     return t;
   });
-  return (c) => unconstrainDraw(m, m.struct(nodes.map((t) => { const per = t.size / nChains; return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64'); })));
+  return (c) => unconstrainDraw(m, m.struct(nodes.map((t) => chainRow(t, c, nChains))));
 }

@@ -9,7 +9,7 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import { JointDistributionSequential } from '../../../distributions/joint/joint-distribution-sequential.js';
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import { flatTarget, nonScalarLogDensity } from '../../../distributions/compile-log-density.js';
-import { unconstrainDraw } from '../../internal/init.js';
+import { chainRow, unconstrainDraw } from '../../internal/init.js';
 import { whyNotFinite } from '../../internal/locate-failure.js';
 import { Sample } from '../../../distributions/sample.js';
 import { Uniform } from '../../../distributions/uniform.js';
@@ -62,12 +62,6 @@ export function initialState(fn: string, m: FlatModel, nChains: number, seed: Ke
   }
   const flat = values.map((xc) => m.flatten(m.parts(m.bijector.inverse(m.struct(xc))), 0));
   return toOrder(order, m.names.map((_, j) => stackChains(flat.map((f) => f[j]!))));
-}
-
-/** Chain c's row `[...event]` of a `[nChains, ...event]` tensor. */
-function chainRow(t: Tensor, c: number, nChains: number): Tensor {
-  const per = t.size / nChains;
-  return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64');
 }
 
 /** One `[n]` float tensor per chain stacked into `[nChains, n]` (the rows' dtype). */
