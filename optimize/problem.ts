@@ -86,7 +86,7 @@ export function start(fn: string, p: Problem, init: OptimizeInit | undefined, se
     let x = new Float64Array(p.dim);
     for (let k = 0; k < INIT_ATTEMPTS; k++) {
       x = Float64Array.from(uniform(foldIn(key, k), [p.dim], { minval: -radius, maxval: radius }).data as Float64Array);
-      if (safeFinite(p.target, x, grad)) return x;
+      if (finiteAt(p.target, x, grad)) return x;
     }
     return fail('range', fn, 'model', `has a non-finite log density or gradient at every one of ${INIT_ATTEMPTS} starts tried (uniform(−${radius}, ${radius}) in unconstrained space); at the last, ${p.why(x)}. Check the model and its pins, or give \`init\``, x);
   }
@@ -96,16 +96,9 @@ export function start(fn: string, p: Problem, init: OptimizeInit | undefined, se
     if (typeof a !== 'object' || a === null || typeof a.length !== 'number') fail('type', fn, 'init', 'must be unconstrained coordinates (a Float64Array or an array of numbers) for a flat target', init);
     if (a.length !== p.dim) fail('range', fn, 'init', `must have length dim = ${p.dim}; got ${a.length}`, a.length);
     const x = Float64Array.from(a, Number);
-    if (!safeFinite(p.target, x, grad)) fail('range', fn, 'init', `is a point where ${p.why(x)}`, init);
+    if (!finiteAt(p.target, x, grad)) fail('range', fn, 'init', `is a point where ${p.why(x)}`, init);
     return x;
   }
   return chainInit(fn, p.model, p.target, init as Exclude<OptimizeInit, 'uniform' | ArrayLike<number>>, 1, seed)(0);
 }
 
-/** Like `finiteAt`, but a throwing log density counts as not finite (a failure, not an error, at a random start). */
-function safeFinite(t: FlatTarget, x: Float64Array, grad: Float64Array): boolean {
-  try { return finiteAt(t, x, grad); } catch (e) {
-    if (e instanceof TypeError) throw e;   // a programming error in the model
-    return false;
-  }
-}

@@ -15,6 +15,7 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
 import { isPlainObject, type PartialValues } from '../../distributions/joint/values.js';
 import { whyNotFinite } from './locate-failure.js';
+import { isProgrammingError } from '../nuts/stan/rejections.js';
 
 /** The `init` option: a strategy, constrained values (shared, or with a leading chains axis), or values per chain. */
 export type InitOption = 'uniform' | 'prior' | 'median' | PartialValues | ((chain: number) => PartialValues);
@@ -34,9 +35,18 @@ export function unconstrainDraw(m: FlatModel, values: unknown): Float64Array {
   return out;
 }
 
-/** True when the target's log density and every gradient entry are finite at `x`. */
+/**
+ * True when the target's log density and every gradient entry are finite at `x`. A throw is a
+ * point that fails, by the rejection rule (`rejections.ts`): a programming error (TypeError,
+ * ReferenceError, SyntaxError) propagates.
+ */
 export function finiteAt(target: FlatTarget, x: Float64Array, grad: Float64Array): boolean {
-  return Number.isFinite(target.logDensityGradient(x, grad)) && grad.every(Number.isFinite);
+  try {
+    return Number.isFinite(target.logDensityGradient(x, grad)) && grad.every(Number.isFinite);
+  } catch (e) {
+    if (isProgrammingError(e)) throw e;
+    return false;
+  }
 }
 
 /**

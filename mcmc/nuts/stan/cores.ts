@@ -33,7 +33,8 @@ import { exportCompiled } from '../../../src/compile/portable.js';
 import type { KeyArray } from '../../../src/random/key-array.js';
 import type { FlatTarget } from '../../../src/compile/flat-target.js';
 import { runPerChain, transitionsFor, type ChainDraws, type PerChainRun, type PerChainSettings } from './per-chain.js';
-import { isProgrammingError, RejectionLog, type RejectionEntry } from './rejections.js';
+import { RejectionLog, type RejectionEntry } from './rejections.js';
+import { finiteAt } from '../../internal/init.js';
 import { deserializeError, type SerializedError } from '../../internal/chain-error.js';
 import { ABORT, ACK, CHAIN0, DONE, SLOT, type CoresTask, type SharedDraws } from './cores-messages.js';
 import './portable-catalogue.js';
@@ -211,10 +212,8 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
   const settings = { fn, modelName, dim, numWarmup, nDraws, thin, discardTuning, maxTreeDepth, maxEnergyDiff, metric, initStepSize, dualAveraging, modes, initRadius };
   // The given starts are checked here, in chain order, so a bad one is named (node and value) as in process.
   const inits = s.init === undefined ? undefined : s.chains.map((c) => {
-    const x = s.init!(c), g = new Float64Array(s.dim);
-    let ok: boolean;
-    try { ok = Number.isFinite(target.logDensityGradient(x, g)) && g.every(Number.isFinite); } catch (e) { if (isProgrammingError(e)) throw e; ok = false; }
-    if (!ok) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x)}`, x);
+    const x = s.init!(c);
+    if (!finiteAt(target, x, new Float64Array(s.dim))) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x)}`, x);
     return x;
   });
   const ports: import('node:worker_threads').MessagePort[] = [];
