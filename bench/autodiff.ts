@@ -78,7 +78,7 @@ try {
 const data = tensor(Array.from({ length: 10_000 }, (_, i) => Math.sin(i) * 2 + 1));
 const logDensity = (mu: Tensor, sigma: Tensor) => sum(sub(mul(square(div(sub(data, mu), sigma)), -0.5), log(sigma)));
 const logDensityFused = (mu: Tensor, sigma: Tensor) => {
-  const s = Number(sigma.item()), m = Number(mu.item());
+  const s = sigma.toNumber(), m = mu.toNumber();
   const z = div(sub(data, m), s);
   const value = sub(mul(sum(square(z)), -0.5), 10_000 * Math.log(s));
   return fusedNode(value, [[mu, div(sum(z), s)], [sigma, (sum(square(z)).item() as number) / s - 10_000 / s]]);

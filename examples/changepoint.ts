@@ -59,7 +59,7 @@ function readCounts(): { years: number[]; counts: number[] } {
   return { years: rows.map((r) => r[0]!), counts: rows.map((r) => r[1]!) };
 }
 
-const lg = (x: number) => Number(lgamma(x).item());
+const lg = (x: number) => lgamma(x).toNumber();
 const normalize = (logw: number[]) => {
   const top = Math.max(...logw);
   const w = logw.map((v) => Math.exp(v - top));
@@ -80,7 +80,7 @@ export async function main(options: { quiet?: boolean } = {}): Promise<Changepoi
   const prior = new Exponential({ rate: 1 });
   const k = arange(T);                                          // 0, …, T − 1 early years
   const sk = tensor(before.slice(0, T));                        // S_k
-  const logFactorials = counts.reduce((a, c) => a + Number(lgamma(c + 1).item()), 0);
+  const logFactorials = counts.reduce((a, c) => a + lgamma(c + 1).toNumber(), 0);
   const targetLogProbFn = (e: Tensor, l: Tensor): Tensor => {
     const ec = expandDims(e, -1), lc = expandDims(l, -1);       // [chains, 1] against [T]
     const perK = add(sub(mul(sk, log(ec)), mul(k, ec)), sub(mul(sub(S, sk), log(lc)), mul(sub(T, k), lc)));

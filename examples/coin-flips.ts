@@ -48,7 +48,7 @@ const NEXT = 10, AT_LEAST = 7;
 
 /** The Beta quantile by bisection on the regularized incomplete beta (for the printed reference). */
 function betaQuantile(a: number, b: number, q: number): number {
-  const cdf = (x: number) => Number(new Beta({ concentration1: a, concentration0: b }).cdf(x).item());
+  const cdf = (x: number) => new Beta({ concentration1: a, concentration0: b }).cdf(x).toNumber();
   let lo = 0, hi = 1;
   for (let i = 0; i < 60; i++) {
     const mid = (lo + hi) / 2;
@@ -65,7 +65,7 @@ export async function main(options: { quiet?: boolean } = {}): Promise<CoinFlips
   const ks = Array.from({ length: N + 1 }, (_, k) => k);
   const pmf = Array.from(prior.prob(ks).data as Float64Array);
   const formula = ks.map((k) => Math.exp(
-    Number(lgamma(N + 1).item()) - Number(lgamma(k + 1).item()) - Number(lgamma(N - k + 1).item()) + Number(lbeta(k + A, N - k + B).item()) - Number(lbeta(A, B).item())));
+    lgamma(N + 1).toNumber() - lgamma(k + 1).toNumber() - lgamma(N - k + 1).toNumber() + lbeta(k + A, N - k + B).toNumber() - lbeta(A, B).toNumber()));
   const pmfFormulaError = Math.max(...pmf.map((p, k) => Math.abs(p - formula[k]!)));
   const nPrior = 20_000;
   const draws = prior.sample(nPrior, { seed: 1 }).data as Float64Array;
@@ -79,8 +79,8 @@ export async function main(options: { quiet?: boolean } = {}): Promise<CoinFlips
   print(`Prior predictive: ${nPrior} draws of BetaBinomial(${N}, ${A}, ${B}) (heads in ${N} flips, p ~ Beta(${A}, ${B}))`);
   print('   k   exact pmf   frequency');
   for (const k of [0, 5, 10, 15, 20]) print(`  ${String(k).padStart(2)}   ${pmf[k]!.toFixed(4)}      ${frequencies[k]!.toFixed(4)}`);
-  print(`  total variation distance ${totalVariation.toFixed(3)}; mean ${m.toFixed(2)} (exact ${Number(prior.mean().item())}), `
-    + `sd ${sd.toFixed(2)} (exact ${Number(prior.stddev().item()).toFixed(2)}); pmf vs formula: max error ${pmfFormulaError.toExponential(1)}`);
+  print(`  total variation distance ${totalVariation.toFixed(3)}; mean ${m.toFixed(2)} (exact ${prior.mean().toNumber()}), `
+    + `sd ${sd.toFixed(2)} (exact ${prior.stddev().toNumber().toFixed(2)}); pmf vs formula: max error ${pmfFormulaError.toExponential(1)}`);
 
   // 2. Posterior of p after HEADS heads in N flips, by NUTS, against the conjugate Beta posterior.
   const model = new JointDistributionNamed({
@@ -104,7 +104,7 @@ export async function main(options: { quiet?: boolean } = {}): Promise<CoinFlips
 
   // Posterior predictive for NEXT more flips: exact BetaBinomial vs simulation from the NUTS draws.
   const predictive = new BetaBinomial({ totalCount: NEXT, concentration1: a, concentration0: b });
-  const predictiveExact = Array.from({ length: NEXT - AT_LEAST + 1 }, (_, i) => Number(predictive.prob(AT_LEAST + i).item())).reduce((x, y) => x + y, 0);
+  const predictiveExact = Array.from({ length: NEXT - AT_LEAST + 1 }, (_, i) => predictive.prob(AT_LEAST + i).toNumber()).reduce((x, y) => x + y, 0);
   const future = new Binomial({ totalCount: NEXT, probs: post.p! }).sample([], { seed: 2 }).data as Float64Array;
   const predictiveSimulated = future.reduce((c, k) => c + (k >= AT_LEAST ? 1 : 0), 0) / future.length;
   print(`  P(at least ${AT_LEAST} heads in the next ${NEXT} flips): BetaBinomial(${NEXT}, ${a}, ${b}) ${predictiveExact.toFixed(3)}, `

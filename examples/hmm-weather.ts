@@ -64,7 +64,7 @@ function bruteForce(x: readonly number[]): HmmWeatherResult['bruteForce'] {
 export async function main(options: { quiet?: boolean } = {}): Promise<HmmWeatherResult> {
   const print = options.quiet ? () => {} : console.log;
   const mean = Array.from(hmm.mean().data as Float64Array);
-  const logProb = Number(hmm.logProb(observed).item());
+  const logProb = hmm.logProb(observed).toNumber();
   const posteriorMode = Array.from(hmm.posteriorMode(observed).data as Int32Array);
   const probs = hmm.posteriorMarginals(observed).probsParameter();
   const posteriorMarginals = Array.from({ length: T }, (_, t) => [0, 1].map((k) => (probs.data as Float64Array)[t * 2 + k]!));

@@ -66,7 +66,8 @@ export async function main(options: { quiet?: boolean; out?: string } = {}): Pro
   const mean = temp.reduce((s, t) => s + t, 0) / n;
   const sd = Math.sqrt(temp.reduce((s, t) => s + (t - mean) ** 2, 0) / (n - 1));
   const coldest = temp.map((t, i) => [t, i] as const).sort((a, b) => a[0] - b[0]).slice(0, 4).map(([, i]) => i);
-  const observed = coldest.reduce((s, i) => s + (damage.data[i] as number), 0);
+  const damageCounts = damage.toNumbers();
+  const observed = coldest.reduce((s, i) => s + damageCounts[i]!, 0);
 
   const models = { temperature: challengerModel(tensor(temp.map((t) => (t - mean) / sd))), constant: constantModel(n) };
   const pValue = {} as Record<keyof typeof models, number>;

@@ -8,6 +8,9 @@ import type { TapeNode } from './tape.js';
 /** Nested JS arrays of numbers, booleans or bigints (what `toArray()` returns). */
 export type NestedArray = number | boolean | bigint | NestedArray[];
 
+/** What one element of a tensor of dtype `D` is in JavaScript: a boolean, a bigint (64-bit integers) or a number. */
+export type ItemOf<D extends DType> = D extends 'bool' ? boolean : D extends 'int64' | 'uint64' ? bigint : number;
+
 /**
  * An n-dimensional array: a shape, a dtype and row-major typed-array storage. Small on
  * purpose for now: the full tensor engine (broadcasting ops, autodiff) is a later layer.
@@ -60,11 +63,52 @@ export class Tensor<D extends DType = DType> {
   get size(): number { return this.data.length; }
   get ndim(): number { return this.shape.length; }
 
-  /** The single element of a size-1 tensor as a JS value. */
-  item(): number | boolean | bigint {
+  /**
+   * The single element of a size-1 tensor as a JS value, typed by the dtype when it is known
+   * (a `Tensor<'float64'>` gives a `number`); `toNumber()` gives a `number` whatever the dtype.
+   */
+  item(): ItemOf<D> {
     if (isTraced(this.node)) throw tracedValueError('Tensor.item()');
     if (this.size !== 1) throw new RangeError(`Tensor.item: the tensor has ${this.size} elements, not 1`);
-    return this.get(0);
+    return this.get(0) as ItemOf<D>;
+  }
+
+  /**
+   * The single element of a size-1 tensor as a number (NumPy's `float(x)`): booleans give 0 or 1,
+   * 64-bit integers are converted when they are exact as a double.
+   *
+   * @throws RangeError when the tensor has more than one element, or a 64-bit integer beyond ±2^53.
+   * @example
+   * normal.logProb(0).toNumber();          // -0.9189385332046727, typed as number
+   * tensor([7n], 'int64').toNumber();      // 7
+   */
+  toNumber(): number {
+    if (isTraced(this.node)) throw tracedValueError('Tensor.toNumber()');
+    if (this.size !== 1) throw new RangeError(`Tensor.toNumber: the tensor has ${this.size} elements, not 1 (use toNumbers() for all of them)`);
+    return this.numberAt(0, 'Tensor.toNumber');
+  }
+
+  /**
+   * Every element as a number, flat and row-major (a copy): what a plot, a `Math.max(...)` or a
+   * JSON file wants. Booleans give 0 or 1; 64-bit integers are converted when exact as a double.
+   *
+   * @throws RangeError when a 64-bit integer lies beyond ±2^53.
+   * @example
+   * tensor([[1, 2], [3, 4]]).toNumbers();  // [1, 2, 3, 4]
+   */
+  toNumbers(): number[] {
+    if (isTraced(this.node)) throw tracedValueError('Tensor.toNumbers()');
+    const out = new Array<number>(this.size);
+    for (let i = 0; i < this.size; i++) out[i] = this.numberAt(i, 'Tensor.toNumbers');
+    return out;
+  }
+
+  private numberAt(i: number, fn: string): number {
+    const v = this.data[i]!;
+    if (typeof v === 'number') return v;
+    const n = Number(v);
+    if (!Number.isSafeInteger(n)) throw new RangeError(`${fn}: element ${i} is ${v}, which a number cannot hold exactly (beyond ±2^53); read \`data\` for the bigints`);
+    return n;
   }
 
   /** Element at a flat row-major index. */
@@ -74,8 +118,16 @@ export class Tensor<D extends DType = DType> {
     return this.dtype === 'bool' ? v === 1 : v;
   }
 
-  /** Nested JS arrays (numbers; booleans for `bool`; bigints for 64-bit integers). */
-  toArray(): NestedArray {
+  /**
+   * Nested JS arrays (numbers; booleans for `bool`; bigints for 64-bit integers). The type
+   * parameter states the nesting the caller knows (`toArray<number[][]>()` for a float matrix),
+   * as tfjs's `arraySync` does; it is not checked.
+   *
+   * @example
+   * const rows = tensor([[1, 2], [3, 4]]).toArray<number[][]>();
+   * rows[1]![0];   // 3
+   */
+  toArray<T extends NestedArray = NestedArray>(): T {
     if (isTraced(this.node)) throw tracedValueError('Tensor.toArray()');
     let pos = 0;
     const build = (dim: number): NestedArray => {
@@ -84,7 +136,7 @@ export class Tensor<D extends DType = DType> {
       for (let i = 0; i < this.shape[dim]!; i++) out.push(build(dim + 1));
       return out;
     };
-    return build(0);
+    return build(0) as T;
   }
 
   /** A tensor sharing this data with a new shape of the same size; one entry may be -1. */
@@ -186,6 +238,8 @@ function convert(v: number | bigint, dtype: DType): number | bigint {
  * tensor([[1, 2, 3]]).shape; // [1, 3]
  * tensor(7n).dtype;          // 'int64'
  */
+export function tensor<D extends DType>(values: unknown, dtype: D): Tensor<D>;
+export function tensor(values: unknown, dtype?: DType): Tensor;
 export function tensor(values: unknown, dtype?: DType): Tensor {
   return tensorFrom('tensor', 'values', values, dtype);
 }

@@ -109,3 +109,36 @@ describe('tensor(): no silent wrong values (issue 18)', () => {
     expect(() => tensor(cyclic)).toThrow(/tensor: `values` must not contain itself/);
   });
 });
+
+describe('typed accessors (issue 34 item 6): numbers without casts', () => {
+  it('toNumber gives a number for every dtype, exact or a RangeError', () => {
+    const f: number = tensor([2.5], 'float32').toNumber();
+    expect(f).toBe(2.5);
+    expect(tensor([true], 'bool').toNumber()).toBe(1);
+    expect(tensor([-7n], 'int64').toNumber()).toBe(-7);
+    expect(tensor([2n ** 53n - 1n], 'uint64').toNumber()).toBe(2 ** 53 - 1);
+    expect(() => tensor([2n ** 53n], 'int64').toNumber()).toThrow(RangeError);
+    expect(() => tensor([2n ** 53n], 'int64').toNumber()).toThrow(/Tensor\.toNumber: element 0 is 9007199254740992/);
+    expect(() => tensor([1, 2]).toNumber()).toThrow(/Tensor\.toNumber: the tensor has 2 elements, not 1/);
+  });
+
+  it('toNumbers is flat, row-major and a copy', () => {
+    const t = tensor([[1, 2, 3], [4, 5, 6]], 'int32');
+    const xs: number[] = t.toNumbers();
+    expect(xs).toEqual([1, 2, 3, 4, 5, 6]);
+    xs[0] = 99;
+    expect(t.data[0]).toBe(1);
+    expect(tensor([[true, false]], 'bool').toNumbers()).toEqual([1, 0]);
+    expect(() => tensor([3n, -(2n ** 60n)], 'int64').toNumbers()).toThrow(/element 1 is -1152921504606846976/);
+    expect(tensor([], 'float64').toNumbers()).toEqual([]);
+  });
+
+  it('item is typed by a known dtype, toArray by the nesting the caller states', () => {
+    const x: number = tensor([1.5], 'float64').item();
+    const b: boolean = tensor([false], 'bool').item();
+    const n: bigint = tensor([4n], 'int64').item();
+    expect([x, b, n]).toEqual([1.5, false, 4n]);
+    const rows = tensor([[1, 2], [3, 4]]).toArray<number[][]>();
+    expect(rows[1]![0]! + rows[0]![1]!).toBe(5);
+  });
+});
