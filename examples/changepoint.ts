@@ -98,9 +98,9 @@ export async function main(options: { quiet?: boolean } = {}): Promise<Changepoi
     numResults: 1000, numBurninSteps: 500, currentState: [full([4], 1), full([4], 1)], kernel, seed: 0,
     traceFn: (_, r) => r.innerResults.innerResults.hasDivergence,
   });
-  const [eState, lState] = run.allStates as Tensor[];
+  const [eState, lState] = run.allStates;
   const draws = { early: eState!, late: lState! };
-  const s = summary(draws, { divergences: run.trace as Tensor });
+  const s = summary(draws, { divergences: run.trace });
 
   // p(k | e, l, D) ∝ exp(S_k log e − k e + (S − S_k) log l − (T − k) l), averaged over the draws.
   const eDraws = draws.early!.data as Float64Array, lDraws = draws.late!.data as Float64Array;

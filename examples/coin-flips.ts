@@ -22,7 +22,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Beta, BetaBinomial, Binomial, JointDistributionNamed } from '../distributions/index.js';
-import { summary, windowedAdaptiveNuts, type WindowedTrace } from '../mcmc/index.js';
+import { summary, windowedAdaptiveNuts } from '../mcmc/index.js';
 import { lbeta, lgamma, tensor, type Tensor } from '../src/index.js';
 
 export interface CoinFlipsResult {
@@ -88,7 +88,7 @@ export async function main(options: { quiet?: boolean } = {}): Promise<CoinFlips
     heads: (p: Tensor) => new Binomial({ totalCount: N, probs: p }),
   }, { name: 'CoinFlips' });
   const { draws: post, trace } = windowedAdaptiveNuts(model, { pins: { heads: tensor(HEADS) }, seed: 0 });
-  const s = summary(post, { divergences: (trace as WindowedTrace).diverging });
+  const s = summary(post, { divergences: trace.diverging });
   const row = s.get('p')!;
   const a = A + HEADS, b = B + N - HEADS;
   const analytic = {

@@ -23,7 +23,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { HalfCauchy, Independent, JointDistributionNamed, Normal, Sample, deterministic } from '../distributions/index.js';
-import { summary, windowedAdaptiveNuts, type Summary, type WindowedTrace } from '../mcmc/index.js';
+import { summary, windowedAdaptiveNuts, type Summary } from '../mcmc/index.js';
 import { add, mul, tensor, type Tensor } from '../src/index.js';
 
 /** The observed effects and their standard errors (Rubin 1981). */
@@ -81,7 +81,7 @@ export interface EightSchoolsResult {
 
 function fit(model: JointDistributionNamed): EightSchoolsFit {
   const { draws, trace } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
-  const s = summary(draws, { divergences: (trace as WindowedTrace).diverging });
+  const s = summary(draws, { divergences: trace.diverging });
   return {
     summary: s,
     divergences: s.divergences ?? 0,

@@ -27,7 +27,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Bernoulli, Independent, JointDistributionNamed, Normal } from '../distributions/index.js';
-import { summary, windowedAdaptiveNuts, type WindowedTrace } from '../mcmc/index.js';
+import { summary, windowedAdaptiveNuts } from '../mcmc/index.js';
 import { add, mul, Tensor, tensor } from '../src/index.js';
 
 /** Rows of a small CSV file with a header line; lines starting with `#` are comments. */
@@ -154,7 +154,7 @@ export async function main(options: { quiet?: boolean } = {}): Promise<LogisticR
   const shape = draws.alpha!.shape;
   const intercept = new Tensor(Float64Array.from(aDraws, (a, i) => a - bDraws[i]! * m / sd), shape, 'float64');
   const slope = new Tensor(Float64Array.from(bDraws, (b) => b / sd), shape, 'float64');
-  const s = summary({ intercept, slope }, { divergences: (trace as WindowedTrace).diverging });
+  const s = summary({ intercept, slope }, { divergences: trace.diverging });
   const pick = (name: string) => {
     const r = s.get(name)!;
     return { mean: r.mean, sd: r.sd, q5: r.q5, q50: r.q50, q95: r.q95 };

@@ -126,7 +126,7 @@ export async function main(options: { quiet?: boolean; workers?: boolean } = {})
   let state: Tensor = zeros([4, 2]), results: object | undefined, seed: unknown = 7;
   for (let c = 0; c < 3; c++) {
     const r = sampleChain({ numResults: 100, currentState: state, kernel, seed: seed as number, previousKernelResults: results as never });
-    const draws = r.allStates as Tensor;
+    const draws = r.allStates;
     pieces.push(draws);
     state = new Tensor((draws.data as Float64Array).slice(-8), [4, 2], 'float64');
     results = r.finalKernelResults;
@@ -134,7 +134,7 @@ export async function main(options: { quiet?: boolean; workers?: boolean } = {})
   }
   const joined = new Float64Array(pieces.flatMap((p) => Array.from(p.data as Float64Array)));
   check('sampleChain: 300 NUTS steps at once = 3 × 100 chained by previousKernelResults + finalSeed (4 chains)',
-    sameBits(whole.allStates as Tensor, joined) && sameBits(random.keyData(whole.finalSeed), random.keyData(seed as never)));
+    sameBits(whole.allStates, joined) && sameBits(random.keyData(whole.finalSeed), random.keyData(seed as never)));
 
   // 4. Workers vs serial.
   if (options.workers !== false) {

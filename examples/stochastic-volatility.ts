@@ -34,7 +34,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Beta, bijectors, HalfNormal, Independent, JointDistributionNamed, Normal, Sample, TransformedDistribution } from '../distributions/index.js';
-import { summary, windowedAdaptiveNuts, type WindowedTrace } from '../mcmc/index.js';
+import { summary, windowedAdaptiveNuts } from '../mcmc/index.js';
 import { add, broadcastTo, customGradient, exp, expandDims, mul, random, sqrt, square, sub, Tensor, tensor } from '../src/index.js';
 
 const T = 100;
@@ -129,7 +129,7 @@ export async function main(options: { quiet?: boolean } = {}): Promise<Stochasti
   const { h, y } = simulate(SIMULATION_SEED);
   const { draws, trace } = windowedAdaptiveNuts(model, { pins: { y: tensor(y) }, seed: 0, targetAcceptProb: 0.95 });
   const sigmaDraws = mul(draws.tau!, innovationScale(draws.phi!));
-  const s = summary({ mu: draws.mu!, phi: draws.phi!, sigma: sigmaDraws, tau: draws.tau! }, { divergences: (trace as WindowedTrace).diverging });
+  const s = summary({ mu: draws.mu!, phi: draws.phi!, sigma: sigmaDraws, tau: draws.tau! }, { divergences: trace.diverging });
   const zs = summary({ z: draws.z! });
 
   // The posterior mean volatility path, draw by draw.

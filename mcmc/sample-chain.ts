@@ -8,7 +8,7 @@ import { sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { State, TransitionKernel } from './kernel.js';
 import { PROPOSED_FIRST, resultLevels } from './internal/kernel-results.js';
-import { stackTrees, type Trace } from './internal/stack.js';
+import { stackTrees, type Stacked, type Trace } from './internal/stack.js';
 import { AbortError } from './abort-error.js';
 
 /** Where a chain is, as reported to `onProgress`. */
@@ -50,18 +50,22 @@ export interface PartialChain<R extends object> {
   readonly finalSeed: KeyArray;
 }
 
-export interface SampleChainOptions<R extends object> {
+/**
+ * `sampleChain`'s options. `S`, the state's type (a `Tensor` or an array of them), and `T`, what
+ * `traceFn` returns, are inferred from the call, so the result needs no casts.
+ */
+export interface SampleChainOptions<R extends object, S extends State = State, T extends Trace = Trace> {
   /** Number of states to record (≥ 1). */
   readonly numResults: number;
   /** The state to start from (not recorded). */
-  readonly currentState: State;
+  readonly currentState: S;
   readonly kernel: TransitionKernel<R>;
   /** Steps taken before the first recorded state (default 0). */
   readonly numBurninSteps?: number;
   /** Steps taken and discarded between recorded states (default 0). */
   readonly numStepsBetweenResults?: number;
   /** What to record besides the state at each recorded step (default: nothing). */
-  readonly traceFn?: (state: State, results: R) => Trace;
+  readonly traceFn?: (state: S, results: R) => T;
   /** Any seed `samplers.sanitizeSeed` accepts; salted with `'mcmc.sample_chain'` (unless resuming). */
   readonly seed?: Seed;
   /**
@@ -81,11 +85,12 @@ export interface SampleChainOptions<R extends object> {
   readonly progressInterval?: number;
 }
 
-export interface SampleChainResult<R extends object> {
+/** `sampleChain`'s result: `S` is the state's type, `T` the stacked trace's (`Stacked<traceFn's return type>`). */
+export interface SampleChainResult<R extends object, S extends State = State, T = Trace | undefined> {
   /** The recorded states, each part with a leading `[numResults]` dim. */
-  readonly allStates: State;
+  readonly allStates: S;
   /** `traceFn`'s outputs stacked along a leading `[numResults]` dim (undefined without `traceFn`). */
-  readonly trace: Trace | undefined;
+  readonly trace: T;
   readonly finalKernelResults: R;
   /** The carried seed after the last step: pass it back with `finalKernelResults` to resume. */
   readonly finalSeed: KeyArray;
@@ -107,7 +112,13 @@ export interface SampleChainResult<R extends object> {
  * const kernel = new RandomWalkMetropolis({ targetLogProbFn: (x) => new Normal({ loc: 0, scale: 1 }).logProb(x) });
  * const { allStates, finalKernelResults, finalSeed } = sampleChain({ numResults: 1000, currentState: zeros([4]), kernel, seed: 0 });
  * // allStates: Tensor [1000, 4] (4 chains)
+ * const run = sampleChain({ numResults: 10, currentState: zeros([4]), kernel, seed: 0, traceFn: (_, r) => r.isAccepted });
+ * run.trace.shape;   // [10, 4]: typed as a Tensor, no cast
  */
+export function sampleChain<R extends object, S extends State, T extends Trace>(
+  options: SampleChainOptions<R, S, T> & { readonly traceFn: (state: S, results: R) => T },
+): SampleChainResult<R, S, Stacked<T>>;
+export function sampleChain<R extends object, S extends State = State>(options: SampleChainOptions<R, S>): SampleChainResult<R, S>;
 export function sampleChain<R extends object>(options: SampleChainOptions<R>): SampleChainResult<R> {
   const steps = sampleChainSteps(options);
   for (;;) {

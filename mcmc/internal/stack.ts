@@ -4,6 +4,16 @@ import { Tensor } from '../../src/tensor/tensor.js';
 /** What a trace function may return: tensors, numbers and booleans in arrays and plain records. */
 export type Trace = Tensor | number | boolean | readonly Trace[] | { readonly [key: string]: Trace } | undefined;
 
+/**
+ * The type of `Trace` records of type `T` stacked by {@link stackTrees}: tensors, numbers and
+ * booleans become tensors with a leading axis; arrays and records keep their structure.
+ */
+export type Stacked<T> = [Trace] extends [T] ? Trace   // the untyped case (and the recursion's end)
+  : T extends Tensor | number | boolean ? Tensor
+  : T extends undefined ? undefined
+  : T extends readonly unknown[] ? { -readonly [I in keyof T]: Stacked<T[I]> }
+  : { readonly [K in keyof T]: Stacked<T[K]> };
+
 export function stackTrees(items: readonly Trace[]): Trace {
   const first = items[0];
   if (first === undefined) return undefined;

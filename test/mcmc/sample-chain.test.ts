@@ -193,3 +193,22 @@ describe('sampleChain: bad input', () => {
     expect(() => sampleChain(null as never)).toThrow(/sampleChain/);
   });
 });
+
+// Issue 34 item 6: the result's types follow the call, so user code needs no casts. `tsc --noEmit`
+// (part of `npm test`) checks the annotations; the expectations check the values agree with them.
+describe('sampleChain: typed by its call', () => {
+  const kernel = new RandomWalkMetropolis({ targetLogProbFn: (x: Tensor) => mul(-0.5, square(x)) });
+  it('a Tensor state gives Tensor draws; traceFn records give stacked tensors of the same structure', () => {
+    const run = sampleChain({ numResults: 5, currentState: zeros([3]), kernel, seed: 0, traceFn: (_, r) => ({ acc: r.isAccepted, n: 1, pair: [r.isAccepted, true] as const }) });
+    const draws: Tensor = run.allStates;
+    const acc: Tensor = run.trace.acc, n: Tensor = run.trace.n, second: Tensor = run.trace.pair[1];
+    expect([draws.shape, acc.shape, n.shape, second.shape]).toEqual([[5, 3], [5, 3], [5], [5]]);
+    expect(second.dtype).toBe('bool');
+  });
+  it('an array state gives an array of draws', () => {
+    const two = new RandomWalkMetropolis({ targetLogProbFn: (x: Tensor, y: Tensor) => add(mul(-0.5, square(x)), mul(-0.5, square(y))) });
+    const run = sampleChain({ numResults: 4, currentState: [zeros([2]), zeros([2])], kernel: two, seed: 1 });
+    const parts: Tensor[] = run.allStates;
+    expect(parts.map((p) => p.shape)).toEqual([[4, 2], [4, 2]]);
+  });
+});
