@@ -54,6 +54,7 @@ export {
   type IcScale, type LogLikelihoodInput, type LooOptions, type WaicOptions, type PsislwOptions, type CompareOptions, type CompareRow,
 } from './diagnostics/loo.js';
 export { hdi, type HdiOptions } from './diagnostics/hdi.js';
+export { looPit, type LooPitOptions } from './diagnostics/loo-pit.js';
 export {
   samplePriorPredictive, samplePosteriorPredictive, logLikelihood, pointwiseLogProb, computeDeterministics,
   type PredictiveModel, type PosteriorDraws, type PriorPredictiveOptions, type PosteriorPredictiveOptions,

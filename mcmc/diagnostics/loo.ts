@@ -133,14 +133,14 @@ function isElpd(x: unknown): x is LooResult | WaicResult {
 }
 
 /** The log-likelihood as an observation-major matrix: row j holds observation j's S draws, chain-major (ArviZ's `(chain, draw)` stacking). */
-interface LogLikMatrix {
+export interface LogLikMatrix {
   readonly rows: Float64Array;
   readonly nSamples: number;
   readonly nData: number;
   readonly obsShape: readonly number[];
 }
 
-function logLikMatrix(fn: string, arg: string, x: unknown, varName: string | undefined): LogLikMatrix {
+export function logLikMatrix(fn: string, arg: string, x: unknown, varName: string | undefined): LogLikMatrix {
   let part: unknown = x;
   let where = arg;
   if (isPartRecord(x)) {
@@ -198,7 +198,7 @@ function sum(x: Float64Array): number {
  * posterior variable, of its ESS of the mean (`az.ess(method='mean')`), divided by the number
  * of log-likelihood draws S; 1 for a single chain.
  */
-function reffFromPosterior(fn: string, posterior: unknown, nSamples: number): number {
+export function reffFromPosterior(fn: string, posterior: unknown, nSamples: number): number {
   const values: number[] = [];
   let chains = 0;
   mapStructure(fn, 'posterior', posterior, (part, where) => {
