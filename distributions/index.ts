@@ -60,6 +60,7 @@ export { CholeskyLKJ, type CholeskyLKJOptions } from './cholesky-lkj.js';
 export { MultivariateStudentTLinearOperator, type MultivariateStudentTLinearOperatorOptions } from './multivariate-student-t.js';
 export { Inflated, type InflatedOptions } from './inflated.js';
 export { ImproperUniform, type ImproperUniformOptions } from './improper-uniform.js';
+export { ZeroSumNormal, type ZeroSumNormalOptions } from './zero-sum-normal.js';
 export { GaussianProcess, type GaussianProcessOptions } from './gaussian-process.js';
 export { JointDistribution, type JointDistributionOptions, type JointSampleOptions } from './joint/joint-distribution.js';
 export { JointDistributionSequential, type SequentialNode } from './joint/joint-distribution-sequential.js';

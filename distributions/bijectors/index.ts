@@ -23,6 +23,7 @@ export { ScaleMatvecTriL, type ScaleMatvecTriLOptions } from './scale-matvec-tri
 export { Shift, type ShiftOptions } from './shift.js';
 export { Sigmoid, type SigmoidOptions } from './sigmoid.js';
 export { SoftmaxCentered } from './softmax-centered.js';
+export { SumToZero } from './sum-to-zero.js';
 export { Softplus, type SoftplusOptions } from './softplus.js';
 export { Tanh } from './tanh.js';
 export { TransformDiagonal, type TransformDiagonalOptions } from './transform-diagonal.js';

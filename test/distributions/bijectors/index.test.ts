@@ -16,7 +16,7 @@ describe('bijectors/index', () => {
     }
     for (const name of ['Ascending', 'Bijector', 'Chain', 'CholeskyOuterProduct', 'CorrelationCholesky', 'Exp', 'FillScaleTriL', 'FillTriangular',
       'Identity', 'Invert', 'JointMap', 'Log', 'NormalCDF', 'Power', 'Reciprocal', 'Reshape', 'Scale', 'ScaleMatvecTriL', 'Shift', 'Sigmoid',
-      'SoftmaxCentered', 'Softplus', 'Tanh', 'TransformDiagonal']) {
+      'SoftmaxCentered', 'Softplus', 'SumToZero', 'Tanh', 'TransformDiagonal']) {
       expect(typeof (tfb as Record<string, unknown>)[name], name).toBe('function');
     }
   });
