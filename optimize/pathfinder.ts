@@ -559,9 +559,10 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 /**
  * Starts for `windowedAdaptiveNuts`' `init: 'pathfinder'` (registered with mcmc/internal/init.ts,
- * which cannot import this layer): multi-path Pathfinder at its defaults on the sampler's own
- * target, keyed `foldIn(seed, 'pathfinder')`, with max(nChains, 100) candidates per path (the
- * starts need few draws, and each costs a log density evaluation); chain c starts at resampled draw c.
+ * which cannot import this layer): chain c starts at draw c of `pathfinder(target, { seed:
+ * foldIn(seed, 'pathfinder'), draws: max(nChains, 100) })` on the sampler's own target (a pure
+ * function of the run's seed; few draws, as each costs a log density evaluation). Run once, on
+ * the first chain's call.
  */
 function pathfinderStarts(fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray): (c: number) => Float64Array {
   let xs: Float64Array | undefined;
@@ -569,15 +570,13 @@ function pathfinderStarts(fn: string, m: FlatModel, target: FlatTarget, nChains:
   return (c) => {
     if (xs === undefined) {
       const key = foldIn(seed, 'pathfinder');
-      const pp: PathfinderProblem = {
-        target, dim: n,
-        start: (k) => start(fn, { target, dim: n, model: undefined, notes: [], draws: () => [], why: (x) => whyNotFinite(m, target, x) }, undefined, k, 2),
-      };
+      const p: Problem = { target, dim: n, model: undefined, notes: [], draws: () => [], why: (x) => whyNotFinite(m, target, x) };
       const per = Math.max(nChains, 100);
-      const pooled = runPaths(fn, pp, { numPaths: 4, draws: per, numElboDraws: 25, lbfgs: optimizeSettings(fn, { algorithm: 'lbfgs', iter: 1000 }) }, key);
-      const { pick } = resample(pooled.logP, pooled.logQ, nChains, foldIn(key, 'psis'));
+      const pooled = runPaths(fn, { target, dim: n, start: (k) => start(fn, p, undefined, k, 2) },
+        { numPaths: 4, draws: per, numElboDraws: 25, lbfgs: optimizeSettings(fn, { algorithm: 'lbfgs', iter: 1000 }) }, key);
+      const { pick } = resample(pooled.logP, pooled.logQ, per, foldIn(key, 'psis'));
       xs = new Float64Array(nChains * n);
-      pick!.forEach((k, i) => xs!.set(pooled.xs.subarray(k * n, (k + 1) * n), i * n));
+      for (let i = 0; i < nChains; i++) xs.set(pooled.xs.subarray(pick![i]! * n, (pick![i]! + 1) * n), i * n);
     }
     return xs.slice(c * n, (c + 1) * n);
   };
