@@ -6,7 +6,7 @@
  * its ELBO by Monte Carlo and keeps the best; the paths' draws are pooled and resampled by
  * Pareto-smoothed importance sampling. Written from the paper and Stan's documented behaviour.
  */
-import { checkBoolean, checkCount, checkOptions, checkPositiveInteger, fail } from '../src/checks.js';
+import { checkBoolean, checkCount, checkFinite, checkOptions, checkPositiveInteger, fail } from '../src/checks.js';
 import type { FlatTarget } from '../src/compile/flat-target.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normal } from '../src/random/normal.js';
@@ -155,7 +155,7 @@ interface Pooled {
  * });
  * const fit = pathfinder(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0 });
  * fit.draws.mu.shape;          // [1000, 1]
- * fit.gradientEvaluations;     // a few hundred: a fraction of a NUTS run's
+ * fit.gradientEvaluations;     // 58: the four L-BFGS runs' (NUTS's 4 × 2000 transitions take thousands)
  */
 export function pathfinder<K extends StructKind>(model: JointDistribution<K> | JointDistributionPinned<K>, options?: PathfinderOptions): PathfinderResult<Struct<K, Tensor>>;
 export function pathfinder(model: FlatTarget, options?: PathfinderOptions): PathfinderResult<Record<string, Tensor>>;
@@ -185,8 +185,9 @@ function count(arg: string, v: unknown, dflt: number): number {
 }
 
 function positiveFinite(arg: string, v: unknown): number {
-  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) fail('range', FN, arg, 'must be positive and finite', v);
-  return v as number;
+  const x = checkFinite(FN, arg, v);
+  if (!(x > 0)) fail('range', FN, arg, 'must be positive and finite', v);
+  return x;
 }
 
 /** Runs every path and pools the candidates of those that were not dropped; all dropped is an error. */
