@@ -90,9 +90,15 @@ export class Objective {
   }
 }
 
-/** Runs the chosen algorithm from `x0` (where the objective must be finite). */
-export function minimize(obj: Objective, x0: Float64Array, s: MinimizeSettings): MinimizeOutcome {
-  return s.algorithm === 'newton' ? newton(obj, x0, s) : quasiNewton(obj, x0, s);
+/**
+ * Called at the start and after every accepted (L-)BFGS step with the point, the gradient of
+ * f = −log p there and f; the arrays are reused, so copy what you keep (Pathfinder records the path).
+ */
+export type OnIterate = (x: Float64Array, gradF: Float64Array, f: number) => void;
+
+/** Runs the chosen algorithm from `x0` (where the objective must be finite); `onIterate` sees the quasi-Newton path. */
+export function minimize(obj: Objective, x0: Float64Array, s: MinimizeSettings, onIterate?: OnIterate): MinimizeOutcome {
+  return s.algorithm === 'newton' ? newton(obj, x0, s) : quasiNewton(obj, x0, s, onIterate);
 }
 
 // ---- quasi-Newton updates ----------------------------------------------------------------
@@ -268,7 +274,7 @@ function cubicMinimizer(df0: number, x1: number, f1: number, df1: number, lo: nu
 
 // ---- BFGS / L-BFGS -------------------------------------------------------------------------
 
-function quasiNewton(obj: Objective, x0: Float64Array, s: MinimizeSettings): MinimizeOutcome {
+function quasiNewton(obj: Objective, x0: Float64Array, s: MinimizeSettings, onIterate: OnIterate | undefined): MinimizeOutcome {
   const n = x0.length;
   const qn: QuasiNewtonUpdate = s.algorithm === 'bfgs' ? new BfgsUpdate(n) : new LbfgsUpdate(s.historySize);
   let x = Float64Array.from(x0), g = new Float64Array(n);
@@ -277,6 +283,7 @@ function quasiNewton(obj: Objective, x0: Float64Array, s: MinimizeSettings): Min
   const f0 = obj.eval(x, g);
   if (f0 === undefined) throw new RangeError('optimize: the log density is not finite at the initial point');
   let f = f0, fPrev = f0, gPrevDotPPrev = 0, alphaPrev = 0;
+  onIterate?.(x, g, f);
   for (let i = 0; i < n; i++) p[i] = -g[i]!;
   const done = (iterations: number, converged: boolean, reason: string): MinimizeOutcome =>
     ({ x, logDensity: -f, iterations, gradientEvaluations: obj.gradientEvaluations, converged, reason, failures: obj.failures() });
@@ -301,6 +308,7 @@ function quasiNewton(obj: Objective, x0: Float64Array, s: MinimizeSettings): Min
     fPrev = f; f = found.f;
     [x, xNew] = [xNew, x];
     [g, gNew] = [gNew, g];
+    onIterate?.(x, g, f);
     const gradNorm = norm(g), stepNorm = norm(sk);
     if (reset > 0) {
       // After a reset the step was along −g, unscaled: express it in the scaled direction (Stan's bookkeeping).

@@ -131,7 +131,7 @@ export function optimize(model: JointDistribution<StructKind> | JointDistributio
 }
 
 /** The algorithm and tolerances from the options, checked, with CmdStan's defaults. */
-function optimizeSettings(fn: string, o: OptimizeOptions): MinimizeSettings {
+export function optimizeSettings(fn: string, o: OptimizeOptions): MinimizeSettings {
   const algorithm = checkOneOf(fn, 'algorithm', o.algorithm ?? 'lbfgs', ['lbfgs', 'bfgs', 'newton']);
   return {
     algorithm,

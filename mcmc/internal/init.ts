@@ -2,7 +2,8 @@
  * Where chains start (`windowedAdaptiveNuts`' `init`): Stan's default, uniform(−R, R) in every
  * unconstrained coordinate with up to 100 attempts per chain (`runPerChain` draws it from the
  * chain's own stream), or a draw from the prior (`'prior'`, Stan's and PyMC's alternative), the
- * prior median (`'median'`, NumPyro's `init_to_median`), or the user's constrained values. Each
+ * prior median (`'median'`, NumPyro's `init_to_median`), a multi-path Pathfinder draw
+ * (`'pathfinder'`, Stan's and nutpie's choice; implemented in `optimize/`), or the user's constrained values. Each
  * start must have a finite log density and gradient; when none does, the error says which node's
  * log density is not finite there and why (`whyNotFinite`, in `locate-failure.ts`).
  */
@@ -18,7 +19,22 @@ import { whyNotFinite } from './locate-failure.js';
 import { isProgrammingError } from '../nuts/stan/rejections.js';
 
 /** The `init` option: a strategy, constrained values (shared, or with a leading chains axis), or values per chain. */
-export type InitOption = 'uniform' | 'prior' | 'median' | PartialValues | ((chain: number) => PartialValues);
+export type InitOption = 'uniform' | 'prior' | 'median' | 'pathfinder' | PartialValues | ((chain: number) => PartialValues);
+
+/** Chain c's start from one multi-path Pathfinder run on `target`, a pure function of `seed` (memoised across chains). */
+export type PathfinderStarts = (fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray) => (c: number) => Float64Array;
+
+/**
+ * `init: 'pathfinder'`'s implementation, registered by `optimize/pathfinder.ts` when it loads:
+ * the optimisation layer sits below this one and imports it (the PSIS and start helpers), so
+ * this layer cannot import Pathfinder; it takes it as a function instead.
+ */
+let pathfinderStarts: PathfinderStarts | undefined;
+
+/** Registers `init: 'pathfinder'` (called once by `stochax/optimize`). */
+export function providePathfinderStarts(f: PathfinderStarts): void {
+  pathfinderStarts = f;
+}
 
 /** Attempts per chain for a random start (Stan's `MAX_INIT_TRIES`). */
 export const INIT_ATTEMPTS = 100;
@@ -76,6 +92,11 @@ export function chainInit(fn: string, m: FlatModel, target: FlatTarget, init: Ex
       return fail('range', fn, 'init', `'prior': none of ${INIT_ATTEMPTS} prior draws for chain ${c} has a finite log density and gradient; at the last, ${whyNotFinite(m, target, x)}`, init);
     };
   }
+  if (init === 'pathfinder') {
+    if (pathfinderStarts === undefined) fail('range', fn, 'init', "'pathfinder' runs stochax/optimize's pathfinder, which is not loaded: add `import 'stochax/optimize';` (or import `pathfinder` from it) before sampling", init);
+    const at = pathfinderStarts(fn, m, target, nChains, seed);
+    return (c) => checked(c, at(c), 'a Pathfinder draw');
+  }
   if (init === 'median') {
     return (c) => {
       const draws = m.parts(m.pinned.sampleUnpinned([MEDIAN_DRAWS], { seed: key(c) }));
@@ -86,7 +107,7 @@ export function chainInit(fn: string, m: FlatModel, target: FlatTarget, init: Ex
   if (typeof init === 'function') {
     return (c) => checked(c, unconstrainDraw(m, nodeValues(fn, m, `init(${c})`, init(c), undefined)), `init(${c})`);
   }
-  if (!isPlainObject(init) && !Array.isArray(init)) fail('type', fn, 'init', "must be 'uniform', 'prior', 'median', constrained values of the unpinned nodes, or a function of the chain index returning them", init);
+  if (!isPlainObject(init) && !Array.isArray(init)) fail('type', fn, 'init', "must be 'uniform', 'prior', 'median', 'pathfinder', constrained values of the unpinned nodes, or a function of the chain index returning them", init);
   return (c) => checked(c, unconstrainDraw(m, nodeValues(fn, m, 'init', init, { c, nChains })), 'init');
 }
 

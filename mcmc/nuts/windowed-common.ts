@@ -71,7 +71,9 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
    * Where the chains start (not with `currentState`): `'uniform'` (default, Stan's): uniform(−R, R)
    * in every unconstrained coordinate (R = `initRadius`), up to 100 attempts per chain (50, TFP's,
    * pooled) until the log density and gradient are finite; `'prior'`: a draw from the prior (up
-   * to 100 attempts); `'median'`: the median of 15 prior draws (NumPyro's `init_to_median`); an
+   * to 100 attempts); `'median'`: the median of 15 prior draws (NumPyro's `init_to_median`);
+   * `'pathfinder'`: chain c starts at draw c of one multi-path Pathfinder run (`stochax/optimize`
+   * must be imported; a pure function of `seed`); an
    * object of constrained values of every unpinned node, each of one draw's shape (shared by the
    * chains) or `[nChains, ...]`; or a function of the chain index returning one draw's values.
    * Chain c's start depends only on chain c's key. When no start is finite, the error names the

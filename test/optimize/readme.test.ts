@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
-import { laplace, optimize } from '../../optimize/index.js';
+import { windowedAdaptiveNuts } from '../../mcmc/index.js';
+import { laplace, optimize, pathfinder } from '../../optimize/index.js';
 
 describe('README: optimize and laplace', () => {
   it('runs as written', () => {
@@ -21,5 +22,22 @@ describe('README: optimize and laplace', () => {
     const approx = laplace(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, draws: 1000 });
     expect(approx.draws.sigma!.shape).toEqual([1000, 1]);
     expect(Number.isFinite(approx.paretoK)).toBe(true);
+  });
+});
+
+describe('README: pathfinder', () => {
+  it('runs as written', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: sigma }), sampleShape: [3] }),
+    });
+    const pf = pathfinder(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0 });
+    expect(pf.draws.mu!.shape).toEqual([1000, 1]);
+    expect(pf.elbo).toHaveLength(4);
+    expect(pf.gradientEvaluations).toBeGreaterThan(0);
+    expect(Number.isFinite(pf.paretoK)).toBe(true);
+    const fromPathfinder = windowedAdaptiveNuts(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, init: 'pathfinder', nDraws: 10, numAdaptationSteps: 10 });
+    expect(fromPathfinder.draws.mu!.shape).toEqual([10, 4]);
   });
 });
