@@ -11,6 +11,7 @@ import { laplace } from '../../../optimize/index.js';
 import { inferenceData, inferenceDataJson, fromArvizJson } from '../../../cli/report/index.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import { gaussianRegression } from '../../optimize/models.js';
+import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../../distributions/index.js';
 
 const R = JSON.parse(readFileSync(new URL('../../fixtures/loo-approximate/loo-approximate.json', import.meta.url), 'utf8')) as {
   log_p: number[]; log_g: number[]; ll: number[][]; elpd_loo: number; elpd_loo_se: number; p_loo: number; pointwise_elpd_loo: number[]; pareto_k: number[];
@@ -82,5 +83,24 @@ describe('laplace() results in the workflow', () => {
     expect(back.trace.logP!.data).toEqual(fit.logP.data);
     expect(back.trace.logQ!.data).toEqual(fit.logQ.data);
     expect(back.groups.logLikelihood!.y!.shape).toEqual([800, 1, 6]);
+  });
+});
+
+describe('README: summary, loo and the posterior predictive on laplace draws', () => {
+  it('runs as written on the tour model', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: sigma }), sampleShape: [3] }),
+    });
+    const approx = laplace(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, draws: 1000 });
+    expect(String(summary(approx))).toBe(String(summary(approx.draws)));
+    const ll = logLikelihood(model, approx.draws, { y: [1.2, 0.7, 2.1] });
+    expect(ll.y!.shape).toEqual([1000, 1, 3]);
+    const cv = loo(ll, { logP: approx.logP, logQ: approx.logQ });
+    expect(Number.isFinite(cv.elpdLoo)).toBe(true);
+    expect(typeof cv.warning).toBe('boolean');
+    const { y: yRep } = samplePosteriorPredictive(model, approx.draws, { seed: 1 });
+    expect(yRep!.shape).toEqual([1000, 1, 3]);
   });
 });
