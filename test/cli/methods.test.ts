@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, type CliIo } from '../../cli/main.js';
-import { fromArvizJson } from '../../cli/report/index.js';
+import { approximateReportHtml, fromArvizJson } from '../../cli/report/index.js';
+import { summary } from '../../mcmc/index.js';
 import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
 import { laplace, optimize } from '../../optimize/index.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
@@ -168,6 +169,7 @@ describe('stochax pathfinder and variational', () => {
       expect(attrs).toMatchObject({ method, chains: 1, draws: 200 });
       expect(typeof attrs.pareto_k === 'number' || typeof attrs.pareto_k === 'string').toBe(true);
       const again = await cli(method, 'tour.js', ...flags, '--seed', '1', '--out', `out-${method}-2`);
+      expect(again.code, again.err).toBe(0);
       expect(readFileSync(join(dir, `out-${method}-2`, 'draws.json'), 'utf8')).toBe(readFileSync(join(dir, `out-${method}`, 'draws.json'), 'utf8'));
     });
   }
@@ -196,5 +198,24 @@ describe('flags and errors', () => {
     expectOneLineError(await cli('optimize', 'gauss.js'), /needs a module exporting `model`.*gauss\.js exports `setup`/);
     expectOneLineError(await cli('laplace'), /give a model file: stochax laplace/);
     expectOneLineError(await cli('optimize', 'missing.js'), /model file not found/);
+  });
+});
+
+describe('approximateReportHtml', () => {
+  const fit = laplace(model, { pins, seed: 0, draws: 200 });
+  it('a summary table (or the point), the warnings and the settings; no plots', () => {
+    const html = approximateReportHtml({ method: 'laplace', posterior: fit.draws, summary: summary(fit.draws), settings: { seed: 0, pareto_k: fit.paretoK }, warnings: [{ kind: 'laplace', message: 'k <hat>' }] });
+    expect(html).toContain('<h2>Summary</h2>');
+    expect(html).toContain('[laplace] k &lt;hat&gt;');
+    expect(html).toContain(`<th class="name">pareto_k</th><td class="name">${fit.paretoK}</td>`);
+    expect(html).not.toContain('<svg');
+    const point = approximateReportHtml({ method: 'optimize', posterior: optimize(model, { pins, seed: 0 }).params, varNames: ['sigma'] });
+    expect(point).toContain('<h2>Point</h2>');
+    expect(point).toContain('>sigma<');
+    expect(point).not.toContain('>mu<');
+  });
+  it('rejects unknown fields and variables it does not have', () => {
+    expect(() => approximateReportHtml({ method: 'laplace', posterior: fit.draws, plots: true } as never)).toThrow(/approximateReportHtml.*plots/);
+    expect(() => approximateReportHtml({ method: 'laplace', posterior: fit.draws, varNames: ['tau'] })).toThrow(/approximateReportHtml: .*varNames\[0\]/);
   });
 });
