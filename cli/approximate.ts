@@ -41,7 +41,8 @@ export interface ApproximateResult {
   readonly logP: Tensor;
   readonly logQ: Tensor;
   readonly paretoK: number;
-  readonly gradientEvaluations: number;
+  /** The total, or (Pathfinder's, with its per-path counts) a record with the `total`. */
+  readonly gradientEvaluations: number | { readonly total: number };
   readonly warnings: readonly string[];
 }
 
@@ -433,7 +434,7 @@ function runApproximate(method: ApproximateMethod, model: JointModelModule & { r
   io.stderr(`${method}: seed ${String(options.seed)} …\n`);
   const r = APPROXIMATE_RUNNERS[method](model.model, libraryOptions);
   checkApproximate(method, r);
-  evals += r.gradientEvaluations;
+  evals += typeof r.gradientEvaluations === 'number' ? r.gradientEvaluations : r.gradientEvaluations.total;
   warnings = [...warnings, ...r.warnings];
   const nDraws = r.logP.shape[0]!;
   Object.assign(info, { pareto_k: attrNumber(r.paretoK), gradient_evaluations: evals });
@@ -453,7 +454,7 @@ function checkApproximate(method: ApproximateMethod, r: unknown): asserts r is A
       ...(x.logP instanceof Tensor ? [] : ['logP']),
       ...(x.logQ instanceof Tensor ? [] : ['logQ']),
       ...(typeof x.paretoK === 'number' ? [] : ['paretoK']),
-      ...(typeof x.gradientEvaluations === 'number' ? [] : ['gradientEvaluations']),
+      ...(typeof x.gradientEvaluations === 'number' || typeof (x.gradientEvaluations as { total?: unknown } | undefined)?.total === 'number' ? [] : ['gradientEvaluations']),
       ...(Array.isArray(x.warnings) ? [] : ['warnings']),
     ];
   if (missing.length > 0) throw new CliError(`${method}: the library's result lacks ${missing.join(', ')} (the CLI reads laplace()'s shape: draws, logP, logQ, paretoK, gradientEvaluations, warnings)`);

@@ -198,6 +198,10 @@ describe('flags and errors', () => {
     expectOneLineError(await cli('optimize', 'gauss.js'), /needs a module exporting `model`.*gauss\.js exports `setup`/);
     expectOneLineError(await cli('laplace'), /give a model file: stochax laplace/);
     expectOneLineError(await cli('optimize', 'missing.js'), /model file not found/);
+    // Approximate draws are not MCMC chains: merge refuses them.
+    expect((await cli('laplace', 'tour.js', '--draws', '50', '--out', 'lap-m1')).code).toBe(0);
+    expect((await cli('laplace', 'tour.js', '--draws', '50', '--seed', '1', '--out', 'lap-m2')).code).toBe(0);
+    expectOneLineError(await cli('merge', join('lap-m1', 'draws.json'), join('lap-m2', 'draws.json'), '--out', 'm.json'), /lap-m1\/draws\.json holds a `stochax laplace` run, not MCMC chains/);
   });
 });
 
