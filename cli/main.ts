@@ -36,9 +36,9 @@ Usage:
   stochax --version
 
 Commands:
-  sample    sample a model module; print the summary table; write draws.csv, draws.json
-            (an ArviZ InferenceData: az.from_json('draws.json')) and report.html; print the
-            run's warnings (R-hat, ESS, divergences, …) to stderr; --strict: exit 2 if any
+  sample       sample a model module; print the summary table; write draws.csv, draws.json
+               (an ArviZ InferenceData: az.from_json('draws.json')) and report.html; print the
+               run's warnings (R-hat, ESS, divergences, …) to stderr; --strict: exit 2 if any
   optimize     the posterior mode (CmdStan's optimize: L-BFGS, BFGS or Newton); the point as
                one draw in draws.json, with the convergence information in its attrs
   laplace      a normal approximation at the mode (Stan's laplace_sample): draws with logP,
@@ -47,8 +47,8 @@ Commands:
   variational  ADVI (mean-field or full-rank) draws, with logP, logQ and Pareto k̂
                (these four write draws.json, draws.csv and a short report.html like sample,
                print a summary, their warnings to stderr, and take --strict)
-  summary   print the summary table of a draws.json
-  merge     concatenate the chains of several draws.json files
+  summary      print the summary table of a draws.json
+  merge        concatenate the chains of several draws.json files
 
 Results are never overwritten without --force, and are written to a temporary name and
 renamed at the end, so an interrupted run leaves no half-written file.
