@@ -55,7 +55,7 @@ renamed at the end, so an interrupted run leaves no half-written file.
 
 A model module exports \`model\` (a JointDistribution, sampled with windowedAdaptiveNuts),
 optionally \`pins\` and \`options\`; or \`setup\` (the sampleChains contract, for a custom kernel).
-See \`stochax sample --help\`.
+See \`stochax sample --help\`. optimize, laplace, pathfinder and variational take \`model\` modules.
 
 Examples:
   stochax sample examples/eight-schools.ts --seed 0
