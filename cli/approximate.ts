@@ -439,9 +439,11 @@ function runApproximate(method: ApproximateMethod, model: JointModelModule & { r
   const nDraws = r.logP.shape[0]!;
   Object.assign(info, { pareto_k: attrNumber(r.paretoK), gradient_evaluations: evals });
   const k = Number.isFinite(r.paretoK) ? r.paretoK.toFixed(2) : String(r.paretoK);
+  // PSIS's threshold for S draws (Vehtari et al. 2024), as laplace's warning uses it.
+  const goodK = Math.min(1 - 1 / Math.log10(nDraws), 0.7);
   return {
     draws: r.draws, trace: { logP: r.logP, logQ: r.logQ }, result: r, nDraws, info, warnings,
-    headline: `${method}: ${nDraws} draws, Pareto k̂ ${k} (good below 0.7), ${evals} gradient evaluations`,
+    headline: `${method}: ${nDraws} draws, Pareto k̂ ${k} (good below ${goodK.toFixed(2)}), ${evals} gradient evaluations`,
   };
 }
 
