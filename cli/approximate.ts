@@ -14,7 +14,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { PartialValues, StructKind } from '../distributions/joint/values.js';
-import { summary } from '../mcmc/diagnostics/summary.js';
+import { summary, type Summary } from '../mcmc/diagnostics/summary.js';
 import { laplace } from '../optimize/laplace.js';
 import { optimize, type OptimizeResult } from '../optimize/optimize.js';
 import { approximateReportHtml, inferenceData, inferenceDataJson, toDrawsCsv, type InferenceData, type RunSettings } from './report/index.js';
@@ -303,13 +303,19 @@ export async function methodCommand(method: MethodName, argv: readonly string[],
   const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings, warnings }) };
   texts['draws.csv'] = toDrawsCsv(idata.posterior, idata.sampleStats);
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
-  const table = method === 'optimize' ? pointTable(idata.posterior, varNames) : summary(idata.posterior as never, varNames === undefined ? {} : { varNames }).format();
+  let s: Summary | undefined, table: string;
+  try {
+    s = method === 'optimize' ? undefined : summary(idata.posterior as never, varNames === undefined ? {} : { varNames });
+    table = s === undefined ? pointTable(idata.posterior, varNames) : s.format();
+  } catch (e) {
+    writeRunFolder(out, texts);   // the run is kept whatever the table's trouble
+    throw new CliError(`ran ${method}, but could not summarize the result (${oneLine(e)}); it was written to ${join(out, 'draws.json')}`);
+  }
   io.stdout(`${run.headline}\n\n${table}\n`);
   printWarnings(io, warnings);
   try {
     texts['report.html'] = approximateReportHtml({
-      method, posterior: idata.posterior, settings, warnings, ...(varNames === undefined ? {} : { varNames }),
-      ...(method === 'optimize' ? {} : { summary: summary(idata.posterior as never, varNames === undefined ? {} : { varNames }) }),
+      method, posterior: idata.posterior, settings, warnings, ...(varNames === undefined ? {} : { varNames }), ...(s === undefined ? {} : { summary: s }),
     });
   } catch (e) {
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);

@@ -195,6 +195,10 @@ describe('flags and errors', () => {
     expectOneLineError(await cli('optimize', 'tour.js', '--tol-grad', '-1'), /--tol-grad must be a non-negative number; got '-1'/);
     expectOneLineError(await cli('optimize', 'tour.js', '--init-alpha', '0'), /--init-alpha must be a positive number/);
     expectOneLineError(await cli('optimize', 'tour.js', '--init', 'nope.json'), /--init must be uniform, prior, median or a JSON file/);
+    const vn = await cli('laplace', 'tour.js', '--draws', '50', '--var-names', 'tau', '--out', 'lap-vn');
+    expectOneLineError(vn, /ran laplace, but could not summarize the result \(.*`tau`.*\); it was written to .*lap-vn/);
+    expect(existsSync(join(dir, 'lap-vn', 'draws.json'))).toBe(true);
+    expectOneLineError(await cli('optimize', 'tour.js', '--var-names', 'tau', '--out', 'opt-vn'), /could not summarize.*`tau`/);
     expectOneLineError(await cli('optimize', 'gauss.js'), /needs a module exporting `model`.*gauss\.js exports `setup`/);
     expectOneLineError(await cli('laplace'), /give a model file: stochax laplace/);
     expectOneLineError(await cli('optimize', 'missing.js'), /model file not found/);
