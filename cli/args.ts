@@ -10,7 +10,9 @@ export type FlagSpec =
   | { readonly kind: 'string' }
   | { readonly kind: 'int'; readonly min: number }
   | { readonly kind: 'seed' }
-  | { readonly kind: 'bool' };
+  | { readonly kind: 'bool' }
+  /** A finite decimal number (`1e-8`, `0.5`); `positive`: > 0, else ≥ 0. */
+  | { readonly kind: 'number'; readonly positive: boolean };
 
 export interface Parsed {
   readonly positionals: string[];
@@ -69,6 +71,12 @@ function convert(name: string, s: FlagSpec, value: string): string | number | bi
     if (!/^\d+$/.test(value)) throw new CliError(`--${name} must be a non-negative integer; got '${value}'`);
     const big = BigInt(value);
     return big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
+  }
+  if (s.kind === 'number') {
+    const x = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(value) ? Number(value) : Number.NaN;
+    const what = s.positive ? 'a positive number' : 'a non-negative number';
+    if (!Number.isFinite(x) || (s.positive ? !(x > 0) : !(x >= 0))) throw new CliError(`--${name} must be ${what}; got '${value}'`);
+    return x;
   }
   const min = (s as { min: number }).min;
   if (!/^[+-]?\d+$/.test(value)) throw new CliError(`--${name} must be an integer${min > 0 ? ` ≥ ${min}` : min === 0 ? ' ≥ 0' : ''}; got '${value}'`);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The `stochax` command line: `sample`, `summary`, `merge`, `--help`, `--version`.
+ * The `stochax` command line: `sample`, `optimize`, `laplace`, `pathfinder`, `variational`,
+ * `summary`, `merge`, `--help`, `--version`.
  *
  * `run(argv, io)` is the whole CLI as a function (tests call it in-process); run as a script,
  * this module calls it with `process.argv.slice(2)` and exits with its code. Mistakes (missing
@@ -10,6 +11,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CliError, oneLine, type CliIo } from './errors.js';
+import { METHOD_HELP, methodCommand } from './approximate.js';
 import { MERGE_HELP, mergeCommand } from './merge.js';
 import { SAMPLE_HELP, sampleCommand } from './sample.js';
 import { SUMMARY_HELP, summaryCommand } from './summary.js';
@@ -23,29 +25,43 @@ export const HELP = `stochax — reproducible probabilistic programming: same se
 Usage:
   stochax sample <model.ts|model.js> [--chains 4] [--draws 1000] [--warmup 1000] [--seed 0]
                  [--workers N] [--chain-index i] [--out dir] [--force] [--strict]
+  stochax optimize <model> [--algorithm lbfgs|bfgs|newton] [--jacobian] [--iter N] [--init I]
+                   [--seed 0] [--out dir] [--force] [--strict] [tolerances: see --help]
+  stochax laplace <model> [--draws 1000] [--no-jacobian] [--mode draws.json] [optimize's flags]
+  stochax pathfinder <model> [--draws 1000] [--num-paths 4] [--num-elbo-draws 25] [--seed 0] …
+  stochax variational <model> [--algorithm meanfield|fullrank] [--output-draws 1000] [--eta E] …
   stochax summary <draws.json>
   stochax merge <draws.json>... [--out merged.json] [--force]
   stochax <command> --help
   stochax --version
 
 Commands:
-  sample    sample a model module; print the summary table; write draws.csv, draws.json
-            (an ArviZ InferenceData: az.from_json('draws.json')) and report.html; print the
-            run's warnings (R-hat, ESS, divergences, …) to stderr; --strict: exit 2 if any
-  summary   print the summary table of a draws.json
-  merge     concatenate the chains of several draws.json files
+  sample       sample a model module; print the summary table; write draws.csv, draws.json
+               (an ArviZ InferenceData: az.from_json('draws.json')) and report.html; print the
+               run's warnings (R-hat, ESS, divergences, …) to stderr; --strict: exit 2 if any
+  optimize     the posterior mode (CmdStan's optimize: L-BFGS, BFGS or Newton); the point as
+               one draw in draws.json, with the convergence information in its attrs
+  laplace      a normal approximation at the mode (Stan's laplace_sample): draws with logP,
+               logQ (sample_stats.log_p, log_q) and Pareto k̂
+  pathfinder   multi-path Pathfinder's approximate draws, with logP, logQ and Pareto k̂
+  variational  ADVI (mean-field or full-rank) draws, with logP, logQ and Pareto k̂
+               (these four write draws.json, draws.csv and a short report.html like sample,
+               print a summary, their warnings to stderr, and take --strict)
+  summary      print the summary table of a draws.json
+  merge        concatenate the chains of several draws.json files
 
 Results are never overwritten without --force, and are written to a temporary name and
 renamed at the end, so an interrupted run leaves no half-written file.
 
 A model module exports \`model\` (a JointDistribution, sampled with windowedAdaptiveNuts),
 optionally \`pins\` and \`options\`; or \`setup\` (the sampleChains contract, for a custom kernel).
-See \`stochax sample --help\`.
+See \`stochax sample --help\`. optimize, laplace, pathfinder and variational take \`model\` modules.
 
 Examples:
   stochax sample examples/eight-schools.ts --seed 0
   stochax sample model.ts --chains 8 --draws 2000 --out runs/a
   stochax summary runs/a/draws.json
+  stochax optimize model.ts --out map && stochax laplace model.ts --mode map/draws.json --out approx
   stochax sample model.ts --chains 2 --chain-index 0 --out c0
   stochax sample model.ts --chains 2 --chain-index 1 --out c1
   stochax merge c0/draws.json c1/draws.json --out all/draws.json
@@ -55,6 +71,7 @@ const COMMANDS: Readonly<Record<string, { run: (argv: readonly string[], io: Cli
   sample: { run: sampleCommand, help: SAMPLE_HELP },
   summary: { run: summaryCommand, help: SUMMARY_HELP },
   merge: { run: mergeCommand, help: MERGE_HELP },
+  ...Object.fromEntries((['optimize', 'laplace', 'pathfinder', 'variational'] as const).map((m) => [m, { run: (argv: readonly string[], io: CliIo) => methodCommand(m, argv, io), help: METHOD_HELP[m] }])),
 };
 
 /** The process's streams. */

@@ -123,6 +123,11 @@ function mergeSettings(settings: readonly RunSettings[], names: readonly string[
  * const merged = mergeDraws([a, b], ['a/draws.json', 'b/draws.json']);
  */
 export function mergeDraws(files: readonly ArvizDraws[], names: readonly string[], force = false): { draws: Record<string, Tensor>; trace: Record<string, Tensor>; settings: RunSettings; groups: InferenceDataGroups } {
+  files.forEach((f, i) => {
+    const method = f.settings.method;
+    // Their draws are independent draws of an approximation (or one point), not MCMC chains: pooling them as chains would be wrong.
+    if (method !== undefined && method !== 'sample') throw new CliError(`${names[i]} holds a \`stochax ${String(method)}\` run, not MCMC chains; merge concatenates the chains of \`stochax sample\` runs`);
+  });
   let order = files.map((_, i) => i);
   const idx = files.map((f) => f.settings.chain_index);
   const byIndex = idx.every((i) => typeof i === 'number');

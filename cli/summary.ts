@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { summary } from '../mcmc/diagnostics/summary.js';
 import { samplingWarnings } from '../mcmc/diagnostics/warnings.js';
-import { fromArvizJson, type ArvizDraws } from './report/index.js';
+import { flattenParameters, fromArvizJson, type ArvizDraws } from './report/index.js';
 import { parseArgs } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { printWarnings } from './warnings.js';
@@ -15,6 +15,7 @@ ESS_tail, R_hat, divergences) of a draws.json written by \`stochax sample\` or \
 ArviZ InferenceData JSON, az.to_json's or az.from_dict-shaped, with a posterior group; its
 posterior includes the model's deterministic(...) values), then the draws' warnings (R-hat,
 ESS, divergences, tree depth, E-BFMI, chains that disagree) to stderr, as \`stochax sample\` does.
+For the one point of \`stochax optimize\`, its values.
 
 Flags:
   --var-names a,b  only these variables, in this order (ArviZ's var_names)
@@ -58,9 +59,32 @@ export async function summaryCommand(argv: readonly string[], io: CliIo): Promis
   if (positionals.length !== 1) throw new CliError('give one draws file: stochax summary <draws.json>');
   const { draws, trace, settings } = readDrawsJson(positionals[0]!, io.cwd ?? process.cwd());
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const first = Object.values(draws)[0]!;
+  if (first.shape[0] === 1 && first.shape[1] === 1) {
+    // One point (`stochax optimize`): its values; there is nothing to summarise or warn about.
+    io.stdout(`${pointTable(draws, varNames)}\n`);
+    return 0;
+  }
   io.stdout(`${summary({ allStates: draws, trace }, varNames === undefined ? {} : { varNames }).format()}\n`);
   // Of every variable (as the file was sampled), whatever --var-names shows.
   const depth = settings.max_tree_depth;
   printWarnings(io, samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {}));
   return 0;
+}
+
+/**
+ * One point (`stochax optimize`'s, draws-shaped `[1, 1, ...]`) as a two-column table
+ * (parameter, value) with ArviZ's labels; `varNames` picks variables.
+ *
+ * @example
+ * pointTable(fit.params);   // '       value\nmu     1.33\nsigma  0.55'
+ */
+export function pointTable(posterior: unknown, varNames?: readonly string[]): string {
+  const params = flattenParameters('stochax optimize', posterior);
+  const parts = [...new Set(params.map((p) => p.part))];
+  varNames?.forEach((v) => { if (!parts.includes(v)) throw new CliError(`--var-names names \`${v}\`, which is not among the variables (${parts.join(', ')})`); });
+  const shown = varNames === undefined ? params : varNames.flatMap((v) => params.filter((p) => p.part === v));
+  const rows = shown.map((p) => [p.name, String(p.values[0])]);
+  const w = Math.max(0, ...rows.map((r) => r[0]!.length));
+  return [`${''.padEnd(w)}  value`, ...rows.map(([n, v]) => `${n!.padEnd(w)}  ${v}`)].join('\n');
 }

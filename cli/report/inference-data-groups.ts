@@ -66,7 +66,7 @@ export interface InferenceDataJsonOptions {
    * `warnings`, the messages one per line, and `warning_kinds`, the kinds comma-separated (both
    * `''` when there are none).
    */
-  readonly warnings?: readonly Pick<SamplingWarning, 'kind' | 'message'>[];
+  readonly warnings?: readonly { readonly kind: string; readonly message: string }[];
 }
 
 /** The warnings as the two `attrs` strings (JSON text), after checking them. */

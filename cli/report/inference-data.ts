@@ -6,7 +6,8 @@
  */
 import { checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
 import type { Seed } from '../../src/samplers/seeds.js';
-import type { Tensor } from '../../src/tensor/tensor.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
 import { JointDistribution } from '../../distributions/joint/joint-distribution.js';
 import { JointDistributionPinned } from '../../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, StructKind } from '../../distributions/joint/values.js';
@@ -32,6 +33,20 @@ export interface SamplingRun {
   readonly rejections?: unknown;
   /** `windowedAdaptiveNuts`' report of the threads its chains ran on (not written). */
   readonly parallel?: unknown;
+  /**
+   * An approximate posterior's log density and the approximation's log density per draw,
+   * `[draws, chains]` (`laplace()`'s result, and by shape Pathfinder's and ADVI's): written as
+   * `sample_stats.log_p` and `log_q`. A run with both is an approximate result: its other
+   * fields (`paretoK`, `mode`, `covariance`, …) are accepted and not written.
+   */
+  readonly logP?: Tensor;
+  readonly logQ?: Tensor;
+}
+
+/** True for a result with per-draw `logP` and `logQ` (laplace's shape). */
+function isApproximate(run: object): run is SamplingRun & { logP: Tensor; logQ: Tensor } {
+  const r = run as { logP?: unknown; logQ?: unknown };
+  return r.logP instanceof Tensor && r.logQ instanceof Tensor;
 }
 
 /** Options of {@link inferenceData}. */
@@ -67,7 +82,9 @@ const FN = 'inferenceData';
  * chain's index: `chains`).
  *
  * @param model - the joint distribution that was sampled (or it pinned to the data).
- * @param run - `{ draws, trace?, deterministics? }`, e.g. `windowedAdaptiveNuts`' result.
+ * @param run - `{ draws, trace?, deterministics? }`, e.g. `windowedAdaptiveNuts`' result, or an
+ *   approximate posterior's (`laplace()`'s: `{ draws, logP, logQ, … }`, one chain), whose `logP`
+ *   and `logQ` become `sample_stats.log_p` and `log_q`.
  * @param options - `pins`, `seed`, `logLikelihood`, `posteriorPredictive`, `prior`, `chains`, `coords`, `dims`.
  * @returns An {@link InferenceData} (stochax's layout) for `inferenceDataJson` and `reportHtml`.
  * @throws {TypeError} for a model that is not a joint distribution, an unknown option, or
@@ -81,6 +98,9 @@ const FN = 'inferenceData';
  * const idata = inferenceData(model, run, { pins: { y }, seed: 0, dims: { theta: ['school'], thetaTilde: ['school'], y: ['school'] } });
  * idata.logLikelihood!.y.shape;   // [1000, 4, 8]
  * writeFileSync('idata.json', inferenceDataJson(idata));
+ * // an approximate posterior: one chain, logP/logQ as sample_stats.log_p/log_q
+ * const approx = inferenceData(model, laplace(model, { pins: { y }, seed: 0 }), { pins: { y }, seed: 0 });
+ * Object.keys(approx.sampleStats as object);   // ['logP', 'logQ']
  */
 export function inferenceData(model: PredictiveModel, run: SamplingRun, options?: InferenceDataOptions): InferenceData {
   const o = checkOptions(FN, options, ['pins', 'seed', 'logLikelihood', 'posteriorPredictive', 'prior', 'chains', 'coords', 'dims']);
@@ -90,7 +110,8 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   else if (model instanceof JointDistribution) jd = model as JointDistribution<StructKind>;
   else return fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
   if (run === null || typeof run !== 'object') fail('type', FN, 'run', 'must be { draws, trace?, deterministics? } (windowedAdaptiveNuts\' result)', run);
-  checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel']);
+  const approximate = isApproximate(run);
+  if (!approximate) checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel', 'logP', 'logQ']);
   const withLogLik = checkBoolean(FN, 'logLikelihood', o.logLikelihood ?? true);
   const withPredictive = checkBoolean(FN, 'posteriorPredictive', o.posteriorPredictive ?? true);
   const priorSamples = checkNonNegativeInteger(FN, 'prior', o.prior ?? 500);
@@ -110,7 +131,8 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   const derived = run.deterministics ?? computeDeterministics(full ?? jd, draws);
   Object.assign(posterior, derived);
   const idata: { -readonly [K in keyof InferenceData]: InferenceData[K] } = { posterior };
-  if (run.trace !== undefined) idata.sampleStats = run.trace;
+  if (approximate) idata.sampleStats = { ...(isPartRecord(run.trace) ? run.trace : {}), logP: run.logP, logQ: run.logQ };
+  else if (run.trace !== undefined) idata.sampleStats = run.trace;
   if (observedNames.length > 0) {
     if (withLogLik) idata.logLikelihood = logLikelihood(full!, draws);
     if (withPredictive) {

@@ -58,7 +58,8 @@ const SECTIONS = [
   ['ppc', 'Posterior predictive checks'], ['loo', 'LOO (Pareto k)'], ['settings', 'Settings'],
 ] as const;
 
-const CSS = `
+/** The report's style sheet (shared with `approximateReportHtml`). @internal */
+export const CSS = `
 *{box-sizing:border-box}
 body{margin:0;padding:24px 32px 48px;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:#222;background:#fafafa}
 h1{font-size:22px;margin:0 0 4px}
@@ -94,7 +95,8 @@ function inline(svg: string): string {
   return `<figure>${svg.replace(' xmlns="http://www.w3.org/2000/svg"', '')}</figure>`;
 }
 
-function summaryTable(s: Summary, divergences: number | undefined): string {
+/** The summary table as HTML (shared with `approximateReportHtml`). @internal */
+export function summaryTable(s: Summary, divergences: number | undefined, divergenceLine = true): string {
   const head = ['', 'mean', 'MCSE', 'sd', '5%', '50%', '95%', 'ESS_bulk', 'ESS_tail', 'R_hat'];
   const rows = s.rows.map((r) => {
     const ess = (v: number) => `<td${v < 400 ? ' class="warn"' : ''}>${num(v, 0)}</td>`;
@@ -102,7 +104,7 @@ function summaryTable(s: Summary, divergences: number | undefined): string {
       + `<td>${num(r.q5, 3)}</td><td>${num(r.q50, 3)}</td><td>${num(r.q95, 3)}</td>${ess(r.essBulk)}${ess(r.essTail)}`
       + `<td${r.rHat > 1.01 ? ' class="warn"' : ''}>${num(r.rHat, 3)}</td></tr>`;
   });
-  const div = divergences === undefined
+  const div = !divergenceLine ? '' : divergences === undefined
     ? '<p class="note">divergences: not recorded</p>'
     : `<p class="note${divergences > 0 ? ' warn' : ''}">divergences: ${divergences}</p>`;
   return `<table><thead><tr>${head.map((h, i) => `<th${i === 0 ? ' class="name"' : ''}>${h}</th>`).join('')}</tr></thead>`

@@ -11,5 +11,5 @@ export { mcseMean, mcseSd, mcseQuantile } from './mcse.js';
 export { bfmi } from './bfmi.js';
 export { samplingWarnings, type SamplingWarning, type SamplingWarningKind, type SamplingWarningsOptions } from './warnings.js';
 export type { WarningOptions } from './warning-hooks.js';
-export { summary, Summary, type SummaryRow, type SummaryOptions, type SampleChainLike } from './summary.js';
+export { summary, Summary, type SummaryRow, type SummaryOptions, type SampleChainLike, type DrawsResultLike } from './summary.js';
 export type { Draws, DrawsStructure, MapStructure, NestedNumbers, NumericArray } from './draws.js';

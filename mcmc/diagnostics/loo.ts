@@ -61,6 +61,8 @@ export class LooResult implements ElpdCommon {
     readonly goodK: number,
     /** The relative efficiency used for the tail length. */
     readonly reff: number,
+    /** True when the draws were from an approximation, corrected by importance weights exp(logP − logQ) (`loo`'s `logP`/`logQ`). */
+    readonly approximatePosterior = false,
   ) {
     Object.defineProperty(this, BRAND, { value: true });
   }
@@ -75,6 +77,7 @@ export class LooResult implements ElpdCommon {
     ] as const;
     const lines = [
       `Computed from ${this.nSamples} posterior samples and ${this.nDataPoints} observations log-likelihood matrix.`,
+      ...(this.approximatePosterior ? ['Posterior approximation correction used.'] : []),
       '',
       `${''.padEnd(9)}${'Estimate'.padStart(9)}${'SE'.padStart(9)}`,
       `${label('elpd_loo', this.scale)}${this.elpdLoo.toFixed(2).padStart(9)}${this.se.toFixed(2).padStart(9)}`,
@@ -136,6 +139,8 @@ function isElpd(x: unknown): x is LooResult | WaicResult {
 export interface LogLikMatrix {
   readonly rows: Float64Array;
   readonly nSamples: number;
+  readonly draws: number;
+  readonly chains: number;
   readonly nData: number;
   readonly obsShape: readonly number[];
 }
@@ -165,7 +170,7 @@ export function logLikMatrix(fn: string, arg: string, x: unknown, varName: strin
   const n = layout.eventSize;
   const rows = new Float64Array(n * S);
   for (let j = 0; j < n; j++) rows.set(componentChains(values, layout, j).data, j * S);
-  return { rows, nSamples: S, nData: n, obsShape: layout.eventShape };
+  return { rows, nSamples: S, draws: layout.draws, chains: layout.chains, nData: n, obsShape: layout.eventShape };
 }
 
 function scaleOf(fn: string, x: unknown): IcScale {
@@ -280,6 +285,14 @@ export interface LooOptions {
   readonly scale?: IcScale;
   /** Which entry of a record of log-likelihoods to use (needed when there are several). */
   readonly varName?: string;
+  /**
+   * For draws from an approximation q of the posterior (`laplace`, Pathfinder, ADVI): the
+   * unnormalised log posterior density at each draw, `[draws, chains]` like the
+   * log-likelihood's leading dims (`laplace(...).logP`). Give it with `logQ`.
+   */
+  readonly logP?: Draws;
+  /** The approximation's log density log q at each draw, `[draws, chains]` (`laplace(...).logQ`). */
+  readonly logQ?: Draws;
 }
 
 /**
@@ -295,9 +308,18 @@ export interface LooOptions {
  * - `warning` when some kᵢ > goodK = min(1 − 1/log₁₀ S, 0.7) (k > 0.7: the estimate for that
  *   observation is unreliable; refit without it or use a more robust model).
  *
+ * With `logP` and `logQ`, the draws are from an approximation q (Laplace, Pathfinder, ADVI), not
+ * from the posterior: importance-weighted LOO (Magnusson, Andersen, Jonasson and Vehtari 2019;
+ * R's `loo::loo_approximate_posterior`). Each draw's raw log ratio for observation i is
+ * logP − logQ − log p(yᵢ | θˢ) (so the weights correct both q → posterior and posterior →
+ * leave-one-out posterior), Pareto-smoothed with r_eff = 1 (the draws are independent), and the
+ * kᵢ judge the combined weights. lppd (hence p_loo) is the plain mean over the draws, as
+ * `loo_approximate_posterior` computes it. Tested against loo 2.5.1.
+ *
  * @param logLik - pointwise log-likelihood `[draws, chains, ...observations]` (e.g. from
  *   `logLikelihood`), or a record of them by node (see `varName`).
- * @param options - `reff` or `posterior` (r_eff; default 1), `scale` (default `'log'`), `varName`.
+ * @param options - `reff` or `posterior` (r_eff; default 1), `scale` (default `'log'`), `varName`;
+ *   `logP` and `logQ` for approximate draws (then neither `reff` nor `posterior`).
  * @returns A {@link LooResult}: `elpdLoo`, `se`, `pLoo`, `paretoK`, `looI`, `warning`, `goodK`, …;
  *   `String(result)` prints ArviZ's summary.
  * @throws {TypeError} for a log-likelihood that is not an array of numbers, mis-typed options, or an unknown option.
@@ -317,19 +339,42 @@ export interface LooOptions {
  * result.elpdLoo;                                        // → a number (elpd, higher is better)
  * Math.max(...result.paretoK.data);                      // → below 0.7 when every observation is fine
  * console.log(String(result));                           // ArviZ's printout
+ * // draws from the Laplace approximation instead: weighted by exp(logP − logQ)
+ * import { laplace } from 'stochax/optimize';
+ * const fit = laplace(model, { pins: { y }, seed: 0 });
+ * loo(logLikelihood(model, fit.draws, { y }), { logP: fit.logP, logQ: fit.logQ }).elpdLoo;   // → about the NUTS value
  */
 export function loo(logLik: LogLikelihoodInput, options?: LooOptions): LooResult {
   const fn = 'loo';
-  const o = checkOptions(fn, options, ['reff', 'posterior', 'scale', 'varName']);
+  const o = checkOptions(fn, options, ['reff', 'posterior', 'scale', 'varName', 'logP', 'logQ']);
   const scale = scaleOf(fn, o.scale);
   const m = logLikMatrix(fn, 'logLik', logLik, varNameOf(fn, o.varName));
   if (o.reff !== undefined && o.posterior !== undefined) fail('range', fn, 'options', 'give `reff` or `posterior`, not both', options);
+  if ((o.logP === undefined) !== (o.logQ === undefined)) fail('range', fn, o.logP === undefined ? 'logP' : 'logQ', 'must be given with `' + (o.logP === undefined ? 'logQ' : 'logP') + '` (the log densities of the posterior and of the approximation at each draw)', undefined);
+  if (o.logP !== undefined) {
+    if (o.reff !== undefined || o.posterior !== undefined) fail('range', fn, o.reff !== undefined ? 'reff' : 'posterior', 'does not apply with `logP`/`logQ`: approximate draws are independent (r_eff = 1)', o.reff ?? 'posterior');
+    const lp = perDraw(fn, 'logP', o.logP, m), lq = perDraw(fn, 'logQ', o.logQ!, m);
+    return looOf(m, 1, scale, lp.map((v, s) => v - lq[s]!));
+  }
   const reff = o.reff !== undefined ? positive(fn, 'reff', o.reff)
     : o.posterior !== undefined ? reffFromPosterior(fn, o.posterior, m.nSamples) : 1;
   return looOf(m, reff, scale);
 }
 
-function looOf(m: LogLikMatrix, reff: number, scale: IcScale): LooResult {
+/** logP or logQ as one value per draw, chain-major like the log-likelihood's rows; −∞ allowed (a draw where the density failed). */
+function perDraw(fn: string, arg: string, x: unknown, m: LogLikMatrix): Float64Array {
+  const t = toTensor(fn, arg, x);
+  const layout = drawsLayout(fn, arg, t);
+  if (layout.eventSize !== 1 || layout.draws !== m.draws || layout.chains !== m.chains) {
+    fail('range', fn, arg, `must have one value per draw, shaped [draws, chains] = [${m.draws}, ${m.chains}] like the log-likelihood`, [...t.shape]);
+  }
+  const v = componentChains(float64Values(t), layout, 0).data;
+  for (let s = 0; s < v.length; s++) if (Number.isNaN(v[s]!) || v[s] === Infinity) fail('range', fn, arg, `must be finite or −∞ at every draw (draw ${s} is ${v[s]})`, v[s]);
+  return v;
+}
+
+/** PSIS-LOO; with `correction` (logP − logQ per draw) importance-weighted LOO for approximate draws. */
+function looOf(m: LogLikMatrix, reff: number, scale: IcScale, correction?: Float64Array): LooResult {
   const { rows, nSamples: S, nData: n } = m;
   const sv = SCALES[scale];
   const k = new Float64Array(n);
@@ -340,6 +385,7 @@ function looOf(m: LogLikMatrix, reff: number, scale: IcScale): LooResult {
   for (let j = 0; j < n; j++) {
     const ll = rows.subarray(j * S, (j + 1) * S);
     for (let s = 0; s < S; s++) lw[s] = -ll[s]!;
+    if (correction !== undefined) for (let s = 0; s < S; s++) lw[s] = lw[s]! + correction[s]!;
     k[j] = psisSmooth(lw, tail);
     for (let s = 0; s < S; s++) lw[s] = lw[s]! + ll[s]!;
     looI[j] = sv * logSumExp(lw);
@@ -349,7 +395,7 @@ function looOf(m: LogLikMatrix, reff: number, scale: IcScale): LooResult {
   const goodK = Math.min(1 - 1 / detLog10(S), 0.7);
   const warning = k.some((v) => v > goodK);
   return new LooResult(elpd, sumSe(looI), lppd - elpd / sv, S, n, warning,
-    new Tensor(looI, [...m.obsShape], 'float64'), new Tensor(k, [...m.obsShape], 'float64'), scale, goodK, reff);
+    new Tensor(looI, [...m.obsShape], 'float64'), new Tensor(k, [...m.obsShape], 'float64'), scale, goodK, reff, correction !== undefined);
 }
 
 // ---- waic -------------------------------------------------------------------------------

@@ -40,6 +40,12 @@ export interface SummaryRow {
   readonly rHat: number;
 }
 
+/** A result holding its draws in `draws`: `windowedAdaptiveNuts`', or an approximation's (`laplace`'s `{ draws, logP, logQ, … }`). */
+export interface DrawsResultLike {
+  readonly draws: DrawsStructure;
+  readonly trace?: unknown;
+}
+
 /** What `sampleChain` returns (only the fields `summary` reads). */
 export interface SampleChainLike {
   readonly allStates: DrawsStructure;
@@ -154,7 +160,9 @@ const FN = 'summary';
  * draws, and R-hat is NaN for a single chain.
  *
  * @param draws - draws in TFP layout `[draws, chains, ...event]` per part: a record of named
- *   parts, an array of parts, a single part, or a `sampleChain` result (its `allStates`).
+ *   parts, an array of parts, a single part, a `sampleChain` result (its `allStates`), or a
+ *   result with its draws in `draws` (`windowedAdaptiveNuts`'; `laplace`'s and the other
+ *   approximations', whose one chain of independent draws gives ESS ≈ draws and R-hat NaN).
  * @param options - `divergences` (a count or per-draw flags; default from a `sampleChain`
  *   trace), `names` (for an array of parts or a single part), `hdiProb` (default 0.94),
  *   `interval` (`'hdi'`, the default, or `'quantiles'`: the printed interval columns).
@@ -171,9 +179,10 @@ const FN = 'summary';
  * console.log(String(s));       // mean  mcse  sd  5%  50%  95%  ess_bulk  ess_tail  r_hat
  * s.get('mu')!.hdiLower;        // → about -1.88 (ArviZ's hdi_3%)
  * console.log(summary({ mu: random.normal(random.key(0), [500, 4]) }, { interval: 'hdi' }).format());
+ * // a result: summary(windowedAdaptiveNuts(model, { pins, seed: 0 })), summary(laplace(model, { pins, seed: 0 }))
  * //     mean  mcse  sd  hdi_3%  hdi_97%  ess_bulk  ess_tail  r_hat
  */
-export function summary(draws: DrawsStructure | SampleChainLike, options?: SummaryOptions): Summary {
+export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLike, options?: SummaryOptions): Summary {
   const o = checkOptions(FN, options, ['divergences', 'names', 'varNames', 'hdiProb', 'interval']);
   let states: unknown = draws;
   let arg = 'draws';
@@ -182,6 +191,12 @@ export function summary(draws: DrawsStructure | SampleChainLike, options?: Summa
     const result = draws as unknown as SampleChainLike;
     states = result.allStates;
     arg = 'draws.allStates';
+    divergences = divergencesFromTrace(result.trace);
+  } else if (isPartRecord(draws) && (isPartRecord(draws.draws) || isPartList(draws.draws))) {
+    // A result with its draws in `draws`: windowedAdaptiveNuts', or an approximation's (laplace's, by shape Pathfinder's and ADVI's).
+    const result = draws as unknown as { draws: unknown; trace?: unknown };
+    states = result.draws;
+    arg = 'draws.draws';
     divergences = divergencesFromTrace(result.trace);
   }
   if (o.divergences !== undefined) divergences = countDivergences(o.divergences);
