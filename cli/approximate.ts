@@ -16,6 +16,7 @@ import type { JointDistribution } from '../distributions/joint/joint-distributio
 import type { PartialValues, StructKind } from '../distributions/joint/values.js';
 import { summary, type Summary } from '../mcmc/diagnostics/summary.js';
 import { laplace } from '../optimize/laplace.js';
+import { pathfinder } from '../optimize/pathfinder.js';
 import { optimize, type OptimizeResult } from '../optimize/optimize.js';
 import { approximateReportHtml, inferenceData, inferenceDataJson, toDrawsCsv, type InferenceData, type RunSettings } from './report/index.js';
 import { parseArgs, type FlagSpec } from './args.js';
@@ -61,7 +62,7 @@ function notBuiltYet(method: ApproximateMethod, fn: string, file: string): Runne
  */
 export const APPROXIMATE_RUNNERS: Readonly<Record<ApproximateMethod, Runner>> = {
   laplace: (m, o) => laplace(m, o) as ApproximateResult,
-  pathfinder: notBuiltYet('pathfinder', 'pathfinder', 'optimize/pathfinder.ts'),
+  pathfinder: (m, o) => pathfinder(m, o) as ApproximateResult,
   variational: notBuiltYet('variational', 'advi', 'optimize/advi.ts'),
 };
 
@@ -113,6 +114,7 @@ const METHOD_FLAGS: Readonly<Record<MethodName, Readonly<Record<string, OptionFl
     'num-elbo-draws': { spec: int(1), option: 'numElboDraws' },
     'no-psis-resample': { spec: bool, option: 'psisResample', value: false },
     ...LBFGS,
+    iter: { spec: int(1), option: 'maxLbfgsIters' },   // CmdStan's max_lbfgs_iters
   },
   variational: {
     algorithm: { spec: { kind: 'string' }, option: 'algorithm', oneOf: ['meanfield', 'fullrank'] },
@@ -219,6 +221,7 @@ Flags:
   --num-paths N    paths (default 4)
   --num-elbo-draws N  draws per ELBO estimate (default 25)
   --no-psis-resample  keep every path's draws instead of resampling them
+  (--iter is each path's max_lbfgs_iters here: default 1000)
 ${LBFGS_HELP}
 ${COMMON_HELP}
 `,

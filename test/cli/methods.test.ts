@@ -20,7 +20,7 @@ import { GAUSS_MODULE, type Ran } from './cli-support.js';
  * Until then `stochax pathfinder` / `stochax variational` fail with "not built yet"; when merging
  * them, set these to true: the tests below then run each method end to end.
  */
-const BUILT = { pathfinder: false, variational: false } as const;
+const BUILT = { pathfinder: true, variational: false } as const;
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const dir = join(repo, 'test', 'cli', `.tmp-methods-${process.pid}`);
