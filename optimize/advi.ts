@@ -89,6 +89,12 @@ export interface AdviFailures {
   readonly draws: number;
 }
 
+/** Stan's η search: the start's ELBO and each trial's. */
+export interface AdviAdaptation {
+  readonly elboInit: number;
+  readonly trials: readonly { readonly eta: number; readonly elbo: number }[];
+}
+
 export interface AdviResult<P = Record<string, Tensor> | Tensor[]> {
   /** Draws from the approximation, constrained, `[draws, 1, ...event]` per node (for a flat target: per coordinate, `[draws, 1]`). */
   readonly draws: P;
@@ -114,9 +120,10 @@ export interface AdviResult<P = Record<string, Tensor> | Tensor[]> {
   readonly covariance: Float64Array;
   /** Every ELBO estimate of the ascent, with the relative change's rolling mean and median. */
   readonly elboHistory: readonly AdviElboRow[];
-  /** η used, and the adaptation's trials (η and the ELBO it reached; −∞ when it diverged), empty when not adapted. */
+  /** η used. */
   readonly eta: number;
-  readonly adaptation: readonly { readonly eta: number; readonly elbo: number }[];
+  /** The adaptation (undefined when η was given): the ELBO at the start, and each η tried with the ELBO it reached (−∞ when it diverged). */
+  readonly adaptation: AdviAdaptation | undefined;
   /** True when the relative ELBO change fell below `tolRelObj` (not the iteration limit). */
   readonly converged: boolean;
   readonly reason: AdviReason;
@@ -194,8 +201,8 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
   const warnings: string[] = [...p.notes];
 
   let eta = eta0;
-  const adaptation: { eta: number; elbo: number }[] = [];
-  if (adaptEngaged) eta = run.adaptEta(mu0, adaptIter, foldIn(seed, 'adapt'), adaptation);
+  let adaptation: AdviAdaptation | undefined;
+  if (adaptEngaged) ({ eta, adaptation } = run.adaptEta(mu0, adaptIter, foldIn(seed, 'adapt')));
   const sga = run.ascend(fam.init(mu0), eta, tolRelObj, iter, evalElbo, foldIn(seed, 'grad'), foldIn(seed, 'elbo'));
   warnings.push(...sga.warnings);
 
@@ -457,12 +464,14 @@ class Run {
    * iterations (a failed gradient counts as zero, a diverged run as ELBO −∞); stop at the first
    * η whose ELBO is below the previous η's while that one beat the start's, and take the previous.
    */
-  adaptEta(mu0: Float64Array, adaptIter: number, key: KeyArray, trials: { eta: number; elbo: number }[]): number {
+  adaptEta(mu0: Float64Array, adaptIter: number, key: KeyArray): { eta: number; adaptation: AdviAdaptation } {
     this.phase = 'adaptation';
     const theta0 = this.fam.init(mu0);
     const elboInit = this.elbo(theta0, foldIn(key, 'elbo'));
     if (elboInit === undefined) fail('range', FN, 'model', `gives no ELBO estimate at the start: its log density failed at ${this.elboSamples} draws around it (${this.firstAdaptFailure(theta0)}). The model may be ill-conditioned or misspecified; try another \`init\` or \`seed\``, Array.from(mu0));
     const grad = new Float64Array(this.fam.size), hist = new Float64Array(this.fam.size);
+    const trials: { eta: number; elbo: number }[] = [];
+    const done = (eta: number) => ({ eta, adaptation: { elboInit, trials } });
     let elboBest = -Number.MAX_VALUE, etaBest = 0;
     for (let e = 0; e < ETA_SEQUENCE.length; e++) {
       const eta = ETA_SEQUENCE[e]!;
@@ -477,9 +486,9 @@ class Run {
       const elbo = diverged ? undefined : this.elbo(theta, foldIn(tk, 'elbo'));
       const value = elbo ?? -Number.MAX_VALUE;
       trials.push({ eta, elbo: elbo ?? -Infinity });
-      if (value < elboBest && elboBest > elboInit) return etaBest;
+      if (value < elboBest && elboBest > elboInit) return done(etaBest);
       if (e < ETA_SEQUENCE.length - 1) { elboBest = value; etaBest = eta; }
-      else if (value > elboInit) return eta;
+      else if (value > elboInit) return done(eta);
     }
     return fail('range', FN, 'model', `defeats every step size: η = ${ETA_SEQUENCE.join(', ')} each diverged or ended below the start's ELBO (${elboInit.toPrecision(6)}) in adaptation. The model may be ill-conditioned or misspecified; try \`eta\` smaller than 0.01 with \`adaptEngaged: false\`, or another \`init\``, ETA_SEQUENCE);
   }

@@ -5,5 +5,5 @@
  */
 export { optimize, type OptimizeOptions, type OptimizeResult } from './optimize.js';
 export { laplace, type LaplaceOptions, type LaplaceResult } from './laplace.js';
-export { advi, type AdviOptions, type AdviResult, type AdviElboRow, type AdviFailures, type AdviReason } from './advi.js';
+export { advi, type AdviOptions, type AdviResult, type AdviAdaptation, type AdviElboRow, type AdviFailures, type AdviReason } from './advi.js';
 export type { OptimizeInit, OptimizeModel } from './problem.js';
