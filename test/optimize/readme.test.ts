@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
-import { laplace, optimize } from '../../optimize/index.js';
+import { advi, laplace, optimize } from '../../optimize/index.js';
 
 describe('README: optimize and laplace', () => {
   it('runs as written', () => {
@@ -21,5 +21,25 @@ describe('README: optimize and laplace', () => {
     const approx = laplace(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, draws: 1000 });
     expect(approx.draws.sigma!.shape).toEqual([1000, 1]);
     expect(Number.isFinite(approx.paretoK)).toBe(true);
+  });
+});
+
+describe('README: advi', () => {
+  it('runs as written', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: sigma }), sampleShape: [3] }),
+    });
+    const vi = advi(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0 });
+    expect(vi.draws.mu!.shape).toEqual([1000, 1]);
+    expect(vi.converged).toBe(true);
+    expect(vi.reason).toMatch(/ELBO converged$/);
+    expect(vi.eta).toBeGreaterThan(0);
+    const last = vi.elboHistory.at(-1)!;
+    expect(Object.keys(last)).toEqual(['iter', 'elbo', 'relMean', 'relMedian']);
+    const fr = advi(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, algorithm: 'fullrank' });
+    expect(Number.isFinite(fr.paretoK)).toBe(true);
+    expect(fr.L!.length).toBe(4);
   });
 });
