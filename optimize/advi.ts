@@ -6,7 +6,7 @@
  * mapped to constrained space with `logP`, `logQ` and PSIS's Pareto k̂ (Yao, Vehtari, Simpson and
  * Gelman 2018) to judge it.
  */
-import { checkBoolean, checkFinite, checkOneOf, checkOptions, checkPositiveInteger, fail } from '../src/checks.js';
+import { checkBoolean, checkFinite, checkOneOf, checkOptions, checkPositiveInteger, fail, MAX_SIZE } from '../src/checks.js';
 import { getModes, type Modes } from '../src/config.js';
 import type { FlatTarget } from '../src/compile/flat-target.js';
 import type { KeyArray } from '../src/random/key-array.js';
@@ -162,8 +162,10 @@ export interface AdviResult<P = Record<string, Tensor> | Tensor[]> {
  * @param model a joint distribution (observed nodes in `pins`), a pinned one, or a
  *   {@link FlatTarget} used as given (it should include any log-Jacobian).
  * @throws TypeError/RangeError naming the option for bad options; RangeError when no start is
- *   finite, when the ELBO cannot be estimated at the start, when every η diverges in adaptation,
- *   or when the ascent diverges (give a smaller `eta`).
+ *   finite, when the ELBO cannot be estimated at the start, when no η of the grid ends above the
+ *   start's ELBO in adaptation (Stan's "All proposed step-sizes failed", which also happens when
+ *   the start is already about as good as a Gaussian gets), or when the ascent diverges (give a
+ *   smaller `eta`).
  * @example
  * import { JointDistributionNamed, Normal, HalfNormal, Sample } from 'stochax/distributions';
  * import { advi } from 'stochax/optimize';
@@ -208,23 +210,23 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
 
   // The output: draws μ + σε (or μ + Lε) with their log densities under p and q.
   const d = p.dim, theta = sga.theta;
+  if (outputDraws * d > MAX_SIZE) fail('range', FN, 'outputDraws', `asks for ${outputDraws} × ${d} = ${outputDraws * d} numbers, more than the limit of ${MAX_SIZE}`, outputDraws);
   const eps = new Float64Array(outputDraws * d);
   normalFill(foldIn(seed, 'draws'), eps, modes);
   const xs = new Float64Array(outputDraws * d), logP = new Float64Array(outputDraws), logQ = new Float64Array(outputDraws);
   const logNorm = -0.5 * d * LOG_2PI - fam.logDetScale(theta);
-  let drawFailures = 0;
+  run.phase = 'draws';
   for (let s = 0; s < outputDraws; s++) {
     const e = eps.subarray(s * d, (s + 1) * d), x = xs.subarray(s * d, (s + 1) * d);
     fam.transform(theta, e, x);
     let ee = 0;
     for (let i = 0; i < d; i++) ee += e[i]! * e[i]!;
     logQ[s] = -0.5 * ee + logNorm;
-    const lp = run.logDensity(x);
-    if (lp === undefined) drawFailures++;
-    logP[s] = lp ?? -Infinity;
+    logP[s] = run.logDensity(x) ?? -Infinity;
   }
+  const drawFailures = run.failures.draws;
   if (drawFailures > 0) warnings.push(`${FN}: the log density failed (an exception or a non-finite value) at ${drawFailures} of ${outputDraws} output draws; their logP is −∞`);
-  const failures: AdviFailures = { adaptation: run.failures.adaptation, gradient: run.failures.gradient, elbo: run.failures.elbo, draws: drawFailures };
+  const failures: AdviFailures = { ...run.failures };
   const during = failures.gradient + failures.elbo;
   if (during > 0) warnings.push(`${FN}: the log density failed at ${during} Monte-Carlo draws of the ascent (${failures.gradient} for gradients, ${failures.elbo} for ELBO estimates); each was redrawn (Stan's rule), which biases the fit toward where the model is finite. First: ${run.firstFailure()}`);
   const paretoK = outputDraws < 2 ? Infinity : psisSmooth(logP.map((v, s) => v - logQ[s]!), tailLength(outputDraws, 1));
@@ -244,7 +246,7 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
     elboHistory: sga.history, eta, adaptation,
     converged: sga.reason !== 'maximum number of iterations reached',
     reason: sga.reason, iterations: sga.iterations,
-    gradientEvaluations: run.gradientEvaluations, logDensityEvaluations: run.logDensityEvaluations + outputDraws,
+    gradientEvaluations: run.gradientEvaluations, logDensityEvaluations: run.logDensityEvaluations,
     failures, warnings,
   };
 }
@@ -373,8 +375,8 @@ interface Ascent {
 class Run {
   gradientEvaluations = 0;
   logDensityEvaluations = 0;
-  readonly failures = { adaptation: 0, gradient: 0, elbo: 0 };
-  private phase: 'adaptation' | 'gradient' | 'elbo' = 'adaptation';
+  readonly failures = { adaptation: 0, gradient: 0, elbo: 0, draws: 0 };
+  phase: 'adaptation' | 'gradient' | 'elbo' | 'draws' = 'adaptation';
   private first: { message: string; x: Float64Array } | undefined;
   private readonly d: number;
   private readonly x: Float64Array;
@@ -398,9 +400,8 @@ class Run {
   }
 
   private failed(threw: boolean, error: unknown, lp: number, x: Float64Array): undefined {
-    if (this.phase === 'adaptation') this.failures.adaptation++;
-    else this.failures[this.phase]++;
-    if (this.first === undefined && this.phase !== 'adaptation') this.first = { message: classifyFailure(threw, error, lp).message, x: Float64Array.from(x) };
+    this.failures[this.phase]++;
+    if (this.first === undefined && (this.phase === 'gradient' || this.phase === 'elbo')) this.first = { message: classifyFailure(threw, error, lp).message, x: Float64Array.from(x) };
     return undefined;
   }
 

@@ -196,6 +196,13 @@ describe('advi: models, draws and failures', () => {
     const x0 = fit.draws['x[0]']!.data as Float64Array, logP = fit.logP.data as Float64Array;
     const outside = Array.from(x0).filter((v) => v > 1.5).length;
     expect(fit.failures.draws).toBe(outside);
+    // The accounts balance (no adaptation, so every failure is the ascent's or the output's): each
+    // failed draw is one more evaluation, redrawn; the output's failures are counted apart.
+    const fixed = advi(target, { seed: 0, eta: 1, outputDraws: 1000 });
+    expect(fixed.failures.gradient).toBeGreaterThan(0);
+    expect(fixed.failures.elbo).toBeGreaterThan(0);
+    expect(fixed.gradientEvaluations).toBe(fixed.iterations + fixed.failures.gradient);
+    expect(fixed.logDensityEvaluations).toBe(100 * fixed.elboHistory.length + fixed.failures.elbo + 1000);
     expect(Array.from(logP).filter((v) => v === -Infinity).length).toBe(outside);
     // Each failed gradient draw is an evaluation too (redrawn, not skipped).
     expect(fit.gradientEvaluations).toBeGreaterThanOrEqual(50 * fit.adaptation!.trials.length + fit.iterations + fit.failures.gradient);
