@@ -8,6 +8,7 @@
  */
 import { checkBoolean, checkFinite, checkOneOf, checkOptions, checkPositiveInteger, fail, MAX_SIZE } from '../src/checks.js';
 import { getModes, type Modes } from '../src/config.js';
+import { detExp, detLog, detLog10 } from '../src/math/index.js';
 import type { FlatTarget } from '../src/compile/flat-target.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normalFill } from '../src/random/normal.js';
@@ -21,7 +22,8 @@ import { classifyFailure, isProgrammingError } from '../mcmc/nuts/stan/rejection
 import { problem, start, type OptimizeInit, type Problem } from './problem.js';
 
 const FN = 'advi';
-const LOG_2PI = Math.log(2 * Math.PI);
+// Deterministic exp/log (src/math): the same bits on every JavaScript engine, as the draws promise.
+const LOG_2PI = detLog(2 * Math.PI);
 /** Stan's eta grid, tried from the largest down during adaptation. */
 const ETA_SEQUENCE = [100, 10, 1, 0.1, 0.01] as const;
 /** Stan's step-size sequence constants: τ, and the weights of the running average s_k. */
@@ -231,7 +233,7 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
   if (during > 0) warnings.push(`${FN}: the log density failed at ${during} Monte-Carlo draws of the ascent (${failures.gradient} for gradients, ${failures.elbo} for ELBO estimates); each was redrawn (Stan's rule), which biases the fit toward where the model is finite. First: ${run.firstFailure()}`);
   const paretoK = outputDraws < 2 ? Infinity : psisSmooth(logP.map((v, s) => v - logQ[s]!), tailLength(outputDraws, 1));
   // The sample-size-dependent threshold laplace uses (Vehtari et al. 2024); 0.7 from 2154 draws on.
-  const goodK = Math.min(1 - 1 / Math.log10(outputDraws), 0.7);
+  const goodK = Math.min(1 - 1 / detLog10(outputDraws), 0.7);
   if (!(paretoK <= goodK)) warnings.push(`${FN}: Pareto k̂ = ${Number.isFinite(paretoK) ? paretoK.toFixed(2) : paretoK} > ${goodK.toFixed(2)}: the approximation is unreliable (Yao et al. 2018); do not use its draws as posterior draws (run NUTS), or try 'fullrank', or reparameterise`);
   const mu = Float64Array.from(theta.subarray(0, d));
   return {
@@ -275,11 +277,11 @@ function meanField(d: number): Family {
   return {
     size: 2 * d,
     init(mu0) { const t = new Float64Array(2 * d); t.set(mu0); return t; },
-    transform(theta, eps, x) { for (let i = 0; i < d; i++) x[i] = theta[i]! + Math.exp(theta[d + i]!) * eps[i]!; },
+    transform(theta, eps, x) { for (let i = 0; i < d; i++) x[i] = theta[i]! + detExp(theta[d + i]!) * eps[i]!; },
     accumulate(theta, g, eps, grad, stl) {
       for (let i = 0; i < d; i++) {
         // ∇_x log q = −ε/σ: the path derivative of log p − log q.
-        const gi = stl ? g[i]! + eps[i]! / Math.exp(theta[d + i]!) : g[i]!;
+        const gi = stl ? g[i]! + eps[i]! / detExp(theta[d + i]!) : g[i]!;
         grad[i] = grad[i]! + gi;
         grad[d + i] = grad[d + i]! + gi * eps[i]!;
       }
@@ -287,12 +289,12 @@ function meanField(d: number): Family {
     finish(theta, grad, n, stl) {
       for (let i = 0; i < d; i++) {
         grad[i] = grad[i]! / n;
-        grad[d + i] = (grad[d + i]! / n) * Math.exp(theta[d + i]!) + (stl ? 0 : 1);
+        grad[d + i] = (grad[d + i]! / n) * detExp(theta[d + i]!) + (stl ? 0 : 1);
       }
     },
     logDetScale(theta) { let s = 0; for (let i = 0; i < d; i++) s += theta[d + i]!; return s; },
-    covariance(theta) { const c = new Float64Array(d * d); for (let i = 0; i < d; i++) c[i * d + i] = Math.exp(2 * theta[d + i]!); return c; },
-    lowerFactor(theta) { const l = new Float64Array(d * d); for (let i = 0; i < d; i++) l[i * d + i] = Math.exp(theta[d + i]!); return l; },
+    covariance(theta) { const c = new Float64Array(d * d); for (let i = 0; i < d; i++) c[i * d + i] = detExp(2 * theta[d + i]!); return c; },
+    lowerFactor(theta) { const l = new Float64Array(d * d); for (let i = 0; i < d; i++) l[i * d + i] = detExp(theta[d + i]!); return l; },
   };
 }
 
@@ -332,7 +334,7 @@ function fullRank(d: number): Family {
       if (!stl) for (let i = 0; i < d; i++) grad[at(i, i)] = grad[at(i, i)]! + 1 / theta[at(i, i)]!;
     },
     // Stan's entropy skips a zero diagonal entry; log|L_ii| otherwise.
-    logDetScale(theta) { let s = 0; for (let i = 0; i < d; i++) { const a = Math.abs(theta[at(i, i)]!); if (a !== 0) s += Math.log(a); } return s; },
+    logDetScale(theta) { let s = 0; for (let i = 0; i < d; i++) { const a = Math.abs(theta[at(i, i)]!); if (a !== 0) s += detLog(a); } return s; },
     covariance(theta) {
       const c = new Float64Array(d * d);
       for (let i = 0; i < d; i++) {
