@@ -7,10 +7,17 @@
  *    against the exact mode.
  * 2. The benchmarks' logistic regression (N = 1000, D = 10; bench/models/), from zero: gradient
  *    evaluations and wall time (median of 15 runs) for each algorithm.
+ * 3. ADVI (mean-field and full-rank, Stan's defaults) on the logistic regression of 1., seeds
+ *    1–20, beside rstan's `vb` on the same model and data (seeds 1–40; the fixture
+ *    test/fixtures/optimize/rstan-vb.json, made by rstan_vb.R beside it): gradient evaluations
+ *    (adaptation included) and iterations, mean ± sd over seeds, and wall time per run (median;
+ *    rstan's is R's `system.time` of the `vb()` call, the model compiled beforehand; stochax's
+ *    includes compiling the model, as each `advi(model, …)` call does).
  */
 import { performance } from 'node:perf_hooks';
 import type { Tensor } from '../src/tensor/tensor.js';
-import { optimize } from '../optimize/index.js';
+import { readFileSync } from 'node:fs';
+import { advi, optimize } from '../optimize/index.js';
 import { scipyLogistic } from '../test/optimize/models.js';
 import { model as bigModel, pins as bigPins, D as bigD } from './models/logistic-regression.js';
 import { median } from './median.js';
@@ -41,4 +48,25 @@ for (const algorithm of ['lbfgs', 'bfgs', 'newton'] as const) {
     times.push(performance.now() - t0);
   }
   console.log(`  ${algorithm.padEnd(10)} ${String(fit.gradientEvaluations).padStart(10)}  ${String(fit.iterations).padStart(10)}  ${median(times).toFixed(2)}`);
+}
+
+const rstanVb = JSON.parse(readFileSync(new URL('../test/fixtures/optimize/rstan-vb.json', import.meta.url), 'utf8')) as Record<'meanfield' | 'fullrank', { gradientEvaluations: number; iterations: number; seconds: number }[]>;
+const meanSd = (a: readonly number[]) => {
+  const m = a.reduce((t, v) => t + v, 0) / a.length;
+  return `${m.toFixed(0)} ± ${Math.sqrt(a.reduce((t, v) => t + (v - m) ** 2, 0) / (a.length - 1)).toFixed(0)}`;
+};
+console.log('\nADVI on the logistic regression (N = 100, 4 coefficients), Stan\'s defaults; mean ± sd over seeds, median ms per run:');
+console.log('  method                      gradients    iterations   ms');
+for (const algorithm of ['meanfield', 'fullrank'] as const) {
+  advi(s.model, { pins: s.pins, seed: 0, algorithm });   // warm up
+  const grads: number[] = [], iters: number[] = [], times: number[] = [];
+  for (let seed = 1; seed <= 20; seed++) {
+    const t0 = performance.now();
+    const fit = advi(s.model, { pins: s.pins, seed, algorithm });
+    times.push(performance.now() - t0);
+    grads.push(fit.gradientEvaluations); iters.push(fit.iterations);
+  }
+  const ref = rstanVb[algorithm];
+  console.log(`  stochax advi ${algorithm.padEnd(10)}   ${meanSd(grads).padStart(10)}  ${meanSd(iters).padStart(12)}  ${median(times).toFixed(0).padStart(4)}`);
+  console.log(`  rstan vb ${algorithm.padEnd(10)}       ${meanSd(ref.map((r) => r.gradientEvaluations)).padStart(10)}  ${meanSd(ref.map((r) => r.iterations)).padStart(12)}  ${median(ref.map((r) => r.seconds * 1000)).toFixed(0).padStart(4)}`);
 }

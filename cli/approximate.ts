@@ -6,7 +6,7 @@
  *
  * The three approximate methods share one path: their library functions return
  * {@link ApproximateResult} (laplace's shape), and {@link APPROXIMATE_RUNNERS} maps each CLI
- * method to its function; `pathfinder()` and `advi()` are wired in there (one line each).
+ * method to its function.
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -17,6 +17,7 @@ import type { PartialValues, StructKind } from '../distributions/joint/values.js
 import { summary, type Summary } from '../mcmc/diagnostics/summary.js';
 import { laplace } from '../optimize/laplace.js';
 import { pathfinder } from '../optimize/pathfinder.js';
+import { advi } from '../optimize/advi.js';
 import { optimize, type OptimizeResult } from '../optimize/optimize.js';
 import { approximateReportHtml, inferenceData, inferenceDataJson, toDrawsCsv, type InferenceData, type RunSettings } from './report/index.js';
 import { parseArgs, type FlagSpec } from './args.js';
@@ -52,18 +53,11 @@ type Model = JointDistribution<StructKind> | JointDistributionPinned<StructKind>
 /** Runs one approximate method: `options` hold the library's option names (pins and seed included). */
 type Runner = (model: Model, options: Record<string, unknown>) => ApproximateResult;
 
-function notBuiltYet(method: ApproximateMethod, fn: string, file: string): Runner {
-  return () => { throw new CliError(`${method} is not built yet: it needs ${fn}() from ${file}, which is not in this build of stochax`); };
-}
-
-/**
- * The library function behind each approximate method. Wiring `pathfinder()` / `advi()` in is
- * one line each: `pathfinder: (m, o) => pathfinder(m, o)`, `variational: (m, o) => advi(m, o)`.
- */
+/** The library function behind each approximate method. */
 export const APPROXIMATE_RUNNERS: Readonly<Record<ApproximateMethod, Runner>> = {
   laplace: (m, o) => laplace(m, o) as ApproximateResult,
   pathfinder: (m, o) => pathfinder(m, o) as ApproximateResult,
-  variational: notBuiltYet('variational', 'advi', 'optimize/advi.ts'),
+  variational: (m, o) => advi(m, o) as ApproximateResult,
 };
 
 /** A method's own flag: its parser spec, the library option it sets, and a value converter. */

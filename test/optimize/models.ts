@@ -110,3 +110,24 @@ export function scipyLogistic() {
   });
   return { model, pins: { y: f.y }, fixture: f };
 }
+
+/**
+ * A d-dimensional Gaussian log density (flat target) with mean m and precision P, plus a constant
+ * c: −½(x − m)ᵀP(x − m) + c. `throwWhere(x)` true makes it throw a RangeError there (a region where
+ * the model fails numerically).
+ */
+export function gaussianN(m: readonly number[], P: readonly number[][], c = 0, throwWhere?: (x: ArrayLike<number>) => boolean): FlatTarget {
+  const d = m.length;
+  const lp = (x: ArrayLike<number>, g?: Float64Array) => {
+    if (throwWhere?.(x)) throw new RangeError(`the model fails at x[0] = ${x[0]}`);
+    let s = 0;
+    for (let i = 0; i < d; i++) {
+      let r = 0;
+      for (let j = 0; j < d; j++) r += P[i]![j]! * (x[j]! - m[j]!);
+      if (g !== undefined) g[i] = -r;
+      s += (x[i]! - m[i]!) * r;
+    }
+    return -0.5 * s + c;
+  };
+  return { dim: d, paramNames: m.map((_, i) => `x[${i}]`), logDensity: (x) => lp(x), logDensityGradient: (x, g) => lp(x, g) };
+}

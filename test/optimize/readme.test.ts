@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { windowedAdaptiveNuts } from '../../mcmc/index.js';
-import { laplace, optimize, pathfinder } from '../../optimize/index.js';
+import { advi, laplace, optimize, pathfinder } from '../../optimize/index.js';
 
 describe('README: optimize and laplace', () => {
   it('runs as written', () => {
@@ -39,5 +39,25 @@ describe('README: pathfinder', () => {
     expect(Number.isFinite(pf.paretoK)).toBe(true);
     const fromPathfinder = windowedAdaptiveNuts(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, init: 'pathfinder', nDraws: 10, numAdaptationSteps: 10 });
     expect(fromPathfinder.draws.mu!.shape).toEqual([10, 4]);
+  });
+});
+
+describe('README: advi', () => {
+  it('runs as written', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: sigma }), sampleShape: [3] }),
+    });
+    const vi = advi(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0 });
+    expect(vi.draws.mu!.shape).toEqual([1000, 1]);
+    expect(vi.converged).toBe(true);
+    expect(vi.reason).toMatch(/ELBO converged$/);
+    expect(vi.eta).toBeGreaterThan(0);
+    const last = vi.elboHistory.at(-1)!;
+    expect(Object.keys(last)).toEqual(['iter', 'elbo', 'relMean', 'relMedian']);
+    const fr = advi(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, algorithm: 'fullrank' });
+    expect(Number.isFinite(fr.paretoK)).toBe(true);
+    expect(fr.L!.length).toBe(4);
   });
 });
