@@ -67,6 +67,10 @@ export type {
  * variance, which stochax replaces by 1, where TFP makes it a zero momentum precision and that
  * chain diverges at every later step.
  *
+ * A per-chain run returns `resume`, each chain's state (plain data); `previous: result` (or an
+ * aborted run's `partial`) continues the chains from there, and the pieces joined along the draws
+ * axis are the run done in one go, bit for bit — in process or on `cores`.
+ *
  * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
  * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
  * (`summary({ ...draws, ...deterministics })` summarises both).
@@ -87,6 +91,10 @@ export type {
  * // draws.mu: Tensor [1000, 4]; draws.thetaTilde: Tensor [1000, 4, 8]; trace.diverging: Tensor bool [1000, 4]
  * console.log(String(summary(draws, { divergences: trace.diverging })));
  * windowedAdaptiveNuts(model, { pins: { y }, seed: 0, chainIndex: 2 });   // chain 2 alone: draws [1000, 1]
+ * // Continue the same chains exactly (invariant 3): 500 more draws, or the rest of an aborted run.
+ * const result = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+ * const more = windowedAdaptiveNuts(model, { pins: { y }, previous: result, nDraws: 500 });   // draws 1000…1499 of one 1500-draw run
+ * try { windowedAdaptiveNuts(model, { pins: { y }, seed: 0, signal }); } catch (e) { if (e instanceof AbortError) windowedAdaptiveNuts(model, { pins: { y }, previous: e.partial }); }
  */
 export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options?: WindowedAdaptiveNutsOptions & { readonly traceFn?: undefined },

@@ -138,7 +138,11 @@ export function checkResume(previous: unknown): PerChainResume {
   return r;
 }
 
-/** The run's key from a resume state. */
+/**
+ * The run's key from a resume state.
+ * @example
+ * resumeSeed(result.resume!).data;   // the words of sanitizeSeed(seed)
+ */
 export function resumeSeed(r: PerChainResume): KeyArray {
   return new KeyArray(IMPLS[r.seed.impl as ImplName], r.seed.data.slice(), []);
 }
