@@ -90,7 +90,7 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   else if (model instanceof JointDistribution) jd = model as JointDistribution<StructKind>;
   else return fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
   if (run === null || typeof run !== 'object') fail('type', FN, 'run', 'must be { draws, trace?, deterministics? } (windowedAdaptiveNuts\' result)', run);
-  checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel']);
+  checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel', 'resume']);
   const withLogLik = checkBoolean(FN, 'logLikelihood', o.logLikelihood ?? true);
   const withPredictive = checkBoolean(FN, 'posteriorPredictive', o.posteriorPredictive ?? true);
   const priorSamples = checkNonNegativeInteger(FN, 'prior', o.prior ?? 500);
