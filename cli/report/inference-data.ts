@@ -32,6 +32,8 @@ export interface SamplingRun {
   readonly rejections?: unknown;
   /** `windowedAdaptiveNuts`' report of the threads its chains ran on (not written). */
   readonly parallel?: unknown;
+  /** The per-chain engine's resume state (ignored here). */
+  readonly resume?: unknown;
 }
 
 /** Options of {@link inferenceData}. */

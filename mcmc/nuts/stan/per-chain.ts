@@ -13,6 +13,12 @@
  * in its transition and in the step-size heuristic run just before it, and the run keeps a
  * {@link RejectionLog} of them by kind.
  *
+ * The run returns each chain's state between two transitions (`states`: position, log density and
+ * gradient, step size, metric, warm-up schedule with its dual averaging and running moments), as
+ * plain data; `from` continues the chains from such states, and the pieces' draws joined are the
+ * uninterrupted run's, bit for bit (ARCHITECTURE.md's invariant 3). No PRNG position is carried:
+ * transition t's random numbers come from `foldIn(key_c, t + 1)` alone.
+ *
  * `signal` is read before every round of transitions, so an abort stops the run within one
  * transition per chain and the draws kept so far are returned. `runPerChain` is synchronous: the
  * signal can become aborted during it only from `onRound` (the caller's progress callback) or
@@ -38,6 +44,7 @@ export interface PerChainSettings {
   /** The chains to run (indices into the full set; each runs as it would among all). */
   readonly chains: readonly number[];
   readonly numWarmup: number;
+  /** Draws after warm-up this run keeps (a continued run: this many more, see {@link runPlan}). */
   readonly nDraws: number;
   /** Transitions skipped between kept draws after warm-up (thinning; 0 keeps every one). */
   readonly thin: number;
