@@ -11,7 +11,6 @@ import { mergeChains } from '../mcmc/parallel/merge-chains.js';
 import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
-import { windowedAdaptiveNutsChains } from '../mcmc/parallel/windowed-chains.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, inferenceDataJson, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { parseArgs, type FlagSpec } from './args.js';
@@ -42,12 +41,11 @@ Flags:
                    options.numAdaptationSteps; 1000 for a setup module)
   --seed S         non-negative integer seed (default 0); same seed, same bits
   --workers N      worker threads (0 = in this thread). A \`setup\` module's default: cores,
-                   at most --chains. A \`model\` module with N ≥ 1 imports the module in N
-                   workers (workers start in ~0.5 s each: worth it for runs of seconds);
-                   without --workers its chains use windowedAdaptiveNuts' \`cores\` default
-                   (this thread and pooled workers when the run is long enough and the
-                   compiled model can be sent; a note says why not). The draws are the same
-                   either way.
+                   at most --chains. A \`model\` module's chains run on up to N threads, this
+                   one and pooled workers (windowedAdaptiveNuts' \`cores\`; 0 or 1 = this
+                   thread; default: one per core, at most --chains) when the run is long enough
+                   to pay for the workers' start-up and the compiled model can be sent (a note
+                   says why not). The draws are the same either way.
   --chain-index i  run only chain i of --chains, with exactly the draws it has in the
                    all-chains run (key foldIn(seed, i) for a \`model\` module, split(seed,
                    chains)[i] for a \`setup\` module); \`stochax merge\` of the per-chain
@@ -339,10 +337,10 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
   if (o.chainIndex !== undefined && pooled) {
     throw new CliError(`--chain-index needs per-chain adaptation: ${model.name} sets options.adaptation = 'pooled', whose chains share their warm-up and cannot run one per process`);
   }
-  const onWorkers = o.chainIndex === undefined && o.workers !== undefined && o.workers > 0;
+  const onWorkers = o.chainIndex === undefined && o.workers !== undefined && o.workers > 1;
   if (onWorkers && pooled) io.stderr(`note: --workers ${o.workers} ignored: ${model.name} sets options.adaptation = 'pooled', whose chains run as one batch\n`);
   const shown = o.chainIndex === undefined ? Array.from({ length: o.chains }, (_, c) => c) : [o.chainIndex];
-  const where = o.chainIndex !== undefined ? `chain ${o.chainIndex} of ${o.chains}` : onWorkers && !pooled ? `${o.chains} chains on ${o.workers} worker${o.workers === 1 ? '' : 's'}` : `${o.chains} chains`;
+  const where = o.chainIndex !== undefined ? `chain ${o.chainIndex} of ${o.chains}` : onWorkers && !pooled ? `${o.chains} chains on up to ${o.workers} threads` : `${o.chains} chains`;
   io.stderr(`windowedAdaptiveNuts: ${where} × (${o.warmup} warm-up + ${o.nDraws} draws), seed ${o.seed} …\n`);
   const progress = chainProgress(io, shown);
   const settings = {
@@ -354,18 +352,17 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
   };
   let run;
   try {
-    if (onWorkers && !pooled) return await windowedAdaptiveNutsChains({ model: model.url, workers: o.workers, ...settings });
     const r = windowedAdaptiveNuts(model.model, {
       ...model.options,
       ...(model.pins === undefined ? {} : { pins: model.pins }),
       ...settings,
       ...(o.chainIndex === undefined ? {} : { chainIndex: o.chainIndex }),
-      ...(o.workers === 0 ? { cores: 1 } : {}),
+      ...(o.workers === undefined || pooled ? {} : { cores: Math.max(1, o.workers) }),   // --workers N: up to N threads (the cores path: the same draws)
     });
     // Say why the chains stayed in this thread when it is the model's doing (not a short run, one chain or one core).
     const { parallel, ...rest } = r;
     const why = parallel?.reason;
-    if (why !== undefined && !/^(the run is estimated|one chain|one core)/.test(why)) io.stderr(`note: chains ran in this thread: ${why}\n`);
+    if (why !== undefined && (onWorkers || !/^(the run is estimated|one chain|one core)/.test(why))) io.stderr(`note: chains ran in this thread: ${why}\n`);
     run = rest;
   } finally {
     progress.end();

@@ -12,14 +12,14 @@ import { pinModel } from '../distributions/compile-log-density.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { StructKind } from '../distributions/joint/values.js';
-import { perChainNuts } from './nuts/stan/windowed.js';
+import { checkResume, perChainNuts, resumeSeed } from './nuts/stan/windowed.js';
 import { runSteps } from './nuts/stan/per-chain.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
 import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
-import { FN, positiveNumber, withDeterministics, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace } from './nuts/windowed-common.js';
+import { FN, positiveNumber, withDeterministics, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace } from './nuts/windowed-common.js';
 
 export type {
-  WindowedAdaptiveNutsOptions, WindowedAdaptiveNutsResult, WindowedPartial, WindowedProgress, WindowedTrace, WindowedTraceFn,
+  PerChainResume, WindowedAdaptiveNutsOptions, WindowedAdaptiveNutsResult, WindowedPartial, WindowedProgress, WindowedTrace, WindowedTraceFn,
 } from './nuts/windowed-common.js';
 
 /**
@@ -67,6 +67,10 @@ export type {
  * variance, which stochax replaces by 1, where TFP makes it a zero momentum precision and that
  * chain diverges at every later step.
  *
+ * A per-chain run returns `resume`, each chain's state (plain data); `previous: result` (or an
+ * aborted run's `partial`) continues the chains from there, and the pieces joined along the draws
+ * axis are the run done in one go, bit for bit — in process or on `cores`.
+ *
  * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
  * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
  * (`summary({ ...draws, ...deterministics })` summarises both).
@@ -87,6 +91,10 @@ export type {
  * // draws.mu: Tensor [1000, 4]; draws.thetaTilde: Tensor [1000, 4, 8]; trace.diverging: Tensor bool [1000, 4]
  * console.log(String(summary(draws, { divergences: trace.diverging })));
  * windowedAdaptiveNuts(model, { pins: { y }, seed: 0, chainIndex: 2 });   // chain 2 alone: draws [1000, 1]
+ * // Continue the same chains exactly (invariant 3): 500 more draws, or the rest of an aborted run.
+ * const result = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+ * const more = windowedAdaptiveNuts(model, { pins: { y }, previous: result, nDraws: 500 });   // draws 1000…1499 of one 1500-draw run
+ * try { windowedAdaptiveNuts(model, { pins: { y }, seed: 0, signal }); } catch (e) { if (e instanceof AbortError) windowedAdaptiveNuts(model, { pins: { y }, previous: e.partial }); }
  */
 export function windowedAdaptiveNuts<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options?: WindowedAdaptiveNutsOptions & { readonly traceFn?: undefined },
@@ -115,16 +123,27 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): Generator<void, WindowedAdaptiveNutsResult<K>, void> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous']);
   const warnHooks = warningHooks(FN, o);
+  const resume = o.previous === undefined ? undefined : checkResume(o.previous);
+  if (resume !== undefined) {
+    for (const k of ['init', 'currentState', 'initStepSize', 'initRadius'] as const) if (o[k] !== undefined) fail('type', FN, k, 'must not be given with `previous` (it says how a run starts; the chains continue from their states)', o[k]);
+    if (o.adaptation === 'pooled') fail('range', FN, 'adaptation', "must be 'per-chain' with `previous` (its chains are per-chain ones)", o.adaptation);
+    const given = { nChains: o.nChains, numAdaptationSteps: o.numAdaptationSteps, numStepsBetweenResults: o.numStepsBetweenResults, discardTuning: o.discardTuning };
+    for (const [k, v] of Object.entries(given)) if (v !== undefined && v !== resume[k as keyof typeof given]) fail('range', FN, k, `must be ${String(resume[k as keyof typeof given])}, as in previous (a continued chain keeps its settings)`, v);
+    if (o.seed !== undefined) {
+      const key = sanitizeSeed(o.seed);
+      if (key.impl.name !== resume.seed.impl || key.data.length !== resume.seed.data.length || key.data.some((w, i) => w !== resume.seed.data[i])) fail('range', FN, 'seed', "must be previous's seed, or not given (a continued chain keeps its key)", o.seed);
+    }
+  }
   if (o.init !== undefined && o.currentState !== undefined) fail('type', FN, 'init', 'must not be given together with `currentState` (both say where the chains start)', o.init);
   const initRadius = positiveNumber('initRadius', o.initRadius ?? 2);
-  const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? 4);
+  const nChains = checkNonNegativeInteger(FN, 'nChains', o.nChains ?? resume?.nChains ?? 4);
   if (nChains < 1) fail('range', FN, 'nChains', 'must be at least 1', nChains);
-  const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? 1000);
+  const nDraws = checkNonNegativeInteger(FN, 'nDraws', o.nDraws ?? (resume === undefined ? 1000 : restOf(resume)));
   if (nDraws < 1) fail('range', FN, 'nDraws', 'must be at least 1', nDraws);
-  const discardTuning = checkBoolean(FN, 'discardTuning', o.discardTuning ?? true);
-  const thin = checkNonNegativeInteger(FN, 'numStepsBetweenResults', o.numStepsBetweenResults ?? 0);
+  const discardTuning = checkBoolean(FN, 'discardTuning', o.discardTuning ?? resume?.discardTuning ?? true);
+  const thin = checkNonNegativeInteger(FN, 'numStepsBetweenResults', o.numStepsBetweenResults ?? resume?.numStepsBetweenResults ?? 0);
   if (thin > 0 && !discardTuning) fail('range', FN, 'numStepsBetweenResults', 'needs discardTuning: true (warm-up draws are not thinned)', thin);
   checkBoolean(FN, 'compile', o.compile ?? true);
   if (o.cores !== undefined && checkNonNegativeInteger(FN, 'cores', o.cores) < 1) fail('range', FN, 'cores', 'must be at least 1', o.cores);
@@ -132,19 +151,27 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   if (o.onProgress !== undefined) checkFunction(FN, 'onProgress', o.onProgress);
 
   const adaptation = checkOneOf(FN, 'adaptation', o.adaptation ?? 'per-chain', ['per-chain', 'pooled']);
-  const n = checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps ?? defaultWarmup(adaptation));
+  const n = checkNonNegativeInteger(FN, 'numAdaptationSteps', o.numAdaptationSteps ?? resume?.numAdaptationSteps ?? defaultWarmup(adaptation));
   if (o.chainIndex !== undefined && adaptation !== 'per-chain') fail('range', FN, 'chainIndex', "needs adaptation: 'per-chain' (pooled chains run as one batch)", o.chainIndex);
   if (o.cores !== undefined && o.cores > 1 && adaptation !== 'per-chain') fail('range', FN, 'cores', "above 1 needs adaptation: 'per-chain' (pooled chains run as one batch)", o.cores);
   const metric = checkOneOf(FN, 'metric', o.metric ?? 'diagonal', ['diagonal', 'dense']);
   if (metric === 'dense' && adaptation !== 'per-chain') fail('range', FN, 'metric', "'dense' needs adaptation: 'per-chain' (TFP's pooled pipeline adapts a diagonal mass matrix)", metric);
 
-  const seed = sanitizeSeed(o.seed);
+  const seed = resume === undefined ? sanitizeSeed(o.seed) : resumeSeed(resume);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
   const run = adaptation === 'per-chain'
-    ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning)
+    ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, resume)
     : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
-  return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : n });
+  const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
+  return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
+}
+
+/** A continuation's default `nDraws`: the rest of the previous run's, or 1000 after a finished one. */
+function restOf(r: PerChainResume): number {
+  const t = Math.min(...r.chains.map((st) => st.transition)), w = r.numAdaptationSteps;
+  const done = t <= w ? 0 : Math.ceil((t - w) / (r.numStepsBetweenResults + 1));
+  return r.nDraws > done ? r.nDraws - done : 1000;
 }
 
 /** Warm-up steps when none are given: Stan's 1000 for per-chain adaptation, TFP's 500 pooled. */

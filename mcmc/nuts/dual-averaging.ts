@@ -131,4 +131,8 @@ export class DualAveraging {
   }
   /** The step size kept after warm-up: exp of the averaged iterate. */
   final(): number { return detExp(this.xBar); }
+  /** The state as plain numbers `[μ, counter, s̄, x̄]` (to resume a chain exactly with `setState`). */
+  state(): [number, number, number, number] { return [this.mu, this.counter, this.sBar, this.xBar]; }
+  /** Restores a `state()`. */
+  setState(s: readonly number[]): void { [this.mu, this.counter, this.sBar, this.xBar] = s as [number, number, number, number]; }
 }

@@ -50,6 +50,10 @@ export class Welford {
     for (let i = 0; i < out.length; i++) out[i] = this.m2[i]! / (this.n - 1);
   }
   restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
+  /** The state as plain data (copies), to resume exactly with `setState`. */
+  state(): { n: number; mean: Float64Array; m2: Float64Array } { return { n: this.n, mean: this.mean.slice(), m2: this.m2.slice() }; }
+  /** Restores a `state()` (of the same dimension). */
+  setState(s: { readonly n: number; readonly mean: ArrayLike<number>; readonly m2: ArrayLike<number> }): void { this.n = s.n; this.mean.set(s.mean); this.m2.set(s.m2); }
 }
 
 /**
@@ -80,6 +84,10 @@ export class WelfordCovariance {
     for (let k = 0; k < out.length; k++) out[k] = this.m2[k]! / (this.n - 1);
   }
   restart(): void { this.n = 0; this.mean.fill(0); this.m2.fill(0); }
+  /** The state as plain data (copies), to resume exactly with `setState`. */
+  state(): { n: number; mean: Float64Array; m2: Float64Array } { return { n: this.n, mean: this.mean.slice(), m2: this.m2.slice() }; }
+  /** Restores a `state()` (of the same dimension). */
+  setState(s: { readonly n: number; readonly mean: ArrayLike<number>; readonly m2: ArrayLike<number> }): void { this.n = s.n; this.mean.set(s.mean); this.m2.set(s.m2); }
 }
 
 /**

@@ -21,6 +21,8 @@ import type { WarningOptions } from '../diagnostics/warning-hooks.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
 import type { Rejection } from './stan/rejections.js';
 import type { ParallelInfo } from './stan/cores.js';
+import type { ChainState } from './stan/per-chain.js';
+import type { Modes } from '../../src/config.js';
 import type { ChainsProgress, PartialChain } from '../sample-chain.js';
 
 /** The front end's name, for errors. */
@@ -139,6 +141,45 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
    * to a worker, run in process: the result's `parallel` says so (see `mcmc/nuts/stan/cores.ts`).
    */
   readonly cores?: number;
+  /**
+   * Continue a per-chain run: a previous result, or the `partial` of an aborted run's
+   * {@link AbortError} (both carry {@link WindowedAdaptiveNutsResult.resume}). Each chain goes on
+   * from its returned state exactly: the pieces' draws and traces, joined along the draws axis,
+   * are the bits of the run done in one go — the rest of warm-up if it had not ended, then
+   * `nDraws` more draws (default: the rest of the previous run's `nDraws` when it was aborted,
+   * else 1000). Give the same model and pins; the seed, chains and every setting come from
+   * `previous` (any given must agree; `init`, `currentState`, `initStepSize` and `initRadius`,
+   * which only say how a run starts, must not be given). The result's `rejections` and warnings
+   * are this call's.
+   */
+  readonly previous?: { readonly resume?: PerChainResume };
+}
+
+/**
+ * Where a per-chain run stopped, as plain data (typed arrays, numbers, strings: structured-clone
+ * and JSON-with-typed-arrays safe): the run's key and settings, and each chain's state between two
+ * transitions. Pass the result or partial that holds it as `previous` to continue the chains.
+ */
+export interface PerChainResume {
+  /** The run's key, `sanitizeSeed(seed)` (chain c's is `foldIn(key, c)`): its PRNG and words. */
+  readonly seed: { readonly impl: string; readonly data: Uint32Array };
+  /** The PRNG modes the run used (`configure`); a continuation needs the same. */
+  readonly modes: Modes;
+  readonly nChains: number;
+  /** The unconstrained dimension of the model. */
+  readonly dim: number;
+  readonly numAdaptationSteps: number;
+  readonly numStepsBetweenResults: number;
+  readonly discardTuning: boolean;
+  readonly metric: 'diagonal' | 'dense';
+  readonly maxTreeDepth: number;
+  readonly maxEnergyDiff: number;
+  readonly targetAcceptProb: number;
+  readonly dualAveraging: { readonly explorationShrinkage: number; readonly stepCountSmoothing: number; readonly decayRate: number };
+  /** Draws after warm-up asked for so far, over all the pieces (a continuation's default is the rest of them). */
+  readonly nDraws: number;
+  /** The chains' states (chain `chain` of `nChains`), in the run's order. */
+  readonly chains: readonly ChainState[];
 }
 
 /**
@@ -160,6 +201,8 @@ export interface WindowedPartial<K extends StructKind = StructKind> {
   readonly trace: WindowedTrace | Trace | undefined;
   /** `sampleChain`'s partial (unconstrained, flattened state; kernel results and seed to resume); undefined with `adaptation: 'per-chain'`. */
   readonly chain: PartialChain<object> | undefined;
+  /** Per-chain runs: each chain's state where it stopped; pass this partial as `previous` to continue the run exactly. */
+  readonly resume?: PerChainResume;
 }
 
 /** The default trace: ArviZ's `sample_stats`, each `[nDraws, nChains]`. */
@@ -217,6 +260,8 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
   readonly rejections?: readonly Rejection[];
   /** Per-chain runs: the threads that ran the chains, and why not more when fewer than asked or than the default. */
   readonly parallel?: ParallelInfo;
+  /** Per-chain runs: each chain's state after its last transition; pass the result as `previous` for more draws of the same chains. */
+  readonly resume?: PerChainResume;
   /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
   readonly warnings: readonly SamplingWarning[];
 }

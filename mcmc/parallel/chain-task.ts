@@ -15,7 +15,8 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { JointDistribution } from '../../distributions/joint/joint-distribution.js';
 import { JointDistributionPinned } from '../../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, StructKind } from '../../distributions/joint/values.js';
-import { windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedPartial } from '../windowed-adaptive-nuts.js';
+import { windowedAdaptiveNuts, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedPartial } from '../windowed-adaptive-nuts.js';
+import type { Rejection } from '../nuts/stan/rejections.js';
 import { AbortError } from '../abort-error.js';
 import type { PartialChain } from '../sample-chain.js';
 
@@ -44,6 +45,15 @@ export interface ChainTask {
    * `key`, the counts and `resume` are unused.
    */
   readonly joint?: JointChainOptions;
+}
+
+/**
+ * What a joint chain returns besides its draws (as its `finalKernelResults`): the per-chain
+ * engine's own end state — the chain's rejected proposals and its state to continue from.
+ */
+export interface JointChainFinal {
+  readonly rejections: readonly Rejection[];
+  readonly resume: PerChainResume | undefined;
 }
 
 /** The `windowedAdaptiveNuts` options a joint chain task carries (structured-cloneable ones only). */
@@ -96,8 +106,9 @@ export async function prepareChain(
 
 /**
  * A joint module's chain as the worker loop runs it: one `windowedAdaptiveNuts` call for the
- * task's chain, its draws and trace without the chains axis (an abort becomes `sampleChain`'s
- * kind of partial, without kernel results to resume from).
+ * task's chain, its draws and trace without the chains axis (a view: the worker loop's results are
+ * per chain), and as final results the engine's own {@link JointChainFinal} (rejections and the
+ * state to continue from; an abort's partial carries the state where the chain stopped).
  */
 function* jointChain(
   fn: string, module: object, task: ChainTask,
@@ -111,12 +122,13 @@ function* jointChain(
       ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
       ...(report === undefined ? {} : { onProgress: ({ step, total, phase, divergences, warmupDivergences }: ChainProgress) => report({ step, total, phase, divergences, warmupDivergences }) }),
     });
-    return { allStates: dropChainAxis(r.draws) as State, trace: dropChainAxis(r.trace), finalKernelResults: {}, finalSeed: task.key };
+    const final: JointChainFinal = { rejections: r.rejections ?? [], resume: r.resume };
+    return { allStates: dropChainAxis(r.draws) as State, trace: dropChainAxis(r.trace), finalKernelResults: final, finalSeed: task.key };
   } catch (e) {
     if (!(e instanceof AbortError)) throw e;
     const p = e.partial as WindowedPartial;
     const allStates = p.draws === undefined ? undefined : dropChainAxis(p.draws) as State;
-    const partial: PartialChain<object> = { numResults: p.numResults, allStates, trace: p.trace === undefined ? undefined : dropChainAxis(p.trace), currentState: allStates ?? [], finalKernelResults: {}, finalSeed: task.key };
+    const partial: PartialChain<object> = { numResults: p.numResults, allStates, trace: p.trace === undefined ? undefined : dropChainAxis(p.trace), currentState: allStates ?? [], finalKernelResults: { rejections: [], resume: p.resume } satisfies JointChainFinal, finalSeed: task.key };
     throw new AbortError(e.message, partial, e.cause);
   }
 }

@@ -11,7 +11,9 @@ import { windowedAdaptiveNutsSteps, type WindowedAdaptiveNutsResult, type Window
 import { compiledField } from '../nuts/windowed-common.js';
 import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
-import { checkJointModule, type ChainTask, type JointChainOptions } from './chain-task.js';
+import { checkJointModule, type ChainTask, type JointChainFinal, type JointChainOptions } from './chain-task.js';
+import type { Rejection } from '../nuts/stan/rejections.js';
+import type { PerChainResume } from '../nuts/windowed-common.js';
 import { mergeChains } from './merge-chains.js';
 import { computeDeterministics, type PredictiveModel } from '../predictive.js';
 import { exportedFunction, importModule } from './model-module.js';
@@ -101,6 +103,41 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   const derived = computeDeterministics(pinned as PredictiveModel, allStates as never);
   // Whether the workers' log density compiled: the same rule, here (the compiler's cache keeps it cheap).
   const compiled = compiledField(flatTarget(FN, flatModel(FN, pinModel(FN, m.model, m.pins)), merged.compile !== false));
-  const done = { draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }), ...compiled };
+  // The chains' own end states (the per-chain engine's): their rejections as one record, their states as one resume.
+  const finals = results.map((r) => r.finalKernelResults as JointChainFinal);
+  const resume = joinResumes(finals.map((f) => f.resume));
+  const done = {
+    draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }), ...compiled,
+    rejections: joinRejections(finals.map((f) => f.rejections)), ...(resume === undefined ? {} : { resume }),
+  };
   return withWarnings(warnHooks, done, { maxTreeDepth: merged.maxTreeDepth ?? 10, warmupDraws: merged.discardTuning === false ? merged.numAdaptationSteps ?? 1000 : 0 });
+}
+
+/**
+ * One rejection record from the chains' own (disjoint chains), as the in-process run makes it:
+ * per kind the counts add up, the chains join, and the first rejection (message and node) is the
+ * earliest transition's (ties: the lower chain, as the engine takes its chains in order); kinds
+ * come in the order of their first rejections.
+ */
+function joinRejections(lists: readonly (readonly Rejection[])[]): Rejection[] {
+  const byKind = new Map<string, Rejection>();
+  for (const list of lists) {
+    for (const r of list) {
+      const have = byKind.get(r.kind);
+      if (have === undefined) { byKind.set(r.kind, r); continue; }
+      const earlier = r.first.transition < have.first.transition || (r.first.transition === have.first.transition && r.first.chain < have.first.chain);
+      const first = earlier ? r : have;
+      byKind.set(r.kind, {
+        ...first, count: have.count + r.count, warmupCount: have.warmupCount + r.warmupCount,
+        chains: [...new Set([...have.chains, ...r.chains])].sort((a, b) => a - b),
+      });
+    }
+  }
+  return [...byKind.values()].sort((a, b) => a.first.transition - b.first.transition || a.first.chain - b.first.chain);
+}
+
+/** The chains' resume states as one (each chain ran alone, with the same key and settings), or undefined when one is missing. */
+function joinResumes(parts: readonly (PerChainResume | undefined)[]): PerChainResume | undefined {
+  if (parts.some((p) => p === undefined) || parts.length === 0) return undefined;
+  return { ...parts[0]!, chains: parts.flatMap((p) => p!.chains) };
 }

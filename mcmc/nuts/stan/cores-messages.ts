@@ -4,7 +4,7 @@
  */
 import type { PortableProgram } from '../../../src/compile/portable.js';
 import type { Modes } from '../../../src/config.js';
-import type { PerChainSettings } from './per-chain.js';
+import type { ChainState, PerChainSettings } from './per-chain.js';
 
 /** Control words (Int32, shared): workers finished, the abort flag, workers that took their task. */
 export const DONE = 0, ABORT = 1, ACK = 2;
@@ -30,13 +30,15 @@ export interface CoresTask {
   readonly program: PortableProgram;
   readonly seed: { readonly impl: string; readonly data: Uint32Array };
   readonly modes: Modes;
-  readonly settings: Omit<PerChainSettings, 'init' | 'onRound' | 'signal' | 'chains' | 'whyNotFinite'>;
+  readonly settings: Omit<PerChainSettings, 'init' | 'onRound' | 'signal' | 'chains' | 'whyNotFinite' | 'from'>;
   readonly chains: readonly number[];
   readonly slots: readonly number[];
   /** Initial points per chain (from `currentState`), or undefined for Stan's random start. */
   readonly inits: readonly Float64Array[] | undefined;
+  /** The states the chains continue from (a previous run's), or undefined to start them. */
+  readonly from: readonly ChainState[] | undefined;
   readonly control: SharedArrayBuffer;
   readonly draws: readonly SharedDraws[];
-  /** Where the worker posts `{ rejections }` (its `RejectionLog`'s entries) when done, or `{ error }` when the task fails (read with `receiveMessageOnPort`). */
+  /** Where the worker posts `{ rejections, states }` (its `RejectionLog`'s entries, its chains' final states) when done, or `{ error }` when the task fails (read with `receiveMessageOnPort`). */
   readonly port: MessagePort;
 }

@@ -14,7 +14,7 @@ import { importCompiled } from '../../../src/compile/portable.js';
 import { configure } from '../../../src/config.js';
 import { KeyArray, IMPLS } from '../../../src/random/key-array.js';
 import type { ImplName } from '../../../src/random/impl.js';
-import { runPerChain, type ChainDraws } from './per-chain.js';
+import { DRAW_STATS, runPerChain, type ChainDraws } from './per-chain.js';
 import { serializeError } from '../../internal/chain-error.js';
 import { ABORT, ACK, CHAIN0, DONE, SLOT, type CoresTask, type SharedDraws } from './cores-messages.js';
 import './portable-catalogue.js';
@@ -45,7 +45,7 @@ function run(task: CoresTask): void {
     const signal = { get aborted() { return Atomics.load(ctrl, ABORT) === 1; } } as AbortSignal;
     const inits = task.inits;
     const result = runPerChain(target, seed, {
-      ...task.settings, chains: task.chains, signal,
+      ...task.settings, chains: task.chains, signal, ...(task.from === undefined ? {} : { from: task.from }),
       // The model is on the main thread: a start that fails everywhere is named there with cores: 1.
       whyNotFinite: () => 'the log density or its gradient is not finite (run with cores: 1 for the node and the value)',
       ...(inits === undefined ? {} : { init: (c: number) => inits[task.chains.indexOf(c)]! }),
@@ -62,10 +62,10 @@ function run(task: CoresTask): void {
     result.chains.forEach((d, j) => {
       const out = sharedDraws(task.draws[j]!), dim = task.settings.dim;
       out.q.set(d.q.subarray(0, n * dim));
-      for (const k of ['stepSize', 'nSteps', 'treeDepth', 'diverging', 'acceptStat', 'energy', 'lp', 'moved', 'rejections'] as const) (out[k] as Float64Array).set((d[k] as Float64Array).subarray(0, n));
+      for (const k of DRAW_STATS) (out[k] as Float64Array).set((d[k] as Float64Array).subarray(0, n));
       Atomics.store(ctrl, CHAIN0 + SLOT * task.slots[j]! + 3, n);
     });
-    task.port.postMessage({ rejections: result.rejections.exportEntries() });
+    task.port.postMessage({ rejections: result.rejections.exportEntries(), states: result.states });
   } catch (e) {
     task.port.postMessage({ error: serializeError(e) });
   } finally {

@@ -32,7 +32,7 @@ import type { Compiled } from '../../../src/compile/codegen.js';
 import { exportCompiled } from '../../../src/compile/portable.js';
 import type { KeyArray } from '../../../src/random/key-array.js';
 import type { FlatTarget } from '../../../src/compile/flat-target.js';
-import { runPerChain, transitionsFor, type ChainDraws, type PerChainRun, type PerChainSettings } from './per-chain.js';
+import { runPerChain, runPlan, withPending, type ChainDraws, type ChainState, type PerChainRun, type PerChainSettings } from './per-chain.js';
 import { RejectionLog, type RejectionEntry } from './rejections.js';
 import { finiteAt } from '../../internal/init.js';
 import { deserializeError, type SerializedError } from '../../internal/chain-error.js';
@@ -187,7 +187,7 @@ export function runChainsOnCores(target: FlatTarget, compiled: Compiled | string
   const n = node();
   if (n === null) return inProcess("this host cannot block on worker threads (a browser's main thread forbids Atomics.wait); chains run in process");
   if (typeof compiled === 'string') return inProcess(`the log density runs on the tape (${compiled}), which cannot be sent to a worker`);
-  const total = s.numWarmup + transitionsFor(s.nDraws, s.thin);
+  const { first, end } = runPlan(s), total = end - first;
   const estimate = (gradientSeconds(target, s.dim) + STEP_OVERHEAD) * s.chains.length * total * LEAPFROGS;
   const start = startCost(k - 1);
   if (!coresTuning.force && estimate * (1 - 1 / k) <= start + MARGIN) {
@@ -200,7 +200,7 @@ export function runChainsOnCores(target: FlatTarget, compiled: Compiled | string
 
 /** The run on `k` threads: slots of chains in order, the first share on this thread. */
 function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSettings, k: number, program: CoresTask['program']): PerChainRun {
-  const C = s.chains.length, kept = s.discardTuning ? s.nDraws : s.numWarmup + s.nDraws;
+  const C = s.chains.length, { end, kept } = runPlan(s);
   if (kept * s.dim * C > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${s.dim} coordinates × ${C} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   // Shares: contiguous slots, as even as they go (the first, this thread's, never larger).
   const shares: number[][] = [];
@@ -225,6 +225,7 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
     const task: CoresTask = {
       program, seed: { impl: seed.impl.name, data: seed.data }, modes, settings, chains, slots,
       inits: inits === undefined ? undefined : slots.map((j) => inits[j]!),
+      from: s.from === undefined ? undefined : slots.map((j) => s.from![j]!),
       control, draws: slots.map((j) => slotDraws[j]!.shared), port: port2 as unknown as MessagePort,
     };
     w.worker.postMessage(task, [port2]);
@@ -252,7 +253,7 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
       if (s.signal?.aborted) Atomics.store(ctrl, ABORT, 1);      // aborted from onProgress: the workers stop now
     };
     const own = runPerChain(target, seed, {
-      ...s, chains: mine.map((j) => s.chains[j]!),
+      ...s, chains: mine.map((j) => s.chains[j]!), ...(s.from === undefined ? {} : { from: mine.map((j) => s.from![j]!) }),
       onRound: (round, div, wdiv) => {
         ownRound = round;
         mine.forEach((j, i) => { divergences[j] = div[i]!; warmupDivergences[j] = wdiv[i]!; });
@@ -278,17 +279,21 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
     if (fresh.length > 0) measuredStart = ((acked ?? performance.now()) - Math.min(...fresh.map((w) => w.spawned))) / 1000;
     for (const w of fresh) w.started = true;
     const logs = [own.rejections.exportEntries()];
-    for (const port of ports) {
-      const m = n.wt.receiveMessageOnPort(port)?.message as { error?: SerializedError; rejections?: RejectionEntry[] } | undefined;
+    const states: ChainState[] = [];
+    mine.forEach((j, i) => { states[j] = own.states[i]!; });
+    ports.forEach((port, w) => {
+      const m = n.wt.receiveMessageOnPort(port)?.message as { error?: SerializedError; rejections?: RejectionEntry[]; states?: ChainState[] } | undefined;
       if (m?.error !== undefined) throw deserializeError(m.error);
       logs.push(m?.rejections ?? []);
-    }
+      shares[w + 1]!.forEach((j, i) => { states[j] = m!.states![i]!; });
+    });
     const chains = s.chains.map((_, j) => (mine.includes(j) ? own.chains[mine.indexOf(j)]! : slotDraws[j]!.draws));
-    let numResults = own.numResults;
-    for (let j = 0; j < C; j++) if (!mine.includes(j)) numResults = Math.min(numResults, Atomics.load(ctrl, CHAIN0 + SLOT * j + 3));
-    const aborted = own.aborted || Atomics.load(ctrl, ABORT) === 1 || numResults < (s.discardTuning ? s.nDraws : s.numWarmup + s.nDraws);
-    if (s.onRound !== undefined && !aborted && reported < s.numWarmup + transitionsFor(s.nDraws, s.thin)) s.onRound(s.numWarmup + transitionsFor(s.nDraws, s.thin), divergences, warmupDivergences);
-    return { numResults, aborted, chains, rejections: RejectionLog.merge(logs, s.chains) };
+    // Each share stopped at its own point after an abort: the run returns the prefix all reached, the rest of each chain's draws go with its state (pending).
+    const counts = s.chains.map((_, j) => (mine.includes(j) ? own.numResults : Atomics.load(ctrl, CHAIN0 + SLOT * j + 3)));
+    const numResults = Math.min(...counts);
+    const aborted = own.aborted || Atomics.load(ctrl, ABORT) === 1 || numResults < kept;
+    if (s.onRound !== undefined && !aborted && reported < end) s.onRound(end, divergences, warmupDivergences);
+    return { numResults, aborted, chains, rejections: RejectionLog.merge(logs, s.chains), states: states.map((st, j) => withPending(st, chains[j]!, numResults, counts[j]!, s.dim)) };
   } finally {
     for (const port of ports) port.close();
     if (!finished) {

@@ -284,6 +284,12 @@ export class NutsChain {
     return c.lp;
   }
 
+  /** Moves the chain to `x` with its known log density `lp` and gradient `grad` (copied; no evaluation): a returned state resumed. */
+  restorePosition(x: ArrayLike<number>, lp: number, grad: ArrayLike<number>): void {
+    const c = this.cur;
+    c.q.set(x); c.g.set(grad); c.lp = lp;
+  }
+
   /** Returns every point but the position to the pool (between transitions nothing else is held). */
   private freeAllButCur(): void {
     let n = 0;

@@ -13,6 +13,12 @@
  * in its transition and in the step-size heuristic run just before it, and the run keeps a
  * {@link RejectionLog} of them by kind.
  *
+ * The run returns each chain's state between two transitions (`states`: position, log density and
+ * gradient, step size, metric, warm-up schedule with its dual averaging and running moments), as
+ * plain data; `from` continues the chains from such states, and the pieces' draws joined are the
+ * uninterrupted run's, bit for bit (ARCHITECTURE.md's invariant 3). No PRNG position is carried:
+ * transition t's random numbers come from `foldIn(key_c, t + 1)` alone.
+ *
  * `signal` is read before every round of transitions, so an abort stops the run within one
  * transition per chain and the draws kept so far are returned. `runPerChain` is synchronous: the
  * signal can become aborted during it only from `onRound` (the caller's progress callback) or
@@ -27,7 +33,7 @@ import type { FlatTarget } from '../../../src/compile/flat-target.js';
 import { ChainRandom, NutsChain, type LogDensityGradient } from './nuts-chain.js';
 import type { DualAveragingSettings } from '../dual-averaging.js';
 import { errorMessage, isProgrammingError, RejectionLog } from './rejections.js';
-import { StanWarmup } from './warmup.js';
+import { StanWarmup, type WarmupState } from './warmup.js';
 import { INIT_ATTEMPTS } from '../../internal/init.js';
 
 export interface PerChainSettings {
@@ -38,6 +44,7 @@ export interface PerChainSettings {
   /** The chains to run (indices into the full set; each runs as it would among all). */
   readonly chains: readonly number[];
   readonly numWarmup: number;
+  /** Draws after warm-up this run keeps (a continued run: this many more, see {@link runPlan}). */
   readonly nDraws: number;
   /** Transitions skipped between kept draws after warm-up (thinning; 0 keeps every one). */
   readonly thin: number;
@@ -58,6 +65,45 @@ export interface PerChainSettings {
   /** After each round of transitions: the round (1-based) and, per chain run, its divergences so far after and during warm-up. */
   readonly onRound?: (round: number, divergences: readonly number[], warmupDivergences: readonly number[]) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Continue these chains instead of starting them: one state per entry of `chains` (the same
+   * chains, in order), all at the same transition, from a previous run with these settings. The
+   * run then takes the rest of warm-up and keeps `nDraws` more draws after it (see {@link runPlan}).
+   */
+  readonly from?: readonly ChainState[];
+}
+
+/**
+ * One chain between two transitions, as plain data (typed arrays and numbers, so it crosses
+ * worker boundaries and storage): with the run's seed and settings, all a chain needs to
+ * continue exactly as if it had never stopped (its random numbers are a function of its key
+ * `foldIn(seed, chain)` and the transition index, so no PRNG position is carried).
+ */
+export interface ChainState {
+  /** The chain's index c. */
+  readonly chain: number;
+  /** The next transition to run (0-based, warm-up included). */
+  readonly transition: number;
+  /** The position (unconstrained), and the log density and its gradient there. */
+  readonly q: Float64Array;
+  readonly lp: number;
+  readonly grad: Float64Array;
+  readonly stepSize: number;
+  /** The inverse metric: the diagonal (`dim`), or the dense covariance (`dim × dim`, row-major). */
+  readonly invMetric: Float64Array;
+  /** Proposals the step-size heuristic rejected after the last transition (they count in the next draw's `rejections`). */
+  readonly failures: number;
+  /** Divergent transitions so far, after and during warm-up (for progress reports). */
+  readonly divergences: number;
+  readonly warmupDivergences: number;
+  /** Where Stan's warm-up schedule is (unused once it has ended). */
+  readonly warmup: WarmupState;
+  /**
+   * Draws this chain kept beyond the run's returned ones (`numResults`): chains on worker threads
+   * see an abort at different transitions, and the partial keeps the prefix every chain reached.
+   * A continued run returns them first, so the pieces still join into the uninterrupted run.
+   */
+  readonly pending?: ChainDraws;
 }
 
 /** Per chain run: kept draws (row-major `[numResults, dim]`) and their statistics. */
@@ -84,11 +130,31 @@ export interface PerChainRun {
   readonly chains: readonly ChainDraws[];
   /** The rejected proposals of every chain, warm-up included, by kind. */
   readonly rejections: RejectionLog;
+  /** Each chain's state after its last transition (the abort's point when aborted), to continue it with `from`. */
+  readonly states: readonly ChainState[];
 }
 
 /** Transitions after warm-up that keep `nDraws` draws with `thin` skipped between them (sampleChain's count). */
 export function transitionsFor(nDraws: number, thin: number): number {
   return nDraws + (nDraws - 1) * thin;
+}
+
+/**
+ * The transitions a run takes and the draws it keeps: from `first` (0, or the transition of the
+ * states it continues) to `end` (exclusive), keeping the warm-up draws still to come (unless
+ * `discardTuning`) and `nDraws` more after warm-up. A continued run's thinning follows the
+ * transition index, so pieces keep the draws one longer run would.
+ * @example
+ * runPlan({ numWarmup: 10, nDraws: 5, thin: 0, discardTuning: true });   // { first: 0, end: 15, kept: 5 }
+ */
+export function runPlan(s: Pick<PerChainSettings, 'numWarmup' | 'nDraws' | 'thin' | 'discardTuning' | 'from'>): { first: number; end: number; kept: number } {
+  const { numWarmup, thin } = s;
+  const kept = (t: number) => (t < numWarmup ? !s.discardTuning : (t - numWarmup) % (thin + 1) === 0);
+  // Where each continued chain's returned draws stop: its transition, or the one of its first pending draw.
+  const start = (f: ChainState) => { let t = f.transition; for (let p = f.pending?.stepSize.length ?? 0; p > 0 && t > 0;) if (kept(--t)) p--; return t; };
+  const first = s.from === undefined || s.from.length === 0 ? 0 : Math.min(...s.from.map(start));
+  const before = first <= numWarmup ? 0 : Math.ceil((first - numWarmup) / (thin + 1));   // draws after warm-up kept before `first`
+  return { first, end: numWarmup + transitionsFor(before + s.nDraws, thin), kept: (s.discardTuning ? 0 : Math.max(0, numWarmup - first)) + s.nDraws };
 }
 
 function allocDraws(n: number, dim: number): ChainDraws {
@@ -102,7 +168,7 @@ function allocDraws(n: number, dim: number): ChainDraws {
 /** Runs the chains; returns what was kept (a prefix of every chain when aborted). */
 export function runPerChain(target: FlatTarget, seed: KeyArray, s: PerChainSettings): PerChainRun {
   const run = startChains(target, seed, s);
-  for (let t = 0; t < run.total; t++) {
+  for (let t = run.first; t < run.end; t++) {
     if (s.signal?.aborted) return run.result(true);
     run.round(t);
   }
@@ -135,7 +201,7 @@ export function runSteps<T>(steps: Generator<void, T, void>): T {
 export function* perChainSteps(target: FlatTarget, seed: KeyArray, s: PerChainSettings): Generator<void, PerChainRun, void> {
   const run = startChains(target, seed, s);
   yield;
-  for (let t = 0; t < run.total; t++) {
+  for (let t = run.first; t < run.end; t++) {
     if (s.signal?.aborted) return run.result(true);
     run.round(t);
     yield;
@@ -143,42 +209,48 @@ export function* perChainSteps(target: FlatTarget, seed: KeyArray, s: PerChainSe
   return run.result(false);
 }
 
-/** The chains initialised (start, step-size heuristic, warm-up begun), with the round of transition t and the result so far. */
-function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): { total: number; round(t: number): void; result(aborted: boolean): PerChainRun } {
+/** The chains initialised (start, step-size heuristic, warm-up begun; or restored from `from`), with the round of transition t and the result so far. */
+function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): { first: number; end: number; round(t: number): void; result(aborted: boolean): PerChainRun } {
   const { dim, numWarmup } = s;
   const f: LogDensityGradient = (x, g) => target.logDensityGradient(x, g);
   if (s.signal !== undefined && (s.signal === null || typeof s.signal !== 'object' || typeof s.signal.aborted !== 'boolean')) fail('type', s.fn, 'signal', 'must be an AbortSignal', s.signal);
-  const total = numWarmup + transitionsFor(s.nDraws, s.thin);
-  const kept = s.discardTuning ? s.nDraws : numWarmup + s.nDraws;
+  const { first, end, kept } = runPlan(s);
   // Checked before allocating: each chain keeps kept × dim doubles.
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   const log = new RejectionLog();
   let now = -1;                  // the transition under way (−1: the first step-size heuristic)
-  const runs = s.chains.map((c) => {
+  const runs = s.chains.map((c, j) => {
     const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
     const chain = new NutsChain(f, dim, rng, {
       maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric,
       onReject: (threw, error, lp, q) => log.record(c, now, now < numWarmup, threw, error, lp, q),
     });
-    rng.begin(0);
-    let x0 = s.init?.(c);
-    if (x0 === undefined) x0 = uniformInit(s, chain, c);
-    else if (tryPosition(chain, x0) !== undefined) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x0)}`, x0);
-    chain.stepSize = s.initStepSize;
     const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging, s.metric);
-    warmup.begin(chain);
-    chain.initStepSize(s.fn);
-    return { chain, warmup, draws: allocDraws(kept, dim) };
+    const from = s.from?.[j];
+    if (from !== undefined) restoreChain(chain, warmup, from, s.fn);
+    else {
+      rng.begin(0);
+      let x0 = s.init?.(c);
+      if (x0 === undefined) x0 = uniformInit(s, chain, c);
+      else if (tryPosition(chain, x0) !== undefined) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x0)}`, x0);
+      chain.stepSize = s.initStepSize;
+      warmup.begin(chain);
+      chain.initStepSize(s.fn);
+    }
+    const draws = allocDraws(kept, dim), pending = from?.pending;
+    if (pending !== undefined) copyDraws(pending, 0, pending.stepSize.length, draws, 0, dim);
+    return { c, chain, warmup, draws, from: from?.transition ?? first, pending: pending?.stepSize.length ?? 0 };
   });
-  const divergences = new Array<number>(runs.length).fill(0), warmupDivergences = new Array<number>(runs.length).fill(0);
-  let numResults = 0;
+  const divergences = runs.map((_, j) => s.from?.[j]?.divergences ?? 0), warmupDivergences = runs.map((_, j) => s.from?.[j]?.warmupDivergences ?? 0);
+  let numResults = 0, next = first;
   return {
-    total,
+    first, end,
     round(t) {
       now = t;
       const keep = t >= numWarmup ? (t - numWarmup) % (s.thin + 1) === 0 : !s.discardTuning;
       for (let j = 0; j < runs.length; j++) {
         const r = runs[j]!, chain = r.chain;
+        if (t < r.from) continue;          // a chain continued from further on (its draws up to there are pending ones)
         chain.rng.begin(t + 1);
         const stepSize = chain.stepSize;
         chain.transition();
@@ -191,10 +263,62 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
         }
       }
       if (keep) numResults++;
+      next = t + 1;
       s.onRound?.(t + 1, divergences, warmupDivergences);
     },
-    result: (aborted) => ({ numResults, aborted, chains: runs.map((r) => r.draws), rejections: log }),
+    result: (aborted) => {
+      // A chain continued from further on may hold more draws than the others (its pending ones): the run returns the common prefix.
+      const counts = runs.map((r) => Math.max(numResults, r.pending));
+      const common = Math.min(...counts);
+      return {
+        numResults: common, aborted, chains: runs.map((r) => r.draws), rejections: log,
+        states: runs.map((r, j) => withPending(chainState(r.c, Math.max(next, r.from), r.chain, r.warmup, divergences[j]!, warmupDivergences[j]!), r.draws, common, counts[j]!, dim)),
+      };
+    },
   };
+}
+
+/** Copies draws `[from, to)` of `src` to row `at` of `dst`. */
+function copyDraws(src: ChainDraws, from: number, to: number, dst: ChainDraws, at: number, dim: number): void {
+  dst.q.set(src.q.subarray(from * dim, to * dim), at * dim);
+  for (const k of DRAW_STATS) (dst[k] as Float64Array).set((src[k] as Float64Array).subarray(from, to), at);
+}
+
+/** The per-draw statistics of {@link ChainDraws} (all but `q`). */
+export const DRAW_STATS = ['stepSize', 'nSteps', 'treeDepth', 'diverging', 'acceptStat', 'energy', 'lp', 'moved', 'rejections'] as const;
+
+/**
+ * `state` with the draws `[common, count)` of `draws` (kept but not returned) put before its own
+ * pending ones: what a continued run returns first.
+ * @example
+ * withPending(state, draws, 120, 123, dim);   // state.pending: draws 120, 121, 122 (then any it had)
+ */
+export function withPending(state: ChainState, draws: ChainDraws, common: number, count: number, dim: number): ChainState {
+  const extra = Math.max(0, count - common), had = state.pending?.stepSize.length ?? 0;
+  if (extra === 0) return state;
+  const pending = allocDraws(extra + had, dim);
+  copyDraws(draws, common, count, pending, 0, dim);
+  if (had > 0) copyDraws(state.pending!, 0, had, pending, extra, dim);
+  return { ...state, pending };
+}
+
+/** Chain c's state before transition `transition` (copies). */
+function chainState(c: number, transition: number, chain: NutsChain, warmup: StanWarmup, divergences: number, warmupDivergences: number): ChainState {
+  return {
+    chain: c, transition, q: chain.q.slice(), lp: chain.lp, grad: chain.grad.slice(), stepSize: chain.stepSize,
+    invMetric: chain.dense === null ? chain.invMetric.slice() : chain.dense.cov.slice(), failures: chain.failures,
+    divergences, warmupDivergences, warmup: warmup.snapshot(),
+  };
+}
+
+/** Puts a fresh chain and warm-up where `st` says (no evaluation, no random numbers: the next transition's stream is its own). */
+function restoreChain(chain: NutsChain, warmup: StanWarmup, st: ChainState, fn: string): void {
+  chain.restorePosition(st.q, st.lp, st.grad);
+  chain.stepSize = st.stepSize;
+  if (chain.dense === null) chain.invMetric.set(st.invMetric);
+  else chain.dense.set(st.invMetric, fn);
+  chain.failures = st.failures;
+  warmup.restore(st.warmup);
 }
 
 function record(d: ChainDraws, i: number, chain: NutsChain, stepSize: number): void {

@@ -75,4 +75,25 @@ export class StanWarmup {
   end(chain: NutsChain): void {
     chain.stepSize = this.da.final();
   }
+
+  /** Where the schedule is, as plain data (copies): enough for `restore` to continue it exactly. */
+  snapshot(): WarmupState {
+    return { counter: this.counter, window: this.next, dualAveraging: this.da.state(), welford: this.welford.state() };
+  }
+
+  /** Continues from a `snapshot()` of a warm-up with the same settings. */
+  restore(s: WarmupState): void {
+    this.counter = s.counter;
+    this.next = s.window;
+    this.da.setState(s.dualAveraging);
+    this.welford.setState(s.welford);
+  }
+}
+
+/** A {@link StanWarmup}'s position, as plain data: warm-up steps taken, the current slow window, dual averaging's `[μ, counter, s̄, x̄]`, the window's running moments (M₂ `dim` or `dim × dim`). */
+export interface WarmupState {
+  readonly counter: number;
+  readonly window: number;
+  readonly dualAveraging: readonly number[];
+  readonly welford: { readonly n: number; readonly mean: Float64Array; readonly m2: Float64Array };
 }

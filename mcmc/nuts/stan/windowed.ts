@@ -5,7 +5,8 @@
  */
 import { checkFinite, checkNonNegativeInteger, checkOptions, fail } from '../../../src/checks.js';
 import { getModes } from '../../../src/config.js';
-import type { KeyArray } from '../../../src/random/key-array.js';
+import { IMPLS, KeyArray } from '../../../src/random/key-array.js';
+import type { ImplName } from '../../../src/random/impl.js';
 import { asTensor } from '../../../src/tensor/core.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import { compileTarget, flatConstrain, flatTarget } from '../../../distributions/compile-log-density.js';
@@ -13,8 +14,8 @@ import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import type { PartialValues, Struct, StructKind } from '../../../distributions/joint/values.js';
 import { AbortError } from '../../abort-error.js';
 import { chainInit, chainRow, unconstrainDraw } from '../../internal/init.js';
-import { compiledField, constrainDraws, FN, positiveNumber, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedTrace } from '../windowed-common.js';
-import { perChainSteps, transitionsFor, type PerChainRun, type PerChainSettings } from './per-chain.js';
+import { compiledField, constrainDraws, FN, positiveNumber, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedTrace } from '../windowed-common.js';
+import { perChainSteps, runPlan, type ChainState, type PerChainRun, type PerChainSettings } from './per-chain.js';
 import { runChainsOnCores } from './cores.js';
 import { failureLocator, whyNotFinite } from '../../internal/locate-failure.js';
 import { STAN_DUAL_AVERAGING } from './warmup.js';
@@ -22,34 +23,51 @@ import { STAN_DUAL_AVERAGING } from './warmup.js';
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
 export function* perChainNuts<K extends StructKind>(
   m: FlatModel, o: WindowedAdaptiveNutsOptions, seed: KeyArray,
-  nChains: number, numWarmup: number, nDraws: number, thin: number, discardTuning: boolean,
+  nChains: number, numWarmup: number, nDraws: number, thin: number, discardTuning: boolean, resume?: PerChainResume,
 ): Generator<void, Omit<WindowedAdaptiveNutsResult<K, WindowedTrace>, 'warnings'>, void> {
   const perChain = "with adaptation: 'per-chain'";
   if (o.traceFn !== undefined) fail('range', FN, 'traceFn', `is not available ${perChain} (it reads the batched kernel's results); use adaptation: 'pooled'`, 'traceFn');
   const positive = (arg: string, v: unknown, dflt: number, max = Infinity): number => (v === undefined ? dflt : positiveNumber(arg, v, max));
   const da = checkOptions(FN, o.dualAveraging as { explorationShrinkage?: number; stepCountSmoothing?: number; decayRate?: number } | undefined,
     ['explorationShrinkage', 'stepCountSmoothing', 'decayRate']);
+  const daBase = resume === undefined ? STAN_DUAL_AVERAGING : { targetAcceptProb: resume.targetAcceptProb, ...resume.dualAveraging };
   const dualAveraging = {
-    targetAcceptProb: positive('targetAcceptProb', o.targetAcceptProb, STAN_DUAL_AVERAGING.targetAcceptProb, 1),
-    explorationShrinkage: positive('dualAveraging.explorationShrinkage', da.explorationShrinkage, STAN_DUAL_AVERAGING.explorationShrinkage),
-    stepCountSmoothing: positive('dualAveraging.stepCountSmoothing', da.stepCountSmoothing, STAN_DUAL_AVERAGING.stepCountSmoothing),
-    decayRate: positive('dualAveraging.decayRate', da.decayRate, STAN_DUAL_AVERAGING.decayRate),
+    targetAcceptProb: positive('targetAcceptProb', o.targetAcceptProb, daBase.targetAcceptProb, 1),
+    explorationShrinkage: positive('dualAveraging.explorationShrinkage', da.explorationShrinkage, daBase.explorationShrinkage),
+    stepCountSmoothing: positive('dualAveraging.stepCountSmoothing', da.stepCountSmoothing, daBase.stepCountSmoothing),
+    decayRate: positive('dualAveraging.decayRate', da.decayRate, daBase.decayRate),
   };
   if (o.initStepSize !== undefined && typeof o.initStepSize !== 'number') fail('range', FN, 'initStepSize', `must be one number ${perChain} (a chain has one step size)`, o.initStepSize);
-  const maxTreeDepth = checkNonNegativeInteger(FN, 'maxTreeDepth', o.maxTreeDepth ?? 10);
+  const maxTreeDepth = checkNonNegativeInteger(FN, 'maxTreeDepth', o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10);
   if (maxTreeDepth < 1) fail('range', FN, 'maxTreeDepth', 'must be at least 1', maxTreeDepth);
-  let chains = Array.from({ length: nChains }, (_, c) => c);
+  const maxEnergyDiff = positive('maxEnergyDiff', o.maxEnergyDiff, resume?.maxEnergyDiff ?? 1000), metric = o.metric ?? resume?.metric ?? 'diagonal';
+  let chains = resume === undefined ? Array.from({ length: nChains }, (_, c) => c) : resume.chains.map((st) => st.chain);
   if (o.chainIndex !== undefined) {
     const c = checkNonNegativeInteger(FN, 'chainIndex', o.chainIndex);
     if (c >= nChains) fail('range', FN, 'chainIndex', `must be below nChains = ${nChains}`, c);
+    if (!chains.includes(c)) fail('range', FN, 'chainIndex', `must be one of previous's chains (${chains.join(', ')})`, c);
     chains = [c];
   }
   const dim = m.sizes.reduce((a, b) => a + b, 0);
+  let from: ChainState[] | undefined;
+  if (resume !== undefined) {
+    same('maxTreeDepth', maxTreeDepth, resume.maxTreeDepth);
+    same('maxEnergyDiff', maxEnergyDiff, resume.maxEnergyDiff);
+    same('metric', metric, resume.metric);
+    same('targetAcceptProb', dualAveraging.targetAcceptProb, resume.targetAcceptProb);
+    for (const k of ['explorationShrinkage', 'stepCountSmoothing', 'decayRate'] as const) same(`dualAveraging.${k}`, dualAveraging[k], resume.dualAveraging[k]);
+    if (resume.dim !== dim) fail('range', FN, 'previous', `comes from a model of ${resume.dim} unconstrained coordinates, and this one has ${dim}: give the same model and pins`, resume.dim);
+    from = chains.map((c) => resume.chains.find((st) => st.chain === c)!);
+  }
   const target = flatTarget(FN, m, o.compile !== false);
   const initOption = o.init ?? 'uniform';
-  const init = o.currentState !== undefined ? chainStart(m, o.currentState, nChains)
+  const init = resume !== undefined ? undefined : o.currentState !== undefined ? chainStart(m, o.currentState, nChains)
     : initOption === 'uniform' ? undefined : chainInit(FN, m, target.value, initOption, nChains, seed);
-  const total = numWarmup + transitionsFor(nDraws, thin);
+  const plan = runPlan({ numWarmup, nDraws, thin, discardTuning, ...(from === undefined ? {} : { from }) });
+  if (from !== undefined && from.some((st) => st.transition > plan.end)) {
+    fail('range', FN, 'nDraws', `must keep at least the draws some chains of previous already hold (they stopped at transition ${Math.max(...from.map((st) => st.transition))})`, nDraws);
+  }
+  const total = plan.end;
   let onRound: ((round: number, divergences: readonly number[], warmupDivergences: readonly number[]) => void) | undefined;
   if (o.onProgress !== undefined) {
     const report = o.onProgress, interval = checkFinite(FN, 'progressInterval', o.progressInterval ?? 100);
@@ -64,20 +82,69 @@ export function* perChainNuts<K extends StructKind>(
   }
   const settings: PerChainSettings = {
     fn: FN, modelName: m.pinned.distribution.name, dim, chains, numWarmup, nDraws, thin, discardTuning,
-    maxTreeDepth, maxEnergyDiff: positive('maxEnergyDiff', o.maxEnergyDiff, 1000), metric: o.metric ?? 'diagonal',
+    maxTreeDepth, maxEnergyDiff, metric,
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     initRadius: positive('initRadius', o.initRadius, 2), whyNotFinite: (x) => whyNotFinite(m, target.value, x),
     ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
+    ...(from === undefined ? {} : { from }),
   };
   // On worker threads when that pays (the same bits), else here, a round of transitions per step.
   const onCores = runChainsOnCores(target.value, target.compiled ? compileTarget(FN, m) : target.reason!, seed, settings, o.cores);
   const run = onCores.run ?? (yield* perChainSteps(target.value, seed, settings));
-  const { draws, trace } = perChainResult<K>(m, run, numWarmup, discardTuning, o.compile !== false);
+  const { draws, trace } = perChainResult<K>(m, run, Math.max(0, numWarmup - plan.first), discardTuning, o.compile !== false);
+  const before = plan.first <= numWarmup ? 0 : Math.ceil((plan.first - numWarmup) / (thin + 1));
+  const resumeOut: PerChainResume = {
+    seed: { impl: seed.impl.name, data: seed.data.slice() }, modes: settings.modes, nChains, dim, numAdaptationSteps: numWarmup, numStepsBetweenResults: thin, discardTuning,
+    metric, maxTreeDepth, maxEnergyDiff, targetAcceptProb: dualAveraging.targetAcceptProb,
+    dualAveraging: { explorationShrinkage: dualAveraging.explorationShrinkage, stepCountSmoothing: dualAveraging.stepCountSmoothing, decayRate: dualAveraging.decayRate },
+    nDraws: before + nDraws, chains: run.states,
+  };
   if (run.aborted) {
-    const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined };
+    const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined, resume: resumeOut };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace, ...compiledField(target), rejections: run.rejections.rejections(failureLocator(m)), parallel: onCores.parallel };
+  return { draws, trace, ...compiledField(target), rejections: run.rejections.rejections(failureLocator(m)), parallel: onCores.parallel, resume: resumeOut };
+}
+
+/** A setting given with `previous` must be the one the chains ran with. */
+function same(arg: string, given: unknown, previous: unknown): void {
+  if (given !== previous) fail('range', FN, arg, `must be ${String(previous)}, as in previous (a continued chain keeps its settings)`, given);
+}
+
+/**
+ * `previous`' resume state, checked (its shape, and the modes and model it needs), or a
+ * TypeError/RangeError naming `previous`. Typed arrays are checked for their lengths, so a state
+ * that went through storage and came back with the wrong arrays is caught here.
+ * @example
+ * const resume = checkResume(result);   // result.resume, checked
+ */
+export function checkResume(previous: unknown): PerChainResume {
+  const bad = (why: string, v: unknown = previous): never => fail('type', FN, 'previous', why, v);
+  if (previous === null || typeof previous !== 'object') return bad("must be a per-chain windowedAdaptiveNuts result, or an aborted run's partial");
+  const r = (previous as { resume?: unknown }).resume as PerChainResume | undefined;
+  if (r === undefined || r === null || typeof r !== 'object' || !Array.isArray(r.chains)) {
+    return bad("must be a per-chain windowedAdaptiveNuts result, or an aborted run's partial (it has no `resume`: pooled runs are not resumable this way; resume their `chain` with sampleChain)");
+  }
+  if (!(typeof r.seed?.impl === 'string' && r.seed.impl in IMPLS && r.seed.data instanceof Uint32Array)) bad('has no valid `resume.seed`', r.seed);
+  const modes = getModes();
+  if (r.modes?.x64 !== modes.x64 || r.modes?.partitionable !== modes.partitionable) fail('range', FN, 'previous', `ran with modes ${JSON.stringify(r.modes)}, and configure() now gives ${JSON.stringify(modes)}: continue it under the same modes`, r.modes);
+  const n = r.metric === 'dense' ? r.dim * r.dim : r.dim;
+  r.chains.forEach((st, j) => {
+    const ok = st !== null && typeof st === 'object' && Number.isInteger(st.chain) && st.chain >= 0 && st.chain < r.nChains && Number.isInteger(st.transition) && st.transition >= 0
+      && st.q instanceof Float64Array && st.q.length === r.dim && st.grad instanceof Float64Array && st.grad.length === r.dim && st.invMetric instanceof Float64Array && st.invMetric.length === n
+      && typeof st.lp === 'number' && typeof st.stepSize === 'number' && typeof st.warmup === 'object' && st.warmup !== null;
+    if (!ok) bad(`has a malformed state for resume.chains[${j}]`, st);
+  });
+  return r;
+}
+
+/**
+ * The run's key from a resume state.
+ * @example
+ * resumeSeed(result.resume!).data;   // the words of sanitizeSeed(seed)
+ */
+export function resumeSeed(r: PerChainResume): KeyArray {
+  return new KeyArray(IMPLS[r.seed.impl as ImplName], r.seed.data.slice(), []);
 }
 
 /**
@@ -85,7 +152,7 @@ export function* perChainNuts<K extends StructKind>(
  * (each draw mapped to constrained space on its own, by the compiled joint bijector, so the model
  * never sees a draws or chains axis), the trace `[N, C]`.
  */
-function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, numWarmup: number, discardTuning: boolean, compile: boolean): { draws: Struct<K, Tensor>; trace: WindowedTrace } {
+function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, warmupLeft: number, discardTuning: boolean, compile: boolean): { draws: Struct<K, Tensor>; trace: WindowedTrace } {
   const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
   const draws = constrainDraws<K>(m, flatConstrain(FN, m, compile).value, N, C, (t, c) => run.chains[c]!.q.subarray(t * dim, (t + 1) * dim));
   const stat = <A extends Float64Array | Int32Array | Uint8Array>(pick: (d: PerChainRun['chains'][number]) => A, make: (n: number) => A, dtype: 'float64' | 'int32' | 'bool', map = (v: number) => v) => {
@@ -95,7 +162,7 @@ function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, nu
   };
   const f64 = (n: number) => new Float64Array(n), i32 = (n: number) => new Int32Array(n), u8 = (n: number) => new Uint8Array(n);
   const tune = new Uint8Array(N * C);
-  if (!discardTuning) tune.fill(1, 0, Math.min(N, numWarmup) * C);
+  if (!discardTuning) tune.fill(1, 0, Math.min(N, warmupLeft) * C);
   return {
     draws,
     trace: {

@@ -27,6 +27,17 @@ describe('windowedAdaptiveNutsChains', () => {
     }
   }, 120_000);
 
+  it('the chains\' own end states come back: rejections as in this thread, and a resume state that continues them exactly', async () => {
+    const r = await windowedAdaptiveNutsChains({ model: url, nChains: 2, seed: 4, workers: 2 });
+    const want = windowedAdaptiveNuts(model, { ...options, pins, nChains: 2, seed: 4 });
+    expect(r.rejections).toEqual(want.rejections);
+    expect(r.resume!.chains.map((st) => [st.chain, st.transition])).toEqual([[0, 85], [1, 85]]);
+    // 10 more draws from the workers' states equal draws 25..34 of a 35-draw run in this thread.
+    const more = windowedAdaptiveNuts(model, { pins, previous: r, nDraws: 10 });
+    const longer = windowedAdaptiveNuts(model, { ...options, pins, nChains: 2, seed: 4, nDraws: 35 });
+    expect(bits((more.draws as Record<string, Tensor>).b!)).toEqual(bits((longer.draws as Record<string, Tensor>).b!).slice(2 * 2 * 25));
+  }, 120_000);
+
   it('a warm pool from createWorkerPool serves several calls with the same bits', async () => {
     const pool = await createWorkerPool({ model: url, workers: 2 });
     try {
