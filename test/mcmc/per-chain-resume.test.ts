@@ -156,3 +156,19 @@ describe('per-chain engine: a run continued from its returned state equals the r
     expect(() => windowedAdaptiveNuts(model(), { pins: base.pins, previous: broken })).toThrow(/malformed state for resume.chains\[0\]/);
   });
 });
+
+describe('README: continuing a finished run', () => {
+  it('first 500 draws then 500 more equal one run of 1000', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }), sigma: new HalfNormal({ scale: 1 }),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: sigma }), sampleShape: [3] }),
+    });
+    const first = windowedAdaptiveNuts(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, nDraws: 500 });
+    const more = windowedAdaptiveNuts(model, { pins: { y: [1.2, 0.7, 2.1] }, previous: first, nDraws: 500 });
+    const whole = windowedAdaptiveNuts(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, nDraws: 1000 });
+    for (const v of ['mu', 'sigma']) {
+      const a = [...first.draws[v]!.toNumbers(), ...more.draws[v]!.toNumbers()], b = whole.draws[v]!.toNumbers();
+      expect(a.every((x, i) => Object.is(x, b[i]))).toBe(true);
+    }
+  });
+});
