@@ -5,7 +5,8 @@
 // kernels are made per call by named factories (LKJ/Cholesky-LKJ with an MVN-TriL and take/concat,
 // Dirichlet/Binomial/negative binomial/MVN-diag, and the kernel-call ops: cholesky,
 // triangularSolve, choleskySolve, logDet, inv, matmul, dot, logsumexp, max, min, prod, mean over
-// an axis, cumsum, cumlogsumexp, variance, std, astype, stopGradient); programs that call an unregistered
+// an axis, cumsum, cumlogsumexp, variance, std, lbeta, igamma, igammac, betainc, astype,
+// stopGradient); programs that call an unregistered
 // function or a kernel made without a factory (Categorical's) are refused with a reason naming it.
 // Deterministic: no randomness.
 import { createRequire } from 'node:module';
@@ -27,6 +28,7 @@ import { cholesky, choleskySolve, inv, logDet, triangularSolve } from '../../src
 import { dot, matmul } from '../../src/tensor/ops/matmul.js';
 import { cumlogsumexp, cumsum } from '../../src/tensor/ops/cumulative.js';
 import { std, variance } from '../../src/tensor/ops/moments.js';
+import { betainc, igamma, igammac, lbeta } from '../../src/tensor/ops/special.js';
 import { logsumexp, max, mean, min, prod, sum } from '../../src/tensor/ops/reduce.js';
 import { concat, gather, reshape, slice, stack, transpose } from '../../src/tensor/ops/shape.js';
 import { kernelFactory, remakeKernel } from '../../src/tensor/lowering.js';
@@ -86,6 +88,7 @@ const opsModel = new D.JointDistributionNamed({
       sum(triangularSolve(l, slice(x, [4], [2]))), sum(triangularSolve(l, a, { transpose: true })), sum(choleskySolve(l, slice(x, [2], [2]))),
       logDet(l), sum(inv(spd)), dot(x, x), logsumexp(x), max(x), min(x), prod(slice(x, [0], [3])), sum(mean(reshape(x, [2, 3]), 1)),
       sum(cumsum(x)), sum(cumlogsumexp(x)), sum(stopGradient(x)), sum(where(greater(x, 0), x, softplus(x))), variance(x), sum(std(reshape(x, [3, 2]), 0)),
+      sum(lbeta(exp(x), 1.5)), sum(igamma(exp(x), 0.7)), sum(igammac(2, exp(x))), sum(betainc(exp(x), tensor([2]), 0.3)),
     ];
     return new D.Normal({ loc: sub(terms.reduce((u, v) => add(u, v)), tensor(3)), scale: 10 });
   },
