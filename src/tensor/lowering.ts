@@ -194,8 +194,10 @@ const made = new WeakMap<object, KernelSource>();
  *
  * @throws TypeError when another factory already has the name.
  * @example
- * const takeLowering = kernelFactory('take', (idx: Int32Array): Lowering => ({ name: 'take', forward(ins, out) { … } }));
- * kernelSource(takeLowering(Int32Array.of(2, 0)));   // { factory: 'take', args: [Int32Array [2, 0]] }
+ * const scaled = kernelFactory('example.scaled', (k: number) => (x: number) => k * x);
+ * const f = scaled(3);
+ * kernelSource(f);                                     // { factory: 'example.scaled', args: [3] }
+ * (remakeKernel('example.scaled', [3]) as typeof f)(2); // 6, as f(2)
  */
 export function kernelFactory<A extends readonly unknown[], R extends object>(name: string, make: (...args: A) => R): (...args: A) => R {
   if (factories.has(name)) throw new TypeError(`kernelFactory: the name "${name}" is already taken`);
@@ -211,7 +213,7 @@ export function kernelFactory<A extends readonly unknown[], R extends object>(na
  * The factory name and arguments a kernel was made from by a {@link kernelFactory}, or undefined.
  *
  * @example
- * kernelSource(someLowering)?.factory;   // 'take'
+ * kernelSource(Math.exp);   // undefined: no factory made it (see kernelFactory's example for one that did)
  */
 export function kernelSource(k: unknown): KernelSource | undefined {
   return (typeof k === 'object' || typeof k === 'function') && k !== null ? made.get(k) : undefined;
@@ -223,6 +225,8 @@ export function kernelSource(k: unknown): KernelSource | undefined {
  * @throws TypeError when no factory has that name here.
  * @example
  * const op = remakeKernel('take', [Int32Array.of(2, 0)]) as Lowering;
+ * const out = new Float64Array(2);
+ * op.forward([[10, 20, 30]], out);   // out = [30, 10]
  */
 export function remakeKernel(name: string, args: readonly unknown[]): unknown {
   const make = factories.get(name);
