@@ -17,6 +17,14 @@ import { randomLogGamma } from './internal/tfp-random-gamma.js';
 import { detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
 
+// logProb's partials at module scope: one function for every call, named by the portable registry (a compiled model's workers resolve it by name).
+const logProbPartials = (out: Float64Array, k: number, n: number, a: number, b: number, y: number): void => {
+  if (!(y > -Infinity)) return;
+  out[1] = digammaDiff(n - k + 1, k) - digammaDiff(n + b - k, a + k);
+  out[2] = digammaDiff(a, k) - digammaDiff(a + b, n);
+  out[3] = digammaDiff(b, n - k) - digammaDiff(a + b, n);
+};
+
 export interface BetaBinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
   readonly totalCount: TensorLike;
@@ -79,13 +87,7 @@ export class BetaBinomial extends Distribution<FloatDType> {
 
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('BetaBinomial.logProb', [['value', x], ['totalCount', this.totalCount], ['concentration1', this.concentration1], ['concentration0', this.concentration0]],
-      betaBinomialLogPmf,
-      (out, k, n, a, b, y) => {
-        if (!(y > -Infinity)) return;
-        out[1] = digammaDiff(n - k + 1, k) - digammaDiff(n + b - k, a + k);
-        out[2] = digammaDiff(a, k) - digammaDiff(a + b, n);
-        out[3] = digammaDiff(b, n - k) - digammaDiff(a + b, n);
-      });
+      betaBinomialLogPmf, logProbPartials);
   }
 
   /** n·α/(α + β). */

@@ -18,6 +18,20 @@ import { randomBinomial } from './internal/tfp-random-binomial.js';
 import { detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
 
+// logProb's functions at module scope: one function for every call, named by the portable registry (a compiled model's workers resolve them by name).
+const logProbLogits = (k: number, n: number, l: number): number => binomialLogPmf(k, n, sigmoidScalar(l), sigmoidScalar(-l), -softplusScalar(-l), -softplusScalar(l));
+const logProbLogitsPartials = (out: Float64Array, k: number, n: number, l: number, _d: number, y: number): void => {
+  if (!(y > -Infinity)) return;
+  out[1] = -softplusScalar(l) + digammaDiff(n - k + 1, k);
+  out[2] = k - n * sigmoidScalar(l);
+};
+const logProbProbs = (k: number, n: number, p: number): number => binomialLogPmf(k, n, p, 1 - p, detLog(p), detLog1p(-p));
+const logProbProbsPartials = (out: Float64Array, k: number, n: number, p: number, _d: number, y: number): void => {
+  if (!(y > -Infinity)) return;
+  out[1] = detLog1p(-p) + digammaDiff(n - k + 1, k);
+  out[2] = (k === 0 ? 0 : k / p) - (n - k === 0 ? 0 : (n - k) / (1 - p));
+};
+
 export interface BinomialOptions extends DistributionOptions {
   /** Number of trials n ≥ 0 (integer-valued; checked under `validateArgs`). */
   readonly totalCount: TensorLike;
@@ -89,21 +103,9 @@ export class Binomial extends Distribution<FloatDType> {
 
   protected override logProbImpl(x: Tensor): Tensor {
     if (this.logits !== undefined) {
-      return fusedMap('Binomial.logProb', [['value', x], ['totalCount', this.totalCount], ['logits', this.logits]],
-        (k, n, l) => binomialLogPmf(k, n, sigmoidScalar(l), sigmoidScalar(-l), -softplusScalar(-l), -softplusScalar(l)),
-        (out, k, n, l, _d, y) => {
-          if (!(y > -Infinity)) return;
-          out[1] = -softplusScalar(l) + digammaDiff(n - k + 1, k);
-          out[2] = k - n * sigmoidScalar(l);
-        });
+      return fusedMap('Binomial.logProb', [['value', x], ['totalCount', this.totalCount], ['logits', this.logits]], logProbLogits, logProbLogitsPartials);
     }
-    return fusedMap('Binomial.logProb', [['value', x], ['totalCount', this.totalCount], ['probs', this.probs!]],
-      (k, n, p) => binomialLogPmf(k, n, p, 1 - p, detLog(p), detLog1p(-p)),
-      (out, k, n, p, _d, y) => {
-        if (!(y > -Infinity)) return;
-        out[1] = detLog1p(-p) + digammaDiff(n - k + 1, k);
-        out[2] = (k === 0 ? 0 : k / p) - (n - k === 0 ? 0 : (n - k) / (1 - p));
-      });
+    return fusedMap('Binomial.logProb', [['value', x], ['totalCount', this.totalCount], ['probs', this.probs!]], logProbProbs, logProbProbsPartials);
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.tail('cdf', x, true); }

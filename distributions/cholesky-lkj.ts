@@ -13,8 +13,17 @@ import { Distribution, type DistributionOptions } from './distribution.js';
 import { positive, type Constraint } from './internal/constraints.js';
 import { fusedMap } from './internal/fused.js';
 import { sampleLkj } from './internal/lkj-onion.js';
-import { correlationCholeskyFactor, dLogNormalizer, logNormalizer } from './lkj.js';
+import { correlationCholeskyFactor, dLogNormalizer, dLogNormalizerOf, logNormalizer, logNormalizerOf } from './lkj.js';
+import { kernelFactory } from '../src/tensor/lowering.js';
 import { brand } from '../src/brand.js';
+
+// logProb's scalar function and partials for dimension D, made by named factories (sent to workers as the name and D).
+// A NaN or −∞ sum means a diagonal entry < 0, = 0 or NaN: off the support.
+const logProbOf = kernelFactory('CholeskyLKJ.logProb#f', (D: number) => (s: number, t: number, eta: number) =>
+  (Number.isNaN(s) || Number.isNaN(t) || s === -Infinity ? -Infinity : (2 * eta - 2) * s + t - logNormalizer(D, eta)));
+const logProbPartialsOf = kernelFactory('CholeskyLKJ.logProb#partials', (D: number) => (out: Float64Array, s: number, _t: number, eta: number) => {
+  out[0] = 2 * eta - 2; out[1] = 1; out[2] = 2 * s - dLogNormalizer(D, eta);
+});
 
 export interface CholeskyLKJOptions extends DistributionOptions {
   /** D, the size of the factors (a non-negative integer). */
@@ -79,9 +88,7 @@ export class CholeskyLKJ extends Distribution<FloatDType> {
     // Σᵢ (2η − 2 + D − 1 − i)·log Lᵢᵢ − log Z(η) = (2η − 2)·S + T − log Z(η).
     const S = sum(logDiag, -1), T = sum(mul(new Tensor(w, [D], x.dtype), logDiag), -1);
     return fusedMap('CholeskyLKJ.logProb', [['Σ log diag', S], ['Σ (D − 1 − i)·log diag', T], ['concentration', this.concentration]],
-      // A NaN or −∞ sum means a diagonal entry < 0, = 0 or NaN: off the support.
-      (s, t, eta) => (Number.isNaN(s) || Number.isNaN(t) || s === -Infinity ? -Infinity : (2 * eta - 2) * s + t - logNormalizer(D, eta)),
-      (out, s, _t, eta) => { out[0] = 2 * eta - 2; out[1] = 1; out[2] = 2 * s - dLogNormalizer(D, eta); });
+      logProbOf(D), logProbPartialsOf(D));
   }
 
   /**
@@ -91,8 +98,7 @@ export class CholeskyLKJ extends Distribution<FloatDType> {
    */
   logNormalization(): Tensor {
     const D = this.dimension;
-    return fusedMap('CholeskyLKJ.logNormalization', [['concentration', this.concentration]],
-      (eta) => logNormalizer(D, eta), (out, eta) => { out[0] = dLogNormalizer(D, eta); });
+    return fusedMap('CholeskyLKJ.logNormalization', [['concentration', this.concentration]], logNormalizerOf(D), dLogNormalizerOf(D));
   }
 
   protected override defaultEventSpaceBijectorImpl(): Bijector { return new CorrelationCholesky({ validateArgs: this.validateArgs }); }

@@ -20,6 +20,10 @@ import { registerKL } from './kl.js';
 import { detExp, detLog } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
 
+// logProb's functions at module scope: one function for every call, named by the portable registry (a compiled model's workers resolve them by name).
+const logProbTerm = (v: number, a: number): number => (v < 0 ? -Infinity : a === 1 ? 0 : (a - 1) * detLog(v));
+const logProbTermPartials = (out: Float64Array, v: number, a: number): void => { out[0] = a === 1 ? 0 : (a - 1) / v; out[1] = detLog(v); };
+
 export interface DirichletOptions extends DistributionOptions {
   /** Concentrations α > 0, shape [..., k] with k ≥ 2 (the last axis is the event). */
   readonly concentration: TensorLike;
@@ -93,9 +97,7 @@ export class Dirichlet extends Distribution<FloatDType> {
   protected override get support() { return simplex(); }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    const terms = fusedMap('Dirichlet.logProb', [['value', x], ['concentration', this.concentration]],
-      (v, a) => (v < 0 ? -Infinity : a === 1 ? 0 : (a - 1) * detLog(v)),
-      (out, v, a) => { out[0] = a === 1 ? 0 : (a - 1) / v; out[1] = detLog(v); });
+    const terms = fusedMap('Dirichlet.logProb', [['value', x], ['concentration', this.concentration]], logProbTerm, logProbTermPartials);
     return sub(sum(terms, -1), this.logBeta());
   }
 

@@ -30,6 +30,9 @@ export interface ImproperUniformOptions extends DistributionOptions {
 }
 
 const FN = 'ImproperUniform';
+// logProb's functions at module scope: one function for every call, named by the portable registry (a compiled model's workers resolve them by name).
+const logProbInside = (v: number, l: number, h: number): number => (v >= l && v <= h ? 0 : -Infinity);
+const logProbInsidePartials = (out: Float64Array): void => { out[0] = 0; out[1] = 0; out[2] = 0; };
 
 /**
  * The improper flat prior: density 1 (log density 0) everywhere on ℝ, on a half-line
@@ -142,7 +145,7 @@ export class ImproperUniform extends Distribution<FloatDType> {
   protected override logProbImpl(x: Tensor): Tensor {
     const [lo, hi] = this.bounds();
     const fn = `${FN}.logProb`;
-    const lp = fusedMap(fn, [['value', x], ['low', lo], ['high', hi]], (v, l, h) => (v >= l && v <= h ? 0 : -Infinity), (out) => { out[0] = 0; out[1] = 0; out[2] = 0; });
+    const lp = fusedMap(fn, [['value', x], ['low', lo], ['high', hi]], logProbInside, logProbInsidePartials);
     const e = this.declaredEvent.length;
     const shape = broadcastShapes(fn, [['value', lp.shape], ['batchShape + eventShape', [...this.declaredBatch, ...this.declaredEvent]]]);
     const b = broadcastTo(lp, shape);

@@ -3,7 +3,7 @@ import type { KeyArray } from '../src/random/key-array.js';
 import { broadcastData } from '../src/tensor/broadcast.js';
 import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
-import type { Flat, Lowering } from '../src/tensor/lowering.js';
+import { kernelFactory, type Flat, type Lowering } from '../src/tensor/lowering.js';
 import { eye, zerosLike } from '../src/tensor/ops/create.js';
 import { add, clip, div, log, mul, stopGradient, sub } from '../src/tensor/ops/elementwise.js';
 import { cholesky, logDet } from '../src/tensor/ops/linalg.js';
@@ -98,9 +98,7 @@ export class LKJ extends Distribution<FloatDType> {
   protected override logProbImpl(x: Tensor): Tensor {
     const [logdet, valid] = this.inputOutputCholesky ? choleskyLogDet(x) : logAbsDet(x);
     const D = this.dimension;
-    return fusedMap('LKJ.logProb', [['log det', logdet], ['concentration', this.concentration], ['valid', valid]],
-      (ld, eta, ok) => (ok ? (eta - 1) * ld - logNormalizer(D, eta) : -Infinity),
-      (out, ld, eta) => { out[0] = eta - 1; out[1] = ld - dLogNormalizer(D, eta); });
+    return fusedMap('LKJ.logProb', [['log det', logdet], ['concentration', this.concentration], ['valid', valid]], logProbOf(D), logProbPartialsOf(D));
   }
 
   /**
@@ -110,8 +108,7 @@ export class LKJ extends Distribution<FloatDType> {
    */
   logNormalization(): Tensor {
     const D = this.dimension;
-    return fusedMap('LKJ.logNormalization', [['concentration', this.concentration]],
-      (eta) => logNormalizer(D, eta), (out, eta) => { out[0] = dLogNormalizer(D, eta); });
+    return fusedMap('LKJ.logNormalization', [['concentration', this.concentration]], logNormalizerOf(D), dLogNormalizerOf(D));
   }
 
   protected override meanImpl(): Tensor {
@@ -141,6 +138,22 @@ export function logNormalizer(D: number, eta: number): number {
   for (let k = 1; k < D; k++) s += logGammaDifference(k / 2, eta + (D - 1 - k) / 2);
   return s;
 }
+
+// The scalar functions of the fused nodes, made per dimension by named factories (a compiled model sends them to workers as the name and D).
+const logProbOf = kernelFactory('LKJ.logProb#f', (D: number) => (ld: number, eta: number, ok: number) => (ok ? (eta - 1) * ld - logNormalizer(D, eta) : -Infinity));
+const logProbPartialsOf = kernelFactory('LKJ.logProb#partials', (D: number) => (out: Float64Array, ld: number, eta: number) => { out[0] = eta - 1; out[1] = ld - dLogNormalizer(D, eta); });
+/**
+ * η ↦ log Z(η) for dimension D, as a portable scalar function (also CholeskyLKJ's).
+ * @example
+ * logNormalizerOf(2)(1); // → log 2
+ */
+export const logNormalizerOf = kernelFactory('LKJ.logNormalization#f', (D: number) => (eta: number) => logNormalizer(D, eta));
+/**
+ * The partial of {@link logNormalizerOf}, written into out[0].
+ * @example
+ * const out = new Float64Array(1); dLogNormalizerOf(2)(out, 1); // out[0] = ψ(1) − ψ(1.5)
+ */
+export const dLogNormalizerOf = kernelFactory('LKJ.logNormalization#partials', (D: number) => (out: Float64Array, eta: number) => { out[0] = dLogNormalizer(D, eta); });
 
 /**
  * ∂ log Z / ∂η = Σₖ [ψ(η + (D−1−k)/2) − ψ(η + (D−1)/2)].
@@ -180,23 +193,30 @@ function logAbsDet(x: Tensor): [Tensor, Tensor] {
   const xv = numbers(x);
   luLogDet(xv, count, D, lu, piv, out, ok);
   const tracked = isTracked(x), traced = tracing();
-  const op: Lowering | string = !traced ? 'LKJ.logAbsDet' : {
-    name: 'LKJ.logAbsDet',
-    forward(ins, o) { luLogDet(ins[0]!, count, D, lu, piv, o, null); },
-    backward(g, _ins, _o, parts) { if (parts[0]) logAbsDetGrad(lu, piv, count, D, g, col, parts[0]); },
-  };
+  const op: Lowering | string = !traced ? 'LKJ.logAbsDet' : logAbsDetLowering(count, D);
   const value = result(out, batch, [x], !tracked ? null : (g) => {
     const gx = new Float64Array(x.size);
     logAbsDetGrad(lu, piv, count, D, g, col, gx);
     return [gx];
   }, undefined, op);
-  let validOp: Lowering | string = 'LKJ.positiveDefinite';
-  if (traced) {
-    const lu2 = new Float64Array(lu.length), piv2 = new Int32Array(piv.length), ld = new Float64Array(count);
-    validOp = { name: 'LKJ.positiveDefinite', forward(ins, o) { luLogDet(ins[0]!, count, D, lu2, piv2, ld, o); } };
-  }
-  return [value, result(ok, batch, [x], null, undefined, validOp)];
+  return [value, result(ok, batch, [x], null, undefined, traced ? positiveDefiniteLowering(count, D) : 'LKJ.positiveDefinite')];
 }
+
+/** logAbsDet's compiled kernel: the backward pass solves with the factors its forward pass left in its scratch. */
+const logAbsDetLowering = kernelFactory('LKJ.logAbsDet', (count: number, D: number): Lowering => {
+  const lu = new Float64Array(count * D * D), piv = new Int32Array(count * D), col = new Float64Array(D);
+  return {
+    name: 'LKJ.logAbsDet',
+    forward(ins, o) { luLogDet(ins[0]!, count, D, lu, piv, o, null); },
+    backward(g, _ins, _o, parts) { if (parts[0]) logAbsDetGrad(lu, piv, count, D, g, col, parts[0]); },
+  };
+});
+
+/** logAbsDet's validity flag as a compiled kernel (no gradient). */
+const positiveDefiniteLowering = kernelFactory('LKJ.positiveDefinite', (count: number, D: number): Lowering => {
+  const lu = new Float64Array(count * D * D), piv = new Int32Array(count * D), ld = new Float64Array(count);
+  return { name: 'LKJ.positiveDefinite', forward(ins, o) { luLogDet(ins[0]!, count, D, lu, piv, ld, o); } };
+});
 
 /**
  * LU with partial pivoting of each of the `count` D×D matrices at `xv` into `lu` and `piv`:
@@ -260,17 +280,22 @@ function isPositiveDefinite(v: ArrayLike<number>, o: number, D: number): boolean
 /** 2 Σ log Lᵢᵢ of each factor (TFP's Cholesky-form log det), and whether every Lᵢᵢ > 0. */
 function choleskyLogDet(x: Tensor): [Tensor, Tensor] {
   const D = x.shape[x.ndim - 1]!, batch = x.shape.slice(0, -2), count = sizeOf(batch);
-  const positiveDiagonal = (xv: ArrayLike<number>, ok: Flat) => {
-    for (let q = 0; q < count; q++) {
-      ok[q] = 1;
-      for (let i = 0; i < D; i++) if (!(xv[q * D * D + i * (D + 1)]! > 0)) ok[q] = 0;
-    }
-  };
   const ok = floatStorage(floatKind(x), count);
-  positiveDiagonal(numbers(x), ok);
-  const op: Lowering | string = !tracing() ? 'LKJ.positiveDiagonal' : { name: 'LKJ.positiveDiagonal', forward: (ins, o) => positiveDiagonal(ins[0]!, o) };
+  positiveDiagonal(numbers(x), count, D, ok);
+  const op: Lowering | string = !tracing() ? 'LKJ.positiveDiagonal' : positiveDiagonalLowering(count, D);
   return [logDet(x), result(ok, batch, [x], null, undefined, op)];
 }
+
+/** 1 into ok[q] where every diagonal entry of the q-th D×D factor is positive, else 0. */
+function positiveDiagonal(xv: ArrayLike<number>, count: number, D: number, ok: Flat): void {
+  for (let q = 0; q < count; q++) {
+    ok[q] = 1;
+    for (let i = 0; i < D; i++) if (!(xv[q * D * D + i * (D + 1)]! > 0)) ok[q] = 0;
+  }
+}
+
+const positiveDiagonalLowering = kernelFactory('LKJ.positiveDiagonal', (count: number, D: number): Lowering => (
+  { name: 'LKJ.positiveDiagonal', forward: (ins, o) => positiveDiagonal(ins[0]!, count, D, o) }));
 
 /** Symmetric, unit diagonal, entries in [−1, 1] (within 1e-6), positive definite: what `validateArgs` checks on LKJ values. */
 const correlationMatrix: Constraint = {

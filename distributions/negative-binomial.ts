@@ -16,6 +16,23 @@ import { fusedMap } from './internal/fused.js';
 import { LOG_TAIL_THRESHOLD, logTailSeries } from './internal/log-tail.js';
 import { detExp, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
+import { kernelFactory } from '../src/tensor/lowering.js';
+
+/** [p, 1 − p, log p, log(1 − p)] from the parameter t (logits or probs). */
+function parts(logits: boolean, t: number): [number, number, number, number] {
+  return logits ? [sigmoidScalar(t), sigmoidScalar(-t), -softplusScalar(-t), -softplusScalar(t)] : [t, 1 - t, detLog(t), detLog1p(-t)];
+}
+// logProb's function and partials per parameterisation, made by named factories (a compiled model's workers make them again from the name and the flag).
+const logProbOf = kernelFactory('NegativeBinomial.logProb#f', (logits: boolean) => (k: number, r: number, t: number): number => {
+  const [p, q, lp, lq] = parts(logits, t);
+  return negativeBinomialLogPmf(k, r, p, q, lp, lq);
+});
+const logProbPartialsOf = kernelFactory('NegativeBinomial.logProb#partials', (logits: boolean) => (out: Float64Array, k: number, r: number, t: number, _d: number, y: number): void => {
+  if (!(y > -Infinity)) return;
+  const [p, q, , lq] = parts(logits, t);
+  out[1] = lq + digammaDiff(r, k);
+  out[2] = logits ? k * q - r * p : (k === 0 ? 0 : k / p) - r / q;
+});
 
 export interface NegativeBinomialOptions extends DistributionOptions {
   /** r > 0, the number of failures that ends the experiment (any positive real). */
@@ -73,9 +90,7 @@ export class NegativeBinomial extends Distribution<FloatDType> {
   logitsParameter(): Tensor { return logitsOf(this.logits, this.probs); }
   private get paramEntry(): [string, Tensor] { return this.logits ? ['logits', this.logits] : ['probs', this.probs!]; }
   /** [p, 1 − p, log p, log(1 − p)] from the given parameter. */
-  private parts(t: number): [number, number, number, number] {
-    return this.logits ? [sigmoidScalar(t), sigmoidScalar(-t), -softplusScalar(-t), -softplusScalar(t)] : [t, 1 - t, detLog(t), detLog1p(-t)];
-  }
+  private parts(t: number): [number, number, number, number] { return parts(this.logits !== undefined, t); }
   /** d(parameter-space)/d p: 1 for probs, p(1 − p) for logits. */
   private dp(t: number): number { return this.logits ? sigmoidScalar(t) * sigmoidScalar(-t) : 1; }
 
@@ -91,13 +106,7 @@ export class NegativeBinomial extends Distribution<FloatDType> {
 
   protected override logProbImpl(x: Tensor): Tensor {
     return fusedMap('NegativeBinomial.logProb', [['value', x], ['totalCount', this.totalCount], this.paramEntry],
-      (k, r, t) => { const [p, q, lp, lq] = this.parts(t); return negativeBinomialLogPmf(k, r, p, q, lp, lq); },
-      (out, k, r, t, _d, y) => {
-        if (!(y > -Infinity)) return;
-        const [p, q, , lq] = this.parts(t);
-        out[1] = lq + digammaDiff(r, k);
-        out[2] = this.logits ? k * q - r * p : (k === 0 ? 0 : k / p) - r / q;
-      });
+      logProbOf(this.logits !== undefined), logProbPartialsOf(this.logits !== undefined));
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.tail('cdf', x, true); }

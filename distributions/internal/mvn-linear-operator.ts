@@ -14,6 +14,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { normal as samplersNormal } from '../../src/samplers/normal.js';
 import { broadcastShapes } from '../../src/tensor/broadcast.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
+import { kernelFactory } from '../../src/tensor/lowering.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import { add, div, mul, square, sub } from '../../src/tensor/ops/elementwise.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
@@ -27,6 +28,9 @@ import { registerKL } from '../kl.js';
 import { detLog } from '../../src/math/index.js';
 
 const LOG_2PI = detLog(2 * Math.PI);
+// logProb's scalar function for the constant c = (k/2)·log 2π, made by a named factory (sent to workers as the name and c), and its constant partials.
+const logProbOf = kernelFactory('MultivariateNormal.logProb#f', (c: number) => (q: number, l: number) => -0.5 * q - l - c);
+const logProbPartials = (out: Float64Array): void => { out[0] = -0.5; out[1] = -1; };
 
 /**
  * The number `v` as a scalar tensor of `t`'s float dtype (so float32 parameters stay float32).
@@ -123,8 +127,7 @@ export abstract class MultivariateNormalLinearOperator extends Distribution<Floa
   protected override logProbImpl(x: Tensor): Tensor {
     const z = this.scaleSolve(this.loc === undefined ? x : sub(x, this.loc));
     const c = 0.5 * this.eventSize * LOG_2PI;
-    return fusedMap(`${this.fn}.logProb`, [['‖S⁻¹(x − loc)‖²', sum(square(z), -1)], ['log|det S|', this.scaleLogAbsDet()]],
-      (q, l) => -0.5 * q - l - c, (out) => { out[0] = -0.5; out[1] = -1; });
+    return fusedMap(`${this.fn}.logProb`, [['‖S⁻¹(x − loc)‖²', sum(square(z), -1)], ['log|det S|', this.scaleLogAbsDet()]], logProbOf(c), logProbPartials);
   }
 
   private full(): number[] { return [...this.batchShape, this.eventSize]; }

@@ -2,10 +2,19 @@
  * The tensor ops' registry source for portable programs (see `portable.ts`): every exported op
  * of the element-wise and special-function modules traced once at scalar inputs, so the scalar
  * functions their lowerings carry get names (`exp#f`, `exp#df`, `lgamma#df`, …). Ops that
- * cannot run at those inputs register nothing.
+ * cannot run at those inputs register nothing. Also loads every op module whose kernels are made
+ * by named factories, so a thread that imports this can make them.
  */
 import * as elementwise from '../tensor/ops/elementwise.js';
 import * as special from '../tensor/ops/special.js';
+// The modules whose kernels are made by named factories (`kernelFactory`): a factory exists in a thread once its module has run, so every thread that rebuilds programs loads them all.
+import '../tensor/ops/cumulative.js';
+import '../tensor/ops/linalg.js';
+import '../tensor/ops/matmul.js';
+import '../tensor/ops/moments.js';
+import '../tensor/ops/reduce.js';
+import '../tensor/ops/shape.js';
+import '../tensor/tensor.js';
 import { Tensor } from '../tensor/tensor.js';
 import { addPortableSource, registerTracedLowerings } from './portable.js';
 

@@ -11,12 +11,14 @@
  * source traces small library computations (`registerTracedLowerings`) and names every function
  * their element-wise lowerings carry `<op name>#<role>` (`Normal.logProb#f`,
  * `Normal.logProb#hoisted.core`); every thread runs the same sources in the same order, so a
- * name means the same function everywhere. A function that no source reaches (a closure made per
- * call, a user's function) and a kernel-call op (`cholesky`, `concat`: its lowering is a closure
- * over shapes) make the program not portable, and `exportCompiled` says which one.
+ * name means the same function everywhere. A kernel made per call (a kernel-call op's lowering,
+ * a closure over shapes, index maps or flags) crosses as the name of the `kernelFactory` that made
+ * it and the arguments it was made from (src/tensor/lowering.ts), and the receiving thread makes it
+ * again. A function that no source reaches and no factory made (a user's function) and a kernel
+ * made without a factory make the program not portable, and `exportCompiled` says which one.
  */
 import type { TensorLike } from '../tensor/core.js';
-import type { Elementwise, Flat, Lowering } from '../tensor/lowering.js';
+import { kernelSource, remakeKernel, type Elementwise, type Flat, type Lowering } from '../tensor/lowering.js';
 import type { Tensor } from '../tensor/tensor.js';
 import type { Compiled } from './codegen.js';
 import { traceProgram, type Program } from './trace.js';
@@ -27,7 +29,13 @@ export type PortableEntry =
   /** A registered function by name, with its arity (checked by the receiving thread). */
   | { readonly fn: string; readonly arity: number }
   | { readonly list: readonly (PortableEntry | null)[] }
-  | { readonly number: number };
+  | { readonly number: number }
+  /** A kernel (lowering or scalar function) made per call by a named `kernelFactory`, and the arguments it was made from. */
+  | { readonly make: string; readonly args: readonly (PortableEntry | null)[] }
+  | { readonly record: readonly (readonly [string, PortableEntry | null])[] }
+  | { readonly string: string }
+  | { readonly boolean: boolean }
+  | { readonly undefined: true };
 
 /** A compiled program as plain data (structured-cloneable): the source and its bound values. */
 export interface PortableProgram {
@@ -134,8 +142,8 @@ function describe(v: unknown, owner: readonly (Lowering | null)[]): string {
 
 /**
  * A compiled program as a structured-cloneable {@link PortableProgram}, or the reason it has
- * none: a kernel-call op (its lowering is a closure over shapes, with no portable form), or a
- * function no registry source reaches. Needs `valueAndGrad` (a program compiled with gradients,
+ * none: a kernel-call op whose lowering no `kernelFactory` made, or a function no registry source
+ * reaches and no factory made. Needs `valueAndGrad` (a program compiled with gradients,
  * one output value). Buffers are copied by the structured clone; views of one buffer stay views
  * of one buffer when the description is posted in one message.
  *
@@ -150,19 +158,32 @@ export function exportCompiled(c: Compiled): ExportResult {
   const program = (c as { readonly program?: Program }).program;
   const lowerings = program?.trace.nodes.map((n) => n.op) ?? c.env.filter(isLowering);
   let reason: string | undefined;
+  const kernels = new Map<unknown, PortableEntry>();
   const entry = (v: unknown): PortableEntry | null => {
     if (reason !== undefined) return null;
     if (v === null) return null;
     if (ArrayBuffer.isView(v) && !(v instanceof DataView)) return { data: v as Flat };
     if (typeof v === 'number') return { number: v };
+    if (typeof v === 'string') return { string: v };
+    if (typeof v === 'boolean') return { boolean: v };
+    if (v === undefined) return { undefined: true };
     if (Array.isArray(v)) return { list: v.map(entry) };
+    // A kernel made per call by a named factory: its name and arguments (a registered name wins: it is the same function everywhere).
+    const made = typeof v === 'function' && byFunction.has(v) ? undefined : kernelSource(v);
+    if (made !== undefined) {
+      // One entry per kernel: the source binds a lowering once for its forward and once for its backward, which may share state (structured cloning keeps the sharing).
+      let e = kernels.get(v);
+      if (e === undefined) kernels.set(v, e = { make: made.factory, args: made.args.map(entry) });
+      return e;
+    }
+    if (!isLowering(v) && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return { record: Object.entries(v as object).map(([k, u]) => [k, entry(u)] as const) };
     if (typeof v === 'function') {
       const name = byFunction.get(v);
       if (name !== undefined) return { fn: name, arity: v.length };
       reason = `it calls ${describe(v, lowerings)}, which is not a registered library function`;
       return null;
     }
-    if (isLowering(v)) reason = `the op \`${v.name}\` runs as a kernel call (a closure over its shapes), which has no portable form yet`;
+    if (isLowering(v)) reason = `the op \`${v.name}\` runs as a kernel call made without a named factory (\`kernelFactory\`), which has no portable form yet`;
     else reason = `it binds a value of type ${typeof v} that cannot be sent`;
     return null;
   };
@@ -186,11 +207,21 @@ export function importCompiled(p: PortableProgram): (x: ArrayLike<number>, grad:
   ready();
   // Names are given in registration order: a thread whose sources registered other functions (another version, a code path that differs) would read them differently, so refuse rather than compute with another function.
   if (p.registry !== registryHash()) throw new TypeError('importCompiled: this thread\'s registry of library functions differs from the one the program was exported with (is it the same stochax?)');
+  const remade = new Map<PortableEntry, unknown>();   // one kernel per entry (see exportCompiled)
   const value = (e: PortableEntry | null): unknown => {
     if (e === null) return null;
     if ('data' in e) return e.data;
     if ('number' in e) return e.number;
     if ('list' in e) return e.list.map(value);
+    if ('string' in e) return e.string;
+    if ('boolean' in e) return e.boolean;
+    if ('undefined' in e) return undefined;
+    if ('record' in e) return Object.fromEntries(e.record.map(([k, u]) => [k, value(u)]));
+    if ('make' in e) {
+      let k = remade.get(e);
+      if (!remade.has(e)) remade.set(e, k = remakeKernel(e.make, e.args.map(value)));
+      return k;
+    }
     const f = byName.get(e.fn);
     if (f === undefined) throw new TypeError(`importCompiled: the function "${e.fn}" is not registered in this thread (is it the same stochax?)`);
     if (f.length !== e.arity) throw new TypeError(`importCompiled: "${e.fn}" names a different function in this thread (another stochax version?)`);

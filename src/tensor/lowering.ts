@@ -174,3 +174,62 @@ export function noLoweringError(name: string): UntraceableError {
 export function nestedGradError(): UntraceableError {
   return new UntraceableError('compile: a traced value reached a nested `grad`/`valueAndGrad`; differentiate the whole function with the compiler instead');
 }
+
+/** How another thread rebuilds a kernel made per call: its factory's name and the arguments it was made from. */
+export interface KernelSource {
+  readonly factory: string;
+  /** Plain data (numbers, strings, booleans, null/undefined, typed arrays, arrays and records of them) or functions and kernels that are themselves portable. */
+  readonly args: readonly unknown[];
+}
+
+const factories = new Map<string, (...args: never[]) => unknown>();
+const made = new WeakMap<object, KernelSource>();
+
+/**
+ * Wraps a per-call kernel factory (a lowering, or a scalar function, made from shapes, index
+ * maps and flags) under a stable name, so every kernel it makes can be rebuilt in another
+ * thread from the name and the arguments (`src/compile/portable.ts`): the same code over the
+ * same data computes the same bits. Call it once at module scope; the factory must be pure in
+ * its arguments (capture nothing else that varies) and its arguments must not be mutated after.
+ *
+ * @throws TypeError when another factory already has the name.
+ * @example
+ * const scaled = kernelFactory('example.scaled', (k: number) => (x: number) => k * x);
+ * const f = scaled(3);
+ * kernelSource(f);                                     // { factory: 'example.scaled', args: [3] }
+ * (remakeKernel('example.scaled', [3]) as typeof f)(2); // 6, as f(2)
+ */
+export function kernelFactory<A extends readonly unknown[], R extends object>(name: string, make: (...args: A) => R): (...args: A) => R {
+  if (factories.has(name)) throw new TypeError(`kernelFactory: the name "${name}" is already taken`);
+  factories.set(name, make as (...args: never[]) => unknown);
+  return (...args: A): R => {
+    const k = make(...args);
+    made.set(k, { factory: name, args });
+    return k;
+  };
+}
+
+/**
+ * The factory name and arguments a kernel was made from by a {@link kernelFactory}, or undefined.
+ *
+ * @example
+ * kernelSource(Math.exp);   // undefined: no factory made it (see kernelFactory's example for one that did)
+ */
+export function kernelSource(k: unknown): KernelSource | undefined {
+  return (typeof k === 'object' || typeof k === 'function') && k !== null ? made.get(k) : undefined;
+}
+
+/**
+ * Makes the kernel a named factory makes from `args` (in this thread; see {@link kernelFactory}).
+ *
+ * @throws TypeError when no factory has that name here.
+ * @example
+ * const op = remakeKernel('take', [Int32Array.of(2, 0)]) as Lowering;
+ * const out = new Float64Array(2);
+ * op.forward([[10, 20, 30]], out);   // out = [30, 10]
+ */
+export function remakeKernel(name: string, args: readonly unknown[]): unknown {
+  const make = factories.get(name);
+  if (make === undefined) throw new TypeError(`remakeKernel: no kernel factory is named "${name}" in this thread (is it the same stochax?)`);
+  return (make as (...a: readonly unknown[]) => unknown)(...args);
+}

@@ -1,7 +1,7 @@
 import { brand } from '../brand.js';
 import { checkNesting, checkShape, fail, show } from '../checks.js';
 import { allocate, DTYPES, dtypeOfData, INT_DTYPES, intRange, isBigIntDType, type DataOf, type DType, type IntDType, type TensorData } from './dtype.js';
-import { isTraced, tracedValueError, type Flat, type Lowering } from './lowering.js';
+import { isTraced, kernelFactory, tracedValueError, type Flat, type Lowering } from './lowering.js';
 import { sizeOf } from './shapes.js';
 import type { TapeNode } from './tape.js';
 
@@ -208,7 +208,8 @@ function formatValues(t: Tensor): string {
   return axis(0, 0);
 }
 
-function castLowering(dtype: DType, gradient: boolean): Lowering {
+/** astype's kernel (made by a named factory: a compiled model's workers make it again from the dtype and the flag). */
+const castLowering = kernelFactory('astype', (dtype: DType, gradient: boolean): Lowering => {
   return {
     name: 'astype',
     forward(ins, out) {
@@ -217,7 +218,7 @@ function castLowering(dtype: DType, gradient: boolean): Lowering {
     },
     ...(gradient ? { backward(g: Float64Array, _ins: readonly ArrayLike<number>[], _out: ArrayLike<number>, parts: readonly (Float64Array | null)[]) { parts[0]?.set(g); } } : {}),
   };
-}
+});
 
 function convert(v: number | bigint, dtype: DType): number | bigint {
   if (isBigIntDType(dtype)) return typeof v === 'bigint' ? v : BigInt(Math.trunc(v));

@@ -1,9 +1,14 @@
 // Portable compiled programs (src/compile/portable.ts): a compiled log density exported to plain
 // data, rebuilt in a worker thread, gives the original's value and gradient bit for bit (eight
 // schools, a logistic regression, a hierarchical model over several distributions) at ordinary
-// and awkward points (±0, tiny, huge, overflowing, NaN, ±Infinity); programs that call an
-// unregistered function or a kernel-call op (a Cholesky/LKJ model) are refused with a reason
-// naming it. Deterministic: no randomness.
+// and awkward points (±0, tiny, huge, overflowing, NaN, ±Infinity), and so do the models whose
+// kernels are made per call by named factories (LKJ/Cholesky-LKJ with an MVN-TriL and take/concat,
+// Dirichlet/Binomial/negative binomial/MVN-diag, and the kernel-call ops: cholesky,
+// triangularSolve, choleskySolve, logDet, inv, matmul, dot, logsumexp, max, min, prod, mean over
+// an axis, cumsum, cumlogsumexp, variance, std, lbeta, igamma, igammac, betainc, astype,
+// stopGradient); programs that call an unregistered
+// function or a kernel made without a factory (Categorical's) are refused with a reason naming it.
+// Deterministic: no randomness.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -18,7 +23,15 @@ import { model as logReg, pins as logRegPins } from '../../bench/models/logistic
 import '../../mcmc/nuts/stan/portable-catalogue.js';
 import { exportCompiled, importCompiled, type PortableProgram } from '../../src/compile/portable.js';
 import type { Compiled } from '../../src/compile/codegen.js';
-import { exp } from '../../src/tensor/ops/elementwise.js';
+import { add, exp, greater, mul, softplus, stopGradient, sub, where } from '../../src/tensor/ops/elementwise.js';
+import { cholesky, choleskySolve, inv, logDet, triangularSolve } from '../../src/tensor/ops/linalg.js';
+import { dot, matmul } from '../../src/tensor/ops/matmul.js';
+import { cumlogsumexp, cumsum } from '../../src/tensor/ops/cumulative.js';
+import { std, variance } from '../../src/tensor/ops/moments.js';
+import { betainc, igamma, igammac, lbeta } from '../../src/tensor/ops/special.js';
+import { logsumexp, max, mean, min, prod, sum } from '../../src/tensor/ops/reduce.js';
+import { concat, gather, reshape, slice, stack, transpose } from '../../src/tensor/ops/shape.js';
+import { kernelFactory, remakeKernel } from '../../src/tensor/lowering.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 
 const compiled = (model: unknown, pins: Record<string, unknown>): Compiled => compileTarget('test', flatModel('test', pinModel('test', model, pins as never) as JointDistributionPinned<StructKind>));
@@ -35,10 +48,59 @@ const counts = new D.JointDistributionNamed({
 });
 const countPins = { y: tensor([1, 0, 4]), k: tensor(1), w: tensor(0.7) };
 
+// A correlation factor and scales (CholeskyLKJ, HalfNormal) giving an MVN-TriL's scale, with the
+// location built by concat and transpose (take) and read back through gather and slice (take).
+const lkjMvn = new D.JointDistributionNamed({
+  L: new D.CholeskyLKJ({ dimension: 3, concentration: 2 }),
+  s: new D.Sample({ distribution: new D.HalfNormal({ scale: 1 }), sampleShape: 3 }),
+  m: new D.Sample({ distribution: new D.Normal({ loc: 0, scale: 1 }), sampleShape: 2 }),
+  y: (m: Tensor, s: Tensor, L: Tensor) => new D.Sample({
+    distribution: new D.MultivariateNormalTriL({
+      loc: gather(slice(transpose(reshape(concat([m, stack([sum(m)]), m]), [1, 5])), [0, 0], [3, 1]), tensor([0, 1, 2], 'int32')).reshape([3]),
+      scaleTril: mul(L, reshape(s, [3, 1])),
+    }),
+    sampleShape: 2,
+  }),
+});
+const lkjMvnPins = { y: tensor([[0.1, 0.2, 0.3], [1, 0, -1]]) };
+
+// Per-call scalar functions now at module scope or made by factories: Dirichlet, Binomial (both
+// parameterisations), negative binomial (logits), MVN-diag, and an LKJ on correlation matrices.
+const simplexCounts = new D.JointDistributionNamed({
+  w: new D.Dirichlet({ concentration: tensor([1.5, 2, 3]) }),
+  a: new D.Normal({ loc: 0, scale: 1 }),
+  k: (a: Tensor) => new D.Binomial({ totalCount: 7, logits: a }),
+  j: (w: Tensor) => new D.Independent({ distribution: new D.Binomial({ totalCount: tensor([4, 5, 6]), probs: w }), reinterpretedBatchNdims: 1 }),
+  r: (a: Tensor) => new D.NegativeBinomial({ totalCount: 3, logits: a }),
+  v: (w: Tensor, a: Tensor) => new D.MultivariateNormalDiag({ loc: w, scaleDiag: stack([exp(a), tensor(1), tensor(2)]) }),
+  C: new D.LKJ({ dimension: 2, concentration: 1.5 }),
+});
+const simplexPins = { k: tensor(3), j: tensor([1, 2, 6]), r: tensor(4), v: tensor([0.2, -0.1, 0.5]) };
+
+// The kernel-call ops, each on traced values, summed into one observed Normal's location.
+const opsModel = new D.JointDistributionNamed({
+  x: new D.Sample({ distribution: new D.Normal({ loc: 0, scale: 1 }), sampleShape: 6 }),
+  y: (x: Tensor) => {
+    const a = reshape(slice(x, [0], [4]), [2, 2]);
+    const spd = add(matmul(a, transpose(a)), tensor([[2, 0], [0, 2]]));
+    const l = cholesky(spd);
+    const terms = [
+      sum(triangularSolve(l, slice(x, [4], [2]))), sum(triangularSolve(l, a, { transpose: true })), sum(choleskySolve(l, slice(x, [2], [2]))),
+      logDet(l), sum(inv(spd)), dot(x, x), logsumexp(x), max(x), min(x), prod(slice(x, [0], [3])), sum(mean(reshape(x, [2, 3]), 1)),
+      sum(cumsum(x)), sum(cumlogsumexp(x)), sum(stopGradient(x)), sum(where(greater(x, 0), x, softplus(x))), variance(x), sum(std(reshape(x, [3, 2]), 0)),
+      sum(lbeta(exp(x), 1.5)), sum(igamma(exp(x), 0.7)), sum(igammac(2, exp(x))), sum(betainc(exp(x), tensor([2]), 0.3)),
+    ];
+    return new D.Normal({ loc: sub(terms.reduce((u, v) => add(u, v)), tensor(3)), scale: 10 });
+  },
+});
+
 const MODELS: [string, Compiled][] = [
   ['eight schools', compiled(nonCentered, { y: schoolsY })],
   ['logistic regression', compiled(logReg, logRegPins)],
   ['hierarchical counts', compiled(counts, countPins)],
+  ['CholeskyLKJ + MVN-TriL + take/concat', compiled(lkjMvn, lkjMvnPins)],
+  ['Dirichlet + Binomial + negative binomial + MVN-diag + LKJ', compiled(simplexCounts, simplexPins)],
+  ['kernel-call ops', compiled(opsModel, { y: tensor(0.5) })],
 ];
 
 /** Points: ordinary ones and awkward ones (±0, subnormal-small, large, overflowing, NaN, ±Infinity in one coordinate). */
@@ -56,22 +118,25 @@ function points(dim: number): Float64Array[] {
  * code than in the interpreter (tier-up timing varies between threads), and nothing reads them.
  */
 const bits = (v: number) => { if (v !== v) return 'NaN'; const b = new Float64Array([v]); return Array.from(new Uint32Array(b.buffer)).join(':'); };
-/** A value and gradient as bit strings (−0 and 0 apart). */
+/** A value and gradient as bit strings (−0 and 0 apart), or the error's class and message (a Cholesky of a non-finite matrix throws). */
 const evaluate = (vg: (x: ArrayLike<number>, g: Float64Array) => number, x: Float64Array) => {
   const g = new Float64Array(x.length);
-  const v = vg(x, g);
+  let v;
+  try { v = vg(x, g); } catch (e) { return ['throws', (e as Error).constructor.name, (e as Error).message]; }
   return [bits(v), ...Array.from(g, bits)];
 };
+/** A worker's answer at one point in `evaluate`'s form. */
+const answer = (r: { value: number; grad: Float64Array } | { error: [string, string] }) => ('error' in r ? ['throws', ...r.error] : [bits(r.value), ...Array.from(r.grad, bits)]);
 
 let worker: Worker | undefined;
-function inWorker(program: PortableProgram, xs: Float64Array[]): Promise<{ value: number; grad: Float64Array }[]> {
+function inWorker(program: PortableProgram, xs: Float64Array[]): Promise<({ value: number; grad: Float64Array } | { error: [string, string] })[]> {
   if (worker === undefined) {
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
     worker = new Worker(`const { workerData } = require('node:worker_threads');
 import(workerData.tsx).then((t) => { t.register(); return import(workerData.entry); });`, { eval: true, workerData: { tsx, entry: new URL('./fixtures/portable-worker.ts', import.meta.url).href } });
   }
   return new Promise((resolve, reject) => {
-    worker!.once('message', (m: { results?: { value: number; grad: Float64Array }[]; error?: string }) => (m.error === undefined ? resolve(m.results!) : reject(new Error(m.error))));
+    worker!.once('message', (m: { results?: ({ value: number; grad: Float64Array } | { error: [string, string] })[]; error?: string }) => (m.error === undefined ? resolve(m.results!) : reject(new Error(m.error))));
     worker!.postMessage({ program, points: xs });
   });
 }
@@ -85,23 +150,32 @@ describe('exportCompiled / importCompiled', () => {
       if (!e.ok) return;
       const xs = points(e.program.dim);
       const want = xs.map((x) => evaluate(c.valueAndGrad!, x));
-      expect(want.some((w) => w.length > 1 && w[0] !== bits(NaN))).toBe(true);
+      expect(want.filter((w) => w[0] !== 'throws' && w[0] !== bits(NaN)).length).toBeGreaterThanOrEqual(6);
       const got = await inWorker(e.program, xs);
-      expect(got.map((r) => [bits(r.value), ...Array.from(r.grad, bits)])).toEqual(want);
+      expect(got.map(answer)).toEqual(want);
       // And in this thread from a structured clone of the description.
       const here = importCompiled(structuredClone(e.program));
       expect(xs.map((x) => evaluate(here, x))).toEqual(want);
     });
   }
 
-  it('refuses a Cholesky/LKJ model, naming the op that stops it', () => {
-    const lkj = new D.JointDistributionNamed({
-      L: new D.CholeskyLKJ({ dimension: 3, concentration: 2 }),
-      y: (L: Tensor) => new D.Sample({ distribution: new D.MultivariateNormalTriL({ loc: tensor([0, 0, 0]), scaleTril: L }), sampleShape: 2 }),
+  it('refuses a model with a kernel made without a named factory, naming its op', () => {
+    const cat = new D.JointDistributionNamed({
+      x: new D.Normal({ loc: 0, scale: 1 }),
+      y: (x: Tensor) => new D.Categorical({ logits: stack([x, tensor(0), tensor(1)]) }),
     });
-    const e = exportCompiled(compiled(lkj, { y: tensor([[0.1, 0.2, 0.3], [1, 0, -1]]) }));
-    expect(e.ok).toBe(false);
-    if (!e.ok) expect(e.reason).toMatch(/CholeskyLKJ\.logProb|MultivariateNormalTriL\.logProb|`take`|`concat`/);
+    const e = exportCompiled(compiled(cat, { y: tensor(2) }));
+    expect(e).toEqual({ ok: false, reason: expect.stringMatching(/`Categorical\.logProb` runs as a kernel call made without a named factory/) });
+  });
+
+  it('kernelFactory: a name is taken once; remakeKernel and importCompiled name a factory this thread lacks', () => {
+    expect(() => kernelFactory('take', () => ({}))).toThrow(/kernelFactory: the name "take" is already taken/);
+    expect(() => remakeKernel('nope', [])).toThrow(/remakeKernel: no kernel factory is named "nope"/);
+    const e = exportCompiled(MODELS[3]![1]);
+    if (!e.ok) throw new Error(e.reason);
+    const bad = { ...e.program, env: e.program.env.map((v) => (v !== null && 'make' in v ? { ...v, make: 'nope' } : v)) };
+    expect(bad.env.some((v) => v !== null && 'make' in v)).toBe(true);
+    expect(() => importCompiled(bad)).toThrow(/no kernel factory is named "nope"/);
   });
 
   it('refuses a program calling a function no registry source reaches', () => {

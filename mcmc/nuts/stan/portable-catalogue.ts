@@ -14,6 +14,9 @@ import type { JointDistributionPinned } from '../../../distributions/joint/joint
 import type { StructKind } from '../../../distributions/joint/values.js';
 import '../../../src/compile/portable-ops.js';
 import { addPortableSource, registerTracedLowerings } from '../../../src/compile/portable.js';
+import { eye } from '../../../src/tensor/ops/create.js';
+import { mul } from '../../../src/tensor/ops/elementwise.js';
+import { broadcastTo } from '../../../src/tensor/ops/shape.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 
 type Make = (p: readonly Tensor[]) => unknown;
@@ -68,10 +71,12 @@ const ROWS: readonly Row[] = [
   row(([a]) => new C.NegativeBinomial!({ totalCount: 5, logits: a }), [0.3], 2, true),
   row(([a]) => new C.NegativeBinomial!({ totalCount: 5, probs: a }), [0.3], 2, true),
   row(([a, b]) => new C.BetaBinomial!({ totalCount: 5, concentration1: a, concentration0: b }), [2.5, 1.3], 2, true),
-  row(([a]) => new C.Dirichlet!({ concentration: a }), [1.5], [[0.2, 0.3, 0.5], [3]]),
+  row(([a]) => new C.Dirichlet!({ concentration: broadcastTo(a!, [3]) }), [1.5], [[0.2, 0.3, 0.5], [3]]),
   row(([a]) => new C.LKJ!({ dimension: 3, concentration: a }), [1.5], [[1, 0.3, 0.2, 0.3, 1, -0.1, 0.2, -0.1, 1], [3, 3]]),
   row(([a]) => new C.CholeskyLKJ!({ dimension: 3, concentration: a }), [1.5], [eye3, [3, 3]]),
-  row(([a, b]) => new C.MultivariateNormalDiag!({ loc: a, scaleDiag: b }), [0.2, 1.3], [[0.4, -0.2], [2]]),
+  row(([a, b]) => new C.MultivariateNormalDiag!({ loc: broadcastTo(a!, [2]), scaleDiag: broadcastTo(b!, [2]) }), [0.2, 1.3], [[0.4, -0.2], [2]]),
+  row(([a, b]) => new C.MultivariateNormalTriL!({ loc: broadcastTo(a!, [2]), scaleTril: mul(b!, eye(2)) }), [0.2, 1.3], [[0.4, -0.2], [2]]),
+  row(() => new C.ImproperUniform!({}), [], 0.4),
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */
 

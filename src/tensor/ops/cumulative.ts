@@ -5,6 +5,7 @@
 import { checkAxis } from '../../checks.js';
 import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { Tensor } from '../tensor.js';
+import { kernelFactory, type Lowering } from '../lowering.js';
 import { logaddexpScalar } from './elementwise.js';
 import { detExp } from '../../math/index.js';
 import { sizeOf } from '../shapes.js';
@@ -33,8 +34,13 @@ export function cumsum(x: TensorLike, axis?: number): Tensor {
   const fn = 'cumsum';
   const t = asTensor(fn, 'x', x);
   const { shape, outer, len, inner } = lanes(fn, t, axis);
-  return applyLowering({
-    name: fn,
+  return applyLowering(cumsumLowering(outer, len, inner), [t], shape, t.size);
+}
+
+/** cumsum's kernel over the lanes (made by a named factory: a compiled model's workers make it again from the lane sizes). */
+const cumsumLowering = kernelFactory('cumsum', (outer: number, len: number, inner: number): Lowering => {
+  return {
+    name: 'cumsum',
     forward(ins, out) {
       const v = ins[0]!;
       forEachLane(outer, len, inner, (first) => {
@@ -50,8 +56,8 @@ export function cumsum(x: TensorLike, axis?: number): Tensor {
         for (let i = len - 1, k = first + (len - 1) * inner; i >= 0; i--, k -= inner) { s += g[k]!; gx[k] = s; }
       });
     },
-  }, [t], shape, t.size);
-}
+  };
+});
 
 /**
  * Cumulative ln Σ exp along `axis` (the flattened tensor when undefined): yᵢ = ln Σ_{l≤i} exp(xₗ),
@@ -65,11 +71,16 @@ export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
   const fn = 'cumlogsumexp';
   const t = asTensor(fn, 'x', x);
   const { shape, outer, len, inner } = lanes(fn, t, axis);
+  return applyLowering(cumlogsumexpLowering(outer, len, inner, t.size), [t], shape, t.size);
+}
+
+/** cumlogsumexp's kernel over the lanes (made by a named factory: a compiled model's workers make it again from the lane sizes). */
+const cumlogsumexpLowering = kernelFactory('cumlogsumexp', (outer: number, len: number, inner: number, size: number): Lowering => {
   // The float64 running values y: the output itself when it is float64, else scratch (the backward pass reads them).
   let scratch: Float64Array | undefined;
-  const values = (out: ArrayLike<number>) => (out instanceof Float64Array ? out : (scratch ??= new Float64Array(t.size)));
-  return applyLowering({
-    name: fn,
+  const values = (out: ArrayLike<number>) => (out instanceof Float64Array ? out : (scratch ??= new Float64Array(size)));
+  return {
+    name: 'cumlogsumexp',
     forward(ins, out) {
       const v = ins[0]!, y = values(out);
       forEachLane(outer, len, inner, (first) => {
@@ -93,7 +104,7 @@ export function cumlogsumexp(x: TensorLike, axis?: number): Tensor {
         }
       });
     },
-  }, [t], shape, t.size);
-}
+  };
+});
 
 /** Options of `variance` and `std`. */

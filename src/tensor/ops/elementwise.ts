@@ -9,7 +9,7 @@
 import { detCos, detExp, detExpm1, detLog, detLog1p, detPow, detSin, detTanh } from '../../math/index.js';
 import { broadcastShapes } from '../broadcast.js';
 import { asTensor, result, type TensorLike } from '../core.js';
-import type { Lowering } from '../lowering.js';
+import { kernelFactory, type Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 import { binaryOp, unaryOp } from './factories.js';
 import { broadcastTo } from './shape.js';
@@ -147,4 +147,5 @@ export function stopGradient(x: TensorLike): Tensor {
     undefined, STOP_GRADIENT);
 }
 
-const STOP_GRADIENT: Lowering = { name: 'stopGradient', forward(ins, out) { for (let i = 0; i < out.length; i++) out[i] = ins[0]![i]!; } };
+// One lowering for every call, made by a named factory so that a compiled model's workers make their own.
+const STOP_GRADIENT = kernelFactory('stopGradient', (): Lowering => ({ name: 'stopGradient', forward(ins, out) { for (let i = 0; i < out.length; i++) out[i] = ins[0]![i]!; } }))();

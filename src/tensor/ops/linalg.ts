@@ -14,7 +14,7 @@
 import { checkBoolean, fail } from '../../checks.js';
 import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { choleskyBackward, choleskyInto, choleskySolveGradL, gemm, symmetrizeInto, trsm, trsmGradT } from '../linalg-kernels.js';
-import type { Flat, Lowering } from '../lowering.js';
+import { kernelFactory, type Flat, type Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { batchIndex, batchPlan, squareSize, type BatchPlan } from './linalg-batch.js';
 import { detLog } from '../../math/index.js';
@@ -71,14 +71,19 @@ export function cholesky(aLike: TensorLike): Tensor {
   const fn = 'cholesky';
   const a = asTensor(fn, 'a', aLike);
   const n = squareSize(fn, 'a', a);
-  const batch = a.shape.slice(0, -2), nn = n * n, count = sizeOf(batch);
-  const work = float64Work(a.size);
-  return applyLowering({
-    name: fn,
+  return applyLowering(choleskyLowering(n, a.shape.slice(0, -2)), [a], a.shape, a.size);
+}
+
+/** cholesky's kernel for a batch of n×n matrices. */
+const choleskyLowering = kernelFactory('cholesky', (n: number, batch: readonly number[]): Lowering => {
+  const nn = n * n, count = sizeOf(batch);
+  const work = float64Work(count * nn);
+  return {
+    name: 'cholesky',
     forward(ins, out) {
       const l = work(out);
       l.fill(0);
-      factor(fn, 'a', ins[0]!, n, batch, l);
+      factor('cholesky', 'a', ins[0]!, n, batch, l);
       store(l, out);
     },
     backward(g, _ins, out, parts) {
@@ -87,8 +92,8 @@ export function cholesky(aLike: TensorLike): Tensor {
       ga.fill(0);
       for (let q = 0; q < count; q++) choleskyBackward(l, q * nn, n, g, q * nn, ga, q * nn);
     },
-  }, [a], a.shape, a.size);
-}
+  };
+});
 
 /** Shapes of a solve with the n×n matrices `a` and a right-hand side `b` (a vector [n], or [..., n, m]). */
 interface SolveShapes {
@@ -185,15 +190,20 @@ export function triangularSolve(aLike: TensorLike, bLike: TensorLike, options: T
   const transpose = options.transpose === undefined ? false : checkBoolean(fn, 'options.transpose', options.transpose);
   const a = asTensor(fn, 'a', aLike), b = asTensor(fn, 'b', bLike);
   const s = solveShapes(fn, 'a', a, b);
+  return applyLowering(triangularSolveLowering(s, lower, transpose), [a, b], s.shape, s.plan.size * s.n * s.m);
+}
+
+/** triangularSolve's kernel for the solves `s`. */
+const triangularSolveLowering = kernelFactory('triangularSolve', (s: SolveShapes, lower: boolean, transpose: boolean): Lowering => {
   const { n, m, plan } = s, nn = n * n, nm = n * m;
   const sweep = (trans: boolean) => (av: ArrayLike<number>, x: Float64Array) => {
     for (let q = 0; q < plan.size; q++) trsm(av, plan.ia[q]! * nn, n, lower, trans, x, q * nm, m);
   };
   // b̄ = op(a)⁻ᵀ·x̄;  ā = −b̄·xᵀ (or −x·b̄ᵀ when transposed) on the read triangle.
-  return applyLowering(solveOp(fn, s, sweep(transpose), sweep(!transpose), (_av, x, gx, q, ga) => {
+  return solveOp('triangularSolve', s, sweep(transpose), sweep(!transpose), (_av, x, gx, q, ga) => {
     trsmGradT(n, m, lower, transpose, x, gx, q * nm, ga, plan.ia[q]! * nn);
-  }), [a, b], s.shape, plan.size * nm);
-}
+  });
+});
 
 /**
  * Solves (L·Lᵀ)·x = b given the Cholesky factor `l` of the matrix (two triangular solves),
@@ -210,6 +220,11 @@ export function choleskySolve(lLike: TensorLike, bLike: TensorLike): Tensor {
   const fn = 'choleskySolve';
   const l = asTensor(fn, 'l', lLike), b = asTensor(fn, 'b', bLike);
   const s = solveShapes(fn, 'l', l, b);
+  return applyLowering(choleskySolveLowering(s), [l, b], s.shape, s.plan.size * s.n * s.m);
+}
+
+/** choleskySolve's kernel for the solves `s`. */
+const choleskySolveLowering = kernelFactory('choleskySolve', (s: SolveShapes): Lowering => {
   const { n, m, plan } = s, nn = n * n, nm = n * m;
   const solve = (lv: ArrayLike<number>, x: Float64Array) => {
     for (let q = 0; q < plan.size; q++) {
@@ -217,10 +232,10 @@ export function choleskySolve(lLike: TensorLike, bLike: TensorLike): Tensor {
       trsm(lv, plan.ia[q]! * nn, n, true, true, x, q * nm, m);
     }
   };
-  return applyLowering(solveOp(fn, s, solve, solve, (lv, x, gx, q, gl) => {
+  return solveOp('choleskySolve', s, solve, solve, (lv, x, gx, q, gl) => {
     choleskySolveGradL(lv, plan.ia[q]! * nn, n, m, x, gx, q * nm, gl, plan.ia[q]! * nn);
-  }), [l, b], s.shape, plan.size * nm);
-}
+  });
+});
 
 /**
  * log det(L·Lᵀ) = 2·Σᵢ log|Lᵢᵢ| from a Cholesky factor `l` [n, n] (a scalar) or a batch
@@ -234,9 +249,15 @@ export function logDet(lLike: TensorLike): Tensor {
   const fn = 'logDet';
   const l = asTensor(fn, 'l', lLike);
   const n = squareSize(fn, 'l', l);
-  const batch = l.shape.slice(0, -2), count = sizeOf(batch), nn = n * n;
-  return applyLowering({
-    name: fn,
+  const batch = l.shape.slice(0, -2);
+  return applyLowering(logDetLowering(n, sizeOf(batch)), [l], batch, sizeOf(batch));
+}
+
+/** logDet's kernel for `count` n×n factors. */
+const logDetLowering = kernelFactory('logDet', (n: number, count: number): Lowering => {
+  const nn = n * n;
+  return {
+    name: 'logDet',
     forward(ins, out) {
       const lv = ins[0]!;
       for (let q = 0; q < count; q++) {
@@ -251,8 +272,8 @@ export function logDet(lLike: TensorLike): Tensor {
       gl.fill(0);
       for (let q = 0; q < count; q++) for (let i = 0; i < n; i++) gl[q * nn + i * (n + 1)] = (2 * g[q]!) / lv[q * nn + i * (n + 1)]!;
     },
-  }, [l], batch, count);
-}
+  };
+});
 
 /**
  * The inverse of a symmetric positive-definite matrix [n, n] (or of each matrix of a batch
@@ -269,15 +290,20 @@ export function inv(aLike: TensorLike): Tensor {
   const fn = 'inv';
   const a = asTensor(fn, 'a', aLike);
   const n = squareSize(fn, 'a', a);
-  const batch = a.shape.slice(0, -2), nn = n * n, count = sizeOf(batch);
-  const l = new Float64Array(a.size);
-  const work = float64Work(a.size);
+  return applyLowering(invLowering(n, a.shape.slice(0, -2)), [a], a.shape, a.size);
+}
+
+/** inv's kernel for a batch of n×n matrices. */
+const invLowering = kernelFactory('inv', (n: number, batch: readonly number[]): Lowering => {
+  const nn = n * n, count = sizeOf(batch);
+  const l = new Float64Array(count * nn);
+  const work = float64Work(count * nn);
   let t: Float64Array | undefined, u: Float64Array | undefined;
-  return applyLowering({
-    name: fn,
+  return {
+    name: 'inv',
     forward(ins, out) {
       l.fill(0);
-      factor(fn, 'a', ins[0]!, n, batch, l);
+      factor('inv', 'a', ins[0]!, n, batch, l);
       const x = work(out);
       x.fill(0);
       for (let q = 0; q < count; q++) {
@@ -302,5 +328,5 @@ export function inv(aLike: TensorLike): Tensor {
         for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) ga[o + i * n + j] = -0.5 * (u[i * n + j]! + u[j * n + i]!);
       }
     },
-  }, [a], a.shape, a.size);
-}
+  };
+});

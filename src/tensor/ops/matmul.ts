@@ -8,11 +8,11 @@
  */
 import { applyLowering, asTensor, type TensorLike } from '../core.js';
 import { gemm } from '../linalg-kernels.js';
-import type { Lowering } from '../lowering.js';
+import { kernelFactory, type Lowering } from '../lowering.js';
 import { showShape, sizeOf } from '../shapes.js';
 import type { Tensor } from '../tensor.js';
 import { mul } from './elementwise.js';
-import { batchPlan } from './linalg-batch.js';
+import { batchPlan, type BatchPlan } from './linalg-batch.js';
 
 /**
  * The matrix product a·b with NumPy's `matmul` rules: operands of shape [..., m, k] and
@@ -40,9 +40,15 @@ export function matmul(aLike: TensorLike, bLike: TensorLike): Tensor {
   const plan = batchPlan(a.shape.slice(0, -2), b.shape.slice(0, -2));
   if (plan === null) throw new RangeError(`${fn}: the batch dimensions of ${both} do not broadcast together`);
   const shape = [...plan.shape, ...(a.ndim === 1 ? [] : [m]), ...(b.ndim === 1 ? [] : [n])];
+  const inner = plan.size === 1 && a.ndim === 2 && b.ndim === 1 ? k : undefined;
+  return applyLowering(matmulLowering(m, n, k, plan, inner), [a, b], shape, plan.size * m * n);
+}
+
+/** matmul's kernel for the batch `plan` of m×k by k×n products (made by a named factory: a compiled model's workers make it again from its arguments). */
+const matmulLowering = kernelFactory('matmul', (m: number, n: number, k: number, plan: BatchPlan, matvecInner: number | undefined): Lowering => {
   const { ia, ib } = plan;
   const sa = m * k, sb = k * n, so = m * n;
-  return product(fn, a, b, shape, plan.size * so, plan.size === 1 && a.ndim === 2 && b.ndim === 1 ? k : undefined, (av, bv, work) => {
+  return product('matmul', plan.size * so, matvecInner, (av, bv, work) => {
     for (let q = 0; q < plan.size; q++) gemm(m, n, k, av, ia[q]! * sa, k, 1, bv, ib[q]! * sb, n, 1, work, q * so, n);
   }, (g, av, bv, ga, gb) => {
     for (let q = 0; q < plan.size; q++) {
@@ -50,7 +56,7 @@ export function matmul(aLike: TensorLike, bLike: TensorLike): Tensor {
       if (gb !== null) gemm(k, n, m, av, ia[q]! * sa, 1, k, g, q * so, n, 1, gb, ib[q]! * sb, n);   // Aᵀ·G
     }
   });
-}
+});
 
 /**
  * The dot product with NumPy's `dot` rules: for vectors the inner product (a scalar), for
@@ -80,8 +86,13 @@ export function dot(aLike: TensorLike, bLike: TensorLike): Tensor {
   const n = b.ndim === 1 ? 1 : b.shape[b.ndim - 1]!;
   const q = b.ndim === 1 ? 1 : sizeOf(b.shape.slice(0, -2));
   const shape = [...a.shape.slice(0, -1), ...(b.ndim === 1 ? [] : [...b.shape.slice(0, -2), n])];
+  return applyLowering(dotLowering(p, n, k, q, a.ndim === 2 && b.ndim === 1 ? k : undefined), [a, b], shape, p * q * n);
+}
+
+/** dot's kernel (made by a named factory: a compiled model's workers make it again from its arguments). */
+const dotLowering = kernelFactory('dot', (p: number, n: number, k: number, q: number, matvecInner: number | undefined): Lowering => {
   const row = q * n, sb = k * n;
-  return product(fn, a, b, shape, p * row, a.ndim === 2 && b.ndim === 1 ? k : undefined, (av, bv, work) => {
+  return product('dot', p * row, matvecInner, (av, bv, work) => {
     for (let j = 0; j < q; j++) gemm(p, n, k, av, 0, k, 1, bv, j * sb, n, 1, work, j * n, row);
   }, (g, av, bv, ga, gb) => {
     for (let j = 0; j < q; j++) {
@@ -89,20 +100,20 @@ export function dot(aLike: TensorLike, bLike: TensorLike): Tensor {
       if (gb !== null) gemm(k, n, p, av, 0, 1, k, g, j * n, row, 1, gb, j * sb, n);       // Aᵀ·G_q
     }
   });
-}
+});
 
 /**
- * A product a·b as an op whose arithmetic lives in two accumulating kernels: `forward` adds the
+ * A product a·b as a lowering whose arithmetic lives in two accumulating kernels: `forward` adds the
  * product into zeroed float64 `work` (the output, or a scratch array when the output is
  * float32), `backward` adds the adjoints into zeroed `ga` and `gb` (null: not needed). The eager
  * value and gradient run the same lowering the compiler records. `matvecInner`: set for a
  * matrix [rows, inner] times a vector.
  */
 function product(
-  name: string, a: Tensor, b: Tensor, shape: readonly number[], size: number, matvecInner: number | undefined,
+  name: string, size: number, matvecInner: number | undefined,
   forward: (av: ArrayLike<number>, bv: ArrayLike<number>, work: Float64Array) => void,
   backward: (g: Float64Array, av: ArrayLike<number>, bv: ArrayLike<number>, ga: Float64Array | null, gb: Float64Array | null) => void,
-): Tensor {
+): Lowering {
   let scratch: Float64Array | undefined;
   const op: Lowering = {
     name,
@@ -121,5 +132,5 @@ function product(
       backward(g, ins[0]!, ins[1]!, ga, gb);
     },
   };
-  return applyLowering(op, [a, b], shape, size);
+  return op;
 }

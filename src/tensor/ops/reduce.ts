@@ -15,7 +15,7 @@
  */
 import { checkAxis, checkBoolean, fail } from '../../checks.js';
 import { applyLowering, asTensor, numbers, type TensorLike } from '../core.js';
-import type { Lowering } from '../lowering.js';
+import { kernelFactory, type Lowering } from '../lowering.js';
 import { Tensor } from '../tensor.js';
 import { detExp, detLog1p } from '../../math/index.js';
 import { sizeOf } from '../shapes.js';
@@ -93,8 +93,13 @@ export function mean(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
 
 /** Sum (scale 1) or mean (scale 0: divide by the count) through the reduction's index map. */
 function mapped(name: string, t: Tensor, r: Reduction, scale: 0 | 1): Tensor {
+  return applyLowering(mappedLowering(name, r, scale), [t], r.shape, r.size);
+}
+
+/** sum's or mean's kernel for the reduction `r` (made by a named factory: a compiled model's workers make it again from its arguments). */
+const mappedLowering = kernelFactory('sum/mean', (name: string, r: Reduction, scale: 0 | 1): Lowering => {
   const acc = new Float64Array(r.size);
-  const op: Lowering = {
+  return {
     name,
     // A sum down to one element is `total`'s arithmetic (0 + x₀ + x₁ + …, times 1).
     ...(scale === 1 ? { elementwise: r.size === 1 ? { kind: 'total' as const, scale: 1 } : { kind: 'segmentSum' as const, map: r.map } } : {}),
@@ -111,8 +116,7 @@ function mapped(name: string, t: Tensor, r: Reduction, scale: 0 | 1): Tensor {
       else for (let k = 0; k < gx.length; k++) gx[k] = g[r.map[k]!]! / r.count;
     },
   };
-  return applyLowering(op, [t], r.shape, r.size);
-}
+});
 
 /** scale · (sum of all elements), as a scalar: the common full reduction, without an index map. */
 function total(t: Tensor, scale: number): Tensor {
@@ -155,8 +159,13 @@ export function groupOrder(r: Reduction): Int32Array {
 export function prod(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
   const t = asTensor('prod', 'x', x);
   const r = reduction('prod', t.shape, axis, keep('prod', keepdims));
+  return applyLowering(prodLowering(r), [t], r.shape, r.size);
+}
+
+/** prod's kernel for the reduction `r` (made by a named factory: a compiled model's workers make it again from its arguments). */
+const prodLowering = kernelFactory('prod', (r: Reduction): Lowering => {
   const acc = new Float64Array(r.size);
-  const op: Lowering = {
+  return {
     name: 'prod',
     forward(ins, out) {
       const v = ins[0]!;
@@ -176,16 +185,20 @@ export function prod(x: TensorLike, axis?: Axes, keepdims?: boolean): Tensor {
       }
     },
   };
-  return applyLowering(op, [t], r.shape, r.size);
-}
+});
 
 /** max (sign 1) or min (sign −1) with the adjoint split equally among tied extremes, as in JAX. */
 function extremum(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | undefined, sign: 1 | -1): Tensor {
   const t = asTensor(fn, 'x', x);
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
+  return applyLowering(extremumLowering(fn, r, sign), [t], r.shape, r.size);
+}
+
+/** max's or min's kernel for the reduction `r` (made by a named factory: a compiled model's workers make it again from its arguments). */
+const extremumLowering = kernelFactory('max/min', (fn: string, r: Reduction, sign: 1 | -1): Lowering => {
   const acc = new Float64Array(r.size), ties = new Float64Array(r.size);
   const hit = (a: number, m: number) => a === m || (a !== a && m !== m);
-  return applyLowering({
+  return {
     name: fn,
     forward(ins, out) {
       const v = ins[0]!;
@@ -202,8 +215,8 @@ function extremum(fn: string, x: TensorLike, axis: Axes, keepdims: boolean | und
       for (let k = 0; k < v.length; k++) { const j = r.map[k]!; if (hit(v[k]!, acc[j]!)) ties[j]!++; }
       for (let k = 0; k < v.length; k++) { const j = r.map[k]!; gx[k] = hit(v[k]!, acc[j]!) ? g[j]! / ties[j]! : 0; }
     },
-  }, [t], r.shape, r.size);
-}
+  };
+});
 
 /**
  * Maximum over `axis` (all axes by default). NaN propagates; an empty reduction gives −∞ (as
@@ -241,9 +254,15 @@ export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tenso
   const fn = 'logsumexp';
   const t = asTensor(fn, 'x', x);
   const r = reduction(fn, t.shape, axis, keep(fn, keepdims));
+  return applyLowering(logsumexpLowering(r), [t], r.shape, r.size);
+}
+
+/** logsumexp's kernel for the reduction `r` (made by a named factory: a compiled model's workers make it again from `r`). */
+const logsumexpLowering = kernelFactory('logsumexp', (r: Reduction): Lowering => {
+  const fn = 'logsumexp';
   const m = new Float64Array(r.size), s = new Float64Array(r.size), y = new Float64Array(r.size);
   const first = new Int32Array(r.size);
-  return applyLowering({
+  return {
     name: fn,
     forward(ins, out) {
       const v = ins[0]!;
@@ -274,8 +293,8 @@ export function logsumexp(x: TensorLike, axis?: Axes, keepdims?: boolean): Tenso
         gx[k] = g[j]! * detExp(v[k]! - yj);
       }
     },
-  }, [t], r.shape, r.size);
-}
+  };
+});
 
 /** The position of the first extreme element along one axis (or of the flattened tensor). */
 function argExtremum(fn: string, x: TensorLike, axis: number | undefined, keepdims: boolean | undefined, sign: 1 | -1): Tensor {

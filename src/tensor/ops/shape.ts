@@ -14,7 +14,7 @@
 import { checkAxis, checkInteger, checkShape, fail, show } from '../../checks.js';
 import { asTensor, floatKind, numbers, result, type TensorLike } from '../core.js';
 import { allocate, type DType, type TensorData } from '../dtype.js';
-import type { Lowering } from '../lowering.js';
+import { kernelFactory, type Lowering } from '../lowering.js';
 import { sizeOf } from '../shapes.js';
 import { Tensor } from '../tensor.js';
 
@@ -63,7 +63,7 @@ function take(x: Tensor, idx: Int32Array, shape: readonly number[]): Tensor {
 }
 
 /** out[k] = x[idx[k]]; the adjoint scatter-adds back. */
-function takeLowering(idx: Int32Array): Lowering {
+const takeLowering = kernelFactory('take', (idx: Int32Array): Lowering => {
   return {
     name: 'take',
     forward(ins, out) {
@@ -76,7 +76,7 @@ function takeLowering(idx: Int32Array): Lowering {
       for (let k = 0; k < idx.length; k++) gx[idx[k]!]! += g[k]!;
     },
   };
-}
+});
 
 /** The same data and tape node viewed with another shape of the same size. */
 function view(x: Tensor, shape: readonly number[]): Tensor {
@@ -195,6 +195,27 @@ function tensorList(fn: string, xs: unknown): Tensor[] {
   return xs.map((x, i) => asTensor(fn, `xs[${i}]`, x));
 }
 
+/** concat's kernel: input i is `blocks[i]` contiguous values per outer index, placed at its offset in each output row of `row` values. */
+const concatLowering = kernelFactory('concat', (blocks: readonly number[], outer: number, row: number): Lowering => ({
+  name: 'concat',
+  forward(ins, out) {
+    let start = 0;
+    for (let i = 0; i < ins.length; i++) {
+      const src = ins[i]!, b = blocks[i]!;
+      for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) out[o * row + start + j] = src[o * b + j]!;
+      start += b;
+    }
+  },
+  backward(g, _ins, _out, parts) {
+    let start = 0;
+    for (let i = 0; i < parts.length; i++) {
+      const gx = parts[i], b = blocks[i]!;
+      if (gx) for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) gx[o * b + j] = g[o * row + start + j]!;
+      start += b;
+    }
+  },
+}));
+
 /**
  * Joins tensors along an existing axis. Every tensor must have the same number of dimensions
  * and the same length on every other axis.
@@ -225,25 +246,7 @@ export function concat(xs: readonly TensorLike[], axis = 0): Tensor {
   const blocks = ts.map((t) => t.shape[ax]! * inner); // contiguous run of each input per outer index
   const row = blocks.reduce((a, b) => a + b, 0);
   const dtype = joinDType(ts);
-  const op: Lowering = {
-    name: fn,
-    forward(ins, out) {
-      let start = 0;
-      for (let i = 0; i < ins.length; i++) {
-        const src = ins[i]!, b = blocks[i]!;
-        for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) out[o * row + start + j] = src[o * b + j]!;
-        start += b;
-      }
-    },
-    backward(g, _ins, _out, parts) {
-      let start = 0;
-      for (let i = 0; i < parts.length; i++) {
-        const gx = parts[i], b = blocks[i]!;
-        if (gx) for (let o = 0; o < outer; o++) for (let j = 0; j < b; j++) gx[o * b + j] = g[o * row + start + j]!;
-        start += b;
-      }
-    },
-  };
+  const op = concatLowering(blocks, outer, row);
   const out = allocate(dtype, outer * row) as TensorData;
   // Same-dtype inputs are copied as they are (bigints stay bigints); others as numbers.
   op.forward(ts.map((t) => (t.dtype === dtype ? t.data : numbers(t)) as ArrayLike<number>), out as Float64Array);

@@ -21,7 +21,7 @@ import {
   digamma as digammaScalar, digammaDiff, lbeta as lbetaScalar, lgamma as lgammaScalar, tetragamma, trigamma as trigammaScalar,
 } from '../special/gamma.js';
 import { igammacScalar, igammaDa, igammaDx, igammaScalar } from '../special/igamma.js';
-import type { Lowering } from '../lowering.js';
+import { kernelFactory, type Lowering } from '../lowering.js';
 import type { Tensor } from '../tensor.js';
 import { unaryOp } from './factories.js';
 import { detExp } from '../../math/index.js';
@@ -43,7 +43,7 @@ type Partials = (v: readonly number[], y: number, need: readonly boolean[], out:
  * per element, so functions whose partials share work (betainc's ∂a and ∂b) pay for it once.
  */
 function naryOp(name: string, argNames: readonly string[], f: (a: number, b: number, c: number) => number, partials: Partials) {
-  const m = argNames.length; // 2 or 3
+  naryFunctions.set(name, { f, partials });
   return (...args: TensorLike[]): Tensor => {
     const ts = argNames.map((arg, i) => asTensor(name, arg, args[i]));
     const shape = broadcastShapes(name, ts.map((t, i) => [argNames[i]!, t.shape] as const));
@@ -55,42 +55,54 @@ function naryOp(name: string, argNames: readonly string[], f: (a: number, b: num
       forEachBroadcast(shape, broadcastStrides(t.shape, shape), new Array<number>(shape.length).fill(0), (k, i) => { idx[k] = i; });
       return idx;
     });
-    const sizes = ts.map((t) => t.size);
-    /** Operand j's value at output element k. */
-    const at = (vals: readonly ArrayLike<number>[], j: number, k: number) => {
-      const idx = index[j];
-      return vals[j]![idx !== null ? idx[k]! : sizes[j] === 1 ? 0 : k]!;
-    };
-    const v = new Array<number>(3).fill(0), d = new Array<number>(m).fill(0);
-    const full: (Float64Array | undefined)[] = new Array(m);   // scratch for a broadcast operand's adjoint
-    const op: Lowering = {
-      name,
-      forward(ins, out) {
-        for (let k = 0; k < n; k++) {
-          for (let j = 0; j < m; j++) v[j] = at(ins, j, k);
-          out[k] = f(v[0]!, v[1]!, v[2]!);
-        }
-      },
-      backward(g, ins, out, parts) {
-        const need = parts.map((p) => p !== null && p !== undefined);
-        // Adjoints at the broadcast shape: the part itself for a full-size operand, else scratch summed down after.
-        const gs = parts.map((p, j) => (p === null || p === undefined ? null : p.length === n ? p : (full[j] ??= new Float64Array(n))));
-        for (let j = 0; j < m; j++) gs[j]?.fill(0);
-        for (let k = 0; k < n; k++) {
-          if (g[k] === 0) continue;
-          for (let j = 0; j < m; j++) v[j] = at(ins, j, k);
-          partials(v, out[k]!, need, d);
-          for (let j = 0; j < m; j++) if (need[j]) gs[j]![k] = g[k]! * d[j]!;
-        }
-        for (let j = 0; j < m; j++) {
-          const p = parts[j], gj = gs[j];
-          if (p && gj && gj !== p) reduceToShapeInto(p, gj, shape, ts[j]!.shape);
-        }
-      },
-    };
-    return applyLowering(op, ts, shape, n);
+    return applyLowering(naryLowering(name, shape, index, ts.map((t) => t.shape)), ts, shape, n);
   };
 }
+
+/** The scalar function and partials of each n-ary op, by name (its kernels are made from the name). */
+const naryFunctions = new Map<string, { readonly f: (a: number, b: number, c: number) => number; readonly partials: Partials }>();
+
+/**
+ * An n-ary op's kernel at one broadcast (made by a named factory: a compiled model's workers make
+ * it again from the op's name, the output shape, the operands' index maps and shapes).
+ */
+const naryLowering = kernelFactory('naryOp', (name: string, shape: readonly number[], index: readonly (Int32Array | null)[], shapes: readonly (readonly number[])[]): Lowering => {
+  const { f, partials } = naryFunctions.get(name)!;
+  const m = shapes.length, n = sizeOf(shape);
+  const sizes = shapes.map(sizeOf);
+  /** Operand j's value at output element k. */
+  const at = (vals: readonly ArrayLike<number>[], j: number, k: number) => {
+    const idx = index[j];
+    return vals[j]![idx !== null ? idx[k]! : sizes[j] === 1 ? 0 : k]!;
+  };
+  const v = new Array<number>(3).fill(0), d = new Array<number>(m).fill(0);
+  const full: (Float64Array | undefined)[] = new Array(m);   // scratch for a broadcast operand's adjoint
+  return {
+    name,
+    forward(ins, out) {
+      for (let k = 0; k < n; k++) {
+        for (let j = 0; j < m; j++) v[j] = at(ins, j, k);
+        out[k] = f(v[0]!, v[1]!, v[2]!);
+      }
+    },
+    backward(g, ins, out, parts) {
+      const need = parts.map((p) => p !== null && p !== undefined);
+      // Adjoints at the broadcast shape: the part itself for a full-size operand, else scratch summed down after.
+      const gs = parts.map((p, j) => (p === null || p === undefined ? null : p.length === n ? p : (full[j] ??= new Float64Array(n))));
+      for (let j = 0; j < m; j++) gs[j]?.fill(0);
+      for (let k = 0; k < n; k++) {
+        if (g[k] === 0) continue;
+        for (let j = 0; j < m; j++) v[j] = at(ins, j, k);
+        partials(v, out[k]!, need, d);
+        for (let j = 0; j < m; j++) if (need[j]) gs[j]![k] = g[k]! * d[j]!;
+      }
+      for (let j = 0; j < m; j++) {
+        const p = parts[j], gj = gs[j];
+        if (p && gj && gj !== p) reduceToShapeInto(p, gj, shape, shapes[j]!);
+      }
+    },
+  };
+});
 
 // ---- error functions ---------------------------------------------------------------------------
 
