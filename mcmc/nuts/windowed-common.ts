@@ -19,7 +19,7 @@ import type { InitOption } from '../internal/init.js';
 import { computeDeterministics } from '../predictive.js';
 import type { WarningOptions } from '../diagnostics/warning-hooks.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
-import type { Rejection } from './stan/rejections.js';
+import type { Rejection } from '../internal/rejections.js';
 import type { ParallelInfo } from './stan/cores.js';
 import type { ChainsProgress, PartialChain } from '../sample-chain.js';
 
