@@ -210,7 +210,7 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * or gradient was not finite), one record per kind, with its first message, how many times and
    * in which chains it happened, and the model node it came from (see {@link Rejection}); empty
    * when there were none. The rule (what is a rejection and what still throws) is in
-   * `mcmc/nuts/stan/rejections.ts`.
+   * `mcmc/internal/rejections.ts`.
    */
   readonly rejections?: readonly Rejection[];
   /** Per-chain runs: the threads that ran the chains, and why not more when fewer than asked or than the default. */
