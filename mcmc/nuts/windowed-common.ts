@@ -178,10 +178,11 @@ export type WindowedTrace = {
   readonly targetLogProb: Tensor;
   readonly isAccepted: Tensor;
   /**
-   * Per-chain adaptation only: proposals rejected because the log density threw or was not
-   * finite (value or gradient) in the draw's transition and the step-size heuristic just before
-   * it (int32; Stan's "the current Metropolis proposal is about to be rejected"). Each such
-   * proposal is also a divergent leaf.
+   * Proposals rejected because the log density threw or was not finite (value or gradient) in
+   * the draw's transition (int32; Stan's "the current Metropolis proposal is about to be
+   * rejected"): per-chain adaptation counts the step-size heuristic just before it too; pooled
+   * adaptation counts at most one per chain per transition, and a thinned draw the transitions
+   * since the draw before. Each such proposal is also a divergent leaf.
    */
   readonly rejections?: Tensor;
 };
