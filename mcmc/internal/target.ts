@@ -210,7 +210,9 @@ export function flatLogProbFn(fn: string, t: FlatTarget): TargetLogProbFn {
  * previous log density, whose shape and dtype the result takes when the function throws.
  *
  * @example
- * const { lp, failures } = logProbAt('RandomWalkMetropolis.oneStep', (x) => normal.logProb(x), [proposal], previousLp);
+ * const stdNormal = (x: Tensor) => mul(-0.5, square(x));
+ * const { lp, failures } = logProbAt('fn', stdNormal, [tensor([0.5, NaN])], tensor([0, 0]));
+ * // lp: [-0.125, -Infinity]; failures: [{ chain: 1, threw: false, error: undefined, lp: NaN, x: undefined }]
  */
 export function logProbAt(fn: string, target: TargetLogProbFn | FlatTarget, parts: readonly Tensor[], like: Tensor): { lp: Tensor; failures?: ChainFailure[] } {
   let failures: ChainFailure[] | undefined;

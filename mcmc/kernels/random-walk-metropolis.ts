@@ -216,6 +216,11 @@ export type RandomWalkMetropolisResults = MetropolisHastingsResults<Uncalibrated
  * Seeds: MH splits the (sanitized) step seed into `[proposalSeed, acceptSeed]`; the proposal
  * splits `proposalSeed` into one key per state part; `acceptSeed` draws one uniform per chain.
  *
+ * A failure of the target at a proposal — it throws (a TypeError, ReferenceError or SyntaxError, a
+ * programming error, still propagates) or is not finite — rejects it and the run goes on;
+ * `proposedResults.rejections` counts it per chain (a flat target fails chain by chain; a tensor
+ * target that throws for the whole batch rejects every chain's proposal).
+ *
  * @param options.targetLogProbFn the target's log density (one value per chain).
  * @param options.newStateFn a symmetric proposal (default `randomWalkNormalFn()`).
  * @throws as `UncalibratedRandomWalk` and `MetropolisHastings`.

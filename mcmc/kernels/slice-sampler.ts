@@ -83,6 +83,11 @@ function checkStepSize(fn: string, s: unknown): SliceStepSize {
  * into the slice height's Gamma(1) draw, the doubling (`salt 'slice_bounds_by_doubling'`) and the
  * shrinkage loop (one split per round).
  *
+ * A failure of the target at a point — it throws (a TypeError, ReferenceError or SyntaxError, a
+ * programming error, still propagates) or is not finite — reads −∞ there: the point is outside
+ * the slice and the run goes on; `rejections` counts the steps where it happened, per chain (a
+ * tensor target that throws for the whole batch fails every chain's point).
+ *
  * @param options.targetLogProbFn the target's log density (one value per chain).
  * @param options.stepSize the initial interval width per axis (positive; per part or shared).
  * @param options.maxDoublings the most doublings (a positive integer, e.g. 5).

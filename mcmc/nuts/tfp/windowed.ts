@@ -4,6 +4,12 @@
  * `WindowedAdaptation(DiagonalMassMatrixAdaptation(DualAveragingStepSizeAdaptation(
  * PreconditionedNoUTurnSampler)))` under `sampleChain`, sharing one adapted step size. The model is
  * written for one draw: the kernel runs its flat target chain by chain.
+ *
+ * A failure of the log density at a proposal (it throws, or a value or gradient is not finite) is
+ * a divergent leaf of that chain's trajectory only, and the run goes on: `trace.rejections` counts
+ * them per chain and draw, `result.rejections` by kind with the node located on the tape
+ * (`mcmc/internal/rejections.ts`); a programming error (TypeError, ReferenceError, SyntaxError)
+ * propagates.
  */
 import { checkOptions, fail } from '../../../src/checks.js';
 import { detExp, detLog2, detPow } from '../../../src/math/index.js';
