@@ -121,6 +121,10 @@ describe('TFP kernels under sampleChain: a target that throws at 5% of points', 
     const rej = nuts.trace.rejections.data as Int32Array;
     expect(total(nuts.trace.rejections)).toBeGreaterThan(50);
     rej.forEach((n, i) => { if (n > 0) expect((nuts.trace.diverging.data as Uint8Array)[i]).toBe(1); });
+    // With two leapfrog steps per leaf, a failure at a leaf's first step still makes it divergent.
+    const unrolled = run(new NoUTurnSampler({ targetLogProbFn: normalFlat('throw'), stepSize: 0.35, unrolledLeapfrogSteps: 2 }), 300, 3);
+    expect(total(unrolled.trace.rejections)).toBeGreaterThan(20);
+    (unrolled.trace.rejections.data as Int32Array).forEach((n, i) => { if (n > 0) expect((unrolled.trace.diverging.data as Uint8Array)[i]).toBe(1); });
     // The slice sampler takes a tensor function: one that throws for the batch fails every chain's point.
     const throwing = (x: Tensor) => {
       const d = x.data as Float64Array;

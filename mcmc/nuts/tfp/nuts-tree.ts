@@ -101,6 +101,8 @@ interface Trajectory {
   readonly impl: PrngImpl;
   readonly dtype: FloatDType;
   readonly modes: Modes;
+  /** The step's failures of the target (noted for the chains active at each evaluation). */
+  readonly rejections: StepRejections | undefined;
 }
 
 /** `uniform(key, [C])` in [0, 1) of the state's dtype (a reused buffer when the implementation has the fused path). */
@@ -196,7 +198,8 @@ function sampleLeaf(t: Trajectory, c: number, u: number): void {
   const next = ws.cur, sub = ws.sub;
   ws.subLeapfrogs[c]!++;
   let energy = next.lp[c]! - metric.chainKineticEnergy(next.p, c);
-  if (Number.isNaN(energy)) energy = -Infinity;
+  // A failure at any point of this leaf (with unrolled leapfrog steps, maybe not its last) diverges.
+  if (Number.isNaN(energy) || (t.rejections !== undefined && t.rejections.count[c] !== 0)) energy = -Infinity;
   const diff = energy - ws.initEnergy[c]!;
   const notDivergent = -diff < t.s.maxEnergyDiff;
   const weight = logaddexpScalar(sub.weight[c]!, diff);
@@ -370,7 +373,7 @@ export function nutsTrajectory(
   // Failures count for the chains still building their trajectory (a finished chain is still
   // evaluated at its last point, which may be the failing one).
   const f = rejections === undefined ? target : rejections.track(target, ws.active);
-  const t: Trajectory = { ws, target: f, g, metric, s, impl, dtype: g.dtypes[0]!, modes };
+  const t: Trajectory = { ws, target: f, g, metric, s, impl, dtype: g.dtypes[0]!, modes, rejections };
   beginTrajectory(t, start);
   const leapfrogs = new Int32Array(C);
   const isAccepted = new Uint8Array(C);
