@@ -140,16 +140,26 @@ export function chainwise(t: FlatTarget, sizes: readonly number[], numChains: nu
     let failures: ChainFailure[] | undefined;
     for (let c = 0; c < numChains; c++) {
       for (let k = 0, i = 0; k < sizes.length; k++) { const n = sizes[k]!, src = xs[k]!, o = c * n; for (let e = 0; e < n; e++) x[i++] = src[o + e]!; }
-      if (!guard) lp[c] = t.logDensityGradient(x, g);
-      else {
-        // One try per chain: a failing chain reads −∞ with a zero gradient, the others go on.
-        let v: number, f: ChainFailure | undefined;
-        try { v = t.logDensityGradient(x, g); } catch (e) { v = NaN; f = thrownFailure(e, c, x); }
-        if (f === undefined && !(v - v === 0 && finiteRange(g, 0, dim))) f = { chain: c, threw: false, error: undefined, lp: v, x: Float64Array.from(x) };
-        if (f !== undefined) { (failures ??= []).push(f); v = -Infinity; g.fill(0); }
-        lp[c] = v;
+      if (!guard) {
+        lp[c] = t.logDensityGradient(x, g);
+        for (let k = 0, i = 0; k < sizes.length; k++) { const n = sizes[k]!, dst = grad[k]!, o = c * n; for (let e = 0; e < n; e++) dst[o + e] = g[i++]!; }
+        continue;
       }
-      for (let k = 0, i = 0; k < sizes.length; k++) { const n = sizes[k]!, dst = grad[k]!, o = c * n; for (let e = 0; e < n; e++) dst[o + e] = g[i++]!; }
+      // One try per chain: a failing chain reads −∞ with a zero gradient, the others go on.
+      let v: number;
+      try { v = t.logDensityGradient(x, g); } catch (e) {
+        (failures ??= []).push(thrownFailure(e, c, x));
+        lp[c] = -Infinity;
+        for (let k = 0; k < sizes.length; k++) grad[k]!.fill(0, c * sizes[k]!, (c + 1) * sizes[k]!);
+        continue;
+      }
+      // The gradient's finiteness is checked in the scatter loop (z stays 0 while every entry is finite).
+      let z = v - v;
+      for (let k = 0, i = 0; k < sizes.length; k++) { const n = sizes[k]!, dst = grad[k]!, o = c * n; for (let e = 0; e < n; e++) { const gi = g[i++]!; z += gi - gi; dst[o + e] = gi; } }
+      if (z === 0) { lp[c] = v; continue; }
+      (failures ??= []).push({ chain: c, threw: false, error: undefined, lp: v, x: Float64Array.from(x) });
+      lp[c] = -Infinity;
+      for (let k = 0; k < sizes.length; k++) grad[k]!.fill(0, c * sizes[k]!, (c + 1) * sizes[k]!);
     }
     return failures === undefined ? { lp, grad } : { lp, grad, failures };
   };

@@ -42,7 +42,7 @@ function unitHash(v: number): number {
 }
 const faultyAt = (v: number) => unitHash(v) < 0.05;
 
-type Fault = 'throw' | 'nan' | 'type-error' | 'none';
+type Fault = 'throw' | 'nan' | 'nan-grad' | 'type-error' | 'none';
 
 /** log N(x; 0, 1) over one coordinate, failing as `fault` says at the faulty points where `where(x)`. */
 function normalFlat(fault: Fault, where: (x: number) => boolean = () => true): FlatTarget & { calls: number } {
@@ -52,6 +52,7 @@ function normalFlat(fault: Fault, where: (x: number) => boolean = () => true): F
     if (fault !== 'none' && where(v) && faultyAt(v)) {
       if (fault === 'throw') throw new RangeError(`injected fault at ${v}`);
       if (fault === 'type-error') (undefined as unknown as () => void)();
+      if (fault === 'nan-grad') { if (g) g[0] = NaN; return -0.5 * v * v; }
       return NaN;
     }
     if (g) g[0] = -v;
@@ -139,9 +140,13 @@ describe('TFP kernels under sampleChain: a target that throws at 5% of points', 
     for (let t = 0; t < 600; t++) for (let c = 1; c < 4; c++) expect(srej[t * 4 + c]).toBe(srej[t * 4]);
   });
 
-  it('a NaN log density is counted the same way; a healthy run counts none', () => {
+  it('a NaN log density or gradient is counted the same way; a healthy run counts none', () => {
     const nan = run(new HamiltonianMonteCarlo({ targetLogProbFn: normalFlat('nan'), stepSize: 0.6, numLeapfrogSteps: 3 }), 300, 7);
     expect(total(nan.trace.rejections)).toBeGreaterThan(0);
+    // A finite log density with a NaN gradient entry is a failure too (HMC: 4 chains × 300).
+    const nanGrad = run(new HamiltonianMonteCarlo({ targetLogProbFn: normalFlat('nan-grad'), stepSize: 0.6, numLeapfrogSteps: 3 }), 300, 7);
+    expect(total(nanGrad.trace.rejections)).toBeGreaterThan(0);
+    (nanGrad.draws.data as Float64Array).forEach((v) => expect(Number.isFinite(v) && !faultyAt(v)).toBe(true));
     const healthy = run(new HamiltonianMonteCarlo({ targetLogProbFn: normalFlat('none'), stepSize: 0.6, numLeapfrogSteps: 3 }), 300, 7);
     expect(total(healthy.trace.rejections)).toBe(0);
   });
