@@ -18,7 +18,7 @@ import type { JointDistribution } from '../distributions/joint/joint-distributio
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
 import { psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
-import { classifyFailure, isProgrammingError } from '../mcmc/nuts/stan/rejections.js';
+import { classifyFailure, isProgrammingError } from '../mcmc/internal/rejections.js';
 import { problem, start, type OptimizeInit, type Problem } from './problem.js';
 
 const FN = 'advi';

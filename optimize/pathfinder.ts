@@ -21,7 +21,7 @@ import type { PartialValues, Struct, StructKind } from '../distributions/joint/v
 import { psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
 import { providePathfinderStarts } from '../mcmc/internal/init.js';
 import { whyNotFinite } from '../mcmc/internal/locate-failure.js';
-import { isProgrammingError } from '../mcmc/nuts/stan/rejections.js';
+import { isProgrammingError } from '../mcmc/internal/rejections.js';
 import { minimize, Objective, type MinimizeSettings } from './minimize.js';
 import { optimizeSettings } from './optimize.js';
 import { problem, start, type OptimizeInit, type Problem } from './problem.js';

@@ -16,7 +16,7 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import type { FlatModel } from '../../distributions/joint/flat-model.js';
 import { isPlainObject, type PartialValues } from '../../distributions/joint/values.js';
 import { whyNotFinite } from './locate-failure.js';
-import { isProgrammingError } from '../nuts/stan/rejections.js';
+import { isProgrammingError } from './rejections.js';
 
 /** The `init` option: a strategy, constrained values (shared, or with a leading chains axis), or values per chain. */
 export type InitOption = 'uniform' | 'prior' | 'median' | 'pathfinder' | PartialValues | ((chain: number) => PartialValues);

@@ -16,7 +16,8 @@ import { type BatchMetric, identityMetric } from './metric.js';
 import { type Geometry, geometryOf } from './geometry.js';
 import { isFlatTarget } from '../../src/compile/flat-target.js';
 import { sameShape, showShape, sizeOf } from '../../src/tensor/shapes.js';
-import { chainwise, checkFiniteInitial, type FlatFn, type KernelTarget, stateParts, targetLogProbAndGrad } from './target.js';
+import { type ChainFailure, chainwise, checkFiniteInitial, finiteRange, type FlatFn, type KernelTarget, stateParts, targetLogProbAndGrad } from './target.js';
+import { isProgrammingError } from './rejections.js';
 
 /**
  * Checks that the state passed to `oneStep` has the shapes the kernel's results were made for.
@@ -66,6 +67,11 @@ export function bootstrapPoint(fn: string, kt: KernelTarget, state: State): { pa
 /** A per-chain float tensor of the chain shape, in the log density's dtype. */
 export function chainTensor(data: Float64Array, g: Geometry): Tensor {
   return wrap(data, g.chainShape, g.lpDtype);
+}
+
+/** A per-chain int32 tensor of the chain shape (a kernel's `rejections`). */
+export function chainInt(data: Int32Array, g: Geometry): Tensor {
+  return new Tensor(data, g.chainShape, 'int32', undefined, true);
 }
 
 /** A per-chain bool tensor of the chain shape. */
@@ -120,34 +126,69 @@ function sameGeometry(g: Geometry, parts: readonly Tensor[], lp: Tensor): boolea
 }
 
 /**
- * The kernel's target as a function of flat part arrays: a flat target chain by chain over the
- * arrays themselves ({@link chainwise}); tensor functions over the arrays wrapped (not copied) in
- * tensors of the parts' shapes and dtypes, whose log density must have the chain shape and each
- * gradient the part's shape.
+ * The kernel's target as a function of flat part arrays, for a transition's evaluations: a flat
+ * target chain by chain over the arrays themselves ({@link chainwise}, each chain's failure its
+ * own); tensor functions over the arrays wrapped (not copied) in tensors of the parts' shapes and
+ * dtypes, whose log density must have the chain shape and each gradient the part's shape.
+ *
+ * Failures are rejections (`rejections.ts`): a chain whose log density or a gradient entry is not
+ * finite reads −∞ with a zero gradient and is listed in `failures`. A tensor function that throws
+ * (other than a programming error, which propagates) evaluated every chain at once and cannot say
+ * which chain failed: every chain reads −∞ then, so that step rejects every chain's proposal.
  *
  * @throws RangeError naming `fn` when the log density or a gradient has the wrong shape.
  */
 export function batchTarget(fn: string, kt: KernelTarget, g: Geometry): FlatFn {
-  if (kt.flat !== undefined) return chainwise(kt.flat, g.eventSizes, g.numChains);
+  if (kt.flat !== undefined) return chainwise(kt.flat, g.eventSizes, g.numChains, true);
   const { targetAndGrad } = kt;
   const n = g.partShapes.length;
+  const failedAll = (e: unknown) => {
+    if (isProgrammingError(e)) throw e;
+    const lp = new Float64Array(g.numChains).fill(-Infinity);
+    const grad = g.partShapes.map((s) => new Float64Array(sizeOf(s)));
+    const failures = Array.from({ length: g.numChains }, (_, c): ChainFailure => ({ chain: c, threw: true, error: e, lp: NaN, x: undefined }));
+    return { lp, grad, failures };
+  };
   return (x) => {
     const parts = new Array<Tensor>(n);
     for (let k = 0; k < n; k++) parts[k] = wrap(x[k]!, g.partShapes[k]!, g.dtypes[k]!);
     if (targetAndGrad === undefined) {
-      const [lp, grads] = targetLogProbAndGrad(fn, kt, parts);
-      return { lp: checkLogProb(fn, lp, g), grad: checkGrads(fn, grads, g) };
+      let lp: Tensor, grads: Tensor[];
+      try { [lp, grads] = targetLogProbAndGrad(fn, kt, parts); } catch (e) { return failedAll(e); }
+      return checkFinite(checkLogProb(fn, lp, g), checkGrads(fn, grads, g), g);
     }
     // The user's gradients: the same checks as targetLogProbAndGrad, without its per-call work.
-    const out = targetAndGrad(...parts);
+    let out: ReturnType<TargetLogProbAndGradFn>;
+    try { out = targetAndGrad(...parts); } catch (e) { return failedAll(e); }
     const grads = Array.isArray(out) ? out[1] : undefined;
     if (!Array.isArray(grads) || grads.length !== n) {
       fail('range', fn, 'targetLogProbAndGradFn', `must return [logProb, gradients] with one gradient per state part (${n})`, grads ?? out);
     }
     const lp = out[0] instanceof Tensor ? out[0] : asTensor(fn, 'targetLogProbAndGradFn(...)[0]', out[0]);
     for (let k = 0; k < n; k++) if (!(grads[k] instanceof Tensor)) fail('type', fn, `gradient[${k}]`, 'must be a Tensor', grads[k]);
-    return { lp: checkLogProb(fn, lp, g), grad: checkGrads(fn, grads, g) };
+    return checkFinite(checkLogProb(fn, lp, g), checkGrads(fn, grads, g), g);
   };
+}
+
+/**
+ * The tensor target's values by the rejection rule: each chain whose log density or a gradient
+ * entry is not finite reads −∞ with a zero gradient (in copies: the arrays may be the user's
+ * tensors' storage) and is listed in `failures`.
+ */
+function checkFinite(lp: Float64Array, grad: Float64Array[], g: Geometry): { lp: Float64Array; grad: Float64Array[]; failures?: ChainFailure[] } {
+  let failures: ChainFailure[] | undefined;
+  for (let c = 0; c < g.numChains; c++) {
+    let ok = lp[c]! - lp[c]! === 0;
+    for (let k = 0; ok && k < grad.length; k++) { const e = g.eventSizes[k]!; ok = finiteRange(grad[k]!, c * e, (c + 1) * e); }
+    if (!ok) (failures ??= []).push({ chain: c, threw: false, error: undefined, lp: lp[c]!, x: undefined });
+  }
+  if (failures === undefined) return { lp, grad };
+  const lpOut = Float64Array.from(lp), gradOut = grad.map((a) => Float64Array.from(a));
+  for (const { chain: c } of failures) {
+    lpOut[c] = -Infinity;
+    for (let k = 0; k < gradOut.length; k++) { const e = g.eventSizes[k]!; gradOut[k]!.fill(0, c * e, (c + 1) * e); }
+  }
+  return { lp: lpOut, grad: gradOut, failures };
 }
 
 /** The log density as a Float64Array after checking it has the chain shape. */

@@ -26,8 +26,11 @@ export type HamiltonianMonteCarloResults = MetropolisHastingsResults<Uncalibrate
  *
  * The step size and inverse mass diagonal live in `acceptedResults` (see `getStepSize`,
  * `setStepSize`, `setInverseMassDiag`), so step-size and mass-matrix adapters can wrap this
- * kernel. A NaN or infinite log density or gradient in a proposal is a rejection, and
- * `proposedResults.hasDivergence` flags it.
+ * kernel. A failure of the target in a proposal — it throws (a TypeError, ReferenceError or
+ * SyntaxError, a programming error, still propagates) or gives a NaN or infinite log density or
+ * gradient — is a rejection, and the run goes on: `proposedResults.hasDivergence` flags it and
+ * `proposedResults.rejections` counts it, per chain (one chain's failure rejects only its own
+ * proposal; a tensor target that throws for the whole batch rejects every chain's).
  *
  * @param options.targetLogProbFn the target log density (or `targetLogProbAndGradFn` with your own gradients).
  * @param options.stepSize a positive number, a Tensor broadcasting against each state part, or one per part.

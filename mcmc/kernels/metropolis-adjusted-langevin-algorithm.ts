@@ -25,8 +25,11 @@ export type MetropolisAdjustedLangevinAlgorithmResults = MetropolisHastingsResul
  * `volatilityFn` (default σ = 1) is supported when it acts element-wise (σᵢ depends on xᵢ only):
  * the drift's ∇σ² term is the gradient of Σσ², which is the Jacobian's diagonal only then. The
  * step size and inverse mass diagonal (which multiplies σ²) live in `acceptedResults`, so
- * adapters can wrap this kernel. A NaN or infinite log density or gradient in a proposal is a
- * rejection.
+ * adapters can wrap this kernel. A failure of the target at a proposal — it throws (a TypeError,
+ * ReferenceError or SyntaxError, a programming error, still propagates) or gives a NaN or
+ * infinite log density or gradient — is a rejection and the run goes on;
+ * `proposedResults.rejections` counts it per chain (one chain's failure rejects only its own
+ * proposal; a tensor target that throws for the whole batch rejects every chain's).
  *
  * @param options.targetLogProbFn the target log density (or `targetLogProbAndGradFn`).
  * @param options.stepSize a positive number, a Tensor broadcasting against each state part, or one per part.

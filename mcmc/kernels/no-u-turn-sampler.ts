@@ -15,11 +15,11 @@ import { type BatchMetric, checkInverseMassOption, diagonalMetric, identityMetri
 import { nutsTrajectory } from '../nuts/tfp/nuts-tree.js';
 import { NutsWorkspaces } from '../nuts/tfp/nuts-workspace.js';
 import {
-  bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
+  bootstrapPoint, chainBool, chainInt, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
 import type { Geometry } from '../internal/geometry.js';
-import { type KernelTarget, stateParts } from '../internal/target.js';
+import { type ChainFailure, type KernelTarget, StepRejections, stateParts } from '../internal/target.js';
 
 export interface NoUTurnSamplerOptions {
   /** The target log density (one value per chain); gradients by autodiff. Give this or `targetLogProbAndGradFn`. */
@@ -57,6 +57,17 @@ export interface NoUTurnSamplerResults {
   /** The chosen point's negative Hamiltonian, log p(x) − ½ Σ invMass·p² (TFP's sign). */
   readonly energy: Tensor;
   readonly inverseMassDiag: InverseMassDiag;
+  /**
+   * Per chain (int32, not in TFP): 1 when the target failed at a leaf of this trajectory — threw
+   * (other than a programming error: TypeError, ReferenceError, SyntaxError propagate) or gave a
+   * non-finite log density or gradient entry (`mcmc/internal/rejections.ts`). That leaf is a
+   * divergence (`hasDivergence`), as TFP treats a NaN energy, and the chain keeps a point from
+   * before it; other chains are unaffected (for a tensor target that throws, every chain's leaf
+   * fails). 0 after `bootstrapResults`.
+   */
+  readonly rejections: Tensor;
+  /** Not in TFP: the first failure of each chain counted in `rejections`, with its error or value (and point, for a flat target); `[]` when none. */
+  readonly rejectionCauses: readonly ChainFailure[];
   readonly seed: KeyArray;
 }
 
@@ -71,8 +82,11 @@ const FN = 'NoUTurnSampler';
  * biased towards the newest subtree at each doubling). Chains run vectorized: chains that have
  * stopped are masked while the others continue, and their draws are still made.
  *
- * A NaN or infinite log density or gradient during a trajectory is a divergence (`hasDivergence`),
- * never an error; the chain keeps a state from before it.
+ * A failure of the target during a trajectory — it throws (a TypeError, ReferenceError or
+ * SyntaxError, a programming error, still propagates), or gives a NaN or infinite log density or
+ * gradient — is a divergence (`hasDivergence`), never an error; the chain keeps a state from
+ * before it, and `rejections` counts it per chain (one chain's failure does not touch another's
+ * trajectory; a tensor target that throws for the whole batch fails every chain's leaf).
  *
  * Seeds, as TFP: `sanitizeSeed(seed)`; `[startSeed, loopSeed] = splitSeed(seed)`; momenta from
  * `splitSeed(startSeed, { n: parts + 1 })` (the last key is unused, TFP's slice-sampling seed);
@@ -143,6 +157,8 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
       hasDivergence: chainBool(new Uint8Array(g.numChains), g),
       energy: chainTensor(lpData.map((v, c) => v - kin[c]!), g),
       inverseMassDiag: this.parameters.inverseMassDiag,
+      rejections: chainInt(new Int32Array(g.numChains), g),
+      rejectionCauses: [],
       seed: zerosSeed(),
     };
   }
@@ -158,7 +174,8 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
     const [startSeed, loopSeed] = splitSeed(key) as [KeyArray, KeyArray];
     const p0 = this.drawMomentum(startSeed, metric, modes);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: f64(prev.targetLogProb) };
-    const out = nutsTrajectory(target, g, start, eps, metric, loopSeed, this.parameters, modes, this.workspaces);
+    const rej = new StepRejections(g.numChains);
+    const out = nutsTrajectory(target, g, start, eps, metric, loopSeed, this.parameters, modes, this.workspaces, rej);
     const next = wrapParts(out.x, g);
     return [rebuild(next), {
       ...prev,
@@ -170,6 +187,8 @@ export class NoUTurnSampler implements TransitionKernel<NoUTurnSamplerResults> {
       reachMaxDepth: chainBool(out.reachMaxDepth, g),
       hasDivergence: chainBool(out.hasDivergence, g),
       energy: chainTensor(out.energy, g),
+      rejections: chainInt(rej.count, g),
+      rejectionCauses: rej.causes,
       seed: key,
     }];
   }

@@ -13,7 +13,7 @@ import { add, sub } from '../../src/tensor/ops/elementwise.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { FloatDType } from '../../src/tensor/dtype.js';
 import { checkChainDims, checkFloatLogProb, checkSameParts } from '../internal/choose.js';
-import { checkFiniteInitial, stateParts, targetFunction, targetLogProb } from '../internal/target.js';
+import { checkFiniteInitial, logProbAt, stateParts, targetFunction, targetLogProb } from '../internal/target.js';
 import type { State, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 import { MetropolisHastings, type MetropolisHastingsResults } from './metropolis-hastings.js';
 
@@ -116,6 +116,15 @@ export interface UncalibratedRandomWalkResults {
   readonly logAcceptanceCorrection: Tensor;
   /** The target's log density at the returned (proposed) state. */
   readonly targetLogProb: Tensor;
+  /**
+   * Per chain (int32, not in TFP): 1 when the target failed at this proposal — threw (other than
+   * a programming error: TypeError, ReferenceError, SyntaxError propagate) or gave a non-finite
+   * log density (`mcmc/internal/rejections.ts`); `targetLogProb` is then −∞, so
+   * MetropolisHastings rejects it. A flat target fails chain by chain; a tensor target that
+   * throws fails every chain's proposal. Read it from `proposedResults` under
+   * MetropolisHastings; 0 after `bootstrapResults`.
+   */
+  readonly rejections: Tensor;
   /** The seed this step used (`zerosSeed()` after `bootstrapResults`). */
   readonly seed: KeyArray;
 }
@@ -142,6 +151,8 @@ export class UncalibratedRandomWalk implements TransitionKernel<UncalibratedRand
   readonly isCalibrated = false;
   readonly parameters: Readonly<Required<Omit<UncalibratedRandomWalkOptions, 'name'>> & { name: string | undefined }>;
   private readonly fn: string;
+  /** The target as given (a flat target runs chain by chain, so one chain's failure is its own); `copy` passes it on. */
+  readonly source: TargetLogProbFn | FlatTarget;
 
   constructor(options: UncalibratedRandomWalkOptions) {
     const fn = options?.name ?? 'UncalibratedRandomWalk';
@@ -150,6 +161,7 @@ export class UncalibratedRandomWalk implements TransitionKernel<UncalibratedRand
     const newStateFn = options.newStateFn ?? randomWalkNormalFn();
     checkFunction(fn, 'newStateFn', newStateFn, 'must be a function (stateParts, seed) => parts');
     this.fn = fn;
+    this.source = options.targetLogProbFn;
     this.parameters = Object.freeze({ targetLogProbFn, newStateFn, name: options.name });
   }
 
@@ -163,22 +175,26 @@ export class UncalibratedRandomWalk implements TransitionKernel<UncalibratedRand
     checkFloatLogProb(fn, lp);
     checkChainDims(fn, parts, lp.shape);
     checkFiniteInitial(fn, lp);
-    return { logAcceptanceCorrection: zerosLike(lp), targetLogProb: lp, seed: zerosSeed() };
+    return { logAcceptanceCorrection: zerosLike(lp), targetLogProb: lp, rejections: new Tensor(new Int32Array(lp.size), lp.shape, 'int32'), seed: zerosSeed() };
   }
 
-  oneStep(state: State, _previousResults: UncalibratedRandomWalkResults, seed: KeyArray): [State, UncalibratedRandomWalkResults] {
+  oneStep(state: State, previousResults: UncalibratedRandomWalkResults, seed: KeyArray): [State, UncalibratedRandomWalkResults] {
     const fn = `${this.fn}.oneStep`;
     const [parts, rebuild] = stateParts(fn, state);
     const stepSeed = sanitizeSeed(seed);
     const next = checkSameParts(fn, 'newStateFn(…)', this.newStateFn(parts, stepSeed), parts);
-    const lp = targetLogProb(fn, this.targetLogProbFn, next);
+    const like = previousResults?.targetLogProb;
+    if (!(like instanceof Tensor)) fail('type', fn, 'previousResults', 'must be UncalibratedRandomWalk results (with `targetLogProb`)', previousResults);
+    const { lp, failures } = logProbAt(fn, this.source, next, like);
     checkFloatLogProb(fn, lp);
     checkChainDims(fn, next, lp.shape);
-    return [rebuild(next), { logAcceptanceCorrection: zerosLike(lp), targetLogProb: lp, seed: stepSeed }];
+    const count = new Int32Array(lp.size);
+    if (failures !== undefined) for (const f of failures) count[f.chain] = 1;
+    return [rebuild(next), { logAcceptanceCorrection: zerosLike(lp), targetLogProb: lp, rejections: new Tensor(count, lp.shape, 'int32'), seed: stepSeed }];
   }
 
   copy(overrides: Partial<UncalibratedRandomWalkOptions> = {}): UncalibratedRandomWalk {
-    return new UncalibratedRandomWalk({ ...this.parameters, ...overrides });
+    return new UncalibratedRandomWalk({ ...this.parameters, targetLogProbFn: this.source, ...overrides });
   }
 }
 
@@ -199,6 +215,11 @@ export type RandomWalkMetropolisResults = MetropolisHastingsResults<Uncalibrated
  *
  * Seeds: MH splits the (sanitized) step seed into `[proposalSeed, acceptSeed]`; the proposal
  * splits `proposalSeed` into one key per state part; `acceptSeed` draws one uniform per chain.
+ *
+ * A failure of the target at a proposal — it throws (a TypeError, ReferenceError or SyntaxError, a
+ * programming error, still propagates) or is not finite — rejects it and the run goes on;
+ * `proposedResults.rejections` counts it per chain (a flat target fails chain by chain; a tensor
+ * target that throws for the whole batch rejects every chain's proposal).
  *
  * @param options.targetLogProbFn the target's log density (one value per chain).
  * @param options.newStateFn a symmetric proposal (default `randomWalkNormalFn()`).
@@ -233,6 +254,6 @@ export class RandomWalkMetropolis implements TransitionKernel<RandomWalkMetropol
   }
 
   copy(overrides: Partial<RandomWalkMetropolisOptions> = {}): RandomWalkMetropolis {
-    return new RandomWalkMetropolis({ ...this.parameters, ...overrides });
+    return new RandomWalkMetropolis({ ...this.parameters, targetLogProbFn: (this.impl.innerKernel as UncalibratedRandomWalk).source, ...overrides });
   }
 }

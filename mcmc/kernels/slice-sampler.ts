@@ -15,7 +15,7 @@ import { broadcastTo } from '../../src/tensor/ops/shape.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { checkChainDims, checkFloatLogProb } from '../internal/choose.js';
 import { sliceSamplerOneDim } from '../internal/slice-sampler-utils.js';
-import { checkFiniteInitial, stateParts, targetLogProb } from '../internal/target.js';
+import { checkFiniteInitial, logProbAt, stateParts, StepRejections, targetLogProb } from '../internal/target.js';
 import type { State, TargetLogProbFn, TransitionKernel } from '../kernel.js';
 
 /** A slice width: one value (number or Tensor broadcasting against every part) or one per part. */
@@ -44,6 +44,14 @@ export interface SliceSamplerResults {
   /** Per chain: the interval's ends, as distances along `direction` from the old state. */
   readonly upperBounds: Tensor;
   readonly lowerBounds: Tensor;
+  /**
+   * Per chain (int32, not in TFP): 1 when the target failed at some point this step evaluated for
+   * the chain — threw (other than a programming error: TypeError, ReferenceError, SyntaxError
+   * propagate) or gave a non-finite log density (`mcmc/internal/rejections.ts`). Such a point
+   * reads −∞: outside the slice, so the interval ends there or shrinks past it, and the run goes
+   * on. A tensor target that throws fails every chain's point. 0 after `bootstrapResults`.
+   */
+  readonly rejections: Tensor;
   /** The seed this step used (`zerosSeed()` after `bootstrapResults`). */
   readonly seed: KeyArray;
 }
@@ -74,6 +82,11 @@ function checkStepSize(fn: string, s: unknown): SliceStepSize {
  * one-dimensional routine: `splitSeed(sliceSeed, { n: 3, salt: 'ssu.slice_sampler_one_dim' })`
  * into the slice height's Gamma(1) draw, the doubling (`salt 'slice_bounds_by_doubling'`) and the
  * shrinkage loop (one split per round).
+ *
+ * A failure of the target at a point — it throws (a TypeError, ReferenceError or SyntaxError, a
+ * programming error, still propagates) or is not finite — reads −∞ there: the point is outside
+ * the slice and the run goes on; `rejections` counts the steps where it happened, per chain (a
+ * tensor target that throws for the whole batch fails every chain's point).
  *
  * @param options.targetLogProbFn the target's log density (one value per chain).
  * @param options.stepSize the initial interval width per axis (positive; per part or shared).
@@ -120,6 +133,7 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
       direction: parts.map((p) => new Tensor(p.dtype === 'float32' ? new Float32Array(p.size) : new Float64Array(p.size), p.shape, p.dtype)),
       upperBounds: zeros(),
       lowerBounds: zeros(),
+      rejections: new Tensor(new Int32Array(lp.size), lp.shape, 'int32'),
       seed: zerosSeed(),
     };
   }
@@ -160,8 +174,10 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
       }
       return new Tensor(out, p.shape, p.dtype);
     });
+    const rej = new StepRejections(n);
     const projected = (alpha: Float64Array): Float64Array => {
-      const lp = targetLogProb(fn, this.targetLogProbFn, along(alpha));
+      const { lp, failures } = logProbAt(fn, this.targetLogProbFn, along(alpha), lp0);
+      rej.note(failures);
       if (lp.shape.length !== chainShape.length || lp.shape.some((d, i) => d !== chainShape[i])) {
         fail('range', fn, 'targetLogProbFn', `must return the chain shape [${chainShape.join(', ')}]`, lp.shape);
       }
@@ -179,6 +195,7 @@ export class SliceSampler implements TransitionKernel<SliceSamplerResults> {
       direction,
       upperBounds: asLp(r.upperBounds),
       lowerBounds: asLp(r.lowerBounds),
+      rejections: new Tensor(rej.count, chainShape, 'int32'),
       seed: stepSeed,
     }];
   }

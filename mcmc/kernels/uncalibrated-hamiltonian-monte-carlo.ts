@@ -14,10 +14,10 @@ import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
 import { FreshArrays, inOneBuffer, leapfrog } from '../internal/leapfrog.js';
 import { checkInverseMassOption, diagonalMetric } from '../internal/metric.js';
 import {
-  bootstrapPoint, chainBool, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
+  bootstrapPoint, chainBool, chainInt, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, StepSetup, withTargetOverrides, wrap, wrapParts,
 } from '../internal/phase-space.js';
-import { type KernelTarget, stateParts } from '../internal/target.js';
+import { type KernelTarget, StepRejections, stateParts } from '../internal/target.js';
 
 export interface HamiltonianMonteCarloOptions {
   /** The target log density (one value per chain); its gradient comes from autodiff. Give this or `targetLogProbAndGradFn`. */
@@ -54,6 +54,15 @@ export interface UncalibratedHamiltonianMonteCarloResults {
    * `proposedResults` under MetropolisHastings.
    */
   readonly hasDivergence: Tensor;
+  /**
+   * Per chain (int32, not in TFP): 1 when the target failed during this proposal's trajectory —
+   * threw (other than a programming error: TypeError, ReferenceError, SyntaxError propagate) or
+   * gave a non-finite log density or gradient entry at one of its points (`mcmc/internal/rejections.ts`).
+   * The proposal then has log density −∞ (rejected under MetropolisHastings) and `hasDivergence`;
+   * other chains are unaffected (for a tensor target that throws, every chain's proposal fails).
+   * Read it from `proposedResults` under MetropolisHastings; 0 after `bootstrapResults`.
+   */
+  readonly rejections: Tensor;
   readonly seed: KeyArray;
 }
 
@@ -125,6 +134,7 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
       numLeapfrogSteps: this.parameters.numLeapfrogSteps,
       inverseMassDiag: this.parameters.inverseMassDiag,
       hasDivergence: chainBool(new Uint8Array(g.numChains), g),
+      rejections: chainInt(new Int32Array(g.numChains), g),
       seed: zerosSeed(),
     };
   }
@@ -142,25 +152,31 @@ export class UncalibratedHamiltonianMonteCarlo implements TransitionKernel<Uncal
     const p0 = metric.sampleMomentum(keys, modes);
     const lp0 = f64(prev.targetLogProb);
     const start = { x: parts.map(f64), p: p0, grad: prev.gradsTargetLogProb.map(f64), lp: lp0 };
-    const end = leapfrog(target, start, eps, metric, numSteps, g, undefined, this.fresh.take);
+    // A chain whose target fails at any point of the trajectory has its proposal rejected: the
+    // integration goes on (its failing points read −∞ with a zero gradient) and its end reads −∞.
+    const rej = new StepRejections(g.numChains);
+    const end = leapfrog(rej.track(target), start, eps, metric, numSteps, g, undefined, this.fresh.take);
+    const n = end.x.length, kept = inOneBuffer([...end.x, ...end.grad, end.lp]);
+    const lp1 = kept[2 * n]!;
     const k0 = metric.kineticEnergy(p0), k1 = metric.kineticEnergy(end.p);
     const correction = new Float64Array(g.numChains);
     const divergent = new Uint8Array(g.numChains);
     for (let c = 0; c < g.numChains; c++) {
+      if (rej.count[c]) lp1[c] = -Infinity;
       correction[c] = k0[c]! - k1[c]!;
-      const energyError = (lp0[c]! - k0[c]!) - (end.lp[c]! - k1[c]!);
+      const energyError = (lp0[c]! - k0[c]!) - (lp1[c]! - k1[c]!);
       divergent[c] = Number.isFinite(energyError) && energyError <= MAX_ENERGY_DIFF ? 0 : 1;
     }
-    const n = end.x.length, kept = inOneBuffer([...end.x, ...end.grad, end.lp]);
     const next = wrapParts(kept.slice(0, n), g);
     return [rebuild(next), {
       ...prev,
       logAcceptanceCorrection: chainTensor(correction, g),
-      targetLogProb: chainTensor(kept[2 * n]!, g),
+      targetLogProb: chainTensor(lp1, g),
       gradsTargetLogProb: wrapParts(kept.slice(n, 2 * n), g),
       initialMomentum: wrapParts(p0, g),
       finalMomentum: wrapParts(end.p, g),
       hasDivergence: chainBool(divergent, g),
+      rejections: chainInt(rej.count, g),
       seed: key,
     }];
   }

@@ -19,11 +19,11 @@ import type { InverseMassDiag, StepSize } from '../internal/kernel-results.js';
 import { FreshArrays, inOneBuffer } from '../internal/leapfrog.js';
 import { checkInverseMassOption, diagonalMetric, identityMetric } from '../internal/metric.js';
 import {
-  bootstrapPoint, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
+  bootstrapPoint, chainInt, chainTensor, checkGradientTarget, checkStateShapes, checkStepSizeOption,
   expandStepSize, f64, StepSetup, withTargetOverrides, wrapParts,
 } from '../internal/phase-space.js';
 import type { Geometry } from '../internal/geometry.js';
-import { type KernelTarget, newArray, stateParts } from '../internal/target.js';
+import { type KernelTarget, newArray, StepRejections, stateParts } from '../internal/target.js';
 import { detLog } from '../../src/math/index.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 
@@ -61,6 +61,15 @@ export interface UncalibratedLangevinResults {
   readonly diffusionDrift: readonly Tensor[];
   readonly stepSize: StepSize;
   readonly inverseMassDiag: InverseMassDiag;
+  /**
+   * Per chain (int32, not in TFP): 1 when the target failed at this proposal — threw (other than
+   * a programming error: TypeError, ReferenceError, SyntaxError propagate) or gave a non-finite
+   * log density or gradient entry (`mcmc/internal/rejections.ts`). The proposal's log density is
+   * then −∞ (rejected under MetropolisHastings); other chains are unaffected (for a tensor target
+   * that throws, every chain's proposal fails). Read it from `proposedResults` under
+   * MetropolisHastings; 0 after `bootstrapResults`.
+   */
+  readonly rejections: Tensor;
   readonly seed: KeyArray;
 }
 
@@ -148,6 +157,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
       diffusionDrift: wrapParts(drift, g),
       stepSize: this.parameters.stepSize,
       inverseMassDiag: this.parameters.inverseMassDiag,
+      rejections: chainInt(new Int32Array(g.numChains), g),
       seed: zerosSeed(),
     };
   }
@@ -174,7 +184,10 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
       for (let i = 0; i < out.length; i++) out[i] = xk[i]! + d[i]! + v[i]! * Math.sqrt(e[i]! * (mk ? mk[i]! : 1)) * zk[i]!;
       return out;
     });
+    // A failing chain reads −∞ with a zero gradient (so its drift and correction stay finite).
     const at1 = target(x1, take);
+    const rej = new StepRejections(g.numChains);
+    rej.note(at1.failures);
     // Without a volatility function σ = 1 everywhere: the previous results' (immutable) tensors are reused.
     const constant = this.parameters.volatilityFn === undefined;
     const { vol: vol1, grad: gradVol1 } = constant ? { vol: vol0, grad: prev.gradsVolatility.map(f64) } : volatilityAt(fn, this.parameters.volatilityFn, wrapParts(x1, g), g);
@@ -203,6 +216,7 @@ export class UncalibratedLangevin implements TransitionKernel<UncalibratedLangev
       volatility: constant ? prev.volatility : wrapParts(vol1, g),
       gradsVolatility: constant ? prev.gradsVolatility : wrapParts(gradVol1, g),
       diffusionDrift: wrapParts(kept.slice(2 * n, 3 * n), g),
+      rejections: chainInt(rej.count, g),
       seed: key,
     }];
   }

@@ -19,7 +19,7 @@ import type { InitOption } from '../internal/init.js';
 import { computeDeterministics } from '../predictive.js';
 import type { WarningOptions } from '../diagnostics/warning-hooks.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
-import type { Rejection } from './stan/rejections.js';
+import type { Rejection } from '../internal/rejections.js';
 import type { ParallelInfo } from './stan/cores.js';
 import type { ChainState } from './stan/per-chain.js';
 import type { Modes } from '../../src/config.js';
@@ -223,10 +223,11 @@ export type WindowedTrace = {
   readonly targetLogProb: Tensor;
   readonly isAccepted: Tensor;
   /**
-   * Per-chain adaptation only: proposals rejected because the log density threw or was not
-   * finite (value or gradient) in the draw's transition and the step-size heuristic just before
-   * it (int32; Stan's "the current Metropolis proposal is about to be rejected"). Each such
-   * proposal is also a divergent leaf.
+   * Proposals rejected because the log density threw or was not finite (value or gradient) in
+   * the draw's transition (int32; Stan's "the current Metropolis proposal is about to be
+   * rejected"): per-chain adaptation counts the step-size heuristic just before it too; pooled
+   * adaptation counts at most one per chain per transition, and a thinned draw the transitions
+   * since the draw before. Each such proposal is also a divergent leaf.
    */
   readonly rejections?: Tensor;
 };
@@ -255,7 +256,7 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * or gradient was not finite), one record per kind, with its first message, how many times and
    * in which chains it happened, and the model node it came from (see {@link Rejection}); empty
    * when there were none. The rule (what is a rejection and what still throws) is in
-   * `mcmc/nuts/stan/rejections.ts`.
+   * `mcmc/internal/rejections.ts`.
    */
   readonly rejections?: readonly Rejection[];
   /** Per-chain runs: the threads that ran the chains, and why not more when fewer than asked or than the default. */

@@ -16,7 +16,7 @@ import { JointDistribution } from '../../distributions/joint/joint-distribution.
 import { JointDistributionPinned } from '../../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, StructKind } from '../../distributions/joint/values.js';
 import { windowedAdaptiveNuts, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedPartial } from '../windowed-adaptive-nuts.js';
-import type { Rejection } from '../nuts/stan/rejections.js';
+import type { Rejection } from '../internal/rejections.js';
 import { AbortError } from '../abort-error.js';
 import type { PartialChain } from '../sample-chain.js';
 

@@ -12,7 +12,7 @@ import { compiledField } from '../nuts/windowed-common.js';
 import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { checkJointModule, type ChainTask, type JointChainFinal, type JointChainOptions } from './chain-task.js';
-import type { Rejection } from '../nuts/stan/rejections.js';
+import type { Rejection } from '../internal/rejections.js';
 import type { PerChainResume } from '../nuts/windowed-common.js';
 import { mergeChains } from './merge-chains.js';
 import { computeDeterministics, type PredictiveModel } from '../predictive.js';

@@ -18,7 +18,7 @@ import { flatModel } from '../../distributions/joint/flat-model.js';
 import { nodeLogProbs, type NodeLogProb } from '../../distributions/joint/node-log-probs.js';
 import { essBulk } from '../../mcmc/diagnostics/index.js';
 import { windowedAdaptiveNuts } from '../../mcmc/windowed-adaptive-nuts.js';
-import { isProgrammingError, RejectionLog } from '../../mcmc/nuts/stan/rejections.js';
+import { isProgrammingError, RejectionLog } from '../../mcmc/internal/rejections.js';
 import { failureLocator } from '../../mcmc/internal/locate-failure.js';
 import { runPerChain, type PerChainSettings } from '../../mcmc/nuts/stan/per-chain.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';

@@ -33,7 +33,7 @@ import { exportCompiled } from '../../../src/compile/portable.js';
 import type { KeyArray } from '../../../src/random/key-array.js';
 import type { FlatTarget } from '../../../src/compile/flat-target.js';
 import { runPerChain, runPlan, withPending, type ChainDraws, type ChainState, type PerChainRun, type PerChainSettings } from './per-chain.js';
-import { RejectionLog, type RejectionEntry } from './rejections.js';
+import { RejectionLog, type RejectionEntry } from '../../internal/rejections.js';
 import { finiteAt } from '../../internal/init.js';
 import { deserializeError, type SerializedError } from '../../internal/chain-error.js';
 import { ABORT, ACK, CHAIN0, DONE, SLOT, type CoresTask, type SharedDraws } from './cores-messages.js';

@@ -22,7 +22,7 @@ import { normalFromUnit } from '../../../src/random/normal-fill.js';
 import { uniformUnit } from '../../../src/random/uniform.js';
 import { DenseMetric, DiagonalMetric, type Metric } from '../../internal/metric.js';
 import { chainLoops, type ChainLoops } from './nuts-loops.js';
-import { isProgrammingError } from './rejections.js';
+import { isProgrammingError } from '../../internal/rejections.js';
 
 /** A log density and its gradient: returns log p(x) and writes ∂ log p/∂x into `grad`. */
 export type LogDensityGradient = (x: Float64Array, grad: Float64Array) => number;

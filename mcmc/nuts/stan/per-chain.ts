@@ -32,7 +32,7 @@ import { KeyArray } from '../../../src/random/key-array.js';
 import type { FlatTarget } from '../../../src/compile/flat-target.js';
 import { ChainRandom, NutsChain, type LogDensityGradient } from './nuts-chain.js';
 import type { DualAveragingSettings } from '../dual-averaging.js';
-import { errorMessage, isProgrammingError, RejectionLog } from './rejections.js';
+import { errorMessage, isProgrammingError, RejectionLog } from '../../internal/rejections.js';
 import { StanWarmup, type WarmupState } from './warmup.js';
 import { INIT_ATTEMPTS } from '../../internal/init.js';
 

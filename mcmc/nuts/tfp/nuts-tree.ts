@@ -33,7 +33,7 @@ import { leapfrogInPlace, leapfrogTfpInPlace, type PhasePoint } from '../../inte
 import { type BatchMetric, PreconditionedBatchMetric } from '../../internal/metric.js';
 import type { NutsWorkspaces, Workspace } from './nuts-workspace.js';
 import type { Geometry } from '../../internal/geometry.js';
-import type { FlatFn } from '../../internal/target.js';
+import type { FlatFn, StepRejections } from '../../internal/target.js';
 import { logaddexpScalar } from '../../../src/tensor/ops/elementwise.js';
 import { detExp, detLog, detLog1p } from '../../../src/math/index.js';
 import { noUTurnTfp } from '../u-turn.js';
@@ -101,6 +101,8 @@ interface Trajectory {
   readonly impl: PrngImpl;
   readonly dtype: FloatDType;
   readonly modes: Modes;
+  /** The step's failures of the target (noted for the chains active at each evaluation). */
+  readonly rejections: StepRejections | undefined;
 }
 
 /** `uniform(key, [C])` in [0, 1) of the state's dtype (a reused buffer when the implementation has the fused path). */
@@ -196,7 +198,8 @@ function sampleLeaf(t: Trajectory, c: number, u: number): void {
   const next = ws.cur, sub = ws.sub;
   ws.subLeapfrogs[c]!++;
   let energy = next.lp[c]! - metric.chainKineticEnergy(next.p, c);
-  if (Number.isNaN(energy)) energy = -Infinity;
+  // A failure at any point of this leaf (with unrolled leapfrog steps, maybe not its last) diverges.
+  if (Number.isNaN(energy) || (t.rejections !== undefined && t.rejections.count[c] !== 0)) energy = -Infinity;
   const diff = energy - ws.initEnergy[c]!;
   const notDivergent = -diff < t.s.maxEnergyDiff;
   const weight = logaddexpScalar(sub.weight[c]!, diff);
@@ -357,16 +360,20 @@ function outcome(t: Trajectory, leapfrogs: Int32Array, isAccepted: Uint8Array, c
  * Runs one NUTS trajectory from `start` (momentum already drawn from `metric`) with the loop seed
  * `seed`. Each doubling splits `[dirSeed, subtreeSeed, acceptSeed, nextSeed]`; each leaf of a
  * subtree splits `[leafAcceptSeed, next]` from the subtree seed. `workspaces` keeps the buffers
- * between calls.
+ * between calls. A leaf at which the target failed (its log density reads −∞) is a divergence;
+ * `rejections` notes the failures of the chains still active at it.
  */
 export function nutsTrajectory(
   target: FlatFn, g: Geometry, start: PhasePoint, eps: readonly Float64Array[], metric: BatchMetric,
-  seed: KeyArray, s: NutsSettings, modes: Modes, workspaces: NutsWorkspaces,
+  seed: KeyArray, s: NutsSettings, modes: Modes, workspaces: NutsWorkspaces, rejections?: StepRejections,
 ): NutsOutcome {
   const C = g.numChains;
   const impl = seed.impl;
   const ws = workspaces.take(start.x.map((a) => a.length), C, impl.keyWords);
-  const t: Trajectory = { ws, target, g, metric, s, impl, dtype: g.dtypes[0]!, modes };
+  // Failures count for the chains still building their trajectory (a finished chain is still
+  // evaluated at its last point, which may be the failing one).
+  const f = rejections === undefined ? target : rejections.track(target, ws.active);
+  const t: Trajectory = { ws, target: f, g, metric, s, impl, dtype: g.dtypes[0]!, modes, rejections };
   beginTrajectory(t, start);
   const leapfrogs = new Int32Array(C);
   const isAccepted = new Uint8Array(C);

@@ -4,6 +4,12 @@
  * `WindowedAdaptation(DiagonalMassMatrixAdaptation(DualAveragingStepSizeAdaptation(
  * PreconditionedNoUTurnSampler)))` under `sampleChain`, sharing one adapted step size. The model is
  * written for one draw: the kernel runs its flat target chain by chain.
+ *
+ * A failure of the log density at a proposal (it throws, or a value or gradient is not finite) is
+ * a divergent leaf of that chain's trajectory only, and the run goes on: `trace.rejections` counts
+ * them per chain and draw, `result.rejections` by kind with the node located on the tape
+ * (`mcmc/internal/rejections.ts`); a programming error (TypeError, ReferenceError, SyntaxError)
+ * propagates.
  */
 import { checkOptions, fail } from '../../../src/checks.js';
 import { detExp, detLog2, detPow } from '../../../src/math/index.js';
@@ -21,10 +27,12 @@ import { DualAveragingStepSizeAdaptation, type DualAveragingStepSizeAdaptationOp
 import type { NoUTurnSamplerResults } from '../../kernels/no-u-turn-sampler.js';
 import { PreconditionedNoUTurnSampler } from '../../kernels/preconditioned-no-u-turn-sampler.js';
 import { chainInit } from '../../internal/init.js';
+import { failureLocator } from '../../internal/locate-failure.js';
+import { RejectionLog } from '../../internal/rejections.js';
 import { innermostWith } from '../../internal/kernel-results.js';
 import { reduceLogHarmonicMeanExp } from '../../internal/log-mean-exp.js';
 import type { Trace } from '../../internal/stack.js';
-import { addDivergencesPerChain, sampleChain, sampleChainObserved, type PartialChain } from '../../sample-chain.js';
+import { addDivergencesPerChain, sampleChainObserved, type PartialChain } from '../../sample-chain.js';
 import { compiledField, constrainDraws, FN, positiveNumber, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedProgress, type WindowedTrace } from '../windowed-common.js';
 import { runningVarianceFromStats } from './running-variance.js';
 import { WindowedAdaptation, type WindowedAdaptationResults } from './windowed-adaptation.js';
@@ -84,10 +92,22 @@ export function pooledNuts<K extends StructKind>(
   const kernel = new WindowedAdaptation({ innerKernel: dmma, numAdaptationSteps: n });
 
   const nutsResults = (r: Results) => innermostWith(r, 'hasDivergence') as unknown as NoUTurnSamplerResults;
+  // Rejections (a failure of the log density at a proposal: a divergent leaf, and the run goes
+  // on), seen after every step: the run's log by kind, and each chain's count since the last draw
+  // (a thinned draw counts the transitions since the one before).
+  const log = new RejectionLog(), pending = new Int32Array(nChains), burnin = discardTuning ? n : 0;
+  const fromFlatOrder = modelOrderPoint(m, order);
+  const noteRejections = (step: number, r: Results) => {
+    const nr = nutsResults(r), count = nr.rejections.data as Int32Array;
+    if (step > burnin) for (let c = 0; c < nChains; c++) pending[c] += count[c]!;   // burn-in steps have no draw
+    for (const f of nr.rejectionCauses) log.record(f.chain, step - 1, step <= n, f.threw, f.error, f.lp, fromFlatOrder(f.x!));
+  };
+  const takePending = () => { const out = Int32Array.from(pending); pending.fill(0); return out; };
   const traceFn = o.traceFn === undefined
-    ? (_: State, r: Results) => defaultTrace(nutsResults(r), r.step <= n, nChains)
+    ? (_: State, r: Results) => ({ ...defaultTrace(nutsResults(r), r.step <= n, nChains), rejections: new Tensor(takePending(), [nChains], 'int32') })
     : (s: State, r: Results) => o.traceFn!(fromOrder(order, s as Tensor[]), m.bijector, r.step <= n, nutsResults(r));
   const progress = o.onProgress === undefined ? undefined : perChainProgress(nChains, n, o.onProgress);
+  const observe = (step: number, r: Results) => { noteRejections(step, r); progress?.observe(step, r); };
   const constrain = flatConstrain(FN, m, o.compile !== false).value;
   const toDraws = (flat: Tensor[]) => {
     const parts = fromOrder(order, flat).map((t) => t.data as Float64Array), [N, C] = flat[0]!.shape as [number, number];
@@ -110,7 +130,7 @@ export function pooledNuts<K extends StructKind>(
       ...(o.signal === undefined ? {} : { signal: o.signal }),
       ...(progress === undefined ? {} : { onProgress: progress.report, progressInterval: o.progressInterval ?? 100 }),
     };
-    run = progress === undefined ? sampleChain(chainOptions) : sampleChainObserved(chainOptions, progress.observe);
+    run = sampleChainObserved(chainOptions, observe);
   } catch (e) {
     if (!(e instanceof AbortError)) throw e;
     const p = e.partial as PartialChain<object>;
@@ -122,7 +142,10 @@ export function pooledNuts<K extends StructKind>(
     };
     throw new AbortError(`${FN}: aborted after ${p.numResults} draws`, partial, e.cause);
   }
-  return { draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace, ...compiledField(target) };
+  return {
+    draws: toDraws(run.allStates as Tensor[]), trace: run.trace as WindowedTrace | Trace, ...compiledField(target),
+    rejections: log.rejections(failureLocator(m)),
+  };
 }
 
 /**
@@ -179,6 +202,18 @@ function chainStepSize(s: NoUTurnSamplerResults['stepSize'], nChains: number): (
   if (typeof first === 'number') return () => first;
   const d = first.data as ArrayLike<number>;
   return (c) => Number(d.length === nChains ? d[c] : d[0]);
+}
+
+/** A flat point in the sampler's part order (`order`) as one in the model's order (what `failureLocator` reads). */
+function modelOrderPoint(m: FlatModel, order: readonly number[]): (x: Float64Array) => Float64Array {
+  const offsets: number[] = [];
+  m.sizes.reduce((at, n, j) => { offsets[j] = at; return at + n; }, 0);
+  return (x) => {
+    const out = new Float64Array(x.length);
+    let at = 0;
+    for (const j of order) { const n = m.sizes[j]!; out.set(x.subarray(at, at + n), offsets[j]!); at += n; }
+    return out;
+  };
 }
 
 /** Per-chain starts (flat, model order) stacked into the pooled sampler's parts `[nChains, n_j]`, in model order. */

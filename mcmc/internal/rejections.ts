@@ -1,5 +1,5 @@
 /**
- * Rejected proposals of the per-chain NUTS engine: what counts as one, and the run's record of
+ * Rejected proposals of both NUTS engines and the TFP kernels: what counts as one, and the run's record of
  * them (Stan's "Informational Message: The current Metropolis proposal is about to be rejected
  * because of the following issue: …").
  *
