@@ -11,7 +11,7 @@ import type { FlatTarget } from '../src/compile/flat-target.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normal } from '../src/random/normal.js';
 import { uniform } from '../src/random/uniform.js';
-import { foldIn, sanitizeSeed, splitSeed, type Seed } from '../src/samplers/seeds.js';
+import { foldIn, sanitizeSeed, splitSeed } from '../src/samplers/seeds.js';
 import { cholesky, householderQr } from '../src/tensor/linalg-kernels.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { FlatModel } from '../distributions/joint/flat-model.js';
@@ -23,15 +23,20 @@ import { providePathfinderStarts } from '../mcmc/internal/init.js';
 import { whyNotFinite } from '../mcmc/internal/locate-failure.js';
 import { isProgrammingError } from '../mcmc/internal/rejections.js';
 import { minimize, Objective, type MinimizeSettings } from './minimize.js';
-import { optimizeSettings } from './optimize.js';
-import { problem, start, type OptimizeInit, type Problem } from './problem.js';
+import { optimizeSettings, type OptimizeOptions } from './optimize.js';
+import { problem, start, type Problem } from './problem.js';
 
 const FN = 'pathfinder';
 const LOG_2PI = Math.log(2 * Math.PI);
 /** The curvature test's ε: a pair (s, y) enters the history only when sᵀy > ε‖y‖² (the paper's value). */
 const CURVATURE_EPS = 2.220446049250313e-16;
 
-export interface PathfinderOptions {
+/**
+ * Pathfinder's options. The start (`init`, `initRadius`; each path's uniform start drawn from its
+ * own key), `seed` (path p uses `splitSeed(seed, { n: numPaths })[p]`, so the result is a pure
+ * function of it) and the L-BFGS tolerances are `optimize`'s, with CmdStan's names and defaults.
+ */
+export interface PathfinderOptions extends Pick<OptimizeOptions, 'init' | 'initRadius' | 'seed' | 'initAlpha' | 'tolObj' | 'tolRelObj' | 'tolGrad' | 'tolRelGrad' | 'tolParam'> {
   /** Values for observed nodes (a model only). */
   readonly pins?: PartialValues;
   /** Independent L-BFGS paths (default 4). */
@@ -48,19 +53,6 @@ export interface PathfinderOptions {
    * `numPaths: 1, psisResample: false` is Stan's single-path Pathfinder.
    */
   readonly psisResample?: boolean;
-  /** Each path's start (as `optimize`'s; default Stan's uniform(−R, R), drawn from the path's key). */
-  readonly init?: OptimizeInit;
-  /** R of the uniform start (default 2). */
-  readonly initRadius?: number;
-  /** Seed: the result is a pure function of it (path p uses `splitSeed(seed, { n: numPaths })[p]`). */
-  readonly seed?: Seed;
-  /** L-BFGS settings, CmdStan's names and defaults: `initAlpha` 1e-3, `tolObj` 1e-12, `tolRelObj` 1e4, `tolGrad` 1e-8, `tolRelGrad` 1e7, `tolParam` 1e-8. */
-  readonly initAlpha?: number;
-  readonly tolObj?: number;
-  readonly tolRelObj?: number;
-  readonly tolGrad?: number;
-  readonly tolRelGrad?: number;
-  readonly tolParam?: number;
   /** Most L-BFGS iterations per path (default 1000, CmdStan's `max_lbfgs_iters`). */
   readonly maxLbfgsIters?: number;
 }

@@ -6,6 +6,7 @@ import { logsumexp, sum } from '../../src/tensor/ops/reduce.js';
 import { concat, slice } from '../../src/tensor/ops/shape.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
+import { lastDimShifted, vectorLength } from './vector-event.js';
 import { checkSupport } from './support.js';
 import { detLog } from '../../src/math/index.js';
 import { brand } from '../../src/brand.js';
@@ -42,7 +43,7 @@ export class SoftmaxCentered extends Bijector {
   }
   protected inverseImpl(y: Tensor): Tensor {
     const fn = `${this.name}.inverse`;
-    const n = lastDim(fn, 'y', y);
+    const n = vectorLength(fn, 'y', y);
     if (n < 1) fail('range', fn, 'y', `must have a last dimension of at least 1; got shape [${y.shape.join(', ')}]`, y);
     if (this.validateArgs) checkSimplex(fn, y, n);
     const lg = log(y);
@@ -56,33 +57,19 @@ export class SoftmaxCentered extends Bijector {
   }
   protected override inverseLogDetJacobianImpl(y: Tensor): Tensor {
     const fn = `${this.name}.inverseLogDetJacobian`;
-    const n = lastDim(fn, 'y', y);
+    const n = vectorLength(fn, 'y', y);
     if (this.validateArgs) checkSimplex(fn, y, n);
     return neg(add(0.5 * detLog(n), sum(log(y), -1)));
   }
-  override forwardEventShape(shape: readonly number[]): number[] {
-    const s = [...shape];
-    if (s.length === 0) fail('range', `${this.name}.forwardEventShape`, 'shape', 'must have rank at least 1', shape);
-    s[s.length - 1]! += 1;
-    return s;
-  }
-  override inverseEventShape(shape: readonly number[]): number[] {
-    const s = [...shape];
-    if (s.length === 0 || s[s.length - 1]! < 1) fail('range', `${this.name}.inverseEventShape`, 'shape', 'must have rank at least 1 and a nonzero last dimension', shape);
-    s[s.length - 1]! -= 1;
-    return s;
-  }
+  override forwardEventShape(shape: readonly number[]): number[] { return lastDimShifted(`${this.name}.forwardEventShape`, shape, 1); }
+  override inverseEventShape(shape: readonly number[]): number[] { return lastDimShifted(`${this.name}.inverseEventShape`, shape, -1); }
   /** [x, 0] along the last axis. */
   private padded(fn: string, x: Tensor): Tensor {
-    lastDim(fn, 'x', x);
+    vectorLength(fn, 'x', x);
     return concat([x, zeros([...x.shape.slice(0, -1), 1], x.dtype === 'float32' ? 'float32' : 'float64')], -1);
   }
 }
 
-function lastDim(fn: string, arg: string, t: Tensor): number {
-  if (t.ndim < 1) fail('range', fn, arg, 'must have at least one dimension (a vector event)', t.ndim === 0 ? t.item() : t);
-  return t.shape[t.ndim - 1]!;
-}
 
 function checkSimplex(fn: string, y: Tensor, n: number): void {
   checkSupport(fn, 'y', y, (v) => v >= 0 && v <= 1, 'must be in [0, 1] (a probability)');

@@ -7,6 +7,7 @@ import { sum } from '../../src/tensor/ops/reduce.js';
 import { concat, slice } from '../../src/tensor/ops/shape.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { Bijector, type BijectorOptions } from './bijector.js';
+import { lastDimShifted, vectorLength } from './vector-event.js';
 import { brand } from '../../src/brand.js';
 
 /** Row-sum tolerance of `inverse`'s validateArgs check, relative to the row's largest |entry| (and at least absolute 1e-8). */
@@ -40,7 +41,7 @@ export class SumToZero extends Bijector {
   constructor(options?: BijectorOptions) { super('SumToZero', options); }
 
   protected forwardImpl(x: Tensor): Tensor {
-    const m = lastDim(`${this.name}.forward`, 'x', x);   // n − 1
+    const m = vectorLength(`${this.name}.forward`, 'x', x);   // n − 1
     const w = mul(x, helmertScale(m, x.dtype));
     const tail = add(sub(sum(w, -1, true), cumsum(w, -1)), w);   // Σₖ≥ⱼ wₖ, j = 1 … n−1
     const edge = zeros([...x.shape.slice(0, -1), 1], floatOf(x));
@@ -49,7 +50,7 @@ export class SumToZero extends Bijector {
 
   protected inverseImpl(y: Tensor): Tensor {
     const fn = `${this.name}.inverse`;
-    const n = lastDim(fn, 'y', y);
+    const n = vectorLength(fn, 'y', y);
     if (n < 1) fail('range', fn, 'y', `must have a last dimension of at least 1; got shape [${y.shape.join(', ')}]`, y);
     if (this.validateArgs) checkSumsToZero(fn, 'y', y, n);
     const m = n - 1;
@@ -60,27 +61,17 @@ export class SumToZero extends Bijector {
   }
 
   protected override forwardLogDetJacobianImpl(x: Tensor): Tensor {
-    lastDim(`${this.name}.forwardLogDetJacobian`, 'x', x);
+    vectorLength(`${this.name}.forwardLogDetJacobian`, 'x', x);
     return zeros(x.shape.slice(0, -1), floatOf(x));
   }
   protected override inverseLogDetJacobianImpl(y: Tensor): Tensor {
     const fn = `${this.name}.inverseLogDetJacobian`;
-    const n = lastDim(fn, 'y', y);
+    const n = vectorLength(fn, 'y', y);
     if (this.validateArgs) checkSumsToZero(fn, 'y', y, n);
     return zeros(y.shape.slice(0, -1), floatOf(y));
   }
-  override forwardEventShape(shape: readonly number[]): number[] {
-    const s = [...shape];
-    if (s.length === 0) fail('range', `${this.name}.forwardEventShape`, 'shape', 'must have rank at least 1', shape);
-    s[s.length - 1]! += 1;
-    return s;
-  }
-  override inverseEventShape(shape: readonly number[]): number[] {
-    const s = [...shape];
-    if (s.length === 0 || s[s.length - 1]! < 1) fail('range', `${this.name}.inverseEventShape`, 'shape', 'must have rank at least 1 and a nonzero last dimension', shape);
-    s[s.length - 1]! -= 1;
-    return s;
-  }
+  override forwardEventShape(shape: readonly number[]): number[] { return lastDimShifted(`${this.name}.forwardEventShape`, shape, 1); }
+  override inverseEventShape(shape: readonly number[]): number[] { return lastDimShifted(`${this.name}.inverseEventShape`, shape, -1); }
 }
 
 const floatOf = (t: Tensor) => (t.dtype === 'float32' ? 'float32' : 'float64');
@@ -95,10 +86,6 @@ function counts(m: number, dtype: string): Tensor {
   return new Tensor(Float64Array.from({ length: m }, (_, i) => i + 1), [m], 'float64').astype(dtype === 'float32' ? 'float32' : 'float64');
 }
 
-function lastDim(fn: string, arg: string, t: Tensor): number {
-  if (t.ndim < 1) fail('range', fn, arg, 'must have at least one dimension (a vector event)', t.ndim === 0 ? t.item() : t);
-  return t.shape[t.ndim - 1]!;
-}
 
 /** Each row (last axis) sums to 0 within SUM_TOL · max(1e-0, its largest |entry|) — shared with `ZeroSumNormal`'s support. */
 export function checkSumsToZero(fn: string, arg: string, t: Tensor, n: number): void {

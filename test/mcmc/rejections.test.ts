@@ -16,7 +16,6 @@ import { Normal } from '../../distributions/normal.js';
 import { HalfNormal } from '../../distributions/half-normal.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { nodeLogProbs, type NodeLogProb } from '../../distributions/joint/node-log-probs.js';
-import { essBulk } from '../../mcmc/diagnostics/index.js';
 import { windowedAdaptiveNuts } from '../../mcmc/windowed-adaptive-nuts.js';
 import { isProgrammingError, RejectionLog } from '../../mcmc/internal/rejections.js';
 import { failureLocator } from '../../mcmc/internal/locate-failure.js';
@@ -28,17 +27,9 @@ import { key } from '../../src/random/keys.js';
 import { customGradient } from '../../src/tensor/autodiff.js';
 import { mul } from '../../src/tensor/ops/elementwise.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { ALPHA, ksPValue } from '../stats.js';
+import { ALPHA } from '../stats.js';
+import { thinnedNormalKs, total, unitHash } from './fault-injection.js';
 
-const bits = new Float64Array(1), words = new Uint32Array(bits.buffer);
-/** A uniform in [0, 1) from the bits of `v` (a 32-bit finalizer of both words). */
-function unitHash(v: number): number {
-  bits[0] = v;
-  let h = Math.imul(words[0]! ^ 0x9e3779b9, 0x85ebca6b) ^ words[1]!;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
-}
 const faulty = (x: Tensor) => unitHash((x.data as Float64Array)[0]!) < 0.05;
 
 /** x ~ N(0, 1), y | x ~ N(x, 1), y = 0 observed: x | y ~ N(0, 1/2); `fault` decides what the likelihood does at a faulty x. */
@@ -57,26 +48,9 @@ function model(fault: 'throw' | 'nan' | 'type-error') {
 }
 
 const runOpts = { pins: { y: 0 }, compile: false, seed: 3, nChains: 4, numAdaptationSteps: 400, nDraws: 1500 } as const;
-const total = (t: Tensor) => Array.from(t.data as ArrayLike<number>).reduce((a, b) => a + b, 0);
 
-/** KS p-value of the draws [N, C] against N(0, 1/2), thinned per chain to about one draw per effective draw. */
-function thinnedKs(draws: Tensor): { p: number; n: number; ess: number } {
-  const [N, C] = draws.shape as [number, number];
-  const ess = Number((essBulk(draws) as Tensor).item());
-  const k = Math.max(1, Math.ceil((N * C) / ess));
-  const kept: number[] = [];
-  const d = draws.data as Float64Array;
-  for (let c = 0; c < C; c++) for (let t = 0; t < N; t += k) kept.push(d[t * C + c]!);
-  const phi = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));
-  return { p: ksPValue(kept, (v) => phi(v / Math.SQRT1_2)), n: kept.length, ess };
-}
-
-/** erf by Abramowitz–Stegun 7.1.26 refined by one Newton step is not needed: 1.5e-7 absolute is far below a KS statistic's resolution at n ≤ 6000. */
-function erf(x: number): number {
-  const s = Math.sign(x), a = Math.abs(x), t = 1 / (1 + 0.3275911 * a);
-  const y = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-a * a);
-  return s * y;
-}
+/** KS p-value of the draws [N, C] against x | y's N(0, 1/2), thinned per chain to about one draw per effective draw. */
+const thinnedKs = (draws: Tensor) => thinnedNormalKs(draws, Math.SQRT1_2);
 
 /** A two-dimensional flat target from a value-and-gradient function. */
 const flat = (f: (x: Float64Array, g: Float64Array) => number): FlatTarget => ({

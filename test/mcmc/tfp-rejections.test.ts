@@ -13,7 +13,6 @@
 import { describe, expect, it } from 'vitest';
 import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../distributions/normal.js';
-import { essBulk } from '../../mcmc/diagnostics/index.js';
 import { reduceLogMeanExp } from '../../mcmc/internal/log-mean-exp.js';
 import { HamiltonianMonteCarlo } from '../../mcmc/kernels/hamiltonian-monte-carlo.js';
 import { MetropolisAdjustedLangevinAlgorithm } from '../../mcmc/kernels/metropolis-adjusted-langevin-algorithm.js';
@@ -25,21 +24,12 @@ import { sampleChain } from '../../mcmc/sample-chain.js';
 import { windowedAdaptiveNuts } from '../../mcmc/windowed-adaptive-nuts.js';
 import type { TransitionKernel } from '../../mcmc/kernel.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
-import { erf } from '../../src/tensor/special/erf.js';
 import { mul, square } from '../../src/tensor/ops/elementwise.js';
 import { sum } from '../../src/tensor/ops/reduce.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
-import { ALPHA, ksPValue } from '../stats.js';
+import { ALPHA } from '../stats.js';
+import { thinnedNormalKs, total, unitHash } from './fault-injection.js';
 
-const bits = new Float64Array(1), words = new Uint32Array(bits.buffer);
-/** A uniform in [0, 1) from the bits of `v` (a 32-bit finalizer of both words). */
-function unitHash(v: number): number {
-  bits[0] = v;
-  let h = Math.imul(words[0]! ^ 0x9e3779b9, 0x85ebca6b) ^ words[1]!;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return ((h ^ (h >>> 16)) >>> 0) / 2 ** 32;
-}
 const faultyAt = (v: number) => unitHash(v) < 0.05;
 
 type Fault = 'throw' | 'nan' | 'nan-grad' | 'type-error' | 'none';
@@ -62,19 +52,8 @@ function normalFlat(fault: Fault, where: (x: number) => boolean = () => true): F
   return t;
 }
 
-const phi = (z: number) => 0.5 * (1 + erf(z / Math.SQRT2));
-const total = (t: Tensor) => Array.from(t.data as ArrayLike<number>).reduce((a, b) => a + b, 0);
 
-/** KS p-value of draws [N, C] against N(0, sd²), thinned per chain to about one draw per effective draw. */
-function thinnedKs(draws: Tensor, sd = 1): { p: number; n: number } {
-  const [N, C] = draws.shape as [number, number];
-  const ess = Number((essBulk(draws) as Tensor).item());
-  const k = Math.max(1, Math.ceil((N * C) / ess));
-  const kept: number[] = [];
-  const d = draws.data as Float64Array;
-  for (let c = 0; c < C; c++) for (let t = 0; t < N; t += k) kept.push(d[t * C + c]!);
-  return { p: ksPValue(kept, (v) => phi(v / sd)), n: kept.length };
-}
+const thinnedKs = thinnedNormalKs;
 
 /** sampleChain over 4 chains of the 1-d state, tracing the proposal's rejections and divergence (when it has one). */
 function run(kernel: TransitionKernel<object>, numResults: number, seed: number) {
