@@ -1,0 +1,175 @@
+/**
+ * Issue 30's acceptance on posteriordb, seed by seed: `gp_pois_regr` and `low_dim_gauss_mix`
+ * (test/fixtures/posteriordb/), 4 chains × (1000 warm-up + 1000 kept), `windowedAdaptiveNuts`'
+ * defaults. For each seed: does the run agree with the reference posterior (every compared
+ * quantity |z| ≤ 4 with z over √(MCSE² + MCSE_ref²), sd ratio in [0.9, 1.1]), which chains its
+ * "chains disagree" warning names (the stuck-in-a-minor-mode test of chains-disagree.ts), and
+ * whether the chains not named agree with the reference; plus each chain's means of the log
+ * density and the parameters, and the wall and CPU time of the call.
+ *
+ * With `--tool rstan --draws DIR` it reads rstan's draws of the same models
+ * (test/fixtures/posteriordb/rstan_minor_modes.R writes DIR/<model>-<seed>.csv) and applies the
+ * same rule to them — stochax's `samplingWarnings` on rstan's lp__, parameters and sampler
+ * fields — so the two tools' minor-mode counts are comparable.
+ *
+ *   npx tsx bench/posteriordb-acceptance.ts [--model gp_pois_regr|low_dim_gauss_mix|both]
+ *     [--seeds 1-20] [--init uniform|prior|median|pathfinder] [--cores N] [--out FILE.json]
+ *   npx tsx bench/posteriordb-acceptance.ts --tool rstan --draws /tmp/rstan-pdb [--out FILE.json]
+ *
+ * A seed's verdict: `agrees` (all chains agree with the reference), `minor mode named` (not, but
+ * the warning names chains and the others agree), or `FAIL`. A line per seed goes to stderr; the
+ * JSON (per seed, per chain means and the verdict) to `--out` or stdout.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { samplingWarnings, type SamplingWarning } from '../mcmc/diagnostics/warnings.js';
+import { windowedAdaptiveNuts } from '../mcmc/windowed-adaptive-nuts.js';
+import { Tensor } from '../src/tensor/tensor.js';
+import {
+  agreement, agrees, disagreeingChainsOf, gpFixture, gpPins, gpPoisRegr, gpQuantities,
+  lowDimGaussMix, mixFixture, mixPins, mixQuantities, type Agreement, type Reference,
+} from '../test/fixtures/posteriordb/models.js';
+
+type ModelName = 'gp_pois_regr' | 'low_dim_gauss_mix';
+
+/** One seed's record. */
+export interface SeedResult {
+  readonly seed: number;
+  readonly verdict: 'agrees' | 'minor mode named' | 'FAIL';
+  /** The chains the chains-disagree warning names. */
+  readonly named: number[];
+  readonly agrees: boolean;
+  /** With the named chains left out (undefined when none is named). */
+  readonly othersAgree?: boolean;
+  readonly worst: { readonly z: string; readonly sdRatio: string };
+  readonly warnings: string[];
+  /** Per chain: the mean of the log density (`lp`) and of each compared quantity. */
+  readonly chains: Record<string, number>[];
+  readonly wallSeconds?: number;
+  readonly cpuSeconds?: number;
+  readonly parallel?: unknown;
+}
+
+/** Keeps only chains `keep` of draws [n, C]. */
+function chainsOf(t: Tensor, keep: readonly number[]): Tensor {
+  const [n, C] = t.shape as [number, number], d = t.data as Float64Array;
+  const out = new Float64Array(n * keep.length);
+  for (let i = 0; i < n; i++) keep.forEach((c, j) => { out[i * keep.length + j] = d[i * C + c]!; });
+  return new Tensor(out, [n, keep.length], 'float64');
+}
+
+const round = (v: number): number => Number(v.toPrecision(5));
+
+function worstOf(a: readonly Agreement[]): { z: string; sdRatio: string } {
+  const z = a.reduce((w, q) => (Math.abs(q.z) > Math.abs(w.z) ? q : w));
+  const s = a.reduce((w, q) => (Math.abs(Math.log(q.sdRatio)) > Math.abs(Math.log(w.sdRatio)) ? q : w));
+  return { z: `${z.name} ${z.z.toFixed(2)}`, sdRatio: `${s.name} ${s.sdRatio.toFixed(3)}` };
+}
+
+/**
+ * The verdict of one run from its compared quantities ([Stan label, draws [n, C]]), its
+ * log density per draw [n, C] and its warnings.
+ */
+export function judge(seed: number, reference: Reference, quantities: readonly (readonly [string, Tensor])[], lp: Tensor,
+  warnings: readonly SamplingWarning[] | undefined): SeedResult {
+  const a = agreement(reference, quantities);
+  const ok = agrees(a);
+  const named = disagreeingChainsOf(warnings);
+  const C = lp.shape[1]!;
+  const rest = Array.from({ length: C }, (_, c) => c).filter((c) => !named.includes(c));
+  const othersAgree = named.length > 0 && rest.length > 0
+    ? agrees(agreement(reference, quantities.map(([name, t]) => [name, chainsOf(t, rest)] as const))) : undefined;
+  const chains = Array.from({ length: C }, (_, c) => Object.fromEntries([['lp', lp] as const, ...quantities].map(([name, t]) => {
+    const one = chainsOf(t, [c]).data as Float64Array;
+    return [name, round(one.reduce((s, v) => s + v, 0) / one.length)];
+  })));
+  const verdict = ok ? 'agrees' : othersAgree === true ? 'minor mode named' : 'FAIL';
+  return { seed, verdict, named, agrees: ok, ...(othersAgree === undefined ? {} : { othersAgree }), worst: worstOf(a), warnings: (warnings ?? []).map((w) => w.kind), chains };
+}
+
+/** One stochax run of `model` at `seed`, judged. */
+export function runStochax(model: ModelName, seed: number, options: Record<string, unknown> = {}): SeedResult {
+  const gp = model === 'gp_pois_regr';
+  const t0 = performance.now(), cpu0 = process.cpuUsage();
+  const r = windowedAdaptiveNuts(gp ? gpPoisRegr() : lowDimGaussMix(), { pins: gp ? gpPins : mixPins, seed, ...options });
+  const wallSeconds = (performance.now() - t0) / 1000, cpu = process.cpuUsage(cpu0);
+  const run = r as unknown as { draws: Record<string, Tensor>; deterministics?: Record<string, Tensor> };
+  const quantities = gp ? gpQuantities(run) : mixQuantities(run);
+  const lp = (r.trace as unknown as { targetLogProb: Tensor }).targetLogProb;
+  return { ...judge(seed, gp ? gpFixture.reference : mixFixture.reference, quantities, lp, r.warnings),
+    wallSeconds: round(wallSeconds), cpuSeconds: round((cpu.user + cpu.system) / 1e6), parallel: (r as { parallel?: unknown }).parallel };
+}
+
+/** rstan's run of `model` at `seed` from `dir`/<model>-<seed>.csv, judged by the same rule. */
+export function judgeRstan(model: ModelName, seed: number, dir: string): SeedResult {
+  const lines = readFileSync(join(dir, `${model}-${seed}.csv`), 'utf8').trim().split('\n');
+  const header = lines[0]!.split(',').map((h) => h.replace(/"/g, ''));
+  const rows = lines.slice(1).map((l) => l.split(',').map(Number));
+  const col = (name: string): number => { const j = header.indexOf(name); if (j < 0) throw new Error(`${model}-${seed}.csv has no column ${name}`); return j; };
+  const chainCol = col('chain');
+  const C = Math.max(...rows.map((r) => r[chainCol]!)) + 1, n = rows.length / C;
+  // [n, C] of one column (the CSV is chain-major)
+  const field = (name: string): Tensor => {
+    const j = col(name), out = new Float64Array(n * C);
+    rows.forEach((r, q) => { out[(q % n) * C + r[chainCol]!] = r[j]!; });
+    return new Tensor(out, [n, C], 'float64');
+  };
+  // rstan's labels are Stan's (mu[1], f_tilde[3]), as the reference's
+  const params = header.filter((h) => !['chain', 'lp__', 'divergent__', 'treedepth__', 'energy__'].includes(h));
+  const draws = Object.fromEntries(params.map((p) => [p, field(p)]));
+  const trace = { targetLogProb: field('lp__'), diverging: field('divergent__'), treeDepth: field('treedepth__'), energy: field('energy__') };
+  const warnings = samplingWarnings(draws, trace, { warmupDraws: 0 });
+  const reference = model === 'gp_pois_regr' ? gpFixture.reference : mixFixture.reference;
+  // gp_pois_regr's f is not in rstan's CSV (the check sees f_tilde, as stochax's sees fTilde):
+  // its agreement is on rho and alpha.
+  const quantities = params.filter((p) => reference[p] !== undefined).map((p) => [p, draws[p]!] as const);
+  return judge(seed, reference, quantities, trace.targetLogProb, warnings);
+}
+
+function parseSeeds(s: string): number[] {
+  return s.split(',').flatMap((part) => {
+    const m = /^(\d+)-(\d+)$/.exec(part);
+    if (m === null) return [Number(part)];
+    return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
+  });
+}
+
+function main(argv: readonly string[]): void {
+  const args = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 2) {
+    if (!argv[i]!.startsWith('--') || argv[i + 1] === undefined) throw new Error(`posteriordb-acceptance: expected --name value pairs, got ${argv.slice(i).join(' ')}`);
+    args.set(argv[i]!.slice(2), argv[i + 1]!);
+  }
+  const known = ['tool', 'model', 'seeds', 'init', 'cores', 'out', 'draws'];
+  for (const k of args.keys()) if (!known.includes(k)) throw new Error(`posteriordb-acceptance: unknown option --${k} (known: ${known.join(', ')})`);
+  const tool = args.get('tool') ?? 'stochax';
+  const models: ModelName[] = (args.get('model') ?? 'both') === 'both' ? ['gp_pois_regr', 'low_dim_gauss_mix'] : [args.get('model') as ModelName];
+  const seeds = parseSeeds(args.get('seeds') ?? '1-20');
+  const options: Record<string, unknown> = {};
+  if (args.has('init')) options.init = args.get('init');
+  if (args.has('cores')) options.cores = Number(args.get('cores'));
+  const out: Record<string, unknown> = {
+    tool, settings: tool === 'rstan' ? 'rstan 2.21, 4 chains × (1000 warm-up + 1000), adapt_delta 0.8, init uniform(−2, 2)' : { chains: 4, warmup: 1000, draws: 1000, ...options },
+    command: `npx tsx bench/posteriordb-acceptance.ts ${argv.join(' ')}`, models: {},
+  };
+  for (const model of models) {
+    const results: SeedResult[] = [];
+    for (const seed of seeds) {
+      const r = tool === 'rstan' ? judgeRstan(model, seed, args.get('draws') ?? '/tmp/rstan-pdb') : runStochax(model, seed, options);
+      results.push(r);
+      process.stderr.write(`${model} seed ${seed}: ${r.verdict}${r.named.length > 0 ? ` (chains ${r.named.join(', ')} named)` : ''}; worst z ${r.worst.z}, sd ratio ${r.worst.sdRatio}`
+        + `${r.wallSeconds === undefined ? '' : `; ${r.wallSeconds} s wall, ${r.cpuSeconds} s CPU`}; warnings: ${r.warnings.join(', ') || 'none'}\n`);
+    }
+    const count = (v: SeedResult['verdict']): number => results.filter((r) => r.verdict === v).length;
+    (out.models as Record<string, unknown>)[model] = {
+      seeds: results.length, agrees: count('agrees'), minorModeNamed: count('minor mode named'), fail: count('FAIL'),
+      withChainsDisagree: results.filter((r) => r.named.length > 0).length, results,
+    };
+  }
+  // One line per chain, warning list and verdict pair: innermost objects and arrays collapsed.
+  const text = `${JSON.stringify(out, null, 1).replace(/[{[][^{}[\]]*[}\]]/g, (m) => m.replace(/\s*\n\s*/g, ' '))}\n`;
+  if (args.has('out')) writeFileSync(args.get('out')!, text); else process.stdout.write(text);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));
