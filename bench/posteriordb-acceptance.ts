@@ -23,87 +23,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { samplingWarnings, type SamplingWarning } from '../mcmc/diagnostics/warnings.js';
-import { windowedAdaptiveNuts } from '../mcmc/windowed-adaptive-nuts.js';
+import { samplingWarnings } from '../mcmc/diagnostics/warnings.js';
 import { Tensor } from '../src/tensor/tensor.js';
-import {
-  agreement, agrees, disagreeingChainsOf, gpFixture, gpPins, gpPoisRegr, gpQuantities,
-  lowDimGaussMix, mixFixture, mixPins, mixQuantities, type Agreement, type Reference,
-} from '../test/fixtures/posteriordb/models.js';
-
-type ModelName = 'gp_pois_regr' | 'low_dim_gauss_mix';
-
-/** One seed's record. */
-export interface SeedResult {
-  readonly seed: number;
-  readonly verdict: 'agrees' | 'minor mode named' | 'FAIL';
-  /** The chains the chains-disagree warning names. */
-  readonly named: number[];
-  readonly agrees: boolean;
-  /** With the named chains left out (undefined when none is named). */
-  readonly othersAgree?: boolean;
-  readonly worst: { readonly z: string; readonly sdRatio: string };
-  readonly warnings: string[];
-  /** Per chain: the mean of the log density (`lp`) and of each compared quantity. */
-  readonly chains: Record<string, number>[];
-  readonly wallSeconds?: number;
-  readonly cpuSeconds?: number;
-  readonly parallel?: unknown;
-}
-
-/** Keeps only chains `keep` of draws [n, C]. */
-function chainsOf(t: Tensor, keep: readonly number[]): Tensor {
-  const [n, C] = t.shape as [number, number], d = t.data as Float64Array;
-  const out = new Float64Array(n * keep.length);
-  for (let i = 0; i < n; i++) keep.forEach((c, j) => { out[i * keep.length + j] = d[i * C + c]!; });
-  return new Tensor(out, [n, keep.length], 'float64');
-}
-
-const round = (v: number): number => Number(v.toPrecision(5));
-
-function worstOf(a: readonly Agreement[]): { z: string; sdRatio: string } {
-  const z = a.reduce((w, q) => (Math.abs(q.z) > Math.abs(w.z) ? q : w));
-  const s = a.reduce((w, q) => (Math.abs(Math.log(q.sdRatio)) > Math.abs(Math.log(w.sdRatio)) ? q : w));
-  return { z: `${z.name} ${z.z.toFixed(2)}`, sdRatio: `${s.name} ${s.sdRatio.toFixed(3)}` };
-}
-
-/**
- * The verdict of one run from its compared quantities ([Stan label, draws [n, C]]), its
- * log density per draw [n, C] and its warnings.
- */
-export function judge(seed: number, reference: Reference, quantities: readonly (readonly [string, Tensor])[], lp: Tensor,
-  warnings: readonly SamplingWarning[] | undefined): SeedResult {
-  const a = agreement(reference, quantities);
-  const ok = agrees(a);
-  const named = disagreeingChainsOf(warnings);
-  const C = lp.shape[1]!;
-  const rest = Array.from({ length: C }, (_, c) => c).filter((c) => !named.includes(c));
-  const othersAgree = named.length > 0 && rest.length > 0
-    ? agrees(agreement(reference, quantities.map(([name, t]) => [name, chainsOf(t, rest)] as const))) : undefined;
-  const chains = Array.from({ length: C }, (_, c) => Object.fromEntries([['lp', lp] as const, ...quantities].map(([name, t]) => {
-    const one = chainsOf(t, [c]).data as Float64Array;
-    return [name, round(one.reduce((s, v) => s + v, 0) / one.length)];
-  })));
-  const verdict = ok ? 'agrees' : othersAgree === true ? 'minor mode named' : 'FAIL';
-  return { seed, verdict, named, agrees: ok, ...(othersAgree === undefined ? {} : { othersAgree }), worst: worstOf(a), warnings: (warnings ?? []).map((w) => w.kind), chains };
-}
-
-/** One stochax run of `model` at `seed`, judged. */
-export function runStochax(model: ModelName, seed: number, options: Record<string, unknown> = {}): SeedResult {
-  const gp = model === 'gp_pois_regr';
-  const t0 = performance.now(), cpu0 = process.cpuUsage();
-  const r = windowedAdaptiveNuts(gp ? gpPoisRegr() : lowDimGaussMix(), { pins: gp ? gpPins : mixPins, seed, ...options });
-  const wallSeconds = (performance.now() - t0) / 1000, cpu = process.cpuUsage(cpu0);
-  const run = r as unknown as { draws: Record<string, Tensor>; deterministics?: Record<string, Tensor> };
-  const quantities = gp ? gpQuantities(run) : mixQuantities(run);
-  const lp = (r.trace as unknown as { targetLogProb: Tensor }).targetLogProb;
-  return { ...judge(seed, gp ? gpFixture.reference : mixFixture.reference, quantities, lp, r.warnings),
-    wallSeconds: round(wallSeconds), cpuSeconds: round((cpu.user + cpu.system) / 1e6), parallel: (r as { parallel?: unknown }).parallel };
-}
+import { gpFixture, judge, mixFixture, parseSeeds, runStochax, type ModelName, type SeedResult } from '../test/fixtures/posteriordb/models.js';
 
 /** rstan's run of `model` at `seed` from `dir`/<model>-<seed>.csv, judged by the same rule. */
 export function judgeRstan(model: ModelName, seed: number, dir: string): SeedResult {
-  const lines = readFileSync(join(dir, `${model}-${seed}.csv`), 'utf8').trim().split('\n');
+  const lines = readFileSync(join(dir, `${model}-${seed}.csv`), 'utf8').trim().split(/\r?\n/);
   const header = lines[0]!.split(',').map((h) => h.replace(/"/g, ''));
   const rows = lines.slice(1).map((l) => l.split(',').map(Number));
   const col = (name: string): number => { const j = header.indexOf(name); if (j < 0) throw new Error(`${model}-${seed}.csv has no column ${name}`); return j; };
@@ -125,14 +51,6 @@ export function judgeRstan(model: ModelName, seed: number, dir: string): SeedRes
   // its agreement is on rho and alpha.
   const quantities = params.filter((p) => reference[p] !== undefined).map((p) => [p, draws[p]!] as const);
   return judge(seed, reference, quantities, trace.targetLogProb, warnings);
-}
-
-function parseSeeds(s: string): number[] {
-  return s.split(',').flatMap((part) => {
-    const m = /^(\d+)-(\d+)$/.exec(part);
-    if (m === null) return [Number(part)];
-    return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
-  });
 }
 
 function main(argv: readonly string[]): void {
