@@ -16,6 +16,8 @@
  *     [--seeds 1-20] [--init uniform|prior|median|pathfinder] [--cores N] [--out FILE.json]
  *   npx tsx bench/posteriordb-acceptance.ts --tool rstan --draws /tmp/rstan-pdb [--out FILE.json]
  *
+ *   npx tsx bench/posteriordb-acceptance.ts --merge a.json,b.json,… --out FILE.json   # runs over parts of the seeds
+ *
  * A seed's verdict: `agrees` (all chains agree with the reference), `minor mode named` (not, but
  * the warning names chains and the others agree), or `FAIL`. A line per seed goes to stderr; the
  * JSON (per seed, per chain means and the verdict) to `--out` or stdout.
@@ -53,14 +55,39 @@ export function judgeRstan(model: ModelName, seed: number, dir: string): SeedRes
   return judge(seed, reference, quantities, trace.targetLogProb, warnings);
 }
 
+/** The collapsed JSON text of a record (one line per chain, warning list and verdict pair). */
+const jsonText = (out: unknown): string => `${JSON.stringify(out, null, 1).replace(/[{[][^{}[\]]*[}\]]/g, (m) => m.replace(/\s*\n\s*/g, ' '))}\n`;
+
+/** One model's record from its seeds' results. */
+function modelRecord(results: readonly SeedResult[]): Record<string, unknown> {
+  const count = (v: SeedResult['verdict']): number => results.filter((x) => x.verdict === v).length;
+  return {
+    seeds: results.length, agrees: count('agrees'), minorModeNamed: count('minor mode named'), fail: count('FAIL'),
+    withChainsDisagree: results.filter((x) => x.named.length > 0).length, results,
+  };
+}
+
+/** Merges the JSON of runs over parts of the seeds (run side by side) into one, seeds in order. */
+function merge(files: readonly string[], outFile: string | undefined): void {
+  const parts = files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as { tool: string; settings: unknown; command: string; models: Record<string, { results: SeedResult[] }> });
+  const models: Record<string, SeedResult[]> = {};
+  for (const p of parts) for (const [m, r] of Object.entries(p.models)) (models[m] ??= []).push(...r.results);
+  const out = {
+    tool: parts[0]!.tool, settings: parts[0]!.settings, commands: parts.map((p) => p.command),
+    models: Object.fromEntries(Object.entries(models).map(([m, r]) => [m, modelRecord([...r].sort((a, b) => a.seed - b.seed))])),
+  };
+  if (outFile === undefined) process.stdout.write(jsonText(out)); else writeFileSync(outFile, jsonText(out));
+}
+
 function main(argv: readonly string[]): void {
   const args = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
     if (!argv[i]!.startsWith('--') || argv[i + 1] === undefined) throw new Error(`posteriordb-acceptance: expected --name value pairs, got ${argv.slice(i).join(' ')}`);
     args.set(argv[i]!.slice(2), argv[i + 1]!);
   }
-  const known = ['tool', 'model', 'seeds', 'init', 'cores', 'out', 'draws'];
+  const known = ['tool', 'model', 'seeds', 'init', 'cores', 'out', 'draws', 'merge'];
   for (const k of args.keys()) if (!known.includes(k)) throw new Error(`posteriordb-acceptance: unknown option --${k} (known: ${known.join(', ')})`);
+  if (args.has('merge')) { merge(args.get('merge')!.split(','), args.get('out')); return; }
   const tool = args.get('tool') ?? 'stochax';
   const models: ModelName[] = (args.get('model') ?? 'both') === 'both' ? ['gp_pois_regr', 'low_dim_gauss_mix'] : [args.get('model') as ModelName];
   const seeds = parseSeeds(args.get('seeds') ?? '1-20');
@@ -71,6 +98,8 @@ function main(argv: readonly string[]): void {
     tool, settings: tool === 'rstan' ? 'rstan 2.21, 4 chains × (1000 warm-up + 1000), adapt_delta 0.8, init uniform(−2, 2)' : { chains: 4, warmup: 1000, draws: 1000, ...options },
     command: `npx tsx bench/posteriordb-acceptance.ts ${argv.join(' ')}`, models: {},
   };
+  // The JSON is rewritten after every seed, so a long run stopped part-way keeps what it did.
+  const write = (): void => { if (args.has('out')) writeFileSync(args.get('out')!, jsonText(out)); };
   for (const model of models) {
     const results: SeedResult[] = [];
     for (const seed of seeds) {
@@ -78,16 +107,11 @@ function main(argv: readonly string[]): void {
       results.push(r);
       process.stderr.write(`${model} seed ${seed}: ${r.verdict}${r.named.length > 0 ? ` (chains ${r.named.join(', ')} named)` : ''}; worst z ${r.worst.z}, sd ratio ${r.worst.sdRatio}`
         + `${r.wallSeconds === undefined ? '' : `; ${r.wallSeconds} s wall, ${r.cpuSeconds} s CPU`}; warnings: ${r.warnings.join(', ') || 'none'}\n`);
+      (out.models as Record<string, unknown>)[model] = modelRecord(results);
+      write();
     }
-    const count = (v: SeedResult['verdict']): number => results.filter((r) => r.verdict === v).length;
-    (out.models as Record<string, unknown>)[model] = {
-      seeds: results.length, agrees: count('agrees'), minorModeNamed: count('minor mode named'), fail: count('FAIL'),
-      withChainsDisagree: results.filter((r) => r.named.length > 0).length, results,
-    };
   }
-  // One line per chain, warning list and verdict pair: innermost objects and arrays collapsed.
-  const text = `${JSON.stringify(out, null, 1).replace(/[{[][^{}[\]]*[}\]]/g, (m) => m.replace(/\s*\n\s*/g, ' '))}\n`;
-  if (args.has('out')) writeFileSync(args.get('out')!, text); else process.stdout.write(text);
+  if (!args.has('out')) process.stdout.write(jsonText(out));
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main(process.argv.slice(2));
