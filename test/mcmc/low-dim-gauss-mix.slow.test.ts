@@ -10,13 +10,17 @@
 // probability ≈ 3e-4 per seed; the sd ratio check is > 4 sd wide at 4 × 1000 draws (bulk ESS
 // ≳ 2000 here). Seeds are fixed, so the outcome is deterministic.
 //
-// The suite runs the seeds below (about 10 CPU-s each); STOCHAX_PDB_SEEDS=1-20 runs the whole
-// acceptance (so does bench/posteriordb-acceptance.ts, which also records each chain's means).
+// Of seeds 1–20, 19 agree and in one (13) chain 1 stays in a minor mode (both means near −2.3,
+// sigma[1] ≈ 4: log density −2560 against −2106) and the warning names it
+// (test/fixtures/posteriordb/stochax-acceptance.json). The suite runs seed 1 and that seed
+// (about 11 CPU-s each, in one thread: the compiled density has a kernel call, `take`, so `cores`
+// cannot ship it to a worker); STOCHAX_PDB_SEEDS=1-20 runs the whole acceptance (so does
+// bench/posteriordb-acceptance.ts, which also records each chain's means).
 import { describe, it } from 'vitest';
 import { acceptanceSeeds, expectAcceptable } from '../fixtures/posteriordb/acceptance.js';
 
 describe('low_dim_gauss_mix (posteriordb): issue 30\'s acceptance, seed by seed', () => {
-  for (const seed of acceptanceSeeds([1, 2, 3])) {
+  for (const seed of acceptanceSeeds([1, 13])) {
     it(`seed ${seed}: agrees with the reference, or a chains-disagree warning names the chain in a minor mode`, () => {
       expectAcceptable('low_dim_gauss_mix', seed);
     });
