@@ -26,6 +26,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { samplingWarnings } from '../mcmc/diagnostics/warnings.js';
+import '../optimize/pathfinder.js';   // registers init: 'pathfinder'
 import { Tensor } from '../src/tensor/tensor.js';
 import { gpFixture, judge, mixFixture, parseSeeds, runStochax, type ModelName, type SeedResult } from '../test/fixtures/posteriordb/models.js';
 

@@ -70,7 +70,7 @@ export function finiteAt(target: FlatTarget, x: Float64Array, grad: Float64Array
  * stream), as flat unconstrained coordinates. `'prior'` draws with the key
  * `foldIn(foldIn(foldIn(seed, c), 'init'), attempt)`, so chain c's start depends on nothing but
  * its own key, retrying up to {@link INIT_ATTEMPTS} times; `'median'` takes the median of
- * {@link MEDIAN_DRAWS} prior draws (key `foldIn(foldIn(seed, c), 'init')`) in constrained space.
+ * {@link MEDIAN_DRAWS} prior draws (draw k from `foldIn(foldIn(foldIn(seed, c), 'init'), k)`), coordinate-wise in constrained space.
  *
  * @throws TypeError/RangeError naming `init` for values that do not fit the model, or naming the
  *   node whose log density is not finite at the start.
@@ -99,8 +99,10 @@ export function chainInit(fn: string, m: FlatModel, target: FlatTarget, init: Ex
   }
   if (init === 'median') {
     return (c) => {
-      const draws = m.parts(m.pinned.sampleUnpinned([MEDIAN_DRAWS], { seed: key(c) }));
-      const medians = draws.map((t) => medianOverFirstAxis(t));
+      // one draw at a time (draw k from foldIn(key, k), as 'prior' draws): a model written for
+      // one draw need not broadcast over a batch of draws
+      const draws = Array.from({ length: MEDIAN_DRAWS }, (_, k) => m.parts(m.pinned.sampleUnpinned([], { seed: foldIn(key(c), k) })));
+      const medians = draws[0]!.map((_, j) => medianOf(draws.map((d) => d[j]!)));
       return checked(c, unconstrainDraw(m, m.struct(medians)), `the median of ${MEDIAN_DRAWS} prior draws`);
     };
   }
@@ -139,13 +141,13 @@ export function chainRow(t: Tensor, c: number, nChains: number): Tensor {
   return new Tensor(Float64Array.from({ length: per }, (_, k) => Number(t.data[c * per + k])), t.shape.slice(1), 'float64');
 }
 
-/** The median over the first axis of `t` (`[n, ...event]` → `[...event]`), element by element. */
-function medianOverFirstAxis(t: Tensor): Tensor {
-  const n = t.shape[0]!, per = t.size / n, out = new Float64Array(per), col = new Float64Array(n);
+/** The element-wise median of same-shaped tensors (one per prior draw). */
+function medianOf(ts: readonly Tensor[]): Tensor {
+  const n = ts.length, per = ts[0]!.size, out = new Float64Array(per), col = new Float64Array(n);
   for (let k = 0; k < per; k++) {
-    for (let i = 0; i < n; i++) col[i] = Number(t.data[i * per + k]);
+    for (let i = 0; i < n; i++) col[i] = Number(ts[i]!.data[k]);
     col.sort();
     out[k] = n % 2 === 1 ? col[(n - 1) / 2]! : 0.5 * (col[n / 2 - 1]! + col[n / 2]!);
   }
-  return new Tensor(out, t.shape.slice(1), 'float64');
+  return new Tensor(out, ts[0]!.shape, 'float64');
 }

@@ -1,12 +1,12 @@
 // Where chains start (issue 30, item 2): Stan's uniform(−R, R) with 100 attempts, 'prior', 'median',
 // the user's values (shared or per chain) or a function of the chain index; errors that name the node.
 import { describe, expect, it } from 'vitest';
-import { HalfNormal, JointDistributionNamed, Normal, Uniform } from '../../distributions/index.js';
+import { HalfNormal, JointDistributionNamed, MultivariateNormalTriL, Normal, Uniform } from '../../distributions/index.js';
 import { flatConstrain, flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { windowedAdaptiveNuts } from '../../mcmc/index.js';
 import { chainInit } from '../../mcmc/internal/init.js';
-import { random, tensor, type Tensor } from '../../src/index.js';
+import { eye, mul, random, tensor, type Tensor } from '../../src/index.js';
 import { foldIn } from '../../src/samplers/seeds.js';
 
 const model = new JointDistributionNamed({
@@ -38,14 +38,28 @@ describe('init', () => {
   });
 
   it("'median' is the median of 15 prior draws under chain c's own key; 'prior' a prior draw", () => {
-    const draws = m.pinned.sampleUnpinned([15], { seed: foldIn(foldIn(seed, 1), 'init') }) as Record<string, Tensor>;
-    const med = (t: Tensor) => Array.from(t.data as Float64Array).sort((a, b) => a - b)[7]!;
+    // draw k from foldIn(chain c's init key, k), one draw at a time (a model written for one draw need not batch)
+    const draws = Array.from({ length: 15 }, (_, k) => m.pinned.sampleUnpinned([], { seed: foldIn(foldIn(foldIn(seed, 1), 'init'), k) }) as Record<string, Tensor>);
+    const med = (v: 'mu' | 's') => draws.map((d) => d[v]!.toNumber()).sort((a, b) => a - b)[7]!;
     const got = start('median', 1);
-    expect(got.mu).toBe(med(draws.mu!));
-    expect(got.s).toBeCloseTo(med(draws.s!), 13);
+    expect(got.mu).toBe(med('mu'));
+    expect(got.s).toBeCloseTo(med('s'), 13);
     const prior = m.pinned.sampleUnpinned([], { seed: foldIn(foldIn(foldIn(seed, 1), 'init'), 0) }) as Record<string, Tensor>;
     expect(start('prior', 1).mu).toBe(prior.mu!.item());
     expect(start('prior', 1).mu).not.toBe(start('prior', 2).mu);
+  });
+
+  it("'median' and 'prior' work on a model written for one draw that does not broadcast over a batch of draws", () => {
+    // s · I₃ with s of shape [15] would not broadcast: the median's prior draws are taken one at a time
+    const oneDraw = new JointDistributionNamed({
+      s: new HalfNormal({ scale: 1 }),
+      x: ({ s }: { s: Tensor }) => new MultivariateNormalTriL({ loc: [0, 0, 0], scaleTril: mul(s, eye(3)) }),
+    });
+    expect(() => oneDraw.experimentalPin({ x: [0.1, 0.2, 0.3] }).sampleUnpinned([15], { seed: 0 })).toThrow(/broadcast/);
+    for (const init of ['median', 'prior'] as const) {
+      const r = windowedAdaptiveNuts(oneDraw, { pins: { x: [0.1, 0.2, 0.3] }, nDraws: 5, numAdaptationSteps: 5, seed: 3, init });
+      expect(r.draws.s!.shape).toEqual([5, 4]);
+    }
   });
 
   it("chain c's draws do not depend on the other chains, whatever the init", () => {
