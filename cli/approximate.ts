@@ -16,6 +16,7 @@ import type { JointDistribution } from '../distributions/joint/joint-distributio
 import type { PartialValues, StructKind } from '../distributions/joint/values.js';
 import { summary, type Summary } from '../mcmc/diagnostics/summary.js';
 import { laplace } from '../optimize/laplace.js';
+import { paretoKThreshold } from '../mcmc/diagnostics/internal/psis.js';
 import { pathfinder } from '../optimize/pathfinder.js';
 import { advi } from '../optimize/advi.js';
 import { optimize, type OptimizeResult } from '../optimize/optimize.js';
@@ -443,7 +444,7 @@ function runApproximate(method: ApproximateMethod, model: JointModelModule & { r
   Object.assign(info, { pareto_k: attrNumber(r.paretoK), gradient_evaluations: evals });
   const k = Number.isFinite(r.paretoK) ? r.paretoK.toFixed(2) : String(r.paretoK);
   // PSIS's threshold for S draws (Vehtari et al. 2024), as laplace's warning uses it.
-  const goodK = Math.min(1 - 1 / Math.log10(nDraws), 0.7);
+  const goodK = paretoKThreshold(nDraws);
   return {
     draws: r.draws, trace: { logP: r.logP, logQ: r.logQ }, result: r, nDraws, info, warnings,
     headline: `${method}: ${nDraws} draws, Pareto k̂ ${k} (good below ${goodK.toFixed(2)}), ${evals} gradient evaluations`,

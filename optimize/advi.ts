@@ -8,7 +8,7 @@
  */
 import { checkBoolean, checkFinite, checkOneOf, checkOptions, checkPositiveInteger, fail, MAX_SIZE } from '../src/checks.js';
 import { getModes, type Modes } from '../src/config.js';
-import { detExp, detLog, detLog10 } from '../src/math/index.js';
+import { detExp, detLog } from '../src/math/index.js';
 import type { FlatTarget } from '../src/compile/flat-target.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normalFill } from '../src/random/normal.js';
@@ -17,7 +17,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
-import { psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
+import { paretoKThreshold, psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
 import { classifyFailure, isProgrammingError } from '../mcmc/internal/rejections.js';
 import { problem, start, type OptimizeInit, type Problem } from './problem.js';
 
@@ -233,7 +233,7 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
   if (during > 0) warnings.push(`${FN}: the log density failed at ${during} Monte-Carlo draws of the ascent (${failures.gradient} for gradients, ${failures.elbo} for ELBO estimates); each was redrawn (Stan's rule), which biases the fit toward where the model is finite. First: ${run.firstFailure()}`);
   const paretoK = outputDraws < 2 ? Infinity : psisSmooth(logP.map((v, s) => v - logQ[s]!), tailLength(outputDraws, 1));
   // The sample-size-dependent threshold laplace uses (Vehtari et al. 2024); 0.7 from 2154 draws on.
-  const goodK = Math.min(1 - 1 / detLog10(outputDraws), 0.7);
+  const goodK = paretoKThreshold(outputDraws);
   if (!(paretoK <= goodK)) warnings.push(`${FN}: Pareto k̂ = ${Number.isFinite(paretoK) ? paretoK.toFixed(2) : paretoK} > ${goodK.toFixed(2)}: the approximation is unreliable (Yao et al. 2018); do not use its draws as posterior draws (run NUTS), or try 'fullrank', or reparameterise`);
   const mu = Float64Array.from(theta.subarray(0, d));
   return {

@@ -12,7 +12,7 @@ import { Tensor } from '../src/tensor/tensor.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
-import { psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
+import { paretoKThreshold, psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
 import { unconstrainDraw } from '../mcmc/internal/init.js';
 import { fdHessian } from './hessian.js';
 import { optimize, type OptimizeResult } from './optimize.js';
@@ -135,7 +135,7 @@ export function laplace(model: JointDistribution<StructKind> | JointDistribution
   const failed = logP.reduce((c, v) => c + (v === -Infinity ? 1 : 0), 0);
   if (failed > 0) warnings.push(`${FN}: the log density failed (an exception or a non-finite value) at ${failed} of ${nDraws} draws; their logP is −∞`);
   const paretoK = nDraws < 2 ? Infinity : psisSmooth(logP.map((v, s) => v - logQ[s]!), tailLength(nDraws, 1));
-  const goodK = Math.min(1 - 1 / Math.log10(nDraws), 0.7);
+  const goodK = paretoKThreshold(nDraws);
   if (!(paretoK <= goodK)) warnings.push(`${FN}: Pareto k̂ = ${Number.isFinite(paretoK) ? paretoK.toFixed(2) : paretoK} > ${goodK.toFixed(2)}: the normal approximation is far from the posterior in its tails; do not rely on it (run NUTS), or reparameterise`);
   return {
     draws: p.draws(nDraws, (s) => xs.subarray(s * n, (s + 1) * n)),

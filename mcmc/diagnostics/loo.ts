@@ -10,9 +10,9 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { type Draws, type DrawsStructure, componentChains, drawsLayout, float64Values, isPartRecord, mapStructure, toTensor } from './draws.js';
 import { essMeanOf } from './internal/arviz-stats.js';
 import { mean, variance } from './internal/chains.js';
-import { logSumExp, psisSmooth, tailLength } from './internal/psis.js';
+import { logSumExp, paretoKThreshold, psisSmooth, tailLength } from './internal/psis.js';
 import { stackingWeights } from './internal/stacking.js';
-import { detExp, detLog10 } from '../../src/math/index.js';
+import { detExp } from '../../src/math/index.js';
 
 /** ArviZ's output scales: `'log'` (elpd, higher is better), `'negative_log'` (−elpd), `'deviance'` (−2·elpd). */
 export type IcScale = 'log' | 'negative_log' | 'deviance';
@@ -392,7 +392,7 @@ function looOf(m: LogLikMatrix, reff: number, scale: IcScale, correction?: Float
     lppd += logSumExp(ll, S);
   }
   const elpd = sum(looI);
-  const goodK = Math.min(1 - 1 / detLog10(S), 0.7);
+  const goodK = paretoKThreshold(S);
   const warning = k.some((v) => v > goodK);
   return new LooResult(elpd, sumSe(looI), lppd - elpd / sv, S, n, warning,
     new Tensor(looI, [...m.obsShape], 'float64'), new Tensor(k, [...m.obsShape], 'float64'), scale, goodK, reff, correction !== undefined);

@@ -146,7 +146,7 @@ export function batchTarget(fn: string, kt: KernelTarget, g: Geometry): FlatFn {
     if (isProgrammingError(e)) throw e;
     const lp = new Float64Array(g.numChains).fill(-Infinity);
     const grad = g.partShapes.map((s) => new Float64Array(sizeOf(s)));
-    const failures = Array.from({ length: g.numChains }, (_, c): ChainFailure => ({ chain: c, threw: true, error: e, lp: NaN, x: undefined }));
+    const failures = Array.from({ length: g.numChains }, (_, c): ChainFailure => ({ chain: c, threw: true, error: e, lp: Number.NaN, x: undefined }));
     return { lp, grad, failures };
   };
   return (x) => {

@@ -89,7 +89,7 @@ export interface ChainFailure {
 /** The failure of one evaluation that threw `e`, or rethrows `e` when it is a programming error (TypeError, ReferenceError, SyntaxError). */
 export function thrownFailure(e: unknown, chain: number, x: ArrayLike<number> | undefined): ChainFailure {
   if (isProgrammingError(e)) throw e;
-  return { chain, threw: true, error: e, lp: NaN, x: x === undefined ? undefined : Float64Array.from(x) };
+  return { chain, threw: true, error: e, lp: Number.NaN, x: x === undefined ? undefined : Float64Array.from(x) };
 }
 
 /** Whether every entry of `g[from, to)` is finite (x − x is 0 exactly for finite x, NaN otherwise). */
@@ -222,7 +222,7 @@ export function flatLogProbFn(fn: string, t: FlatTarget): TargetLogProbFn {
  * @example
  * const stdNormal = (x: Tensor) => mul(-0.5, square(x));
  * const { lp, failures } = logProbAt('fn', stdNormal, [tensor([0.5, NaN])], tensor([0, 0]));
- * // lp: [-0.125, -Infinity]; failures: [{ chain: 1, threw: false, error: undefined, lp: NaN, x: undefined }]
+ * // lp: [-0.125, -Infinity]; failures: [{ chain: 1, threw: false, error: undefined, lp: Number.NaN, x: undefined }]
  */
 export function logProbAt(fn: string, target: TargetLogProbFn | FlatTarget, parts: readonly Tensor[], like: Tensor): { lp: Tensor; failures?: ChainFailure[] } {
   let failures: ChainFailure[] | undefined;
@@ -243,7 +243,7 @@ export function logProbAt(fn: string, target: TargetLogProbFn | FlatTarget, part
   let lp: Tensor;
   try { lp = targetLogProb(fn, target, parts); } catch (e) {
     if (isProgrammingError(e)) throw e;
-    const all = Array.from({ length: like.size }, (_, c) => ({ chain: c, threw: true, error: e, lp: NaN, x: undefined }));
+    const all = Array.from({ length: like.size }, (_, c) => ({ chain: c, threw: true, error: e, lp: Number.NaN, x: undefined }));
     const v = like.dtype === 'float32' ? new Float32Array(like.size) : new Float64Array(like.size);
     return { lp: new Tensor(v.fill(-Infinity), like.shape, like.dtype), failures: all };
   }

@@ -177,6 +177,11 @@ const CASES: readonly Case[] = [
     make: (p) => new D.Dirichlet({ concentration: p.a! }),
   },
   {
+    covers: ['ZeroSumNormal'], label: 'ZeroSumNormal', points: [[0, 0, 0], [1, -1, 0], [2.5, -3, 0.5], [1e3, -1e3, 0], [1e-300, -1e-300, 0], [Infinity, -Infinity, 0], [NaN, 0, 0]],
+    sets: [0.5, 1, 2.5, 1e-3, 1e5, POSITIVE[3]!].map((s) => ({ s })),
+    make: (p) => new D.ZeroSumNormal({ scale: p.s!, eventSize: 3 }),
+  },
+  {
     covers: ['MultivariateNormalDiag'], label: 'MultivariateNormalDiag', points: [[0, 0, 0], [1, -2, 3.5], [1e3, 1e-3, -40], [Infinity, 0, 0], [NaN, 0, 0]],
     sets: [{ m: [0, 0, 0], s: [1, 1, 1] }, { m: [1.3, -2.1, 0.5], s: [0.7, 3.3, 1e-3] }, { m: [1e3, 0, 0], s: [1e5, 2, 0.1] }, { m: [-1, 1, -1], s: [1, 2, 3] }],
     make: (p) => new D.MultivariateNormalDiag({ loc: p.m!, scaleDiag: p.s! }),

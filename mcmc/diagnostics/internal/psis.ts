@@ -16,7 +16,7 @@
  *
  * Written from the paper and the algorithm's description; numbers match ArviZ's to rounding.
  */
-import { detExp, detExpm1, detLog, detLog1p } from '../../../src/math/index.js';
+import { detExp, detExpm1, detLog, detLog10, detLog1p } from '../../../src/math/index.js';
 
 /** log of the smallest positive normal double (NumPy's `log(finfo(float).tiny)`). */
 const LOG_TINY = detLog(2.2250738585072014e-308);
@@ -135,4 +135,12 @@ export function logSumExp(x: ArrayLike<number>, bInv = 1): number {
   let sum = 0;
   for (let i = 0; i < x.length; i++) sum += detExp(x[i]! - max);
   return detLog(sum) + (max - detLog(bInv));
+}
+
+/**
+ * The Pareto k̂ above which importance sampling with S draws is unreliable (Vehtari et al. 2024,
+ * as ArviZ's `good_k`): min(1 − 1/log₁₀ S, 0.7).
+ */
+export function paretoKThreshold(S: number): number {
+  return Math.min(1 - 1 / detLog10(S), 0.7);
 }
