@@ -122,6 +122,7 @@ export const DIST_CASES: readonly DistCase[] = [
   { covers: 'Multinomial', label: 'Multinomial(probs)', x: [[2, 3, 5], [10, 0, 0], [0, 4, 6]], make: (D) => new D.Multinomial({ totalCount: 10, probs: [0.2, 0.3, 0.5] }) },
   { covers: 'Multinomial', label: 'Multinomial(logits)', x: [[2, 3, 5], [10, 0, 0], [0, 4, 6]], make: (D) => new D.Multinomial({ totalCount: 10, logits: [1.3, -2.1, 3] }) },
   { covers: 'DirichletMultinomial', label: 'DirichletMultinomial', x: [[2, 3, 5], [10, 0, 0], [0, 4, 6]], make: (D) => new D.DirichletMultinomial({ totalCount: 10, concentration: [0.5, 2, 30] }) },
+  { covers: 'ZeroSumNormal', label: 'ZeroSumNormal', x: [[0, 0, 0], [1, -1, 0], [2.5, -3, 0.5]], make: (D) => new D.ZeroSumNormal({ scale: 1.7, eventSize: 3 }) },
   { covers: 'Dirichlet', label: 'Dirichlet', x: simplex3, make: (D) => new D.Dirichlet({ concentration: [0.5, 2, 30] }) },
   { covers: 'MultivariateNormalDiag', label: 'MultivariateNormalDiag', x: [[0, 0, 0], [1, -2, 3.5], [1e3, 1e-3, -40]], make: (D) => new D.MultivariateNormalDiag({ loc: [1.3, -2.1, 0.5], scaleDiag: [0.7, 3.3, 1e-3] }) },
   {
@@ -197,6 +198,7 @@ export const BIJECTOR_CASES: readonly BijCase[] = [
   { covers: 'Sigmoid', label: 'Sigmoid(low, high)', make: (B) => new B.Sigmoid({ low: -1, high: 3.3 }), x: [-5.5, -1, 0, 0.25, 2.5, 7] },
   { covers: 'Softplus', label: 'Softplus', make: (B) => new B.Softplus(), x: [-38.5, -5.5, -1, -0.3, 0, 1e-8, 0.25, 1, 2.5, 7, 38.5] },
   { covers: 'Softplus', label: 'Softplus(hingeSoftness, low)', make: (B) => new B.Softplus({ hingeSoftness: 0.7, low: 0.1 }), x: [-5.5, -1, 0, 0.25, 2.5, 7] },
+  { covers: 'SumToZero', label: 'SumToZero', make: (B) => new B.SumToZero(), x: [[0, 0], [1.3, -2.1], [-30, 7]] },
   { covers: 'SoftmaxCentered', label: 'SoftmaxCentered', make: (B) => new B.SoftmaxCentered(), x: [[0, 0, 0], [1.3, -2.1, 0.5], [-30, 7, 2.5]] },
   { covers: 'FillTriangular', label: 'FillTriangular', make: (B) => new B.FillTriangular(), x: [[1, -2, 0.5, 3.5, 0.25, 7], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]] },
   { covers: 'FillTriangular', label: 'FillTriangular(upper)', make: (B) => new B.FillTriangular({ upper: true }), x: [[1, -2, 0.5, 3.5, 0.25, 7]] },
