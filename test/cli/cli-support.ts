@@ -3,11 +3,20 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { run, type CliIo } from '../../cli/main.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 
 /** What a CLI run gave: its exit code and its two streams. */
 export interface Ran { code: number; out: string; err: string }
+
+/** The CLI in this process (`run` from cli/main.ts) in the folder `cwd`, its streams collected. */
+export async function runCli(cwd: string, ...argv: string[]): Promise<Ran> {
+  let out = '', err = '';
+  const io: CliIo = { stdout: (t) => { out += t; }, stderr: (t) => { err += t; }, isTTY: false, cwd };
+  const code = await run(argv, io);
+  return { code, out, err };
+}
 
 /** The CLI as a real process (`node --import tsx cli/main.ts …`) in the folder `cwd`. */
 export async function spawnCli(cwd: string, ...argv: string[]): Promise<Ran> {

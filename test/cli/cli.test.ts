@@ -6,9 +6,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type CliIo } from '../../cli/main.js';
 import { fromArvizJson } from '../../cli/report/index.js';
-import { GAUSS_MODULE, spawnCli, type Ran } from './cli-support.js';
+import { GAUSS_MODULE, spawnCli, type Ran, runCli } from './cli-support.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repo so the models' relative imports reach the library; .js so tsc skips them.
@@ -52,12 +51,7 @@ export const options = { adaptation: 'pooled' };
   'gauss.js': GAUSS_MODULE,
 };
 
-async function cli(...argv: string[]): Promise<Ran> {
-  let out = '', err = '';
-  const io: CliIo = { stdout: (t) => { out += t; }, stderr: (t) => { err += t; }, isTTY: false, cwd: dir };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCli(dir, ...argv);
 
 function expectOneLineError(r: Ran, pattern: RegExp): void {
   expect(r.code).toBe(1);

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type CliIo } from '../../cli/main.js';
+import { runCli } from './cli-support.js';
 import { fromArvizJson, toArvizJson, type RunSettings } from '../../cli/report/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
@@ -20,11 +20,7 @@ function drawsFile(name: string, base: number, settings: RunSettings, chains = 1
   writeFileSync(join(dir, name), toArvizJson(draws, undefined, { settings }));
 }
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '', err = '';
-  const io: CliIo = { stdout: (t) => { out += t; }, stderr: (t) => { err += t; }, isTTY: false, cwd: dir };
-  return { code: await run(argv, io), out, err };
-}
+const cli = (...argv: string[]) => runCli(dir, ...argv);
 
 const run0 = { seed: 3, chains: 2, draws: 4, warmup: 10, model: 'm.js', sampler: 'setup' };
 

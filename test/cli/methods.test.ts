@@ -7,13 +7,12 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type CliIo } from '../../cli/main.js';
 import { approximateReportHtml, fromArvizJson } from '../../cli/report/index.js';
 import { summary } from '../../mcmc/index.js';
 import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
 import { laplace, optimize } from '../../optimize/index.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
-import { GAUSS_MODULE, type Ran } from './cli-support.js';
+import { GAUSS_MODULE, type Ran, runCli } from './cli-support.js';
 
 /**
  * Whether `pathfinder()` and `advi()` are wired into cli/approximate.ts (APPROXIMATE_RUNNERS).
@@ -40,12 +39,7 @@ const model = new JointDistributionNamed({
 }, { name: 'Tour' });
 const pins = { y: [1.2, 0.7, 2.1] };
 
-async function cli(...argv: string[]): Promise<Ran> {
-  let out = '', err = '';
-  const io: CliIo = { stdout: (t) => { out += t; }, stderr: (t) => { err += t; }, isTTY: false, cwd: dir };
-  const code = await run(argv, io);
-  return { code, out, err };
-}
+const cli = (...argv: string[]) => runCli(dir, ...argv);
 
 function expectOneLineError(r: Ran, pattern: RegExp): void {
   expect(r.code).toBe(1);

@@ -6,9 +6,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type CliIo } from '../../cli/main.js';
 import { fromArvizJson } from '../../cli/report/index.js';
-import { GAUSS_MODULE } from './cli-support.js';
+import { GAUSS_MODULE, runCli } from './cli-support.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repo so the models' relative imports reach the library; .js so tsc skips them.
@@ -28,11 +27,7 @@ export const model = new JointDistributionNamed({ x: new Normal({ loc: zeros([10
 `,
 };
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '', err = '';
-  const io: CliIo = { stdout: (t) => { out += t; }, stderr: (t) => { err += t; }, isTTY: false, cwd: dir };
-  return { code: await run(argv, io), out, err };
-}
+const cli = (...argv: string[]) => runCli(dir, ...argv);
 
 /** A one-line error, given before any sampling started. */
 function expectEarlyError(r: { code: number; err: string }, pattern: RegExp): void {

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run, type CliIo } from '../../cli/main.js';
+import { runCli } from './cli-support.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const dir = join(repo, 'test', 'cli', `.tmp-warnings-${process.pid}`);
@@ -25,11 +25,7 @@ const HEALTHY = `import { JointDistributionNamed, Normal } from '../../../distri
 export const model = new JointDistributionNamed({ x: new Normal({ loc: 0, scale: 1 }) });
 `;
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '', err = '';
-  const io: CliIo = { stdout: (t) => { out += t; }, stderr: (t) => { err += t; }, isTTY: false, cwd: dir };
-  return { code: await run(argv, io), out, err };
-}
+const cli = (...argv: string[]) => runCli(dir, ...argv);
 
 const attrs = (file: string) => (JSON.parse(readFileSync(join(dir, file), 'utf8').replace(/\bNaN\b|-?Infinity\b/g, '0')) as { attrs: Record<string, unknown> }).attrs;
 
