@@ -2,7 +2,7 @@
  * The bijectors (TFP's `tfb.*`): smooth invertible maps with log-det-Jacobians, used as the
  * default event-space bijectors of distributions and to move MCMC onto unconstrained spaces.
  */
-export { Ascending } from './ascending.js';
+export { Ascending, PositiveOrdered } from './ascending.js';
 export { Bijector, type BijectorOptions } from './bijector.js';
 export { Chain, type ChainOptions } from './chain.js';
 export { CholeskyOuterProduct } from './cholesky-outer-product.js';

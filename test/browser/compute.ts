@@ -213,6 +213,7 @@ export const BIJECTOR_CASES: readonly BijCase[] = [
   },
   { covers: 'Chain', label: 'Chain(Exp, Log)', make: (B) => new B.Chain({ bijectors: [new B.Exp(), new B.Log()] }), x: POSITIVE.slice(2) },
   { covers: 'Ascending', label: 'Ascending', make: (B) => new B.Ascending(), x: [[0, 0, 0], [1.3, -2.1, 0.5], [-30, 7, 2.5]] },
+  { covers: 'PositiveOrdered', label: 'PositiveOrdered', make: (B) => new B.PositiveOrdered(), x: [[0, 0, 0], [1.3, -2.1, 0.5], [-30, 7, 2.5]] },
   { covers: 'Power', label: 'Power(2.7)', make: (B) => new B.Power({ power: 2.7 }), x: POSITIVE.slice(2) },
   { covers: 'Power', label: 'Power(3)', make: (B) => new B.Power({ power: 3 }), x: [-5.5, -1, -0.3, 0.25, 1, 2.5, 7] },
   { covers: 'Tanh', label: 'Tanh', make: (B) => new B.Tanh(), x: [-19, -5.5, -1, -0.3, 0, 1e-8, 0.25, 1, 2.5, 7] },

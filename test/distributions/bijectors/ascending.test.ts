@@ -4,7 +4,9 @@
 // the image is strictly increasing, round trips, fldj against the numeric Jacobian, ildj = −fldj,
 // eventNdims sums, gradients, validateArgs and shape errors.
 import { describe, expect, it } from 'vitest';
-import { Ascending } from '../../../distributions/bijectors/ascending.js';
+import { Ascending, PositiveOrdered } from '../../../distributions/bijectors/ascending.js';
+import { Chain } from '../../../distributions/bijectors/chain.js';
+import { Exp } from '../../../distributions/bijectors/exp.js';
 import { tensor } from '../../../src/tensor/tensor.js';
 import { expectBijectorGradients, expectClose, expectEventNdimsSum, expectInverseLdj, expectLdjMatchesJacobian, expectRoundTrip, randn, values } from './helpers.js';
 import { expectMatchesTfp, tfpCases } from './tfp-fixture.js';
@@ -52,5 +54,48 @@ describe('Ascending', () => {
     expect(() => b.forward(1)).toThrow(/Ascending\.forward: `x` must have at least one dimension/);
     expect(() => b.inverse(tensor([]))).toThrow(/Ascending\.inverse: `y` must have a last dimension of at least 1/);
     expect(() => new Ascending({ ordered: true } as never)).toThrow(/Ascending: `options` has unknown option `ordered`/);
+  });
+});
+
+// PositiveOrdered (Stan's `positive_ordered`): y = cumsum(e^x). Known values written out, the image
+// positive and strictly increasing, round trips, fldj = Σx against the numeric Jacobian, ildj = −fldj,
+// eventNdims sums, gradients, and Stan's unconstrained space (not Chain([Exp, Ascending])'s).
+describe('PositiveOrdered', () => {
+  const b = new PositiveOrdered();
+  const x = randn(2, [2, 3, 4], 1.5);
+
+  it('known values; positive and strictly increasing; round-trips', () => {
+    expectClose(b.forward([0, 0, Math.log(2)]), [1, 2, 4], 1e-15);
+    expectClose(b.inverse([1, 2, 4]), [0, 0, Math.log(2)], 1e-15);
+    expectClose(b.forward([-745, 0]), [5e-324, 1], 0);
+    const y = values(b.forward(x));
+    for (let r = 0; r < y.length; r += 4) {
+      expect(y[r]!).toBeGreaterThan(0);
+      for (let j = 1; j < 4; j++) expect(y[r + j]!).toBeGreaterThan(y[r + j - 1]!);
+    }
+    expectRoundTrip(b, x, 1e-12);
+  });
+
+  it('fldj = Σ x (numeric Jacobian); ildj = −fldj; event dims; gradients', () => {
+    expectClose(b.forwardLogDetJacobian([5, 1, 2]), 8, 0);
+    expectLdjMatchesJacobian(b, randn(3, [4]));
+    expectInverseLdj(b, x);
+    expectEventNdimsSum(b, x);
+    expectBijectorGradients(b, randn(5, [2, 3]));
+  });
+
+  it('samples another unconstrained space than Chain([Exp, Ascending]) (same image)', () => {
+    const chained = new Chain({ bijectors: [new Exp(), new Ascending()] });   // y = exp(ascending(x))
+    const yv = [0.5, 2, 2.25];
+    expectClose(chained.forward(chained.inverse(yv)), yv, 1e-14);
+    expect(values(chained.inverse(yv))).not.toEqual(values(b.inverse(yv)));
+    expectClose(b.inverse(yv), [Math.log(0.5), Math.log(1.5), Math.log(0.25)], 1e-15);
+  });
+
+  it('validateArgs and shape errors name the argument', () => {
+    const v = new PositiveOrdered({ validateArgs: true });
+    expect(() => v.inverse([0, 1])).toThrow(/PositiveOrdered\.inverse: `y\[0\]` must be positive/);
+    expect(() => v.inverse([1, 1])).toThrow(/`y\[1\]` must exceed the entry before it/);
+    expect(() => b.forward(1)).toThrow(/PositiveOrdered\.forward: `x` must have at least one dimension/);
   });
 });

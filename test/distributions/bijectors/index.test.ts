@@ -15,7 +15,7 @@ describe('bijectors/index', () => {
       }
     }
     for (const name of ['Ascending', 'Bijector', 'Chain', 'CholeskyOuterProduct', 'CorrelationCholesky', 'Exp', 'FillScaleTriL', 'FillTriangular',
-      'Identity', 'Invert', 'JointMap', 'Log', 'NormalCDF', 'Power', 'Reciprocal', 'Reshape', 'Scale', 'ScaleMatvecTriL', 'Shift', 'Sigmoid',
+      'Identity', 'Invert', 'JointMap', 'Log', 'NormalCDF', 'PositiveOrdered', 'Power', 'Reciprocal', 'Reshape', 'Scale', 'ScaleMatvecTriL', 'Shift', 'Sigmoid',
       'SoftmaxCentered', 'Softplus', 'SumToZero', 'Tanh', 'TransformDiagonal']) {
       expect(typeof (tfb as Record<string, unknown>)[name], name).toBe('function');
     }
