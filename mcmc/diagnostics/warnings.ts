@@ -66,7 +66,10 @@ const LISTED = 5;
  *   compared with the mean of the others', with standard errors from each chain's own ESS, and
  *   flagged past the Bonferroni threshold for a false-alarm rate of about 10⁻⁴ per run (see
  *   `chains-disagree.ts`): none in 1500 healthy 4 × 1000 NUTS runs (1000 of a standard normal,
- *   500 of a 10-d one; test/mcmc/diagnostics/warnings.slow.test.ts repeats 400 of them).
+ *   500 of a 10-d one; test/mcmc/diagnostics/warnings.slow.test.ts repeats 400 of them). A
+ *   chain whose log density is separated from the others' (95% of its draws below 95% of
+ *   theirs; with 3 or more chains) is named too, whatever its own error, and left out of the
+ *   others' reference.
  *
  * Checks whose trace field is absent (a custom `traceFn`, `sampleChains`' own traces) are
  * skipped; R-hat and chains-disagree need at least 2 chains.
@@ -209,6 +212,7 @@ function disagreeWarning(d: readonly ChainDeviation[], C: number): SamplingWarni
   });
   const says = worst.slice(0, LISTED).map((xs) => `chain ${xs[0]!.chain}'s ` + xs.map((x) => {
     const what = x.quantity === 'lp' ? 'mean log density' : `mean of ${x.quantity}`;
+    if (x.separated) return `${what} is ${fmt(x.chainMean)} against ${fmt(x.othersMean)} in the other chains (95% of its log densities lie below 95% of theirs)`;
     return `${what} is ${fmt(x.chainMean)} against ${fmt(x.othersMean)} in the other chains (z = ${x.z.toFixed(1)})`;
   }).join(', and its ')).join('; ');
   const more = worst.length > LISTED ? `; and ${worst.length - LISTED} more chains` : '';

@@ -128,6 +128,27 @@ describe('samplingWarnings on constructed draws', () => {
     expect(ws[0]!.message).toMatch(/init, currentState/);
   });
 
+  it('chains-disagree by separation: a chain far below the others that drifts (its own error too large for z) is named', () => {
+    // Chains 0–2 iid N(−2107, 3²); chain 3 wanders slowly between −2560 and −2500 (one slow
+    // sine: its own ESS is ~1, so its Monte Carlo error swamps the z-test), as rstan's seed 5 on
+    // low_dim_gauss_mix did. The z-test alone does not flag it; the separation rule does.
+    const lp = iid(12, (d, c, v) => (c === 3 ? -2530 + 30 * Math.sin((2 * Math.PI * d) / N) : -2107 + 3 * v));
+    const chainsOf = (t: Tensor) => {
+      const v = t.data as Float64Array, out = new Float64Array(N * C);
+      for (let d = 0; d < N; d++) for (let c = 0; c < C; c++) out[c * N + d] = v[d * C + c]!;
+      return { data: out, chains: C, draws: N };
+    };
+    // With chain 3 in the z-test's reference, the z-test alone names a healthy chain (chain 3's
+    // low scores drag the others' mean) and never chain 3 (its own error is huge):
+    expect(flaggedChains([chainsOf(lp)], chainsDisagreeThreshold(2 * C)).map((f) => f.chain)).not.toContain(3);
+    const ws = samplingWarnings({ x: iid(13) }, { ...healthyTrace(), targetLogProb: lp });
+    const d = ws.find((w) => w.kind === 'chains-disagree')!;
+    expect(d.chains).toEqual([3]);   // separated first, then left out of the z-test: chain 2 is not named
+    expect(d.message).toMatch(/chain 3's mean log density is -2\d+\.?\d* against -2107\.?\d* in the other chains \(95% of its log densities lie below 95% of theirs\)/);
+    // A healthy lp (iid, the same law in every chain) is never separated.
+    expect(kinds(samplingWarnings({ x: iid(13) }, { ...healthyTrace(), targetLogProb: iid(14, (_d, _c, v) => -2107 + 3 * v) }))).toEqual([]);
+  });
+
   it('chains-disagree: two chains of four against the other two: one pair is named (with the log density, the lower pair); of two chains, both', () => {
     const x = iid(12, (_d, c, v) => v + (c === 0 || c === 3 ? 3 : 0));
     // Two against two: one pair is named (which one is a toss-up; either says the chains split).
