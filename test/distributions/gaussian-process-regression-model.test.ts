@@ -5,8 +5,9 @@
 // GaussianProcess, draws' moments against the predictive, reproducibility, and bad input.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { GaussianProcess, GaussianProcessRegressionModel, psdKernels } from '../../distributions/index.js';
-import { add, matmul, mul, zeros, type Tensor } from '../../src/index.js';
+import { GaussianProcess, GaussianProcessRegressionModel, HalfNormal, JointDistributionNamed, psdKernels } from '../../distributions/index.js';
+import { add, matmul, mul, tensor, valueAndGrad, zeros, type Tensor } from '../../src/index.js';
+import { expectModelMatchesTape } from '../compile/model-tape.js';
 
 interface Case {
   kernel: string; amplitude: number; lengthScale: number; indexPoints: number[][]; observationIndexPoints: number[][];
@@ -101,6 +102,37 @@ describe('GaussianProcessRegressionModel: structure', () => {
     expect(d.sample(3, { seed: 1 }).shape).toEqual([3, 2, 4]);
     expect(worst(flat(d.mean()).slice(0, 4), c.mean)).toBeLessThan(1e-12);
     expect(worst(flat(d.logProb(c.y[0]!)).slice(0, 1), c.logProb.slice(0, 1))).toBeLessThan(1e-12);
+  });
+});
+
+describe('GaussianProcessRegressionModel: gradients and compilation', () => {
+  const c = fixture.cases[3]!;   // Matérn-5/2, 2-D points, σ² = 0.1, meanFn
+  const lp = (a: Tensor, l: Tensor, s: Tensor) => new GaussianProcessRegressionModel({
+    kernel: new psdKernels.MaternFiveHalves({ amplitude: a, lengthScale: l }), indexPoints: c.indexPoints,
+    observationIndexPoints: c.observationIndexPoints, observations: c.observations, observationNoiseVariance: s, meanFn,
+  }).logProb(c.y[0]!);
+
+  it('logProb is differentiable in amplitude, length scale and noise (central differences, h = 1e-6: 1e-6)', () => {
+    const p = [c.amplitude, c.lengthScale, c.observationNoiseVariance];
+    const [v, g] = valueAndGrad(lp, [0, 1, 2])(...p.map((x) => tensor(x)) as [Tensor, Tensor, Tensor]) as [Tensor, Tensor[]];
+    expect(Math.abs((v.item() as number) - c.logProb[0]!)).toBeLessThan(1e-8);
+    const h = 1e-6;
+    for (let i = 0; i < 3; i++) {
+      const at = (d: number) => lp(...p.map((x, j) => tensor(j === i ? x + d : x)) as [Tensor, Tensor, Tensor]).item() as number;
+      expect(Math.abs(g[i]!.item() as number - (at(h) - at(-h)) / (2 * h)), `∂/∂p${i}`).toBeLessThan(1e-6);
+    }
+  });
+
+  it('compileLogDensity: a GPRM node with hyperpriors matches the tape', () => {
+    const model = new JointDistributionNamed({
+      amplitude: new HalfNormal({ scale: 1 }),
+      lengthScale: new HalfNormal({ scale: 2 }),
+      f: ({ amplitude, lengthScale }: { amplitude: Tensor; lengthScale: Tensor }) => new GaussianProcessRegressionModel({
+        kernel: new psdKernels.MaternFiveHalves({ amplitude, lengthScale }), indexPoints: c.indexPoints,
+        observationIndexPoints: c.observationIndexPoints, observations: c.observations, observationNoiseVariance: 0.1, meanFn,
+      }),
+    });
+    expectModelMatchesTape(model, { f: c.y[0]! });
   });
 });
 
