@@ -103,6 +103,28 @@ describe('GaussianProcessRegressionModel: structure', () => {
     expect(worst(flat(d.mean()).slice(0, 4), c.mean)).toBeLessThan(1e-12);
     expect(worst(flat(d.logProb(c.y[0]!)).slice(0, 1), c.logProb.slice(0, 1))).toBeLessThan(1e-12);
   });
+
+  it('batches over observations and noise variances (each member equals its unbatched model)', () => {
+    const c = fixture.cases[0]!, y2 = c.observations.map((v) => 2 * v - 0.1);
+    const d = new GaussianProcessRegressionModel({
+      kernel: new psdKernels.ExponentiatedQuadratic({ amplitude: 1.3, lengthScale: 0.7 }),
+      indexPoints: c.indexPoints, observationIndexPoints: c.observationIndexPoints, observations: [c.observations, y2],
+      observationNoiseVariance: [[0.05], [0.2]],
+    });
+    expect(d.batchShape).toEqual([2, 2]);
+    expect(d.covariance().shape).toEqual([2, 2, 4, 4]);
+    const one = (y: number[], s2: number) => new GaussianProcessRegressionModel({
+      kernel: new psdKernels.ExponentiatedQuadratic({ amplitude: 1.3, lengthScale: 0.7 }),
+      indexPoints: c.indexPoints, observationIndexPoints: c.observationIndexPoints, observations: y, observationNoiseVariance: s2,
+    });
+    const m = flat(d.mean()), v = flat(d.variance()), lp = flat(d.logProb(c.y[1]!));
+    [[0.05, c.observations], [0.05, y2], [0.2, c.observations], [0.2, y2]].forEach(([s2, y], i) => {
+      const u = one(y as number[], s2 as number);
+      expect(worst(m.slice(4 * i, 4 * i + 4), flat(u.mean())), `mean #${i}`).toBeLessThan(1e-12);
+      expect(worst(v.slice(4 * i, 4 * i + 4), flat(u.variance())), `variance #${i}`).toBeLessThan(1e-12);
+      expect(worst([lp[i]!], flat(u.logProb(c.y[1]!))), `logProb #${i}`).toBeLessThan(1e-12);
+    });
+  });
 });
 
 describe('GaussianProcessRegressionModel: gradients and compilation', () => {
