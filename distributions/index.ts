@@ -62,6 +62,7 @@ export { Inflated, type InflatedOptions } from './inflated.js';
 export { ImproperUniform, type ImproperUniformOptions } from './improper-uniform.js';
 export { ZeroSumNormal, type ZeroSumNormalOptions } from './zero-sum-normal.js';
 export { GaussianProcess, type GaussianProcessOptions } from './gaussian-process.js';
+export { GaussianProcessRegressionModel, type GaussianProcessRegressionModelOptions } from './gaussian-process-regression-model.js';
 export { JointDistribution, type JointDistributionOptions, type JointSampleOptions } from './joint/joint-distribution.js';
 export { JointDistributionSequential, type SequentialNode } from './joint/joint-distribution-sequential.js';
 export { JointDistributionNamed, type NamedModel, type NamedNode } from './joint/joint-distribution-named.js';

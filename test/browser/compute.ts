@@ -133,6 +133,13 @@ export const DIST_CASES: readonly DistCase[] = [
     covers: 'GaussianProcess', label: 'GaussianProcess(MaternFiveHalves)', x: [[0, 0, 0], [1, -2, 3.5], [0.3, 0.2, -0.1]],
     make: (D) => new D.GaussianProcess({ kernel: new D.psdKernels.MaternFiveHalves({ amplitude: 1.5, lengthScale: 0.8 }), indexPoints: [[0], [0.5], [1.3]], observationNoiseVariance: 0.1 }),
   },
+  {
+    covers: 'GaussianProcessRegressionModel', label: 'GaussianProcessRegressionModel(MaternFiveHalves)', x: [[0, 0, 0], [1, -2, 3.5], [0.3, 0.2, -0.1]],
+    make: (D) => new D.GaussianProcessRegressionModel({
+      kernel: new D.psdKernels.MaternFiveHalves({ amplitude: 1.5, lengthScale: 0.8 }), indexPoints: [[0.2], [0.9], [1.6]],
+      observationIndexPoints: [[0], [0.5], [1.3]], observations: [0.4, -0.3, 1.1], observationNoiseVariance: 0.1,
+    }),
+  },
   { covers: 'ImproperUniform', label: 'ImproperUniform(low, high)', x: REAL, noSample: true, make: (D) => new D.ImproperUniform({ low: [-1, 0, 2], high: 5 }) },
   { covers: 'LKJ', label: 'LKJ', x: [corr3(0, 0, 0), corr3(0.3, -0.2, 0.5), corr3(0.9, -0.9, 0.9)], make: (D) => new D.LKJ({ dimension: 3, concentration: 2.7 }) },
   { covers: 'LKJ', label: 'LKJ(cholesky)', make: (D) => new D.LKJ({ dimension: 3, concentration: 0.5, inputOutputCholesky: true }) },

@@ -201,6 +201,15 @@ const CASES: readonly Case[] = [
     make: (p) => new D.GaussianProcess({ kernel: new D.psdKernels.MaternFiveHalves({ amplitude: p.a!, lengthScale: p.l! }), indexPoints: [[0], [0.5], [1.3]], observationNoiseVariance: p.s! }),
   },
   {
+    // A batch of kernels and noise variances conditioned on fixed observations: two Cholesky factors and solves.
+    covers: ['GaussianProcessRegressionModel'], label: 'GaussianProcessRegressionModel', points: [[0, 0, 0], [1, -2, 3.5], [0.3, 0.2, -0.1], [40, 1e-3, -40], [NaN, 0, 0]],
+    sets: [{ a: 1, l: 1, s: 0 }, { a: 0.3, l: 2.5, s: 0.1 }, { a: 7, l: 0.2, s: 1e-3 }, { a: 1.5, l: 40, s: 2 }],
+    make: (p) => new D.GaussianProcessRegressionModel({
+      kernel: new D.psdKernels.MaternFiveHalves({ amplitude: p.a!, lengthScale: p.l! }), indexPoints: [[0.2], [0.9], [1.6]],
+      observationIndexPoints: [[0], [0.5], [1.3]], observations: [0.4, -0.3, 1.1], observationNoiseVariance: p.s!,
+    }),
+  },
+  {
     covers: ['LKJ'], label: 'LKJ', points: [corr3(0, 0, 0), corr3(0.3, -0.2, 0.5), corr3(0.99, 0.98, 0.97), corr3(-0.5, 0.1, 0.1), corr3(0.9, -0.9, 0.9)],
     sets: [0.5, 1, 2.7, 100].map((c) => ({ c })),
     make: (p) => new D.LKJ({ dimension: 3, concentration: p.c! }),

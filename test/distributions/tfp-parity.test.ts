@@ -147,6 +147,9 @@ describe('the fixtures cover the distributions', () => {
       // draws through its MultivariateNormalTriL marginal (a kernel parameter is not JSON): TFP's
       // draws in gaussian-process.py's fixture (gaussian-process.test.ts)
       'GaussianProcess',
+      // the same marginal construction, its moments checked against closed form computed with numpy
+      // (test/fixtures/gprm/generate.py, gaussian-process-regression-model.test.ts); no TFP fixture yet
+      'GaussianProcessRegressionModel',
       // an improper prior has no sampler (sample throws NotImplementedError)
       'ImproperUniform',
       // TFP has no sum-to-zero normal (it is PyMC's): checked against closed forms in zero-sum-normal.test.ts
