@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/optimize.ts`: stochax's `optimize` beside SciPy's L-BFGS-B on the same problems.
+ * `npx tsx bench/optimize.ts`: stochax's `optimize` beside SciPy's L-BFGS-B, `advi` beside rstan's `vb`, and `pathfinder`.
  *
  * 1. The logistic regression of test/fixtures/optimize/ (N = 100, D = 3 + intercept), from zero,
  *    both at their default tolerances and with a history of 5: gradient evaluations (SciPy's
@@ -13,11 +13,15 @@
  *    (adaptation included) and iterations, mean ± sd over seeds, and wall time per run (median;
  *    rstan's is R's `system.time` of the `vb()` call, the model compiled beforehand; stochax's
  *    includes compiling the model, as each `advi(model, …)` call does).
+ * 4. Pathfinder (Stan 2.33's defaults) on the same regression, seeds 1–20: gradient and log
+ *    density evaluations and wall time per run (rstan 2.21 has no Pathfinder).
+ *
+ * Run by `npm run bench` (bench/index.ts) after the other tables.
  */
 import { performance } from 'node:perf_hooks';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { readFileSync } from 'node:fs';
-import { advi, optimize } from '../optimize/index.js';
+import { advi, optimize, pathfinder } from '../optimize/index.js';
 import { scipyLogistic } from '../test/optimize/models.js';
 import { model as bigModel, pins as bigPins, D as bigD } from './models/logistic-regression.js';
 import { median } from './median.js';
@@ -69,4 +73,20 @@ for (const algorithm of ['meanfield', 'fullrank'] as const) {
   const ref = rstanVb[algorithm];
   console.log(`  stochax advi ${algorithm.padEnd(10)}   ${meanSd(grads).padStart(10)}  ${meanSd(iters).padStart(12)}  ${median(times).toFixed(0).padStart(4)}`);
   console.log(`  rstan vb ${algorithm.padEnd(10)}       ${meanSd(ref.map((r) => r.gradientEvaluations)).padStart(10)}  ${meanSd(ref.map((r) => r.iterations)).padStart(12)}  ${median(ref.map((r) => r.seconds * 1000)).toFixed(0).padStart(4)}`);
+}
+
+// Pathfinder: rstan 2.21 has none (CmdStan's came in Stan 2.33), so its row stands alone; the
+// README compares its gradient evaluations with a NUTS run's on four posteriordb posteriors.
+console.log('\nPathfinder on the logistic regression (N = 100, 4 coefficients), Stan 2.33\'s defaults (4 paths, 1000 draws); mean ± sd over seeds 1–20, median ms per run:');
+console.log('  method                      gradients    log densities   ms');
+pathfinder(s.model, { pins: s.pins, seed: 0 });   // warm up
+{
+  const grads: number[] = [], lds: number[] = [], times: number[] = [];
+  for (let seed = 1; seed <= 20; seed++) {
+    const t0 = performance.now();
+    const fit = pathfinder(s.model, { pins: s.pins, seed });
+    times.push(performance.now() - t0);
+    grads.push(fit.gradientEvaluations); lds.push(fit.logDensityEvaluations);
+  }
+  console.log(`  stochax pathfinder            ${meanSd(grads).padStart(10)}  ${meanSd(lds).padStart(14)}  ${median(times).toFixed(0).padStart(4)}`);
 }
