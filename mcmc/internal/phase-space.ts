@@ -16,8 +16,7 @@ import { type BatchMetric, identityMetric } from './metric.js';
 import { type Geometry, geometryOf } from './geometry.js';
 import { isFlatTarget } from '../../src/compile/flat-target.js';
 import { sameShape, showShape, sizeOf } from '../../src/tensor/shapes.js';
-import { type ChainFailure, chainwise, checkFiniteInitial, finiteRange, type FlatFn, type KernelTarget, stateParts, targetLogProbAndGrad } from './target.js';
-import { isProgrammingError } from './rejections.js';
+import { allChainsThrew, type ChainFailure, chainwise, checkFiniteInitial, finiteRange, type FlatFn, type KernelTarget, nonFiniteFailure, stateParts, targetLogProbAndGrad } from './target.js';
 
 /**
  * Checks that the state passed to `oneStep` has the shapes the kernel's results were made for.
@@ -143,10 +142,9 @@ export function batchTarget(fn: string, kt: KernelTarget, g: Geometry): FlatFn {
   const { targetAndGrad } = kt;
   const n = g.partShapes.length;
   const failedAll = (e: unknown) => {
-    if (isProgrammingError(e)) throw e;
+    const failures = allChainsThrew(e, g.numChains);
     const lp = new Float64Array(g.numChains).fill(-Infinity);
     const grad = g.partShapes.map((s) => new Float64Array(sizeOf(s)));
-    const failures = Array.from({ length: g.numChains }, (_, c): ChainFailure => ({ chain: c, threw: true, error: e, lp: Number.NaN, x: undefined }));
     return { lp, grad, failures };
   };
   return (x) => {
@@ -180,7 +178,7 @@ function checkFinite(lp: Float64Array, grad: Float64Array[], g: Geometry): { lp:
   for (let c = 0; c < g.numChains; c++) {
     let ok = lp[c]! - lp[c]! === 0;
     for (let k = 0; ok && k < grad.length; k++) { const e = g.eventSizes[k]!; ok = finiteRange(grad[k]!, c * e, (c + 1) * e); }
-    if (!ok) (failures ??= []).push({ chain: c, threw: false, error: undefined, lp: lp[c]!, x: undefined });
+    if (!ok) (failures ??= []).push(nonFiniteFailure(c, lp[c]!, undefined));
   }
   if (failures === undefined) return { lp, grad };
   const lpOut = Float64Array.from(lp), gradOut = grad.map((a) => Float64Array.from(a));

@@ -92,6 +92,16 @@ export function thrownFailure(e: unknown, chain: number, x: ArrayLike<number> | 
   return { chain, threw: true, error: e, lp: Number.NaN, x: x === undefined ? undefined : Float64Array.from(x) };
 }
 
+/** The failure of one evaluation whose log density `lp` or a gradient entry was not finite, at `x` (flat targets). */
+export function nonFiniteFailure(chain: number, lp: number, x: ArrayLike<number> | undefined): ChainFailure {
+  return { chain, threw: false, error: undefined, lp, x: x === undefined ? undefined : Float64Array.from(x) };
+}
+
+/** Every chain's failure when a tensor function of all chains threw `e` (it cannot say which chain failed); rethrows a programming error. */
+export function allChainsThrew(e: unknown, numChains: number): ChainFailure[] {
+  return Array.from({ length: numChains }, (_, c) => thrownFailure(e, c, undefined));
+}
+
 /** Whether every entry of `g[from, to)` is finite (x − x is 0 exactly for finite x, NaN otherwise). */
 export function finiteRange(g: ArrayLike<number>, from: number, to: number): boolean {
   let z = 0;
@@ -131,7 +141,7 @@ export function chainwise(t: FlatTarget, sizes: readonly number[], numChains: nu
       }
       if (v - v === 0 && finiteRange(grad, 0, dim)) { lp[0] = v; return { lp, grad: [grad] }; }
       lp[0] = -Infinity; grad.fill(0);
-      return { lp, grad: [grad], failures: [{ chain: 0, threw: false, error: undefined, lp: v, x: Float64Array.from(x) }] };
+      return { lp, grad: [grad], failures: [nonFiniteFailure(0, v, x)] };
     };
   }
   const x = new Float64Array(dim), g = new Float64Array(dim);
@@ -157,7 +167,7 @@ export function chainwise(t: FlatTarget, sizes: readonly number[], numChains: nu
       let z = v - v;
       for (let k = 0, i = 0; k < sizes.length; k++) { const n = sizes[k]!, dst = grad[k]!, o = c * n; for (let e = 0; e < n; e++) { const gi = g[i++]!; z += gi - gi; dst[o + e] = gi; } }
       if (z === 0) { lp[c] = v; continue; }
-      (failures ??= []).push({ chain: c, threw: false, error: undefined, lp: v, x: Float64Array.from(x) });
+      (failures ??= []).push(nonFiniteFailure(c, v, x));
       lp[c] = -Infinity;
       for (let k = 0; k < sizes.length; k++) grad[k]!.fill(0, c * sizes[k]!, (c + 1) * sizes[k]!);
     }
@@ -234,7 +244,7 @@ export function logProbAt(fn: string, target: TargetLogProbFn | FlatTarget, part
       for (let k = 0, i = 0; k < sizes.length; k++) { const m = sizes[k]!, d = data[k]!; for (let e = 0; e < m; e++) x[i++] = Number(d[c * m + e]); }
       let v: number;
       try { v = target.logDensity(x); } catch (e) { (failures ??= []).push(thrownFailure(e, c, x)); lp[c] = -Infinity; continue; }
-      if (v - v !== 0) { (failures ??= []).push({ chain: c, threw: false, error: undefined, lp: v, x: Float64Array.from(x) }); v = -Infinity; }
+      if (v - v !== 0) { (failures ??= []).push(nonFiniteFailure(c, v, x)); v = -Infinity; }
       lp[c] = v;
     }
     const out = new Tensor(lp, chainShape, 'float64');
@@ -242,13 +252,12 @@ export function logProbAt(fn: string, target: TargetLogProbFn | FlatTarget, part
   }
   let lp: Tensor;
   try { lp = targetLogProb(fn, target, parts); } catch (e) {
-    if (isProgrammingError(e)) throw e;
-    const all = Array.from({ length: like.size }, (_, c) => ({ chain: c, threw: true, error: e, lp: Number.NaN, x: undefined }));
+    const all = allChainsThrew(e, like.size);
     const v = like.dtype === 'float32' ? new Float32Array(like.size) : new Float64Array(like.size);
     return { lp: new Tensor(v.fill(-Infinity), like.shape, like.dtype), failures: all };
   }
   const v = lp.data as ArrayLike<number>;
-  for (let c = 0; c < v.length; c++) if (v[c]! - v[c]! !== 0) (failures ??= []).push({ chain: c, threw: false, error: undefined, lp: Number(v[c]), x: undefined });
+  for (let c = 0; c < v.length; c++) if (v[c]! - v[c]! !== 0) (failures ??= []).push(nonFiniteFailure(c, Number(v[c]), undefined));
   if (failures === undefined) return { lp };
   const fixed = lp.dtype === 'float32' ? Float32Array.from(v) : Float64Array.from(v);
   for (const f of failures) fixed[f.chain] = -Infinity;
