@@ -12,6 +12,8 @@
  *   dropped;
  * - when k is finite, the tail is replaced by the fitted distribution's quantiles at
  *   (j − ½)/M, in the order of the raw tail, and truncated at the largest raw weight;
+ * - one departure: when the fitted scale σ is not positive (log ratios constant up to rounding,
+ *   i.e. an exact approximation), ArviZ's weights become NaN; here the raw tail is kept;
  * - the weights are normalized to sum to one (log-sum-exp zero).
  *
  * Written from the paper and the algorithm's description; numbers match ArviZ's to rounding.
@@ -49,7 +51,7 @@ export function psisSmooth(lw: Float64Array, tail: number): number {
     const z = Float64Array.from(tailIdx, (i) => detExp(lw[i]!) - expCutoff);
     const fit = gpdFit(z);
     k = fit.k;
-    if (Number.isFinite(k)) {
+    if (Number.isFinite(k) && fit.sigma > 0) {
       for (let j = 0; j < m; j++) {
         const q = gpdQuantile((j + 0.5) / m, k, fit.sigma);
         lw[tailIdx[j]!] = detLog(q + expCutoff);
