@@ -94,7 +94,7 @@ export function start(fn: string, p: Problem, init: OptimizeInit | undefined, se
     if (typeof init === 'string') fail('range', fn, 'init', `'${init}' needs a model (a flat target has no prior); give unconstrained coordinates`, init);
     const a = init as ArrayLike<number>;
     if (typeof a !== 'object' || a === null || typeof a.length !== 'number') fail('type', fn, 'init', 'must be unconstrained coordinates (a Float64Array or an array of numbers) for a flat target', init);
-    if (a.length !== p.dim) fail('range', fn, 'init', `must have length dim = ${p.dim}; got ${a.length}`, a.length);
+    if (a.length !== p.dim) fail('range', fn, 'init', `must have length dim = ${p.dim} (its length)`, a.length);
     const x = Float64Array.from(a, Number);
     if (!finiteAt(p.target, x, grad)) fail('range', fn, 'init', `is a point where ${p.why(x)}`, init);
     return x;
