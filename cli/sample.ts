@@ -18,7 +18,7 @@ import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
 import { checkRunFolder, writeRunFolder } from './output.js';
 import { printWarnings } from './warnings.js';
-import { chainProgress } from './progress.js';
+import { chainProgress } from '../mcmc/progress.js';
 import { stochaxVersion } from './version.js';
 
 export const SAMPLE_HELP = `Usage: stochax sample <model.ts|model.js> [flags]
@@ -348,6 +348,7 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
     ...(o.compile ? {} : { compile: false }),
     ...(o.metric === undefined ? {} : { metric: o.metric }),
     onProgress: (p: WindowedProgress) => progress.update(p),
+    progress: false,   // the CLI draws its own display, above
     warn: false,   // the CLI prints the warnings itself, after the table
   };
   let run;

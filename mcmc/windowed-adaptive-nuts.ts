@@ -15,8 +15,9 @@ import type { StructKind } from '../distributions/joint/values.js';
 import { checkResume, perChainNuts, resumeSeed } from './nuts/stan/windowed.js';
 import { runSteps } from './nuts/stan/per-chain.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
+import { chainProgress, processStderr, progressByDefault } from './progress.js';
 import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
-import { FN, positiveNumber, withDeterministics, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace } from './nuts/windowed-common.js';
+import { FN, positiveNumber, withDeterministics, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from './nuts/windowed-common.js';
 
 export type {
   PerChainResume, WindowedAdaptiveNutsOptions, WindowedAdaptiveNutsResult, WindowedPartial, WindowedProgress, WindowedTrace, WindowedTraceFn,
@@ -123,7 +124,7 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): Generator<void, WindowedAdaptiveNutsResult<K>, void> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous']);
   const warnHooks = warningHooks(FN, o);
   const resume = o.previous === undefined ? undefined : checkResume(o.previous);
   if (resume !== undefined) {
@@ -160,9 +161,18 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   const seed = resume === undefined ? sanitizeSeed(o.seed) : resumeSeed(resume);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
-  const run = adaptation === 'per-chain'
-    ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, resume)
-    : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
+  const display = checkBoolean(FN, 'progress', o.progress ?? progressByDefault())
+    ? chainProgress(processStderr(), o.chainIndex === undefined ? Array.from({ length: nChains }, (_, c) => c) : [o.chainIndex]) : undefined;
+  const user = o.onProgress;
+  const oo = display === undefined ? o : { ...o, onProgress: (p: WindowedProgress) => { display.update(p); user?.(p); } };
+  let run;
+  try {
+    run = adaptation === 'per-chain'
+      ? yield* perChainNuts<K>(m, oo, seed, nChains, n, nDraws, thin, discardTuning, resume)
+      : pooledNuts<K>(m, oo, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
+  } finally {
+    display?.end();
+  }
   const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
   return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
 }

@@ -92,7 +92,13 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
    * `phase` is `'warmup'` during the `numAdaptationSteps` adaptation steps. Does not change any draw.
    */
   readonly onProgress?: (progress: WindowedProgress) => void;
-  /** Least time between two rounds of `onProgress` calls, in ms (default 100; 0 reports every step). */
+  /**
+   * Show one progress bar per chain on stderr (redrawn in place on a terminal, plain lines
+   * otherwise; the console in a browser). Default: on when stderr is a terminal, off under a test
+   * runner or CI (`VITEST`, `CI`, `NODE_ENV=test`), in pipes and in browsers. Does not change any draw.
+   */
+  readonly progress?: boolean;
+  /** Least time between two rounds of `onProgress` calls (and progress redraws), in ms (default 100; 0 reports every step). */
   readonly progressInterval?: number;
   /**
    * Run the log density as compiled JavaScript (default true): traced once, then value and

@@ -1,7 +1,7 @@
 // windowedAdaptiveNuts' onProgress and signal: draws are bit-identical with and without progress,
 // one record per chain in both phases with per-chain divergence counts that add up to the trace's,
 // and an abort stops early with an AbortError carrying the draws made so far.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HalfNormal } from '../../distributions/half-normal.js';
 import { JointDistributionNamed } from '../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../distributions/normal.js';
@@ -82,5 +82,41 @@ describe('windowedAdaptiveNuts: signal', () => {
     const steps: number[] = [];
     expect(() => windowedAdaptiveNuts(model(), { ...opts, signal: controller.signal, onProgress: (p) => steps.push(p.step) })).toThrow(AbortError);
     expect(steps).toEqual([]);
+  });
+});
+
+describe('windowedAdaptiveNuts: progress', () => {
+  afterEach(() => { vi.restoreAllMocks(); });
+  const captureStderr = () => {
+    let text = '';
+    vi.spyOn(process.stderr, 'write').mockImplementation((t: string | Uint8Array) => { text += String(t); return true; });
+    return () => text;
+  };
+
+  it('progress: true writes plain lines per chain to stderr (not a terminal) and leaves the draws bit-identical', () => {
+    const plain = windowedAdaptiveNuts(model(), opts);
+    const seen: WindowedProgress[] = [];
+    const text = captureStderr();
+    const shown = windowedAdaptiveNuts(model(), { ...opts, progress: true, onProgress: (p) => seen.push(p) });
+    vi.restoreAllMocks();
+    for (const k of ['mu', 'sigma'] as const) expect(bits(shown.draws[k] as Tensor)).toEqual(bits(plain.draws[k] as Tensor));
+    expect(seen.length).toBeGreaterThanOrEqual(6);   // the user's callback still runs
+    const lines = text().trimEnd().split('\n');
+    for (let c = 0; c < 3; c++) {
+      expect(lines).toContain(`chain ${c}: warm-up started (70 steps)`);
+      expect(lines.some((l) => l.startsWith(`chain ${c}: done,`))).toBe(true);
+    }
+  });
+
+  it('is off by default under a test runner, and pooled adaptation shows it too', () => {
+    const text = captureStderr();
+    windowedAdaptiveNuts(model(), opts);
+    expect(text()).toBe('');
+    windowedAdaptiveNuts(model(), { ...opts, adaptation: 'pooled', progress: true });
+    expect(text()).toMatch(/chain 2: done/);
+  });
+
+  it('rejects a non-boolean', () => {
+    expect(() => windowedAdaptiveNuts(model(), { ...opts, progress: 'yes' as unknown as boolean })).toThrow(/windowedAdaptiveNuts: `progress` must be/);
   });
 });

@@ -1,9 +1,9 @@
-// The progress display of `stochax sample`: plain lines (not a terminal) — one when a chain starts,
+// The chains' progress display (`windowedAdaptiveNuts`' `progress`, `stochax sample`): plain lines (not a terminal) — one when a chain starts,
 // one when it moves to sampling, one when it is done, nothing for the reports in between — and,
 // on a terminal, one bar per chain redrawn in place.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CliIo } from '../../cli/errors.js';
-import { chainProgress, type ChainReport } from '../../cli/progress.js';
+import { chainProgress, progressByDefault, type ChainReport } from '../../mcmc/progress.js';
 
 function capture(isTTY: boolean): { io: CliIo; text: () => string } {
   let err = '';
@@ -40,5 +40,25 @@ describe('chainProgress', () => {
     expect(t).toContain('\x1b[2A');
     expect(t).toMatch(/chain 2 \[[#-]{24}\]\s+\d+% warmup\s+1\/10/);
     expect(t).toMatch(/chain 3 \[#{24}\] 100% done 10\/10  divergences 2 \(warm-up 5\)/);
+  });
+});
+
+describe('progressByDefault', () => {
+  afterEach(() => { vi.unstubAllEnvs(); Object.defineProperty(process.stderr, 'isTTY', { value: tty, configurable: true }); });
+  const tty = process.stderr.isTTY;
+  const setTTY = (v: boolean) => Object.defineProperty(process.stderr, 'isTTY', { value: v, configurable: true });
+
+  it('is on in a terminal outside tests and CI, off otherwise', () => {
+    setTTY(true);
+    expect(progressByDefault()).toBe(false);   // VITEST is set here
+    vi.stubEnv('VITEST', undefined);
+    vi.stubEnv('CI', undefined);
+    vi.stubEnv('NODE_ENV', 'development');
+    expect(progressByDefault()).toBe(true);
+    vi.stubEnv('CI', '1');
+    expect(progressByDefault()).toBe(false);
+    vi.stubEnv('CI', undefined);
+    setTTY(false);
+    expect(progressByDefault()).toBe(false);
   });
 });

@@ -1,22 +1,56 @@
 /**
- * Progress of `stochax sample`: on a terminal, one bar per chain redrawn in place; otherwise
- * plain lines, one when a chain starts warm-up, starts sampling and finishes.
+ * The chains' progress display (`windowedAdaptiveNuts`' `progress`, and `stochax sample`): on a
+ * terminal, one bar per chain redrawn in place; otherwise plain lines, one when a chain starts
+ * warm-up, starts sampling and finishes.
  */
-import type { ChainsProgress } from '../mcmc/sample-chain.js';
-import type { CliIo } from './errors.js';
+import type { ChainsProgress } from './sample-chain.js';
 
 /** One chain's progress report (as the `onProgress` of `sampleChains` and of `windowedAdaptiveNuts` give it). */
 export type ChainReport = ChainsProgress;
 
+/** Where the display writes: `stderr` takes text; `isTTY` says whether bars can be redrawn in place. */
+export interface ProgressOutput {
+  readonly stderr: (text: string) => void;
+  readonly isTTY?: boolean;
+}
+
+interface NodeProcess { stderr?: { write(text: string): unknown; isTTY?: boolean }; env?: Record<string, string | undefined> }
+const nodeProcess = (): NodeProcess | undefined => (globalThis as { process?: NodeProcess }).process;
+
+/**
+ * The process's stderr (Node, Bun, Deno), else the console (browsers: plain lines).
+ *
+ * @example
+ * chainProgress(processStderr(), [0, 1]).end();
+ */
+export function processStderr(): ProgressOutput {
+  const err = nodeProcess()?.stderr;
+  if (err !== undefined && typeof err.write === 'function') return { stderr: (t) => { err.write(t); }, isTTY: err.isTTY === true };
+  return { stderr: (t) => { console.error(t.endsWith('\n') ? t.slice(0, -1) : t); }, isTTY: false };
+}
+
+/**
+ * The default of `progress`: on when stderr is a terminal, but not under a test runner or CI
+ * (PyMC and NumPyro show a bar by default; a browser, a pipe or a test gets nothing unasked).
+ *
+ * @example
+ * const show = progressByDefault();   // true in an interactive terminal
+ */
+export function progressByDefault(): boolean {
+  const p = nodeProcess();
+  const env = p?.env ?? {};
+  return p?.stderr?.isTTY === true && env.VITEST === undefined && env.CI === undefined && env.NODE_ENV !== 'test';
+}
+
 const WIDTH = 24;
 
 /**
- * A progress display for `chains` chains on `io.stderr`.
+ * A progress display for `chains` chains on `io.stderr` (`update` with each report, `end` once).
  *
  * @example
  * const p = chainProgress(io, [0, 1, 2, 3]); p.update({ chain: 0, step: 10, total: 2000, phase: 'warmup', divergences: 0, warmupDivergences: 0 }); p.end();
  */
-export function chainProgress(io: CliIo, chains: readonly number[]): { update(r: ChainReport): void; end(): void } {
+export function chainProgress(io: ProgressOutput, chains: readonly number[]): { update(r: ChainReport): void; end(): void } {
   const state = new Map<number, ChainReport | undefined>(chains.map((c) => [c, undefined]));
   const width = String(Math.max(...chains)).length;
   const label = (c: number) => `chain ${String(c).padStart(width)}`;
@@ -43,7 +77,7 @@ export function chainProgress(io: CliIo, chains: readonly number[]): { update(r:
         const now = Date.now();
         if (now - last >= 50 || r.step >= r.total) { last = now; draw(); }
       },
-      end() { draw(); },
+      end() { if (drawn) draw(); },
     };
   }
   return {
