@@ -70,6 +70,46 @@ export function gaussianKde(x: Float64Array, grid: ArrayLike<number>, bandwidth 
   return out;
 }
 
+/**
+ * {@link gaussianKde} for many points (a plot's pooled predictive draws): `x` is linearly binned
+ * onto 8,192 evenly spaced bins spanning the grid ± the cutoff, and the kernel is summed over
+ * the bins, so the cost is O(n + grid · bins) rather than O(grid · n). Linear binning's error
+ * is O((δ/h)²) relative to the peak for bin width δ and bandwidth h (~1e−4 at the pooled
+ * predictive draws' bandwidths; invisible on a plot). Points beyond the span add under 1e−16.
+ *
+ * @example
+ * const f = binnedGaussianKde(Float64Array.of(0, 0.5, 1), linspace(-1, 2, 5), 0.4);
+ */
+export function binnedGaussianKde(x: Float64Array, grid: ArrayLike<number>, bandwidth: number): Float64Array {
+  const out = new Float64Array(grid.length);
+  const h = bandwidth;
+  if (!(h > 0 && Number.isFinite(h)) || x.length === 0 || grid.length === 0) return out;
+  const B = 8192;
+  const lo = grid[0]! - CUTOFF * h, hi = grid[grid.length - 1]! + CUTOFF * h;
+  const delta = (hi - lo) / (B - 1);
+  const w = new Float64Array(B);
+  for (let i = 0; i < x.length; i++) {
+    const t = (x[i]! - lo) / delta;
+    if (!(t >= 0 && t <= B - 1)) continue;   // outside the span (or NaN)
+    const k = Math.min(Math.floor(t), B - 2), f = t - k;
+    w[k]! += 1 - f;
+    w[k + 1]! += f;
+  }
+  const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
+  const reach = Math.ceil((CUTOFF * h) / delta);
+  for (let j = 0; j < grid.length; j++) {
+    const g = grid[j]!, centre = Math.round((g - lo) / delta);
+    let sum = 0;
+    for (let b = Math.max(0, centre - reach); b <= Math.min(B - 1, centre + reach); b++) {
+      if (w[b] === 0) continue;
+      const u = (g - (lo + b * delta)) / h;
+      sum += w[b]! * detExp(-0.5 * u * u);
+    }
+    out[j] = sum * norm;
+  }
+  return out;
+}
+
 /** First index with `s[i] ≥ v` in sorted `s`. */
 function lowerBound(s: Float64Array, v: number): number {
   let lo = 0;

@@ -3,7 +3,7 @@
  * against the densities of replicated data sets, one per posterior draw.
  */
 import { checkOptions, fail } from '../../../src/checks.js';
-import { gaussianKde, linspace, scottBandwidth } from './kde.js';
+import { binnedGaussianKde, gaussianKde, linspace, scottBandwidth } from './kde.js';
 import { axes, coord, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
 
 /** What {@link ppcPlot} compares: one observed node's data and its replicates. */
@@ -59,7 +59,10 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   const box = { x: 56, y: 26, w: width - 76, h: height - 78 };
   const pooled = new Float64Array(reps.length * obs.length);
   reps.forEach((r, i) => pooled.set(r, i * obs.length));
-  const all = finiteRange(Float64Array.from([...obs, ...pooled]));
+  const both = new Float64Array(obs.length + pooled.length);
+  both.set(obs);
+  both.set(pooled, obs.length);
+  const all = finiteRange(both);
   if (!Number.isFinite(all.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
   const integers = all.values.every((v) => Number.isInteger(v));
   const distinct = integers ? new Set(all.values).size : Infinity;
@@ -69,7 +72,9 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   const grid = linspace(lo, hi, 160);
   const kde = (v: Float64Array) => {
     const f = finiteRange(v).values;
-    return f.length >= 2 && scottBandwidth(f) > 0 ? gaussianKde(f, grid, scottBandwidth(f)) : new Float64Array(grid.length);
+    if (!(f.length >= 2 && scottBandwidth(f) > 0)) return new Float64Array(grid.length);
+    // the pooled draws (draws × observations, millions) are binned first; each line's data is exact
+    return (f.length > 20_000 ? binnedGaussianKde : gaussianKde)(f, grid, scottBandwidth(f));
   };
   const step = Math.max(1, Math.floor(reps.length / lines));
   const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map(kde);
