@@ -209,6 +209,8 @@ export interface WindowedPartial<K extends StructKind = StructKind> {
   readonly chain: PartialChain<object> | undefined;
   /** Per-chain runs: each chain's state where it stopped; pass this partial as `previous` to continue the run exactly. */
   readonly resume?: PerChainResume;
+  /** The rejected proposals before the abort, as the result's `rejections` would have them so far. */
+  readonly rejections: readonly Rejection[];
 }
 
 /** The default trace: ArviZ's `sample_stats`, each `[nDraws, nChains]`. */

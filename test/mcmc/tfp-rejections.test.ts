@@ -21,7 +21,8 @@ import { RandomWalkMetropolis, randomWalkNormalFn } from '../../mcmc/kernels/ran
 import { SliceSampler } from '../../mcmc/kernels/slice-sampler.js';
 import { ReplicaExchangeMC } from '../../mcmc/kernels/replica-exchange-mc.js';
 import { sampleChain } from '../../mcmc/sample-chain.js';
-import { windowedAdaptiveNuts } from '../../mcmc/windowed-adaptive-nuts.js';
+import { AbortError } from '../../mcmc/abort-error.js';
+import { windowedAdaptiveNuts, type WindowedPartial } from '../../mcmc/windowed-adaptive-nuts.js';
 import type { TransitionKernel } from '../../mcmc/kernel.js';
 import type { FlatTarget } from '../../src/compile/flat-target.js';
 import { mul, square } from '../../src/tensor/ops/elementwise.js';
@@ -248,5 +249,21 @@ describe('pooled windowedAdaptiveNuts: failures at a proposal are rejections', (
     expect(healthy.rejections).toEqual([]);
     expect(total((healthy.trace as { rejections: Tensor }).rejections)).toBe(0);
     expect(() => windowedAdaptiveNuts(model('type-error'), { ...opts, nDraws: 100 })).toThrow(TypeError);
+  });
+
+  it('an aborted run\'s partial carries the rejections so far (pooled and per-chain)', () => {
+    for (const adaptation of ['pooled', 'per-chain'] as const) {
+      let steps = 0;
+      const controller = new AbortController();
+      const onProgress = () => { if (++steps === 4 * 250) controller.abort(); };   // after warm-up (200 pooled, 100 per-chain)
+      const { dualAveraging: _, ...perChain } = opts;   // reduceFn is the pooled adaptation's
+      const run = () => windowedAdaptiveNuts(model('throw'), { ...(adaptation === 'pooled' ? opts : perChain), adaptation, numAdaptationSteps: adaptation === 'pooled' ? 200 : 100, nDraws: 300, progressInterval: 0, onProgress, signal: controller.signal });
+      let partial: WindowedPartial | undefined;
+      try { run(); } catch (e) { if (e instanceof AbortError) partial = e.partial as WindowedPartial; else throw e; }
+      expect(partial, adaptation).toBeDefined();
+      expect(partial!.numResults).toBeGreaterThan(0);
+      expect(partial!.rejections.map((r) => r.message), adaptation).toEqual(['Error: injected fault']);
+      expect(partial!.rejections[0]!.count).toBeGreaterThan(0);
+    }
   });
 });

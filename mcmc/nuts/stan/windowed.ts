@@ -99,11 +99,12 @@ export function* perChainNuts<K extends StructKind>(
     dualAveraging: { explorationShrinkage: dualAveraging.explorationShrinkage, stepCountSmoothing: dualAveraging.stepCountSmoothing, decayRate: dualAveraging.decayRate },
     nDraws: before + nDraws, chains: run.states,
   };
+  const rejections = run.rejections.rejections(failureLocator(m));
   if (run.aborted) {
-    const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined, resume: resumeOut };
+    const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined, resume: resumeOut, rejections };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace, ...compiledField(target), rejections: run.rejections.rejections(failureLocator(m)), parallel: onCores.parallel, resume: resumeOut };
+  return { draws, trace, ...compiledField(target), rejections, parallel: onCores.parallel, resume: resumeOut };
 }
 
 /** A setting given with `previous` must be the one the chains ran with. */

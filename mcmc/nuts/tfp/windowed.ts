@@ -139,6 +139,7 @@ export function pooledNuts<K extends StructKind>(
       draws: p.allStates === undefined ? undefined : toDraws(p.allStates as Tensor[]),
       trace: p.trace as WindowedTrace | Trace | undefined,
       chain: p,
+      rejections: log.rejections(failureLocator(m)),
     };
     throw new AbortError(`${FN}: aborted after ${p.numResults} draws`, partial, e.cause);
   }
