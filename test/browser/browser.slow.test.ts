@@ -122,7 +122,12 @@ describeBrowsers('test/browser', ['chromium', 'firefox'], (label) => `browser: t
     await tab.close();
     if (page.error !== undefined || errors.length > 0) throw new Error(`the test page failed: ${page.error ?? errors.join('\n')}`);
     const math = probeMath();
-    const differ = Object.keys(math).filter((k) => math[k] !== page.math![k]);
+    // How many of the probe's points (16 hex digits each) differ, per Math function.
+    const differ = Object.keys(math).filter((k) => math[k] !== page.math![k]).map((k) => {
+      let n = 0;
+      for (let i = 0; i < math[k]!.length; i += 16) if (math[k]!.slice(i, i + 16) !== page.math![k]!.slice(i, i + 16)) n++;
+      return `${k} (${n} of ${math[k]!.length / 16})`;
+    });
     console.log(`[test/browser] ran in ${await browser.version()} (${page.userAgent}; started in ${(started / 1000).toFixed(1)} s) ` +
       `against Node ${process.version} (V8 ${process.versions.v8}); wasm kernels on the page after ${page.wasmWaitMs!.toFixed(0)} ms`);
     if (differ.length > 0) console.log(`[test/browser] note: ${b.label}'s own Math functions differ from Node's here: ${differ.join(', ')}`);

@@ -74,30 +74,31 @@ async function launch(name: BrowserName, executablePath: string): Promise<Browse
 }
 
 /**
- * For each browser in `names`: `body` inside a describe titled `title(label)` when the browser
- * is found; otherwise a warning and nothing (locally) or one failing test (under CI).
+ * For each browser in `names`: `body` inside a describe titled `title(label)`, run when the
+ * browser is found; otherwise skipped with a warning (locally) or replaced by one failing test
+ * (under CI).
  */
 export function describeBrowsers(tag: string, names: readonly BrowserName[], title: (label: string) => string,
   body: (b: BrowserUnderTest) => void): void {
   for (const name of names) {
     const spec = BROWSERS[name];
     const executablePath = findBrowser(name);
-    if (executablePath === undefined) {
-      const missing = `no ${spec.label} binary found (tried ${candidates(name).join(', ')})`;
-      if (process.env.CI) {
-        // A failing test, not a failing hook: vitest reports a hook's error with the tests as skipped.
-        it(`CI runs ${title(spec.label)}`, () => {
-          throw new Error(`CI must run the ${spec.label} test, but ${missing}: .ci/run installs Debian's ${spec.debian} as root`);
-        });
-      } else {
-        console.warn(`[${tag}] SKIPPED in ${spec.label}: ${missing}. ` +
-          `Install Debian \`${spec.debian}\` (apt-get install -y ${spec.debian}) or set ${spec.env}.`);
-      }
+    const missing = `no ${spec.label} binary found (tried ${candidates(name).join(', ')})`;
+    if (executablePath === undefined && process.env.CI) {
+      // A failing test, not a failing hook: vitest reports a hook's error with the tests as skipped.
+      it(`CI runs ${title(spec.label)}`, () => {
+        throw new Error(`CI must run the ${spec.label} test, but ${missing}: .ci/run installs Debian's ${spec.debian} as root`);
+      });
       continue;
     }
-    describe(title(spec.label), () => body({
-      name, label: spec.label, executablePath, userAgent: spec.userAgent,
-      launch: () => launch(name, executablePath),
+    if (executablePath === undefined) {
+      console.warn(`[${tag}] SKIPPED in ${spec.label}: ${missing}. ` +
+        `Install Debian \`${spec.debian}\` (apt-get install -y ${spec.debian}) or set ${spec.env}.`);
+    }
+    // Registered even when skipped, so the file reports its tests as skipped rather than none.
+    describe.skipIf(executablePath === undefined)(title(spec.label), () => body({
+      name, label: spec.label, executablePath: executablePath ?? '', userAgent: spec.userAgent,
+      launch: () => launch(name, executablePath!),
     }));
   }
 }
