@@ -1,6 +1,7 @@
 // Invariant 6 (ARCHITECTURE.md): the same program gives the same bits in Node and in a browser.
-// Builds the browser bundle (scripts/build-browser.ts), serves it on a random local port and,
-// in headless Chromium (Debian `chromium` + playwright-core), runs test/browser/compute.ts — keys
+// Builds the browser bundle (scripts/build-browser.ts), serves it on a random local port and, in
+// headless Chromium (Debian `chromium`) and headless Firefox (Debian `firefox-esr`, SpiderMonkey),
+// both driven by puppeteer-core (test/browser/browsers.ts), runs test/browser/compute.ts — keys
 // in all four modes, every stateless sampler, samplers.* with salts, every compat op, every
 // Generator method, tensor ops and special functions with gradients, every distribution's sample,
 // logProb, cdf family and quantile, every bijector, joint distributions, compiled log densities
@@ -8,32 +9,24 @@
 // the page with the WebAssembly kernels, on the page with the JS kernels, and in a module Web
 // Worker. Each must equal the same computation in Node bit for bit (hex of the typed arrays'
 // bytes). Then the demo page (examples/browser/) must load, draw its trace live and finish, with
-// the same draws as Node; its screenshot goes to /tmp/stochax-browser-demo.png.
+// the same draws as Node; its screenshot goes to /tmp/stochax-browser-demo-<browser>.png.
 // test/engines/bun.test.ts runs the same comparison under Bun (JavaScriptCore).
 //
-// Without a Chromium binary (set CHROMIUM_PATH, or on Debian `apt-get install -y chromium`) the
-// test skips with a message, except in CI (env CI set), where it fails: .ci/run installs Chromium,
-// so a skip there would leave the guarantee unchecked.
-import { existsSync, readFileSync } from 'node:fs';
+// Without a browser's binary (set CHROMIUM_PATH / FIREFOX_PATH, or on Debian `apt-get install -y
+// chromium firefox-esr`) its tests skip with a message, except in CI (env CI set), where they
+// fail: .ci/run installs both, so a skip there would leave the guarantee unchecked.
+// One browser alone: `npx vitest run -c vitest.slow.config.ts test/browser/browser.slow.test.ts -t Firefox`.
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { transform } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as distributions from '../../distributions/index.js';
 import * as mcmc from '../../mcmc/index.js';
 import * as stochax from '../../src/index.js';
 import { buildBrowser, REPO_ROOT, serveStatic, type StaticServer } from '../../scripts/build-browser.js';
+import { describeBrowsers } from './browsers.js';
 import { compute, differences, GROUPS, hexOf, probeMath } from './compute.js';
-
-/** CHROMIUM_PATH if set (and then only it), else the usual Debian/Ubuntu/Chrome locations. */
-const CANDIDATES = process.env.CHROMIUM_PATH
-  ? [process.env.CHROMIUM_PATH]
-  : ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
-const executablePath = CANDIDATES.find((p) => existsSync(p));
-const NO_CHROMIUM = `no Chromium binary found (tried ${CANDIDATES.join(', ')})`;
-if (executablePath === undefined && !process.env.CI) {
-  console.warn(`[test/browser] SKIPPED: ${NO_CHROMIUM}. ` +
-    'Install Debian `chromium` (apt-get install -y chromium) or set CHROMIUM_PATH to run the browser bit-equality test.');
-}
 
 type Results = Record<string, string>;
 interface PageResult {
@@ -84,61 +77,70 @@ catch (e) { postMessage({ error: String((e && e.stack) || e) }); }
 
 const DEMO_SETTINGS = { chains: 4, warmup: 300, draws: 300, seed: 7 };
 
-// A failing test, not a failing hook: vitest reports a hook's error with the tests as skipped.
-if (executablePath === undefined && process.env.CI) {
-  it('CI runs the browser comparison', () => { throw new Error(`CI must run the browser test, but ${NO_CHROMIUM}: .ci/run installs Debian's chromium as root`); });
-}
-
-describe.skipIf(executablePath === undefined)('browser: the same bits as Node (headless Chromium)', () => {
-  let server: StaticServer;
-  let browser: import('playwright-core').Browser;
-  let node: Results;
-  let nodeJs: Results;
-  let page: PageResult;
-
-  beforeAll(async () => {
+// Shared by the browsers: one bundle, one server, one Node computation (on the sources, with
+// the wasm kernels and with the JS kernels).
+let shared: Promise<{ server: StaticServer; node: Results; nodeJs: Results }> | undefined;
+function setUp() {
+  return shared ??= (async () => {
     const built = await buildBrowser();
     console.log(`[test/browser] bundle: ${built.outputs.map((o) => `${o.path} ${(o.bytes / 1024).toFixed(0)} KiB`).join(', ')}`);
     const computeJs = (await transform(readFileSync(fileURLToPath(new URL('./compute.ts', import.meta.url)), 'utf8'), {
       loader: 'ts', format: 'esm', target: 'es2022',
     })).code;
-    server = await serveStatic(REPO_ROOT, {
+    const server = await serveStatic(REPO_ROOT, {
       files: { '/__test/bits.html': BITS_PAGE, '/__test/worker.js': BITS_WORKER, '/__test/compute.js': computeJs },
     });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: executablePath!, args: ['--no-sandbox'] });
-
-    // Node, on the sources: with the wasm kernels and with the JS kernels.
-    node = compute({ stochax, distributions, mcmc });
+    const node = compute({ stochax, distributions, mcmc });
     const prev = stochax.prng.setWasmEnabled(false);
-    nodeJs = compute({ stochax, distributions, mcmc });
+    const nodeJs = compute({ stochax, distributions, mcmc });
     stochax.prng.setWasmEnabled(prev);
+    return { server, node, nodeJs };
+  })();
+}
+afterAll(async () => { if (shared !== undefined) await (await shared).server.close(); });
 
-    // Chromium, on the bundle: the page (wasm kernels, then JS kernels) and a module worker.
+describeBrowsers('test/browser', ['chromium', 'firefox'], (label) => `browser: the same bits as Node (headless ${label})`, (b) => {
+  let server: StaticServer;
+  let browser: Browser;
+  let node: Results;
+  let nodeJs: Results;
+  let page: PageResult;
+
+  beforeAll(async () => {
+    ({ server, node, nodeJs } = await setUp());
+    const t0 = performance.now();
+    browser = await b.launch();
+    const started = performance.now() - t0;
+
+    // The browser, on the bundle: the page (wasm kernels, then JS kernels) and a module worker.
     const tab = await browser.newPage();
     const errors: string[] = [];
-    tab.on('pageerror', (e) => errors.push(e.message));
-    await tab.goto(`${server.url}/__test/bits.html`);
-    await tab.waitForFunction(() => (window as unknown as { __result?: unknown }).__result !== undefined, null, { timeout: 300_000 });
+    tab.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
+    await tab.goto(`${server.url}/__test/bits.html`, { timeout: 300_000 });
+    await tab.waitForFunction(() => (window as unknown as { __result?: unknown }).__result !== undefined, { timeout: 300_000, polling: 100 });
     page = await tab.evaluate(() => (window as unknown as { __result: unknown }).__result) as PageResult;
     await tab.close();
     if (page.error !== undefined || errors.length > 0) throw new Error(`the test page failed: ${page.error ?? errors.join('\n')}`);
     const math = probeMath();
-    const differ = Object.keys(math).filter((k) => math[k] !== page.math![k]);
-    console.log(`[test/browser] ran in ${page.userAgent} (Node ${process.version}, V8 ${process.versions.v8}); ` +
-      `wasm kernels on the page after ${page.wasmWaitMs!.toFixed(0)} ms`);
-    if (differ.length > 0) console.log(`[test/browser] note: the engines' own Math functions differ here: ${differ.join(', ')}`);
+    // How many of the probe's points (16 hex digits each) differ, per Math function.
+    const differ = Object.keys(math).filter((k) => math[k] !== page.math![k]).map((k) => {
+      let n = 0;
+      for (let i = 0; i < math[k]!.length; i += 16) if (math[k]!.slice(i, i + 16) !== page.math![k]!.slice(i, i + 16)) n++;
+      return `${k} (${n} of ${math[k]!.length / 16})`;
+    });
+    console.log(`[test/browser] ran in ${await browser.version()} (${page.userAgent}; started in ${(started / 1000).toFixed(1)} s) ` +
+      `against Node ${process.version} (V8 ${process.versions.v8}); wasm kernels on the page after ${page.wasmWaitMs!.toFixed(0)} ms`);
+    if (differ.length > 0) console.log(`[test/browser] note: ${b.label}'s own Math functions differ from Node's here: ${differ.join(', ')}`);
     const diff = differences(node, page.wasm!).map((d) => d.slice(0, d.indexOf(': ')));
-    if (diff.length > 0) console.log(`[test/browser] ${diff.length} of ${Object.keys(node).length} results differ on the page: ${diff.join(', ')}`);
+    if (diff.length > 0) console.log(`[test/browser] ${diff.length} of ${Object.keys(node).length} results differ on ${b.label}'s page: ${diff.join(', ')}`);
   }, 600_000);
 
   afterAll(async () => {
     await browser?.close();
-    await server?.close();
   });
 
-  it('ran in headless Chromium, on the page with the wasm kernels and the JS kernels, and in a worker', () => {
-    expect(page.userAgent).toMatch(/HeadlessChrome\//);
+  it(`ran in headless ${b.label}, on the page with the wasm kernels and the JS kernels, and in a worker`, () => {
+    expect(page.userAgent).toMatch(b.userAgent);
     expect(node._wasmActive).toBe('true');
     expect(nodeJs._wasmActive).toBe('false');
     expect(page.wasm!._wasmActive).toBe('true');
@@ -166,24 +168,26 @@ describe.skipIf(executablePath === undefined)('browser: the same bits as Node (h
 
   it('the demo page samples eight schools in a worker, draws the trace live and finishes', async () => {
     const { chains, warmup, draws, seed } = DEMO_SETTINGS;
-    const tab = await browser.newPage({ viewport: { width: 1024, height: 900 } });
+    const tab = await browser.newPage();
+    await tab.setViewport({ width: 1024, height: 900 });
     const errors: string[] = [];
-    tab.on('pageerror', (e) => errors.push(e.message));
+    tab.on('pageerror', (e) => errors.push(e instanceof Error ? e.message : String(e)));
     tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    await tab.goto(`${server.url}/examples/browser/index.html?chains=${chains}&warmup=${warmup}&draws=${draws}&seed=${seed}`);
+    await tab.goto(`${server.url}/examples/browser/index.html?chains=${chains}&warmup=${warmup}&draws=${draws}&seed=${seed}`, { timeout: 120_000 });
     // Live: some draws are on the plot while the worker is still sampling.
     await tab.waitForFunction(() => {
       const d = (window as unknown as { stochaxDemo?: { done: boolean; run: { steps: number } } }).stochaxDemo;
       return d !== undefined && (d.done || d.run.steps > 0);
-    }, null, { timeout: 60_000, polling: 'raf' });
+    }, { timeout: 60_000, polling: 'raf' });
     const midway = await tab.evaluate(() => {
       const d = (window as unknown as { stochaxDemo: { done: boolean; run: { steps: number } } }).stochaxDemo;
       return { done: d.done, steps: d.run.steps };
     });
     await tab.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 300_000 });
-    const status = await tab.textContent('#status');
-    await tab.screenshot({ path: '/tmp/stochax-browser-demo.png', fullPage: true });
-    expect(await tab.getAttribute('body', 'data-state'), status ?? '').toBe('done');
+    const status = await tab.$eval('#status', (e) => e.textContent);
+    const screenshot = `/tmp/stochax-browser-demo-${b.name}.png`;
+    await tab.screenshot({ path: screenshot, fullPage: true });
+    expect(await tab.$eval('body', (e) => e.getAttribute('data-state')), status ?? '').toBe('done');
     expect(errors).toEqual([]);
     expect(midway.done, 'the trace should be drawn while sampling').toBe(false);
     expect(midway.steps).toBeGreaterThan(0);
@@ -200,30 +204,43 @@ describe.skipIf(executablePath === undefined)('browser: the same bits as Node (h
     expect(demo.lines).toEqual(new Array(2 * chains).fill(warmup + draws));
     expect(demo.table).toMatch(/^\s+mean\s+mcse/m);
     expect(demo.table).toMatch(/^tau\s/m);
-    console.log(`[test/browser] demo: ${status}; screenshot /tmp/stochax-browser-demo.png`);
+    console.log(`[test/browser] demo in ${b.label}: ${status}; screenshot ${screenshot}`);
   }, 600_000);
 
   it("the demo's draws (warm-up included) equal windowedAdaptiveNuts in Node bit for bit", () => {
     expect(demo, 'the demo test must have run').toBeDefined();
-    const { chains, warmup, draws, seed } = DEMO_SETTINGS;
-    const { tensor, add, mul, expandDims } = stochax;
-    const D = distributions;
-    const model = new D.JointDistributionNamed({
-      mu: new D.Normal({ loc: 0, scale: 5 }),
-      tau: new D.HalfCauchy({ loc: 0, scale: 5 }),
-      thetaTilde: new D.Sample({ distribution: new D.Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
-      y: (mu: stochax.Tensor, tau: stochax.Tensor, thetaTilde: stochax.Tensor) => new D.Independent({
-        distribution: new D.Normal({ loc: add(expandDims(mu, -1), mul(expandDims(tau, -1), thetaTilde)), scale: tensor([15, 10, 16, 11, 9, 11, 10, 18]) }),
-        reinterpretedBatchNdims: 1,
-      }),
-    }, { name: 'EightSchoolsNonCentered' });
-    const run = mcmc.windowedAdaptiveNuts(model, {
-      // examples/browser/worker.js runs TFP's pooled pipeline (its traceFn changes no draw)
-      pins: { y: tensor([28, 8, -3, 7, -1, 1, 18, 12]) }, seed, nChains: chains, numAdaptationSteps: warmup, nDraws: draws, discardTuning: false, adaptation: 'pooled',
-    });
-    const nd = run.draws as Record<string, stochax.Tensor>;
-    const firstDiff = (a: string, b: string) => { let i = 0; while (i < a.length && a[i] === b[i]) i++; return i === a.length && a.length === b.length ? -1 : i >> 4; };
-    expect({ mu: firstDiff(hexOf(nd.mu!.data as Float64Array), demo!.mu), tau: firstDiff(hexOf(nd.tau!.data as Float64Array), demo!.tau) },
+    expect({ mu: firstDiff(demoNode().mu, demo!.mu), tau: firstDiff(demoNode().tau, demo!.tau) },
       'flat index (step × chains + chain) of the first differing draw; -1: none').toEqual({ mu: -1, tau: -1 });
   }, 120_000);
 });
+
+/** Index of the first differing float64 in two hex strings, or -1 if equal. */
+function firstDiff(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i === a.length && a.length === b.length ? -1 : i >> 4;
+}
+
+let demoDraws: { mu: string; tau: string } | undefined;
+/** The demo's run (examples/browser/worker.js) in Node, once for all browsers. */
+function demoNode(): { mu: string; tau: string } {
+  if (demoDraws !== undefined) return demoDraws;
+  const { chains, warmup, draws, seed } = DEMO_SETTINGS;
+  const { tensor, add, mul, expandDims } = stochax;
+  const D = distributions;
+  const model = new D.JointDistributionNamed({
+    mu: new D.Normal({ loc: 0, scale: 5 }),
+    tau: new D.HalfCauchy({ loc: 0, scale: 5 }),
+    thetaTilde: new D.Sample({ distribution: new D.Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
+    y: (mu: stochax.Tensor, tau: stochax.Tensor, thetaTilde: stochax.Tensor) => new D.Independent({
+      distribution: new D.Normal({ loc: add(expandDims(mu, -1), mul(expandDims(tau, -1), thetaTilde)), scale: tensor([15, 10, 16, 11, 9, 11, 10, 18]) }),
+      reinterpretedBatchNdims: 1,
+    }),
+  }, { name: 'EightSchoolsNonCentered' });
+  const run = mcmc.windowedAdaptiveNuts(model, {
+    // examples/browser/worker.js runs TFP's pooled pipeline (its traceFn changes no draw)
+    pins: { y: tensor([28, 8, -3, 7, -1, 1, 18, 12]) }, seed, nChains: chains, numAdaptationSteps: warmup, nDraws: draws, discardTuning: false, adaptation: 'pooled',
+  });
+  const nd = run.draws as Record<string, stochax.Tensor>;
+  return demoDraws = { mu: hexOf(nd.mu!.data as Float64Array), tau: hexOf(nd.tau!.data as Float64Array) };
+}

@@ -1,7 +1,7 @@
 /**
  * The computation whose results must agree bit for bit on every engine (ARCHITECTURE.md
  * invariant 6): test/browser/browser.slow.test.ts runs it in Node (on the sources) and in
- * headless Chromium (on the dist/browser bundle), test/engines/bun.test.ts in Node and under Bun
+ * headless Chromium and Firefox (on the dist/browser bundle), test/engines/bun.test.ts in Node and under Bun
  * (JavaScriptCore, on the sources). It reaches the library only through its argument, so the
  * same code runs everywhere: the browser test compiles this file to plain JavaScript with esbuild
  * (type imports vanish) and serves it to the page. It calls no engine `Math` function itself
