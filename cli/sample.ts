@@ -153,7 +153,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
   const o: RunOptions = { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric: metric as RunOptions['metric'] };
   const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io) : runSetup(model, o, io)));
-  io.stderr(`sampled in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  const sampled = Date.now();
+  io.stderr(`sampled in ${((sampled - started) / 1000).toFixed(1)} s\n`);
   const warnings = runWarnings(result, io);
 
   const settings: RunSettings = {
@@ -196,6 +197,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
   }
   writeRunFolder(out, texts);
+  io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   const [first, ...others] = Object.keys(texts).sort().map((f) => join(out, f));
   io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
   return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;

@@ -49,6 +49,7 @@ describe('stochax sample --out', () => {
   it('refuses to overwrite a run without --force; with it, replaces the run and keeps other files', async () => {
     const first = await cli('sample', 'gauss.js', ...quick, '--seed', '1', '--out', 'run');
     expect(first.code, first.err).toBe(0);
+    expect(first.err).toMatch(/sampled in [\d.]+ s\n[^]*outputs \(predictive draws, summary, files\) in [\d.]+ s\n/);
     expect(readdirSync(dir).filter((f) => f.startsWith('run'))).toEqual(['run']); // no temporary folder left
     const before = readFileSync(join(dir, 'run', 'draws.json'), 'utf8');
     expectEarlyError(await cli('sample', 'gauss.js', ...quick, '--seed', '2', '--out', 'run'), /--out .*run already holds a run \(draws\.csv, draws\.json, report\.html\); pass --force/);
