@@ -19,9 +19,9 @@ for (const T of (process.env.TS ?? "250,1000,4000").split(",").map(Number)) {
   const c = compileLogDensity(model, { pins: { y } });
   const t1 = performance.now();
   const g = new Float64Array(3); const x = Float64Array.of(0.3, 0.2, -0.1);
-  for (let i = 0; i < 50; i++) c.logDensityGradient(x, g);
-  const t2 = performance.now(); const R = 200;
+  for (let i = 0; i < Number(process.env.WARM ?? 50); i++) c.logDensityGradient(x, g);
+  const c0 = process.cpuUsage(); const t2 = performance.now(); const R = 200;
   for (let i = 0; i < R; i++) c.logDensityGradient(x, g);
-  const t3 = performance.now();
-  console.log(`T=${T} ops~${T * 4} compile ${(t1 - t0).toFixed(0)} ms  grad ${(1000 * (t3 - t2) / R).toFixed(1)} us  (${((t3 - t2) / R * 1e6 / (T * 4)).toFixed(0)} ns/op)`);
+  const t3 = performance.now(); const cu = process.cpuUsage(c0); const cpuUs = (cu.user + cu.system) / R;
+  console.log(`T=${T} ops~${T * 4} compile ${(t1 - t0).toFixed(0)} ms  grad cpu ${cpuUs.toFixed(1)} us  (${(cpuUs * 1000 / (T * 4)).toFixed(0)} ns/op)`);
 }

@@ -3,7 +3,7 @@ import { compileTarget } from '../distributions/compile-log-density.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
 import { pinModel } from '../distributions/compile-log-density.js';
 import { add, mul, sub, stack, tensor, type Tensor } from '../src/index.js';
-const T = 4;
+const T = Number(process.env.T ?? 4);
 const y = tensor(Array.from({ length: T }, (_, i) => Math.sin(i * 0.3)));
 const model = new JointDistributionNamed({
   phi: new Normal({ loc: 0, scale: 1 }), theta: new Normal({ loc: 0, scale: 1 }), sigma: new HalfNormal({ scale: 1 }),
@@ -16,4 +16,4 @@ const model = new JointDistributionNamed({
 });
 const m = flatModel('x', pinModel('x', model, { y }) as any);
 const c = compileTarget('x', m) as any;
-console.log(c.source ?? Object.keys(c));
+console.log(T, c.source.length, c.source.split("\n").length);

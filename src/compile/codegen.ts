@@ -16,6 +16,7 @@
  * place in that order when a node between them sends the same node a part.
  */
 import type { Constant, Flat, TraceNode } from '../tensor/lowering.js';
+import { chunkRun } from './chunk.js';
 import { eachElement, emitBackward, emitForward, type Emit } from './elementwise.js';
 import type { Program } from './trace.js';
 
@@ -441,8 +442,9 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       `${copy('grad', bind(flatGrad), flatGrad.length)}\nreturn ${bind(outputs[0])}[0];\n}`
     : 'const valueAndGrad = undefined;';
   const names = env.map((_, i) => `e${i}`);
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\nfunction run(withGrad) {\n${resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${
-    locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}`)}\n}\n${flat}\nreturn { run, valueAndGrad };`;
+  const body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}`);
+  const split = chunkRun(body);   // a long program as pieces V8 optimizes (chunk.ts)
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\nreturn { run, valueAndGrad };`;
   const { run, valueAndGrad } = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad'>;
   return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source, env };
 }

@@ -1,0 +1,70 @@
+// Long programs are split into functions V8 optimizes (src/compile/chunk.ts): the split program
+// keeps the tape's bits, and the splitter leaves shapes it does not handle whole.
+import { describe, expect, it } from 'vitest';
+import { chunkRun } from '../../src/compile/chunk.js';
+import { compileGradient } from '../../src/compile/index.js';
+import { add, exp, log1p, mul, square, stack, sub, sum, tanh, tensor, valueAndGrad, type Tensor } from '../../src/index.js';
+import { mulberry32 } from '../helpers.js';
+
+const rand = mulberry32(11);
+
+/** An ARMA(1,1)-like recursion of scalar ops over T steps, with a GARCH-like variance: a long scalar program. */
+const recursion = (T: number, y: readonly number[]) => (phi: Tensor, theta: Tensor, w: Tensor) => {
+  let err = sub(tensor(y[0]!), phi);
+  let h = add(w, square(err));
+  const terms: Tensor[] = [];
+  for (let t = 1; t < T; t++) {
+    err = sub(tensor(y[t]!), add(mul(phi, tensor(y[t - 1]!)), mul(tanh(theta), err)));
+    h = add(w, add(mul(0.1, square(err)), mul(0.8, h)));
+    terms.push(add(log1p(h), mul(square(err), exp(mul(-1, log1p(h))))));
+  }
+  return sum(stack(terms));
+};
+
+describe('chunkRun', () => {
+  it('a 300-step recursion runs as pieces with the tape\'s value and gradient bits', () => {
+    const T = 300;
+    const y = Array.from({ length: T }, () => 2 * rand() - 1);
+    const f = recursion(T, y);
+    const c = compileGradient('test', f, [tensor(0.3), tensor(0.1), tensor(0.5)]);
+    expect(c.source).toMatch(/function f1\(withGrad\)/);
+    expect(c.source).toMatch(/function b1\(withGrad\)/);
+    for (const p of [[0.3, 0.1, 0.5], [-0.7, 1.3, 0.05], [0.95, -2, 3]]) {
+      p.forEach((v, i) => c.inputs[i]!.set([v]));
+      c.run(true);
+      const [value, grads] = valueAndGrad(f, [0, 1, 2])(...p.map((v) => tensor(v))) as [Tensor, Tensor[]];
+      expect(Object.is(c.outputs[0]![0], value.data[0])).toBe(true);
+      grads.forEach((g, i) => expect(Object.is(c.grads[i]![0], g.data[0]), `gradient ${i} at ${p}`).toBe(true));
+      c.run(false);   // the forward pass alone gives the same value
+      expect(Object.is(c.outputs[0]![0], value.data[0])).toBe(true);
+    }
+  });
+
+  it('leaves short bodies, shadowed locals and stray returns whole', () => {
+    expect(chunkRun('const v1_0 = e0[0] * 2; e1[0] = v1_0;\nif (!withGrad) return;')).toBeUndefined();
+    const filler = Array.from({ length: 3000 }, (_, i) => `const v${i}_0 = e0[0] * ${i}; e1[0] += v${i}_0;`).join('\n');
+    expect(chunkRun(filler)).toBeDefined();
+    expect(chunkRun(`${filler}\n{ const v5_0 = 1; e1[0] = v5_0; }`)).toBeUndefined();   // v5_0 declared again inside a block
+    expect(chunkRun(`${filler}\nreturn;`)).toBeUndefined();
+    expect(chunkRun(`${filler}\nconst S = 1;`)).toBeUndefined();                         // the slot array's name is taken
+  });
+
+  it('turns top-level locals into slots, keeps inner ones, and splits only between statements', () => {
+    const filler = Array.from({ length: 3000 }, (_, i) => `const v${i}_0 = e0[0] * ${i}; e1[0] += v${i}_0;`).join('\n');
+    const body = `${filler}\nlet s9 = 0;\nfor (let k = 0; k < 4; k++) {\nconst v = e2[k];\ns9 += v * v1_0;\n}\nif (!withGrad) return;\nlet a1_0 = 0, a2_0 = e3(v2_0, 1);\n{ const g = a1_0; e4[0] += g * v2999_0; }`;
+    const split = chunkRun(body)!;
+    expect(split.body).toMatch(/^f0\(withGrad\); f1\(withGrad\);.*\nif \(!withGrad\) return;\nb0\(withGrad\);$/);
+    const slot = (name: string) => `S[${body.split('\n').findIndex((l) => l.includes(`${name} =`))}]`;
+    expect(split.prelude).toContain(`${slot('v0_0')} = e0[0] * 0; e1[0] += ${slot('v0_0')};`);
+    expect(split.prelude).toContain('for (let k = 0; k < 4; k++) {\nconst v = e2[k];\nS[3000] += v * S[1];\n}');
+    expect(split.prelude).toContain('S[3001] = 0, S[3002] = e3(S[2], 1);\n{ const g = S[3001]; e4[0] += g * S[2999]; }');
+    // the same program, run both ways
+    const env = () => ({ e0: [1.5], e1: [0], e2: [1, 2, 3, 4], e3: (a: number, b: number) => a + b, e4: [0] });
+    const run = (src: string) => {
+      const e = env();
+      new Function('e0', 'e1', 'e2', 'e3', 'e4', `${src}\nrun(true);`)(e.e0, e.e1, e.e2, e.e3, e.e4);
+      return [e.e1[0], e.e4[0]];
+    };
+    expect(run(`${split.prelude}\nfunction run(withGrad) {\n${split.body}\n}`)).toEqual(run(`function run(withGrad) {\n${body}\n}`));
+  });
+});
