@@ -28,8 +28,11 @@ import { problem, start, type Problem } from './problem.js';
 
 const FN = 'pathfinder';
 const LOG_2PI = Math.log(2 * Math.PI);
-/** The curvature test's ε: a pair (s, y) enters the history only when sᵀy > ε‖y‖² (the paper's value). */
-const CURVATURE_EPS = 2.220446049250313e-16;
+/**
+ * Stan's curvature test (`check_curve` in services/pathfinder/single.hpp): the diagonal is updated
+ * from a pair (s, y) only when sᵀy > 0 and ‖y‖²/sᵀy ≤ 1e12. Every pair enters the history.
+ */
+const CURVATURE_MAX = 1e12;
 
 /**
  * Pathfinder's options. The start (`init`, `initRadius`; each path's uniform start drawn from its
@@ -126,7 +129,8 @@ interface Pooled {
  * its own start, a pure function of its key `splitSeed(seed, { n: numPaths })[p]`) on the
  * unconstrained density with the log-Jacobian. At every iterate the normal approximation
  * N(x + H∇log p(x), H), H the L-BFGS inverse Hessian (diagonal from Gilbert–Lemaréchal updates
- * plus the rank-2·`historySize` correction; pairs failing sᵀy > ε‖y‖² are skipped), is scored
+ * plus the rank-2·`historySize` correction from the last pairs; Stan's rule: a pair failing the
+ * curvature test sᵀy > 0, ‖y‖²/sᵀy ≤ 1e12 stays in the history but does not update the diagonal), is scored
  * by its ELBO from `numElboDraws` draws; each path keeps its best, draws `draws` candidates from
  * it (its ELBO draws reused), and the candidates of all paths are resampled with
  * Pareto-smoothed importance weights exp(logP − logQ). A log density failure at a draw makes its
@@ -338,10 +342,13 @@ function meanOf(a: Float64Array): number {
 interface Drawn { readonly xs: Float64Array; readonly logP: Float64Array; readonly logQ: Float64Array }
 
 /**
- * The L-BFGS history as Pathfinder uses it: the last `size` pairs (s, y) that passed the curvature
- * test (gradients of f = −log p, so y is the change in ∇f), and the diagonal α of the initial
- * inverse Hessian, updated at each accepted pair (the paper's Alg. 3, Gilbert & Lemaréchal's
- * diagonal BFGS update) from α = 1. Exported for the tests (the secant condition, dense = low rank).
+ * The L-BFGS history as Pathfinder uses it, by Stan's rules (services/pathfinder/single.hpp since
+ * 2.33): the last `size` pairs (s, y), every one of them (gradients of f = −log p, so y is the
+ * change in ∇f), and the diagonal α of the initial inverse Hessian, updated from α = 1 (the
+ * paper's Alg. 3, Gilbert & Lemaréchal's diagonal BFGS update) only at pairs that pass the
+ * curvature test sᵀy > 0, ‖y‖²/sᵀy ≤ 1e12. (The paper's version instead drops a failing pair from
+ * the history too; after a Wolfe line search sᵀy > 0 always, so the two differ only at near-flat
+ * steps.) Exported for the tests (the secant condition, dense = low rank, the curvature rule).
  */
 export class History {
   private readonly s: Float64Array[] = [];
@@ -349,13 +356,18 @@ export class History {
   private readonly alpha: Float64Array;
   constructor(private readonly n: number, private readonly size: number) { this.alpha = new Float64Array(n).fill(1); }
 
+  /** A copy of the diagonal α (for the tests). */
+  diagonal(): Float64Array { return Float64Array.from(this.alpha); }
+
   add(x: Float64Array, xPrev: Float64Array, g: Float64Array, gPrev: Float64Array): void {
     const n = this.n, s = new Float64Array(n), y = new Float64Array(n);
     for (let i = 0; i < n; i++) { s[i] = x[i]! - xPrev[i]!; y[i] = g[i]! - gPrev[i]!; }
-    const sy = dot(s, y);
-    if (!(sy > CURVATURE_EPS * dot(y, y))) return;
+    // Stan's rule since 2.33: the low-rank history keeps every pair, the newest `size` of them;
+    // only the diagonal's update is gated by the curvature test.
     if (this.s.length === this.size) { this.s.shift(); this.y.shift(); }
     this.s.push(s); this.y.push(y);
+    const sy = dot(s, y);
+    if (!(sy > 0 && dot(y, y) / sy <= CURVATURE_MAX)) return;
     // α ← diag of the BFGS update of the Hessian c·diag(1/α), c = yᵀαy / yᵀs (Alg. 3).
     const a = this.alpha;
     let yay = 0, sas = 0;
