@@ -19,7 +19,7 @@ import type { JointDistribution } from '../distributions/joint/joint-distributio
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
 import { psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
-import { providePathfinderStarts } from '../mcmc/internal/init.js';
+import { providePathfinderStarts, type PathfinderRun } from '../mcmc/internal/init.js';
 import { whyNotFinite } from '../mcmc/internal/locate-failure.js';
 import { isProgrammingError } from '../mcmc/internal/rejections.js';
 import { minimize, Objective, type MinimizeSettings } from './minimize.js';
@@ -560,31 +560,49 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return t;
 }
 
-// ---- init: 'pathfinder' for windowedAdaptiveNuts --------------------------------------------
+// ---- init: 'pathfinder' and initInvMetric: 'pathfinder' for windowedAdaptiveNuts ---------------
 
 /**
- * Starts for `windowedAdaptiveNuts`' `init: 'pathfinder'` (registered with mcmc/internal/init.ts,
- * which cannot import this layer): chain c starts at draw c of `pathfinder(target, { seed:
- * foldIn(seed, 'pathfinder'), draws: max(nChains, 100) })` on the sampler's own target (a pure
- * function of the run's seed; few draws, as each costs a log density evaluation). Run once, on
- * the first chain's call.
+ * The sampler's Pathfinder run (registered with mcmc/internal/init.ts, which cannot import this
+ * layer), on the sampler's own target and run once, when first asked: `pathfinder(target, { seed:
+ * foldIn(seed, 'pathfinder'), draws: max(nChains, 100) })` (a pure function of the run's seed; few
+ * draws, as each costs a log density evaluation). Chain c starts at its draw c; the initial
+ * inverse metric is the diagonal of the covariance of the equal-weight mixture of the paths' best
+ * approximations (Σ_p (σ²_p + (μ_p − μ̄)²)/P), which needs no importance weights — on a funnel PSIS
+ * leaves a handful of distinct draws, whose variance would be a poor metric.
  */
-function pathfinderStarts(fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray): (c: number) => Float64Array {
-  let xs: Float64Array | undefined;
+function pathfinderStarts(fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray): PathfinderRun {
   const n = target.dim;
-  return (c) => {
-    if (xs === undefined) {
-      const key = foldIn(seed, 'pathfinder');
-      const p: Problem = { target, dim: n, model: undefined, notes: [], draws: () => [], why: (x) => whyNotFinite(m, target, x) };
-      const per = Math.max(nChains, 100);
-      const pooled = runPaths(fn, { target, dim: n, start: (k) => start(fn, p, undefined, k, 2) },
-        { numPaths: 4, draws: per, numElboDraws: 25, lbfgs: optimizeSettings(fn, { algorithm: 'lbfgs', iter: 1000 }) }, key);
-      const { pick } = resample(pooled.logP, pooled.logQ, per, foldIn(key, 'psis'));
-      xs = new Float64Array(nChains * n);
-      for (let i = 0; i < nChains; i++) xs.set(pooled.xs.subarray(pick![i]! * n, (pick![i]! + 1) * n), i * n);
-    }
-    return xs.slice(c * n, (c + 1) * n);
+  let run: { xs: Float64Array; invMetric: Float64Array } | undefined;
+  const get = () => {
+    if (run !== undefined) return run;
+    const key = foldIn(seed, 'pathfinder');
+    const p: Problem = { target, dim: n, model: undefined, notes: [], draws: () => [], why: (x) => whyNotFinite(m, target, x) };
+    const per = Math.max(nChains, 100);
+    const pooled = runPaths(fn, { target, dim: n, start: (k) => start(fn, p, undefined, k, 2) },
+      { numPaths: 4, draws: per, numElboDraws: 25, lbfgs: optimizeSettings(fn, { algorithm: 'lbfgs', iter: 1000 }) }, key);
+    const { pick } = resample(pooled.logP, pooled.logQ, per, foldIn(key, 'psis'));
+    const xs = new Float64Array(nChains * n);
+    for (let i = 0; i < nChains; i++) xs.set(pooled.xs.subarray(pick![i]! * n, (pick![i]! + 1) * n), i * n);
+    run = { xs, invMetric: mixtureVariance(pooled.paths.filter((q) => q.dropped === undefined), n) };
+    return run;
   };
+  return {
+    start: (c) => get().xs.slice(c * n, (c + 1) * n),
+    invMetric: () => get().invMetric.slice(),
+  };
+}
+
+/** The marginal variances of the equal-weight mixture of the paths' normal approximations; a coordinate that is not positive and finite gets 1 (the identity's). */
+function mixtureVariance(paths: readonly PathfinderPath[], n: number): Float64Array {
+  const P = paths.length, out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let m = 0, v = 0;
+    for (const q of paths) m += q.mean[i]! / P;
+    for (const q of paths) v += (q.variance[i]! + (q.mean[i]! - m) ** 2) / P;   // about the mixture's mean: no cancellation
+    out[i] = v > 0 && Number.isFinite(v) ? v : 1;
+  }
+  return out;
 }
 
 providePathfinderStarts(pathfinderStarts);
