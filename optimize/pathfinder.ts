@@ -10,7 +10,6 @@ import { checkBoolean, checkCount, checkFinite, checkOptions, checkPositiveInteg
 import type { FlatTarget } from '../src/compile/flat-target.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normal } from '../src/random/normal.js';
-import { uniform } from '../src/random/uniform.js';
 import { foldIn, sanitizeSeed, splitSeed } from '../src/samplers/seeds.js';
 import { cholesky, householderQr } from '../src/tensor/linalg-kernels.js';
 import { Tensor } from '../src/tensor/tensor.js';
@@ -18,10 +17,10 @@ import type { FlatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
-import { psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
 import { providePathfinderStarts, type PathfinderRun } from '../mcmc/internal/init.js';
 import { whyNotFinite } from '../mcmc/internal/locate-failure.js';
 import { isProgrammingError } from '../mcmc/internal/rejections.js';
+import { psisImportance } from './importance.js';
 import { minimize, Objective, type MinimizeSettings } from './minimize.js';
 import { optimizeSettings, type OptimizeOptions } from './optimize.js';
 import { problem, start, type Problem } from './problem.js';
@@ -208,7 +207,7 @@ function runPaths(fn: string, pp: PathfinderProblem, s: PathfinderSettings, seed
 
 /** The result from the pooled candidates: PSIS resampling (or all candidates), constrained draws, warnings. */
 function finish(p: Problem, pooled: Pooled, nDraws: number, psisResample: boolean, seed: KeyArray): PathfinderResult {
-  const { paretoK, pick } = resample(pooled.logP, pooled.logQ, psisResample ? nDraws : undefined, foldIn(seed, 'psis'));
+  const { paretoK, pick } = psisImportance(pooled.logP, pooled.logQ, psisResample ? nDraws : undefined, foldIn(seed, 'psis'));
   const n = p.dim, m = pick === undefined ? pooled.logP.length : pick.length;
   const at = (s: number) => (pick === undefined ? s : pick[s]!);
   const xs = new Float64Array(m * n), logP = new Float64Array(m), logQ = new Float64Array(m);
@@ -234,37 +233,6 @@ function finish(p: Problem, pooled: Pooled, nDraws: number, psisResample: boolea
     paths,
     warnings,
   };
-}
-
-/**
- * Pareto k̂ of the log ratios logP − logQ, and, when `nOut` is given, `nOut` indices drawn with
- * replacement with the smoothed weights (uniforms from `key` inverted through the cumulative weights).
- */
-function resample(logP: Float64Array, logQ: Float64Array, nOut: number | undefined, key: KeyArray): { paretoK: number; pick: Int32Array | undefined } {
-  const total = logP.length;
-  const raw = logP.map((v, s) => v - logQ[s]!);
-  const finite = raw.some((v) => v > -Infinity);
-  let lw = Float64Array.from(raw);
-  const paretoK = total < 2 || !finite ? Infinity : psisSmooth(lw, tailLength(total, 1));
-  if (nOut === undefined) return { paretoK, pick: undefined };
-  // Near-constant ratios (an exact approximation) can fit a GPD with σ ≤ 0, whose smoothed weights are NaN: use the raw ones then.
-  if (lw.some(Number.isNaN)) {
-    const max = raw.reduce((a, b) => Math.max(a, b), -Infinity);
-    lw = raw.map((v) => v - max);
-  }
-  // Every candidate failed: equal weights (the warnings say so); else the smoothed, normalised weights.
-  const cum = new Float64Array(total);
-  let acc = 0;
-  for (let s = 0; s < total; s++) { acc += finite ? Math.exp(lw[s]!) : 1; cum[s] = acc; }
-  const u = uniform(key, [nOut], { dtype: 'float64' }).data as Float64Array;
-  const pick = new Int32Array(nOut);
-  for (let i = 0; i < nOut; i++) {
-    const t = u[i]! * acc;
-    let lo = 0, hi = total - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (cum[mid]! > t) hi = mid; else lo = mid + 1; }
-    pick[i] = lo;
-  }
-  return { paretoK, pick };
 }
 
 // ---- one path ------------------------------------------------------------------------------
@@ -581,7 +549,7 @@ function pathfinderStarts(fn: string, m: FlatModel, target: FlatTarget, nChains:
     const per = Math.max(nChains, 100);
     const pooled = runPaths(fn, { target, dim: n, start: (k) => start(fn, p, undefined, k, 2) },
       { numPaths: 4, draws: per, numElboDraws: 25, lbfgs: optimizeSettings(fn, { algorithm: 'lbfgs', iter: 1000 }) }, key);
-    const { pick } = resample(pooled.logP, pooled.logQ, per, foldIn(key, 'psis'));
+    const { pick } = psisImportance(pooled.logP, pooled.logQ, per, foldIn(key, 'psis'));
     const xs = new Float64Array(nChains * n);
     for (let i = 0; i < nChains; i++) xs.set(pooled.xs.subarray(pick![i]! * n, (pick![i]! + 1) * n), i * n);
     run = { xs, invMetric: mixtureVariance(pooled.paths.filter((q) => q.dropped === undefined), n) };
