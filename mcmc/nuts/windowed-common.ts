@@ -156,7 +156,7 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
    * are the bits of the run done in one go — the rest of warm-up if it had not ended, then
    * `nDraws` more draws (default: the rest of the previous run's `nDraws` when it was aborted,
    * else 1000). Give the same model and pins; the seed, chains and every setting come from
-   * `previous` (any given must agree; `init`, `currentState`, `initStepSize` and `initRadius`,
+   * `previous` (any given must agree; `init`, `currentState`, `initStepSize`, `initRadius` and `initInvMetric`,
    * which only say how a run starts, must not be given). The result's `rejections` and warnings
    * are this call's.
    */
