@@ -4,7 +4,8 @@
  * runs L-BFGS from its own start, builds at every iterate the normal approximation whose
  * covariance is the L-BFGS inverse Hessian (diagonal + low rank, the paper's Alg. 4), estimates
  * its ELBO by Monte Carlo and keeps the best; the paths' draws are pooled and resampled by
- * Pareto-smoothed importance sampling. Written from the paper and Stan's documented behaviour.
+ * Pareto-smoothed importance sampling. Written from the paper, Stan's documented behaviour and a
+ * reading of Stan's `services/pathfinder/single.hpp` (its history and curvature rules; no code copied).
  */
 import { checkBoolean, checkCount, checkFinite, checkOptions, checkPositiveInteger, fail } from '../src/checks.js';
 import type { FlatTarget } from '../src/compile/flat-target.js';
