@@ -124,11 +124,11 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): Generator<void, WindowedAdaptiveNutsResult<K>, void> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'initInvMetric', 'traceFn', 'onProgress', 'progress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous']);
   const warnHooks = warningHooks(FN, o);
   const resume = o.previous === undefined ? undefined : checkResume(o.previous);
   if (resume !== undefined) {
-    for (const k of ['init', 'currentState', 'initStepSize', 'initRadius'] as const) if (o[k] !== undefined) fail('type', FN, k, 'must not be given with `previous` (it says how a run starts; the chains continue from their states)', o[k]);
+    for (const k of ['init', 'currentState', 'initStepSize', 'initRadius', 'initInvMetric'] as const) if (o[k] !== undefined) fail('type', FN, k, 'must not be given with `previous` (it says how a run starts; the chains continue from their states)', o[k]);
     if (o.adaptation === 'pooled') fail('range', FN, 'adaptation', "must be 'per-chain' with `previous` (its chains are per-chain ones)", o.adaptation);
     const given = { nChains: o.nChains, numAdaptationSteps: o.numAdaptationSteps, numStepsBetweenResults: o.numStepsBetweenResults, discardTuning: o.discardTuning };
     for (const [k, v] of Object.entries(given)) if (v !== undefined && v !== resume[k as keyof typeof given]) fail('range', FN, k, `must be ${String(resume[k as keyof typeof given])}, as in previous (a continued chain keeps its settings)`, v);
@@ -156,6 +156,7 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   if (o.chainIndex !== undefined && adaptation !== 'per-chain') fail('range', FN, 'chainIndex', "needs adaptation: 'per-chain' (pooled chains run as one batch)", o.chainIndex);
   if (o.cores !== undefined && o.cores > 1 && adaptation !== 'per-chain') fail('range', FN, 'cores', "above 1 needs adaptation: 'per-chain' (pooled chains run as one batch)", o.cores);
   const metric = checkOneOf(FN, 'metric', o.metric ?? 'diagonal', ['diagonal', 'dense']);
+  if (checkOneOf(FN, 'initInvMetric', o.initInvMetric ?? 'identity', ['identity', 'pathfinder']) === 'pathfinder' && adaptation !== 'per-chain') fail('range', FN, 'initInvMetric', "'pathfinder' needs adaptation: 'per-chain' (TFP's pooled pipeline starts from the identity)", o.initInvMetric);
   if (metric === 'dense' && adaptation !== 'per-chain') fail('range', FN, 'metric', "'dense' needs adaptation: 'per-chain' (TFP's pooled pipeline adapts a diagonal mass matrix)", metric);
 
   const seed = resume === undefined ? sanitizeSeed(o.seed) : resumeSeed(resume);

@@ -17,8 +17,9 @@ import { Tensor } from '../src/tensor/tensor.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
-import { paretoKThreshold, psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
+import { paretoKThreshold } from '../mcmc/diagnostics/internal/psis.js';
 import { classifyFailure, isProgrammingError } from '../mcmc/internal/rejections.js';
+import { psisImportance } from './importance.js';
 import { problem, start, type OptimizeInit, type Problem } from './problem.js';
 
 const FN = 'advi';
@@ -56,6 +57,13 @@ export interface AdviOptions {
   readonly iter?: number;
   /** Draws from the fitted approximation (default 1000). */
   readonly outputDraws?: number;
+  /**
+   * Resample the output draws with Pareto-smoothed importance weights exp(logP − logQ) (Yao et
+   * al. 2018; `pathfinder`'s option): `outputDraws` draws with replacement from as many candidates,
+   * which corrects the approximation where k̂ ≤ 0.7 (default false: the approximation's own draws,
+   * as Stan's, with their weights in `logWeights`).
+   */
+  readonly psisResample?: boolean;
   /** Use the sticking-the-landing gradient (Roeder, Wu and Duvenaud 2017): lower variance near the optimum (default false, Stan's estimator). */
   readonly stickingTheLanding?: boolean;
   /**
@@ -110,6 +118,12 @@ export interface AdviResult<P = Record<string, Tensor> | Tensor[]> {
   readonly logQ: Tensor;
   /** Pareto k̂ of logP − logQ (PSIS): above ~0.7 the approximation is unreliable (Yao et al. 2018). */
   readonly paretoK: number;
+  /**
+   * The draws' Pareto-smoothed importance log weights, normalised, `[draws, 1]`: weighted means
+   * Σ exp(logWeights)·f(draw) correct the approximation (as `psisResample` does by resampling;
+   * then the weights are equal, −log(outputDraws)).
+   */
+  readonly logWeights: Tensor;
   /** `'meanfield'` or `'fullrank'`. */
   readonly algorithm: 'meanfield' | 'fullrank';
   /** The fitted mean, unconstrained. */
@@ -159,7 +173,9 @@ export interface AdviResult<P = Record<string, Tensor> | Tensor[]> {
  * the run fails only when a gradient or an ELBO estimate never succeeds, or the parameters
  * diverge. Keys: the start from `foldIn(seed, 'init')`, adaptation from `foldIn(seed, 'adapt')`,
  * the ascent's iteration i from `foldIn(foldIn(seed, 'grad'), i)`, its ELBO estimates from
- * `foldIn(foldIn(seed, 'elbo'), i)`, the output from `foldIn(seed, 'draws')`.
+ * `foldIn(foldIn(seed, 'elbo'), i)`, the output from `foldIn(seed, 'draws')` (and, with
+ * `psisResample`, its resampling from `foldIn(seed, 'psis')`). Every output draw comes with its
+ * Pareto-smoothed importance log weight (`logWeights`), so PSIS-corrected estimates need no rerun.
  *
  * @param model a joint distribution (observed nodes in `pins`), a pinned one, or a
  *   {@link FlatTarget} used as given (it should include any log-Jacobian).
@@ -180,11 +196,13 @@ export interface AdviResult<P = Record<string, Tensor> | Tensor[]> {
  * fit.draws.mu.shape;     // [1000, 1]
  * fit.reason;             // e.g. 'mean ELBO converged'
  * fit.paretoK;            // above 0.7: do not trust the approximation's tails
+ * const corrected = advi(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, psisResample: true });
+ * corrected.draws.mu.shape;   // [1000, 1]: resampled by PSIS weights (useful where k̂ ≤ 0.7)
  */
 export function advi<K extends StructKind>(model: JointDistribution<K> | JointDistributionPinned<K>, options?: AdviOptions): AdviResult<Struct<K, Tensor>>;
 export function advi(model: FlatTarget, options?: AdviOptions): AdviResult<Record<string, Tensor>>;
 export function advi(model: JointDistribution<StructKind> | JointDistributionPinned<StructKind> | FlatTarget, options: AdviOptions = {}): AdviResult {
-  const o = checkOptions(FN, options, ['pins', 'algorithm', 'gradSamples', 'elboSamples', 'eta', 'adaptEngaged', 'adaptIter', 'tolRelObj', 'evalElbo', 'iter', 'outputDraws', 'stickingTheLanding', 'init', 'initRadius', 'seed']);
+  const o = checkOptions(FN, options, ['pins', 'algorithm', 'gradSamples', 'elboSamples', 'eta', 'adaptEngaged', 'adaptIter', 'tolRelObj', 'evalElbo', 'iter', 'outputDraws', 'psisResample', 'stickingTheLanding', 'init', 'initRadius', 'seed']);
   const algorithm = checkOneOf(FN, 'algorithm', o.algorithm ?? 'meanfield', ['meanfield', 'fullrank']);
   const count = (arg: keyof AdviOptions, dflt: number) => o[arg] === undefined ? dflt : checkPositiveInteger(FN, arg, o[arg]);
   const gradSamples = count('gradSamples', 1), elboSamples = count('elboSamples', 100), adaptIter = count('adaptIter', 50);
@@ -192,6 +210,7 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
   const tolRelObj = positive('tolRelObj', o.tolRelObj, 0.01);
   const radius = positive('initRadius', o.initRadius, 2);
   const stl = checkBoolean(FN, 'stickingTheLanding', o.stickingTheLanding ?? false);
+  const psisResample = checkBoolean(FN, 'psisResample', o.psisResample ?? false);
   const adaptEngaged = checkBoolean(FN, 'adaptEngaged', o.adaptEngaged ?? o.eta === undefined);
   if (adaptEngaged && o.eta !== undefined) fail('range', FN, 'eta', 'must not be given with `adaptEngaged: true` (adaptation chooses η); give one or the other', o.eta);
   const eta0 = positive('eta', o.eta, 1);
@@ -231,7 +250,15 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
   const failures: AdviFailures = { ...run.failures };
   const during = failures.gradient + failures.elbo;
   if (during > 0) warnings.push(`${FN}: the log density failed at ${during} Monte-Carlo draws of the ascent (${failures.gradient} for gradients, ${failures.elbo} for ELBO estimates); each was redrawn (Stan's rule), which biases the fit toward where the model is finite. First: ${run.firstFailure()}`);
-  const paretoK = outputDraws < 2 ? Infinity : psisSmooth(logP.map((v, s) => v - logQ[s]!), tailLength(outputDraws, 1));
+  const imp = psisImportance(logP, logQ, psisResample ? outputDraws : undefined, foldIn(seed, 'psis'));
+  const paretoK = imp.paretoK;
+  let logWeights = imp.logWeights;
+  if (imp.pick !== undefined) {
+    // Candidate pick[s] becomes draw s; the weights are then equal.
+    const cx = xs.slice(), cp = logP.slice(), cq = logQ.slice();
+    imp.pick.forEach((k, s) => { xs.set(cx.subarray(k * d, (k + 1) * d), s * d); logP[s] = cp[k]!; logQ[s] = cq[k]!; });
+    logWeights = new Float64Array(outputDraws).fill(-detLog(outputDraws));
+  }
   // The sample-size-dependent threshold laplace uses (Vehtari et al. 2024); 0.7 from 2154 draws on.
   const goodK = paretoKThreshold(outputDraws);
   if (!(paretoK <= goodK)) warnings.push(`${FN}: Pareto k̂ = ${Number.isFinite(paretoK) ? paretoK.toFixed(2) : paretoK} > ${goodK.toFixed(2)}: the approximation is unreliable (Yao et al. 2018); do not use its draws as posterior draws (run NUTS), or try 'fullrank', or reparameterise`);
@@ -242,6 +269,7 @@ export function advi(model: JointDistribution<StructKind> | JointDistributionPin
     mean: p.draws(1, () => mu),
     logP: new Tensor(logP, [outputDraws, 1], 'float64'),
     logQ: new Tensor(logQ, [outputDraws, 1], 'float64'),
+    logWeights: new Tensor(logWeights, [outputDraws, 1], 'float64'),
     paretoK, algorithm, mu,
     ...(algorithm === 'meanfield' ? { omega: Float64Array.from(theta.subarray(d)) } : { L: fam.lowerFactor(theta) }),
     covariance: fam.covariance(theta),

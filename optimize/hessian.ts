@@ -4,12 +4,13 @@
  * second derivatives). Step h_i = ε^{1/3}·max(1, |x_i|) balances the O(h²) truncation error
  * against the O(ε/h) rounding error; for a quadratic the differences are exact up to rounding.
  */
+import { detCbrt } from '../src/math/index.js';
 
 /** `f(x)` with its gradient written into `grad`; undefined when f fails at x. */
 export type GradientFn = (x: Float64Array, grad: Float64Array) => number | undefined;
 
 /** ε^{1/3}: the relative step of a central difference. */
-const REL_STEP = Math.cbrt(Number.EPSILON);
+const REL_STEP = detCbrt(Number.EPSILON);
 
 /**
  * The n×n Hessian (row-major) of the function at `x`, from 2n gradient evaluations; undefined

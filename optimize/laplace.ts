@@ -17,9 +17,10 @@ import { unconstrainDraw } from '../mcmc/internal/init.js';
 import { fdHessian } from './hessian.js';
 import { optimize, type OptimizeResult } from './optimize.js';
 import { problem } from './problem.js';
+import { detLog } from '../src/math/index.js';
 
 const FN = 'laplace';
-const LOG_2PI = Math.log(2 * Math.PI);
+const LOG_2PI = detLog(2 * Math.PI);
 
 export interface LaplaceOptions {
   /** Values for observed nodes (a model only). */
@@ -115,7 +116,7 @@ export function laplace(model: JointDistribution<StructKind> | JointDistribution
   const z = normal(foldIn(seed, 'laplace'), [nDraws, n]).data as Float64Array;
   const xs = new Float64Array(nDraws * n), logP = new Float64Array(nDraws), logQ = new Float64Array(nDraws);
   let logDetL = 0;
-  for (let i = 0; i < n; i++) logDetL += Math.log(l[i * n + i]!);
+  for (let i = 0; i < n; i++) logDetL += detLog(l[i * n + i]!);
   const x = new Float64Array(n);
   for (let s = 0; s < nDraws; s++) {
     let zz = 0;

@@ -4,13 +4,13 @@
  * runs L-BFGS from its own start, builds at every iterate the normal approximation whose
  * covariance is the L-BFGS inverse Hessian (diagonal + low rank, the paper's Alg. 4), estimates
  * its ELBO by Monte Carlo and keeps the best; the paths' draws are pooled and resampled by
- * Pareto-smoothed importance sampling. Written from the paper and Stan's documented behaviour.
+ * Pareto-smoothed importance sampling. Written from the paper, Stan's documented behaviour and a
+ * reading of Stan's `services/pathfinder/single.hpp` (its history and curvature rules; no code copied).
  */
 import { checkBoolean, checkCount, checkFinite, checkOptions, checkPositiveInteger, fail } from '../src/checks.js';
 import type { FlatTarget } from '../src/compile/flat-target.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { normal } from '../src/random/normal.js';
-import { uniform } from '../src/random/uniform.js';
 import { foldIn, sanitizeSeed, splitSeed } from '../src/samplers/seeds.js';
 import { cholesky, householderQr } from '../src/tensor/linalg-kernels.js';
 import { Tensor } from '../src/tensor/tensor.js';
@@ -18,18 +18,22 @@ import type { FlatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, Struct, StructKind } from '../distributions/joint/values.js';
-import { psisSmooth, tailLength } from '../mcmc/diagnostics/internal/psis.js';
-import { providePathfinderStarts } from '../mcmc/internal/init.js';
+import { providePathfinderStarts, type PathfinderRun } from '../mcmc/internal/init.js';
 import { whyNotFinite } from '../mcmc/internal/locate-failure.js';
 import { isProgrammingError } from '../mcmc/internal/rejections.js';
+import { psisImportance } from './importance.js';
 import { minimize, Objective, type MinimizeSettings } from './minimize.js';
 import { optimizeSettings, type OptimizeOptions } from './optimize.js';
 import { problem, start, type Problem } from './problem.js';
+import { detLog } from '../src/math/index.js';
 
 const FN = 'pathfinder';
-const LOG_2PI = Math.log(2 * Math.PI);
-/** The curvature test's ε: a pair (s, y) enters the history only when sᵀy > ε‖y‖² (the paper's value). */
-const CURVATURE_EPS = 2.220446049250313e-16;
+const LOG_2PI = detLog(2 * Math.PI);
+/**
+ * Stan's curvature test (`check_curve` in services/pathfinder/single.hpp): the diagonal is updated
+ * from a pair (s, y) only when sᵀy > 0 and ‖y‖²/sᵀy ≤ 1e12. Every pair enters the history.
+ */
+const CURVATURE_MAX = 1e12;
 
 /**
  * Pathfinder's options. The start (`init`, `initRadius`; each path's uniform start drawn from its
@@ -126,7 +130,8 @@ interface Pooled {
  * its own start, a pure function of its key `splitSeed(seed, { n: numPaths })[p]`) on the
  * unconstrained density with the log-Jacobian. At every iterate the normal approximation
  * N(x + H∇log p(x), H), H the L-BFGS inverse Hessian (diagonal from Gilbert–Lemaréchal updates
- * plus the rank-2·`historySize` correction; pairs failing sᵀy > ε‖y‖² are skipped), is scored
+ * plus the rank-2·`historySize` correction from the last pairs; Stan's rule: a pair failing the
+ * curvature test sᵀy > 0, ‖y‖²/sᵀy ≤ 1e12 stays in the history but does not update the diagonal), is scored
  * by its ELBO from `numElboDraws` draws; each path keeps its best, draws `draws` candidates from
  * it (its ELBO draws reused), and the candidates of all paths are resampled with
  * Pareto-smoothed importance weights exp(logP − logQ). A log density failure at a draw makes its
@@ -204,7 +209,7 @@ function runPaths(fn: string, pp: PathfinderProblem, s: PathfinderSettings, seed
 
 /** The result from the pooled candidates: PSIS resampling (or all candidates), constrained draws, warnings. */
 function finish(p: Problem, pooled: Pooled, nDraws: number, psisResample: boolean, seed: KeyArray): PathfinderResult {
-  const { paretoK, pick } = resample(pooled.logP, pooled.logQ, psisResample ? nDraws : undefined, foldIn(seed, 'psis'));
+  const { paretoK, pick } = psisImportance(pooled.logP, pooled.logQ, psisResample ? nDraws : undefined, foldIn(seed, 'psis'));
   const n = p.dim, m = pick === undefined ? pooled.logP.length : pick.length;
   const at = (s: number) => (pick === undefined ? s : pick[s]!);
   const xs = new Float64Array(m * n), logP = new Float64Array(m), logQ = new Float64Array(m);
@@ -230,37 +235,6 @@ function finish(p: Problem, pooled: Pooled, nDraws: number, psisResample: boolea
     paths,
     warnings,
   };
-}
-
-/**
- * Pareto k̂ of the log ratios logP − logQ, and, when `nOut` is given, `nOut` indices drawn with
- * replacement with the smoothed weights (uniforms from `key` inverted through the cumulative weights).
- */
-function resample(logP: Float64Array, logQ: Float64Array, nOut: number | undefined, key: KeyArray): { paretoK: number; pick: Int32Array | undefined } {
-  const total = logP.length;
-  const raw = logP.map((v, s) => v - logQ[s]!);
-  const finite = raw.some((v) => v > -Infinity);
-  let lw = Float64Array.from(raw);
-  const paretoK = total < 2 || !finite ? Infinity : psisSmooth(lw, tailLength(total, 1));
-  if (nOut === undefined) return { paretoK, pick: undefined };
-  // Near-constant ratios (an exact approximation) can fit a GPD with σ ≤ 0, whose smoothed weights are NaN: use the raw ones then.
-  if (lw.some(Number.isNaN)) {
-    const max = raw.reduce((a, b) => Math.max(a, b), -Infinity);
-    lw = raw.map((v) => v - max);
-  }
-  // Every candidate failed: equal weights (the warnings say so); else the smoothed, normalised weights.
-  const cum = new Float64Array(total);
-  let acc = 0;
-  for (let s = 0; s < total; s++) { acc += finite ? Math.exp(lw[s]!) : 1; cum[s] = acc; }
-  const u = uniform(key, [nOut], { dtype: 'float64' }).data as Float64Array;
-  const pick = new Int32Array(nOut);
-  for (let i = 0; i < nOut; i++) {
-    const t = u[i]! * acc;
-    let lo = 0, hi = total - 1;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (cum[mid]! > t) hi = mid; else lo = mid + 1; }
-    pick[i] = lo;
-  }
-  return { paretoK, pick };
 }
 
 // ---- one path ------------------------------------------------------------------------------
@@ -338,10 +312,13 @@ function meanOf(a: Float64Array): number {
 interface Drawn { readonly xs: Float64Array; readonly logP: Float64Array; readonly logQ: Float64Array }
 
 /**
- * The L-BFGS history as Pathfinder uses it: the last `size` pairs (s, y) that passed the curvature
- * test (gradients of f = −log p, so y is the change in ∇f), and the diagonal α of the initial
- * inverse Hessian, updated at each accepted pair (the paper's Alg. 3, Gilbert & Lemaréchal's
- * diagonal BFGS update) from α = 1. Exported for the tests (the secant condition, dense = low rank).
+ * The L-BFGS history as Pathfinder uses it, by Stan's rules (services/pathfinder/single.hpp since
+ * 2.33): the last `size` pairs (s, y), every one of them (gradients of f = −log p, so y is the
+ * change in ∇f), and the diagonal α of the initial inverse Hessian, updated from α = 1 (the
+ * paper's Alg. 3, Gilbert & Lemaréchal's diagonal BFGS update) only at pairs that pass the
+ * curvature test sᵀy > 0, ‖y‖²/sᵀy ≤ 1e12. (The paper's version instead drops a failing pair from
+ * the history too; after a Wolfe line search sᵀy > 0 always, so the two differ only at near-flat
+ * steps.) Exported for the tests (the secant condition, dense = low rank, the curvature rule).
  */
 export class History {
   private readonly s: Float64Array[] = [];
@@ -349,13 +326,18 @@ export class History {
   private readonly alpha: Float64Array;
   constructor(private readonly n: number, private readonly size: number) { this.alpha = new Float64Array(n).fill(1); }
 
+  /** A copy of the diagonal α (for the tests). */
+  diagonal(): Float64Array { return Float64Array.from(this.alpha); }
+
   add(x: Float64Array, xPrev: Float64Array, g: Float64Array, gPrev: Float64Array): void {
     const n = this.n, s = new Float64Array(n), y = new Float64Array(n);
     for (let i = 0; i < n; i++) { s[i] = x[i]! - xPrev[i]!; y[i] = g[i]! - gPrev[i]!; }
-    const sy = dot(s, y);
-    if (!(sy > CURVATURE_EPS * dot(y, y))) return;
+    // Stan's rule since 2.33: the low-rank history keeps every pair, the newest `size` of them;
+    // only the diagonal's update is gated by the curvature test.
     if (this.s.length === this.size) { this.s.shift(); this.y.shift(); }
     this.s.push(s); this.y.push(y);
+    const sy = dot(s, y);
+    if (!(sy > 0 && dot(y, y) / sy <= CURVATURE_MAX)) return;
     // α ← diag of the BFGS update of the Hessian c·diag(1/α), c = yᵀαy / yᵀs (Alg. 3).
     const a = this.alpha;
     let yay = 0, sas = 0;
@@ -502,7 +484,7 @@ class DenseApproximation extends Approximation {
     const n = this.n, L = this.L;
     for (let i = 0; i < n; i++) { let t = this.mean[i]!; for (let j = 0; j <= i; j++) t += L[i * n + j]! * u[j]!; x[i] = t; }
   }
-  protected halfLogDet(): number { let t = 0; for (let i = 0; i < this.n; i++) t += Math.log(this.L[i * this.n + i]!); return t; }
+  protected halfLogDet(): number { let t = 0; for (let i = 0; i < this.n; i++) t += detLog(this.L[i * this.n + i]!); return t; }
   variance(): Float64Array {
     const n = this.n, L = this.L;
     return Float64Array.from({ length: n }, (_, i) => { let t = 0; for (let j = 0; j <= i; j++) t += L[i * n + j]! ** 2; return t; });
@@ -525,8 +507,8 @@ class LowRankApproximation extends Approximation {
   }
   protected halfLogDet(): number {
     let t = 0;
-    for (let q = 0; q < this.n; q++) t += Math.log(this.sqrtA[q]!);
-    for (let i = 0; i < this.k; i++) t += Math.log(this.L[i * this.k + i]!);
+    for (let q = 0; q < this.n; q++) t += detLog(this.sqrtA[q]!);
+    for (let i = 0; i < this.k; i++) t += detLog(this.L[i * this.k + i]!);
     return t;
   }
   variance(): Float64Array {
@@ -548,31 +530,49 @@ function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   return t;
 }
 
-// ---- init: 'pathfinder' for windowedAdaptiveNuts --------------------------------------------
+// ---- init: 'pathfinder' and initInvMetric: 'pathfinder' for windowedAdaptiveNuts ---------------
 
 /**
- * Starts for `windowedAdaptiveNuts`' `init: 'pathfinder'` (registered with mcmc/internal/init.ts,
- * which cannot import this layer): chain c starts at draw c of `pathfinder(target, { seed:
- * foldIn(seed, 'pathfinder'), draws: max(nChains, 100) })` on the sampler's own target (a pure
- * function of the run's seed; few draws, as each costs a log density evaluation). Run once, on
- * the first chain's call.
+ * The sampler's Pathfinder run (registered with mcmc/internal/init.ts, which cannot import this
+ * layer), on the sampler's own target and run once, when first asked: `pathfinder(target, { seed:
+ * foldIn(seed, 'pathfinder'), draws: max(nChains, 100) })` (a pure function of the run's seed; few
+ * draws, as each costs a log density evaluation). Chain c starts at its draw c; the initial
+ * inverse metric is the diagonal of the covariance of the equal-weight mixture of the paths' best
+ * approximations (Σ_p (σ²_p + (μ_p − μ̄)²)/P), which needs no importance weights — on a funnel PSIS
+ * leaves a handful of distinct draws, whose variance would be a poor metric.
  */
-function pathfinderStarts(fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray): (c: number) => Float64Array {
-  let xs: Float64Array | undefined;
+function pathfinderStarts(fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray): PathfinderRun {
   const n = target.dim;
-  return (c) => {
-    if (xs === undefined) {
-      const key = foldIn(seed, 'pathfinder');
-      const p: Problem = { target, dim: n, model: undefined, notes: [], draws: () => [], why: (x) => whyNotFinite(m, target, x) };
-      const per = Math.max(nChains, 100);
-      const pooled = runPaths(fn, { target, dim: n, start: (k) => start(fn, p, undefined, k, 2) },
-        { numPaths: 4, draws: per, numElboDraws: 25, lbfgs: optimizeSettings(fn, { algorithm: 'lbfgs', iter: 1000 }) }, key);
-      const { pick } = resample(pooled.logP, pooled.logQ, per, foldIn(key, 'psis'));
-      xs = new Float64Array(nChains * n);
-      for (let i = 0; i < nChains; i++) xs.set(pooled.xs.subarray(pick![i]! * n, (pick![i]! + 1) * n), i * n);
-    }
-    return xs.slice(c * n, (c + 1) * n);
+  let run: { xs: Float64Array; invMetric: Float64Array } | undefined;
+  const get = () => {
+    if (run !== undefined) return run;
+    const key = foldIn(seed, 'pathfinder');
+    const p: Problem = { target, dim: n, model: undefined, notes: [], draws: () => [], why: (x) => whyNotFinite(m, target, x) };
+    const per = Math.max(nChains, 100);
+    const pooled = runPaths(fn, { target, dim: n, start: (k) => start(fn, p, undefined, k, 2) },
+      { numPaths: 4, draws: per, numElboDraws: 25, lbfgs: optimizeSettings(fn, { algorithm: 'lbfgs', iter: 1000 }) }, key);
+    const { pick } = psisImportance(pooled.logP, pooled.logQ, per, foldIn(key, 'psis'));
+    const xs = new Float64Array(nChains * n);
+    for (let i = 0; i < nChains; i++) xs.set(pooled.xs.subarray(pick![i]! * n, (pick![i]! + 1) * n), i * n);
+    run = { xs, invMetric: mixtureVariance(pooled.paths.filter((q) => q.dropped === undefined), n) };
+    return run;
   };
+  return {
+    start: (c) => get().xs.slice(c * n, (c + 1) * n),
+    invMetric: () => get().invMetric.slice(),
+  };
+}
+
+/** The marginal variances of the equal-weight mixture of the paths' normal approximations; a coordinate that is not positive and finite gets 1 (the identity's). */
+function mixtureVariance(paths: readonly PathfinderPath[], n: number): Float64Array {
+  const P = paths.length, out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let m = 0, v = 0;
+    for (const q of paths) m += q.mean[i]! / P;
+    for (const q of paths) v += (q.variance[i]! + (q.mean[i]! - m) ** 2) / P;   // about the mixture's mean: no cancellation
+    out[i] = v > 0 && Number.isFinite(v) ? v : 1;
+  }
+  return out;
 }
 
 providePathfinderStarts(pathfinderStarts);

@@ -21,8 +21,17 @@ import { isProgrammingError } from './rejections.js';
 /** The `init` option: a strategy, constrained values (shared, or with a leading chains axis), or values per chain. */
 export type InitOption = 'uniform' | 'prior' | 'median' | 'pathfinder' | PartialValues | ((chain: number) => PartialValues);
 
-/** Chain c's start from one multi-path Pathfinder run on `target`, a pure function of `seed` (memoised across chains). */
-export type PathfinderStarts = (fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray) => (c: number) => Float64Array;
+/**
+ * One multi-path Pathfinder run on `target`, a pure function of `seed`, run on first use and
+ * shared: chain c's start, and the initial diagonal inverse metric (`initInvMetric: 'pathfinder'`).
+ */
+export interface PathfinderRun {
+  start(c: number): Float64Array;
+  invMetric(): Float64Array;
+}
+
+/** Builds a {@link PathfinderRun} (lazy: Pathfinder runs when a start or the metric is first asked for). */
+export type PathfinderStarts = (fn: string, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray) => PathfinderRun;
 
 /**
  * `init: 'pathfinder'`'s implementation, registered by `optimize/pathfinder.ts` when it loads:
@@ -34,6 +43,19 @@ let pathfinderStarts: PathfinderStarts | undefined;
 /** Registers `init: 'pathfinder'` (called once by `stochax/optimize`). */
 export function providePathfinderStarts(f: PathfinderStarts): void {
   pathfinderStarts = f;
+}
+
+/**
+ * The sampler's Pathfinder run (starts and metric from the same run), or a RangeError naming
+ * `arg` when `stochax/optimize` is not loaded.
+ * @example
+ * const pf = pathfinderRun('windowedAdaptiveNuts', 'init', 'pathfinder', m, target, 4, seed);
+ * pf.start(2);       // chain 2's start (unconstrained); the run happens here, once
+ * pf.invMetric();    // the diagonal the chains' metric starts from, with initInvMetric: 'pathfinder'
+ */
+export function pathfinderRun(fn: string, arg: string, value: unknown, m: FlatModel, target: FlatTarget, nChains: number, seed: KeyArray): PathfinderRun {
+  if (pathfinderStarts === undefined) fail('range', fn, arg, "'pathfinder' runs stochax/optimize's pathfinder, which is not loaded: add `import 'stochax/optimize';` (or import `pathfinder` from it) before sampling", value);
+  return pathfinderStarts(fn, m, target, nChains, seed);
 }
 
 /** Attempts per chain for a random start (Stan's `MAX_INIT_TRIES`). */
@@ -75,7 +97,7 @@ export function finiteAt(target: FlatTarget, x: Float64Array, grad: Float64Array
  * @throws TypeError/RangeError naming `init` for values that do not fit the model, or naming the
  *   node whose log density is not finite at the start.
  */
-export function chainInit(fn: string, m: FlatModel, target: FlatTarget, init: Exclude<InitOption, 'uniform'>, nChains: number, seed: KeyArray): (c: number) => Float64Array {
+export function chainInit(fn: string, m: FlatModel, target: FlatTarget, init: Exclude<InitOption, 'uniform'>, nChains: number, seed: KeyArray, pathfinder?: PathfinderRun): (c: number) => Float64Array {
   const grad = new Float64Array(target.dim);
   const key = (c: number) => foldIn(foldIn(seed, c), 'init') as KeyArray;
   const checked = (c: number, x: Float64Array, what: string): Float64Array => {
@@ -93,9 +115,8 @@ export function chainInit(fn: string, m: FlatModel, target: FlatTarget, init: Ex
     };
   }
   if (init === 'pathfinder') {
-    if (pathfinderStarts === undefined) fail('range', fn, 'init', "'pathfinder' runs stochax/optimize's pathfinder, which is not loaded: add `import 'stochax/optimize';` (or import `pathfinder` from it) before sampling", init);
-    const at = pathfinderStarts(fn, m, target, nChains, seed);
-    return (c) => checked(c, at(c), 'a Pathfinder draw');
+    const run = pathfinder ?? pathfinderRun(fn, 'init', init, m, target, nChains, seed);
+    return (c) => checked(c, run.start(c), 'a Pathfinder draw');
   }
   if (init === 'median') {
     return (c) => {

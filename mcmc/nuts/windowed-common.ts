@@ -84,6 +84,14 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
   readonly init?: InitOption;
   /** Half-width R of `init: 'uniform'` (default 2, Stan's). */
   readonly initRadius?: number;
+  /**
+   * With `adaptation: 'per-chain'`: the inverse metric warm-up starts from (as `initStepSize` is
+   * the step size it starts from; CmdStan's `inv_metric`). `'identity'` (default, Stan's), or
+   * `'pathfinder'`: the diagonal of the covariance of the multi-path Pathfinder approximation
+   * (`stochax/optimize` must be imported; the same run as `init: 'pathfinder'`'s when both are
+   * given), as nutpie seeds its metric. Stan's windows then adapt it as usual.
+   */
+  readonly initInvMetric?: 'identity' | 'pathfinder';
   /** What to record per draw (default: the ArviZ-style statistics of {@link WindowedTrace}). */
   readonly traceFn?: WindowedTraceFn;
   /**
@@ -154,7 +162,7 @@ export interface WindowedAdaptiveNutsOptions extends WarningOptions {
    * are the bits of the run done in one go — the rest of warm-up if it had not ended, then
    * `nDraws` more draws (default: the rest of the previous run's `nDraws` when it was aborted,
    * else 1000). Give the same model and pins; the seed, chains and every setting come from
-   * `previous` (any given must agree; `init`, `currentState`, `initStepSize` and `initRadius`,
+   * `previous` (any given must agree; `init`, `currentState`, `initStepSize`, `initRadius` and `initInvMetric`,
    * which only say how a run starts, must not be given). The result's `rejections` and warnings
    * are this call's.
    */

@@ -39,6 +39,9 @@ describe('README: pathfinder', () => {
     expect(Number.isFinite(pf.paretoK)).toBe(true);
     const fromPathfinder = windowedAdaptiveNuts(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, init: 'pathfinder', nDraws: 10, numAdaptationSteps: 10 });
     expect(fromPathfinder.draws.mu!.shape).toEqual([10, 4]);
+    const seeded = windowedAdaptiveNuts(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, init: 'pathfinder', initInvMetric: 'pathfinder', nDraws: 10, numAdaptationSteps: 10 });
+    expect(seeded.draws.mu!.shape).toEqual([10, 4]);
+    expect(Array.from(seeded.resume!.chains[0]!.invMetric)).not.toEqual([1, 1]);
   });
 });
 
@@ -59,5 +62,8 @@ describe('README: advi', () => {
     const fr = advi(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, algorithm: 'fullrank' });
     expect(Number.isFinite(fr.paretoK)).toBe(true);
     expect(fr.L!.length).toBe(4);
+    const corrected = advi(model, { pins: { y: [1.2, 0.7, 2.1] }, seed: 0, psisResample: true });
+    expect(corrected.draws.mu!.shape).toEqual([1000, 1]);
+    expect(corrected.paretoK).toBe(vi.paretoK);
   });
 });

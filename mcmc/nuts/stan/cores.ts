@@ -208,8 +208,8 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
   const control = new SharedArrayBuffer(4 * (CHAIN0 + SLOT * C));
   const ctrl = new Int32Array(control);
   const slotDraws = s.chains.map(() => sharedChainDraws(kept, s.dim));
-  const { fn, modelName, dim, numWarmup, nDraws, thin, discardTuning, maxTreeDepth, maxEnergyDiff, metric, initStepSize, dualAveraging, modes, initRadius } = s;
-  const settings = { fn, modelName, dim, numWarmup, nDraws, thin, discardTuning, maxTreeDepth, maxEnergyDiff, metric, initStepSize, dualAveraging, modes, initRadius };
+  const { fn, modelName, dim, numWarmup, nDraws, thin, discardTuning, maxTreeDepth, maxEnergyDiff, metric, initStepSize, dualAveraging, modes, initRadius, initInvMetric } = s;
+  const settings = { fn, modelName, dim, numWarmup, nDraws, thin, discardTuning, maxTreeDepth, maxEnergyDiff, metric, initStepSize, dualAveraging, modes, initRadius, ...(initInvMetric === undefined ? {} : { initInvMetric }) };
   // The given starts are checked here, in chain order, so a bad one is named (node and value) as in process.
   const inits = s.init === undefined ? undefined : s.chains.map((c) => {
     const x = s.init!(c);

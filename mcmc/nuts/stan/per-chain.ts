@@ -59,6 +59,8 @@ export interface PerChainSettings {
   readonly init?: (c: number) => Float64Array;
   /** The half-width R of the default uniform start (Stan's `init` radius, default 2). */
   readonly initRadius: number;
+  /** The diagonal inverse metric every chain's warm-up starts from (`dim`; a dense metric starts from its diagonal matrix); default the identity. */
+  readonly initInvMetric?: Float64Array;
   /** Why the log density is not finite at a point (names the node), for errors. */
   readonly whyNotFinite: (x: Float64Array) => string;
   readonly modes: Modes;
@@ -233,6 +235,7 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
       let x0 = s.init?.(c);
       if (x0 === undefined) x0 = uniformInit(s, chain, c);
       else if (tryPosition(chain, x0) !== undefined) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x0)}`, x0);
+      if (s.initInvMetric !== undefined) setInvMetric(chain, s.initInvMetric, s.fn);
       chain.stepSize = s.initStepSize;
       warmup.begin(chain);
       chain.initStepSize(s.fn);
@@ -309,6 +312,14 @@ function chainState(c: number, transition: number, chain: NutsChain, warmup: Sta
     invMetric: chain.dense === null ? chain.invMetric.slice() : chain.dense.cov.slice(), failures: chain.failures,
     divergences, warmupDivergences, warmup: warmup.snapshot(),
   };
+}
+
+/** Starts a fresh chain's metric from the diagonal inverse metric `d` (before the step-size heuristic). */
+function setInvMetric(chain: NutsChain, d: Float64Array, fn: string): void {
+  if (chain.dense === null) { chain.invMetric.set(d); return; }
+  const n = chain.dim, cov = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) cov[i * n + i] = d[i]!;
+  chain.dense.set(cov, fn);
 }
 
 /** Puts a fresh chain and warm-up where `st` says (no evaluation, no random numbers: the next transition's stream is its own). */

@@ -13,7 +13,7 @@ import { compileTarget, flatConstrain, flatTarget } from '../../../distributions
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import type { PartialValues, Struct, StructKind } from '../../../distributions/joint/values.js';
 import { AbortError } from '../../abort-error.js';
-import { chainInit, chainRow, unconstrainDraw } from '../../internal/init.js';
+import { chainInit, chainRow, pathfinderRun, unconstrainDraw } from '../../internal/init.js';
 import { compiledField, constrainDraws, FN, positiveNumber, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedPartial, type WindowedTrace } from '../windowed-common.js';
 import { perChainSteps, runPlan, type ChainState, type PerChainRun, type PerChainSettings } from './per-chain.js';
 import { runChainsOnCores } from './cores.js';
@@ -61,8 +61,12 @@ export function* perChainNuts<K extends StructKind>(
   }
   const target = flatTarget(FN, m, o.compile !== false);
   const initOption = o.init ?? 'uniform';
+  // One Pathfinder run gives the starts and the initial metric when either asks for it.
+  const pf = resume === undefined && (initOption === 'pathfinder' || o.initInvMetric === 'pathfinder')
+    ? pathfinderRun(FN, initOption === 'pathfinder' ? 'init' : 'initInvMetric', 'pathfinder', m, target.value, nChains, seed) : undefined;
   const init = resume !== undefined ? undefined : o.currentState !== undefined ? chainStart(m, o.currentState, nChains)
-    : initOption === 'uniform' ? undefined : chainInit(FN, m, target.value, initOption, nChains, seed);
+    : initOption === 'uniform' ? undefined : chainInit(FN, m, target.value, initOption, nChains, seed, pf);
+  const initInvMetric = resume === undefined && o.initInvMetric === 'pathfinder' ? pf!.invMetric() : undefined;
   const plan = runPlan({ numWarmup, nDraws, thin, discardTuning, ...(from === undefined ? {} : { from }) });
   if (from !== undefined && from.some((st) => st.transition > plan.end)) {
     fail('range', FN, 'nDraws', `must keep at least the draws some chains of previous already hold (they stopped at transition ${Math.max(...from.map((st) => st.transition))})`, nDraws);
@@ -85,7 +89,7 @@ export function* perChainNuts<K extends StructKind>(
     maxTreeDepth, maxEnergyDiff, metric,
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     initRadius: positive('initRadius', o.initRadius, 2), whyNotFinite: (x) => whyNotFinite(m, target.value, x),
-    ...(init === undefined ? {} : { init }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
+    ...(init === undefined ? {} : { init }), ...(initInvMetric === undefined ? {} : { initInvMetric }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
     ...(from === undefined ? {} : { from }),
   };
   // On worker threads when that pays (the same bits), else here, a round of transitions per step.
