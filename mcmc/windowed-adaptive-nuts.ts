@@ -16,6 +16,8 @@ import { checkResume, perChainNuts, resumeSeed } from './nuts/stan/windowed.js';
 import { runSteps } from './nuts/stan/per-chain.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
 import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
+import { checkCoordsDims } from './diagnostics/coords.js';
+import type { Tensor } from '../src/tensor/tensor.js';
 import { FN, positiveNumber, withDeterministics, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace } from './nuts/windowed-common.js';
 
 export type {
@@ -123,7 +125,7 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): Generator<void, WindowedAdaptiveNutsResult<K>, void> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'traceFn', 'onProgress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous', 'coords', 'dims']);
   const warnHooks = warningHooks(FN, o);
   const resume = o.previous === undefined ? undefined : checkResume(o.previous);
   if (resume !== undefined) {
@@ -160,11 +162,36 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   const seed = resume === undefined ? sanitizeSeed(o.seed) : resumeSeed(resume);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
+  const labels = checkCoordsDims(FN, o.coords, o.dims, variableShapes(m.pinned));   // before sampling: a typo costs no run
   const run = adaptation === 'per-chain'
     ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, resume)
     : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
   const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
-  return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
+  const done = withDeterministics(m, run);
+  if (labels.dims !== undefined) checkCoordsDims(FN, labels.coords, labels.dims, resultShapes(m.pinned, done.draws, done.deterministics));   // the derived values' shapes are known now
+  return withWarnings(warnHooks, { ...done, ...(labels.coords === undefined ? {} : { coords: labels.coords }), ...(labels.dims === undefined ? {} : { dims: labels.dims }) }, { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
+}
+
+/**
+ * Event shapes by variable for checking `dims` before sampling: the sampled nodes' (batch and
+ * event: one draw), the pinned ones' values, the derived values' unknown until they are computed.
+ */
+function variableShapes(pinned: JointDistributionPinned<StructKind>): Map<string, readonly number[] | undefined> {
+  const jd = pinned.distribution;
+  const dists = jd.singleSampleDistributions();
+  const pins = pinned.pins;
+  const shapes = new Map<string, readonly number[] | undefined>();
+  jd.nodeNames.forEach((name, i) => shapes.set(name, pins[name]?.shape ?? [...dists[i]!.batchShape, ...dists[i]!.eventShape]));
+  for (const name of jd.deterministicNames) shapes.set(name, undefined);
+  return shapes;
+}
+
+/** Event shapes by variable after sampling: the draws' and derived values' (after `[draws, chains]`), the pins'. */
+function resultShapes(pinned: JointDistributionPinned<StructKind>, draws: unknown, deterministics: Readonly<Record<string, Tensor>> | undefined): Map<string, readonly number[] | undefined> {
+  const shapes = variableShapes(pinned);
+  const parts = Array.isArray(draws) ? pinned.unpinnedNames.map((n, j) => [n, (draws as Tensor[])[j]] as const) : Object.entries(draws as Record<string, Tensor>);
+  for (const [name, t] of [...parts, ...Object.entries(deterministics ?? {})]) if (t !== undefined) shapes.set(name, t.shape.slice(2));
+  return shapes;
 }
 
 /** A continuation's default `nDraws`: the rest of the previous run's, or 1000 after a finished one. */
