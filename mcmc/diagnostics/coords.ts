@@ -83,7 +83,7 @@ export function checkCoordsDims(
       const reserved = names.find((d) => RESERVED.includes(d));
       if (reserved !== undefined) fail('range', fn, arg, `must not name "${reserved}" (the chain and draw axes come first and are not listed)`, ds);
       if (shapes !== undefined) {
-        if (!shapes.has(name)) fail('range', fn, arg, `names \`${name}\`, which is not a variable (${[...shapes.keys()].join(', ')})`, name);
+        if (!shapes.has(name)) fail('range', fn, arg, `names \`${name}\`, which is not a variable (${[...shapes.keys()].sort().join(', ')})`, name);
         const shape = shapes.get(name);
         if (shape !== undefined) {
           if (names.length !== shape.length) fail('range', fn, arg, `must name ${shape.length} dimension${shape.length === 1 ? '' : 's'} (\`${name}\` has event shape [${shape.join(', ')}])`, ds);
