@@ -79,11 +79,13 @@ The model module exports either (exporting both is an error)
   export const model = new JointDistributionNamed({ ... });  // sampled with windowedAdaptiveNuts
   export const pins = { y };                                  // optional: observed values
   export const options = { targetAcceptProb: 0.9 };           // optional: windowedAdaptiveNuts options
-  export const dims = { theta: ['school'], y: ['school'] };   // optional: ArviZ dims of draws.json
-  export const coords = { school: ['A', 'B', …] };           // optional: ArviZ coords of draws.json
+  export const dims = { theta: ['school'], y: ['school'] };   // optional: ArviZ dims (checked before sampling)
+  export const coords = { school: ['A', 'B', …] };           // optional: ArviZ coords; rows theta[A], theta[B], …
+                                                              //   in the table, draws.csv, draws.json, report.html
 or the sampleChains contract (a custom kernel, one chain per call):
   export function setup({ chainIndex, chains, seed, options }) { return { kernel, currentState, traceFn }; }
   export const names = ['mu', 'tau'];                         // optional: labels of the state parts
+  export const dims = …, coords = …;                          // optional, as above (checked against the draws)
 
 Examples:
   stochax sample examples/eight-schools.ts

@@ -75,7 +75,10 @@ export type {
  *
  * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
  * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
- * (`summary({ ...draws, ...deterministics })` summarises both).
+ * (`summary({ ...draws, ...deterministics })` summarises both). `coords` and `dims` (ArviZ's and
+ * PyMC's names) are checked against the model before sampling and carried on the result, so
+ * `summary(result)` and `inferenceData(model, result)` label elements `theta[Choate]`; they never
+ * change the draws.
  *
  * @throws TypeError/RangeError for bad options (naming them), pins naming unknown nodes, a model
  *   whose unpinned nodes have batch dims, or (naming the model) when some chain's log density is
@@ -93,6 +96,8 @@ export type {
  * // draws.mu: Tensor [1000, 4]; draws.thetaTilde: Tensor [1000, 4, 8]; trace.diverging: Tensor bool [1000, 4]
  * console.log(String(summary(draws, { divergences: trace.diverging })));
  * windowedAdaptiveNuts(model, { pins: { y }, seed: 0, chainIndex: 2 });   // chain 2 alone: draws [1000, 1]
+ * const labelled = windowedAdaptiveNuts(model, { pins: { y }, seed: 0, coords: { school: ['Choate', …] }, dims: { thetaTilde: ['school'] } });
+ * summary(labelled).get('thetaTilde[Choate]');   // the same draws; rows by school
  * // Continue the same chains exactly (invariant 3): 500 more draws, or the rest of an aborted run.
  * const result = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
  * const more = windowedAdaptiveNuts(model, { pins: { y }, previous: result, nDraws: 500 });   // draws 1000…1499 of one 1500-draw run

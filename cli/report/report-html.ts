@@ -164,18 +164,21 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * The HTML report of a sampling run, as one self-contained string: inline CSS, inline SVG
  * plots, no scripts and no network access. Sections (each an `<section id>` linked from the
  * top): `warnings` (the run's warnings: `input.warnings`, else `samplingWarnings` of the draws and
- * trace), `summary` (mean, MCSE, sd, 5%, 50%, 95%, ESS_bulk, ESS_tail, R_hat, divergences),
- * `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI), `trace` (trace
+ * trace), `summary` (the CLI table's columns: mean, mcse, sd, ArviZ's 94% HDI, ess_bulk, ess_tail,
+ * r_hat — or the quantiles of a `summary` made with `interval: 'quantiles'`; divergences; the
+ * variables' dims and coordinates), `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI), `trace` (trace
  * and rank plot per parameter, divergences marked), `marginals` (histogram + KDE),
  * `autocorrelation`, `pairs` (pair plot of a few parameters with divergences in red), `energy`
  * (marginal energy vs transitions, E-BFMI per chain), `ppc` (observed vs replicated densities
  * per observed node, with `inferenceData.posteriorPredictive` and `observedData`), `loo`
  * (elpd_loo and the Pareto k of every observation, with `inferenceData.logLikelihood`) and
- * `settings` (seed, versions, …). `varNames` chooses the variables shown; the pair plot shows
+ * `settings` (seed, versions, …). Elements are labelled by coordinate where `dims` and
+ * `coords` (or `inferenceData`'s) say so: `theta[Choate]` in the table, plot titles and
+ * `pairParameters`. `varNames` chooses the variables shown; the pair plot shows
  * `pairParameters` (default: the first four shown) and names the ones it leaves out.
  *
  * @param input - `draws` (TFP layout) or `inferenceData`, `trace`, `summary`, `settings`,
- *   `title`, `varNames`, `pairParameters`.
+ *   `title`, `varNames`, `pairParameters`, `warnings`, `coords`, `dims`.
  * @returns The page's HTML.
  * @throws {TypeError} / {RangeError} for malformed draws, settings or options, a `varNames`
  *   entry that names no variable, or a `pairParameters` label that is not a parameter.
@@ -187,6 +190,8 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * writeFileSync('report.html', html);
  * // with an InferenceData: predictive checks and Pareto k too; only some variables
  * writeFileSync('report.html', reportHtml({ inferenceData: inferenceData(model, run, { pins: { y } }), varNames: ['mu', 'tau', 'theta'] }));
+ * // coordinates: rows and plot titles thetaTilde[Choate], …
+ * reportHtml({ draws, trace, coords: { school: ['Choate', …] }, dims: { thetaTilde: ['school'] } });
  */
 export function reportHtml(input: ReportInput): string {
   const FN = 'reportHtml';

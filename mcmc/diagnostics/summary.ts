@@ -185,7 +185,7 @@ const FN = 'summary';
  * sd, hdi_3% / hdi_97% (`hdiLower`, `hdiUpper`; see `hdiProb`), mcse_mean, mcse_sd, ess_bulk,
  * ess_tail and r_hat, plus NumPy's 5%/50%/95% quantiles. The table prints ArviZ's HDI columns
  * by default, the quantiles with `interval: 'quantiles'`. Vector parameters get one row per element, labelled like ArviZ
- * (`theta[0]`, `L[1, 0]`). Diagnostics are NaN (as in ArviZ) for NaN draws or fewer than 4
+ * (`theta[0]`, `L[1, 0]`; with `dims` and `coords`, by coordinate: `theta[Choate]`, as `az.summary`). Diagnostics are NaN (as in ArviZ) for NaN draws or fewer than 4
  * draws, and R-hat is NaN for a single chain.
  *
  * @param draws - draws in TFP layout `[draws, chains, ...event]` per part: a record of named
@@ -194,11 +194,13 @@ const FN = 'summary';
  *   approximations', whose one chain of independent draws gives ESS ≈ draws and R-hat NaN).
  * @param options - `divergences` (a count or per-draw flags; default from a `sampleChain`
  *   trace), `names` (for an array of parts or a single part), `hdiProb` (default 0.94),
- *   `interval` (`'hdi'`, the default, or `'quantiles'`: the printed interval columns).
+ *   `interval` (`'hdi'`, the default, or `'quantiles'`: the printed interval columns), `coords`
+ *   and `dims` (ArviZ's; default a result's, which `windowedAdaptiveNuts` carries).
  * @returns A {@link Summary}; `String(summary(...))` or `.format()` prints the table.
  * @throws {TypeError} for input that is not draws, or mis-typed options.
- * @throws {RangeError} when a part is a scalar or empty, `names` has the wrong length, or
- *   `hdiProb` is outside (0, 1] or leaves too few draws for an interval.
+ * @throws {RangeError} when a part is a scalar or empty, `names` has the wrong length,
+ *   `hdiProb` is outside (0, 1] or leaves too few draws for an interval, or a `dims` entry does
+ *   not fit its variable (naming the variable, the dimension and both sizes).
  *
  * @example
  * import { random } from 'stochax';
@@ -208,6 +210,7 @@ const FN = 'summary';
  * console.log(String(s));       // mean  mcse  sd  5%  50%  95%  ess_bulk  ess_tail  r_hat
  * s.get('mu')!.hdiLower;        // → about -1.88 (ArviZ's hdi_3%)
  * console.log(summary({ mu: random.normal(random.key(0), [500, 4]) }, { interval: 'hdi' }).format());
+ * summary({ theta: random.normal(random.key(1), [500, 4, 2]) }, { coords: { s: ['a', 'b'] }, dims: { theta: ['s'] } }).rows[1]!.name;   // 'theta[b]'
  * // a result: summary(windowedAdaptiveNuts(model, { pins, seed: 0 })), summary(laplace(model, { pins, seed: 0 }))
  * //     mean  mcse  sd  hdi_3%  hdi_97%  ess_bulk  ess_tail  r_hat
  */
