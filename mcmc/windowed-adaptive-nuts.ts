@@ -167,7 +167,8 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   const seed = resume === undefined ? sanitizeSeed(o.seed) : resumeSeed(resume);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
-  const labels = checkCoordsDims(FN, o.coords, o.dims, variableShapes(m.pinned));   // before sampling: a typo costs no run
+  const carried = (o.previous ?? {}) as { coords?: unknown; dims?: unknown };   // a continued run keeps its labels unless given
+  const labels = checkCoordsDims(FN, o.coords ?? carried.coords, o.dims ?? carried.dims, variableShapes(m.pinned));   // before sampling: a typo costs no run
   const run = adaptation === 'per-chain'
     ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, resume)
     : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);

@@ -94,6 +94,9 @@ describe('windowedAdaptiveNuts carries coords and dims', () => {
     expect(plain.coords).toBeUndefined();
     for (const k of ['mu', 'tau', 'thetaTilde'] as const) expect((run.draws[k] as Tensor).data).toEqual((plain.draws[k] as Tensor).data);
     expect(summary(run).rows.map((r) => r.name)).toContain('thetaTilde[Mt. Hermon]');
+    const more = windowedAdaptiveNuts(nonCentered, { pins: { y }, previous: run, nDraws: 5 });   // a continued run keeps them
+    expect(more.dims).toEqual(dims);
+    expect(more.coords).toEqual(coords);
   });
 
   it('inferenceData takes the run\'s coords and dims, and rejects dims of a variable the model lacks', () => {
