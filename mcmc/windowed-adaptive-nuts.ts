@@ -168,7 +168,9 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
   const carried = (o.previous ?? {}) as { coords?: unknown; dims?: unknown };   // a continued run keeps its labels unless given
-  const labels = checkCoordsDims(FN, o.coords ?? carried.coords, o.dims ?? carried.dims, variableShapes(m.pinned));   // before sampling: a typo costs no run
+  const [coords, dims] = [o.coords ?? carried.coords, o.dims ?? carried.dims];
+  // Before sampling, so a typo costs no run (and a run without them computes nothing).
+  const labels: ReturnType<typeof checkCoordsDims> = coords === undefined && dims === undefined ? { coords: undefined, dims: undefined } : checkCoordsDims(FN, coords, dims, variableShapes(m.pinned));
   const run = adaptation === 'per-chain'
     ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, resume)
     : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
