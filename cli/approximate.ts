@@ -299,11 +299,12 @@ export async function methodCommand(method: MethodName, argv: readonly string[],
     io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
   }
   const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings, warnings }) };
-  texts['draws.csv'] = toDrawsCsv(idata.posterior, idata.sampleStats);
+  const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
+  texts['draws.csv'] = toDrawsCsv(idata.posterior, idata.sampleStats, labels);
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   let s: Summary | undefined, table: string;
   try {
-    s = method === 'optimize' ? undefined : summary(idata.posterior as never, varNames === undefined ? {} : { varNames });
+    s = method === 'optimize' ? undefined : summary(idata.posterior as never, { ...(varNames === undefined ? {} : { varNames }), ...labels });
     table = s === undefined ? pointTable(idata.posterior, varNames) : s.format();
   } catch (e) {
     writeRunFolder(out, texts);   // the run is kept whatever the table's trouble
@@ -482,11 +483,10 @@ function modeFromFile(file: string, cwd: string, model: JointModelModule & { rea
 
 /** The InferenceData of a method's run: its draws and stats, plus the log-likelihood, predictive and prior groups (as `stochax sample` writes them). */
 async function withGroups(model: LoadedModel & JointModelModule, result: { readonly draws: unknown; readonly trace?: unknown }, o: { seed: number | bigint; predictive: boolean; prior: number }): Promise<InferenceData> {
-  const mod = await import(model.url) as { dims?: unknown; coords?: unknown };
   return inferenceData(model.model, result as Parameters<typeof inferenceData>[1], {
     ...(model.pins === undefined ? {} : { pins: model.pins }),
     seed: o.seed, logLikelihood: o.predictive, posteriorPredictive: o.predictive, prior: o.prior,
-    ...(mod.dims === undefined ? {} : { dims: mod.dims as Record<string, string[]> }),
-    ...(mod.coords === undefined ? {} : { coords: mod.coords as Record<string, string[]> }),
+    ...(model.dims === undefined ? {} : { dims: model.dims }),
+    ...(model.coords === undefined ? {} : { coords: model.coords }),
   });
 }

@@ -9,11 +9,16 @@
  *    - `options`: further `windowedAdaptiveNuts` options (`targetAcceptProb`, `maxTreeDepth`,
  *      `initStepSize`, …). The flags `--chains`, `--draws`, `--warmup` and `--seed` set
  *      `nChains`, `nDraws`, `numAdaptationSteps` and `seed`, overriding `options`.
+ *    - `coords` and `dims` (ArviZ's and PyMC's names, beside `model` like `pins`):
+ *      `coords = { school: ['Choate', …] }` labels a dimension's positions, `dims = { theta:
+ *      ['school'], y: ['school'] }` names each variable's event axes; the summary, draws.csv,
+ *      draws.json and report.html label elements by them (`theta[Choate]`). They are checked
+ *      against the model before sampling. (`options.coords`/`options.dims` work too; not both.)
  *    The chains run vectorized in this process (their warm-up shares one step size, so they
  *    cannot be split across workers or processes).
  * 2. `setup(context)`: the `sampleChains` model-module contract (mcmc/parallel): a custom kernel,
  *    one chain per call, `{ kernel, currentState, traceFn? }`; optionally `names` (labels of
- *    the state parts). These chains are independent: `--workers` runs them on worker threads and
+ *    the state parts) and `coords`/`dims` for them (checked against the draws). These chains are independent: `--workers` runs them on worker threads and
  *    `--chain-index` runs one chain of N in this process; merged, the results are bit-identical.
  *
  * `.ts` modules are loaded through tsx (already active under `tsx cli/main.ts` and vitest;
@@ -27,12 +32,14 @@ import { JointDistributionPinned } from '../distributions/joint/joint-distributi
 import type { PartialValues, StructKind } from '../distributions/joint/values.js';
 import type { WindowedAdaptiveNutsOptions } from '../mcmc/windowed-adaptive-nuts.js';
 import { CliError, oneLine } from './errors.js';
+import { checkCoordsDims, type CoordsDims } from '../mcmc/diagnostics/coords.js';
 
 /** A module exporting a joint distribution (sampled with `windowedAdaptiveNuts`). */
 export interface JointModelModule {
   readonly kind: 'joint';
   readonly model: JointDistribution<StructKind> | JointDistributionPinned<StructKind>;
   readonly pins: PartialValues | undefined;
+  /** `options` without `coords` and `dims` (those are below). */
   readonly options: WindowedAdaptiveNutsOptions;
 }
 
@@ -42,7 +49,7 @@ export interface SetupModelModule {
   readonly names: readonly string[] | undefined;
 }
 
-export type LoadedModel = (JointModelModule | SetupModelModule) & {
+export type LoadedModel = (JointModelModule | SetupModelModule) & CoordsDims & {
   /** The module's absolute path and `file:` URL, and its file name for the settings. */
   readonly path: string;
   readonly url: string;
@@ -105,7 +112,7 @@ export async function loadModel(file: string, cwd: string): Promise<LoadedModel>
     if (names !== undefined && (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))) {
       throw new CliError(`${name}: \`names\` must be an array of strings (labels of the state parts)`);
     }
-    return { ...base, kind: 'setup', names: names as string[] | undefined };
+    return { ...base, ...labelsOf(name, mod, undefined), kind: 'setup', names: names as string[] | undefined };
   }
   const model = mod.model ?? mod.default;
   if (model === undefined) {
@@ -131,5 +138,21 @@ export async function loadModel(file: string, cwd: string): Promise<LoadedModel>
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new CliError(`${name}: \`options\` must be an object of windowedAdaptiveNuts options`);
   }
-  return { ...base, kind: 'joint', model: model as JointModelModule['model'], pins: pins as PartialValues | undefined, options: options as WindowedAdaptiveNutsOptions };
+  const { coords: _c, dims: _d, ...rest } = options as WindowedAdaptiveNutsOptions;
+  return { ...base, ...labelsOf(name, mod, options as WindowedAdaptiveNutsOptions), kind: 'joint', model: model as JointModelModule['model'], pins: pins as PartialValues | undefined, options: rest };
+}
+
+/**
+ * The module's `coords` and `dims` (exports, or its `options`' — not both), checked in form
+ * (unique labels, dimension names); their fit with the variables is checked where the shapes are known.
+ */
+function labelsOf(name: string, mod: Record<string, unknown>, options: WindowedAdaptiveNutsOptions | undefined): CoordsDims {
+  const out: { coords?: unknown; dims?: unknown } = {};
+  for (const k of ['coords', 'dims'] as const) {
+    if (mod[k] !== undefined && options?.[k] !== undefined) throw new CliError(`${name} gives \`${k}\` twice (exported and in \`options\`): keep one`);
+    const v = mod[k] ?? options?.[k];
+    if (v !== undefined) out[k] = v;
+  }
+  const checked = checkCoordsDims(name, out.coords, out.dims);
+  return { ...(checked.coords === undefined ? {} : { coords: checked.coords }), ...(checked.dims === undefined ? {} : { dims: checked.dims }) };
 }

@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
+import { checkCoordsDims, type Coords, type Dims } from '../mcmc/diagnostics/coords.js';
 import { samplingWarnings, type SamplingWarning } from '../mcmc/diagnostics/warnings.js';
 import { mergeChains } from '../mcmc/parallel/merge-chains.js';
 import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
@@ -78,11 +79,13 @@ The model module exports either (exporting both is an error)
   export const model = new JointDistributionNamed({ ... });  // sampled with windowedAdaptiveNuts
   export const pins = { y };                                  // optional: observed values
   export const options = { targetAcceptProb: 0.9 };           // optional: windowedAdaptiveNuts options
-  export const dims = { theta: ['school'], y: ['school'] };   // optional: ArviZ dims of draws.json
-  export const coords = { school: ['A', 'B', …] };           // optional: ArviZ coords of draws.json
+  export const dims = { theta: ['school'], y: ['school'] };   // optional: ArviZ dims (checked before sampling)
+  export const coords = { school: ['A', 'B', …] };           // optional: ArviZ coords; rows theta[A], theta[B], …
+                                                              //   in the table, draws.csv, draws.json, report.html
 or the sampleChains contract (a custom kernel, one chain per call):
   export function setup({ chainIndex, chains, seed, options }) { return { kernel, currentState, traceFn }; }
   export const names = ['mu', 'tau'];                         // optional: labels of the state parts
+  export const dims = …, coords = …;                          // optional, as above (checked against the draws)
 
 Examples:
   stochax sample examples/eight-schools.ts
@@ -114,6 +117,9 @@ interface Run {
   readonly deterministics?: Readonly<Record<string, Tensor>>;
   /** The sampler's warnings (computed from the draws and trace when it returns none). */
   readonly warnings?: readonly SamplingWarning[];
+  /** The `coords` and `dims` `windowedAdaptiveNuts` carried (a joint module's). */
+  readonly coords?: Coords;
+  readonly dims?: Dims;
 }
 
 /**
@@ -169,7 +175,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     versions: { stochax: stochaxVersion(), node: process.version },
   };
   // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
-  let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace };
+  let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...labelsOf(result, model) };
   if (model.kind === 'joint') {
     const predictive = flags.get('no-predictive') !== true;
     try {
@@ -183,8 +189,9 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   let s;
   try {
-    s = summary({ allStates: posterior as never, trace: result.trace }, varNames === undefined ? {} : { varNames });
-    texts['draws.csv'] = toDrawsCsv(posterior, result.trace);
+    const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
+    s = summary({ allStates: posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
+    texts['draws.csv'] = toDrawsCsv(posterior, result.trace, labels);
   } catch (e) {
     writeRunFolder(out, texts);
     throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
@@ -201,6 +208,19 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const [first, ...others] = Object.keys(texts).sort().map((f) => join(out, f));
   io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
   return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;
+}
+
+/**
+ * The run's `coords` and `dims`: a joint run carries the module's (checked against the model
+ * before sampling); a setup module's are checked here against its draws (a name that is not a
+ * state part, or a dimension that does not fit, is an error).
+ */
+function labelsOf(run: Run, model: LoadedModel): { coords?: Coords; dims?: Dims } {
+  if (model.kind === 'joint') return { ...(run.coords === undefined ? {} : { coords: run.coords }), ...(run.dims === undefined ? {} : { dims: run.dims }) };
+  if (model.coords === undefined && model.dims === undefined) return {};
+  const shapes = new Map(Object.entries(run.draws as Record<string, Tensor>).map(([k, t]) => [k, t.shape.slice(2)]));
+  const { coords, dims } = checkCoordsDims(model.name, model.coords, model.dims, shapes);
+  return { ...(coords === undefined ? {} : { coords }), ...(dims === undefined ? {} : { dims }) };
 }
 
 /** The run's warnings: the sampler's, else computed from the draws and trace (undefined, with a note, when they cannot be). */
@@ -221,16 +241,13 @@ function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefine
  * `predictive` is false the log-likelihood, posterior predictive and prior groups of the
  * observed nodes, seeded with the run's seed (the posterior predictive of a --chain-index run
  * uses that chain's key, so merged files equal the all-chains run). `dims` and `coords` come
- * from the module's exports of those names.
+ * from the module (its exports of those names, which the run carries).
  */
 async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; prior: number }): Promise<InferenceData> {
-  const mod = await import(model.url) as { dims?: unknown; coords?: unknown };
   return inferenceData(model.model, run as Parameters<typeof inferenceData>[1], {
     ...(model.pins === undefined ? {} : { pins: model.pins }),
     seed: o.seed, logLikelihood: o.predictive, posteriorPredictive: o.predictive, prior: o.prior,
     ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
-    ...(mod.dims === undefined ? {} : { dims: mod.dims as Record<string, string[]> }),
-    ...(mod.coords === undefined ? {} : { coords: mod.coords as Record<string, string[]> }),
   });
 }
 
@@ -358,6 +375,8 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
     const r = windowedAdaptiveNuts(model.model, {
       ...model.options,
       ...(model.pins === undefined ? {} : { pins: model.pins }),
+      ...(model.coords === undefined ? {} : { coords: model.coords }),   // checked against the model before sampling
+      ...(model.dims === undefined ? {} : { dims: model.dims }),
       ...settings,
       ...(o.chainIndex === undefined ? {} : { chainIndex: o.chainIndex }),
       ...(o.workers === undefined || pooled ? {} : { cores: Math.max(1, o.workers) }),   // --workers N: up to N threads (the cores path: the same draws)

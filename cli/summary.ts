@@ -11,7 +11,7 @@ import { printWarnings } from './warnings.js';
 export const SUMMARY_HELP = `Usage: stochax summary <draws.json> [--var-names a,b]
 
 Prints the summary table (mean, MCSE, sd, ArviZ's 94% HDI hdi_3%/hdi_97%, ESS_bulk,
-ESS_tail, R_hat, divergences) of a draws.json written by \`stochax sample\` or \`stochax merge\` (or any
+ESS_tail, R_hat, divergences; rows labelled by the file's coords and dims, theta[Choate]) of a draws.json written by \`stochax sample\` or \`stochax merge\` (or any
 ArviZ InferenceData JSON, az.to_json's or az.from_dict-shaped, with a posterior group; its
 posterior includes the model's deterministic(...) values), then the draws' warnings (R-hat,
 ESS, divergences, tree depth, E-BFMI, chains that disagree) to stderr, as \`stochax sample\` does.
@@ -57,7 +57,7 @@ export async function summaryCommand(argv: readonly string[], io: CliIo): Promis
   const { positionals, flags } = parseArgs(argv, { 'var-names': { kind: 'string' } }, 'summary');
   if (flags.get('help')) { io.stdout(SUMMARY_HELP); return 0; }
   if (positionals.length !== 1) throw new CliError('give one draws file: stochax summary <draws.json>');
-  const { draws, trace, settings } = readDrawsJson(positionals[0]!, io.cwd ?? process.cwd());
+  const { draws, trace, settings, groups } = readDrawsJson(positionals[0]!, io.cwd ?? process.cwd());
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   const first = Object.values(draws)[0]!;
   if (first.shape[0] === 1 && first.shape[1] === 1) {
@@ -65,7 +65,9 @@ export async function summaryCommand(argv: readonly string[], io: CliIo): Promis
     io.stdout(`${pointTable(draws, varNames)}\n`);
     return 0;
   }
-  io.stdout(`${summary({ allStates: draws, trace }, varNames === undefined ? {} : { varNames }).format()}\n`);
+  // The file's coords and dims label the rows as in `stochax sample`'s table (`theta[Choate]`).
+  const labels = { ...(groups.coords === undefined ? {} : { coords: groups.coords }), ...(groups.dims === undefined ? {} : { dims: groups.dims }) };
+  io.stdout(`${summary({ allStates: draws, trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels }).format()}\n`);
   // Of every variable (as the file was sampled), whatever --var-names shows.
   const depth = settings.max_tree_depth;
   printWarnings(io, samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {}));

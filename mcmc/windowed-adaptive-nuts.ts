@@ -17,6 +17,8 @@ import { runSteps } from './nuts/stan/per-chain.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
 import { chainProgress, processStderr, progressByDefault } from './progress.js';
 import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
+import { checkCoordsDims } from './diagnostics/coords.js';
+import type { Tensor } from '../src/tensor/tensor.js';
 import { FN, positiveNumber, withDeterministics, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from './nuts/windowed-common.js';
 
 export type {
@@ -74,7 +76,10 @@ export type {
  *
  * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
  * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
- * (`summary({ ...draws, ...deterministics })` summarises both).
+ * (`summary({ ...draws, ...deterministics })` summarises both). `coords` and `dims` (ArviZ's and
+ * PyMC's names) are checked against the model before sampling and carried on the result, so
+ * `summary(result)` and `inferenceData(model, result)` label elements `theta[Choate]`; they never
+ * change the draws.
  *
  * @throws TypeError/RangeError for bad options (naming them), pins naming unknown nodes, a model
  *   whose unpinned nodes have batch dims, or (naming the model) when some chain's log density is
@@ -92,6 +97,8 @@ export type {
  * // draws.mu: Tensor [1000, 4]; draws.thetaTilde: Tensor [1000, 4, 8]; trace.diverging: Tensor bool [1000, 4]
  * console.log(String(summary(draws, { divergences: trace.diverging })));
  * windowedAdaptiveNuts(model, { pins: { y }, seed: 0, chainIndex: 2 });   // chain 2 alone: draws [1000, 1]
+ * const labelled = windowedAdaptiveNuts(model, { pins: { y }, seed: 0, coords: { school: ['Choate', …] }, dims: { thetaTilde: ['school'] } });
+ * summary(labelled).get('thetaTilde[Choate]');   // the same draws; rows by school
  * // Continue the same chains exactly (invariant 3): 500 more draws, or the rest of an aborted run.
  * const result = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
  * const more = windowedAdaptiveNuts(model, { pins: { y }, previous: result, nDraws: 500 });   // draws 1000…1499 of one 1500-draw run
@@ -124,7 +131,7 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   model: JointDistribution<K> | JointDistributionPinned<K>, options: WindowedAdaptiveNutsOptions = {},
 ): Generator<void, WindowedAdaptiveNutsResult<K>, void> {
   const o = checkOptions(FN, options, ['nChains', 'numAdaptationSteps', 'nDraws', 'numStepsBetweenResults', 'seed', 'pins', 'initStepSize', 'targetAcceptProb', 'dualAveraging',
-    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'initInvMetric', 'traceFn', 'onProgress', 'progress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous']);
+    'maxTreeDepth', 'maxEnergyDiff', 'discardTuning', 'currentState', 'init', 'initRadius', 'initInvMetric', 'traceFn', 'onProgress', 'progress', 'progressInterval', 'compile', 'signal', 'adaptation', 'metric', 'chainIndex', 'onWarning', 'warn', 'cores', 'previous', 'coords', 'dims']);
   const warnHooks = warningHooks(FN, o);
   const resume = o.previous === undefined ? undefined : checkResume(o.previous);
   if (resume !== undefined) {
@@ -162,6 +169,10 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
   const seed = resume === undefined ? sanitizeSeed(o.seed) : resumeSeed(resume);
   const pinned = pinModel<K>(FN, model, o.pins);
   const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
+  const carried = (o.previous ?? {}) as { coords?: unknown; dims?: unknown };   // a continued run keeps its labels unless given
+  const [coords, dims] = [o.coords ?? carried.coords, o.dims ?? carried.dims];
+  // Before sampling, so a typo costs no run (and a run without them computes nothing).
+  const labels: ReturnType<typeof checkCoordsDims> = coords === undefined && dims === undefined ? { coords: undefined, dims: undefined } : checkCoordsDims(FN, coords, dims, variableShapes(m.pinned));
   const display = checkBoolean(FN, 'progress', o.progress ?? progressByDefault())
     ? chainProgress(processStderr(), o.chainIndex === undefined ? Array.from({ length: nChains }, (_, c) => c) : [o.chainIndex]) : undefined;
   const user = o.onProgress;
@@ -175,7 +186,31 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
     display?.end();
   }
   const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
-  return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
+  const done = withDeterministics(m, run);
+  if (labels.dims !== undefined) checkCoordsDims(FN, labels.coords, labels.dims, resultShapes(m.pinned, done.draws, done.deterministics));   // the derived values' shapes are known now
+  return withWarnings(warnHooks, { ...done, ...(labels.coords === undefined ? {} : { coords: labels.coords }), ...(labels.dims === undefined ? {} : { dims: labels.dims }) }, { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
+}
+
+/**
+ * Event shapes by variable for checking `dims` before sampling: the sampled nodes' (batch and
+ * event: one draw), the pinned ones' values, the derived values' unknown until they are computed.
+ */
+function variableShapes(pinned: JointDistributionPinned<StructKind>): Map<string, readonly number[] | undefined> {
+  const jd = pinned.distribution;
+  const dists = jd.singleSampleDistributions();
+  const pins = pinned.pins;
+  const shapes = new Map<string, readonly number[] | undefined>();
+  jd.nodeNames.forEach((name, i) => shapes.set(name, pins[name]?.shape ?? [...dists[i]!.batchShape, ...dists[i]!.eventShape]));
+  for (const name of jd.deterministicNames) shapes.set(name, undefined);
+  return shapes;
+}
+
+/** Event shapes by variable after sampling: the draws' and derived values' (after `[draws, chains]`), the pins'. */
+function resultShapes(pinned: JointDistributionPinned<StructKind>, draws: unknown, deterministics: Readonly<Record<string, Tensor>> | undefined): Map<string, readonly number[] | undefined> {
+  const shapes = variableShapes(pinned);
+  const parts = Array.isArray(draws) ? pinned.unpinnedNames.map((n, j) => [n, (draws as Tensor[])[j]] as const) : Object.entries(draws as Record<string, Tensor>);
+  for (const [name, t] of [...parts, ...Object.entries(deterministics ?? {})]) if (t !== undefined) shapes.set(name, t.shape.slice(2));
+  return shapes;
 }
 
 /** A continuation's default `nDraws`: the rest of the previous run's, or 1000 after a finished one. */

@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
-import { compileLogDensity, HalfNormal, JointDistributionNamed, Normal, Gamma, Sample } from '../distributions/index.js';
+import { compileLogDensity, deterministic, HalfCauchy, HalfNormal, Independent, JointDistributionNamed, Normal, Gamma, Sample } from '../distributions/index.js';
+import { inferenceData } from '../cli/report/index.js';
 import { summary, windowedAdaptiveNuts } from '../mcmc/index.js';
-import { jit, square, sum, tensor, valueAndGrad, type Tensor } from '../src/index.js';
+import { add, jit, mul, square, sum, tensor, valueAndGrad, type Tensor } from '../src/index.js';
 
 describe('README tour', () => {
   it('distributions', () => {
@@ -71,6 +72,28 @@ describe('README tour', () => {
     expect(u[1]).toBe(1);
     const f = jit((x: Tensor) => sum(square(x)));
     expect(f([1, 2, 3]).item()).toBe(14);
+  });
+
+  it('coords and dims (the InferenceData block), as written', () => {
+    const scores = [28, 8, -3, 7, -1, 1, 18, 12];
+    const schools = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 5 }),
+      tau: new HalfCauchy({ loc: 0, scale: 5 }),
+      thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
+      theta: deterministic(({ mu, tau, thetaTilde }: { mu: Tensor; tau: Tensor; thetaTilde: Tensor }) => add(mu, mul(tau, thetaTilde))),
+      y: ({ theta }: { theta: Tensor }) => new Independent({
+        distribution: new Normal({ loc: theta, scale: [15, 10, 16, 11, 9, 11, 10, 18] }), reinterpretedBatchNdims: 1 }),
+    });
+    const coords = { school: ['Choate', 'Deerfield', 'Phillips Andover', 'Phillips Exeter', 'Hotchkiss', 'Lawrenceville', "St. Paul's", 'Mt. Hermon'] };
+    const dims = { thetaTilde: ['school'], theta: ['school'], y: ['school'] };
+    const run = windowedAdaptiveNuts(schools, { pins: { y: scores }, seed: 0, coords, dims });
+    expect(run.deterministics!.theta!.shape).toEqual([1000, 4, 8]);
+    expect(summary(run).rows.map((r) => r.name)).toEqual(['mu', 'tau', ...coords.school.map((c) => `thetaTilde[${c}]`)]);
+    const s = summary({ ...run.draws, ...run.deterministics }, { varNames: ['mu', 'tau', 'theta'], coords, dims });
+    expect(s.format()).toMatch(/^theta\[St\. Paul's\]\s/m);
+    const idata = inferenceData(schools, run, { pins: { y: scores }, seed: 0, prior: 20 });
+    expect(idata.coords).toEqual(coords);
+    expect(idata.dims).toEqual(dims);
   });
 });
 

@@ -10,6 +10,7 @@ import { sizeOf } from '../../src/tensor/shapes.js';
 import { flattenParameters, type ReportDraws } from './parameters.js';
 import { sampleStats, statColumns, traceKey } from './sample-stats.js';
 import type { RunSettings } from './settings.js';
+import type { CoordsDims } from '../../mcmc/diagnostics/coords.js';
 import { readInferenceDataGroups, writeInferenceData, type InferenceDataGroups } from './inference-data-groups.js';
 
 /** A number as JSON that Python's `json` reads back bit for bit (`NaN`, `Infinity` as Python writes them). @internal */
@@ -41,7 +42,8 @@ function shapeOf(fn: string, draws: unknown): { nDraws: number; nChains: number 
 /**
  * The draws as CSV: a header `chain,draw,<parameters>,<sample stats>`, then one row per (chain,
  * draw), chain-major, both 0-based. Parameters are labelled like ArviZ (`mu`, `theta[0]`,
- * `"L[1, 0]"`), sample stats by their ArviZ names (`step_size`, `tree_depth`, `diverging`,
+ * `"L[1, 0]"`; with `dims` and `coords`, by coordinate as `az.summary` labels rows: `theta[Choate]`,
+ * the same labels as `summary` and the report), sample stats by their ArviZ names (`step_size`, `tree_depth`, `diverging`,
  * `acceptance_rate`, `energy`, `lp`, …; booleans as 0/1). Numbers are written in their shortest
  * round-trip form, so `Number(cell)` gives back the same double (`NaN`, `Infinity` spelled out).
  *
@@ -49,6 +51,7 @@ function shapeOf(fn: string, draws: unknown): { nDraws: number; nChains: number 
  *   `windowedAdaptiveNuts` returns), an array of parts (`x0`, `x1`, …) or one part (`x`).
  * @param trace - optional per-draw statistics `[draws, chains]` (a `windowedAdaptiveNuts`
  *   trace); fields of other shapes are skipped.
+ * @param options - `coords` and `dims` (ArviZ's; a `windowedAdaptiveNuts` result carries them).
  * @returns The file's text, `\n` line ends, with a final newline.
  * @throws {TypeError} when `draws` is not draws.
  * @throws {RangeError} for scalar or empty parts, or parts that disagree on draws or chains.
@@ -58,10 +61,13 @@ function shapeOf(fn: string, draws: unknown): { nDraws: number; nChains: number 
  * writeFileSync('draws.csv', toDrawsCsv(draws, trace));
  * // chain,draw,mu,tau,theta[0],…,step_size,…,diverging,acceptance_rate,energy,lp,…
  * // 0,0,4.21…,2.9…,…
+ * toDrawsCsv(draws, trace, { coords: { school: ['Choate', …] }, dims: { theta: ['school'] } });
+ * // chain,draw,mu,tau,theta[Choate],…
  */
-export function toDrawsCsv(draws: unknown, trace?: unknown): string {
+export function toDrawsCsv(draws: unknown, trace?: unknown, options?: CoordsDims): string {
   const FN = 'toDrawsCsv';
-  const params = flattenParameters(FN, draws);
+  const o = checkOptions(FN, options, ['coords', 'dims']);
+  const params = flattenParameters(FN, draws, o);
   if (params.length === 0) fail('range', FN, 'draws', 'must have at least one part', draws);
   const { draws: nDraws, chains: nChains } = params[0]!;
   const columns = [

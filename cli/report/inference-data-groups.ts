@@ -18,8 +18,8 @@ import { sampleStats } from './sample-stats.js';
 import { flatSettings, type RunSettings, type SettingValue } from './settings.js';
 import type { SamplingWarning } from '../../mcmc/diagnostics/warnings.js';
 
-/** Labels of one dimension's positions. */
-export type CoordValues = readonly (number | string)[];
+import { groupCoordsDims, type CoordValues } from '../../mcmc/diagnostics/coords.js';
+export type { CoordValues } from '../../mcmc/diagnostics/coords.js';
 
 /** The InferenceData groups besides `posterior` and `sample_stats`, in stochax's layout. */
 export interface InferenceDataGroups {
@@ -140,38 +140,16 @@ export function writeInferenceData(fn: string, idata: InferenceData, settingsIn:
   return `{\n${sections.join(',\n')}\n}\n`;
 }
 
-/** `coords` and `dims` checked against the variables' event shapes, as JSON entries. */
+/**
+ * `coords` and `dims` checked against the variables' event shapes (`checkCoordsDims`; dims of
+ * variables the file does not hold are left out, as ArviZ leaves them), as JSON entries.
+ */
 function checkCoords(fn: string, coords: unknown, dims: unknown, sizes: ReadonlyMap<string, readonly number[]>): { coords: [string, string][]; dims: [string, string][] } {
-  const dimSize = new Map<string, number>();
-  const dimEntries: [string, string][] = [];
-  if (dims !== undefined) {
-    if (!isPartRecord(dims)) fail('type', fn, 'dims', 'must be a record of dimension-name arrays by variable', dims);
-    for (const [v, names] of Object.entries(dims)) {
-      if (!Array.isArray(names) || names.some((n) => typeof n !== 'string' || n === '')) fail('type', fn, `dims.${v}`, 'must be an array of dimension names', names);
-      const shape = sizes.get(v);
-      if (shape === undefined) continue;   // a variable this file does not hold (ArviZ ignores it too)
-      if (names.length !== shape.length) fail('range', fn, `dims.${v}`, `must name ${shape.length} dimension${shape.length === 1 ? '' : 's'} (\`${v}\` has event shape [${shape.join(', ')}])`, names);
-      (names as string[]).forEach((n, k) => {
-        const before = dimSize.get(n);
-        if (before !== undefined && before !== shape[k]) fail('range', fn, `dims.${v}`, `gives dimension "${n}" size ${shape[k]}, but another variable gives it size ${before}`, names);
-        dimSize.set(n, shape[k]!);
-      });
-      dimEntries.push([v, JSON.stringify(names)]);
-    }
-  }
-  const coordEntries: [string, string][] = [];
-  if (coords !== undefined) {
-    if (!isPartRecord(coords)) fail('type', fn, 'coords', 'must be a record of label arrays by dimension name', coords);
-    for (const [d, labels] of Object.entries(coords)) {
-      if (!Array.isArray(labels) || labels.some((l) => typeof l !== 'string' && (typeof l !== 'number' || !Number.isFinite(l)))) {
-        fail('type', fn, `coords.${d}`, 'must be an array of strings or finite numbers', labels);
-      }
-      const n = dimSize.get(d);
-      if (n !== undefined && labels.length !== n) fail('range', fn, `coords.${d}`, `must have ${n} labels (the size of dimension "${d}")`, labels.length);
-      coordEntries.push([d, `[${(labels as (string | number)[]).map((l) => (typeof l === 'number' ? jsonNumber(l) : JSON.stringify(l))).join(', ')}]`]);
-    }
-  }
-  return { coords: coordEntries, dims: dimEntries };
+  const checked = groupCoordsDims(fn, coords, dims, sizes);
+  return {
+    coords: Object.entries(checked.coords ?? {}).map(([d, labels]) => [d, `[${labels.map((l) => (typeof l === 'number' ? jsonNumber(l) : JSON.stringify(l))).join(', ')}]`]),
+    dims: Object.entries(checked.dims ?? {}).map(([v, names]) => [v, JSON.stringify(names)]),
+  };
 }
 
 /**

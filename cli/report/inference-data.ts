@@ -15,6 +15,7 @@ import {
   computeDeterministics, logLikelihood, samplePosteriorPredictive, samplePriorPredictive, type PosteriorDraws, type PredictiveModel,
 } from '../../mcmc/predictive.js';
 import type { CoordValues, InferenceData } from './inference-data-groups.js';
+import { checkCoordsDims } from '../../mcmc/diagnostics/coords.js';
 
 /** What {@link inferenceData} reads from a run: `windowedAdaptiveNuts`' result (or the same fields from elsewhere). */
 export interface SamplingRun {
@@ -43,6 +44,9 @@ export interface SamplingRun {
    */
   readonly logP?: Tensor;
   readonly logQ?: Tensor;
+  /** The run's `coords` and `dims` (`windowedAdaptiveNuts` carries its options'): the defaults of the options of those names. */
+  readonly coords?: Readonly<Record<string, CoordValues>>;
+  readonly dims?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** True for a result with per-draw `logP` and `logQ` (laplace's shape). */
@@ -65,9 +69,13 @@ export interface InferenceDataOptions {
   readonly prior?: number;
   /** The chain index of each chain in the draws (default 0, 1, …), for the posterior predictive keys of a `chainIndex` run. */
   readonly chains?: readonly number[];
-  /** Labels per named dimension (ArviZ's `coords`). */
+  /** Labels per named dimension (ArviZ's `coords`): unique strings or finite numbers; default `run.coords`. */
   readonly coords?: Readonly<Record<string, CoordValues>>;
-  /** Dimension names per variable after chain and draw (ArviZ's `dims`), e.g. `{ theta: ['school'], y: ['school'] }`. */
+  /**
+   * Dimension names per variable after chain and draw (ArviZ's `dims`), e.g. `{ theta: ['school'],
+   * y: ['school'] }`; default `run.dims`. Each variable must be a node or derived value of the
+   * model, with one name per event axis; a dimension with coordinates has as many as the axis.
+   */
   readonly dims?: Readonly<Record<string, readonly string[]>>;
 }
 
@@ -87,11 +95,14 @@ const FN = 'inferenceData';
  * @param run - `{ draws, trace?, deterministics? }`, e.g. `windowedAdaptiveNuts`' result, or an
  *   approximate posterior's (`laplace()`'s: `{ draws, logP, logQ, … }`, one chain), whose `logP`
  *   and `logQ` become `sample_stats.log_p` and `log_q`.
- * @param options - `pins`, `seed`, `logLikelihood`, `posteriorPredictive`, `prior`, `chains`, `coords`, `dims`.
+ * @param options - `pins`, `seed`, `logLikelihood`, `posteriorPredictive`, `prior`, `chains`, `coords`, `dims`
+ *   (default the run's: a `windowedAdaptiveNuts` result carries the `coords` and `dims` it was given).
  * @returns An {@link InferenceData} (stochax's layout) for `inferenceDataJson` and `reportHtml`.
  * @throws {TypeError} for a model that is not a joint distribution, an unknown option, or
  *   options of the wrong type.
- * @throws {RangeError} for draws or pins that do not fit the model (see `logLikelihood`).
+ * @throws {RangeError} for draws or pins that do not fit the model (see `logLikelihood`), `dims`
+ *   naming a variable the model does not have, or a dimension that does not fit its axis (naming
+ *   the variable, the dimension and both sizes), repeated coordinates.
  * @example
  * import { inferenceData, inferenceDataJson, reportHtml } from 'stochax/report';
  * import { windowedAdaptiveNuts } from 'stochax/mcmc';
@@ -113,7 +124,7 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   else return fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
   if (run === null || typeof run !== 'object') fail('type', FN, 'run', 'must be { draws, trace?, deterministics? } (windowedAdaptiveNuts\' result)', run);
   const approximate = isApproximate(run);
-  if (!approximate) checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel', 'resume', 'logP', 'logQ']);
+  if (!approximate) checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel', 'resume', 'logP', 'logQ', 'coords', 'dims']);
   const withLogLik = checkBoolean(FN, 'logLikelihood', o.logLikelihood ?? true);
   const withPredictive = checkBoolean(FN, 'posteriorPredictive', o.posteriorPredictive ?? true);
   const priorSamples = checkNonNegativeInteger(FN, 'prior', o.prior ?? 500);
@@ -147,7 +158,12 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
     if (observedNames.length > 0) idata.priorPredictive = Object.fromEntries(Object.entries(prior).filter(([k]) => observedNames.includes(k)));
   }
   if (observedNames.length > 0) idata.observedData = { ...observed };
-  if (o.coords !== undefined) idata.coords = o.coords;
-  if (o.dims !== undefined) idata.dims = o.dims;
+  // Every variable of the model may have dims (a typo is an error); sizes from the posterior and the data.
+  const shapes = new Map<string, readonly number[] | undefined>([...jd.nodeNames, ...jd.deterministicNames].map((n) => [n, undefined]));
+  for (const [k, t] of Object.entries(posterior)) shapes.set(k, t.shape.slice(2));
+  for (const [k, t] of Object.entries(observed)) shapes.set(k, t.shape);
+  const { coords, dims } = checkCoordsDims(FN, o.coords ?? run.coords, o.dims ?? run.dims, shapes, o.coords === undefined && o.dims === undefined ? 'run.' : 'options.');
+  if (coords !== undefined) idata.coords = coords;
+  if (dims !== undefined) idata.dims = dims;
   return idata;
 }

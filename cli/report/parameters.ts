@@ -8,10 +8,11 @@ import type { Tensor } from '../../src/tensor/tensor.js';
 import {
   type Draws, type DrawsStructure, componentChains, drawsLayout, float64Values, isPartList, isPartRecord, toTensor,
 } from '../../mcmc/diagnostics/draws.js';
+import { coordLabel, groupCoordsDims, type CoordsDims } from '../../mcmc/diagnostics/coords.js';
 
 /** One scalar parameter's draws. */
 export interface FlatParameter {
-  /** ArviZ's label: `mu`, `theta[0]`, `L[1, 0]`. */
+  /** ArviZ's label: `mu`, `theta[0]`, `L[1, 0]`; with `dims` and `coords`, the coordinates (`theta[Choate]`). */
   readonly name: string;
   /** The state part it belongs to (`theta` for `theta[0]`). */
   readonly part: string;
@@ -53,8 +54,7 @@ export function namedParts(fn: string, draws: unknown): [string, Tensor][] {
  * elementLabel('L', [2, 2], 2); // 'L[1, 0]'
  */
 export function elementLabel(name: string, eventShape: readonly number[], flat: number): string {
-  const idx = unravel(eventShape, flat);
-  return idx.length === 0 ? name : `${name}[${idx.join(', ')}]`;
+  return coordLabel(name, eventShape, flat);
 }
 
 /**
@@ -79,6 +79,8 @@ export function unravel(shape: readonly number[], flat: number): number[] {
  *
  * @param fn - the public function name for error messages.
  * @param draws - a record of named parts, an array of parts or one part.
+ * @param labels - `coords` and `dims` (checked; `dims` of variables not in `draws` are left
+ *   alone): elements of a variable with dims are labelled by coordinate, as `az.summary` labels them.
  * @returns The parameters in part order, elements row-major within a part.
  * @throws {TypeError} when `draws` is not draws.
  * @throws {RangeError} for a scalar or empty part, or parts that disagree on draws or chains.
@@ -86,11 +88,14 @@ export function unravel(shape: readonly number[], flat: number): number[] {
  * @example
  * const [mu] = flattenParameters('reportHtml', { mu: tensor([[0, 1], [2, 3]]) });
  * mu.values; // Float64Array [0, 2, 1, 3]: chain 0's two draws, then chain 1's
+ * flattenParameters('toDrawsCsv', { theta: tensor([[[0, 1]]]) }, { coords: { s: ['a', 'b'] }, dims: { theta: ['s'] } })[1]!.name;   // 'theta[b]'
  */
-export function flattenParameters(fn: string, draws: unknown): FlatParameter[] {
+export function flattenParameters(fn: string, draws: unknown, labels: CoordsDims = {}): FlatParameter[] {
+  const named = namedParts(fn, draws);
+  const { coords, dims } = groupCoordsDims(fn, labels.coords, labels.dims, new Map(named.map(([n, t]) => [n, t.shape.slice(2)])));
   const out: FlatParameter[] = [];
   let first: { draws: number; chains: number; where: string } | undefined;
-  for (const [name, t] of namedParts(fn, draws)) {
+  for (const [name, t] of named) {
     const where = /^x\d*$/.test(name) && !isPartRecord(draws) ? 'draws' : `draws.${name}`;
     const layout = drawsLayout(fn, where, t);
     if (first === undefined) first = { draws: layout.draws, chains: layout.chains, where };
@@ -101,7 +106,7 @@ export function flattenParameters(fn: string, draws: unknown): FlatParameter[] {
     for (let e = 0; e < layout.eventSize; e++) {
       const a = componentChains(values, layout, e);
       out.push({
-        name: elementLabel(name, layout.eventShape, e),
+        name: coordLabel(name, layout.eventShape, e, coords, dims),
         part: name,
         index: unravel(layout.eventShape, e),
         chains: a.chains,
@@ -112,6 +117,7 @@ export function flattenParameters(fn: string, draws: unknown): FlatParameter[] {
   }
   return out;
 }
+
 
 /** One scalar quantity's draws, chain-major: what the plots take. */
 export type ChainSeries = Pick<FlatParameter, 'name' | 'chains' | 'draws' | 'values'>;

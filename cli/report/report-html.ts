@@ -6,7 +6,7 @@
  * data for them), and the run's settings.
  */
 import { checkOptions, fail } from '../../src/checks.js';
-import { Summary, summary as summarize } from '../../mcmc/diagnostics/summary.js';
+import { Summary, summary as summarize, type SummaryColumn, type SummaryRow } from '../../mcmc/diagnostics/summary.js';
 import { flattenParameters, type FlatParameter, type ReportDraws } from './parameters.js';
 import { sampleStats, statValues, type SampleStat } from './sample-stats.js';
 import { flatSettings, type RunSettings } from './settings.js';
@@ -24,6 +24,7 @@ import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { InferenceData } from './inference-data-groups.js';
+import type { Coords, CoordsDims, Dims } from '../../mcmc/diagnostics/coords.js';
 import { samplingWarnings, type SamplingWarning } from '../../mcmc/diagnostics/warnings.js';
 
 /** What {@link reportHtml} reports on. */
@@ -50,6 +51,10 @@ export interface ReportInput {
   readonly pairParameters?: readonly string[];
   /** The run's warnings (`windowedAdaptiveNuts`' `warnings`; default `samplingWarnings(draws, trace)`). */
   readonly warnings?: readonly Pick<SamplingWarning, 'kind' | 'message'>[];
+  /** Labels per named dimension (ArviZ's `coords`; default `inferenceData.coords`): tables and plot titles say `theta[Choate]`. */
+  readonly coords?: Coords;
+  /** Dimension names per variable (ArviZ's `dims`; default `inferenceData.dims`). */
+  readonly dims?: Dims;
 }
 
 const SECTIONS = [
@@ -95,22 +100,29 @@ function inline(svg: string): string {
   return `<figure>${svg.replace(' xmlns="http://www.w3.org/2000/svg"', '')}</figure>`;
 }
 
-/** The summary table as HTML (shared with `approximateReportHtml`). @internal */
+/**
+ * The summary table as HTML (shared with `approximateReportHtml`): the columns the CLI prints
+ * (`Summary.columns()`: ArviZ's 94% HDI by default, the quantiles with `interval: 'quantiles'`),
+ * rows labelled as the CLI labels them (coordinates with `dims`). @internal
+ */
 export function summaryTable(s: Summary, divergences: number | undefined, divergenceLine = true): string {
-  const head = ['', 'mean', 'MCSE', 'sd', '5%', '50%', '95%', 'ESS_bulk', 'ESS_tail', 'R_hat'];
-  const rows = s.rows.map((r) => {
-    const ess = (v: number) => `<td${v < 400 ? ' class="warn"' : ''}>${num(v, 0)}</td>`;
-    return `<tr><td class="name">${escapeXml(r.name)}</td><td>${num(r.mean, 3)}</td><td>${num(r.mcseMean, 3)}</td><td>${num(r.sd, 3)}</td>`
-      + `<td>${num(r.q5, 3)}</td><td>${num(r.q50, 3)}</td><td>${num(r.q95, 3)}</td>${ess(r.essBulk)}${ess(r.essTail)}`
-      + `<td${r.rHat > 1.01 ? ' class="warn"' : ''}>${num(r.rHat, 3)}</td></tr>`;
-  });
+  const columns = s.columns();
+  const cell = (r: SummaryRow, key: SummaryColumn[1], digits: number): string => {
+    const v = r[key];
+    const warn = ((key === 'essBulk' || key === 'essTail') && v < 400) || (key === 'rHat' && v > 1.01);
+    return `<td${warn ? ' class="warn"' : ''}>${num(v, digits)}</td>`;
+  };
+  const rows = s.rows.map((r) => `<tr><td class="name">${escapeXml(r.name)}</td>${columns.map(([, key, digits]) => cell(r, key, digits)).join('')}</tr>`);
   const div = !divergenceLine ? '' : divergences === undefined
     ? '<p class="note">divergences: not recorded</p>'
     : `<p class="note${divergences > 0 ? ' warn' : ''}">divergences: ${divergences}</p>`;
-  return `<table><thead><tr>${head.map((h, i) => `<th${i === 0 ? ' class="name"' : ''}>${h}</th>`).join('')}</tr></thead>`
+  const interval = s.interval === 'hdi'
+    ? `${columns[3]![0]} and ${columns[4]![0]} bound the ${Number((100 * s.hdiProb).toPrecision(6))}% highest-density interval (as az.summary and the CLI's table); `
+    : '5%, 50% and 95% are quantiles; ';
+  return `<table><thead><tr><th class="name"></th>${columns.map(([h]) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead>`
     + `<tbody>${rows.join('')}</tbody></table>${div}`
-    + '<p class="note">MCSE is the Monte Carlo standard error of the mean; R_hat is the rank-normalized split R-hat. '
-    + 'Values flagged in red: R_hat above 1.01, ESS below 400 (Vehtari et al. 2021).</p>';
+    + `<p class="note">${escapeXml(interval)}mcse is the Monte Carlo standard error of the mean; r_hat is the rank-normalized split R-hat. `
+    + 'Values flagged in red: r_hat above 1.01, ESS below 400 (Vehtari et al. 2021).</p>';
 }
 
 function samplerTable(stats: readonly SampleStat[], chains: number, draws: number): string {
@@ -152,18 +164,21 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * The HTML report of a sampling run, as one self-contained string: inline CSS, inline SVG
  * plots, no scripts and no network access. Sections (each an `<section id>` linked from the
  * top): `warnings` (the run's warnings: `input.warnings`, else `samplingWarnings` of the draws and
- * trace), `summary` (mean, MCSE, sd, 5%, 50%, 95%, ESS_bulk, ESS_tail, R_hat, divergences),
- * `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI), `trace` (trace
+ * trace), `summary` (the CLI table's columns: mean, mcse, sd, ArviZ's 94% HDI, ess_bulk, ess_tail,
+ * r_hat — or the quantiles of a `summary` made with `interval: 'quantiles'`; divergences; the
+ * variables' dims and coordinates), `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI), `trace` (trace
  * and rank plot per parameter, divergences marked), `marginals` (histogram + KDE),
  * `autocorrelation`, `pairs` (pair plot of a few parameters with divergences in red), `energy`
  * (marginal energy vs transitions, E-BFMI per chain), `ppc` (observed vs replicated densities
  * per observed node, with `inferenceData.posteriorPredictive` and `observedData`), `loo`
  * (elpd_loo and the Pareto k of every observation, with `inferenceData.logLikelihood`) and
- * `settings` (seed, versions, …). `varNames` chooses the variables shown; the pair plot shows
+ * `settings` (seed, versions, …). Elements are labelled by coordinate where `dims` and
+ * `coords` (or `inferenceData`'s) say so: `theta[Choate]` in the table, plot titles and
+ * `pairParameters`. `varNames` chooses the variables shown; the pair plot shows
  * `pairParameters` (default: the first four shown) and names the ones it leaves out.
  *
  * @param input - `draws` (TFP layout) or `inferenceData`, `trace`, `summary`, `settings`,
- *   `title`, `varNames`, `pairParameters`.
+ *   `title`, `varNames`, `pairParameters`, `warnings`, `coords`, `dims`.
  * @returns The page's HTML.
  * @throws {TypeError} / {RangeError} for malformed draws, settings or options, a `varNames`
  *   entry that names no variable, or a `pairParameters` label that is not a parameter.
@@ -175,17 +190,21 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * writeFileSync('report.html', html);
  * // with an InferenceData: predictive checks and Pareto k too; only some variables
  * writeFileSync('report.html', reportHtml({ inferenceData: inferenceData(model, run, { pins: { y } }), varNames: ['mu', 'tau', 'theta'] }));
+ * // coordinates: rows and plot titles thetaTilde[Choate], …
+ * reportHtml({ draws, trace, coords: { school: ['Choate', …] }, dims: { thetaTilde: ['school'] } });
  */
 export function reportHtml(input: ReportInput): string {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
-  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings']);
+  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings', 'coords', 'dims']);
   const idata = input.inferenceData;
   if (idata !== undefined && (idata === null || typeof idata !== 'object')) fail('type', FN, 'input.inferenceData', 'must be an InferenceData ({ posterior, sampleStats?, … })', idata);
   const drawsIn = input.draws ?? idata?.posterior;
   if (drawsIn === undefined) fail('type', FN, 'input.draws', 'must be given (or input.inferenceData)', drawsIn);
   const traceIn = input.trace ?? idata?.sampleStats;
-  const allParams = flattenParameters(FN, drawsIn);
+  const given = { coords: input.coords ?? idata?.coords, dims: input.dims ?? idata?.dims };
+  const labels = { ...(given.coords === undefined ? {} : { coords: given.coords }), ...(given.dims === undefined ? {} : { dims: given.dims }) };
+  const allParams = flattenParameters(FN, drawsIn, labels);
   if (allParams.length === 0) fail('range', FN, 'input.draws', 'must have at least one part', drawsIn);
   const varNames = input.varNames;
   if (varNames !== undefined && (!Array.isArray(varNames) || varNames.some((v) => typeof v !== 'string'))) fail('type', FN, 'input.varNames', 'must be an array of variable names', varNames);
@@ -199,7 +218,7 @@ export function reportHtml(input: ReportInput): string {
   let divergences: number | undefined;
   if (divergent !== undefined) divergences = divergent.reduce((a, b) => a + (b !== 0 && !Number.isNaN(b) ? 1 : 0), 0);
   if (input.summary !== undefined && !(input.summary instanceof Summary)) fail('type', FN, 'input.summary', 'must be a Summary (from summary())', input.summary);
-  const table = input.summary ?? summarize(drawsIn, { ...(divergent === undefined ? {} : { divergences: divergences! }), ...(varNames === undefined ? {} : { varNames }) });
+  const table = input.summary ?? summarize(drawsIn, { ...(divergent === undefined ? {} : { divergences: divergences! }), ...(varNames === undefined ? {} : { varNames }), ...labels });
   divergences = table.divergences ?? divergences;
   const settings = input.settings;
   const flat = flatSettings(FN, settings);
@@ -234,7 +253,7 @@ export function reportHtml(input: ReportInput): string {
     `<header><h1>${escapeXml(title)}</h1><p class="lede">${escapeXml(lede)}</p>`,
     `<nav>${shown.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,
     section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn)),
-    section('summary', summaryTable(table, divergences)),
+    section('summary', summaryTable(table, divergences) + coordsTable(labels, parts)),
     section('sampler', samplerTable(stats, chains, draws)),
     section('trace', params.map((p) => `<div class="row">${inline(tracePlot(p, divOpt))}${inline(rankPlot(p))}</div>`).join('')),
     section('marginals', `<div class="grid">${params.map((p) => inline(histogramPlot(p))).join('')}</div>`),
@@ -273,6 +292,20 @@ function warningsList(fn: string, given: unknown, draws: unknown, trace: unknown
   }
   if (warnings.length === 0) return '<p class="note">None: R-hat, ESS, divergences, tree depth, E-BFMI and the chains\' agreement look healthy.</p>';
   return `<ul class="warnings">${warnings.map((w) => `<li class="warn"><b>${escapeXml(w.kind)}</b>: ${escapeXml(w.message)}</li>`).join('')}</ul>`;
+}
+
+/** The variables' dimensions and their coordinates (empty without `dims`). */
+function coordsTable(labels: CoordsDims, parts: readonly string[]): string {
+  const dims = Object.entries(labels.dims ?? {}).filter(([v]) => parts.includes(v));
+  if (dims.length === 0) return '';
+  const used = [...new Set(dims.flatMap(([, ds]) => ds))];
+  const coords = labels.coords ?? {};
+  const list = (xs: readonly (string | number)[]) => (xs.length > 12 ? `${xs.slice(0, 12).join(', ')}, … (${xs.length})` : xs.join(', '));
+  return '<h3>Dimensions and coordinates</h3><table><tbody>'
+    + dims.map(([v, ds]) => `<tr><th class="name">${escapeXml(v)}</th><td class="name">${escapeXml(ds.join(', '))}</td></tr>`).join('')
+    + '</tbody></table><table><tbody>'
+    + used.map((d) => `<tr><th class="name">${escapeXml(d)}</th><td class="name">${escapeXml(coords[d] === undefined ? 'no coordinates: positions 0, 1, …' : list(coords[d]!))}</td></tr>`).join('')
+    + '</tbody></table>';
 }
 
 /** Parameters the pair plot shows when `pairParameters` is not given. */

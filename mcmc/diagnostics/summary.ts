@@ -12,10 +12,14 @@ import { multichainStatistics } from './internal/arviz-stats.js';
 import { checkHdiProb, hdiOf } from './hdi.js';
 import { anyNaN, mean, variance } from './internal/chains.js';
 import { numpyQuantile, sorted } from './internal/quantile.js';
+import { coordLabel, groupCoordsDims, type Coords, type Dims } from './coords.js';
 
 /** One row of the table: one scalar parameter or one element of a vector parameter. */
 export interface SummaryRow {
-  /** `mu`, or `theta[0]`, `L[1, 0]` for elements (ArviZ's labels). */
+  /**
+   * `mu`, or `theta[0]`, `L[1, 0]` for elements: `az.summary`'s labels, with the coordinates of
+   * the axes that `dims` names and `coords` labels (`theta[Choate]`), else the indices.
+   */
   readonly name: string;
   readonly mean: number;
   /** Standard deviation over all draws (ddof = 1). */
@@ -44,6 +48,9 @@ export interface SummaryRow {
 export interface DrawsResultLike {
   readonly draws: DrawsStructure;
   readonly trace?: unknown;
+  /** The run's `coords` and `dims` (`windowedAdaptiveNuts`' result carries its options'). */
+  readonly coords?: Coords;
+  readonly dims?: Dims;
 }
 
 /** What `sampleChain` returns (only the fields `summary` reads). */
@@ -72,9 +79,22 @@ export interface SummaryOptions {
    * `hdi_97%` for the default `hdiProb`) or `'quantiles'` (5%, 50%, 95%). Rows carry both.
    */
   readonly interval?: 'quantiles' | 'hdi';
+  /**
+   * Labels per named dimension (ArviZ's `coords`); default a result's `coords`. With `dims`,
+   * rows are labelled by coordinate (`theta[Choate]`), exactly as `az.summary` labels them.
+   */
+  readonly coords?: Coords;
+  /**
+   * Dimension names per variable, one per event axis (ArviZ's `dims`); default a result's
+   * `dims`. Variables not among the draws are left alone (`dims` is shared with other groups,
+   * such as the observed data); a named dimension must fit the variable's axis.
+   */
+  readonly dims?: Dims;
 }
 
-type Column = readonly [title: string, key: Exclude<keyof SummaryRow, 'name'>, digits: number];
+/** One column of the table: its title, the row field it shows, and the decimals it prints. */
+export type SummaryColumn = readonly [title: string, key: Exclude<keyof SummaryRow, 'name'>, digits: number];
+type Column = SummaryColumn;
 
 const COLUMNS: readonly Column[] = [
   ['mean', 'mean', 3], ['mcse', 'mcseMean', 3], ['sd', 'sd', 3], ['5%', 'q5', 3], ['50%', 'q50', 3],
@@ -117,6 +137,15 @@ export class Summary {
     this.interval = options.interval ?? 'hdi';
   }
 
+  /**
+   * The columns `format()` prints for `interval` (default the summary's): the same ones
+   * `reportHtml` shows, so the report and the CLI's table agree.
+   */
+  columns(interval: 'quantiles' | 'hdi' = this.interval): readonly SummaryColumn[] {
+    if (interval !== 'quantiles' && interval !== 'hdi') fail('range', 'Summary.columns', 'interval', "must be 'quantiles' or 'hdi'", interval);
+    return columnsFor(interval, this.hdiProb);
+  }
+
   /** The row labelled `name` (`'mu'`, `'theta[2]'`), if any. */
   get(name: string): SummaryRow | undefined {
     return this.rows.find((r) => r.name === name);
@@ -156,7 +185,7 @@ const FN = 'summary';
  * sd, hdi_3% / hdi_97% (`hdiLower`, `hdiUpper`; see `hdiProb`), mcse_mean, mcse_sd, ess_bulk,
  * ess_tail and r_hat, plus NumPy's 5%/50%/95% quantiles. The table prints ArviZ's HDI columns
  * by default, the quantiles with `interval: 'quantiles'`. Vector parameters get one row per element, labelled like ArviZ
- * (`theta[0]`, `L[1, 0]`). Diagnostics are NaN (as in ArviZ) for NaN draws or fewer than 4
+ * (`theta[0]`, `L[1, 0]`; with `dims` and `coords`, by coordinate: `theta[Choate]`, as `az.summary`). Diagnostics are NaN (as in ArviZ) for NaN draws or fewer than 4
  * draws, and R-hat is NaN for a single chain.
  *
  * @param draws - draws in TFP layout `[draws, chains, ...event]` per part: a record of named
@@ -165,11 +194,13 @@ const FN = 'summary';
  *   approximations', whose one chain of independent draws gives ESS ≈ draws and R-hat NaN).
  * @param options - `divergences` (a count or per-draw flags; default from a `sampleChain`
  *   trace), `names` (for an array of parts or a single part), `hdiProb` (default 0.94),
- *   `interval` (`'hdi'`, the default, or `'quantiles'`: the printed interval columns).
+ *   `interval` (`'hdi'`, the default, or `'quantiles'`: the printed interval columns), `coords`
+ *   and `dims` (ArviZ's; default a result's, which `windowedAdaptiveNuts` carries).
  * @returns A {@link Summary}; `String(summary(...))` or `.format()` prints the table.
  * @throws {TypeError} for input that is not draws, or mis-typed options.
- * @throws {RangeError} when a part is a scalar or empty, `names` has the wrong length, or
- *   `hdiProb` is outside (0, 1] or leaves too few draws for an interval.
+ * @throws {RangeError} when a part is a scalar or empty, `names` has the wrong length,
+ *   `hdiProb` is outside (0, 1] or leaves too few draws for an interval, or a `dims` entry does
+ *   not fit its variable (naming the variable, the dimension and both sizes).
  *
  * @example
  * import { random } from 'stochax';
@@ -179,14 +210,16 @@ const FN = 'summary';
  * console.log(String(s));       // mean  mcse  sd  5%  50%  95%  ess_bulk  ess_tail  r_hat
  * s.get('mu')!.hdiLower;        // → about -1.88 (ArviZ's hdi_3%)
  * console.log(summary({ mu: random.normal(random.key(0), [500, 4]) }, { interval: 'hdi' }).format());
+ * summary({ theta: random.normal(random.key(1), [500, 4, 2]) }, { coords: { s: ['a', 'b'] }, dims: { theta: ['s'] } }).rows[1]!.name;   // 'theta[b]'
  * // a result: summary(windowedAdaptiveNuts(model, { pins, seed: 0 })), summary(laplace(model, { pins, seed: 0 }))
  * //     mean  mcse  sd  hdi_3%  hdi_97%  ess_bulk  ess_tail  r_hat
  */
 export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLike, options?: SummaryOptions): Summary {
-  const o = checkOptions(FN, options, ['divergences', 'names', 'varNames', 'hdiProb', 'interval']);
+  const o = checkOptions(FN, options, ['divergences', 'names', 'varNames', 'hdiProb', 'interval', 'coords', 'dims']);
   let states: unknown = draws;
   let arg = 'draws';
   let divergences: number | undefined;
+  let carried: { coords?: unknown; dims?: unknown } = {};
   if (isPartRecord(draws) && 'allStates' in draws) {
     const result = draws as unknown as SampleChainLike;
     states = result.allStates;
@@ -198,6 +231,7 @@ export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLik
     states = result.draws;
     arg = 'draws.draws';
     divergences = divergencesFromTrace(result.trace);
+    carried = draws as { coords?: unknown; dims?: unknown };
   }
   if (o.divergences !== undefined) divergences = countDivergences(o.divergences);
   const hdiProb = o.hdiProb === undefined ? 0.94 : checkHdiProb(FN, 'hdiProb', o.hdiProb);
@@ -218,6 +252,7 @@ export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLik
     parts.push([String(names[0]), toTensor(FN, arg, states), arg]);
   }
 
+  const labels = groupCoordsDims(FN, o.coords ?? carried.coords, o.dims ?? carried.dims, new Map(parts.map(([n, t]) => [n, t.shape.slice(2)])), o.coords === undefined && o.dims === undefined ? 'draws.' : '');
   const rows: SummaryRow[] = [];
   for (const [name, t, where] of o.varNames === undefined ? parts : selectParts(parts, o.varNames)) {
     const layout = drawsLayout(FN, where, t);
@@ -231,7 +266,7 @@ export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLik
       const h = hdiOf(a.data, hdiProb);
       if (h === undefined) fail('range', FN, 'hdiProb', `leaves too few draws for an interval (⌊hdiProb·n⌋ = ${Math.floor(hdiProb * a.data.length)} of n = ${a.data.length} draws)`, hdiProb);
       rows.push({
-        name: label(name, layout.eventShape, e),
+        name: coordLabel(name, layout.eventShape, e, labels.coords, labels.dims),
         mean: mean(a.data),
         sd: Math.sqrt(variance(a.data, 1)),
         mcseMean: stats.mcseMean,
@@ -250,16 +285,10 @@ export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLik
   return new Summary(rows, divergences, { hdiProb, interval });
 }
 
+
 /** ArviZ's flat label: `name` for a scalar, `name[i, j]` for element (i, j) of the event. */
 export function label(name: string, eventShape: readonly number[], flat: number): string {
-  if (eventShape.length === 0) return name;
-  const idx: number[] = [];
-  let rem = flat;
-  for (let ax = eventShape.length - 1; ax >= 0; ax--) {
-    idx.unshift(rem % eventShape[ax]!);
-    rem = Math.floor(rem / eventShape[ax]!);
-  }
-  return `${name}[${idx.join(', ')}]`;
+  return coordLabel(name, eventShape, flat);
 }
 
 function countDivergences(x: unknown): number {

@@ -18,6 +18,7 @@ import type { Trace } from '../internal/stack.js';
 import type { InitOption } from '../internal/init.js';
 import { computeDeterministics } from '../predictive.js';
 import type { WarningOptions } from '../diagnostics/warning-hooks.js';
+import type { Coords, Dims } from '../diagnostics/coords.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
 import type { Rejection } from '../internal/rejections.js';
 import type { ParallelInfo } from './stan/cores.js';
@@ -36,6 +37,17 @@ export const FN = 'windowedAdaptiveNuts';
 export type WindowedTraceFn = (state: readonly Tensor[], bijector: DefaultJointBijector<StructKind>, isAdapting: boolean, results: NoUTurnSamplerResults) => Trace;
 
 export interface WindowedAdaptiveNutsOptions extends WarningOptions {
+  /**
+   * Labels per named dimension (ArviZ's and PyMC's `coords`), e.g. `{ school: ['Choate', …] }`:
+   * unique strings or finite numbers. Carried on the result (they never change the draws).
+   */
+  readonly coords?: Coords;
+  /**
+   * Dimension names per variable, one per event axis (ArviZ's `dims`), e.g. `{ theta: ['school'] }`:
+   * a node (sampled or pinned) or derived value of the model; a dimension with `coords` has as
+   * many labels as the axis. Carried on the result: `summary(result)` labels rows `theta[Choate]`.
+   */
+  readonly dims?: Dims;
   /** Independent chains (default 4; TFP's default is 64). */
   readonly nChains?: number;
   /**
@@ -281,6 +293,10 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
   readonly resume?: PerChainResume;
   /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
   readonly warnings: readonly SamplingWarning[];
+  /** The `coords` option, checked (present only when given). */
+  readonly coords?: Coords;
+  /** The `dims` option, checked against the variables' shapes (present only when given). */
+  readonly dims?: Dims;
 }
 
 /** The result's `compiled` field, and `compileReason` when the log density runs on the tape. */

@@ -144,13 +144,13 @@ describe('stochax sample (joint distribution module)', () => {
     expect(r.err).toContain('3 chains on up to 2 threads');
     expect(r.err).toMatch(/note: chains ran in this thread: the run is estimated at .* too short to pay for 1 worker/);   // --workers is windowedAdaptiveNuts' cores: a run this short stays here
     expect(r.err).toMatch(/chain 2: done/);
-    expect(r.out).toMatch(/^thetaTilde\[7\]\s/m);
+    expect(r.out).toMatch(/^thetaTilde\[Mt\. Hermon\]\s/m);   // the module's coords label the rows
     const json = readFileSync(join(dir, 'out-8s', 'draws.json'), 'utf8');
     expect(fromArvizJson(json).draws.thetaTilde!.shape).toEqual([30, 3, 8]);
     // an InferenceData: the derived theta in the posterior (and the table), the predictive groups, the module's dims
     const idata = fromArvizJson(json);
     expect(idata.draws.theta!.shape).toEqual([30, 3, 8]);
-    expect(r.out).toMatch(/^theta\[7\]\s/m);
+    expect(r.out).toMatch(/^theta\[Mt\. Hermon\]\s/m);
     expect(Object.keys(idata.groups)).toEqual(['logLikelihood', 'posteriorPredictive', 'prior', 'priorPredictive', 'observedData', 'coords', 'dims']);
     expect(idata.groups.dims!.theta).toEqual(['school']);
     const here = await cli('sample', join(repo, 'examples', 'eight-schools.ts'), '--chains', '3', '--draws', '30', '--warmup', '30', '--out', 'out-8s-0');

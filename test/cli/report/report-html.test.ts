@@ -21,8 +21,11 @@ describe('reportHtml', () => {
     }
   });
 
-  it('the summary table: every column, every parameter, the divergence count, values from summary()', () => {
-    for (const h of ['mean', 'MCSE', 'sd', '5%', '50%', '95%', 'ESS_bulk', 'ESS_tail', 'R_hat']) expect(html).toContain(`<th>${h}</th>`);
+  it('the summary table: the CLI table\'s columns (94% HDI), every parameter, the divergence count, values from summary()', () => {
+    const head = summary(draws).format().split('\n')[0]!.trim().split(/\s+/);   // the columns `stochax sample` prints
+    expect(head).toEqual(['mean', 'mcse', 'sd', 'hdi_3%', 'hdi_97%', 'ess_bulk', 'ess_tail', 'r_hat']);
+    expect(html).toContain(`<tr><th class="name"></th>${head.map((h) => `<th>${h}</th>`).join('')}</tr>`);
+    expect(html).not.toContain('<th>5%</th>');
     for (const n of names) expect(html).toContain(`<td class="name">${n}</td>`);
     expect(html).toContain('divergences: 0');
     const mu = summary(draws).get('mu')!;
