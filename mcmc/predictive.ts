@@ -18,6 +18,8 @@
  */
 import { checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
 import { foldIn, sanitizeSeed, zerosSeed, type Seed } from '../src/samplers/seeds.js';
+import { add } from '../src/tensor/ops/elementwise.js';
+import { sum } from '../src/tensor/ops/reduce.js';
 import { transpose } from '../src/tensor/ops/shape.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Distribution } from '../distributions/distribution.js';
@@ -460,8 +462,8 @@ export function logPrior(model: PredictiveModel, draws: PosteriorDraws, pins?: P
     for (const i of latent) {
       const d = Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!;
       let l = d.logProb(values[i]!);
-      if (l.ndim > 0) l = l.sum();   // a node with batch dims: its elements are independent
-      lp = lp === undefined ? l : lp.add(l);
+      if (l.ndim > 0) l = sum(l);   // a node with batch dims: its elements are independent
+      lp = lp === undefined ? l : add(lp, l);
     }
     return { lprior: lp!.dtype === 'float64' ? lp! : lp!.astype('float64') };
   };
