@@ -83,6 +83,22 @@ describe('powerscaleSensitivity from a model', () => {
     expect(String(ps)).toMatch(/^Sensitivity based on cjs_dist/);
   });
 
+  it('the README snippet (the tour model, default sampler settings, seed 0)', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 10 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: sigma }), sampleShape: [3] }),
+    });
+    const y = [1.2, 0.7, 2.1];
+    const { draws } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+    const ps = powerscaleSensitivity(draws, { logPrior: logPrior(model, draws, { y }), logLikelihood: logLikelihood(model, draws, { y }) });
+    expect(String(ps).split('\n').slice(1, 4)).toEqual([
+      'variable      prior likelihood  diagnosis',
+      'mu            0.031      0.078  -',
+      'sigma         0.170      0.183  potential prior-likelihood conflict',
+    ]);
+  });
+
   it('bad input names powerscaleSensitivity and the argument', () => {
     const d = { mu: tensor([[0.1], [0.3], [0.2], [0.5], [0.4]]) };
     const lp = tensor([[-1], [-1.2], [-1.1], [-1.5], [-1.3]]);
