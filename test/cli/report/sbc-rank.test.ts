@@ -1,0 +1,33 @@
+// sbcRankHistogram (cli/report/plots/sbc-rank.ts): valid SVG, bar heights proportional to the
+// binned counts, the binomial 99% band around the expected count, and bad input. No randomness.
+import { describe, expect, it } from 'vitest';
+import { sbcRankHistogram } from '../../../cli/report/plots/sbc-rank.js';
+import { svgProblems } from './xml.js';
+
+/** The heights of the bar rects, in order. */
+const barHeights = (svg: string) => [...svg.matchAll(/<g fill="#1f77b4"[^>]*>(.*?)<\/g>/g)][0]![1]!.match(/height="([\d.]+)"/g)!.map((h) => Number(h.slice(8, -1)));
+
+describe('sbcRankHistogram', () => {
+  it('bars follow the binned counts; band and expectation drawn; valid SVG', () => {
+    // 120 ranks in 0…19: bins of 4 values (5 bins), counts 40, 20, 20, 20, 20
+    const ranks = [...Array.from({ length: 40 }, (_, i) => i % 4), ...Array.from({ length: 80 }, (_, i) => 4 + (i % 16))];
+    const svg = sbcRankHistogram(ranks, 19, { name: 'mu', bins: 5 });
+    expect(svgProblems(svg)).toEqual([]);
+    const h = barHeights(svg);
+    expect(h.length).toBe(5);
+    expect(h[0]! / h[1]!).toBeCloseTo(2, 1);
+    expect(h.slice(1).every((v) => v === h[1])).toBe(true);
+    expect(svg).toContain('mu: SBC ranks (120 simulations)');
+    expect(svg).toMatch(/fill="#999" fill-opacity="0.25"/);   // the 99% band
+    expect(svg).toMatch(/stroke-dasharray="4 3"/);            // the expected count
+    expect(barHeights(sbcRankHistogram(ranks, 19)).length).toBe(20);   // default: 20 bins of one rank value
+  });
+
+  it('bad input names sbcRankHistogram and the argument', () => {
+    expect(() => sbcRankHistogram([0, 3], 2)).toThrow(/sbcRankHistogram.*ranks\[1\]/);
+    expect(() => sbcRankHistogram([0, 1], 0)).toThrow(/sbcRankHistogram.*maxRank/);
+    expect(() => sbcRankHistogram([0, 1], 3, { bins: 5 })).toThrow(/sbcRankHistogram.*bins/);
+    expect(() => sbcRankHistogram([], 3)).toThrow(/sbcRankHistogram.*ranks/);
+    expect(() => sbcRankHistogram([0, 1], 3, { bin: 2 } as never)).toThrow(/unknown option `bin`/);
+  });
+});
