@@ -20,7 +20,11 @@ describe('sbcRankHistogram', () => {
     expect(svg).toContain('mu: SBC ranks (120 simulations)');
     expect(svg).toMatch(/fill="#999" fill-opacity="0.25"/);   // the 99% band
     expect(svg).toMatch(/stroke-dasharray="4 3"/);            // the expected count
-    expect(barHeights(sbcRankHistogram(ranks, 19)).length).toBe(20);   // default: 20 bins of one rank value
+    // default: 20 bins of one rank value; rank r given r + 1 times, so bar r is (r + 1)/20 of the last
+    const ramp = Array.from({ length: 20 }, (_, r) => Array.from({ length: r + 1 }, () => r)).flat();
+    const hr = barHeights(sbcRankHistogram(ramp, 19));
+    expect(hr.length).toBe(20);
+    hr.forEach((v, r) => expect(v / hr[19]!).toBeCloseTo((r + 1) / 20, 2));
   });
 
   it('bad input names sbcRankHistogram and the argument', () => {
