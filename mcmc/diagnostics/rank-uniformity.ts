@@ -15,9 +15,10 @@ const FN = 'rankUniformity';
 
 export interface RankUniformityOptions {
   /**
-   * Number of χ² bins (default: the largest divisor of maxRank + 1 that leaves at least 10
-   * expected ranks per bin, at most 20). Bins need not divide maxRank + 1: each bin's expected
-   * count is its share of the rank values.
+   * Number of χ² bins (default: the largest divisor of maxRank + 1 in 5…min(20, S/10) for S
+   * ranks, so bins are equal with at least 10 expected ranks each; without one, min(20, S/10)
+   * bins). Bins need not divide maxRank + 1: each bin's expected count is its share of the rank
+   * values.
    */
   readonly bins?: number;
   /** Monte Carlo replicates for the ECDF test's p-value (default 1000; 0 skips the ECDF test). */
@@ -101,11 +102,14 @@ export function rankUniformity(ranks: ArrayLike<number>, maxRank: number, option
   return { bins, counts, chiSquare, df, pValue, gamma, ecdfPValue };
 }
 
-/** The largest divisor of K with at least 10 expected counts per bin, at most 20 bins (at least 2). */
+/**
+ * Equal bins when K has a divisor in 5…min(20, S/10) (the largest); otherwise min(20, S/10, K)
+ * bins of unequal width (at least 2).
+ */
 function defaultBins(K: number, S: number): number {
-  let best = 2;
-  for (let b = 2; b <= Math.min(20, K); b++) if (K % b === 0 && S / b >= 10) best = b;
-  return Math.min(best, K);
+  const cap = Math.min(20, Math.floor(S / 10), K);
+  for (let b = cap; b >= 5; b--) if (K % b === 0) return b;
+  return Math.max(2, cap);
 }
 
 /**
