@@ -2,7 +2,13 @@
 // binned counts, the binomial 99% band around the expected count, and bad input. No randomness.
 import { describe, expect, it } from 'vitest';
 import { sbcRankHistogram } from '../../../cli/report/plots/sbc-rank.js';
-import { svgProblems } from './xml.js';
+import { sbcReportHtml } from '../../../cli/report/sbc-report.js';
+import { JointDistributionNamed } from '../../../distributions/joint/joint-distribution-named.js';
+import { Normal } from '../../../distributions/normal.js';
+import { Sample } from '../../../distributions/sample.js';
+import { sbc } from '../../../mcmc/sbc.js';
+import type { Tensor } from '../../../src/tensor/tensor.js';
+import { svgProblems, svgsIn } from './xml.js';
 
 /** The heights of the bar rects, in order. */
 const barHeights = (svg: string) => [...svg.matchAll(/<g fill="#1f77b4"[^>]*>(.*?)<\/g>/g)][0]![1]!.match(/height="([\d.]+)"/g)!.map((h) => Number(h.slice(8, -1)));
@@ -33,5 +39,24 @@ describe('sbcRankHistogram', () => {
     expect(() => sbcRankHistogram([0, 1], 3, { bins: 5 })).toThrow(/sbcRankHistogram.*bins/);
     expect(() => sbcRankHistogram([], 3)).toThrow(/sbcRankHistogram.*ranks/);
     expect(() => sbcRankHistogram([0, 1], 3, { bin: 2 } as never)).toThrow(/unknown option `bin`/);
+  });
+});
+
+describe('sbcReportHtml', () => {
+  it('a table row and a valid rank histogram per variable, and the warnings', () => {
+    const model = new JointDistributionNamed({
+      mu: new Normal({ loc: 0, scale: 1 }),
+      y: ({ mu }: { mu: Tensor }) => new Sample({ distribution: new Normal({ loc: mu, scale: 1 }), sampleShape: 3 }),
+    });
+    const r = sbc(model, { pins: ['y'], simulations: 12, thin: 2, seed: 1, sampler: { nChains: 1, numAdaptationSteps: 20, nDraws: 20 }, ecdfReplicates: 50 });
+    const html = sbcReportHtml(r, { title: 'normal model' });
+    expect(html).toContain('<title>normal model</title>');
+    expect(html).toContain('12 simulations, ranks 0…10');
+    expect(html).toMatch(/<td class="name">mu<\/td><td>2<\/td>/);
+    const svgs = svgsIn(html);
+    expect(svgs.length).toBe(1);
+    expect(svgProblems(svgs[0]!)).toEqual([]);
+    for (const w of r.warnings) expect(html).toContain(`[${w.kind}]`);
+    expect(() => sbcReportHtml({} as never)).toThrow(/sbcReportHtml.*result/);
   });
 });
