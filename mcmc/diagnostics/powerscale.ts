@@ -103,7 +103,9 @@ export class PowerscaleSensitivityResult {
  * raw weight). Each scalar variable's sensitivity is the mean of the two one-sided derivatives
  * of its cumulative Jensen–Shannon distance (unsigned: the larger of the distances of x and −x;
  * normalized by its upper bound; square-rooted) between the weighted and the unweighted draws,
- * in log₂ α. Values match priorsense's within 5e-10 (sensitivities; k̂ within 3e-12) on test/fixtures/priorsense.
+ * in log₂ α. Values match priorsense's to 4e-11 (sensitivities) and 3e-12 (k̂) on test/fixtures/priorsense
+ * (the rest: R's extended-precision sums, and ArviZ's dropping of negligible grid weights in the
+ * Pareto fit, which posterior keeps).
  *
  * @param draws - posterior draws by name, each `[draws, chains, ...event]` (as `windowedAdaptiveNuts` returns).
  * @throws {TypeError} for draws that are not a record of numeric arrays, a missing `logPrior` or
