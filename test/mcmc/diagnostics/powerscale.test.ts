@@ -10,6 +10,8 @@ import { Sample } from '../../../distributions/sample.js';
 import { powerscaleSensitivity } from '../../../mcmc/diagnostics/powerscale.js';
 import { logLikelihood, logPrior } from '../../../mcmc/predictive.js';
 import { windowedAdaptiveNuts } from '../../../mcmc/windowed-adaptive-nuts.js';
+import { key } from '../../../src/random/keys.js';
+import { normal } from '../../../src/random/normal.js';
 import { Tensor, tensor } from '../../../src/tensor/tensor.js';
 import raw from '../../fixtures/priorsense/priorsense.json' with { type: 'json' };
 
@@ -97,6 +99,17 @@ describe('powerscaleSensitivity from a model', () => {
       'mu            0.031      0.078  -',
       'sigma         0.170      0.183  potential prior-likelihood conflict',
     ]);
+  });
+
+  it('warns when a few draws dominate the weights (Pareto k̂ above the threshold)', () => {
+    // 400 draws; the log likelihood spread so wide (sd 3000) that 1% power-scaling gives log weights of sd 30
+    const z = normal(key(7), [400, 1]), mu = normal(key(8), [400, 1]);
+    const ll = new Tensor(Float64Array.from(z.data as Float64Array, (v) => 3000 * v), [400, 1]);
+    const ps = powerscaleSensitivity({ mu }, { logPrior: z, logLikelihood: ll });
+    expect(Math.max(ps.paretoK.likelihood!.lower, ps.paretoK.likelihood!.upper)).toBeGreaterThan(ps.paretoKThreshold);
+    expect(ps.warnings).toHaveLength(1);
+    expect(ps.warnings[0]).toMatch(/likelihood power-scaling weights.*unreliable/);
+    expect(String(ps)).toContain(ps.warnings[0]);
   });
 
   it('bad input names powerscaleSensitivity and the argument', () => {
