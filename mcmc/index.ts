@@ -56,6 +56,9 @@ export {
 export { hdi, type HdiOptions } from './diagnostics/hdi.js';
 export { looPit, type LooPitOptions } from './diagnostics/loo-pit.js';
 export {
-  samplePriorPredictive, samplePosteriorPredictive, logLikelihood, pointwiseLogProb, computeDeterministics,
+  samplePriorPredictive, samplePosteriorPredictive, logLikelihood, logPrior, pointwiseLogProb, computeDeterministics,
   type PredictiveModel, type PosteriorDraws, type PriorPredictiveOptions, type PosteriorPredictiveOptions,
 } from './predictive.js';
+export {
+  sbc, type SbcOptions, type SbcResult, type SbcStatsRow, type SbcBackendDiagnostics, type SbcWarning, type SbcSamplerOptions,
+} from './sbc.js';

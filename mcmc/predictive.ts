@@ -18,6 +18,8 @@
  */
 import { checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
 import { foldIn, sanitizeSeed, zerosSeed, type Seed } from '../src/samplers/seeds.js';
+import { add } from '../src/tensor/ops/elementwise.js';
+import { sum } from '../src/tensor/ops/reduce.js';
 import { transpose } from '../src/tensor/ops/shape.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Distribution } from '../distributions/distribution.js';
@@ -407,6 +409,66 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
   };
   perDraw(jd, table, pinnedValues, pointwise, observedNames, stacks);
   return Object.fromEntries(observedNames.map((n, j) => [n, stacks[j]!.tensor()]));
+}
+
+/**
+ * The log prior density of each posterior draw: the sum of the unpinned (latent) nodes' log
+ * densities given their parents, at that draw (in constrained space, no Jacobian), for draw t of
+ * chain c — the `lprior` of priorsense, for {@link powerscaleSensitivity} beside
+ * {@link logLikelihood}. The observed nodes are the pinned ones, as in `logLikelihood`.
+ *
+ * @param model - the joint distribution (or pinned to its data).
+ * @param draws - posterior draws `[draws, chains, ...event]` per unpinned node.
+ * @param pins - the observed data by node name (optional for a pinned model; adds to its pins).
+ * @returns `[draws, chains]` (float64).
+ * @throws {TypeError} for a model that is not a joint distribution, or draws that are not tensors.
+ * @throws {RangeError} for no observed node, a node with neither draws nor data, names of unknown
+ *   nodes, draws without a shared `[draws, chains]` lead.
+ * @example
+ * import { JointDistributionNamed, Normal, Sample } from 'stochax/distributions';
+ * import { logPrior, windowedAdaptiveNuts } from 'stochax/mcmc';
+ * const model = new JointDistributionNamed({
+ *   mu: new Normal({ loc: 0, scale: 10 }),
+ *   y: ({ mu }) => new Sample({ distribution: new Normal({ loc: mu, scale: 1 }), sampleShape: 3 }),
+ * });
+ * const y = [1.2, 0.7, 2.1];
+ * const { draws } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
+ * logPrior(model, draws, { y }).shape;   // [1000, 4]
+ */
+export function logPrior(model: PredictiveModel, draws: PosteriorDraws, pins?: PartialValues): Tensor {
+  const fn = 'logPrior';
+  const { jd, pinned } = jointOf(fn, model);
+  const names = jd.nodeNames;
+  let full: JointDistributionPinned<StructKind>;
+  if (pins === undefined) {
+    if (pinned === undefined) fail('type', fn, 'pins', `must give the observed data (model "${jd.name}" is not pinned)`, pins);
+    full = pinned;
+  } else {
+    if (isPlainObject(pins)) {
+      const unknown = Object.keys(pins).filter((k) => !names.includes(k));
+      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, pins);
+    }
+    full = pinned === undefined ? jd.experimentalPin(pins) : pinned.experimentalPin(pins);
+  }
+  const latent = names.map((_, i) => i).filter((i) => !full.isPinned(i));
+  if (latent.length === names.length) fail('range', fn, 'pins', 'must pin at least one observed node', pins);
+  const table = drawTable(fn, jd, full, draws);
+  const missing = latent.filter((i) => !table.nodes.has(i)).map((i) => names[i]!);
+  if (missing.length > 0) fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')} (every unpinned node needs draws)`, Object.keys(draws));
+  const stack = new Stacker(fn, 'the log prior', [table.draws, table.chains]);
+  const total = (values: readonly (Tensor | undefined)[]): Record<string, Tensor> => {
+    const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });   // every node given: nothing is drawn
+    let lp: Tensor | undefined;
+    for (const i of latent) {
+      const d = Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!;
+      let l = d.logProb(values[i]!);
+      if (l.ndim > 0) l = sum(l);   // a node with batch dims: its elements are independent
+      lp = lp === undefined ? l : add(lp, l);
+    }
+    return { lprior: lp!.dtype === 'float64' ? lp! : lp!.astype('float64') };
+  };
+  perDraw(jd, table, names.map((n) => full.pins[n]), total, ['lprior'], [stack]);
+  return stack.tensor();
 }
 
 // ---- derived values --------------------------------------------------------------------------

@@ -16,6 +16,8 @@ export { flattenParameters, type FlatParameter, type ChainSeries, type ReportDra
 export { sampleStats, statValues, arvizStatName, traceKey, type SampleStat } from './sample-stats.js';
 export { tracePlot, type TracePlotOptions } from './plots/trace.js';
 export { rankPlot, ranks, type RankPlotOptions } from './plots/rank.js';
+export { sbcRankHistogram, type SbcRankHistogramOptions } from './plots/sbc-rank.js';
+export { sbcReportHtml } from './sbc-report.js';
 export { histogramPlot, type HistogramPlotOptions } from './plots/histogram.js';
 export { gaussianKde, scottBandwidth } from './plots/kde.js';
 export { autocorrelation, autocorrelationPlot, type AutocorrelationPlotOptions } from './plots/autocorrelation.js';
