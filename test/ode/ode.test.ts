@@ -110,7 +110,7 @@ describe('sensitivities (the gradient of Σ w·y(tₖ) in y0 and θ) vs central 
       const w = tensor(p.ts.map((_, k) => p.y0.map((_, i) => 1 + 0.1 * k - 0.3 * i)));
       const f = (y0: unknown, theta: unknown) => sum(mul(w, solver(RHS[name]!, y0 as number[], p.t0, p.ts, theta as number[], opts)));
       const [, [gy0, gth]] = valueAndGrad(f, [0, 1])(p.y0, p.theta) as [Tensor, Tensor[]];
-      const [fy0, fth] = finiteDifferences((a, b) => f(a, b).item(), p.y0, p.theta, 1e-6);
+      const [fy0, fth] = finiteDifferences((a, b) => f(a, b).item() as number, p.y0, p.theta, 1e-6);
       const got = [...(gy0!.toArray() as number[]), ...(gth!.toArray() as number[])], want = [...fy0!, ...fth!];
       const scale = Math.max(...want.map(Math.abs));
       for (let j = 0; j < got.length; j++) expect(Math.abs(got[j]! - want[j]!), `coordinate ${j}: ${got[j]} vs ${want[j]}`).toBeLessThan(tol * scale);
@@ -122,7 +122,7 @@ describe('sensitivities (the gradient of Σ w·y(tₖ) in y0 and θ) vs central 
     const f = (y0: unknown, theta: unknown) => sum(odeRk45(RHS.lotkaVolterra!, y0 as number[], 0, p.ts, theta as number[]));
     const [, [, both]] = valueAndGrad(f, [0, 1])(p.y0, p.theta) as [Tensor, Tensor[]];
     const [, only] = valueAndGrad(f, 1)(p.y0, p.theta) as [Tensor, Tensor];
-    expect(Array.from(only.data)).toEqual(Array.from(both!.data));
+    expect(Array.from(only.data as Float64Array)).toEqual(Array.from(both!.data as Float64Array));
   });
 });
 
@@ -138,8 +138,8 @@ describe('one traced op: compiled = tape, bit for bit; portable to workers', () 
     c.run(true);
     const [v, [gy, gt]] = valueAndGrad(model, [0, 1])(y0, theta) as [Tensor, Tensor[]];
     expect(c.outputs[0]![0]).toBe(v.item());
-    expect(Array.from(c.grads[0]!)).toEqual(Array.from(gy!.data));
-    expect(Array.from(c.grads[1]!)).toEqual(Array.from(gt!.data));
+    expect(Array.from(c.grads[0]!)).toEqual(Array.from(gy!.data as Float64Array));
+    expect(Array.from(c.grads[1]!)).toEqual(Array.from(gt!.data as Float64Array));
     expect(c.program.trace.nodes.filter((n) => n.op?.name === 'odeRk45')).toHaveLength(1);
   });
 
