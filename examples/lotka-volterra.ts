@@ -21,7 +21,7 @@
 import { fileURLToPath } from 'node:url';
 import { Independent, JointDistributionNamed, LogNormal, Sample, TruncatedNormal } from '../distributions/index.js';
 import { summary, windowedAdaptiveNuts, type Summary } from '../mcmc/index.js';
-import { gather, log, mul, odeRk45, stack, sub, tensor, type Tensor } from '../src/index.js';
+import { gather, log, mul, odeRk45, stack, sub, tensor, type OdeOptions, type Tensor } from '../src/index.js';
 
 /** Years after 1900 of the pelt counts. */
 export const ts = tensor([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
@@ -40,11 +40,14 @@ export function dzdt(_t: Tensor, z: Tensor, theta: Tensor): Tensor {
   return stack([mul(sub(alpha, mul(beta, v)), u), mul(sub(mul(delta, u), gamma), v)]);
 }
 
-/** Stan's `integrate_ode_rk45(dz_dt, z_init, 0, ts, theta, ..., 1e-5, 1e-3, 5e2)`. */
-export const solve = (zInit: Tensor, theta: Tensor): Tensor =>
-  odeRk45(dzdt, zInit, 0, ts, theta, { relativeTolerance: 1e-5, absoluteTolerance: 1e-3, maxNumSteps: 500 });
+/** Stan's settings: `integrate_ode_rk45(dz_dt, z_init, 0, ts, theta, ..., 1e-5, 1e-3, 5e2)`. */
+export const STAN_SETTINGS: OdeOptions = { relativeTolerance: 1e-5, absoluteTolerance: 1e-3, maxNumSteps: 500 };
 
-export const model = new JointDistributionNamed({
+/** z(ts) from z(0) = zInit. */
+export const solve = (zInit: Tensor, theta: Tensor, options: OdeOptions = STAN_SETTINGS): Tensor => odeRk45(dzdt, zInit, 0, ts, theta, options);
+
+/** The model with the ODE solved at `options` (Stan's settings by default). */
+export const lotkaVolterra = (options: OdeOptions = STAN_SETTINGS) => new JointDistributionNamed({
   theta: new Independent({
     distribution: new TruncatedNormal({ loc: [1, 0.05, 1, 0.05], scale: [0.5, 0.05, 0.5, 0.05], low: 0, high: [10, 1, 10, 1] }),
     reinterpretedBatchNdims: 1,
@@ -53,10 +56,12 @@ export const model = new JointDistributionNamed({
   sigma: new Sample({ distribution: new LogNormal({ loc: -1, scale: 1 }), sampleShape: 2 }),
   yInit: (zInit: Tensor, sigma: Tensor) => new Independent({ distribution: new LogNormal({ loc: log(zInit), scale: sigma }), reinterpretedBatchNdims: 1 }),
   y: (theta: Tensor, zInit: Tensor, sigma: Tensor) => new Independent({
-    distribution: new LogNormal({ loc: log(solve(zInit, theta)), scale: sigma }),
+    distribution: new LogNormal({ loc: log(solve(zInit, theta, options)), scale: sigma }),
     reinterpretedBatchNdims: 2,
   }),
 }, { name: 'LotkaVolterra' });
+
+export const model = lotkaVolterra();
 
 export const pins = { yInit, y };
 
