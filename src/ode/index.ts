@@ -12,7 +12,7 @@ import { applyLowering, asTensor, numbers, type TensorLike } from '../tensor/cor
 import { kernelFactory, type Lowering } from '../tensor/lowering.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { compileRhs, RhsEval, type OdeRhs, type RhsGradient } from './rhs.js';
-import { solveDopri5, solveRosenbrock23, type OdeSetup } from './solvers.js';
+import { replayDopri5, solveDopri5, solveRosenbrock23, StepLog, type OdeSetup } from './solvers.js';
 
 export { OdeError } from './solvers.js';
 export type { OdeRhs } from './rhs.js';
@@ -34,21 +34,42 @@ const NAMES = { rk45: 'odeRk45', rosenbrock23: 'odeRosenbrock23' } as const;
 /** The compiled right-hand sides this thread already has, by their portable form (so remaking a kernel does not compile again). */
 const imported = new WeakMap<PortableProgram, RhsGradient>();
 
-/** The op's kernel: out [T·n] ← the solution; backward: the vector–Jacobian product for y0 and θ by forward sensitivities. */
+/** Whether a and b hold the same bits (−0 ≠ 0, NaN = NaN). */
+function sameBits(a: ArrayLike<number>, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < b.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/**
+ * The op's kernel: out [T·n] ← the solution; backward: the vector–Jacobian product for y0 and θ by
+ * forward sensitivities. Dormand–Prince's forward pass logs its accepted steps, and a backward
+ * pass at the same (y0, θ) replays them (the same bits as solving again, without the states'
+ * stages); elsewhere the backward pass solves with sensitivities.
+ */
 function odeLowering(method: Method, vg: RhsGradient, setup: OdeSetup): Lowering {
   const solve = SOLVERS[method];
   const rhs = new RhsEval(vg, setup.n, setup.p);
   const scratch = new Float64Array(setup.ts.length * setup.n);
+  const log = method === 'rk45' ? new StepLog(setup.n) : null;
+  const loggedY0 = new Float64Array(setup.n), loggedTheta = new Float64Array(setup.p);
+  let logged = false;
   return {
     name: NAMES[method],
     forward(ins, out) {
-      solve(setup, rhs, ins[0]!, ins[1]!, out as Float64Array, null);
+      if (log === null) { solve(setup, rhs, ins[0]!, ins[1]!, out as Float64Array, null); return; }
+      logged = false;
+      log.clear();
+      solveDopri5(setup, rhs, ins[0]!, ins[1]!, out as Float64Array, null, log);
+      loggedY0.set(ins[0]!); loggedTheta.set(ins[1]!);
+      logged = true;
     },
     backward(g, ins, _out, parts) {
       const gy0 = parts[0] ?? null, gTheta = parts[1] ?? null;
       if (gy0 !== null) gy0.fill(0);
       if (gTheta !== null) gTheta.fill(0);
-      solve(setup, rhs, ins[0]!, ins[1]!, scratch, { g, gy0, gTheta });
+      if (log !== null && logged && sameBits(ins[0]!, loggedY0) && sameBits(ins[1]!, loggedTheta)) replayDopri5(setup, rhs, log, ins[1]!, { g, gy0, gTheta });
+      else solve(setup, rhs, ins[0]!, ins[1]!, scratch, { g, gy0, gTheta });
     },
   };
 }

@@ -128,7 +128,7 @@ const DP_A: readonly (readonly number[])[] = [[], [A21], [A31, A32], [A41, A42, 
  * shrinks by max(0.9·err^(−1/3), 0.2), an accepted one with err < 1/2 grows by 0.9·err^(−1/5)
  * (err floored at 5⁻⁵, so at most 5×).
  */
-export function solveDopri5(setup: OdeSetup, rhs: RhsEval, y0: ArrayLike<number>, theta: ArrayLike<number>, out: Float64Array, sens: SensitivityRequest | null): void {
+export function solveDopri5(setup: OdeSetup, rhs: RhsEval, y0: ArrayLike<number>, theta: ArrayLike<number>, out: Float64Array, sens: SensitivityRequest | null, log: StepLog | null = null): void {
   const { fn, n, p, ts } = setup;
   const rtol = setup.relativeTolerance, atol = setup.absoluteTolerance;
   rhs.setTheta(theta);
@@ -180,21 +180,8 @@ export function solveDopri5(setup: OdeSetup, rhs: RhsEval, y0: ArrayLike<number>
         continue;
       }
       rejects = 0;
-      if (s !== null) {
-        // The sensitivity stages over the accepted step's stage states: K_j = J(Y_j)·S_j + B(Y_j), S_j = S + h·Σ a_jl·K_l.
-        for (let j = 0; j < 6; j++) {
-          const aj = DP_A[j]!;
-          for (let q = 0; q < n * m; q++) {
-            let v = 0;
-            for (let l = 0; l < aj.length; l++) v += aj[l]! * sK[l]![q]!;
-            sTmp[q] = j === 0 ? s[q]! : s[q]! + hs * v;
-          }
-          rhs.jacobian(t + DP_C[j]! * hs, stageY[j]!, 0, fv, jy, jp, null);
-          sensRhs(n, p, cols!, jy, jp, sTmp, sK[j]!);
-        }
-        for (let q = 0; q < n * m; q++) s[q] = s[q]! + hs * (B1 * sK[0]![q]! + B3 * sK[2]![q]! + B4 * sK[3]![q]! + B5 * sK[4]![q]! + B6 * sK[5]![q]!);
-        if (!finite(s)) throw new OdeError(`${fn}: the sensitivities are not finite near t = ${fmt(t)}`);
-      }
+      if (s !== null) dopriSensitivityStep(fn, rhs, n, p, cols!, t, hs, stageY, 0, s, sTmp, sK, fv, jy, jp);
+      if (log !== null) log.push(t, hs, tNew >= tOut ? k : -1, stageY);
       t = tNew;
       y.set(yNew);
       k1.set(k7);
@@ -205,6 +192,67 @@ export function solveDopri5(setup: OdeSetup, rhs: RhsEval, y0: ArrayLike<number>
     }
     for (let i = 0; i < n; i++) out[k * n + i] = y[i]!;
     if (s !== null) accumulate(n, cols!, sens!, k, s);
+  }
+}
+
+/**
+ * One accepted step's sensitivity stages over its stage states (stageY[j], or the log's flat
+ * record at offset `off` when stageY is a Float64Array): K_j = J(Y_j)·S_j + B(Y_j),
+ * S_j = S + h·Σ a_jl·K_l, then S ← S + h·Σ b_j·K_j.
+ */
+function dopriSensitivityStep(fn: string, rhs: RhsEval, n: number, p: number, cols: Columns, t: number, hs: number,
+  stageY: readonly Float64Array[] | Float64Array, off: number, s: Float64Array, sTmp: Float64Array, sK: readonly Float64Array[],
+  fv: Float64Array, jy: Float64Array, jp: Float64Array): void {
+  const m = cols.m;
+  for (let j = 0; j < 6; j++) {
+    const aj = DP_A[j]!;
+    for (let q = 0; q < n * m; q++) {
+      let v = 0;
+      for (let l = 0; l < aj.length; l++) v += aj[l]! * sK[l]![q]!;
+      sTmp[q] = j === 0 ? s[q]! : s[q]! + hs * v;
+    }
+    if (stageY instanceof Float64Array) rhs.jacobian(t + DP_C[j]! * hs, stageY, off + j * n, fv, jy, jp, null);
+    else rhs.jacobian(t + DP_C[j]! * hs, stageY[j]!, 0, fv, jy, jp, null);
+    sensRhs(n, p, cols, jy, jp, sTmp, sK[j]!);
+  }
+  for (let q = 0; q < n * m; q++) s[q] = s[q]! + hs * (B1 * sK[0]![q]! + B3 * sK[2]![q]! + B4 * sK[3]![q]! + B5 * sK[4]![q]! + B6 * sK[5]![q]!);
+  if (!finite(s)) throw new OdeError(`${fn}: the sensitivities are not finite near t = ${fmt(t)}`);
+}
+
+/**
+ * The accepted steps of a Dormand–Prince solve without sensitivities (time, step, the output
+ * index it lands on or −1, and its six stage states), so that the sensitivities at the same point
+ * replay them ({@link replayDopri5}) instead of solving for the states again.
+ */
+export class StepLog {
+  data = new Float64Array(0);
+  length = 0;
+  constructor(readonly n: number) {}
+  get stride(): number { return 3 + 6 * this.n; }
+  clear(): void { this.length = 0; }
+  push(t: number, hs: number, k: number, stageY: readonly Float64Array[]): void {
+    const w = this.stride, n = this.n;
+    if ((this.length + 1) * w > this.data.length) { const d = new Float64Array(Math.max(64 * w, 2 * this.data.length)); d.set(this.data); this.data = d; }
+    const o = this.length * w, d = this.data;
+    d[o] = t; d[o + 1] = hs; d[o + 2] = k;
+    for (let j = 0; j < 6; j++) d.set(stageY[j]!, o + 3 + j * n);
+    this.length++;
+  }
+}
+
+/** The sensitivities of the solve `log` recorded at (y0, θ): the same bits as `solveDopri5` with `sens` at that point. */
+export function replayDopri5(setup: OdeSetup, rhs: RhsEval, log: StepLog, theta: ArrayLike<number>, sens: SensitivityRequest): void {
+  const { fn, n, p } = setup;
+  rhs.setTheta(theta);
+  const cols = columns(setup, sens), m = cols.m;
+  const s = initialS(n, cols), sTmp = new Float64Array(n * m), sK = Array.from({ length: 6 }, () => new Float64Array(n * m));
+  const fv = new Float64Array(n), jy = new Float64Array(n * n), jp = new Float64Array(n * p);
+  const w = log.stride, d = log.data;
+  for (let r = 0; r < log.length; r++) {
+    const o = r * w;
+    dopriSensitivityStep(fn, rhs, n, p, cols, d[o]!, d[o + 1]!, d, o + 3, s, sTmp, sK, fv, jy, jp);
+    const k = d[o + 2]!;
+    if (k >= 0) accumulate(n, cols, sens, k, s);
   }
 }
 
