@@ -4,7 +4,7 @@
 // test/fixtures/posteriordb/hudson_lynx_hare-lotka_volterra.json, made by extract.mjs). With bulk
 // ESS ≳ 1000 per quantity the mean's Monte Carlo error is ≲ 0.03 sd, so 0.25 sd is > 8 MCSE (false
 // failure < 1e-15 per quantity for a correct sampler); the sd ratio check is [0.8, 1.25].
-// Minutes on one core (the gradient is ~1–3 ms).
+// ~20 min on the shared 2-core VM at load 16–19 (1229 s; the gradient is ~1–4 ms).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fit } from '../../examples/lotka-volterra.js';
