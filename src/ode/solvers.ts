@@ -24,7 +24,8 @@ import type { RhsEval } from './rhs.js';
  * (mcmc/internal/rejections.ts) as Stan does for its ODE solvers' domain errors.
  *
  * @example
- * try { odeRk45(f, [1], 0, [1e9], [1], { maxNumSteps: 10 }); } catch (e) { e instanceof OdeError; } // true
+ * // y′ = y from y = 1 to t = 1000 in at most 10 steps: more than maxNumSteps.
+ * try { odeRk45((t, y) => y, [1], 0, [1000], [], { maxNumSteps: 10 }); } catch (e) { e instanceof OdeError; } // true
  */
 export class OdeError extends Error {
   override readonly name = 'OdeError';

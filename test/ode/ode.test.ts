@@ -3,9 +3,12 @@
 // finite differences of the solution, compiled against the tape bit for bit, the portable kernel,
 // failures as OdeError, and bad input. Deterministic (no random draws); ~3 s.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { compileGradient, exportCompiled, importCompiled } from '../../src/compile/index.js';
-import '../../src/compile/portable-ops.js';   // the registry of library functions (the samplers load it)
+import '../../mcmc/nuts/stan/portable-catalogue.js';   // the registry of library functions, as the samplers and workers load it
 import {
   OdeError, add, gather, mul, neg, odeRk45, odeRosenbrock23, square, stack, sub, sum, tensor, valueAndGrad, type Tensor,
 } from '../../src/index.js';
@@ -172,6 +175,31 @@ describe('one traced op: compiled = tape, bit for bit; portable to workers', () 
     const g1 = new Float64Array(6), g2 = new Float64Array(6);
     expect(vg(x, g1)).toBe(c.valueAndGrad!(x, g2));
     expect(Array.from(g1)).toEqual(Array.from(g2));
+  });
+});
+
+describe('a compiled model with odeRk45 rebuilt in a worker thread', () => {
+  it('gives the same value and gradient bits (test/compile/fixtures/portable-worker.ts rebuilds it)', async () => {
+    const p = problem('lotkaVolterra');
+    const model = (y0: Tensor, theta: Tensor) => sum(square(sub(odeRk45(RHS.lotkaVolterra!, y0, 0, p.ts, theta), tensor(p.solution))));
+    const c = compileGradient('test', model, [tensor([31, 5.5]), tensor([0.5, 0.03, 0.85, 0.025])]);
+    const e = exportCompiled(c);
+    if (!e.ok) throw new Error(e.reason);
+    const xs = [Float64Array.of(33, 6, 0.55, 0.028, 0.8, 0.024), Float64Array.of(25, 8, 0.7, 0.04, 0.6, 0.02)];
+    const want = xs.map((x) => { const g = new Float64Array(6); return [c.valueAndGrad!(x, g), ...g]; });
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    const worker = new Worker(`const { workerData } = require('node:worker_threads');
+import(workerData.tsx).then((t) => { t.register(); return import(workerData.entry); });`, { eval: true, workerData: { tsx, entry: new URL('../compile/fixtures/portable-worker.ts', import.meta.url).href } });
+    try {
+      const got = await new Promise<{ results?: { value: number; grad: Float64Array }[]; error?: string }>((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage({ program: e.program, points: xs });
+      });
+      expect(got.error).toBeUndefined();
+      expect(got.results!.map((r) => [r.value, ...r.grad])).toEqual(want);
+    } finally {
+      await worker.terminate();
+    }
   });
 });
 
