@@ -1,7 +1,7 @@
 // odeRk45 and odeRosenbrock23 (src/ode/): solutions against scipy's solve_ivp at tolerance 1e-12
 // (test/fixtures/ode/solve-ivp.json, made by generate.py beside it), sensitivities against central
 // finite differences of the solution, compiled against the tape bit for bit, the portable kernel,
-// failures as OdeError, and bad input. Deterministic (no random draws); ~3 s.
+// failures as OdeError, a worker thread, and bad input. Deterministic (no random draws); ~10 s.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
