@@ -15,4 +15,5 @@ export type { GeneratorJSON, GeneratorSeed, StatefulRngOptions } from './generat
 export { configure, getModes, type ConfigureOptions, type Modes } from './config.js';
 export * from './tensor/index.js';
 export { jit } from './compile/index.js';
+export { odeRk45, odeRosenbrock23, OdeError, type OdeOptions, type OdeRhs } from './ode/index.js';
 export * as prng from './prng/index.js';
