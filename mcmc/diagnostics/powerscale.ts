@@ -11,7 +11,7 @@ import { detExp, detLog } from '../../src/math/index.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { componentChains, drawsLayout, float64Values, isPartRecord, toTensor } from './draws.js';
 import { essTailOf } from './internal/arviz-stats.js';
-import { gpdFit, gpdQuantile, logSumExp } from './internal/psis.js';
+import { gpdFit, gpdQuantile, logSumExp, paretoKThreshold } from './internal/psis.js';
 import { label } from './summary.js';
 
 const FN = 'powerscaleSensitivity';
@@ -183,7 +183,7 @@ export function powerscaleSensitivity(draws: Readonly<Record<string, unknown>>, 
       : p > threshold && l < threshold ? 'potential strong prior / weak likelihood' : '-';
     return { variable: v.name, prior: p, likelihood: l, diagnosis };
   });
-  return new PowerscaleSensitivityResult(rows, paretoK, Math.min(1 - 1 / Math.log10(S), 0.7), threshold);
+  return new PowerscaleSensitivityResult(rows, paretoK, paretoKThreshold(S), threshold);
 }
 
 /** One log density per draw, chain-major (c·N + t), summed over trailing dims and over a record's parts. */
