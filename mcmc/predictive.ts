@@ -18,14 +18,13 @@
  */
 import { checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
 import { foldIn, sanitizeSeed, zerosSeed, type Seed } from '../src/samplers/seeds.js';
-import { transpose } from '../src/tensor/ops/shape.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Distribution } from '../distributions/distribution.js';
-import { Independent } from '../distributions/independent.js';
 import { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type StructKind, type ValueLike } from '../distributions/joint/values.js';
-import { Sample } from '../distributions/sample.js';
+import { pointwiseLogProb } from '../distributions/joint/pointwise-log-prob.js';
+import { MISSING_SUFFIX } from '../distributions/joint/impute-missing.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
@@ -162,7 +161,9 @@ function drawTable(fn: string, jd: JointDistribution<StructKind>, pinned: JointD
   } else if (isPlainObject(draws)) {
     // Derived values (`deterministic`) may come along with the draws; they are recomputed, not read.
     const derived = jd.deterministicNames;
-    const unknown = Object.keys(draws).filter((k) => !names.includes(k) && !derived.includes(k));
+    // So may the imputed missing values (`y_missing`) of a model run with NaN in its data; they are not this model's nodes.
+    const imputed = (k: string) => k.endsWith(MISSING_SUFFIX) && names.includes(k.slice(0, -MISSING_SUFFIX.length));
+    const unknown = Object.keys(draws).filter((k) => !names.includes(k) && !derived.includes(k) && !imputed(k));
     if (unknown.length > 0) fail('range', fn, 'draws', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, draws);
     for (const [k, v] of Object.entries(draws)) if (names.includes(k)) add(names.indexOf(k), `draws.${k}`, v);
   } else {
@@ -314,32 +315,7 @@ export function samplePosteriorPredictive(model: PredictiveModel, draws: Posteri
 
 // ---- pointwise log-likelihood --------------------------------------------------------------
 
-/**
- * log p(x) per observation: the distribution's log density with `Independent` and `Sample`
- * wrappers opened, so the dims they sum over stay (an `Independent(Normal, 1)` over 8
- * observations gives 8 numbers; a multivariate normal's vector stays one observation).
- * Shape: batch dims, then the opened event dims in the value's order.
- *
- * @example
- * import { tensor } from 'stochax';
- * import { Independent, Normal } from 'stochax/distributions';
- * import { pointwiseLogProb } from 'stochax/mcmc';
- * const d = new Independent({ distribution: new Normal({ loc: [0, 0, 0], scale: 1 }), reinterpretedBatchNdims: 1 });
- * d.logProb([0, 1, 2]).shape;                       // []: one number for the whole event
- * pointwiseLogProb(d, tensor([0, 1, 2])).shape;     // [3]: log φ(0), log φ(1), log φ(2)
- */
-export function pointwiseLogProb(d: Distribution, x: Tensor): Tensor {
-  if (d instanceof Independent) return pointwiseLogProb(d.distribution, x);
-  if (d instanceof Sample) {
-    const b = d.batchShape.length, s = d.sampleShape.length;
-    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
-    // x is [...B, ...S, ...E]; the inner distribution wants the iid dims in front: [...S, ...B, ...E]
-    const inner = pointwiseLogProb(d.distribution, s === 0 || b === 0 ? x : transpose(x, [...range(b, b + s), ...range(0, b), ...range(b + s, x.ndim)]));
-    // inner is [...S, ...B, ...opened]; back to [...B, ...S, ...opened]
-    return s === 0 || b === 0 ? inner : transpose(inner, [...range(s, s + b), ...range(0, s), ...range(s + b, inner.ndim)]);
-  }
-  return d.logProb(x);
-}
+export { pointwiseLogProb } from '../distributions/joint/pointwise-log-prob.js';
 
 /**
  * The pointwise log-likelihood of the observed nodes, per draw, chain and observation
@@ -373,19 +349,21 @@ export function pointwiseLogProb(d: Distribution, x: Tensor): Tensor {
  */
 export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pins?: PartialValues): Record<string, Tensor> {
   const fn = 'logLikelihood';
-  const { jd, pinned } = jointOf(fn, model);
-  const names = jd.nodeNames;
+  const { jd: given, pinned } = jointOf(fn, model);
   let full: JointDistributionPinned<StructKind>;
   if (pins === undefined) {
-    if (pinned === undefined) fail('type', fn, 'pins', `must give the observed data (model "${jd.name}" is not pinned)`, pins);
+    if (pinned === undefined) fail('type', fn, 'pins', `must give the observed data (model "${given.name}" is not pinned)`, pins);
     full = pinned;
   } else {
     if (isPlainObject(pins)) {
-      const unknown = Object.keys(pins).filter((k) => !names.includes(k));
-      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, pins);
+      const unknown = Object.keys(pins).filter((k) => !given.nodeNames.includes(k));
+      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${given.name}": ${unknown.join(', ')} (its nodes are ${given.nodeNames.join(', ')})`, pins);
     }
-    full = pinned === undefined ? jd.experimentalPin(pins) : pinned.experimentalPin(pins);
+    full = pinned === undefined ? given.experimentalPin(pins) : pinned.experimentalPin(pins);
   }
+  // Pins with missing values (NaN) pin a model with `y_missing` nodes added: that is the model run here.
+  const jd = full.distribution as JointDistribution<StructKind>;
+  const names = jd.nodeNames;
   const observed = names.map((_, i) => i).filter((i) => full.isPinned(i));
   if (observed.length === 0) fail('range', fn, 'pins', 'must pin at least one observed node', pins);
   const table = drawTable(fn, jd, full, draws);
@@ -448,18 +426,20 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
  */
 export function computeDeterministics(model: PredictiveModel, draws: PosteriorDraws, pins?: PartialValues): Record<string, Tensor> {
   const fn = 'computeDeterministics';
-  const { jd, pinned } = jointOf(fn, model);
-  const derivedNames = jd.deterministicNames;
+  const { jd: given, pinned } = jointOf(fn, model);
+  const derivedNames = given.deterministicNames;
   if (derivedNames.length === 0) return {};
-  const names = jd.nodeNames;
   let full = pinned;
   if (pins !== undefined) {
     if (isPlainObject(pins)) {
-      const unknown = Object.keys(pins).filter((k) => !names.includes(k));
-      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, pins);
+      const unknown = Object.keys(pins).filter((k) => !given.nodeNames.includes(k));
+      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${given.name}": ${unknown.join(', ')} (its nodes are ${given.nodeNames.join(', ')})`, pins);
     }
-    full = pinned === undefined ? jd.experimentalPin(pins) : pinned.experimentalPin(pins);
+    full = pinned === undefined ? given.experimentalPin(pins) : pinned.experimentalPin(pins);
   }
+  // Pins with missing values (NaN) pin a model with `y_missing` nodes added: that is the model run here.
+  const jd = (full?.distribution ?? given) as JointDistribution<StructKind>;
+  const names = jd.nodeNames;
   const table = drawTable(fn, jd, full, draws);
   const pinnedValues = names.map((n, i) => (table.nodes.has(i) ? undefined : full?.pins[n]));
   const missing = names.filter((_, i) => pinnedValues[i] === undefined && !table.nodes.has(i));

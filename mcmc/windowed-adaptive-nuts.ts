@@ -15,7 +15,8 @@ import type { StructKind } from '../distributions/joint/values.js';
 import { checkResume, perChainNuts, resumeSeed } from './nuts/stan/windowed.js';
 import { runSteps } from './nuts/stan/per-chain.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
-import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
+import { warningHooks, withWarnings, type WarningHooks } from './diagnostics/warning-hooks.js';
+import { imputedNodes } from '../distributions/joint/impute-missing.js';
 import { FN, positiveNumber, withDeterministics, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace } from './nuts/windowed-common.js';
 
 export type {
@@ -70,6 +71,10 @@ export type {
  * A per-chain run returns `resume`, each chain's state (plain data); `previous: result` (or an
  * aborted run's `partial`) continues the chains from there, and the pieces joined along the draws
  * axis are the run done in one go, bit for bit — in process or on `cores`.
+ *
+ * NaN in a pinned value marks missing values: node `y`'s become the latent node `y_missing`,
+ * sampled with the others and returned in `draws`, and the result's `imputed` says so (see
+ * `experimentalPin`).
  *
  * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
  * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
@@ -164,7 +169,15 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
     ? yield* perChainNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, resume)
     : pooledNuts<K>(m, o, seed, nChains, n, nDraws, thin, discardTuning, initRadius);
   const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
-  return withWarnings(warnHooks, withDeterministics(m, run), { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
+  return withWarnings(warnHooks, withImputed(warnHooks, m.pinned.distribution, withDeterministics(m, run)), { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
+}
+
+/** The result with `imputed` (pins with NaN: see `impute-missing.ts`), printed as a note with `warn: true`. */
+function withImputed<R extends object>(hooks: WarningHooks, jd: unknown, result: R): R {
+  const imputed = imputedNodes(jd);
+  if (imputed === undefined) return result;
+  if (hooks.warn) for (const m of imputed) console.warn(`${FN}: note: ${m.count} missing value${m.count === 1 ? '' : 's'} (NaN) of \`${m.node}\` sampled as \`${m.name}\``);
+  return { ...result, imputed };
 }
 
 /** A continuation's default `nDraws`: the rest of the previous run's, or 1000 after a finished one. */
