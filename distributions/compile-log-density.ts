@@ -18,7 +18,7 @@ import { flatModel, type FlatModel } from './joint/flat-model.js';
 import { JointDistribution } from './joint/joint-distribution.js';
 import { JointDistributionPinned } from './joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type Struct, type StructKind } from './joint/values.js';
-import { imputedNodes } from './joint/impute-missing.js';
+import { imputedNodes, imputeMissing } from './joint/impute-missing.js';
 
 const BRAND = Symbol.for('stochax.CompiledLogDensity');
 
@@ -322,7 +322,7 @@ export function pinModel<K extends StructKind>(fn: string, model: unknown, pins:
     const unknown = Object.keys(pins).filter((k) => !known.includes(k));
     if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${known.join(', ')})`, pins);
   }
-  const pinned = (model instanceof JointDistributionPinned ? (pins === undefined ? model : model.experimentalPin(pins)) : (model as JointDistribution<K>).experimentalPin(pins ?? {})) as JointDistributionPinned<K>;
+  const pinned = (model instanceof JointDistributionPinned ? (pins === undefined ? model : model.experimentalPin(pins)) : (imputeMissing(model as JointDistribution<StructKind>, pins ?? {}, fn) ?? (model as JointDistribution<K>).experimentalPin(pins ?? {}))) as JointDistributionPinned<K>;
   checkPins(fn, pinned as JointDistributionPinned<StructKind>);
   return pinned;
 }

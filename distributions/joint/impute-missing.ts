@@ -106,11 +106,11 @@ function maskedSum(spec: MissingSpec, lp: Tensor, keepMissing: boolean): Tensor 
 }
 
 /** The elementwise log density of `d` at `x`, checked to have one number per entry. */
-function elementwise(spec: MissingSpec, d: Distribution, x: Tensor): Tensor {
+function elementwise(spec: MissingSpec, d: Distribution, x: Tensor, fn = 'experimentalPin'): Tensor {
   const lp = pointwiseLogProb(d, x);
   const nd = spec.shape.length;
   if (lp.ndim < nd || spec.shape.some((n, k) => lp.shape[lp.ndim - nd + k] !== n)) {
-    fail('range', 'experimentalPin', `pins.${spec.node}`, `has missing values (NaN), but node \`${spec.node}\` (${d.constructor.name}) does not give one log density per entry (its pointwise log density has shape [${lp.shape.join(', ')}] for a value of shape [${spec.shape.join(', ')}]); only elementwise distributions can impute missing entries — drop the observations with missing entries`, lp.shape);
+    fail('range', fn, `pins.${spec.node}`, `has missing values (NaN), but node \`${spec.node}\` (${d.constructor.name}) does not give one log density per entry (its pointwise log density has shape [${lp.shape.join(', ')}] for a value of shape [${spec.shape.join(', ')}]); only elementwise distributions can impute missing entries — drop the observations with missing entries`, lp.shape);
   }
   return lp;
 }
@@ -318,8 +318,7 @@ function hasNaN(v: unknown): boolean {
  * @example
  * const pinned = imputeMissing(jd, { y: [1.2, NaN, 0.4] });   // unpinned: mu, sigma, y_missing ([1])
  */
-export function imputeMissing(jd: JointDistribution<StructKind>, pins: PartialValues): JointDistributionPinned<StructKind> | undefined {
-  const fn = 'experimentalPin';
+export function imputeMissing(jd: JointDistribution<StructKind>, pins: PartialValues, fn = 'experimentalPin'): JointDistributionPinned<StructKind> | undefined {
   const names = jd.nodeNames;
   const flat = jd.flattenValues(fn, 'pins', pins);
   if (!flat.some(hasNaN)) return undefined;
@@ -332,7 +331,7 @@ export function imputeMissing(jd: JointDistribution<StructKind>, pins: PartialVa
     if (!hasNaN(v) || (dists[i] as { observedPointwiseLogProb?: unknown }).observedPointwiseLogProb !== undefined) { values[node] = v; return; }
     const d = dists[i]!;
     const arg = `pins.${node}`;
-    const what = `has missing values (NaN), but node \`${node}\` is ${d.constructor.name}`;
+    const what = `has missing values (NaN), but node \`${node}\` is ${innermost(d).constructor.name}`;
     if (d.dtype !== 'float64' && d.dtype !== 'float32') fail('range', fn, arg, `${what} with ${d.dtype} values; missing values of a discrete node would be discrete latents, which NUTS cannot sample (see the discrete-latents work, issue 35) — drop the observations with missing values`, d.dtype);
     let inner: Bijector;
     const scalar = innermost(d);
@@ -359,7 +358,7 @@ export function imputeMissing(jd: JointDistribution<StructKind>, pins: PartialVa
       mask: new Tensor(Uint8Array.from(raw, (x) => (Number.isNaN(x) ? 1 : 0)), shape, 'bool'),
       scatterIndex: new Tensor(at, [raw.length], 'int32'),
     };
-    elementwise(spec, d, where(spec.mask, inner.forward(zeros(shape)), data));   // event-shaped densities fail here
+    elementwise(spec, d, where(spec.mask, inner.forward(zeros(shape)), data), fn);   // event-shaped densities fail here
     specs.set(i, spec);
     values[node] = data;
   });

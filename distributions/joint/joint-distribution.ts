@@ -452,7 +452,7 @@ export abstract class JointDistribution<K extends StructKind> {
    */
   experimentalPin(pins: PartialValues): JointDistributionPinned<K> {
     // NaN in a pinned value: its missing entries become a latent node (see impute-missing.ts).
-    return (imputeMissing(this as JointDistribution<StructKind>, pins) as JointDistributionPinned<K> | undefined) ?? new JointDistributionPinned(this, pins);
+    return (imputeMissing(this as JointDistribution<StructKind>, pins, `${this.fn}.experimentalPin`) as JointDistributionPinned<K> | undefined) ?? new JointDistributionPinned(this, pins);
   }
 
   /** The joint bijector from unconstrained reals onto every node's support (see `DefaultJointBijector`). */
