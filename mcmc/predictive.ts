@@ -15,8 +15,20 @@
  * only on the seed, its indices and that draw's values — not on how many draws or chains are
  * taken, nor on the other draws. The salts keep these keys apart from the sampler's own
  * (`foldIn(sanitizeSeed(seed), c)` per chain), so one seed can serve both.
+ *
+ * Data that can change (PyMC's `pm.Data`/`set_data`, NumPyro's model arguments): the documented
+ * way is a model factory, `const model = (x) => new JointDistributionNamed({ … })`, fitted as
+ * `windowedAdaptiveNuts(model(xTrain), { pins: { y } })` and asked for predictions at new inputs
+ * as `samplePosteriorPredictive(model(xTest), draws, { seed, deterministics: true })`. Why a
+ * function and not a mutable `model.withData(...)`/`set_data`: a closure is how JavaScript
+ * parametrises anything, so there is nothing new to learn; each model stays immutable, so the
+ * caches keyed on a model (its compiled log density, node names, derived-value names) can never
+ * describe stale data; pins work as for any model; and the draws name only the latent nodes, so
+ * they fit a model of any data size (N = 20 to fit, 7 to predict: the observed node's shape may
+ * change, the latent nodes' shapes may not). The same draws give the same predictions for the
+ * same seed.
  */
-import { checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
+import { checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
 import { foldIn, sanitizeSeed, zerosSeed, type Seed } from '../src/samplers/seeds.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Distribution } from '../distributions/distribution.js';
@@ -43,11 +55,6 @@ function jointOf(fn: string, model: unknown): { jd: JointDistribution<StructKind
   if (model instanceof JointDistributionPinned) return { jd: model.distribution as JointDistribution<StructKind>, pinned: model as JointDistributionPinned<StructKind> };
   if (model instanceof JointDistribution) return { jd: model as JointDistribution<StructKind>, pinned: undefined };
   return fail('type', fn, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
-}
-
-/** A node's value out of one `jd.sample` result, by node index. */
-function nodeValue(jd: JointDistribution<StructKind>, xs: unknown, i: number): Tensor {
-  return (Array.isArray(xs) ? xs[i] : (xs as Record<string, Tensor>)[jd.nodeNames[i]!]) as Tensor;
 }
 
 /** Stacks same-shaped per-draw tensors into `[...lead, ...shape]` (float64 unless all share an integer/bool dtype). */
@@ -256,6 +263,12 @@ export interface PosteriorPredictiveOptions {
    * replicates in the all-chains run.
    */
   readonly chains?: readonly number[];
+  /**
+   * Also return the model's derived values (`deterministic`) as computed in each replicate
+   * (default false): at new data (a model built from other inputs) these are the predictions of
+   * the mean, e.g. `mu = a + b·x` at the new x (PyMC's `var_names=['mu', 'y']`).
+   */
+  readonly deterministics?: boolean;
 }
 
 /**
@@ -268,8 +281,10 @@ export interface PosteriorPredictiveOptions {
  *
  * @param model - the joint distribution (its pins, if any, are ignored: they are what gets replicated).
  * @param draws - posterior draws `[draws, chains, ...event]` per node (`windowedAdaptiveNuts`' `draws`).
- * @param options - `seed`; `chains`, the chain index of each chain in `draws` (default 0, 1, …).
- * @returns A record by node name of the replicated nodes, each `[draws, chains, ...node shape]`.
+ * @param options - `seed`; `chains`, the chain index of each chain in `draws` (default 0, 1, …);
+ *   `deterministics`, also return the derived values (default false).
+ * @returns A record by node name of the replicated nodes, each `[draws, chains, ...node shape]`
+ *   (then the derived values, with `deterministics`).
  * @throws {TypeError} for a model that is not a joint distribution, draws that are not a record
  *   (or array, for array-structured models) of tensors, a bad seed, or an unknown option name.
  * @throws {RangeError} for draws naming unknown nodes, without a `[draws, chains]` lead, or
@@ -285,10 +300,20 @@ export interface PosteriorPredictiveOptions {
  * const { draws } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
  * const { y: yRep } = samplePosteriorPredictive(model, draws, { seed: 1 });
  * yRep.shape;        // [1000, 4, 3]: one replicated data set per draw and chain
+ * // New data: the model as a function of its inputs, fitted at x and predicting at xNew with the same draws.
+ * const line = (x: number[]) => new JointDistributionNamed({
+ *   a: new Normal({ loc: 0, scale: 5 }), b: new Normal({ loc: 0, scale: 5 }),
+ *   mu: deterministic(({ a, b }) => add(a, mul(b, tensor(x)))),
+ *   y: ({ mu }) => new Independent({ distribution: new Normal({ loc: mu, scale: 1 }), reinterpretedBatchNdims: 1 }),
+ * });
+ * const fit = windowedAdaptiveNuts(line([0, 1, 2]), { pins: { y: [0.1, 1.2, 1.9] }, seed: 0 });
+ * const atNew = samplePosteriorPredictive(line([5, 6]), fit.draws, { seed: 1, deterministics: true });
+ * atNew.y.shape;     // [1000, 4, 2]; atNew.mu: a + b·x at x = 5, 6 per draw
  */
 export function samplePosteriorPredictive(model: PredictiveModel, draws: PosteriorDraws, options?: PosteriorPredictiveOptions): Record<string, Tensor> {
   const fn = 'samplePosteriorPredictive';
-  const o = checkOptions(fn, options, ['seed', 'chains']);
+  const o = checkOptions(fn, options, ['seed', 'chains', 'deterministics']);
+  const withDerived = checkBoolean(fn, 'deterministics', o.deterministics ?? false);
   const { jd, pinned } = jointOf(fn, model);
   const table = drawTable(fn, jd, pinned, draws);
   if (o.chains !== undefined) {
@@ -303,14 +328,19 @@ export function samplePosteriorPredictive(model: PredictiveModel, draws: Posteri
   const { draws: N, chains: C } = table;
   const stacks = replicated.map((i) => new Stacker(fn, `node \`${names[i]}\``, [N, C]));
   const none: undefined[] = names.map(() => undefined);
+  const derivedNames = withDerived ? jd.deterministicNames : [];
+  const derived = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [N, C]));
   for (let c = 0; c < C; c++) {
     const chainKey = foldIn(base, o.chains?.[c] ?? c);
     for (let t = 0; t < N; t++) {
-      const xs = jd.sample([], { seed: foldIn(chainKey, t), value: asRecord(jd, drawValues(jd, table, t, c, none)) });
-      replicated.forEach((i, j) => stacks[j]!.put(t * C + c, nodeValue(jd, xs, i)));
+      const d = t * C + c;
+      // The same draws as jd.sample([], { seed, value }), with the derived values recorded on the way when asked.
+      const onDerived = withDerived ? (name: string, v: Tensor) => { derived[derivedNames.indexOf(name)]?.put(d, v); } : undefined;
+      const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(chainKey, t), drawValues(jd, table, t, c, none), onDerived);
+      replicated.forEach((i, j) => stacks[j]!.put(d, xs[i]!));
     }
   }
-  return Object.fromEntries(replicated.map((i, j) => [names[i]!, stacks[j]!.tensor()]));
+  return Object.fromEntries([...replicated.map((i, j) => [names[i]!, stacks[j]!.tensor()]), ...derivedNames.map((n, k) => [n, derived[k]!.tensor()])]);
 }
 
 // ---- pointwise log-likelihood --------------------------------------------------------------
