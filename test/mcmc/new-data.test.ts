@@ -12,7 +12,7 @@
 import { describe, expect, it } from 'vitest';
 import { add, mul, tensor, type Tensor } from '../../src/index.js';
 import { HalfNormal, Independent, JointDistributionNamed, Normal, deterministic } from '../../distributions/index.js';
-import { samplePosteriorPredictive, windowedAdaptiveNuts } from '../../mcmc/index.js';
+import { samplePosteriorPredictive, summary, windowedAdaptiveNuts } from '../../mcmc/index.js';
 
 /** The model as a function of its data: the documented way to change it. */
 const regression = (x: readonly number[]) => new JointDistributionNamed({
@@ -70,5 +70,27 @@ describe('predictions at new data with the same draws (a model factory)', () => 
     const other = samplePosteriorPredictive(test, fit.draws, { seed: 6 }).y!;
     expect(Array.from(other.data as Float64Array)).not.toEqual(Array.from(one.data as Float64Array));
     expect(samplePosteriorPredictive(regression(xTrain), fit.draws, { seed: 5 }).y!.shape).toEqual([500, 2, 20]);
+  });
+});
+
+describe('the README snippet (New data and missing values), as written', () => {
+  it('runs', () => {
+    const line = (x: number[]) => new JointDistributionNamed({
+      a: new Normal({ loc: 0, scale: 5 }),
+      b: new Normal({ loc: 0, scale: 5 }),
+      sigma: new HalfNormal({ scale: 2 }),
+      mu: deterministic(({ a, b }: { a: Tensor; b: Tensor }) => add(a, mul(b, tensor(x)))),
+      y: ({ mu, sigma }: { mu: Tensor; sigma: Tensor }) => new Independent({ distribution: new Normal({ loc: mu, scale: sigma }), reinterpretedBatchNdims: 1 }),
+    });
+    const xTrain = [0, 1, 2, 3, 4, 5];
+    const fit = windowedAdaptiveNuts(line(xTrain), { pins: { y: [0.9, 3.2, 4.8, 7.1, 9.0, 11.2] }, seed: 0 });
+    const atNew = samplePosteriorPredictive(line([6, 7.5]), fit.draws, { seed: 1, deterministics: true });
+    expect(atNew.y!.shape).toEqual([1000, 4, 2]);
+    expect(atNew.mu!.shape).toEqual([1000, 4, 2]);
+
+    const gappy = windowedAdaptiveNuts(line(xTrain), { pins: { y: [0.9, NaN, 4.8, 7.1, NaN, 11.2] }, seed: 0 });
+    expect(gappy.imputed).toEqual([{ node: 'y', name: 'y_missing', count: 2, indices: [1, 4] }]);
+    const rows = summary(gappy.draws).format().split('\n').map((l) => l.trim().split(/\s+/)[0]);
+    expect(rows).toEqual(expect.arrayContaining(['a', 'b', 'sigma', 'y_missing[0]', 'y_missing[1]']));
   });
 });
