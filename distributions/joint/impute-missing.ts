@@ -120,6 +120,8 @@ function elementwise(spec: MissingSpec, d: Distribution, x: Tensor, fn = 'experi
  * made by the wrapper model, never by users.
  */
 export class MissingValues extends Distribution {
+  /** The last elementwise log density computed, so the observed node of the same run reuses it (one evaluation, not two). @internal */
+  last: { readonly ymis: Tensor; readonly lp: Tensor } | undefined;
   constructor(readonly inner: Distribution, readonly spec: MissingSpec) {
     super('MissingValues', { name: spec.name }, true, inner.dtype);
   }
@@ -130,7 +132,9 @@ export class MissingValues extends Distribution {
     return gather(reshape(x, [n, sizeOf(this.spec.shape)]), this.spec.missing, 1);
   }
   protected override logProbImpl(ymis: Tensor): Tensor {
-    return maskedSum(this.spec, elementwise(this.spec, this.inner, mergeMissing(this.spec, this.spec.data, ymis)), true);
+    const lp = elementwise(this.spec, this.inner, mergeMissing(this.spec, this.spec.data, ymis));
+    this.last = { ymis, lp };
+    return maskedSum(this.spec, lp, true);
   }
   protected override defaultEventSpaceBijectorImpl(): Bijector {
     return new MissingEntriesBijector(elementwiseBijector(this.inner), this.spec);
@@ -142,8 +146,14 @@ export class MissingValues extends Distribution {
  * only (the missing ones are `y_missing`'s). Internal.
  */
 export class ObservedValues extends Distribution {
-  constructor(readonly inner: Distribution, readonly spec: MissingSpec, readonly missingValues: Tensor) {
+  constructor(readonly inner: Distribution, readonly spec: MissingSpec, readonly missingValues: Tensor, private readonly source?: MissingValues) {
     super('ObservedValues', { name: spec.node }, true, inner.dtype);
+  }
+  /** The elementwise log density at the merged value: the missing node's, when it was computed at the same values. */
+  private merged(y: Tensor): Tensor {
+    const last = this.source?.last;
+    if (last !== undefined && y === this.spec.data && last.ymis === this.missingValues) return last.lp;
+    return elementwise(this.spec, this.inner, mergeMissing(this.spec, y, this.missingValues));
   }
   override get eventShape(): readonly number[] { return this.spec.shape; }
   protected override batchShapeImpl(): readonly number[] { return []; }
@@ -151,11 +161,11 @@ export class ObservedValues extends Distribution {
     return reshape(this.inner.sample([n], { seed }), [n, ...this.spec.shape]);
   }
   protected override logProbImpl(y: Tensor): Tensor {
-    return maskedSum(this.spec, elementwise(this.spec, this.inner, mergeMissing(this.spec, y, this.missingValues)), false);
+    return maskedSum(this.spec, this.merged(y), false);
   }
   /** The log density of each observed entry, `[..., n_observed]` (for `pointwiseLogProb`: LOO sees the observations only). */
   observedPointwiseLogProb(y: Tensor): Tensor {
-    const lp = elementwise(this.spec, this.inner, mergeMissing(this.spec, y, this.missingValues));
+    const lp = this.merged(y);
     const lead = lp.shape.slice(0, lp.ndim - this.spec.shape.length);
     return gather(reshape(lp, [...lead, sizeOf(this.spec.shape)]), this.spec.observed, lead.length);
   }
@@ -264,8 +274,10 @@ function wrapperClass(): new (shape: ImputedShape) => ImputedModel {
         if (spec === undefined) { step = gen.next(yield y); continue; }
         const root = y instanceof RootNode;
         const d = (root ? (y as RootNode).distribution : y) as Distribution;
-        const ymis = yield (root ? new RootNode(new MissingValues(d, spec)) : new MissingValues(d, spec));
-        const yv = yield (root ? new RootNode(new ObservedValues(d, spec, ymis)) : new ObservedValues(d, spec, ymis));
+        const missingNode = new MissingValues(d, spec);
+        const ymis = yield (root ? new RootNode(missingNode) : missingNode);
+        const observedNode = new ObservedValues(d, spec, ymis, missingNode);
+        const yv = yield (root ? new RootNode(observedNode) : observedNode);
         step = gen.next(mergeMissing(spec, yv, ymis));
       }
       return step.value;
