@@ -10,7 +10,7 @@
  * false-failure rate is α = 1e-4 (two-sample KS) or |z| > 4.4 (6e-5 two-sided) for the means;
  * 7 KS checks and 3 z-tests: below 1e-3 for the file.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { add, linspace, mul, random, type Tensor } from '../../src/index.js';
 import { HalfNormal, Independent, JointDistributionNamed, Normal } from '../../distributions/index.js';
 import { mcseMean, samplePosteriorPredictive, summary, windowedAdaptiveNuts } from '../../mcmc/index.js';
@@ -74,6 +74,16 @@ describe('missing values: NaN in a pinned observation is sampled as y_missing', 
       const p = ksTwoSamplePValue(thinned(imputed.draws.y_missing!, k, 4), thinned(pp.y!, k, 4));
       expect(p, `y_missing[${k}]`).toBeGreaterThan(1e-4);
     });
+  });
+
+  it('the pooled engine imputes too; `warn: true` prints the note', () => {
+    const pooled = windowedAdaptiveNuts(regression(x), { pins: { y: yNaN }, seed: 1, adaptation: 'pooled', nChains: 2, nDraws: 50, numAdaptationSteps: 100 });
+    expect(pooled.draws.y_missing!.shape).toEqual([50, 2, 4]);
+    expect(pooled.imputed).toEqual(imputed.imputed);
+    const notes: string[] = [];
+    const spy = vi.spyOn(console, 'warn').mockImplementation((m: string) => { notes.push(m); });
+    try { windowedAdaptiveNuts(regression(x), { pins: { y: yNaN }, seed: 1, nChains: 1, nDraws: 20, numAdaptationSteps: 20, warn: true }); } finally { spy.mockRestore(); }
+    expect(notes[0]).toBe('windowedAdaptiveNuts: note: 4 missing values (NaN) of `y` sampled as `y_missing`');
   });
 
   it('the posterior predictive of the imputing run replicates every row, missing ones included', () => {
