@@ -98,7 +98,7 @@ export function mergeMissing(spec: MissingSpec, y: Tensor, ymis: Tensor): Tensor
   return where(spec.mask, scatter(spec, ymis), y);
 }
 
-/** Σ over the value dims of `lp` where `keep` (a bool tensor of the value's shape) is true. */
+/** Σ over the value dims of `lp` at the missing entries (`keepMissing`) or at the observed ones. */
 function maskedSum(spec: MissingSpec, lp: Tensor, keepMissing: boolean): Tensor {
   const nd = spec.shape.length;
   const picked = keepMissing ? where(spec.mask, lp, 0) : where(spec.mask, 0, lp);
@@ -361,8 +361,8 @@ export function imputeMissing(jd: JointDistribution<StructKind>, pins: PartialVa
     const raw = data.data as Float64Array;
     const missing: number[] = [], observed: number[] = [];
     raw.forEach((x, k) => (Number.isNaN(x) ? missing : observed).push(k));
-    const at = new Int32Array(raw.length);
-    raw.forEach((_, k) => { at[k] = Number.isNaN(raw[k]!) ? missing.indexOf(k) : missing.length; });
+    const at = new Int32Array(raw.length).fill(missing.length);
+    missing.forEach((k, j) => { at[k] = j; });
     const name = `${node}${MISSING_SUFFIX}`;
     if (names.includes(name)) fail('range', fn, arg, `has missing values (NaN), which would become the node \`${name}\`, but the model already has a node of that name`, name);
     const spec: MissingSpec = {
