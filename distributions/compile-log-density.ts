@@ -18,6 +18,7 @@ import { flatModel, type FlatModel } from './joint/flat-model.js';
 import { JointDistribution } from './joint/joint-distribution.js';
 import { JointDistributionPinned } from './joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type Struct, type StructKind } from './joint/values.js';
+import { imputedNodes, imputeMissing } from './joint/impute-missing.js';
 
 const BRAND = Symbol.for('stochax.CompiledLogDensity');
 
@@ -284,7 +285,7 @@ function coordinateNames(name: string, shape: readonly number[]): string[] {
 }
 
 /**
- * Checks the pinned data before any sampling: no NaN (stochax does not impute missing values), and
+ * Checks the pinned data before any sampling: no NaN outside the nodes imputed (see `impute-missing.ts`), and
  * each value inside its node's support where that support depends on no parameter (0 or 1 for a
  * Bernoulli, a non-negative integer for a Poisson, positive for a Gamma…).
  *
@@ -294,11 +295,12 @@ function coordinateNames(name: string, shape: readonly number[]): string[] {
  */
 export function checkPins(fn: string, pinned: JointDistributionPinned<StructKind>): void {
   const pins = pinned.pins;
+  const imputed = imputedNodes(pinned.distribution)?.map((m) => m.node) ?? [];
   for (const [name, t] of Object.entries(pins)) {
-    if (t.dtype !== 'float64' && t.dtype !== 'float32') continue;
+    if ((t.dtype !== 'float64' && t.dtype !== 'float32') || imputed.includes(name)) continue;   // an imputed node's NaN are its missing values
     const d = t.data as ArrayLike<number>;
     for (let i = 0; i < d.length; i++) {
-      if (Number.isNaN(d[i])) fail('range', fn, t.ndim === 0 ? `pins.${name}` : `pins.${name}[${i}]`, 'is NaN: stochax does not impute missing values yet; drop the observation (or make it a parameter of the model)', d[i]);
+      if (Number.isNaN(d[i])) fail('range', fn, t.ndim === 0 ? `pins.${name}` : `pins.${name}[${i}]`, 'is NaN (a missing value); pin the model with `experimentalPin` or a sampler\'s `pins` to impute it, or drop the observation', d[i]);
     }
   }
   const dists = pinned.singleSampleDistributions();
@@ -320,7 +322,7 @@ export function pinModel<K extends StructKind>(fn: string, model: unknown, pins:
     const unknown = Object.keys(pins).filter((k) => !known.includes(k));
     if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${known.join(', ')})`, pins);
   }
-  const pinned = (model instanceof JointDistributionPinned ? (pins === undefined ? model : model.experimentalPin(pins)) : (model as JointDistribution<K>).experimentalPin(pins ?? {})) as JointDistributionPinned<K>;
+  const pinned = (model instanceof JointDistributionPinned ? (pins === undefined ? model : model.experimentalPin(pins)) : (imputeMissing(model as JointDistribution<StructKind>, pins ?? {}, fn) ?? (model as JointDistribution<K>).experimentalPin(pins ?? {}))) as JointDistributionPinned<K>;
   checkPins(fn, pinned as JointDistributionPinned<StructKind>);
   return pinned;
 }

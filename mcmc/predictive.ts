@@ -15,19 +15,30 @@
  * only on the seed, its indices and that draw's values — not on how many draws or chains are
  * taken, nor on the other draws. The salts keep these keys apart from the sampler's own
  * (`foldIn(sanitizeSeed(seed), c)` per chain), so one seed can serve both.
+ *
+ * Data that can change (PyMC's `pm.Data`/`set_data`, NumPyro's model arguments): the documented
+ * way is a model factory, `const model = (x) => new JointDistributionNamed({ … })`, fitted as
+ * `windowedAdaptiveNuts(model(xTrain), { pins: { y } })` and asked for predictions at new inputs
+ * as `samplePosteriorPredictive(model(xTest), draws, { seed, deterministics: true })`. Why a
+ * function and not a mutable `model.withData(...)`/`set_data`: a closure is how JavaScript
+ * parametrises anything, so there is nothing new to learn; each model stays immutable, so the
+ * caches keyed on a model (its compiled log density, node names, derived-value names) can never
+ * describe stale data; pins work as for any model; and the draws name only the latent nodes, so
+ * they fit a model of any data size (N = 20 to fit, 7 to predict: the observed node's shape may
+ * change, the latent nodes' shapes may not). The same draws give the same predictions for the
+ * same seed.
  */
-import { checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
+import { checkBoolean, checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
 import { foldIn, sanitizeSeed, zerosSeed, type Seed } from '../src/samplers/seeds.js';
 import { add } from '../src/tensor/ops/elementwise.js';
 import { sum } from '../src/tensor/ops/reduce.js';
-import { transpose } from '../src/tensor/ops/shape.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Distribution } from '../distributions/distribution.js';
-import { Independent } from '../distributions/independent.js';
 import { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type StructKind, type ValueLike } from '../distributions/joint/values.js';
-import { Sample } from '../distributions/sample.js';
+import { pointwiseLogProb } from '../distributions/joint/pointwise-log-prob.js';
+import { MISSING_SUFFIX } from '../distributions/joint/impute-missing.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
@@ -46,11 +57,6 @@ function jointOf(fn: string, model: unknown): { jd: JointDistribution<StructKind
   if (model instanceof JointDistributionPinned) return { jd: model.distribution as JointDistribution<StructKind>, pinned: model as JointDistributionPinned<StructKind> };
   if (model instanceof JointDistribution) return { jd: model as JointDistribution<StructKind>, pinned: undefined };
   return fail('type', fn, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
-}
-
-/** A node's value out of one `jd.sample` result, by node index. */
-function nodeValue(jd: JointDistribution<StructKind>, xs: unknown, i: number): Tensor {
-  return (Array.isArray(xs) ? xs[i] : (xs as Record<string, Tensor>)[jd.nodeNames[i]!]) as Tensor;
 }
 
 /** Stacks same-shaped per-draw tensors into `[...lead, ...shape]` (float64 unless all share an integer/bool dtype). */
@@ -164,7 +170,9 @@ function drawTable(fn: string, jd: JointDistribution<StructKind>, pinned: JointD
   } else if (isPlainObject(draws)) {
     // Derived values (`deterministic`) may come along with the draws; they are recomputed, not read.
     const derived = jd.deterministicNames;
-    const unknown = Object.keys(draws).filter((k) => !names.includes(k) && !derived.includes(k));
+    // So may the imputed missing values (`y_missing`) of a model run with NaN in its data; they are not this model's nodes.
+    const imputed = (k: string) => k.endsWith(MISSING_SUFFIX) && names.includes(k.slice(0, -MISSING_SUFFIX.length));
+    const unknown = Object.keys(draws).filter((k) => !names.includes(k) && !derived.includes(k) && !imputed(k));
     if (unknown.length > 0) fail('range', fn, 'draws', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, draws);
     for (const [k, v] of Object.entries(draws)) if (names.includes(k)) add(names.indexOf(k), `draws.${k}`, v);
   } else {
@@ -257,6 +265,12 @@ export interface PosteriorPredictiveOptions {
    * replicates in the all-chains run.
    */
   readonly chains?: readonly number[];
+  /**
+   * Also return the model's derived values (`deterministic`) as computed in each replicate
+   * (default false): at new data (a model built from other inputs) these are the predictions of
+   * the mean, e.g. `mu = a + b·x` at the new x (PyMC's `var_names=['mu', 'y']`).
+   */
+  readonly deterministics?: boolean;
 }
 
 /**
@@ -269,8 +283,10 @@ export interface PosteriorPredictiveOptions {
  *
  * @param model - the joint distribution (its pins, if any, are ignored: they are what gets replicated).
  * @param draws - posterior draws `[draws, chains, ...event]` per node (`windowedAdaptiveNuts`' `draws`).
- * @param options - `seed`; `chains`, the chain index of each chain in `draws` (default 0, 1, …).
- * @returns A record by node name of the replicated nodes, each `[draws, chains, ...node shape]`.
+ * @param options - `seed`; `chains`, the chain index of each chain in `draws` (default 0, 1, …);
+ *   `deterministics`, also return the derived values (default false).
+ * @returns A record by node name of the replicated nodes, each `[draws, chains, ...node shape]`
+ *   (then the derived values, with `deterministics`).
  * @throws {TypeError} for a model that is not a joint distribution, draws that are not a record
  *   (or array, for array-structured models) of tensors, a bad seed, or an unknown option name.
  * @throws {RangeError} for draws naming unknown nodes, without a `[draws, chains]` lead, or
@@ -286,10 +302,20 @@ export interface PosteriorPredictiveOptions {
  * const { draws } = windowedAdaptiveNuts(model, { pins: { y }, seed: 0 });
  * const { y: yRep } = samplePosteriorPredictive(model, draws, { seed: 1 });
  * yRep.shape;        // [1000, 4, 3]: one replicated data set per draw and chain
+ * // New data: the model as a function of its inputs, fitted at x and predicting at xNew with the same draws.
+ * const line = (x: number[]) => new JointDistributionNamed({
+ *   a: new Normal({ loc: 0, scale: 5 }), b: new Normal({ loc: 0, scale: 5 }),
+ *   mu: deterministic(({ a, b }) => add(a, mul(b, tensor(x)))),
+ *   y: ({ mu }) => new Independent({ distribution: new Normal({ loc: mu, scale: 1 }), reinterpretedBatchNdims: 1 }),
+ * });
+ * const fit = windowedAdaptiveNuts(line([0, 1, 2]), { pins: { y: [0.1, 1.2, 1.9] }, seed: 0 });
+ * const atNew = samplePosteriorPredictive(line([5, 6]), fit.draws, { seed: 1, deterministics: true });
+ * atNew.y.shape;     // [1000, 4, 2]; atNew.mu: a + b·x at x = 5, 6 per draw
  */
 export function samplePosteriorPredictive(model: PredictiveModel, draws: PosteriorDraws, options?: PosteriorPredictiveOptions): Record<string, Tensor> {
   const fn = 'samplePosteriorPredictive';
-  const o = checkOptions(fn, options, ['seed', 'chains']);
+  const o = checkOptions(fn, options, ['seed', 'chains', 'deterministics']);
+  const withDerived = checkBoolean(fn, 'deterministics', o.deterministics ?? false);
   const { jd, pinned } = jointOf(fn, model);
   const table = drawTable(fn, jd, pinned, draws);
   if (o.chains !== undefined) {
@@ -304,44 +330,24 @@ export function samplePosteriorPredictive(model: PredictiveModel, draws: Posteri
   const { draws: N, chains: C } = table;
   const stacks = replicated.map((i) => new Stacker(fn, `node \`${names[i]}\``, [N, C]));
   const none: undefined[] = names.map(() => undefined);
+  const derivedNames = withDerived ? jd.deterministicNames : [];
+  const derived = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [N, C]));
   for (let c = 0; c < C; c++) {
     const chainKey = foldIn(base, o.chains?.[c] ?? c);
     for (let t = 0; t < N; t++) {
-      const xs = jd.sample([], { seed: foldIn(chainKey, t), value: asRecord(jd, drawValues(jd, table, t, c, none)) });
-      replicated.forEach((i, j) => stacks[j]!.put(t * C + c, nodeValue(jd, xs, i)));
+      const d = t * C + c;
+      // The same draws as jd.sample([], { seed, value }), with the derived values recorded on the way when asked.
+      const onDerived = withDerived ? (name: string, v: Tensor) => { derived[derivedNames.indexOf(name)]?.put(d, v); } : undefined;
+      const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(chainKey, t), drawValues(jd, table, t, c, none), onDerived);
+      replicated.forEach((i, j) => stacks[j]!.put(d, xs[i]!));
     }
   }
-  return Object.fromEntries(replicated.map((i, j) => [names[i]!, stacks[j]!.tensor()]));
+  return Object.fromEntries([...replicated.map((i, j) => [names[i]!, stacks[j]!.tensor()]), ...derivedNames.map((n, k) => [n, derived[k]!.tensor()])]);
 }
 
 // ---- pointwise log-likelihood --------------------------------------------------------------
 
-/**
- * log p(x) per observation: the distribution's log density with `Independent` and `Sample`
- * wrappers opened, so the dims they sum over stay (an `Independent(Normal, 1)` over 8
- * observations gives 8 numbers; a multivariate normal's vector stays one observation).
- * Shape: batch dims, then the opened event dims in the value's order.
- *
- * @example
- * import { tensor } from 'stochax';
- * import { Independent, Normal } from 'stochax/distributions';
- * import { pointwiseLogProb } from 'stochax/mcmc';
- * const d = new Independent({ distribution: new Normal({ loc: [0, 0, 0], scale: 1 }), reinterpretedBatchNdims: 1 });
- * d.logProb([0, 1, 2]).shape;                       // []: one number for the whole event
- * pointwiseLogProb(d, tensor([0, 1, 2])).shape;     // [3]: log φ(0), log φ(1), log φ(2)
- */
-export function pointwiseLogProb(d: Distribution, x: Tensor): Tensor {
-  if (d instanceof Independent) return pointwiseLogProb(d.distribution, x);
-  if (d instanceof Sample) {
-    const b = d.batchShape.length, s = d.sampleShape.length;
-    const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
-    // x is [...B, ...S, ...E]; the inner distribution wants the iid dims in front: [...S, ...B, ...E]
-    const inner = pointwiseLogProb(d.distribution, s === 0 || b === 0 ? x : transpose(x, [...range(b, b + s), ...range(0, b), ...range(b + s, x.ndim)]));
-    // inner is [...S, ...B, ...opened]; back to [...B, ...S, ...opened]
-    return s === 0 || b === 0 ? inner : transpose(inner, [...range(s, s + b), ...range(0, s), ...range(s + b, inner.ndim)]);
-  }
-  return d.logProb(x);
-}
+export { pointwiseLogProb } from '../distributions/joint/pointwise-log-prob.js';
 
 /**
  * The pointwise log-likelihood of the observed nodes, per draw, chain and observation
@@ -375,19 +381,21 @@ export function pointwiseLogProb(d: Distribution, x: Tensor): Tensor {
  */
 export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pins?: PartialValues): Record<string, Tensor> {
   const fn = 'logLikelihood';
-  const { jd, pinned } = jointOf(fn, model);
-  const names = jd.nodeNames;
+  const { jd: given, pinned } = jointOf(fn, model);
   let full: JointDistributionPinned<StructKind>;
   if (pins === undefined) {
-    if (pinned === undefined) fail('type', fn, 'pins', `must give the observed data (model "${jd.name}" is not pinned)`, pins);
+    if (pinned === undefined) fail('type', fn, 'pins', `must give the observed data (model "${given.name}" is not pinned)`, pins);
     full = pinned;
   } else {
     if (isPlainObject(pins)) {
-      const unknown = Object.keys(pins).filter((k) => !names.includes(k));
-      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, pins);
+      const unknown = Object.keys(pins).filter((k) => !given.nodeNames.includes(k));
+      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${given.name}": ${unknown.join(', ')} (its nodes are ${given.nodeNames.join(', ')})`, pins);
     }
-    full = pinned === undefined ? jd.experimentalPin(pins) : pinned.experimentalPin(pins);
+    full = pinned === undefined ? given.experimentalPin(pins) : pinned.experimentalPin(pins);
   }
+  // Pins with missing values (NaN) pin a model with `y_missing` nodes added: that is the model run here.
+  const jd = full.distribution as JointDistribution<StructKind>;
+  const names = jd.nodeNames;
   const observed = names.map((_, i) => i).filter((i) => full.isPinned(i));
   if (observed.length === 0) fail('range', fn, 'pins', 'must pin at least one observed node', pins);
   const table = drawTable(fn, jd, full, draws);
@@ -510,18 +518,20 @@ export function logPrior(model: PredictiveModel, draws: PosteriorDraws, pins?: P
  */
 export function computeDeterministics(model: PredictiveModel, draws: PosteriorDraws, pins?: PartialValues): Record<string, Tensor> {
   const fn = 'computeDeterministics';
-  const { jd, pinned } = jointOf(fn, model);
-  const derivedNames = jd.deterministicNames;
+  const { jd: given, pinned } = jointOf(fn, model);
+  const derivedNames = given.deterministicNames;
   if (derivedNames.length === 0) return {};
-  const names = jd.nodeNames;
   let full = pinned;
   if (pins !== undefined) {
     if (isPlainObject(pins)) {
-      const unknown = Object.keys(pins).filter((k) => !names.includes(k));
-      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${jd.name}": ${unknown.join(', ')} (its nodes are ${names.join(', ')})`, pins);
+      const unknown = Object.keys(pins).filter((k) => !given.nodeNames.includes(k));
+      if (unknown.length > 0) fail('range', fn, 'pins', `names unknown nodes of model "${given.name}": ${unknown.join(', ')} (its nodes are ${given.nodeNames.join(', ')})`, pins);
     }
-    full = pinned === undefined ? jd.experimentalPin(pins) : pinned.experimentalPin(pins);
+    full = pinned === undefined ? given.experimentalPin(pins) : pinned.experimentalPin(pins);
   }
+  // Pins with missing values (NaN) pin a model with `y_missing` nodes added: that is the model run here.
+  const jd = (full?.distribution ?? given) as JointDistribution<StructKind>;
+  const names = jd.nodeNames;
   const table = drawTable(fn, jd, full, draws);
   const pinnedValues = names.map((n, i) => (table.nodes.has(i) ? undefined : full?.pins[n]));
   const missing = names.filter((_, i) => pinnedValues[i] === undefined && !table.nodes.has(i));

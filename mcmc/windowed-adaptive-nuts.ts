@@ -16,8 +16,9 @@ import { checkResume, perChainNuts, resumeSeed } from './nuts/stan/windowed.js';
 import { runSteps } from './nuts/stan/per-chain.js';
 import { pooledNuts } from './nuts/tfp/windowed.js';
 import { chainProgress, processStderr, progressByDefault } from './progress.js';
-import { warningHooks, withWarnings } from './diagnostics/warning-hooks.js';
+import { warningHooks, withWarnings, type WarningHooks } from './diagnostics/warning-hooks.js';
 import { checkCoordsDims } from './diagnostics/coords.js';
+import { imputedNodes } from '../distributions/joint/impute-missing.js';
 import type { Tensor } from '../src/tensor/tensor.js';
 import { FN, positiveNumber, withDeterministics, type PerChainResume, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from './nuts/windowed-common.js';
 
@@ -73,6 +74,10 @@ export type {
  * A per-chain run returns `resume`, each chain's state (plain data); `previous: result` (or an
  * aborted run's `partial`) continues the chains from there, and the pieces joined along the draws
  * axis are the run done in one go, bit for bit — in process or on `cores`.
+ *
+ * NaN in a pinned value marks missing values: node `y`'s become the latent node `y_missing`,
+ * sampled with the others and returned in `draws`, and the result's `imputed` says so (see
+ * `experimentalPin`).
  *
  * `summary(result.draws, { divergences: result.trace.diverging })` prints the usual table. A
  * model with derived values (`deterministic`) also returns them, per draw, as `deterministics`
@@ -186,7 +191,7 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
     display?.end();
   }
   const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
-  const done = withDeterministics(m, run);
+  const done = withImputed(warnHooks, m.pinned.distribution, withDeterministics(m, run));
   if (labels.dims !== undefined) checkCoordsDims(FN, labels.coords, labels.dims, resultShapes(m.pinned, done.draws, done.deterministics));   // the derived values' shapes are known now
   return withWarnings(warnHooks, { ...done, ...(labels.coords === undefined ? {} : { coords: labels.coords }), ...(labels.dims === undefined ? {} : { dims: labels.dims }) }, { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
 }
@@ -211,6 +216,14 @@ function resultShapes(pinned: JointDistributionPinned<StructKind>, draws: unknow
   const parts = Array.isArray(draws) ? pinned.unpinnedNames.map((n, j) => [n, (draws as Tensor[])[j]] as const) : Object.entries(draws as Record<string, Tensor>);
   for (const [name, t] of [...parts, ...Object.entries(deterministics ?? {})]) if (t !== undefined) shapes.set(name, t.shape.slice(2));
   return shapes;
+}
+
+/** The result with `imputed` (pins with NaN: see `impute-missing.ts`), printed as a note with `warn: true`. */
+function withImputed<R extends object>(hooks: WarningHooks, jd: unknown, result: R): R {
+  const imputed = imputedNodes(jd);
+  if (imputed === undefined) return result;
+  if (hooks.warn) for (const m of imputed) console.warn(`${FN}: note: ${m.count} missing value${m.count === 1 ? '' : 's'} (NaN) of \`${m.node}\` sampled as \`${m.name}\``);
+  return { ...result, imputed };
 }
 
 /** A continuation's default `nDraws`: the rest of the previous run's, or 1000 after a finished one. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import normalCdf from '@stdlib/stats-base-dists-normal-cdf';
-import { ksPValue, ksPValueExact } from './stats.js';
+import { kolmogorovSurvival, ksPValue, ksPValueExact, ksTwoSamplePValue } from './stats.js';
 
 describe('the fast KS p-value used by the statistical tests', () => {
   it('agrees with @stdlib kstest (exact) within 0.01 on normal samples, n = 2000 and 20000', () => {
@@ -15,4 +15,15 @@ describe('the fast KS p-value used by the statistical tests', () => {
       }
     }
   }, 60_000);   // ~1.5 s alone; 10 s seen with the other test files and a CPU hog on 2 cores
+});
+
+describe('ksTwoSamplePValue', () => {
+  it('is 1 for equal samples, and Kolmogorov\'s tail at the hand-computed D otherwise', () => {
+    const x = Array.from({ length: 50 }, (_, i) => i);
+    expect(ksTwoSamplePValue(x, x)).toBe(1);
+    // x = 0…49, y = 25…74: the empirical cdfs differ by at most 25/50 = 0.5 (at 24); m = √(50·50/100) = 5.
+    const y = x.map((v) => v + 25);
+    expect(ksTwoSamplePValue(x, y)).toBe(kolmogorovSurvival((5 + 0.12 + 0.11 / 5) * 0.5));
+    expect(ksTwoSamplePValue(y, x)).toBe(ksTwoSamplePValue(x, y));
+  });
 });

@@ -65,3 +65,22 @@ export function chiSquarePValue(counts: ArrayLike<number>, probs: ArrayLike<numb
   }
   return 1 - chisquareCdf(stat, counts.length - 1);
 }
+
+/**
+ * Two-sample Kolmogorov–Smirnov p-value (both samples iid, independent of each other): D from
+ * the two sorted samples, the p-value from Kolmogorov's limiting distribution at
+ * (√m + 0.12 + 0.11/√m)·D with m = n₁n₂/(n₁ + n₂) (Stephens 1970, as `ksPValue`).
+ */
+export function ksTwoSamplePValue(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const x = Float64Array.from(a).sort(), y = Float64Array.from(b).sort();
+  const n1 = x.length, n2 = y.length;
+  let i = 0, j = 0, d = 0;
+  while (i < n1 && j < n2) {
+    const v = Math.min(x[i]!, y[j]!);
+    while (i < n1 && x[i]! <= v) i++;
+    while (j < n2 && y[j]! <= v) j++;
+    d = Math.max(d, Math.abs(i / n1 - j / n2));
+  }
+  const m = Math.sqrt((n1 * n2) / (n1 + n2));
+  return kolmogorovSurvival((m + 0.12 + 0.11 / m) * d);
+}

@@ -195,7 +195,7 @@ export class JointDistributionPinned<K extends StructKind> {
   /** Pins more nodes (TFP's `JointDistributionPinned.experimental_pin`). */
   experimentalPin(pins: PartialValues): JointDistributionPinned<K> {
     const more = this.fullValues(`${this.name}.experimentalPin`, 'pins', pins);
-    return new JointDistributionPinned(this.distribution, Object.fromEntries(this.distribution.nodeNames.map((n, i) => [n, more[i]])));
+    return this.distribution.experimentalPin(Object.fromEntries(this.distribution.nodeNames.map((n, i) => [n, more[i]])));
   }
 
   /**

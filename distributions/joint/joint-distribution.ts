@@ -27,6 +27,7 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { Distribution, NotImplementedError } from '../distribution.js';
 import type { DefaultJointBijector } from './default-joint-bijector.js';
 import { JointDistributionPinned } from './joint-distribution-pinned.js';
+import { imputeMissing } from './impute-missing.js';
 import { RootNode, type ModelNode } from './root.js';
 import { isDeterministicNode } from './deterministic-node.js';
 import { factorValue, isFactorNode } from './factor-node.js';
@@ -440,7 +441,9 @@ export abstract class JointDistribution<K extends StructKind> {
   /**
    * Fixes some nodes (e.g. the observed data), giving an unnormalized density over the others
    * (TFP's `experimental_pin`). `pins` is a record by node name (or, for array-structured
-   * models, an array with `undefined` holes).
+   * models, an array with `undefined` holes). NaN entries in a pinned value are missing values:
+   * node `y`'s become a latent node `y_missing`, sampled with the others (see `impute-missing.ts`);
+   * the pinned distribution's `distribution` is then the model with that node added.
    *
    * @throws RangeError naming unknown nodes.
    * @example
@@ -448,7 +451,8 @@ export abstract class JointDistribution<K extends StructKind> {
    * target.unnormalizedLogProb({ mu: 0.1, sigma: 1 }); // log p(mu, sigma, y = data)
    */
   experimentalPin(pins: PartialValues): JointDistributionPinned<K> {
-    return new JointDistributionPinned(this, pins);
+    // NaN in a pinned value: its missing entries become a latent node (see impute-missing.ts).
+    return (imputeMissing(this as JointDistribution<StructKind>, pins, `${this.fn}.experimentalPin`) as JointDistributionPinned<K> | undefined) ?? new JointDistributionPinned(this, pins);
   }
 
   /** The joint bijector from unconstrained reals onto every node's support (see `DefaultJointBijector`). */

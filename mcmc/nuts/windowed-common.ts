@@ -20,6 +20,7 @@ import { computeDeterministics } from '../predictive.js';
 import type { WarningOptions } from '../diagnostics/warning-hooks.js';
 import type { Coords, Dims } from '../diagnostics/coords.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
+import type { ImputedNode } from '../../distributions/joint/impute-missing.js';
 import type { Rejection } from '../internal/rejections.js';
 import type { ParallelInfo } from './stan/cores.js';
 import type { ChainState } from './stan/per-chain.js';
@@ -291,6 +292,12 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
   readonly parallel?: ParallelInfo;
   /** Per-chain runs: each chain's state after its last transition; pass the result as `previous` for more draws of the same chains. */
   readonly resume?: PerChainResume;
+  /**
+   * Present when a pinned value held NaN: each node whose missing entries were imputed, the
+   * latent node holding them in `draws` (`y_missing`), how many and where (row-major); a note,
+   * not a warning (see `distributions/joint/impute-missing.ts`).
+   */
+  readonly imputed?: readonly ImputedNode[];
   /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
   readonly warnings: readonly SamplingWarning[];
   /** The `coords` option, checked (present only when given). */
