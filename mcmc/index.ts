@@ -59,3 +59,4 @@ export {
   samplePriorPredictive, samplePosteriorPredictive, logLikelihood, pointwiseLogProb, computeDeterministics,
   type PredictiveModel, type PosteriorDraws, type PriorPredictiveOptions, type PosteriorPredictiveOptions,
 } from './predictive.js';
+export { inferDiscrete, type InferDiscreteOptions } from './infer-discrete.js';

@@ -94,6 +94,8 @@ export interface EnumerationPlan {
 export interface EliminationStep {
   readonly site: number;
   readonly table: Tensor;
+  /** The site in each enumeration slot at that moment (undefined: free), `site` included. */
+  readonly occupants: readonly (number | undefined)[];
 }
 
 const placeholders = new WeakMap<object, Map<string, Tensor>>();
@@ -248,6 +250,7 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
     const slot = site.slot;
     const mine = pending.filter((f) => f.t.shape[slot]! > 1);
     for (const f of mine) pending.splice(pending.indexOf(f), 1);
+    const occupants = Array.from({ length: L }, (_, sl) => siteInSlot(sl));
     live.delete(j);
     if (mine.length === 0) return;
     const plate = site.plate;
@@ -256,7 +259,7 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
     }
     const widen = (f: { t: Tensor; plate: readonly number[] | undefined }) => (f.plate === undefined && plate.length > 0 ? reshape(f.t, [...f.t.shape, ...plate.map(() => 1)]) : f.t);
     const table = mine.map(widen).reduce((a, b) => add(a, b));
-    record?.({ site: j, table });
+    record?.({ site: j, table, occupants });
     let r = reduce === 'max' ? max(table, slot, true) : logsumexp(table, slot, true);
     if (plate.length > 0) {
       const stillPlated = slotDeps(r).some((s) => { const k = siteInSlot(s); return k !== undefined && plan.sites[k]!.plate.length > 0; });
