@@ -22,6 +22,9 @@ import { uniform } from '../src/samplers/uniform.js';
 import { allocate } from '../src/tensor/dtype.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { Tensor } from '../src/tensor/tensor.js';
+import { generate } from '../src/compile/codegen.js';
+import { compileChecked } from '../src/compile/flat-target.js';
+import { traceProgram } from '../src/compile/trace.js';
 import { pinModel } from '../distributions/compile-log-density.js';
 import { eliminate, type EliminationStep, type EnumerationPlan } from '../distributions/enumerate/enumerate.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
@@ -37,6 +40,8 @@ export interface InferDiscreteOptions {
   readonly seed?: Seed;
   /** 1 (default): draws from the conditional posterior; 0: the MAP assignment (Viterbi for a chain). */
   readonly temperature?: 0 | 1;
+  /** Compute each draw's elimination tables with generated code (default true; false: on the tape). */
+  readonly compile?: boolean;
 }
 
 /**
@@ -60,7 +65,7 @@ export function inferDiscrete(
   model: JointDistribution<StructKind> | JointDistributionPinned<StructKind>, draws: PosteriorDraws, options: InferDiscreteOptions = {},
 ): Record<string, Tensor> {
   const fn = 'inferDiscrete';
-  const o = checkOptions(fn, options, ['pins', 'seed', 'temperature']);
+  const o = checkOptions(fn, options, ['pins', 'seed', 'temperature', 'compile']);
   const temperature = o.temperature ?? 1;
   if (temperature !== 0 && temperature !== 1) fail('range', fn, 'temperature', 'must be 1 (draws from the posterior) or 0 (the MAP assignment)', temperature);
   const m = flatModel(fn, pinModel(fn, model, o.pins) as JointDistributionPinned<StructKind>);
@@ -84,16 +89,13 @@ export function inferDiscrete(
   const base = sanitizeSeed(o.seed, { salt: 'inferDiscrete' });
 
   const out = plan.sites.map((s) => allocate(s.support.dtype, N * sizeOf(s.plate) * sizeOf(s.support.shape.slice(1))));
+  const tables = eliminationTables(fn, plan, names, eventShapes, temperature === 0 ? 'max' : 'logsumexp', o.compile ?? true);
+  const sizes = eventShapes.map((e) => sizeOf(e));
   for (let n = 0; n < N; n++) {
-    const values: Record<string, Tensor> = {};
-    names.forEach((name, j) => {
-      const size = sizeOf(eventShapes[j]!), d = given[j]!.data as ArrayLike<number>;
-      const v = new Float64Array(size);
-      for (let k = 0; k < size; k++) v[k] = Number(d[n * size + k]);
-      values[name] = new Tensor(v, eventShapes[j]!, 'float64');
+    const steps = tables((j, buf) => {
+      const d = given[j]!.data as ArrayLike<number>, size = sizes[j]!;
+      for (let k = 0; k < size; k++) buf[k] = Number(d[n * size + k]);
     });
-    const steps: EliminationStep[] = [];
-    eliminate(fn, plan, values, temperature === 0 ? 'max' : 'logsumexp', (s) => steps.push(s));
     let key = base;
     for (let a = lead.length - 1, r = n; a >= 0; a--) {
       const idx = r % lead[a]!;
@@ -114,18 +116,55 @@ export function inferDiscrete(
   return result;
 }
 
+/** One elimination step's table as numbers. */
+interface Step {
+  readonly site: number;
+  readonly occupants: readonly (number | undefined)[];
+  readonly shape: readonly number[];
+  readonly data: ArrayLike<number>;
+}
+
+/**
+ * The elimination tables of one draw as a function of its continuous values (`fill(j, buffer)`
+ * writes node j's values): the elimination traced once and compiled, or run on the tape
+ * ({@link compileChecked}'s rule).
+ */
+function eliminationTables(fn: string, plan: EnumerationPlan, names: readonly string[], eventShapes: readonly (readonly number[])[], reduce: 'max' | 'logsumexp', compile: boolean): (fill: (j: number, buffer: Float64Array) => void) => Step[] {
+  const run = (xs: readonly Tensor[], record: (s: EliminationStep) => void) => eliminate(fn, plan, Object.fromEntries(names.map((n, j) => [n, xs[j]!])), reduce, record);
+  const origin = eventShapes.map((e) => new Tensor(new Float64Array(sizeOf(e)), e, 'float64'));
+  return compileChecked(compile, () => {
+    const meta: Omit<Step, 'data'>[] = [];
+    const program = traceProgram(fn, (...xs: Tensor[]) => {
+      const tables: Tensor[] = [];
+      meta.length = 0;
+      run(xs, (s) => { meta.push({ site: s.site, occupants: s.occupants, shape: s.table.shape }); tables.push(s.table); });
+      return tables.length === 0 ? [new Tensor(new Float64Array(1), [1], 'float64')] : tables;
+    }, origin);
+    const c = generate(program, false);
+    return (fill: (j: number, buffer: Float64Array) => void) => {
+      c.inputs.forEach((b, j) => fill(j, b));
+      c.run(false);
+      return meta.map((m, q) => ({ ...m, data: c.outputs[q]! }));
+    };
+  }, () => (fill: (j: number, buffer: Float64Array) => void) => {
+    const xs = origin.map((t, j) => { const b = new Float64Array(t.size); fill(j, b); return new Tensor(b, t.shape, 'float64'); });
+    const steps: Step[] = [];
+    run(xs, (s) => steps.push({ site: s.site, occupants: s.occupants, shape: s.table.shape, data: s.table.data as ArrayLike<number> }));
+    return steps;
+  }).value;
+}
+
 /**
  * The backward pass over one draw's elimination steps (last first): each site's support index per
  * plate element, sampled from exp(table) (normalised over the site's slot, the later-summed sites
  * fixed at their chosen values) with `uniforms`, or the argmax at temperature 0.
  */
-function backward(plan: EnumerationPlan, steps: readonly EliminationStep[], temperature: 0 | 1, uniforms: (site: number, size: number) => Float64Array): (Int32Array | undefined)[] {
+function backward(plan: EnumerationPlan, steps: readonly Step[], temperature: 0 | 1, uniforms: (site: number, size: number) => Float64Array): (Int32Array | undefined)[] {
   const L = plan.rank;
   const chosen: (Int32Array | undefined)[] = plan.sites.map(() => undefined);
   for (let q = steps.length - 1; q >= 0; q--) {
-    const { site: j, table, occupants } = steps[q]!;
+    const { site: j, shape, data, occupants } = steps[q]!;
     const site = plan.sites[j]!, slot = site.slot, S = site.size;
-    const shape = table.shape, data = table.data as ArrayLike<number>;
     const strides = new Array<number>(shape.length);
     for (let a = shape.length - 1, st = 1; a >= 0; a--) { strides[a] = st; st *= shape[a]!; }
     const plate = shape.slice(L), P = Math.max(1, sizeOf(site.plate));

@@ -86,6 +86,8 @@ export interface EnumerationPlan {
   readonly sites: readonly EnumSite[];
   /** The number of enumeration dims every site's value carries. */
   readonly rank: number;
+  /** The model's own dims right of them: the largest event rank of any node (NumPyro's `max_plate_nesting`). */
+  readonly own: number;
   /** `after[i]`: the sites (indices into `sites`) summed out once node i is done, in order; `after[n]`: at the end. */
   readonly after: readonly (readonly number[])[];
 }
@@ -172,7 +174,8 @@ export function enumerationPlan(fn: string, pinned: JointDistributionPinned<Stru
     for (const k of after[i]!) busy[slots[k]!] = undefined;
   }
   const rank = busy.length;
-  const sites: EnumSite[] = found.map((s, j) => ({ ...s, slot: slots[j]!, value: spread(s.support, rank, slots[j]!, s.plate) }));
+  const own = Math.max(0, ...dists.map((d) => d.eventShape.length));
+  const sites: EnumSite[] = found.map((s, j) => ({ ...s, slot: slots[j]!, value: spread(s.support, rank, own, slots[j]!, s.plate) }));
 
   // Continuous nodes downstream of a site are not supported (their bijector would depend on it).
   if (parents !== undefined) {
@@ -198,7 +201,7 @@ export function enumerationPlan(fn: string, pinned: JointDistributionPinned<Stru
     }
     pins[s.name] = t;
   }
-  return { original: pinned, pinned: pinned.experimentalPin(pins), sites, rank, after };
+  return { original: pinned, pinned: pinned.experimentalPin(pins), sites, rank, own, after };
 }
 
 /**
@@ -211,7 +214,7 @@ export function enumerationPlan(fn: string, pinned: JointDistributionPinned<Stru
  */
 export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValues, reduce: 'logsumexp' | 'max' = 'logsumexp', record?: (step: EliminationStep) => void): Tensor {
   const jd: JointDistribution<StructKind> = plan.original.distribution;
-  const L = plan.rank;
+  const L = plan.rank, R = plan.own;
   const full = plan.pinned.fullValues(fn, 'values', values);
   const siteAt = new Map(plan.sites.map((s, j) => [s.node, j]));
   const live = new Set<number>();
@@ -224,9 +227,18 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
     return out;
   };
   const siteInSlot = (s: number): number | undefined => [...live].find((j) => plan.sites[j]!.slot === s);
-  const addTable = (what: string, lp: Tensor, split: (() => Tensor | undefined) | undefined) => {
-    if (lp.ndim > L) fail('range', fn, 'model', `${what} of model "${jd.name}" has a log density of shape [${lp.shape.join(', ')}] beyond its ${L} enumeration dim(s): a node needs a scalar batch shape`, lp.shape);
-    const t = padTo(lp, L);
+  // A log density [L enumeration dims, `pad` of the model's own dims (all 1), ...keep] → [L dims, ...keep].
+  const shaped = (what: string, t: Tensor, pad: number, keep: readonly number[]): Tensor => {
+    const want = L + pad + keep.length;
+    if (t.ndim > want) fail('range', fn, 'model', `${what} of model "${jd.name}" has a log density of shape [${t.shape.join(', ')}], more dims than its ${L} enumeration dim(s) allow: a node needs a scalar batch shape`, t.shape);
+    const u = padTo(t, want);
+    for (let a = L; a < L + pad; a++) {
+      if (u.shape[a] !== 1) fail('range', fn, 'model', `${what} of model "${jd.name}" has a log density of shape [${u.shape.join(', ')}]: the enumerated values (${L} leading dim(s)) met a dim of the model's own; the model builds tensors of higher rank than any node's event (${R}), which enumeration cannot place`, u.shape);
+    }
+    return pad === 0 ? u : reshape(u, [...u.shape.slice(0, L), ...u.shape.slice(L + pad)]);
+  };
+  const addTable = (what: string, lp: Tensor, eventRank: number, split: (() => Tensor | undefined) | undefined) => {
+    const t = shaped(what, lp, R - eventRank, []);
     const deps = slotDeps(t);
     if (deps.length === 0) { done.push(reshape(t, [])); return; }
     const sites = deps.map((s) => {
@@ -242,7 +254,7 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
     if (s === undefined) {
       fail('range', fn, 'model', `${what} of model "${jd.name}" depends on the enumerated node \`${plan.sites[plated[0]!]!.name}\` (${sizeOf(plate)} independent elements) but its log density cannot be split over those elements; write it as an Independent whose reinterpreted dims begin with [${plate.join(', ')}] (element i depending on element i), or opt out with \`enumerate: false\` (summing over all joint values would need ${plan.sites[plated[0]!]!.size}^${sizeOf(plate)} terms)`, what);
     }
-    pending.push({ t: padTo(s, L + plate.length), plate });
+    pending.push({ t: shaped(what, s, R - eventRank, plate), plate });
   };
 
   const eliminateSite = (j: number) => {
@@ -282,15 +294,16 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
         fail('range', fn, 'model', `the enumerated node \`${site.name}\` of model "${jd.name}" is a Sample whose distribution depends on another enumerated node; write it as Independent over parameters broadcast to [${site.plate.join(', ')}]`, site.name);
       }
       const lp = inner.logProb(x);
-      if (site.plate.length === 0) addTable(`node \`${site.name}\``, lp, undefined);
-      else pending.push({ t: padTo(lp, L + site.plate.length), plate: site.plate });
+      const what = `node \`${site.name}\``, innerEvent = inner.eventShape.length;
+      if (site.plate.length === 0) addTable(what, lp, innerEvent, undefined);
+      else pending.push({ t: shaped(what, lp, R - site.plate.length - innerEvent, site.plate), plate: site.plate });
     } else {
       x = toValue(fn, `values.${jd.nodeNames[i]}`, d.dtype, full[i]!);
-      addTable(`node \`${jd.nodeNames[i]}\``, d.unnormalizedLogProb(x), () => splitLogProb(d, x, plan, L));
+      addTable(`node \`${jd.nodeNames[i]}\``, d.unnormalizedLogProb(x), d.eventShape.length, () => splitLogProb(d, x, plan));
     }
     for (const k of plan.after[i]!) eliminateSite(k);
     return x;
-  }, undefined, (name, value) => addTable(`factor \`${name}\``, value, undefined));
+  }, undefined, (name, value) => addTable(`factor \`${name}\``, value, 0, undefined));
   for (const k of plan.after[plan.after.length - 1]!) eliminateSite(k);
   for (const k of [...live].sort((a, b) => b - a)) eliminateSite(k);
   if (pending.length > 0) fail('range', fn, 'model', `model "${jd.name}": an enumerated table was left unsummed (an internal error of the elimination schedule)`, pending.length);
@@ -301,7 +314,7 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
  * Node d's log density at x kept per element of a plate: an `Independent` whose reinterpreted
  * dims begin with the plate, its inner log density summed over the rest. Undefined otherwise.
  */
-function splitLogProb(d: Distribution, x: Tensor, plan: EnumerationPlan, L: number): Tensor | undefined {
+function splitLogProb(d: Distribution, x: Tensor, plan: EnumerationPlan): Tensor | undefined {
   if (!(d instanceof Independent)) return undefined;
   const r = d.reinterpretedBatchNdims;
   const plate = plan.sites.find((s) => s.plate.length > 0)!.plate;
@@ -309,9 +322,7 @@ function splitLogProb(d: Distribution, x: Tensor, plan: EnumerationPlan, L: numb
   if (r < plate.length || plate.some((p, a) => ev[a] !== p)) return undefined;
   const lp = d.distribution.logProb(x);
   const rest = r - plate.length;
-  const t = rest === 0 ? lp : sum(lp, Array.from({ length: rest }, (_, a) => lp.ndim - rest + a));
-  if (t.ndim > L + plate.length) return undefined;
-  return t;
+  return rest === 0 ? lp : sum(lp, Array.from({ length: rest }, (_, a) => lp.ndim - rest + a));
 }
 
 /** `t` with leading 1s up to `rank` dims. */
@@ -319,10 +330,10 @@ function padTo(t: Tensor, rank: number): Tensor {
   return t.ndim < rank ? reshape(t, [...new Array<number>(rank - t.ndim).fill(1), ...t.shape]) : t;
 }
 
-/** The support laid along `slot` of `rank` leading dims, broadcast over the plate. */
-function spread(support: Tensor, rank: number, slot: number, plate: readonly number[]): Tensor {
+/** The support laid along `slot` of `rank` leading dims, then 1s up to `own` dims for the node's plate and event, broadcast over the plate. */
+function spread(support: Tensor, rank: number, own: number, slot: number, plate: readonly number[]): Tensor {
   const S = support.shape[0]!, ev = support.shape.slice(1);
-  const lead = Array.from({ length: rank }, (_, s) => (s === slot ? S : 1));
+  const lead = [...Array.from({ length: rank }, (_, s) => (s === slot ? S : 1)), ...new Array<number>(own - plate.length - ev.length).fill(1)];
   const t = reshape(support, [...lead, ...plate.map(() => 1), ...ev]);
   return broadcastTo(t, [...lead, ...plate, ...ev]);
 }
