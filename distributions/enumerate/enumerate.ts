@@ -86,7 +86,7 @@ export interface EnumerationPlan {
   readonly sites: readonly EnumSite[];
   /** The number of enumeration dims every site's value carries. */
   readonly rank: number;
-  /** The model's own dims right of them: the largest event rank of any node (NumPyro's `max_plate_nesting`). */
+  /** Room left between them and a site's own dims: 1 + the largest event rank of any node (NumPyro's `max_plate_nesting`, which the model's own tensors broadcast into). */
   readonly own: number;
   /** `after[i]`: the sites (indices into `sites`) summed out once node i is done, in order; `after[n]`: at the end. */
   readonly after: readonly (readonly number[])[];
@@ -174,7 +174,7 @@ export function enumerationPlan(fn: string, pinned: JointDistributionPinned<Stru
     for (const k of after[i]!) busy[slots[k]!] = undefined;
   }
   const rank = busy.length;
-  const own = Math.max(0, ...dists.map((d) => d.eventShape.length));
+  const own = 1 + Math.max(0, ...dists.map((d) => d.eventShape.length));
   const sites: EnumSite[] = found.map((s, j) => ({ ...s, slot: slots[j]!, value: spread(s.support, rank, own, slots[j]!, s.plate) }));
 
   // Continuous nodes downstream of a site are not supported (their bijector would depend on it).
@@ -227,18 +227,16 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
     return out;
   };
   const siteInSlot = (s: number): number | undefined => [...live].find((j) => plan.sites[j]!.slot === s);
-  // A log density [L enumeration dims, `pad` of the model's own dims (all 1), ...keep] → [L dims, ...keep].
-  const shaped = (what: string, t: Tensor, pad: number, keep: readonly number[]): Tensor => {
-    const want = L + pad + keep.length;
-    if (t.ndim > want) fail('range', fn, 'model', `${what} of model "${jd.name}" has a log density of shape [${t.shape.join(', ')}], more dims than its ${L} enumeration dim(s) allow: a node needs a scalar batch shape`, t.shape);
-    const u = padTo(t, want);
-    for (let a = L; a < L + pad; a++) {
-      if (u.shape[a] !== 1) fail('range', fn, 'model', `${what} of model "${jd.name}" has a log density of shape [${u.shape.join(', ')}]: the enumerated values (${L} leading dim(s)) met a dim of the model's own; the model builds tensors of higher rank than any node's event (${R}), which enumeration cannot place`, u.shape);
+  // A log density [L enumeration dims, the model's own dims (all 1), ...keep] → [L dims, ...keep].
+  const shaped = (what: string, t: Tensor, keep: readonly number[]): Tensor => {
+    const u = padTo(t, L + keep.length);
+    for (let a = L; a < u.ndim - keep.length; a++) {
+      if (u.shape[a] !== 1) fail('range', fn, 'model', `${what} of model "${jd.name}" has a log density of shape [${u.shape.join(', ')}] beyond its ${L} enumeration dim(s): a node needs a scalar batch shape (and enumeration leaves ${R} dim(s) of room right of the enumerated values: the model must not reduce more)`, u.shape);
     }
-    return pad === 0 ? u : reshape(u, [...u.shape.slice(0, L), ...u.shape.slice(L + pad)]);
+    return u.ndim === L + keep.length ? u : reshape(u, [...u.shape.slice(0, L), ...u.shape.slice(u.ndim - keep.length)]);
   };
-  const addTable = (what: string, lp: Tensor, eventRank: number, split: (() => Tensor | undefined) | undefined) => {
-    const t = shaped(what, lp, R - eventRank, []);
+  const addTable = (what: string, lp: Tensor, split: (() => Tensor | undefined) | undefined) => {
+    const t = shaped(what, lp, []);
     const deps = slotDeps(t);
     if (deps.length === 0) { done.push(reshape(t, [])); return; }
     const sites = deps.map((s) => {
@@ -254,7 +252,7 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
     if (s === undefined) {
       fail('range', fn, 'model', `${what} of model "${jd.name}" depends on the enumerated node \`${plan.sites[plated[0]!]!.name}\` (${sizeOf(plate)} independent elements) but its log density cannot be split over those elements; write it as an Independent whose reinterpreted dims begin with [${plate.join(', ')}] (element i depending on element i), or opt out with \`enumerate: false\` (summing over all joint values would need ${plan.sites[plated[0]!]!.size}^${sizeOf(plate)} terms)`, what);
     }
-    pending.push({ t: shaped(what, s, R - eventRank, plate), plate });
+    pending.push({ t: shaped(what, s, plate), plate });
   };
 
   const eliminateSite = (j: number) => {
@@ -294,16 +292,16 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
         fail('range', fn, 'model', `the enumerated node \`${site.name}\` of model "${jd.name}" is a Sample whose distribution depends on another enumerated node; write it as Independent over parameters broadcast to [${site.plate.join(', ')}]`, site.name);
       }
       const lp = inner.logProb(x);
-      const what = `node \`${site.name}\``, innerEvent = inner.eventShape.length;
-      if (site.plate.length === 0) addTable(what, lp, innerEvent, undefined);
-      else pending.push({ t: shaped(what, lp, R - site.plate.length - innerEvent, site.plate), plate: site.plate });
+      const what = `node \`${site.name}\``;
+      if (site.plate.length === 0) addTable(what, lp, undefined);
+      else pending.push({ t: shaped(what, lp, site.plate), plate: site.plate });
     } else {
       x = toValue(fn, `values.${jd.nodeNames[i]}`, d.dtype, full[i]!);
-      addTable(`node \`${jd.nodeNames[i]}\``, d.unnormalizedLogProb(x), d.eventShape.length, () => splitLogProb(d, x, plan));
+      addTable(`node \`${jd.nodeNames[i]}\``, d.unnormalizedLogProb(x), () => splitLogProb(d, x, plan));
     }
     for (const k of plan.after[i]!) eliminateSite(k);
     return x;
-  }, undefined, (name, value) => addTable(`factor \`${name}\``, value, 0, undefined));
+  }, undefined, (name, value) => addTable(`factor \`${name}\``, value, undefined));
   for (const k of plan.after[plan.after.length - 1]!) eliminateSite(k);
   for (const k of [...live].sort((a, b) => b - a)) eliminateSite(k);
   if (pending.length > 0) fail('range', fn, 'model', `model "${jd.name}": an enumerated table was left unsummed (an internal error of the elimination schedule)`, pending.length);
@@ -330,10 +328,10 @@ function padTo(t: Tensor, rank: number): Tensor {
   return t.ndim < rank ? reshape(t, [...new Array<number>(rank - t.ndim).fill(1), ...t.shape]) : t;
 }
 
-/** The support laid along `slot` of `rank` leading dims, then 1s up to `own` dims for the node's plate and event, broadcast over the plate. */
+/** The support laid along `slot` of `rank` leading dims, then `own` 1s, then the node's plate and event, broadcast over the plate. */
 function spread(support: Tensor, rank: number, own: number, slot: number, plate: readonly number[]): Tensor {
   const S = support.shape[0]!, ev = support.shape.slice(1);
-  const lead = [...Array.from({ length: rank }, (_, s) => (s === slot ? S : 1)), ...new Array<number>(own - plate.length - ev.length).fill(1)];
+  const lead = [...Array.from({ length: rank }, (_, s) => (s === slot ? S : 1)), ...new Array<number>(own).fill(1)];
   const t = reshape(support, [...lead, ...plate.map(() => 1), ...ev]);
   return broadcastTo(t, [...lead, ...plate, ...ev]);
 }
