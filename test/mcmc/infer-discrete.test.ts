@@ -7,20 +7,10 @@ import { inferDiscrete } from '../../mcmc/index.js';
 import { gather, Tensor, type Tensor as T } from '../../src/index.js';
 import { stepByStepHmm, pinsOf } from '../../examples/hmm-step-by-step.js';
 import { mulberry32 } from '../helpers.js';
-import { chiSquarePValue } from '../stats.js';
+import { chiSquareMergedPValue as chiSquareMerged } from '../stats.js';
 
 const logNormal = (x: number, m: number) => -0.5 * (x - m) ** 2 - 0.5 * Math.log(2 * Math.PI);
 const repeat = (row: number[], n: number) => new Tensor(Float64Array.from({ length: n * row.length }, (_, i) => row[i % row.length]!), [n, row.length], 'float64');
-
-/** Pearson χ² of counts against probabilities, cells with expected count below 5 merged into one. */
-function chiSquareMerged(counts: number[], probs: number[]): number {
-  const n = counts.reduce((a, b) => a + b, 0);
-  const c: number[] = [], p: number[] = [];
-  let restC = 0, restP = 0;
-  probs.forEach((q, k) => { if (q * n >= 5) { c.push(counts[k]!); p.push(q); } else { restC += counts[k]!; restP += q; } });
-  if (restP > 0) { c.push(restC); p.push(restP); }
-  return chiSquarePValue(c, p);
-}
 
 const y = [-1.5, 0.1, 1.4, 2.9, -0.6];
 const mixture = new JointDistributionNamed({
