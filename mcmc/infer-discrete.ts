@@ -16,6 +16,7 @@
  * from the last lead axis to the first), and site j's uniforms come from `foldIn(key, j)`. So a
  * draw's discrete values depend only on the seed, its indices and its continuous values.
  */
+import { isBranded } from '../src/brand.js';
 import { checkOptions, fail } from '../src/checks.js';
 import { foldIn, sanitizeSeed, type Seed } from '../src/samplers/seeds.js';
 import { uniform } from '../src/samplers/uniform.js';
@@ -77,7 +78,7 @@ export function inferDiscrete(
   const eventShapes = names.map((n) => (m.pinned.eventShape as Record<string, readonly number[]>)[n] ?? (m.pinned.eventShape as (readonly number[])[])[names.indexOf(n)]!);
   const given = names.map((n, j) => {
     const t = Array.isArray(draws) ? draws[j] : isPlainObject(draws) ? (draws as Record<string, Tensor>)[n] : undefined;
-    if (!(t instanceof Tensor)) fail('type', fn, `draws.${n}`, 'must be a Tensor of draws `[...lead, ...event]` (the continuous nodes sampled)', t);
+    if (!isBranded(t, 'Tensor')) fail('type', fn, `draws.${n}`, 'must be a Tensor of draws `[...lead, ...event]` (the continuous nodes sampled)', t);
     return t;
   });
   const lead = given[0]!.shape.slice(0, given[0]!.ndim - eventShapes[0]!.length);

@@ -40,6 +40,7 @@
  * gives `inferDiscrete` (mcmc/infer-discrete.ts) its backward pass: sampling (or Viterbi) in the
  * reverse order of elimination.
  */
+import { isBranded } from '../../src/brand.js';
 import { fail } from '../../src/checks.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
 import { logsumexp, max, sum } from '../../src/tensor/ops/reduce.js';
@@ -47,11 +48,11 @@ import { broadcastTo, gather, reshape } from '../../src/tensor/ops/shape.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { Distribution, NotImplementedError } from '../distribution.js';
-import { Independent } from '../independent.js';
+import type { Independent } from '../independent.js';
 import type { JointDistribution } from '../joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../joint/joint-distribution-pinned.js';
 import { toValue, type PartialValues, type StructKind } from '../joint/values.js';
-import { Sample } from '../sample.js';
+import type { Sample } from '../sample.js';
 
 /** The most values one enumerated node may take (a Binomial with `totalCount` 4095 is the largest). */
 export const MAX_SUPPORT = 4096;
@@ -128,7 +129,7 @@ export function enumerationPlan(fn: string, pinned: JointDistributionPinned<Stru
   try {
     parents = jd.resolveGraph().map(([, ps]) => ps.map((p) => names.indexOf(p)));
   } catch (e) {
-    if (!(e instanceof NotImplementedError)) throw e;
+    if (!notImplemented(e)) throw e;
   }
   if (parents !== undefined && jd.factorNames.length > 0) parents = undefined;
   const siteOfNode = new Map(found.map((s, j) => [s.node, j]));
@@ -313,14 +314,19 @@ export function eliminate(fn: string, plan: EnumerationPlan, values: PartialValu
  * dims begin with the plate, its inner log density summed over the rest. Undefined otherwise.
  */
 function splitLogProb(d: Distribution, x: Tensor, plan: EnumerationPlan): Tensor | undefined {
-  if (!(d instanceof Independent)) return undefined;
-  const r = d.reinterpretedBatchNdims;
+  if (!isBranded(d, 'Independent')) return undefined;
+  const r = (d as Independent).reinterpretedBatchNdims;
   const plate = plan.sites.find((s) => s.plate.length > 0)!.plate;
   const ev = d.eventShape;
   if (r < plate.length || plate.some((p, a) => ev[a] !== p)) return undefined;
-  const lp = d.distribution.logProb(x);
+  const lp = (d as Independent).distribution.logProb(x);
   const rest = r - plate.length;
   return rest === 0 ? lp : sum(lp, Array.from({ length: rest }, (_, a) => lp.ndim - rest + a));
+}
+
+/** A NotImplementedError, from this copy of stochax or another (recognised by name). */
+function notImplemented(e: unknown): boolean {
+  return e instanceof NotImplementedError || (e instanceof Error && e.name === 'NotImplementedError');
 }
 
 /** `t` with leading 1s up to `rank` dims. */
@@ -348,17 +354,17 @@ function sliceFirst(support: Tensor): Tensor {
 function siteOf(fn: string, name: string, d: Distribution): Omit<EnumSite, 'node' | 'name' | 'slot' | 'value'> | undefined {
   if (d.parameters.enumerate === false || d.batchShape.length > 0) return undefined;
   let kind: EnumSite['kind'] = 'own', inner = d, plate: readonly number[] = [];
-  if (d instanceof Independent && d.reinterpretedBatchNdims === d.distribution.batchShape.length) {
-    kind = 'independent'; inner = d.distribution; plate = d.distribution.batchShape;
-  } else if (d instanceof Sample && d.distribution.batchShape.length === 0) {
-    kind = 'sample'; inner = d.distribution; plate = d.sampleShape;
+  if (isBranded(d, 'Independent') && (d as Independent).reinterpretedBatchNdims === (d as Independent).distribution.batchShape.length) {
+    kind = 'independent'; inner = (d as Independent).distribution; plate = inner.batchShape;
+  } else if (isBranded(d, 'Sample') && (d as Sample).distribution.batchShape.length === 0) {
+    kind = 'sample'; inner = (d as Sample).distribution; plate = (d as Sample).sampleShape;
   }
   if (inner !== d && inner.parameters.enumerate === false) return undefined;
   let support: Tensor;
   try {
     support = inner.enumerateSupport();
   } catch (e) {
-    if (e instanceof NotImplementedError) return undefined;
+    if (notImplemented(e)) return undefined;
     throw e;
   }
   const size = support.shape[0]!;
