@@ -76,10 +76,10 @@ export function inferDiscrete(
   // The continuous draws by node, with their common lead dims.
   const names = m.names;
   const eventShapes = names.map((n) => (m.pinned.eventShape as Record<string, readonly number[]>)[n] ?? (m.pinned.eventShape as (readonly number[])[])[names.indexOf(n)]!);
-  const given = names.map((n, j) => {
-    const t = Array.isArray(draws) ? draws[j] : isPlainObject(draws) ? (draws as Record<string, Tensor>)[n] : undefined;
+  const given = names.map((n, j): Tensor => {
+    const t: unknown = Array.isArray(draws) ? draws[j] : isPlainObject(draws) ? (draws as Record<string, unknown>)[n] : undefined;
     if (!isBranded(t, 'Tensor')) fail('type', fn, `draws.${n}`, 'must be a Tensor of draws `[...lead, ...event]` (the continuous nodes sampled)', t);
-    return t;
+    return t as Tensor;
   });
   const lead = given[0]!.shape.slice(0, given[0]!.ndim - eventShapes[0]!.length);
   given.forEach((t, j) => {
