@@ -11,10 +11,13 @@
  * Design.
  * - **Enumeration dims.** The model runs once, with tensors. Each enumerated node (a *site*) gets
  *   a *slot*: one of L leading dims that every enumerated value carries. Its value is its support
- *   laid along its slot — shape [1, …, S, …, 1, ...plate, ...event] — so the model's one-draw
- *   callables broadcast over it like over any batch dim (`gather(mu, z)`, `gather(P, zPrev)`)
- *   and every node's log density comes out as a table over the slots it depends on. Dependence is
- *   read from the shapes (a node depends on site j when its table has S_j > 1 on j's slot).
+ *   laid along its slot, then R dims of 1, then its plate and event — shape
+ *   [1, …, S, …, 1, 1 × R, ...plate, ...event] — so the model's one-draw callables broadcast over
+ *   it like over any batch dim (`gather(mu, z)`, `gather(P, zPrev)`, `less(t, s)` with `t` of
+ *   length 112), and every node's log density comes out as a table over the slots it depends on.
+ *   R = 1 + the largest event rank of any node is the room the model's own tensors broadcast and
+ *   reduce in without reaching the slots (NumPyro's `max_plate_nesting`). Dependence is read from
+ *   the shapes (a node depends on site j when its table has S_j > 1 on j's slot).
  * - **Parallel enumeration (plates).** A site wrapped in `Independent`/`Sample` over a plate of
  *   shape P has one slot for all of its elements: its value is [.., S, .., ...P] with every
  *   element taking support value k along the slot. A node that depends on it must split its log
