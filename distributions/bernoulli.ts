@@ -79,6 +79,13 @@ export class Bernoulli extends Distribution<BernoulliDType> {
 
   protected override get support() { return support; }
 
+  /** 0 and 1 (in this distribution's dtype). */
+  protected override enumerateSupportImpl(): Tensor {
+    const out = allocate(this.dtype, 2);
+    out[1] = 1;
+    return new Tensor(out, [2], this.dtype);
+  }
+
   protected override logProbImpl(x: Tensor): Tensor {
     const isLogits = this.logits !== undefined;
     return fusedMap('Bernoulli.logProb', [['value', x], this.paramEntry],

@@ -1,14 +1,15 @@
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed } from '../src/samplers/seeds.js';
 import { broadcastData } from '../src/tensor/broadcast.js';
-import { floatStorage, type TensorLike } from '../src/tensor/core.js';
+import { fail } from '../src/checks.js';
+import { floatStorage, isTracked, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
 import { mul, sigmoidScalar, softplusScalar } from '../src/tensor/ops/elementwise.js';
 import { broadcastTo } from '../src/tensor/ops/shape.js';
 import { betaincDa, betaincDb, betaincDx, betaincScalar } from '../src/tensor/special/betainc.js';
 import { betaPowerLog, digammaDiff, lbeta } from '../src/tensor/special/gamma.js';
 import { Tensor } from '../src/tensor/tensor.js';
-import { Distribution, type DistributionOptions } from './distribution.js';
+import { Distribution, NotImplementedError, type DistributionOptions } from './distribution.js';
 import { nonNegativeInteger, real, unitInterval, type Constraint } from './internal/constraints.js';
 import { checkExactlyOne, logitsOf, oneMinusProbsOf, probsOf } from './internal/either-parameter.js';
 import { countsUpTo } from './internal/count-support.js';
@@ -100,6 +101,24 @@ export class Binomial extends Distribution<FloatDType> {
   }
 
   protected override get support(): Constraint { return countsUpTo(this.totalCount); }
+
+  /**
+   * 0, 1, …, n for a `totalCount` n that is the same for every batch member and does not depend
+   * on the model's parameters (it must be known before the log density runs).
+   */
+  protected override enumerateSupportImpl(): Tensor {
+    const fn = 'Binomial.enumerateSupport';
+    if (isTracked(this.totalCount)) throw new NotImplementedError(`${fn}: \`totalCount\` depends on the model's parameters, so the support is not known in advance`);
+    const counts = this.totalCount.data as ArrayLike<number>;
+    const n = counts[0] ?? 0;
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] !== n) throw new NotImplementedError(`${fn}: \`totalCount\` differs across the batch (${n} and ${counts[i]}); the support must be the same for every member`);
+    }
+    if (!Number.isInteger(n) || n < 0) fail('range', fn, 'totalCount', 'must be a non-negative integer', n);
+    const out = floatStorage(this.dtype, n + 1);
+    for (let i = 0; i <= n; i++) out[i] = i;
+    return new Tensor(out, [n + 1], this.dtype);
+  }
 
   protected override logProbImpl(x: Tensor): Tensor {
     if (this.logits !== undefined) {

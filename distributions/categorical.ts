@@ -104,6 +104,13 @@ export class Categorical extends Distribution<CategoricalDType> {
     return new Tensor(out as never, [n, ...this.batchShape], this.dtype);
   }
 
+  /** 0, 1, …, K − 1 (in this distribution's dtype). */
+  protected override enumerateSupportImpl(): Tensor {
+    const k = this.numCategories, out = allocate(this.dtype, k);
+    for (let i = 0; i < k; i++) out[i] = i;
+    return new Tensor(out, [k], this.dtype);
+  }
+
   protected override get support(): Constraint {
     const k = this.numCategories;
     return elementwise(`must be an integer in [0, ${k - 1}]`, (v) => Number.isInteger(v) && v >= 0 && v < k);

@@ -11,7 +11,7 @@
  *   `logCdf`, survival functions, `variance` ↔ `stddev`) and `allowNanStats`.
  */
 import { brand, isBranded } from '../src/brand.js';
-import { checkOptions, checkShape, fail } from '../src/checks.js';
+import { checkBoolean, checkOptions, checkShape, fail } from '../src/checks.js';
 import { getModes } from '../src/config.js';
 import type { KeyArray } from '../src/random/key-array.js';
 import { sanitizeSeed, type Seed } from '../src/samplers/seeds.js';
@@ -45,6 +45,13 @@ export interface DistributionOptions {
    * `copy` and `slice`.
    */
   readonly defaultEventSpaceBijector?: Bijector;
+  /**
+   * `false` keeps a node with finite support from being summed out of a joint distribution's
+   * log density when it is left unpinned for MCMC (`distributions/enumerate/`; NumPyro's
+   * `infer={'enumerate': None}`). Default: enumerated when `enumerateSupport()` is implemented.
+   * Kept as given by `copy` and `slice`.
+   */
+  readonly enumerate?: boolean;
 }
 
 /** What the base class needs to know about one tensor parameter. */
@@ -69,7 +76,7 @@ export class NotImplementedError extends Error {
   override readonly name = 'NotImplementedError';
 }
 
-const COMMON_OPTIONS = ['name', 'validateArgs', 'allowNanStats', 'defaultEventSpaceBijector'];
+const COMMON_OPTIONS = ['name', 'validateArgs', 'allowNanStats', 'defaultEventSpaceBijector', 'enumerate'];
 
 /** A misspelt parameter (`scal`) would otherwise be ignored, and a default or a vaguer error take its place. */
 function checkParameterNames(className: string, opts: object, cls: typeof Distribution): void {
@@ -121,6 +128,7 @@ export abstract class Distribution<D extends DType = DType> {
     if (opts.defaultEventSpaceBijector !== undefined && !isBranded(opts.defaultEventSpaceBijector, 'Bijector')) {
       fail('type', className, 'defaultEventSpaceBijector', 'must be a Bijector (e.g. new bijectors.Softplus())', opts.defaultEventSpaceBijector);
     }
+    if (opts.enumerate !== undefined) checkBoolean(className, 'enumerate', opts.enumerate);
     this.reparameterizationType = reparameterized ? 'FULLY_REPARAMETERIZED' : 'NOT_REPARAMETERIZED';
     const table = (this.constructor as typeof Distribution).parameterProperties;
     const params: Record<string, Tensor> = {};
@@ -422,6 +430,21 @@ export abstract class Distribution<D extends DType = DType> {
     return b ?? this.notImplemented('defaultEventSpaceBijector');
   }
   protected defaultEventSpaceBijectorImpl?(): Bijector;
+
+  /**
+   * Every value one event can take, `[S, ...eventShape]` in increasing order, the same for every
+   * batch member (TFP's and Pyro's `enumerate_support`): what lets a joint distribution sum an
+   * unpinned node out of its log density (`distributions/enumerate/`).
+   * @throws NotImplementedError for a distribution whose support is not finite (or not known
+   *   without reading a parameter that depends on the model's parameters).
+   * @example
+   * new Categorical({ probs: [0.2, 0.3, 0.5] }).enumerateSupport();   // int32 [3]: 0, 1, 2
+   * new Bernoulli({ probs: 0.4 }).enumerateSupport();                 // int32 [2]: 0, 1
+   */
+  enumerateSupport(): Tensor {
+    return this.enumerateSupportImpl?.() ?? this.notImplemented('enumerateSupport');
+  }
+  protected enumerateSupportImpl?(): Tensor;
 
   toString(): string {
     return `${this.fn}("${this.name}", batchShape=[${this.batchShape.join(', ')}], eventShape=[${this.eventShape.join(', ')}], dtype=${this.dtype})`;

@@ -104,6 +104,13 @@ export class OneHotCategorical extends Distribution<OneHotCategoricalDType> {
 
   protected override get support(): Constraint { return support; }
 
+  /** The K one-hot vectors, `[K, K]` (the identity matrix, in this distribution's dtype). */
+  protected override enumerateSupportImpl(): Tensor {
+    const k = this.numCategories, out = allocate(this.dtype, k * k);
+    for (let i = 0; i < k; i++) out[i * k + i] = 1;
+    return new Tensor(out, [k, k], this.dtype);
+  }
+
   protected override logProbImpl(x: Tensor): Tensor {
     const fn = 'OneHotCategorical.logProb', s = this.rows, k = s.k, p = (this.logits ?? this.probs)!;
     const { shape, values, rows } = rowIndex(fn, x, this.batchShape, 1);

@@ -62,3 +62,4 @@ export {
 export {
   sbc, type SbcOptions, type SbcResult, type SbcStatsRow, type SbcBackendDiagnostics, type SbcWarning, type SbcSamplerOptions,
 } from './sbc.js';
+export { inferDiscrete, type InferDiscreteOptions } from './infer-discrete.js';

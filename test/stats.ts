@@ -84,3 +84,19 @@ export function ksTwoSamplePValue(a: ArrayLike<number>, b: ArrayLike<number>): n
   const m = Math.sqrt((n1 * n2) / (n1 + n2));
   return kolmogorovSurvival((m + 0.12 + 0.11 / m) * d);
 }
+
+/**
+ * {@link chiSquarePValue} with the cells whose expected count is below 5 merged into one (the
+ * usual rule for Pearson's approximation), so sparse tables can be passed whole.
+ */
+export function chiSquareMergedPValue(counts: ArrayLike<number>, probs: ArrayLike<number>): number {
+  let n = 0;
+  for (let i = 0; i < counts.length; i++) n += counts[i]!;
+  const c: number[] = [], p: number[] = [];
+  let restC = 0, restP = 0;
+  for (let i = 0; i < counts.length; i++) {
+    if (probs[i]! * n >= 5) { c.push(counts[i]!); p.push(probs[i]!); } else { restC += counts[i]!; restP += probs[i]!; }
+  }
+  if (restP > 0) { c.push(restC); p.push(restP); }
+  return chiSquarePValue(c, p);
+}

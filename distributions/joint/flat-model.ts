@@ -9,6 +9,7 @@ import { add } from '../../src/tensor/ops/elementwise.js';
 import { reshape } from '../../src/tensor/ops/shape.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
+import { eliminate, enumerationPlan, type EnumerationPlan } from '../enumerate/enumerate.js';
 import type { DefaultJointBijector } from './default-joint-bijector.js';
 import type { JointDistributionPinned } from './joint-distribution-pinned.js';
 import type { StructKind } from './values.js';
@@ -32,6 +33,11 @@ export interface FlatModel {
   flatten(parts: readonly Tensor[], batchRank: number): Tensor[];
   /** The unconstrained, flattened target: one log density per chain. */
   target(...flat: Tensor[]): Tensor;
+  /**
+   * How the model's unpinned discrete nodes are summed out of `target` (`distributions/enumerate/`);
+   * absent when there are none. `pinned` is then `enumeration.pinned` (the sites pinned to placeholders).
+   */
+  readonly enumeration?: EnumerationPlan;
   /** False when `target` leaves out the log-Jacobian (`lp(f(u))` alone: the optimisers' `jacobian: false`); absent or true otherwise. */
   readonly jacobian?: boolean;
 }
@@ -41,8 +47,12 @@ export interface FlatModelOptions {
   readonly jacobian?: boolean;
 }
 
-export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind>, options: FlatModelOptions = {}): FlatModel {
+export function flatModel(fn: string, given: JointDistributionPinned<StructKind>, options: FlatModelOptions = {}): FlatModel {
   const jacobian = options.jacobian !== false;
+  // Unpinned discrete nodes are summed out: the samplers see the continuous ones only.
+  const enumeration = enumerationPlan(fn, given);
+  const pinned = enumeration?.pinned ?? given;
+  const logProb = enumeration === undefined ? (x: unknown) => pinned.unnormalizedLogProb(x as never) : (x: unknown) => eliminate(fn, enumeration, x as never);
   const bijector = pinned.defaultEventSpaceBijector();
   const names = pinned.unpinnedNames;
   if (names.length === 0) fail('range', fn, 'pins', `pin every node of model "${pinned.distribution.name}"; nothing is left to sample`, Object.keys(pinned.pins));
@@ -67,8 +77,9 @@ export function flatModel(fn: string, pinned: JointDistributionPinned<StructKind
     flatten: (parts, batchRank) => parts.map((p, j) => reshape(p, [...p.shape.slice(0, batchRank), sizes[j]!])),
     target: (...flat) => {
       const [x, ldj] = bijector.forwardAndLogDetJacobian(struct(unflatten(flat)));
-      return jacobian ? add(pinned.unnormalizedLogProb(x), ldj) : pinned.unnormalizedLogProb(x);
+      return jacobian ? add(logProb(x), ldj) : logProb(x);
     },
     ...(jacobian ? {} : { jacobian: false }),
+    ...(enumeration === undefined ? {} : { enumeration }),
   };
 }

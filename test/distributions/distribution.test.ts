@@ -13,7 +13,7 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 describe('Distribution constructors', () => {
   it('reject an unknown parameter with a TypeError naming the distribution and the parameter', () => {
     expect(() => new Normal({ loc: 0, scal: 1 } as never)).toThrow(TypeError);
-    expect(() => new Normal({ loc: 0, scal: 1 } as never)).toThrow(/^Normal: unknown parameter `scal` \(Normal takes loc, scale, name, validateArgs, allowNanStats, defaultEventSpaceBijector\)$/);
+    expect(() => new Normal({ loc: 0, scal: 1 } as never)).toThrow(/^Normal: unknown parameter `scal` \(Normal takes loc, scale, name, validateArgs, allowNanStats, defaultEventSpaceBijector, enumerate\)$/);
     expect(() => new Gamma({ concentration: 1, rates: 2 } as never)).toThrow(/Gamma: unknown parameter `rates`/);
     expect(() => new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sample_shape: 3 } as never)).toThrow(/Sample: unknown parameter `sample_shape`/);
     expect(() => new Independent({ distribution: new Normal({ loc: [0], scale: 1 }), reinterpretedBatchNDims: 1 } as never)).toThrow(/Independent: unknown parameter `reinterpretedBatchNDims`/);
@@ -34,7 +34,7 @@ describe('Distribution constructors', () => {
     const declared = declaredOptionNames(join(repo, 'distributions', 'index.ts'), D as Record<string, unknown>, isDist);
     for (const [name, names] of declared) {
       const cls = (D as Record<string, unknown>)[name] as typeof Distribution;
-      const accepted = new Set([...Object.keys(cls.parameterProperties), ...cls.optionNames, 'name', 'validateArgs', 'allowNanStats', 'defaultEventSpaceBijector']);
+      const accepted = new Set([...Object.keys(cls.parameterProperties), ...cls.optionNames, 'name', 'validateArgs', 'allowNanStats', 'defaultEventSpaceBijector', 'enumerate']);
       expect([...accepted].sort(), name).toEqual([...names].sort());
     }
     expect(declared.size).toBeGreaterThan(40);

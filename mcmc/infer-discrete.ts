@@ -1,0 +1,200 @@
+/**
+ * `inferDiscrete`: the discrete nodes a model's log density sums out (automatic enumeration,
+ * `distributions/enumerate/`) drawn back, draw by draw, from their conditional posterior given
+ * each continuous posterior draw (NumPyro's `infer_discrete`).
+ *
+ * For one draw the model's log density is evaluated by the same variable elimination the
+ * samplers' target uses, keeping each table just before its site is summed out. Sampling then
+ * runs in the reverse order of elimination: the last site summed out depends on nothing left,
+ * and each earlier one on sites already drawn — for independent nodes in a plate, a categorical
+ * draw per element from its normalised weights; for a Markov chain, forward filtering backward
+ * sampling. With `temperature: 0` the elimination takes the max instead of the sum and the
+ * backward pass the argmax: the joint MAP assignment (Viterbi for a chain).
+ *
+ * Keys: draw (t, c) of a `[draws, chains, ...]` set uses `foldIn(foldIn(S, c), t)` with
+ * S = `sanitizeSeed(seed, { salt: 'inferDiscrete' })` (in general the draw's indices folded in
+ * from the last lead axis to the first), and site j's uniforms come from `foldIn(key, j)`. So a
+ * draw's discrete values depend only on the seed, its indices and its continuous values.
+ */
+import { isBranded } from '../src/brand.js';
+import { checkOptions, fail } from '../src/checks.js';
+import { foldIn, sanitizeSeed, type Seed } from '../src/samplers/seeds.js';
+import { uniform } from '../src/samplers/uniform.js';
+import { allocate } from '../src/tensor/dtype.js';
+import { sizeOf } from '../src/tensor/shapes.js';
+import { Tensor } from '../src/tensor/tensor.js';
+import { generate } from '../src/compile/codegen.js';
+import { compileChecked } from '../src/compile/flat-target.js';
+import { traceProgram } from '../src/compile/trace.js';
+import { pinModel } from '../distributions/compile-log-density.js';
+import { eliminate, type EliminationStep, type EnumerationPlan } from '../distributions/enumerate/enumerate.js';
+import { flatModel } from '../distributions/joint/flat-model.js';
+import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
+import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
+import { isPlainObject, type PartialValues, type StructKind } from '../distributions/joint/values.js';
+import type { PosteriorDraws } from './predictive.js';
+
+export interface InferDiscreteOptions {
+  /** Values for observed nodes (as given to `windowedAdaptiveNuts`). */
+  readonly pins?: PartialValues;
+  /** Any seed `samplers.sanitizeSeed` accepts (unused with `temperature: 0`). */
+  readonly seed?: Seed;
+  /** 1 (default): draws from the conditional posterior; 0: the MAP assignment (Viterbi for a chain). */
+  readonly temperature?: 0 | 1;
+  /** Compute each draw's elimination tables with generated code (default true; false: on the tape). */
+  readonly compile?: boolean;
+}
+
+/**
+ * For each continuous posterior draw, the model's enumerated discrete nodes drawn from their
+ * conditional posterior given it (or, with `temperature: 0`, their most probable joint value).
+ *
+ * @param model the joint distribution sampled (with `pins`), or the pinned one.
+ * @param draws the continuous nodes' draws, each `[...lead, ...event]` with the same lead dims
+ *   (`windowedAdaptiveNuts`' `draws`: `[draws, chains, ...]`): a record by node name, or an array
+ *   of the continuous unpinned nodes in model order.
+ * @returns a record by node name: the continuous draws as given and each enumerated node's
+ *   values, `[...lead, ...its shape]`, in its dtype.
+ * @throws TypeError for a missing node or a bad option; RangeError when the model has no
+ *   enumerated node, for draws whose shapes do not fit, or a `temperature` other than 0 or 1.
+ * @example
+ * const fit = windowedAdaptiveNuts(mixture, { pins: { y }, nDraws: 500, seed: 0 });
+ * const withZ = inferDiscrete(mixture, fit.draws, { pins: { y }, seed: 1 });
+ * withZ.z.shape;   // [500, 4, 100]: each observation's component, per draw and chain
+ */
+export function inferDiscrete(
+  model: JointDistribution<StructKind> | JointDistributionPinned<StructKind>, draws: PosteriorDraws, options: InferDiscreteOptions = {},
+): Record<string, Tensor> {
+  const fn = 'inferDiscrete';
+  const o = checkOptions(fn, options, ['pins', 'seed', 'temperature', 'compile']);
+  const temperature = o.temperature ?? 1;
+  if (temperature !== 0 && temperature !== 1) fail('range', fn, 'temperature', 'must be 1 (draws from the posterior) or 0 (the MAP assignment)', temperature);
+  const m = flatModel(fn, pinModel(fn, model, o.pins) as JointDistributionPinned<StructKind>);
+  const plan = m.enumeration;
+  if (plan === undefined) fail('range', fn, 'model', `model "${m.pinned.distribution.name}" has no unpinned discrete node to enumerate (each needs a finite support and no \`enumerate: false\`)`, model);
+
+  // The continuous draws by node, with their common lead dims.
+  const names = m.names;
+  const eventShapes = names.map((n) => (m.pinned.eventShape as Record<string, readonly number[]>)[n] ?? (m.pinned.eventShape as (readonly number[])[])[names.indexOf(n)]!);
+  const given = names.map((n, j): Tensor => {
+    const t: unknown = Array.isArray(draws) ? draws[j] : isPlainObject(draws) ? (draws as Record<string, unknown>)[n] : undefined;
+    if (!isBranded(t, 'Tensor')) fail('type', fn, `draws.${n}`, 'must be a Tensor of draws `[...lead, ...event]` (the continuous nodes sampled)', t);
+    return t as Tensor;
+  });
+  const lead = given[0]!.shape.slice(0, given[0]!.ndim - eventShapes[0]!.length);
+  given.forEach((t, j) => {
+    const want = [...lead, ...eventShapes[j]!];
+    if (t.shape.length !== want.length || t.shape.some((d, a) => d !== want[a])) fail('range', fn, `draws.${names[j]}`, `must have shape [${want.join(', ')}] (lead dims [${lead.join(', ')}], then the node's event shape); got [${t.shape.join(', ')}]`, t.shape);
+  });
+  const N = sizeOf(lead);
+  const base = sanitizeSeed(o.seed, { salt: 'inferDiscrete' });
+
+  const out = plan.sites.map((s) => allocate(s.support.dtype, N * sizeOf(s.plate) * sizeOf(s.support.shape.slice(1))));
+  const tables = eliminationTables(fn, plan, names, eventShapes, temperature === 0 ? 'max' : 'logsumexp', o.compile ?? true);
+  const sizes = eventShapes.map((e) => sizeOf(e));
+  for (let n = 0; n < N; n++) {
+    const steps = tables((j, buf) => {
+      const d = given[j]!.data as ArrayLike<number>, size = sizes[j]!;
+      for (let k = 0; k < size; k++) buf[k] = Number(d[n * size + k]);
+    });
+    let key = base;
+    for (let a = lead.length - 1, r = n; a >= 0; a--) {
+      const idx = r % lead[a]!;
+      r = Math.floor(r / lead[a]!);
+      key = foldIn(key, idx);
+    }
+    const chosen = backward(plan, steps, temperature, (j, size) => uniform([size], { seed: foldIn(key, j) }).data as Float64Array);
+    plan.sites.forEach((s, j) => {
+      const ev = sizeOf(s.support.shape.slice(1)), P = sizeOf(s.plate), sup = s.support.data as ArrayLike<number>, o = out[j]!;
+      const pick = chosen[j] ?? new Int32Array(P);
+      for (let p = 0; p < P; p++) for (let e = 0; e < ev; e++) o[(n * P + p) * ev + e] = sup[pick[p]! * ev + e]!;
+    });
+  }
+
+  const result: Record<string, Tensor> = {};
+  names.forEach((n, j) => { result[n] = given[j]!; });
+  plan.sites.forEach((s, j) => { result[s.name] = new Tensor(out[j]!, [...lead, ...s.plate, ...s.support.shape.slice(1)], s.support.dtype); });
+  return result;
+}
+
+/** One elimination step's table as numbers. */
+interface Step {
+  readonly site: number;
+  readonly occupants: readonly (number | undefined)[];
+  readonly shape: readonly number[];
+  readonly data: ArrayLike<number>;
+}
+
+/**
+ * The elimination tables of one draw as a function of its continuous values (`fill(j, buffer)`
+ * writes node j's values): the elimination traced once and compiled, or run on the tape
+ * ({@link compileChecked}'s rule).
+ */
+function eliminationTables(fn: string, plan: EnumerationPlan, names: readonly string[], eventShapes: readonly (readonly number[])[], reduce: 'max' | 'logsumexp', compile: boolean): (fill: (j: number, buffer: Float64Array) => void) => Step[] {
+  const run = (xs: readonly Tensor[], record: (s: EliminationStep) => void) => eliminate(fn, plan, Object.fromEntries(names.map((n, j) => [n, xs[j]!])), reduce, record);
+  const origin = eventShapes.map((e) => new Tensor(new Float64Array(sizeOf(e)), e, 'float64'));
+  return compileChecked(compile, () => {
+    const meta: Omit<Step, 'data'>[] = [];
+    const program = traceProgram(fn, (...xs: Tensor[]) => {
+      const tables: Tensor[] = [];
+      meta.length = 0;
+      run(xs, (s) => { meta.push({ site: s.site, occupants: s.occupants, shape: s.table.shape }); tables.push(s.table); });
+      return tables.length === 0 ? [new Tensor(new Float64Array(1), [1], 'float64')] : tables;
+    }, origin);
+    const c = generate(program, false);
+    return (fill: (j: number, buffer: Float64Array) => void) => {
+      c.inputs.forEach((b, j) => fill(j, b));
+      c.run(false);
+      return meta.map((m, q) => ({ ...m, data: c.outputs[q]! }));
+    };
+  }, () => (fill: (j: number, buffer: Float64Array) => void) => {
+    const xs = origin.map((t, j) => { const b = new Float64Array(t.size); fill(j, b); return new Tensor(b, t.shape, 'float64'); });
+    const steps: Step[] = [];
+    run(xs, (s) => steps.push({ site: s.site, occupants: s.occupants, shape: s.table.shape, data: s.table.data as ArrayLike<number> }));
+    return steps;
+  }).value;
+}
+
+/**
+ * The backward pass over one draw's elimination steps (last first): each site's support index per
+ * plate element, sampled from exp(table) (normalised over the site's slot, the later-summed sites
+ * fixed at their chosen values) with `uniforms`, or the argmax at temperature 0.
+ */
+function backward(plan: EnumerationPlan, steps: readonly Step[], temperature: 0 | 1, uniforms: (site: number, size: number) => Float64Array): (Int32Array | undefined)[] {
+  const L = plan.rank;
+  const chosen: (Int32Array | undefined)[] = plan.sites.map(() => undefined);
+  for (let q = steps.length - 1; q >= 0; q--) {
+    const { site: j, shape, data, occupants } = steps[q]!;
+    const site = plan.sites[j]!, slot = site.slot, S = site.size;
+    const strides = new Array<number>(shape.length);
+    for (let a = shape.length - 1, st = 1; a >= 0; a--) { strides[a] = st; st *= shape[a]!; }
+    const plate = shape.slice(L), P = Math.max(1, sizeOf(site.plate));
+    const u = temperature === 1 ? uniforms(j, P) : undefined;
+    const pick = new Int32Array(P);
+    const w = new Float64Array(S);
+    for (let p = 0; p < P; p++) {
+      let off = 0;
+      for (let s = 0; s < L; s++) {
+        if (s === slot || shape[s]! === 1) continue;
+        const other = chosen[occupants[s]!];
+        if (other === undefined) throw new Error(`inferDiscrete: internal error: site ${plan.sites[occupants[s]!]?.name} not drawn before ${site.name}`);
+        off += (other.length === 1 ? other[0]! : other[p]!) * strides[s]!;
+      }
+      for (let a = plate.length - 1, r = p; a >= 0; a--) {
+        const sz = site.plate[a]!, idx = r % sz;
+        r = Math.floor(r / sz);
+        if (plate[a]! > 1) off += idx * strides[L + a]!;
+      }
+      let best = 0, mx = -Infinity;
+      for (let k = 0; k < S; k++) { w[k] = data[off + k * strides[slot]!]!; if (w[k]! > mx) { mx = w[k]!; best = k; } }
+      if (u === undefined) { pick[p] = best; continue; }
+      let total = 0;
+      for (let k = 0; k < S; k++) { w[k] = Math.exp(w[k]! - mx); total += w[k]!; }
+      let k = 0;
+      for (let c = w[0]!, target = u[p]! * total; c <= target && k < S - 1;) c += w[++k]!;
+      pick[p] = k;
+    }
+    chosen[j] = pick;
+  }
+  return chosen;
+}
