@@ -6,9 +6,10 @@
 //    posterior sds by less than 10%.
 // 2. The enumerated HMM's gradient is linear in T: the time per gradient for T = 1000 is within
 //    12× of T = 100 (best of 5 timed batches each), on the tape. The compiled program is timed
-//    and printed too but not asserted: the code generator emits one function whose size grows
-//    with the program, and V8 stops optimising it somewhere between T = 100 and T = 1000 (a
-//    compiler limit, measured at 15–45×; see the README's not-built list).
+//    and printed too but not asserted: 15–45× when it was one function V8 would not optimise past
+//    T ≈ 100; split into pieces (src/compile/chunk.ts) both got 2–4× faster, and the ratio is
+//    ~18 after warm-up (T = 100: 0.062 ms, T = 1000: 1.1 ms CPU per gradient, .tmp script), so
+//    something still grows faster than T there (see the README's not-built list).
 import { describe, expect, it } from 'vitest';
 import { flatTarget } from '../../../distributions/compile-log-density.js';
 import { flatModel } from '../../../distributions/joint/flat-model.js';
