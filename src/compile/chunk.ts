@@ -21,6 +21,18 @@ const MIN_CHARS = 40_000;
 /** Characters of source per piece: well under the bytecode limit (a 54,000-character body was still optimized, 117,000 was not). */
 const CHUNK_CHARS = 24_000;
 const GUARD = 'if (!withGrad) return;';
+let enabled = true;
+
+/**
+ * Turns the splitting off (or back on) for programs compiled after the call: for benchmarks
+ * that set both forms side by side (bench/long-programs.ts). @internal
+ *
+ * @example
+ * setChunking(false); // compile the one-function form
+ */
+export function setChunking(on: boolean): void {
+  enabled = on;
+}
 
 /**
  * `run`'s body as pieces: the declarations and functions to put before `run`, and `run`'s new
@@ -31,7 +43,7 @@ const GUARD = 'if (!withGrad) return;';
  * const source = split === undefined ? `function run(withGrad) {\n${body}\n}` : `${split.prelude}\nfunction run(withGrad) {\n${split.body}\n}`;
  */
 export function chunkRun(body: string): { prelude: string; body: string } | undefined {
-  if (body.length < MIN_CHARS || /(?<![\w$.])S(?![\w$])/.test(body)) return undefined;
+  if (!enabled || body.length < MIN_CHARS || /(?<![\w$.])S(?![\w$])/.test(body)) return undefined;
   const statements = topLevelStatements(body);
   if (statements === undefined) return undefined;
   const guardAt = statements.findIndex((s) => s.trim() === GUARD);
