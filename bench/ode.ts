@@ -7,9 +7,9 @@
  *
  * Run alone: npx tsx bench/ode.ts   (part of `npm run bench`)
  */
-import { compileLogDensity, Independent, JointDistributionNamed, LogNormal, Sample, TruncatedNormal } from '../distributions/index.js';
-import { model, dzdt, ts, yInit, y } from '../examples/lotka-volterra.js';
-import { add, log, mul, stack, type Tensor } from '../src/index.js';
+import { compileLogDensity } from '../distributions/index.js';
+import { model, dzdt, lotkaVolterraWith, ts, yInit, y } from '../examples/lotka-volterra.js';
+import { add, mul, stack, type Tensor } from '../src/index.js';
 import { median } from './median.js';
 
 const STEP = 0.1, PER_YEAR = 10;
@@ -31,16 +31,7 @@ function rk4(zInit: Tensor, theta: Tensor): Tensor {
   return stack(out);
 }
 
-const handWritten = new JointDistributionNamed({
-  theta: new Independent({
-    distribution: new TruncatedNormal({ loc: [1, 0.05, 1, 0.05], scale: [0.5, 0.05, 0.5, 0.05], low: 0, high: [10, 1, 10, 1] }),
-    reinterpretedBatchNdims: 1,
-  }),
-  zInit: new Sample({ distribution: new LogNormal({ loc: Math.log(10), scale: 1 }), sampleShape: 2 }),
-  sigma: new Sample({ distribution: new LogNormal({ loc: -1, scale: 1 }), sampleShape: 2 }),
-  yInit: (zInit: Tensor, sigma: Tensor) => new Independent({ distribution: new LogNormal({ loc: log(zInit), scale: sigma }), reinterpretedBatchNdims: 1 }),
-  y: (theta: Tensor, zInit: Tensor, sigma: Tensor) => new Independent({ distribution: new LogNormal({ loc: log(rk4(zInit, theta)), scale: sigma }), reinterpretedBatchNdims: 2 }),
-}, { name: 'LotkaVolterraRk4' });
+const handWritten = lotkaVolterraWith(rk4);
 
 export interface OdeBenchRow { readonly name: string; readonly compileMs: number; readonly gradientUs: number; readonly logDensity: number }
 

@@ -47,7 +47,10 @@ export const STAN_SETTINGS: OdeOptions = { relativeTolerance: 1e-5, absoluteTole
 export const solve = (zInit: Tensor, theta: Tensor, options: OdeOptions = STAN_SETTINGS): Tensor => odeRk45(dzdt, zInit, 0, ts, theta, options);
 
 /** The model with the ODE solved at `options` (Stan's settings by default). */
-export const lotkaVolterra = (options: OdeOptions = STAN_SETTINGS) => new JointDistributionNamed({
+export const lotkaVolterra = (options: OdeOptions = STAN_SETTINGS) => lotkaVolterraWith((zInit, theta) => solve(zInit, theta, options));
+
+/** The model with z(ts) from `trajectory(zInit, theta)` (bench/ode.ts passes a hand-written Runge–Kutta). */
+export const lotkaVolterraWith = (trajectory: (zInit: Tensor, theta: Tensor) => Tensor) => new JointDistributionNamed({
   theta: new Independent({
     distribution: new TruncatedNormal({ loc: [1, 0.05, 1, 0.05], scale: [0.5, 0.05, 0.5, 0.05], low: 0, high: [10, 1, 10, 1] }),
     reinterpretedBatchNdims: 1,
@@ -56,7 +59,7 @@ export const lotkaVolterra = (options: OdeOptions = STAN_SETTINGS) => new JointD
   sigma: new Sample({ distribution: new LogNormal({ loc: -1, scale: 1 }), sampleShape: 2 }),
   yInit: (zInit: Tensor, sigma: Tensor) => new Independent({ distribution: new LogNormal({ loc: log(zInit), scale: sigma }), reinterpretedBatchNdims: 1 }),
   y: (theta: Tensor, zInit: Tensor, sigma: Tensor) => new Independent({
-    distribution: new LogNormal({ loc: log(solve(zInit, theta, options)), scale: sigma }),
+    distribution: new LogNormal({ loc: log(trajectory(zInit, theta)), scale: sigma }),
     reinterpretedBatchNdims: 2,
   }),
 }, { name: 'LotkaVolterra' });
