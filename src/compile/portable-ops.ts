@@ -15,6 +15,7 @@ import '../tensor/ops/moments.js';
 import '../tensor/ops/reduce.js';
 import '../tensor/ops/shape.js';
 import '../tensor/tensor.js';
+import './glm.js';
 import { Tensor } from '../tensor/tensor.js';
 import { addPortableSource, registerTracedLowerings } from './portable.js';
 
