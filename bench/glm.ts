@@ -16,7 +16,8 @@
  * and an add per element each), beside the machine's measured peak for the same arithmetic (the
  * f64x2 mul + add loop `peak` of wasm/glm.wat: ten independent chains, no FMA). A second table
  * splits the fused kernel alone by family on the logistic X (normal_id has no transcendentals;
- * the difference is the JavaScript pass of detExp/detLog1p).
+ * the difference is the JavaScript pass of detExp/detLog1p), and with the rows in one block
+ * (η for all rows, then ℓ for all, then Xᵀg: X read twice from memory) against 64-row blocks.
  *
  * Timings are the process's CPU time (user + system: a shared, loaded machine disturbs it far
  * less than wall time), medians over interleaved rounds of ~30 ms batches per column.
@@ -27,7 +28,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { compileLogDensity, type CompiledLogDensity } from '../distributions/index.js';
-import { glmKernel, glmPeakLoop, PEAK_FLOPS_PER_ITERATION, setGlmWasmEnabled, type GlmFamily } from '../src/compile/glm.js';
+import { BLOCK_PAIRS, glmKernel, glmPeakLoop, PEAK_FLOPS_PER_ITERATION, setGlmWasmEnabled, type GlmFamily } from '../src/compile/glm.js';
 import { setGlmFusionEnabled } from '../src/compile/glm-fuse.js';
 import { diamonds, logisticRegression, type ValueAndGrad } from './hand-written.js';
 import { median } from './median.js';
@@ -165,12 +166,13 @@ for (const family of ['normal_id', 'bernoulli_logit', 'poisson_log'] as GlmFamil
   const y = family === 'normal_id' ? logistic.y.map((v) => v - 0.5) : logistic.y;
   const kw = glmKernel(family, logistic.X, y, logistic.N, logistic.D, { wasm: true });
   const kj = glmKernel(family, logistic.X, y, logistic.N, logistic.D, { wasm: false });
+  const kw1 = glmKernel(family, logistic.X, y, logistic.N, logistic.D, { wasm: true, blockPairs: logistic.N });
   const gb = new Float64Array(logistic.D), gs = new Float64Array(2);
   const f = (k: typeof kw): ValueAndGrad => (x) => k.valueAndGradient(x, 0.1, 1.3, gb, gs);
-  const t = timeColumns([{ name: 'wasm', f: f(kw) }, { name: 'js', f: f(kj) }], logistic.D);
-  kRows.push([family, t[0]!.toFixed(1), t[1]!.toFixed(1), (4 * logistic.N * logistic.D / (t[0]! * 1e3)).toFixed(2)]);
+  const t = timeColumns([{ name: 'wasm', f: f(kw) }, { name: 'js', f: f(kj) }, { name: 'wasm unblocked', f: f(kw1) }], logistic.D);
+  kRows.push([family, t[0]!.toFixed(1), t[1]!.toFixed(1), t[2]!.toFixed(1), (4 * logistic.N * logistic.D / (t[0]! * 1e3)).toFixed(2)]);
 }
-printTable(['family', 'wasm passes', 'JS passes', 'GFLOP/s (wasm)'], kRows);
+printTable(['family', `wasm, ${2 * BLOCK_PAIRS}-row blocks`, 'JS passes', 'wasm, one block (3 whole passes)', 'GFLOP/s (wasm)'], kRows);
 if (typeof stan.note === 'string') console.log(`\nStan column: ${stan.note}`);
 
 function printTable(head: readonly string[], body: readonly (readonly string[])[]): void {

@@ -144,7 +144,9 @@ function checkOutcomes(fn: string, family: GlmFamily, y: ArrayLike<number>): num
 /**
  * A fused GLM log likelihood (value and gradient in one pass over X) for the design matrix `x`
  * (row-major, n × d) and outcomes `y` (n), both copied. Its passes over X run in WebAssembly
- * SIMD where available (and enabled), else in JavaScript, with the same bits.
+ * SIMD where available (and enabled), else in JavaScript, with the same bits. `blockPairs`
+ * (default {@link BLOCK_PAIRS}) sets the row pairs per block; it changes no bits (every sum keeps
+ * its order), only speed.
  *
  * @throws TypeError/RangeError naming the argument for an unknown family, non-integer sizes,
  *   wrong lengths, outcomes outside the family's support, or unknown options.
@@ -153,12 +155,13 @@ function checkOutcomes(fn: string, family: GlmFamily, y: ArrayLike<number>): num
  * const gBeta = new Float64Array(2), gs = new Float64Array(2);
  * k.valueAndGradient([0, 0], 0, 1, gBeta, gs);   // 3·log ½ = −2.0794…; gBeta = [0, 0], gs[0] = ∂/∂α = 0.5
  */
-export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<number>, n: number, d: number, options: { wasm?: boolean } = {}): GlmKernel {
+export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<number>, n: number, d: number, options: { wasm?: boolean; blockPairs?: number } = {}): GlmKernel {
   const fn = 'glmKernel';
   checkOneOf(fn, 'family', family, FAMILIES);
   checkPositiveInteger(fn, 'n', n);
   checkPositiveInteger(fn, 'd', d);
-  const o = checkOptions(fn, options, ['wasm']);
+  const o = checkOptions(fn, options, ['wasm', 'blockPairs']);
+  const block = o.blockPairs === undefined ? BLOCK_PAIRS : checkPositiveInteger(fn, 'options.blockPairs', o.blockPairs);
   if (x === null || typeof x !== 'object' || x.length !== n * d) fail('range', fn, 'x', `must be an array of n·d = ${n * d} numbers`, x === null || typeof x !== 'object' ? x : x.length);
   if (y === null || typeof y !== 'object' || y.length !== n) fail('range', fn, 'y', `must be an array of n = ${n} numbers`, y === null || typeof y !== 'object' ? y : y.length);
   const logFactorials = checkOutcomes(fn, family, y);
@@ -189,8 +192,8 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
     g[2 * P - 1] = 0;                      // the padding row of an odd n sends nothing
     const invSigma = 1 / sigma;
     let acc = 0, ga = 0;
-    for (let p0 = 0; p0 < P; p0 += BLOCK_PAIRS) {
-      const p1 = p0 + BLOCK_PAIRS < P ? p0 + BLOCK_PAIRS : P;
+    for (let p0 = 0; p0 < P; p0 += block) {
+      const p1 = p0 + block < P ? p0 + block : P;
       if (exp !== null) exp.eta(oXi!, oBeta!, oEta!, p0, p1, d, alpha);
       else etaJs(xi, betaBuf, eta, p0, p1, d, alpha);
       const end = 2 * p1 < n ? 2 * p1 : n;
