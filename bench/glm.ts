@@ -17,7 +17,7 @@
  * f64x2 mul + add loop `peak` of wasm/glm.wat: ten independent chains, no FMA). A second table
  * splits the fused kernel alone by family on the logistic X (normal_id has no transcendentals;
  * the difference is the JavaScript pass of detExp/detLog1p), and with the rows in one block
- * (η for all rows, then ℓ for all, then Xᵀg: X read twice from memory) against 64-row blocks.
+ * (η for all rows, then ℓ for all, then Xᵀg: X read twice from memory) against the default blocks.
  *
  * Timings are the process's CPU time (user + system: a shared, loaded machine disturbs it far
  * less than wall time), medians over interleaved rounds of ~30 ms batches per column.
