@@ -106,7 +106,10 @@ function inSupport(family: GlmFamily, y: ArrayLike<number>): boolean {
  * ({@link setGlmFusionEnabled}).
  *
  * @example
- * const p = fuseGlms(traceProgram('f', (b) => sum(bernoulli.logProb(y)) , [tensor([0, 0])]));   // with bernoulli's logits add(a, matmul(X, b))
+ * const X = tensor([[1, 0], [0, 1], [1, 1]]), y = tensor([1, 0, 1]);
+ * const f = (b: Tensor, a: Tensor) => sum(new Bernoulli({ logits: add(a, matmul(X, b)) }).logProb(y));
+ * const p = fuseGlms(traceProgram('f', f, [tensor([0, 0]), tensor(0)]));
+ * formatProgram(p);   // ends with `%… = glm.bernoulli_logit(%0, %1) []`
  */
 export function fuseGlms(program: Program): Program {
   if (!fusionEnabled) return program;

@@ -157,7 +157,7 @@ function checkOutcomes(fn: string, family: GlmFamily, y: ArrayLike<number>): num
  * @example
  * const k = glmKernel('bernoulli_logit', [1, 0, 0, 1, 1, 1], [1, 0, 1], 3, 2);
  * const gBeta = new Float64Array(2), gs = new Float64Array(2);
- * k.valueAndGradient([0, 0], 0, 1, gBeta, gs);   // 3·log ½ = −2.0794…; gBeta = [0, 0], gs[0] = ∂/∂α = 0.5
+ * k.valueAndGradient([0, 0], 0, 1, gBeta, gs);   // 3·log ½ = −2.0794…; gBeta = [1, 0], gs[0] = ∂/∂α = 0.5
  */
 export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<number>, n: number, d: number, options: { wasm?: boolean; blockPairs?: number } = {}): GlmKernel {
   const fn = 'glmKernel';
