@@ -8,6 +8,8 @@
 # loaded machine the robust figure. With a data directory argument it also runs the logistic
 # regression N = 5000, D = 25 (bench/stan/logistic_regression.stan; data from
 # `npx tsx bench/glm.ts --write-data DIR`; compare with `npx tsx bench/glm-ess.ts`).
+# `Rscript bench/stan/ess-per-second.R diamonds` runs posteriordb's diamonds alone (compare with
+# `BENCH_MODEL=diamonds BENCH_UNFUSED=0 npx tsx bench/glm-ess.ts`).
 # Run: Rscript bench/stan/ess-per-second.R [DIR]   (needs Debian's r-cran-rstan; Debian's BH package keeps
 # Boost in /usr/include, so rstan 2.21 needs `ln -s /usr/include /usr/lib/R/site-library/BH/include`).
 suppressMessages(library(rstan))
@@ -24,6 +26,17 @@ run <- function(file, data, pars) {
 }
 cat(sprintf("%-28s %8s %12s %8s %11s %12s %10s\n", "model", "seconds", "min ESS_bulk", "ESS/s", "divergences", "CPU seconds", "ESS/CPU s"))
 args <- commandArgs(TRUE)
+if (length(args) >= 1 && args[1] == "diamonds") {
+  # posteriordb's diamonds from the mirror (POSTERIORDB, a bare git repository): its own model and data.
+  pdb <- Sys.getenv("POSTERIORDB", "/work/.mirror/stan-dev+posteriordb/repo")
+  tmp <- tempfile(); dir.create(tmp)
+  for (f in c("models/stan/diamonds.stan", "data/data/diamonds.json.zip"))
+    system2("git", c("--git-dir", pdb, "show", paste0("HEAD:posterior_database/", f)), stdout = file.path(tmp, basename(f)))
+  unzip(file.path(tmp, "diamonds.json.zip"), exdir = tmp)
+  here <- tmp
+  run("diamonds.stan", jsonlite::fromJSON(file.path(tmp, "diamonds.json")), c("b", "Intercept", "sigma"))
+  quit(save = "no")
+}
 if (length(args) >= 1) {
   ld <- jsonlite::fromJSON(file.path(args[1], "logistic-regression.json"))
   run("logistic_regression.stan", list(N = ld$N, D = ld$D, X = ld$X, y = as.integer(ld$y)), c("alpha", "beta"))
