@@ -106,3 +106,40 @@ export function logisticRegression(layout: Layout, X: Float64Array, y: ArrayLike
     return lp;
   };
 }
+
+/**
+ * posteriordb's diamonds (bench/models/glm.ts), up to an additive constant (the Student-t
+ * normalisers): unconstrained x = (b [D], Intercept, u) in `layout`'s order, σ = exp(u)
+ * (HalfStudentT's default bijector Shift(0)∘Exp, log-Jacobian u), ν = 3, s = 10:
+ *
+ *   log p = Σ_j −½ b_j² − ((ν + 1)/2)·log1p(((I − 8)/s)²/ν) − ((ν + 1)/2)·log1p((σ/s)²/ν) + u
+ *         + Σ_i (−½ z_i² − log σ − ½ log 2π),   z_i = (Y_i − I − Xc_i·b)/σ
+ *
+ *   ∂/∂b_j = −b_j + Σ_i Xc_ij z_i/σ,   ∂/∂I = −(ν + 1)t/(s(ν + t²)) + Σ_i z_i/σ (t = (I − 8)/s),
+ *   ∂/∂u = σ·(−(ν + 1)τ/(s(ν + τ²)) + Σ_i (z_i² − 1)/σ) + 1 (τ = σ/s).
+ */
+export function diamonds(layout: Layout, Xc: Float64Array, Y: ArrayLike<number>, D: number): ValueAndGrad {
+  const N = Y.length, nu = 3, s = 10;
+  if (Xc.length !== N * D) throw new Error(`hand-written: Xc has ${Xc.length} values, not N·D = ${N * D}`);
+  const yv = Float64Array.from(Y);
+  const iB = offsetOf(layout, 'b', D), iI = offsetOf(layout, 'Intercept', 1), iU = offsetOf(layout, 'sigma', 1);
+  return (x, grad) => {
+    const I = x[iI]!, u = x[iU]!, sigma = Math.exp(u), inv = 1 / sigma;
+    const t = (I - 8) / s, tau = sigma / s;
+    let lp = -((nu + 1) / 2) * Math.log1p(t * t / nu) - ((nu + 1) / 2) * Math.log1p(tau * tau / nu) + u;
+    for (let d = 0; d < D; d++) { const b = x[iB + d]!; lp -= 0.5 * b * b; grad[iB + d] = -b; }
+    let gI = 0, zz = 0;
+    for (let n = 0, row = 0; n < N; n++, row += D) {
+      let eta = I;
+      for (let d = 0; d < D; d++) eta += Xc[row + d]! * x[iB + d]!;
+      const z = (yv[n]! - eta) * inv, r = z * inv;
+      zz += z * z;
+      gI += r;
+      for (let d = 0; d < D; d++) grad[iB + d] += r * Xc[row + d]!;
+    }
+    lp += -0.5 * zz - N * (Math.log(sigma) + HALF_LOG_2PI);
+    grad[iI] = gI - (nu + 1) * t / (s * (nu + t * t));
+    grad[iU] = sigma * (-(nu + 1) * tau / (s * (nu + tau * tau)) + (zz - N) * inv) + 1;
+    return lp;
+  };
+}

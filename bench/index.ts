@@ -184,6 +184,13 @@ if (!quick) {
   await import('./compiled-models.js');
 }
 
+// Data-heavy GLMs: the fused GLM kernels (wasm and JS) beside the unfused compiled path,
+// hand-written JavaScript and Stan, GFLOP/s beside the machine's peak (bench/glm.ts).
+if (!quick) {
+  console.log('\nData-heavy GLMs (bench/glm.ts):');
+  await import('./glm.js');
+}
+
 // MCMC: per-leapfrog overhead (bench/mcmc.ts) and NUTS ESS per second (bench/windowed-nuts.ts).
 if (!quick) {
   console.log('\nMCMC (bench/mcmc.ts, bench/windowed-nuts.ts):');

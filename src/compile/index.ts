@@ -7,6 +7,7 @@ import { checkFunction } from '../checks.js';
 import { asTensor, type TensorLike } from '../tensor/core.js';
 import { Tensor } from '../tensor/tensor.js';
 import { generate, type Compiled } from './codegen.js';
+import { fuseGlms } from './glm-fuse.js';
 import { traceProgram, type Program } from './trace.js';
 
 export { formatProgram, type Program } from './trace.js';
@@ -17,11 +18,13 @@ export { exportCompiled, importCompiled, type ExportResult, type PortableProgram
  * `f` traced at `inputs` (the trace point; their shapes are fixed from now on) and compiled:
  * write a point into `inputs`, `run(true)`, then read `outputs[0]` (f's value) and `grads` (the
  * gradient of the sum of f's value per input, the tape's `valueAndGrad` of `sum(f)`).
+ * GLM-shaped likelihoods (a sum over rows of Normal/Bernoulli/Poisson with α + X·β, X and y
+ * constant) run as one fused kernel (src/compile/glm-fuse.ts).
  *
  * @throws TypeError naming the op when `f` cannot be traced.
  */
 export function compileGradient(fn: string, f: (...xs: Tensor[]) => TensorLike | readonly TensorLike[], inputs: readonly Tensor[]): Compiled & { readonly program: Program } {
-  const program = traceProgram(fn, f, inputs.map((x, i) => asTensor(fn, `inputs[${i}]`, x)));
+  const program = fuseGlms(traceProgram(fn, f, inputs.map((x, i) => asTensor(fn, `inputs[${i}]`, x))));
   return { ...generate(program, true), program };
 }
 

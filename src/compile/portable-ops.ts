@@ -16,6 +16,7 @@ import '../tensor/ops/reduce.js';
 import '../tensor/ops/shape.js';
 import '../tensor/tensor.js';
 import '../ode/index.js';   // odeRk45's and odeRosenbrock23's kernel factory
+import './glm.js';
 import { Tensor } from '../tensor/tensor.js';
 import { addPortableSource, registerTracedLowerings } from './portable.js';
 
