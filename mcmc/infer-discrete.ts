@@ -23,6 +23,7 @@ import { uniform } from '../src/samplers/uniform.js';
 import { allocate } from '../src/tensor/dtype.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { Tensor } from '../src/tensor/tensor.js';
+import { detExp } from '../src/math/index.js';
 import { generate } from '../src/compile/codegen.js';
 import { compileChecked } from '../src/compile/flat-target.js';
 import { traceProgram } from '../src/compile/trace.js';
@@ -189,7 +190,7 @@ function backward(plan: EnumerationPlan, steps: readonly Step[], temperature: 0 
       for (let k = 0; k < S; k++) { w[k] = data[off + k * strides[slot]!]!; if (w[k]! > mx) { mx = w[k]!; best = k; } }
       if (u === undefined) { pick[p] = best; continue; }
       let total = 0;
-      for (let k = 0; k < S; k++) { w[k] = Math.exp(w[k]! - mx); total += w[k]!; }
+      for (let k = 0; k < S; k++) { w[k] = detExp(w[k]! - mx); total += w[k]!; }
       let k = 0;
       for (let c = w[0]!, target = u[p]! * total; c <= target && k < S - 1;) c += w[++k]!;
       pick[p] = k;
