@@ -4,15 +4,19 @@
 //    0 and 1): for each of the 5 coordinates, the two posterior means differ by less than 4.5
 //    combined MCSEs (two-sided false-failure rate 7e-6 each, 3.4e-5 for the five) and the two
 //    posterior sds by less than 10%.
-// 2. The enumerated HMM's gradient is linear in T: the time per gradient for T = 1000 is within
-//    12× of T = 100 (best of 5 timed batches each), on the tape. The compiled program is timed
-//    and printed too but not asserted: 15–45× when it was one function V8 would not optimise past
+// 2. The enumerated HMM's gradient is linear in T: the work of the traced program (elements
+//    computed, summed over its nodes: what both the tape and the generated code do per gradient)
+//    for T = 1000 is within 12× of T = 100 — counted, not timed, so a busy machine cannot fail it
+//    (a timed ratio on the tape measured 4.9–13.6 here, the last beside the CI's other jobs).
+//    Times on the tape and compiled are printed, not asserted: 15–45× when it was one function V8 would not optimise past
 //    T ≈ 100; split into pieces (src/compile/chunk.ts) both got 2–4× faster, and the ratio is
 //    ~18 after warm-up (T = 100: 0.062 ms, T = 1000: 1.1 ms CPU per gradient, .tmp script), so
 //    something still grows faster than T there (see the README's not-built list).
 import { describe, expect, it } from 'vitest';
 import { flatTarget } from '../../../distributions/compile-log-density.js';
 import { flatModel } from '../../../distributions/joint/flat-model.js';
+import { traceProgram } from '../../../src/compile/trace.js';
+import { Tensor } from '../../../src/tensor/tensor.js';
 import { summary, windowedAdaptiveNuts } from '../../../mcmc/index.js';
 import { explicitMixture, mixtureSameFamily, y } from '../../../examples/mixture-enumerated.js';
 import { observations, pinsOf, stepByStepHmm } from '../../../examples/hmm-step-by-step.js';
@@ -31,7 +35,7 @@ describe('enumeration, long runs', () => {
     }
   }, 600_000);
 
-  it('gradient time for T = 1000 is within 12× of T = 100 (tape)', () => {
+  it('the work for T = 1000 is within 12× of T = 100; times printed', () => {
     const target = (T: number, compile: boolean) => flatTarget('test', flatModel('test', stepByStepHmm(T).experimentalPin(pinsOf(observations(T))) as never), compile).value;
     const perGradient = (t: ReturnType<typeof target>, n: number) => {
       const g = new Float64Array(3), x = [-1.5, 0.3, 2.5];
@@ -47,6 +51,14 @@ describe('enumeration, long runs', () => {
     const tape100 = perGradient(target(100, false), 10), tape1000 = perGradient(target(1000, false), 2);
     const c100 = perGradient(target(100, true), 50), c1000 = perGradient(target(1000, true), 5);
     console.log(`enumerated HMM gradient: tape ${tape100.toFixed(2)} ms (T = 100), ${tape1000.toFixed(2)} ms (T = 1000), ratio ${(tape1000 / tape100).toFixed(1)}; compiled ${c100.toFixed(3)} ms, ${c1000.toFixed(3)} ms, ratio ${(c1000 / c100).toFixed(1)}`);
-    expect(tape1000 / tape100).toBeLessThan(12);
+    const work = (T: number) => {
+      const m = flatModel('test', stepByStepHmm(T).experimentalPin(pinsOf(observations(T))) as never);
+      const program = traceProgram('test', (...xs: Tensor[]) => m.target(...xs), m.sizes.map((n) => new Tensor(new Float64Array(n).fill(0.3), [n], 'float64')));
+      return program.trace.nodes.reduce((acc, n) => acc + n.size, 0);
+    };
+    const w100 = work(100), w1000 = work(1000);
+    console.log(`enumerated HMM work (elements over the traced nodes): ${w100} (T = 100), ${w1000} (T = 1000), ratio ${(w1000 / w100).toFixed(2)}`);
+    expect(w1000 / w100).toBeLessThan(12);
+    expect(w1000 / w100).toBeGreaterThan(8);   // it does grow with T (the count sees the steps)
   }, 600_000);
 });
