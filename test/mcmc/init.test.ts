@@ -1,20 +1,15 @@
 // Where chains start (issue 30, item 2): Stan's uniform(−R, R) with 100 attempts, 'prior', 'median',
 // the user's values (shared or per chain) or a function of the chain index; errors that name the node.
 import { describe, expect, it } from 'vitest';
-import { HalfNormal, JointDistributionNamed, MultivariateNormalTriL, Normal, Uniform } from '../../distributions/index.js';
+import { HalfNormal, JointDistributionNamed, MultivariateNormalTriL, Uniform } from '../../distributions/index.js';
 import { flatConstrain, flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { windowedAdaptiveNuts } from '../../mcmc/index.js';
 import { chainInit } from '../../mcmc/internal/init.js';
 import { eye, mul, random, tensor, type Tensor } from '../../src/index.js';
 import { foldIn } from '../../src/samplers/seeds.js';
+import { model, pins } from './simple-model.js';
 
-const model = new JointDistributionNamed({
-  mu: new Normal({ loc: 0, scale: 1 }),
-  s: new HalfNormal({ scale: 1 }),
-  y: (mu: Tensor, s: Tensor) => new Normal({ loc: mu, scale: s }),
-}, { name: 'Simple' });
-const pins = { y: tensor(1) };
 const m = flatModel('test', pinModel('test', model, pins));
 const target = flatTarget('test', m, true).value;
 const constrain = flatConstrain('test', m, true).value;

@@ -3,7 +3,7 @@
 // draws do not depend on which other chains run; the same seed gives the same bits; on a bimodal
 // posterior it leaves far fewer chains in the minor mode than uniform(−2, 2) starts.
 import { describe, expect, it } from 'vitest';
-import { HalfNormal, JointDistributionNamed, Normal } from '../../distributions/index.js';
+import { JointDistributionNamed, Normal } from '../../distributions/index.js';
 import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { windowedAdaptiveNuts } from '../../mcmc/index.js';
@@ -11,13 +11,8 @@ import { chainInit } from '../../mcmc/internal/init.js';
 import { pathfinder } from '../../optimize/index.js';
 import { mul, random, tensor, type Tensor } from '../../src/index.js';
 import { foldIn } from '../../src/samplers/seeds.js';
+import { model, pins } from '../mcmc/simple-model.js';
 
-const model = new JointDistributionNamed({
-  mu: new Normal({ loc: 0, scale: 1 }),
-  s: new HalfNormal({ scale: 1 }),
-  y: (mu: Tensor, s: Tensor) => new Normal({ loc: mu, scale: s }),
-}, { name: 'Simple' });
-const pins = { y: tensor(1) };
 const quick = { pins, nDraws: 5, numAdaptationSteps: 5, seed: 3 } as const;
 
 describe("init: 'pathfinder'", () => {

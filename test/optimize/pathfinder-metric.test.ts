@@ -4,22 +4,17 @@
 // and Stan's windows adapt it from there; the same bits on worker threads; bad input named.
 // Deterministic (fixed seeds, no statistics): the warm-up bound is a measured 100× effect held to 10×.
 import { afterEach, describe, expect, it } from 'vitest';
-import { HalfNormal, Independent, JointDistributionNamed, Normal } from '../../distributions/index.js';
+import { Independent, JointDistributionNamed, Normal } from '../../distributions/index.js';
 import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { windowedAdaptiveNuts, type WindowedTrace } from '../../mcmc/index.js';
 import { coresTuning } from '../../mcmc/nuts/stan/cores.js';
 import { pathfinderRun } from '../../mcmc/internal/init.js';
 import { pathfinder } from '../../optimize/index.js';
-import { random, tensor, type Tensor } from '../../src/index.js';
+import { random, tensor } from '../../src/index.js';
 import { foldIn } from '../../src/samplers/seeds.js';
+import { model, pins } from '../mcmc/simple-model.js';
 
-const model = new JointDistributionNamed({
-  mu: new Normal({ loc: 0, scale: 1 }),
-  s: new HalfNormal({ scale: 1 }),
-  y: (mu: Tensor, s: Tensor) => new Normal({ loc: mu, scale: s }),
-}, { name: 'Simple' });
-const pins = { y: tensor(1) };
 
 /** The mixture of the paths' best approximations: Σ_p (σ²_p + (μ_p − μ̄)²) / P per coordinate. */
 function mixtureVariance(paths: readonly { mean: Float64Array; variance: Float64Array; dropped: string | undefined }[]): Float64Array {
