@@ -3,7 +3,7 @@
  *
  * V8 optimizes no function whose bytecode exceeds 60 KB (`--max-optimized-bytecode-size`), so a
  * long scalar program — a time-series recursion, an ODE or an HMM written step by step — ran
- * its whole `run` in the baseline tiers: measured 110–150 ns per scalar operation against 7 ns
+ * its whole `run` in the baseline tiers: measured 64–150 ns per traced operation against 7 ns
  * for the same code in a function below the limit. Here the body of `run` is cut at top-level
  * statements into functions of at most ~24,000 characters, each optimized on its own. Their
  * top-level locals (`const v12_0 = …`, the adjoints `a12_0`, sums `s12`, …) become slots of one
