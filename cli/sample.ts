@@ -385,6 +385,8 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
     const { parallel, ...rest } = r;
     const why = parallel?.reason;
     if (why !== undefined && (onWorkers || !/^(the run is estimated|one chain|one core)/.test(why))) io.stderr(`note: chains ran in this thread: ${why}\n`);
+    // The library's note on NaN in the data (it is silent with warn: false): sampled as `y_missing`.
+    for (const m of r.imputed ?? []) io.stderr(`note: ${m.count} missing value${m.count === 1 ? '' : 's'} (NaN) of \`${m.node}\` sampled as \`${m.name}\`\n`);
     run = rest;
   } finally {
     progress.end();

@@ -41,6 +41,7 @@ export * from './kernels/diagonal-mass-matrix-adaptation.js';
 export { reduceLogMeanExp, reduceLogHarmonicMeanExp, type LogReduceFn } from './internal/log-mean-exp.js';
 export { windowSizes } from './nuts/tfp/windowed-adaptation.js';
 export type { Rejection } from './internal/rejections.js';
+export type { Coords, Dims } from './diagnostics/coords.js';
 export {
   windowedAdaptiveNuts, windowedAdaptiveNutsSteps, type WindowedAdaptiveNutsOptions, type WindowedAdaptiveNutsResult, type WindowedTrace, type WindowedTraceFn,
   type WindowedProgress, type WindowedPartial,

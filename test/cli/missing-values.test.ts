@@ -32,6 +32,7 @@ describe('stochax sample with missing values in the data', () => {
     const r = await runCli(dir, 'sample', 'gaps.js', '--chains', '2', '--draws', '100', '--warmup', '100', '--seed', '3', '--out', 'out');
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^y_missing\[0\]\s+-?\d/m);
+    expect(r.err).toContain('note: 1 missing value (NaN) of `y` sampled as `y_missing`');
     const json = readFileSync(join(dir, 'out', 'draws.json'), 'utf8');
     const { draws, groups } = fromArvizJson(json);
     expect(draws.y_missing!.shape).toEqual([100, 2, 1]);
