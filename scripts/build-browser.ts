@@ -1,10 +1,11 @@
 /**
  * `npm run build:browser`: bundles the entry points (`stochax`, `stochax/distributions`,
- * `stochax/mcmc`, and the sampleChains worker) for browsers with esbuild into `dist/browser/` as ES modules:
+ * `stochax/mcmc`, `stochax/optimize`, and the sampleChains worker) for browsers with esbuild into `dist/browser/` as ES modules:
  *
  *   dist/browser/stochax.js        core (random, samplers, Tensor, Generator, compat, prng, ...)
  *   dist/browser/distributions.js  distributions, joint distributions, bijectors
  *   dist/browser/mcmc.js           sampleChain, kernels, windowedAdaptiveNuts, diagnostics
+ *   dist/browser/optimize.js       optimize, laplace, pathfinder, advi
  *   dist/browser/worker.js         the module Web Worker that sampleChains starts
  *   dist/browser/chunk-*.js        code shared between them (esbuild code splitting)
  *
@@ -39,6 +40,7 @@ export const BROWSER_ENTRIES: Readonly<Record<string, string>> = {
   stochax: 'src/index.ts',
   distributions: 'distributions/index.ts',
   mcmc: 'mcmc/index.ts',
+  optimize: 'optimize/index.ts',
   // The Web Worker script of sampleChains: mcmc/parallel/platform-browser.ts starts it as
   // `new URL('./worker.js', import.meta.url)`, beside the chunk that references it.
   worker: 'mcmc/parallel/worker.ts',

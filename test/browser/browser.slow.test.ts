@@ -23,6 +23,7 @@ import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import * as distributions from '../../distributions/index.js';
 import * as mcmc from '../../mcmc/index.js';
+import * as optimize from '../../optimize/index.js';
 import * as stochax from '../../src/index.js';
 import { buildBrowser, REPO_ROOT, serveStatic, type StaticServer } from '../../scripts/build-browser.js';
 import { describeBrowsers } from './browsers.js';
@@ -44,8 +45,9 @@ const BITS_PAGE = `<!doctype html><meta charset="utf-8"><title>stochax bits</tit
 import * as stochax from '/dist/browser/stochax.js';
 import * as distributions from '/dist/browser/distributions.js';
 import * as mcmc from '/dist/browser/mcmc.js';
+import * as optimize from '/dist/browser/optimize.js';
 import { compute, probeMath } from '/__test/compute.js';
-const lib = { stochax, distributions, mcmc };
+const lib = { stochax, distributions, mcmc, optimize };
 try {
   // On a page's main thread Chromium compiles the wasm kernels asynchronously; wait for them.
   const t0 = performance.now();
@@ -69,8 +71,9 @@ try {
 const BITS_WORKER = `import * as stochax from '/dist/browser/stochax.js';
 import * as distributions from '/dist/browser/distributions.js';
 import * as mcmc from '/dist/browser/mcmc.js';
+import * as optimize from '/dist/browser/optimize.js';
 import { compute } from '/__test/compute.js';
-try { postMessage(compute({ stochax, distributions, mcmc })); }
+try { postMessage(compute({ stochax, distributions, mcmc, optimize })); }
 catch (e) { postMessage({ error: String((e && e.stack) || e) }); }
 `;
 
@@ -90,9 +93,9 @@ function setUp() {
     const server = await serveStatic(REPO_ROOT, {
       files: { '/__test/bits.html': BITS_PAGE, '/__test/worker.js': BITS_WORKER, '/__test/compute.js': computeJs },
     });
-    const node = compute({ stochax, distributions, mcmc });
+    const node = compute({ stochax, distributions, mcmc, optimize });
     const prev = stochax.prng.setWasmEnabled(false);
-    const nodeJs = compute({ stochax, distributions, mcmc });
+    const nodeJs = compute({ stochax, distributions, mcmc, optimize });
     stochax.prng.setWasmEnabled(prev);
     return { server, node, nodeJs };
   })();

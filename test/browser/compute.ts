@@ -13,12 +13,14 @@
 import type * as Core from '../../src/index.js';
 import type * as Distributions from '../../distributions/index.js';
 import type * as Mcmc from '../../mcmc/index.js';
+import type * as Optimize from '../../optimize/index.js';
 
-/** The three entry points, as module namespaces (the sources in Node, the bundle in a browser). */
+/** The four entry points, as module namespaces (the sources in Node, the bundle in a browser). */
 export interface Lib {
   readonly stochax: typeof Core;
   readonly distributions: typeof Distributions;
   readonly mcmc: typeof Mcmc;
+  readonly optimize: typeof Optimize;
 }
 
 type Typed = Float64Array | Float32Array | Int32Array | Uint32Array | Uint8Array | Int8Array | Int16Array | Uint16Array
@@ -654,6 +656,28 @@ export function compute(lib: Lib): Record<string, string> {
     put(`windowed.${adaptation}.stepSize`, (w.trace as { stepSize: Core.Tensor }).stepSize);
   }
 
+  group = 'optimize';
+  // Mode, Laplace, Pathfinder and ADVI on eight schools: L-BFGS, finite-difference Hessians,
+  // PSIS resampling and stochastic gradients, each a pure function of its seed.
+  const O = lib.optimize;
+  const parts = (prefix: string, values: unknown) => {
+    for (const n of ['mu', 'tau', 'thetaTilde']) put(`${prefix}.${n}`, (values as Record<string, Core.Tensor>)[n]);
+  };
+  const mode = O.optimize(schools, { pins: { y }, seed: 1 });
+  parts('optimize', mode.params);
+  put('optimize.unconstrained', mode.unconstrained);
+  put('optimize.logDensity', mode.logDensity);
+  const lap = O.laplace(schools, { pins: { y }, seed: 2, draws: 40 });
+  parts('laplace', lap.draws);
+  put('laplace.logQ', lap.logQ);
+  const pf = O.pathfinder(schools, { pins: { y }, seed: 3, numPaths: 2, draws: 40 });
+  parts('pathfinder', pf.draws);
+  put('pathfinder.paretoK', pf.paretoK);
+  put('pathfinder.logQ', pf.logQ);
+  const vi = O.advi(schools, { pins: { y }, seed: 4, iter: 200, adaptIter: 20, outputDraws: 40, psisResample: true });
+  parts('advi', vi.draws);
+  put('advi.logQ', vi.logQ);
+
   out._wasmActive = String(prng.wasmActive());
   out._uncovered = uncovered.join(', ');
   return out;
@@ -672,6 +696,7 @@ export const GROUPS: readonly (readonly [string, string])[] = [
   ['compiled', "compileLogDensity's values and gradients (three models, every continuous distribution)"],
   ['nuts', 'sampleChain with NoUTurnSampler, 2 chains × 20 draws'],
   ['windowed', 'windowedAdaptiveNuts on eight schools, per-chain and pooled (2 chains, 100 + 20 steps)'],
+  ['optimize', 'optimize, laplace, pathfinder and advi on eight schools'],
 ];
 
 /**

@@ -7,10 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import * as distributions from '../../distributions/index.js';
 import * as mcmc from '../../mcmc/index.js';
+import * as optimize from '../../optimize/index.js';
 import * as stochax from '../../src/index.js';
 import { compute, probeMath } from '../browser/compute.js';
 
-const lib = { stochax, distributions, mcmc };
+const lib = { stochax, distributions, mcmc, optimize };
 const t0 = performance.now();
 const wasm = compute(lib);
 const prev = stochax.prng.setWasmEnabled(false);

@@ -16,6 +16,7 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as distributions from '../../distributions/index.js';
 import * as mcmc from '../../mcmc/index.js';
+import * as optimize from '../../optimize/index.js';
 import * as stochax from '../../src/index.js';
 import { compute, differences, GROUPS, probeMath } from '../browser/compute.js';
 
@@ -63,7 +64,7 @@ describe.skipIf(BUN === undefined)('Bun (JavaScriptCore): the same bits as Node'
       const file = join(dir, 'results.json');
       const child = promisify(execFile)(BUN!, [MAIN, file], { timeout: 300_000, maxBuffer: 1 << 24 });
       // Node's own two kernel paths are compared in test/browser/ and test/prng/: one run here.
-      node = compute({ stochax, distributions, mcmc });
+      node = compute({ stochax, distributions, mcmc, optimize });
       await child;
       bun = JSON.parse(readFileSync(file, 'utf8')) as BunResult;
     } finally {
