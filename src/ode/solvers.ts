@@ -52,6 +52,13 @@ export interface SensitivityRequest {
 
 /** Consecutive rejected steps after which a solve fails (Boost's failed-step checker allows 500). */
 const MAX_REJECTS = 500;
+
+/** The next step size `h` after the `rejects`-th rejected step in a row at t; an OdeError past MAX_REJECTS. */
+function rejectStep(fn: string, rejects: number, t: number, h: number): number {
+  if (rejects > MAX_REJECTS) throw new OdeError(`${fn}: ${MAX_REJECTS} rejected steps in a row at t = ${fmt(t)}`);
+  return h;
+}
+
 /** Stan's ode_rk45 starts with this step (its `integrate_times` call). */
 const FIRST_STEP = 0.1;
 
@@ -176,8 +183,7 @@ export function solveDopri5(setup: OdeSetup, rhs: RhsEval, y0: ArrayLike<number>
       }
       if (err !== err || !finite(yNew)) throw new OdeError(`${fn}: the state is not finite near t = ${fmt(t)}`);
       if (err > 1) {
-        if (++rejects > MAX_REJECTS) throw new OdeError(`${fn}: ${MAX_REJECTS} rejected steps in a row at t = ${fmt(t)}`);
-        h = hs * Math.max(0.9 * detPow(err, -1 / 3), 0.2);
+        h = rejectStep(fn, ++rejects, t, hs * Math.max(0.9 * detPow(err, -1 / 3), 0.2));
         continue;
       }
       rejects = 0;
@@ -331,8 +337,7 @@ export function solveRosenbrock23(setup: OdeSetup, rhs: RhsEval, y0: ArrayLike<n
       for (let q = 0; q < n * n; q++) w[q] = -hd * jy[q]!;
       for (let i = 0; i < n; i++) w[i * n + i] = 1 + w[i * n + i]!;
       if (!luFactor(n, w, piv)) {
-        if (++rejects > MAX_REJECTS) throw new OdeError(`${fn}: ${MAX_REJECTS} rejected steps in a row at t = ${fmt(t)}`);
-        h = hs * 0.5;
+        h = rejectStep(fn, ++rejects, t, hs * 0.5);
         continue;
       }
       for (let i = 0; i < n; i++) k1[i] = f0[i]! + hd * ft[i]!;
@@ -354,8 +359,7 @@ export function solveRosenbrock23(setup: OdeSetup, rhs: RhsEval, y0: ArrayLike<n
       }
       if (err !== err || !finite(yNew)) throw new OdeError(`${fn}: the state is not finite near t = ${fmt(t)}`);
       if (err > 1) {
-        if (++rejects > MAX_REJECTS) throw new OdeError(`${fn}: ${MAX_REJECTS} rejected steps in a row at t = ${fmt(t)}`);
-        h = hs * Math.max(0.9 * detPow(err, -1 / 3), 0.2);
+        h = rejectStep(fn, ++rejects, t, hs * Math.max(0.9 * detPow(err, -1 / 3), 0.2));
         continue;
       }
       rejects = 0;
