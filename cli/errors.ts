@@ -23,9 +23,14 @@ export class CliError extends Error {
   override readonly name = 'CliError';
 }
 
-/** The first line of an error's message (library errors are one line; some causes are not). */
+/**
+ * The first line of an error's message (library errors are one line; some causes are not), with
+ * the next line too when the first only announces it (esbuild's `Transform failed with 1 error:`
+ * puts the reason on the second).
+ */
 export function oneLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  const first = msg.split('\n').find((l) => l.trim() !== '') ?? msg;
-  return first.trim();
+  const lines = msg.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  if (lines.length === 0) return msg.trim();
+  return lines[0]!.endsWith(':') && lines.length > 1 ? `${lines[0]} ${lines[1]}` : lines[0]!;
 }

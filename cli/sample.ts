@@ -178,10 +178,20 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...labelsOf(result, model) };
   if (model.kind === 'joint') {
     const predictive = flags.get('no-predictive') !== true;
+    const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 };
     try {
-      idata = await jointInferenceData(model, result, { seed, chainIndex, predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 });
+      idata = await jointInferenceData(model, result, groups);
     } catch (e) {
-      io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
+      // A model without a pointwise log-likelihood (observations linked by a discrete node) keeps its other groups.
+      let kept = false;
+      if (predictive) {
+        try {
+          idata = await jointInferenceData(model, result, { ...groups, logLikelihood: false });
+          io.stderr(`note: draws.json has no log_likelihood group: ${oneLine(e)}\n`);
+          kept = true;
+        } catch { /* the first error says why */ }
+      }
+      if (!kept) io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
     }
   }
   const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings, ...(warnings === undefined ? {} : { warnings }) }) };
@@ -243,10 +253,10 @@ function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefine
  * uses that chain's key, so merged files equal the all-chains run). `dims` and `coords` come
  * from the module (its exports of those names, which the run carries).
  */
-async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; prior: number }): Promise<InferenceData> {
+async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number }): Promise<InferenceData> {
   return inferenceData(model.model, run as Parameters<typeof inferenceData>[1], {
     ...(model.pins === undefined ? {} : { pins: model.pins }),
-    seed: o.seed, logLikelihood: o.predictive, posteriorPredictive: o.predictive, prior: o.prior,
+    seed: o.seed, logLikelihood: o.logLikelihood, posteriorPredictive: o.predictive, prior: o.prior,
     ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
   });
 }

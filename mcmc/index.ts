@@ -63,4 +63,4 @@ export {
 export {
   sbc, type SbcOptions, type SbcResult, type SbcStatsRow, type SbcBackendDiagnostics, type SbcWarning, type SbcSamplerOptions,
 } from './sbc.js';
-export { inferDiscrete, type InferDiscreteOptions } from './infer-discrete.js';
+export { inferDiscrete, marginalLogLikelihood, type InferDiscreteOptions, type MarginalLogLikelihoodOptions } from './infer-discrete.js';

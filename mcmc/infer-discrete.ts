@@ -17,13 +17,13 @@
  * draw's discrete values depend only on the seed, its indices and its continuous values.
  */
 import { isBranded } from '../src/brand.js';
-import { checkOptions, fail } from '../src/checks.js';
+import { checkNonNegativeInteger, checkOptions, fail } from '../src/checks.js';
 import { foldIn, sanitizeSeed, type Seed } from '../src/samplers/seeds.js';
 import { uniform } from '../src/samplers/uniform.js';
 import { allocate } from '../src/tensor/dtype.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { Tensor } from '../src/tensor/tensor.js';
-import { detExp } from '../src/math/index.js';
+import { detExp, detLog } from '../src/math/index.js';
 import { generate } from '../src/compile/codegen.js';
 import { compileChecked } from '../src/compile/flat-target.js';
 import { traceProgram } from '../src/compile/trace.js';
@@ -33,7 +33,7 @@ import { flatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type StructKind } from '../distributions/joint/values.js';
-import type { PosteriorDraws } from './predictive.js';
+import { logLikelihood, type PosteriorDraws } from './predictive.js';
 
 export interface InferDiscreteOptions {
   /** Values for observed nodes (as given to `windowedAdaptiveNuts`). */
@@ -44,6 +44,12 @@ export interface InferDiscreteOptions {
   readonly temperature?: 0 | 1;
   /** Compute each draw's elimination tables with generated code (default true; false: on the tape). */
   readonly compile?: boolean;
+  /**
+   * The chain index of each chain of `[draws, chains, ...]` draws (default 0, 1, …): chain j's
+   * keys are those of chain `chains[j]`, so the draws of one chain run alone (`chainIndex`)
+   * equal its draws in the all-chains run.
+   */
+  readonly chains?: readonly number[];
 }
 
 /**
@@ -67,42 +73,22 @@ export function inferDiscrete(
   model: JointDistribution<StructKind> | JointDistributionPinned<StructKind>, draws: PosteriorDraws, options: InferDiscreteOptions = {},
 ): Record<string, Tensor> {
   const fn = 'inferDiscrete';
-  const o = checkOptions(fn, options, ['pins', 'seed', 'temperature', 'compile']);
+  const o = checkOptions(fn, options, ['pins', 'seed', 'temperature', 'compile', 'chains']);
   const temperature = o.temperature ?? 1;
   if (temperature !== 0 && temperature !== 1) fail('range', fn, 'temperature', 'must be 1 (draws from the posterior) or 0 (the MAP assignment)', temperature);
-  const m = flatModel(fn, pinModel(fn, model, o.pins) as JointDistributionPinned<StructKind>);
-  const plan = m.enumeration;
-  if (plan === undefined) fail('range', fn, 'model', `model "${m.pinned.distribution.name}" has no unpinned discrete node to enumerate (each needs a finite support and no \`enumerate: false\`)`, model);
-
-  // The continuous draws by node, with their common lead dims.
-  const names = m.names;
-  const eventShapes = names.map((n) => (m.pinned.eventShape as Record<string, readonly number[]>)[n] ?? (m.pinned.eventShape as (readonly number[])[])[names.indexOf(n)]!);
-  const given = names.map((n, j): Tensor => {
-    const t: unknown = Array.isArray(draws) ? draws[j] : isPlainObject(draws) ? (draws as Record<string, unknown>)[n] : undefined;
-    if (!isBranded(t, 'Tensor')) fail('type', fn, `draws.${n}`, 'must be a Tensor of draws `[...lead, ...event]` (the continuous nodes sampled)', t);
-    return t as Tensor;
-  });
-  const lead = given[0]!.shape.slice(0, given[0]!.ndim - eventShapes[0]!.length);
-  given.forEach((t, j) => {
-    const want = [...lead, ...eventShapes[j]!];
-    if (t.shape.length !== want.length || t.shape.some((d, a) => d !== want[a])) fail('range', fn, `draws.${names[j]}`, `must have shape [${want.join(', ')}] (lead dims [${lead.join(', ')}], then the node's event shape); got [${t.shape.join(', ')}]`, t.shape);
-  });
-  const N = sizeOf(lead);
+  const { plan, names, eventShapes, given, lead, N } = continuousDraws(fn, model, draws, o.pins);
+  const chains = chainIndices(fn, o.chains, lead);
   const base = sanitizeSeed(o.seed, { salt: 'inferDiscrete' });
 
   const out = plan.sites.map((s) => allocate(s.support.dtype, N * sizeOf(s.plate) * sizeOf(s.support.shape.slice(1))));
   const tables = eliminationTables(fn, plan, names, eventShapes, temperature === 0 ? 'max' : 'logsumexp', o.compile ?? true);
-  const sizes = eventShapes.map((e) => sizeOf(e));
   for (let n = 0; n < N; n++) {
-    const steps = tables((j, buf) => {
-      const d = given[j]!.data as ArrayLike<number>, size = sizes[j]!;
-      for (let k = 0; k < size; k++) buf[k] = Number(d[n * size + k]);
-    });
+    const steps = tables(fillDraw(given, eventShapes, n));
     let key = base;
     for (let a = lead.length - 1, r = n; a >= 0; a--) {
       const idx = r % lead[a]!;
       r = Math.floor(r / lead[a]!);
-      key = foldIn(key, idx);
+      key = foldIn(key, a === 1 && chains !== undefined ? chains[idx]! : idx);
     }
     const chosen = backward(plan, steps, temperature, (j, size) => uniform([size], { seed: foldIn(key, j) }).data as Float64Array);
     plan.sites.forEach((s, j) => {
@@ -116,6 +102,134 @@ export function inferDiscrete(
   names.forEach((n, j) => { result[n] = given[j]!; });
   plan.sites.forEach((s, j) => { result[s.name] = new Tensor(out[j]!, [...lead, ...s.plate, ...s.support.shape.slice(1)], s.support.dtype); });
   return result;
+}
+
+export interface MarginalLogLikelihoodOptions {
+  /** Values for observed nodes (as given to `windowedAdaptiveNuts`). */
+  readonly pins?: PartialValues;
+  /** Compute each draw's elimination tables with generated code (default true; false: on the tape). */
+  readonly compile?: boolean;
+}
+
+/**
+ * The pointwise log-likelihood of a model whose discrete nodes are summed out (automatic
+ * enumeration), for `loo`/`waic`: each observation's discrete parents are summed out too, so
+ * it is the likelihood of the model NUTS sampled. For an observed node y whose elements depend
+ * on the elements of one enumerated plate node z (a mixture's labels:
+ * `z: Sample(Categorical(w), N)`, `y: Independent(Normal(gather(mu, z), 1))`) the value for
+ * observation i is log p(y_i | θ) = log Σ_k p(z_i = k | θ) p(y_i | z_i = k, θ) — PyMC's
+ * `compute_log_likelihood` on a marginalized model; observed nodes that depend on no
+ * enumerated node get their ordinary pointwise log density (`logLikelihood`).
+ *
+ * Where the observations are not independent given the continuous values — they share one
+ * enumerated node (a change-point), a Markov chain links them (an HMM), or z has other children
+ * — there is no pointwise log-likelihood, and this is a RangeError saying so.
+ *
+ * @param model the joint distribution sampled (with `pins`), or the pinned one.
+ * @param draws the continuous nodes' draws (`windowedAdaptiveNuts`' `draws`).
+ * @returns a record by observed node name, `[...lead, ...observations]` (float64).
+ * @throws TypeError for a missing node or a bad option; RangeError when the model has no
+ *   enumerated node or its observations are not independent given the continuous values.
+ * @example
+ * const fit = windowedAdaptiveNuts(mixture, { pins: { y }, seed: 0 });
+ * const ll = marginalLogLikelihood(mixture, fit.draws, { pins: { y } });
+ * loo(ll).elpdLoo;   // the mixture's expected log predictive density
+ */
+export function marginalLogLikelihood(
+  model: JointDistribution<StructKind> | JointDistributionPinned<StructKind>, draws: PosteriorDraws, options: MarginalLogLikelihoodOptions = {},
+): Record<string, Tensor> {
+  const fn = 'marginalLogLikelihood';
+  const o = checkOptions(fn, options, ['pins', 'compile']);
+  const { plan, names, eventShapes, given, lead, N } = continuousDraws(fn, model, draws, o.pins);
+  const jd = plan.original.distribution as JointDistribution<StructKind>;
+  const nodes = jd.nodeNames;
+  const observed = nodes.map((_, i) => i).filter((i) => plan.original.isPinned(i));
+  const siteOf = new Map(plan.sites.map((s, j) => [s.node, j]));
+  let parents: number[][] | undefined;
+  try { parents = jd.resolveGraph().map(([, ps]) => ps.map((p) => nodes.indexOf(p))); } catch { parents = undefined; }
+  // Which site each dependent observed node's elements are summed over.
+  const summed = new Map<number, number>();
+  for (const y of observed) {
+    if (parents === undefined || jd.factorNames.length > 0) fail('range', fn, 'model', `model "${jd.name}" declares no parents (${parents === undefined ? 'a coroutine model' : 'it has factor terms'}), so which observations an enumerated node touches is unknown; write it as JointDistributionNamed or Sequential`, jd.name);
+    const zs = parents[y]!.filter((p) => siteOf.has(p));
+    if (zs.length === 0) continue;
+    const z = zs[0]!, site = plan.sites[siteOf.get(z)!]!;
+    const children = parents.flatMap((ps, i) => (ps.includes(z) ? [i] : []));
+    const why = zs.length > 1 ? `depends on several enumerated nodes (${zs.map((p) => `\`${nodes[p]}\``).join(', ')})`
+      : site.plate.length === 0 ? `has elements that all depend on the one enumerated node \`${site.name}\``
+        : children.length > 1 ? `depends on the enumerated node \`${site.name}\`, which has other children (${children.filter((c) => c !== y).map((c) => `\`${nodes[c]}\``).join(', ')})`
+          : parents[z]!.some((p) => siteOf.has(p)) ? `depends on the enumerated node \`${site.name}\`, which depends on another enumerated node`
+            : undefined;
+    if (why !== undefined) fail('range', fn, 'model', `the observed node \`${nodes[y]}\` of model "${jd.name}" ${why}: its observations are not independent given the continuous values, so there is no pointwise log-likelihood (loo/waic need one per observation)`, nodes[y]);
+    summed.set(y, siteOf.get(z)!);
+  }
+  // The nodes that depend on no enumerated node, as usual (the sites pinned to placeholders do not enter them).
+  const result: Record<string, Tensor> = {};
+  if (observed.some((y) => !summed.has(y))) {
+    // logLikelihood takes [draws, chains] lead dims: any lead is passed as [N, 1].
+    const plain = logLikelihood(plan.pinned, Object.fromEntries(names.map((n, j) => [n, given[j]!.reshape([N, 1, ...eventShapes[j]!])])));
+    for (const y of observed) if (!summed.has(y)) { const t = plain[nodes[y]!]!; result[nodes[y]!] = t.reshape([...lead, ...t.shape.slice(2)]); }
+  }
+  if (summed.size > 0) {
+    const tables = eliminationTables(fn, plan, names, eventShapes, 'logsumexp', o.compile ?? true);
+    const outs = [...summed.values()].map((j) => new Float64Array(N * sizeOf(plan.sites[j]!.plate)));
+    for (let n = 0; n < N; n++) {
+      const steps = tables(fillDraw(given, eventShapes, n));
+      [...summed.values()].forEach((j, q) => {
+        const step = steps.find((s) => s.site === j)!;
+        const site = plan.sites[j]!, P = sizeOf(site.plate), S = site.size;
+        // The table is [L dims, ...plate] with only this site's slot above 1 (its prior and its one child's terms).
+        if (sizeOf(step.shape) !== S * P) throw new Error(`${fn}: internal error: the table of \`${site.name}\` has shape [${step.shape.join(', ')}], not ${S} × [${site.plate.join(', ')}]`);
+        const out = outs[q]!;
+        for (let p = 0; p < P; p++) {
+          let mx = -Infinity;
+          for (let k = 0; k < S; k++) mx = Math.max(mx, step.data[k * P + p]!);
+          let total = 0;
+          for (let k = 0; k < S; k++) total += detExp(step.data[k * P + p]! - mx);
+          out[n * P + p] = mx === -Infinity ? -Infinity : mx + detLog(total);
+        }
+      });
+    }
+    [...summed.entries()].forEach(([y, j], q) => { result[nodes[y]!] = new Tensor(outs[q]!, [...lead, ...plan.sites[j]!.plate], 'float64'); });
+  }
+  return Object.fromEntries(observed.map((y) => [nodes[y]!, result[nodes[y]!]!]));
+}
+
+/** The enumeration plan of a (pinned) model and its continuous draws by node, with their common lead dims. */
+function continuousDraws(fn: string, model: unknown, draws: PosteriorDraws, pins: PartialValues | undefined) {
+  const m = flatModel(fn, pinModel(fn, model, pins) as JointDistributionPinned<StructKind>);
+  const plan = m.enumeration;
+  if (plan === undefined) fail('range', fn, 'model', `model "${m.pinned.distribution.name}" has no unpinned discrete node to enumerate (each needs a finite support and no \`enumerate: false\`)`, model);
+  const names = m.names;
+  const eventShapes = names.map((n) => (m.pinned.eventShape as Record<string, readonly number[]>)[n] ?? (m.pinned.eventShape as (readonly number[])[])[names.indexOf(n)]!);
+  const given = names.map((n, j): Tensor => {
+    const t: unknown = Array.isArray(draws) ? draws[j] : isPlainObject(draws) ? (draws as Record<string, unknown>)[n] : undefined;
+    if (!isBranded(t, 'Tensor')) fail('type', fn, `draws.${n}`, 'must be a Tensor of draws `[...lead, ...event]` (the continuous nodes sampled)', t);
+    return t as Tensor;
+  });
+  const lead = given[0]!.shape.slice(0, given[0]!.ndim - eventShapes[0]!.length);
+  given.forEach((t, j) => {
+    const want = [...lead, ...eventShapes[j]!];
+    if (t.shape.length !== want.length || t.shape.some((d, a) => d !== want[a])) fail('range', fn, `draws.${names[j]}`, `must have shape [${want.join(', ')}] (lead dims [${lead.join(', ')}], then the node's event shape); got [${t.shape.join(', ')}]`, t.shape);
+  });
+  return { plan, names, eventShapes, given, lead, N: sizeOf(lead) };
+}
+
+/** Writes draw n of each continuous node into the compiled tables' input buffers. */
+function fillDraw(given: readonly Tensor[], eventShapes: readonly (readonly number[])[], n: number): (j: number, buffer: Float64Array) => void {
+  return (j, buf) => {
+    const d = given[j]!.data as ArrayLike<number>, size = sizeOf(eventShapes[j]!);
+    for (let k = 0; k < size; k++) buf[k] = Number(d[n * size + k]);
+  };
+}
+
+/** `chains`: the chain index of each position on the draws' second lead axis (a `--chain-index` run's draws are chain c's, not chain 0's). */
+function chainIndices(fn: string, chains: readonly number[] | undefined, lead: readonly number[]): readonly number[] | undefined {
+  if (chains === undefined) return undefined;
+  if (!Array.isArray(chains)) fail('type', fn, 'chains', 'must be an array of chain indices', chains);
+  if (lead.length !== 2 || chains.length !== lead[1]) fail('range', fn, 'chains', `must give one index per chain of [draws, chains] draws (lead dims [${lead.join(', ')}])`, chains);
+  chains.forEach((c, j) => checkNonNegativeInteger(fn, `chains[${j}]`, c));
+  return chains;
 }
 
 /** One elimination step's table as numbers. */

@@ -14,6 +14,8 @@ import type { PartialValues, StructKind } from '../../distributions/joint/values
 import {
   computeDeterministics, logLikelihood, samplePosteriorPredictive, samplePriorPredictive, type PosteriorDraws, type PredictiveModel,
 } from '../../mcmc/predictive.js';
+import { inferDiscrete, marginalLogLikelihood } from '../../mcmc/infer-discrete.js';
+import { enumerationPlan } from '../../distributions/enumerate/enumerate.js';
 import type { CoordValues, InferenceData } from './inference-data-groups.js';
 import { checkCoordsDims } from '../../mcmc/diagnostics/coords.js';
 
@@ -93,6 +95,12 @@ const FN = 'inferenceData';
  * ones. Nothing here changes the draws; the predictive draws depend only on `seed` (and each
  * chain's index: `chains`).
  *
+ * A model whose discrete nodes the sampler summed out (automatic enumeration) gets them back in
+ * the posterior from `inferDiscrete` (seeded with `seed` and `chains`), its derived values
+ * computed with them, each observation's marginal log-likelihood (`marginalLogLikelihood`: a
+ * RangeError where observations share a discrete node — pass `logLikelihood: false`), and
+ * replicates of the observed nodes only.
+ *
  * @param model - the joint distribution that was sampled (or it pinned to the data).
  * @param run - `{ draws, trace?, deterministics? }`, e.g. `windowedAdaptiveNuts`' result, or an
  *   approximate posterior's (`laplace()`'s: `{ draws, logP, logQ, … }`, one chain), whose `logP`
@@ -143,15 +151,26 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
     if (draws === null || typeof draws !== 'object') fail('type', FN, 'run.draws', 'must be posterior draws by node name', draws);
     posterior = { ...(draws as Record<string, Tensor>) };
   }
-  const derived = run.deterministics ?? computeDeterministics(full ?? jd, draws);
+  // Discrete nodes the sampler summed out (enumeration) come back from their conditional posterior (inferDiscrete).
+  const sites = full === undefined ? [] : enumerationPlan(FN, full)?.sites.map((s) => s.name) ?? [];
+  const enumerated = sites.length > 0 && !Array.isArray(draws) && sites.every((n) => !(n in (draws as object)));
+  if (enumerated) {
+    const recovered = inferDiscrete(full!, draws, { seed: o.seed, ...(o.chains === undefined ? {} : { chains: o.chains }) });
+    for (const n of sites) posterior[n] = recovered[n]!;
+  }
+  // The sampler's derived values saw the enumerated nodes' placeholders: recompute them with the recovered values.
+  const derived = (enumerated ? undefined : run.deterministics) ?? computeDeterministics(full ?? jd, enumerated ? { ...(draws as Record<string, Tensor>), ...Object.fromEntries(sites.map((n) => [n, posterior[n]!])) } : draws);
   Object.assign(posterior, derived);
   const idata: { -readonly [K in keyof InferenceData]: InferenceData[K] } = { posterior };
   if (approximate) idata.sampleStats = { ...(isPartRecord(run.trace) ? run.trace : {}), logP: run.logP, logQ: run.logQ };
   else if (run.trace !== undefined) idata.sampleStats = run.trace;
   if (observedNames.length > 0) {
-    if (withLogLik) idata.logLikelihood = logLikelihood(full!, draws);
+    // With enumerated nodes: each observation's likelihood with its discrete parents summed out, as NUTS sampled it.
+    if (withLogLik) idata.logLikelihood = enumerated ? marginalLogLikelihood(full!, draws) : logLikelihood(full!, draws);
     if (withPredictive) {
-      idata.posteriorPredictive = samplePosteriorPredictive(full!, draws, { seed: o.seed, ...(o.chains === undefined ? {} : { chains: o.chains }) });
+      // Only the observed nodes: enumerated ones are replicated on the way (the model's predictive), not kept.
+      const replicated = samplePosteriorPredictive(full!, draws, { seed: o.seed, ...(o.chains === undefined ? {} : { chains: o.chains }) });
+      idata.posteriorPredictive = Object.fromEntries(Object.entries(replicated).filter(([k]) => observedNames.includes(k)));
     }
   }
   if (priorSamples > 0) {

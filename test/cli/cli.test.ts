@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromArvizJson } from '../../cli/report/index.js';
 import { GAUSS_MODULE, spawnCli, type Ran, runCli } from './cli-support.js';
+import { oneLine } from '../../cli/errors.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 // Inside the repo so the models' relative imports reach the library; .js so tsc skips them.
@@ -259,5 +260,13 @@ describe('stochax --help and errors', () => {
     expectOneLineError(await cli('summary', 'nope.json'), /draws file not found/);
     expectOneLineError(await cli('summary', 'tiny.js'), /is not a draws\.json file/);
     expectOneLineError(await cli('frobnicate'), /unknown command 'frobnicate'/);
+  });
+});
+
+describe('oneLine', () => {
+  it('keeps the reason when the first line only announces it', () => {
+    expect(oneLine(new Error('Transform failed with 1 error:\nmodel.ts:3:1: ERROR: Top-level await is not supported\n  at x'))).toBe('Transform failed with 1 error: model.ts:3:1: ERROR: Top-level await is not supported');
+    expect(oneLine(new Error('\n  first line\nsecond'))).toBe('first line');
+    expect(oneLine('plain')).toBe('plain');
   });
 });

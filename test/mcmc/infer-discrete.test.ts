@@ -3,7 +3,7 @@
 // file's false-failure rate is below 1e-3 (5 observations + 1 path test, each 1e-4). ~10 s.
 import { describe, expect, it } from 'vitest';
 import { Categorical, Dirichlet, Independent, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
-import { inferDiscrete } from '../../mcmc/index.js';
+import { inferDiscrete, marginalLogLikelihood } from '../../mcmc/index.js';
 import { gather, Tensor, type Tensor as T } from '../../src/index.js';
 import { stepByStepHmm, pinsOf } from '../../examples/hmm-step-by-step.js';
 import { mulberry32 } from '../helpers.js';
@@ -66,6 +66,70 @@ describe('inferDiscrete: a mixture\'s labels', () => {
     expect(() => inferDiscrete(mixture, { w: repeat(w, 2), mu: repeat(mu, 3) }, { pins: { y } })).toThrow(/`draws.mu` must have shape \[2, 3\]/);
     const continuous = new JointDistributionNamed({ m: new Normal({ loc: 0, scale: 1 }), x: (m: T) => new Normal({ loc: m, scale: 1 }) });
     expect(() => inferDiscrete(continuous, { m: repeat([0], 2) }, { pins: { x: 1 } })).toThrow(/no unpinned discrete node/);
+  });
+});
+
+describe('inferDiscrete: chains', () => {
+  it('`chains` gives a one-chain run the keys of its chain in the all-chains run', () => {
+    const w = [0.3, 0.3, 0.4], mu = [-2, 0, 2];
+    const lead = (c: number, row: number[]) => new Tensor(Float64Array.from({ length: 4 * c * 3 }, (_, i) => row[i % 3]!), [4, c, 3], 'float64');
+    const all = inferDiscrete(mixture, { w: lead(3, w), mu: lead(3, mu) }, { pins: { y }, seed: 5 });
+    const one = inferDiscrete(mixture, { w: lead(1, w), mu: lead(1, mu) }, { pins: { y }, seed: 5, chains: [2] });
+    const z = all.z!.data as Int32Array, n = y.length;
+    const chain2 = Array.from({ length: 4 }, (_, t) => Array.from(z.slice((t * 3 + 2) * n, (t * 3 + 3) * n))).flat();
+    expect(Array.from(one.z!.data as Int32Array)).toEqual(chain2);
+    expect(() => inferDiscrete(mixture, { w: lead(1, w), mu: lead(1, mu) }, { pins: { y }, chains: [0, 1] })).toThrow(/one index per chain/);
+    expect(() => inferDiscrete(mixture, { w: repeat(w, 4), mu: repeat(mu, 4) }, { pins: { y }, chains: [0] })).toThrow(/\[draws, chains\]/);
+  });
+});
+
+describe('marginalLogLikelihood', () => {
+  const w = [0.2, 0.3, 0.5], mu = [-2, 0.5, 2];
+  it('a mixture\'s observation i: log Σ_k w_k N(y_i; mu_k, 1), per draw (closed form, 1e-13)', () => {
+    const D = 3;
+    const ws = [w, [0.6, 0.2, 0.2], [0.1, 0.1, 0.8]], mus = [mu, [-1, 0, 1], [0, 0.1, 3]];
+    const ll = marginalLogLikelihood(mixture, { w: new Tensor(Float64Array.from(ws.flat()), [D, 3], 'float64'), mu: new Tensor(Float64Array.from(mus.flat()), [D, 3], 'float64') }, { pins: { y } });
+    expect(Object.keys(ll)).toEqual(['y']);
+    expect(ll.y!.shape).toEqual([D, y.length]);
+    const got = ll.y!.data as Float64Array;
+    for (let d = 0; d < D; d++) {
+      y.forEach((yi, i) => {
+        const want = Math.log(ws[d]!.reduce((a, wk, k) => a + wk * Math.exp(logNormal(yi, mus[d]![k]!)), 0));
+        expect(Math.abs(got[d * y.length + i]! - want)).toBeLessThan(1e-13 * Math.abs(want) + 1e-15);
+      });
+    }
+    // The tape gives the same tables.
+    const tape = marginalLogLikelihood(mixture, { w: repeat(w, 2), mu: repeat(mu, 2) }, { pins: { y }, compile: false });
+    const comp = marginalLogLikelihood(mixture, { w: repeat(w, 2), mu: repeat(mu, 2) }, { pins: { y } });
+    expect(Array.from(tape.y!.data as Float64Array)).toEqual(Array.from(comp.y!.data as Float64Array));
+  });
+
+  it('observed nodes that depend on no enumerated node get their ordinary pointwise log density', () => {
+    const withExtra = new JointDistributionNamed({
+      w: new Dirichlet({ concentration: [1, 1, 1] }),
+      mu: new Independent({ distribution: new Normal({ loc: [-2, 0, 2], scale: 3 }), reinterpretedBatchNdims: 1 }),
+      z: ({ w: ww }: { w: T }) => new Sample({ distribution: new Categorical({ probs: ww }), sampleShape: y.length }),
+      y: ({ mu: m, z }: { mu: T; z: T }) => new Independent({ distribution: new Normal({ loc: gather(m, z), scale: 1 }), reinterpretedBatchNdims: 1 }),
+      x: ({ mu: m }: { mu: T }) => new Independent({ distribution: new Normal({ loc: m, scale: 2 }), reinterpretedBatchNdims: 1 }),
+    });
+    const x = [0.5, -1, 3];
+    const ll = marginalLogLikelihood(withExtra, { w: repeat(w, 1), mu: repeat(mu, 1) }, { pins: { y, x } });
+    expect(Object.keys(ll).sort()).toEqual(['x', 'y']);
+    const got = Array.from(ll.x!.data as Float64Array);
+    x.forEach((xi, i) => expect(got[i]).toBeCloseTo(logNormal(xi / 2, mu[i]! / 2) - Math.log(2), 12));
+  });
+
+  it('refuses observations that are not independent given the continuous values', () => {
+    const shared = new JointDistributionNamed({
+      p: new Dirichlet({ concentration: [1, 1] }),
+      s: ({ p }: { p: T }) => new Categorical({ probs: p }),
+      d: ({ s }: { s: T }) => new Independent({ distribution: new Normal({ loc: gather(new Tensor(Float64Array.from([-1, 1]), [2], 'float64'), s), scale: 1 }), reinterpretedBatchNdims: 0 }),
+    });
+    expect(() => marginalLogLikelihood(shared, { p: repeat([0.5, 0.5], 2) }, { pins: { d: 0.3 } })).toThrow(/all depend on the one enumerated node `s`.*no pointwise log-likelihood/);
+    const { model, obs } = randomHmm(3, 1);
+    const draws = { mu: repeat([0, 0, 0], 1) };
+    expect(() => marginalLogLikelihood(model, draws as never, { pins: pinsOf(obs) })).toThrow(RangeError);
+    expect(() => marginalLogLikelihood(mixture, { w: repeat(w, 1), mu: repeat(mu, 1) }, { pins: { y }, seed: 1 } as never)).toThrow(/unknown option/);
   });
 });
 
