@@ -5,7 +5,7 @@ import { categorical as samplersCategorical } from '../src/samplers/categorical.
 import { broadcastData, broadcastIndex, broadcastShapes } from '../src/tensor/broadcast.js';
 import { floatKind, floatStorage, isTracked, numbers, result, tracing, type TensorLike } from '../src/tensor/core.js';
 import { allocate, type IntDType } from '../src/tensor/dtype.js';
-import type { Flat, Lowering } from '../src/tensor/lowering.js';
+import { kernelFactory, type Flat, type Lowering } from '../src/tensor/lowering.js';
 import { exp, log, sub } from '../src/tensor/ops/elementwise.js';
 import { logsumexp } from '../src/tensor/ops/reduce.js';
 import { sizeOf } from '../src/tensor/shapes.js';
@@ -120,7 +120,8 @@ export class Categorical extends Distribution<CategoricalDType> {
     const fn = 'Categorical.logProb', p = this.parameter;
     const { shape, values, rows } = rowIndex(fn, x, this.batchShape);
     return rowsResult(fn, p, this.rows, x, shape, shape, values, rows, (s, vals, out) => logProbRows(s, vals, rows, out),
-      (s, vals, pv, out, g, grad) => logProbRowsGrad(s, vals, rows, pv, out, g, grad));
+      (s, vals, pv, out, g, grad) => logProbRowsGrad(s, vals, rows, pv, out, g, grad),
+      (idx) => logProbLowering(p.shape, this.rows.isLogits, idx, rows));
   }
 
   protected override cdfImpl(x: Tensor): Tensor { return this.tail('cdf', x, true); }
@@ -299,6 +300,35 @@ export function gatherInto(dst: Float64Array, src: ArrayLike<number>, idx: Int32
   return dst;
 }
 
+type RowsForward = (s: SimplexRows, values: ArrayLike<number>, out: Flat) => void;
+type RowsBackward = (s: SimplexRows, values: ArrayLike<number>, pv: ArrayLike<number>, out: ArrayLike<number>, g: Float64Array, grad: Float64Array) => void;
+
+/**
+ * The lowering of a row-wise method: it normalizes the rows of its first operand (a parameter of
+ * `pShape`) and gathers the values from its second through `idx` (null: no value operand; the
+ * value gets no gradient), then runs `forward` and `backward`.
+ */
+function rowsLowering(fn: string, pShape: readonly number[], isLogits: boolean, idx: Int32Array | null, forward: RowsForward, backward: RowsBackward): Lowering {
+  const none = new Float64Array(0);
+  const vals = idx === null ? none : new Float64Array(idx.length);
+  let rowsNow: SimplexRows | undefined;
+  return {
+    name: fn,
+    gradOperands: idx === null ? [true] : [true, false],
+    forward(ins, o) {
+      rowsNow = rowsOf(ins[0]!, pShape, isLogits);
+      forward(rowsNow, idx === null ? none : gatherInto(vals, ins[1]!, idx), o);
+    },
+    backward(g, ins, o, parts) {
+      if (parts[0]) backward(rowsNow!, vals, ins[0]!, o, g, parts[0]);
+    },
+  };
+}
+
+// logProb's lowering by a named factory: the enumerated models' labels (gather by a Categorical value) compile to it, and their workers make it again.
+const logProbLowering = kernelFactory('Categorical.logProb', (pShape: readonly number[], isLogits: boolean, idx: Int32Array | null, rows: Float64Array): Lowering =>
+  rowsLowering('Categorical.logProb', pShape, isLogits, idx, (s, vals, out) => logProbRows(s, vals, rows, out), (s, vals, pv, out, g, grad) => logProbRowsGrad(s, vals, rows, pv, out, g, grad)));
+
 /**
  * A row-wise method of a logits/probs parameter `p` (normalized as `s`) and, unless null, a value
  * `x` broadcast to `full` (the output's `shape`, then the event) as `values`, as one node: `forward` writes
@@ -309,8 +339,9 @@ export function gatherInto(dst: Float64Array, src: ArrayLike<number>, idx: Int32
  */
 function rowsResult(
   fn: string, p: Tensor, s: SimplexRows, x: Tensor | null, full: readonly number[] | null, shape: readonly number[], values: ArrayLike<number> | null, rows: Float64Array | null,
-  forward: (s: SimplexRows, values: ArrayLike<number>, out: Flat) => void,
-  backward: (s: SimplexRows, values: ArrayLike<number>, pv: ArrayLike<number>, out: ArrayLike<number>, g: Float64Array, grad: Float64Array) => void,
+  forward: RowsForward, backward: RowsBackward,
+  /** The traced lowering from a named factory (portable to a compiled model's workers), else built here. */
+  portable?: (idx: Int32Array | null) => Lowering,
 ): Tensor {
   const none = new Float64Array(0);
   const out = floatStorage(floatKind(p), rows === null ? s.rows : rows.length);
@@ -319,19 +350,7 @@ function rowsResult(
   let op: Lowering | string = fn;
   if (tracing()) {
     const idx = x === null ? null : broadcastIndex(x.shape, full!);
-    const vals = idx === null ? none : new Float64Array(idx.length);
-    let rowsNow = s;
-    op = {
-      name: fn,
-      gradOperands: x === null ? [true] : [true, false],
-      forward(ins, o) {
-        rowsNow = rowsOf(ins[0]!, p.shape, s.isLogits);
-        forward(rowsNow, idx === null ? none : gatherInto(vals, ins[1]!, idx), o);
-      },
-      backward(g, ins, o, parts) {
-        if (parts[0]) backward(rowsNow, vals, ins[0]!, o, g, parts[0]);
-      },
-    };
+    op = portable?.(idx) ?? rowsLowering(fn, p.shape, s.isLogits, idx, forward, backward);
   }
   return result(out, shape, inputs, !isTracked(p) ? null : (g) => {
     const grad = new Float64Array(s.rows * s.k);

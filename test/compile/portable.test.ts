@@ -23,7 +23,7 @@ import { model as logReg, pins as logRegPins } from '../../bench/models/logistic
 import '../../mcmc/nuts/stan/portable-catalogue.js';
 import { exportCompiled, importCompiled, type PortableProgram } from '../../src/compile/portable.js';
 import type { Compiled } from '../../src/compile/codegen.js';
-import { add, exp, greater, mul, softplus, stopGradient, sub, where } from '../../src/tensor/ops/elementwise.js';
+import { add, exp, greater, log, mul, softplus, stopGradient, sub, where } from '../../src/tensor/ops/elementwise.js';
 import { cholesky, choleskySolve, inv, logDet, triangularSolve } from '../../src/tensor/ops/linalg.js';
 import { dot, matmul } from '../../src/tensor/ops/matmul.js';
 import { cumlogsumexp, cumsum } from '../../src/tensor/ops/cumulative.js';
@@ -101,6 +101,11 @@ const MODELS: [string, Compiled][] = [
   ['CholeskyLKJ + MVN-TriL + take/concat', compiled(lkjMvn, lkjMvnPins)],
   ['Dirichlet + Binomial + negative binomial + MVN-diag + LKJ', compiled(simplexCounts, simplexPins)],
   ['kernel-call ops', compiled(opsModel, { y: tensor(0.5) })],
+  ['Categorical logits (labels enumerated: a mixture)', compiled(new D.JointDistributionNamed({
+    w: new D.Dirichlet({ concentration: [2, 2, 2] }),
+    z: ({ w }: { w: Tensor }) => new D.Sample({ distribution: new D.Categorical({ logits: log(w) }), sampleShape: 4 }),
+    y: ({ z }: { z: Tensor }) => new D.Independent({ distribution: new D.Normal({ loc: gather(tensor([-2, 0, 2]), z), scale: 1 }), reinterpretedBatchNdims: 1 }),
+  }), { y: tensor([-1.9, 0.3, 2.2, 0.1]) })],
 ];
 
 /** Points: ordinary ones and awkward ones (±0, subnormal-small, large, overflowing, NaN, ±Infinity in one coordinate). */
@@ -162,10 +167,10 @@ describe('exportCompiled / importCompiled', () => {
   it('refuses a model with a kernel made without a named factory, naming its op', () => {
     const cat = new D.JointDistributionNamed({
       x: new D.Normal({ loc: 0, scale: 1 }),
-      y: (x: Tensor) => new D.Categorical({ logits: stack([x, tensor(0), tensor(1)]) }),
+      y: (x: Tensor) => new D.OneHotCategorical({ logits: stack([x, tensor(0), tensor(1)]) }),
     });
-    const e = exportCompiled(compiled(cat, { y: tensor(2) }));
-    expect(e).toEqual({ ok: false, reason: expect.stringMatching(/`Categorical\.logProb` runs as a kernel call made without a named factory/) });
+    const e = exportCompiled(compiled(cat, { y: tensor([0, 0, 1]) }));
+    expect(e).toEqual({ ok: false, reason: expect.stringMatching(/`OneHotCategorical\.logProb` runs as a kernel call made without a named factory/) });
   });
 
   it('kernelFactory: a name is taken once; remakeKernel and importCompiled name a factory this thread lacks', () => {

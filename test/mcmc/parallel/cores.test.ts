@@ -1,7 +1,7 @@
 // windowedAdaptiveNuts(model, { cores }): chains on worker threads from the synchronous call.
 // The same bits for cores 1, 2 and 3 (4 chains: draws of every node and every trace field);
 // progress and abort across workers; a failure in a worker rethrown as in process; the runs
-// that stay in process say why; a CholeskyLKJ + MVN-TriL + take model on 2 workers; bad `cores`. Deterministic: fixed seeds, no statistics.
+// that stay in process say why; a CholeskyLKJ + MVN-TriL + take model and an enumerated mixture on 2 workers; bad `cores`. Deterministic: fixed seeds, no statistics.
 // `coresTuning.force` sends these short runs to workers (the size rule would keep them here).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as D from '../../../distributions/index.js';
@@ -10,7 +10,7 @@ import { AbortError } from '../../../mcmc/abort-error.js';
 import { coresTuning } from '../../../mcmc/nuts/stan/cores.js';
 import { windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedPartial, type WindowedProgress } from '../../../mcmc/windowed-adaptive-nuts.js';
 import { mul } from '../../../src/tensor/ops/elementwise.js';
-import { reshape, slice, stack, transpose } from '../../../src/tensor/ops/shape.js';
+import { gather, reshape, slice, stack, transpose } from '../../../src/tensor/ops/shape.js';
 import { Tensor, tensor } from '../../../src/tensor/tensor.js';
 
 const WARMUP = 150, DRAWS = 100, TOTAL = WARMUP + DRAWS;
@@ -101,15 +101,29 @@ describe('windowedAdaptiveNuts({ cores })', () => {
     expect(bits(two.trace as unknown as Record<string, unknown>)).toEqual(bits(one.trace as unknown as Record<string, unknown>));
   });
 
+  it('an enumerated mixture (Categorical labels summed out) runs on 2 workers with the draws of 1 core, bit for bit', () => {
+    const ys = [-2.1, -1.7, 2.2, 1.9, 2.4];
+    const mix = new D.JointDistributionNamed({
+      w: new D.Dirichlet({ concentration: [2, 2] }),
+      mu: new D.Independent({ distribution: new D.Normal({ loc: [-2, 2], scale: 1 }), reinterpretedBatchNdims: 1 }),
+      z: ({ w }: { w: Tensor }) => new D.Sample({ distribution: new D.Categorical({ probs: w }), sampleShape: ys.length }),
+      y: ({ mu, z }: { mu: Tensor; z: Tensor }) => new D.Independent({ distribution: new D.Normal({ loc: gather(mu, z), scale: 1 }), reinterpretedBatchNdims: 1 }),
+    });
+    const go = (cores: number) => windowedAdaptiveNuts(mix, { pins: { y: ys }, seed: 3, numAdaptationSteps: 60, nDraws: 40, cores });
+    const one = go(1), two = go(2);
+    expect(two.parallel).toEqual({ cores: 2 });
+    expect(bits(two.draws as Record<string, unknown>)).toEqual(bits(one.draws as Record<string, unknown>));
+  });
+
   it('runs in process, saying why, when the model cannot be sent, with compile: false, and for one chain', () => {
-    // Categorical's log density is a kernel made per call without a named factory.
+    // OneHotCategorical's log density is a kernel made per call without a named factory.
     const cat = new D.JointDistributionNamed({
       x: new D.Normal({ loc: 0, scale: 1 }),
-      y: (x: Tensor) => new D.Categorical({ logits: stack([x, tensor(0), tensor(1)]) }),
+      y: (x: Tensor) => new D.OneHotCategorical({ logits: stack([x, tensor(0), tensor(1)]) }),
     });
-    const r = windowedAdaptiveNuts(cat, { pins: { y: tensor(2) }, seed: 1, numAdaptationSteps: 20, nDraws: 10, cores: 2 });
+    const r = windowedAdaptiveNuts(cat, { pins: { y: tensor([0, 0, 1]) }, seed: 1, numAdaptationSteps: 20, nDraws: 10, cores: 2 });
     expect(r.parallel?.cores).toBe(1);
-    expect(r.parallel?.reason).toMatch(/cannot be sent to a worker: .*`Categorical\.logProb`/);
+    expect(r.parallel?.reason).toMatch(/cannot be sent to a worker: .*`OneHotCategorical\.logProb`/);
     expect(run({ cores: 2, compile: false, nDraws: 10, numAdaptationSteps: 10 }).parallel).toEqual({ cores: 1, reason: expect.stringMatching(/compile: false/) });
     expect(run({ cores: 2, chainIndex: 1 }).parallel).toEqual({ cores: 1, reason: 'one chain' });
   });
