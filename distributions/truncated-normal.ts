@@ -5,14 +5,19 @@ import { truncatedNormalData } from '../src/random/truncated-normal.js';
 import { broadcastData, broadcastShapes, reduceToShapeInto } from '../src/tensor/broadcast.js';
 import { applyLowering, floatStorage, numbers, type TensorLike } from '../src/tensor/core.js';
 import type { FloatDType } from '../src/tensor/dtype.js';
-import type { Lowering } from '../src/tensor/lowering.js';
+import { kernelFactory, type Lowering } from '../src/tensor/lowering.js';
 import { log1mexpScalar, logaddexpScalar } from '../src/tensor/ops/elementwise.js';
 import { Tensor } from '../src/tensor/tensor.js';
 import type { Bijector } from './bijectors/bijector.js';
+import { Chain } from './bijectors/chain.js';
+import { Exp } from './bijectors/exp.js';
+import { Identity } from './bijectors/identity.js';
+import { Scale } from './bijectors/scale.js';
+import { Shift } from './bijectors/shift.js';
 import { Sigmoid } from './bijectors/sigmoid.js';
 import { Distribution, type DistributionOptions } from './distribution.js';
 import { finite, positive, type Constraint } from './internal/constraints.js';
-import { broadcastLoader, fusedMap } from './internal/fused.js';
+import { broadcastLoader, fusedMap, type Operand } from './internal/fused.js';
 import { logNdtr, logPhi, ndtri, dLogNdtr } from './internal/ndtr.js';
 import { detCos, detExp, detExpm1, detLog, detLog1p } from '../src/math/index.js';
 import { brand } from '../src/brand.js';
@@ -174,14 +179,7 @@ export class TruncatedNormal extends Distribution<FloatDType> {
   }
 
   protected override logProbImpl(x: Tensor): Tensor {
-    return this.map('logProb', x,
-      ([v, m, s, l, h]) => (Number.isNaN(v!) ? Number.NaN : v! < l! || v! > h! ? -Infinity
-        : logPhi((v! - m!) / s!) - detLog(s!) - mass((l! - m!) / s!, (h! - m!) / s!, (h! - l!) / s!)[0]),
-      (out, [v, m, s, l, h]) => {
-        if (v! < l! || v! > h!) return;
-        const z = (v! - m!) / s!, al = (l! - m!) / s!, be = (h! - m!) / s!, [, ra, rb] = mass(al, be, (h! - l!) / s!);
-        chain(out, s!, z, al, be, -z, ra, -rb, -1 / s!);
-      });
+    return fusedMap5('TruncatedNormal.logProb', [['value', x], ...this.params4()], logProbOf, logProbPartials, logProbLowering);
   }
 
   protected override logCdfImpl(x: Tensor): Tensor { return this.tail('logCdf', x, true, false); }
@@ -273,8 +271,20 @@ export class TruncatedNormal extends Distribution<FloatDType> {
     return this.statistic('entropy', (_m, s, al, be, lm, ra, rb) =>
       0.5 + LOG_SQRT_2PI + detLog(s) + lm + 0.5 * ((ra === 0 ? 0 : al * ra) - (rb === 0 ? 0 : be * rb)));
   }
+  /**
+   * Onto (low, high) as Stan's bound transforms: Sigmoid for two finite bounds, low + exp(x) for
+   * a lower one only, high − exp(x) for an upper one only, the identity for none. The choice is
+   * made from the bounds' values, so every element must have the same finite bounds.
+   */
   protected override defaultEventSpaceBijectorImpl(): Bijector {
-    return new Sigmoid({ low: this.low, high: this.high, validateArgs: this.validateArgs });
+    const lo = Array.from(numbers(this.low)), hi = Array.from(numbers(this.high));
+    const finiteLow = lo.every((v) => Number.isFinite(v)), finiteHigh = hi.every((v) => Number.isFinite(v));
+    const mixed = (!finiteLow && lo.some((v) => Number.isFinite(v))) || (!finiteHigh && hi.some((v) => Number.isFinite(v)));
+    if (mixed) fail('range', 'TruncatedNormal.defaultEventSpaceBijector', 'low', 'and `high` must each be finite in every element or infinite in every element (write nodes with different kinds of bounds as separate nodes)', { low: lo, high: hi });
+    if (finiteLow && finiteHigh) return new Sigmoid({ low: this.low, high: this.high, validateArgs: this.validateArgs });
+    if (finiteLow) return new Chain({ bijectors: [new Shift({ shift: this.low }), new Exp()] });
+    if (finiteHigh) return new Chain({ bijectors: [new Shift({ shift: this.high }), new Scale({ scale: -1 }), new Exp()] });
+    return new Identity();
   }
 }
 
@@ -286,12 +296,28 @@ export class TruncatedNormal extends Distribution<FloatDType> {
 function fusedMap5(
   fn: string, args: readonly (readonly [string, Tensor])[],
   f: (a: Float64Array) => number, partials: (out: Float64Array, a: Float64Array, y: number) => void,
+  /** The same lowering from a named factory (portable to a compiled model's workers). */
+  portable?: (shape: readonly number[], shapes: readonly (readonly number[])[]) => Lowering & { readonly n: number },
 ): Tensor {
   const shape = broadcastShapes(fn, args.map(([name, t]) => [name, t.shape] as const));
   const tensors = args.map(([, t]) => t);
-  const op = map5Lowering(fn, shape, tensors, f, partials);
+  const op = portable?.(shape, tensors.map((t) => t.shape)) ?? map5Lowering(fn, shape, tensors, f, partials);
   return applyLowering(op, tensors, shape, op.n);
 }
+
+/** log p(v) of TruncatedNormal(m, s, l, h) from `[v, m, s, l, h]`, and its partials. */
+function logProbOf([v, m, s, l, h]: Float64Array): number {
+  return Number.isNaN(v!) ? Number.NaN : v! < l! || v! > h! ? -Infinity
+    : logPhi((v! - m!) / s!) - detLog(s!) - mass((l! - m!) / s!, (h! - m!) / s!, (h! - l!) / s!)[0];
+}
+function logProbPartials(out: Float64Array, [v, m, s, l, h]: Float64Array): void {
+  if (v! < l! || v! > h!) return;
+  const z = (v! - m!) / s!, al = (l! - m!) / s!, be = (h! - m!) / s!, [, ra, rb] = mass(al, be, (h! - l!) / s!);
+  chain(out, s!, z, al, be, -z, ra, -rb, -1 / s!);
+}
+// logProb's lowering by a named factory: models with a TruncatedNormal prior (the ODE examples' parameters) run their chains on workers.
+const logProbLowering = kernelFactory('TruncatedNormal.logProb', (shape: readonly number[], shapes: readonly (readonly number[])[]) =>
+  map5Lowering('TruncatedNormal.logProb', shape, shapes.map((sh) => ({ shape: sh, size: sizeOf(sh) })), logProbOf, logProbPartials));
 
 /**
  * fusedMap5's kernel with its broadcast fixed: operands of the output's size or of size 1 are
@@ -300,7 +326,7 @@ function fusedMap5(
  * back to the operand's shape (`reduceToShapeInto`, `reduceToShape`'s order).
  */
 function map5Lowering(
-  fn: string, shape: readonly number[], tensors: readonly Tensor[],
+  fn: string, shape: readonly number[], tensors: readonly Operand[],
   f: (a: Float64Array) => number, partials: (out: Float64Array, a: Float64Array, y: number) => void,
 ): Lowering & { readonly n: number } {
   const n = sizeOf(shape), m = tensors.length;

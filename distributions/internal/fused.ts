@@ -110,7 +110,10 @@ function fusedLowering(
  * size 1 in place (stride 1 or 0), others gathered through an index map into scratch (as
  * `broadcastData` would copy them). `load(ins)` fills `values` (padded with zeros to `slots`).
  */
-export function broadcastLoader(shape: readonly number[], tensors: readonly Tensor[], slots: number) {
+/** What a broadcast loader reads of an operand: its shape and size (a Tensor, or that alone where a kernel is remade from shapes). */
+export interface Operand { readonly shape: readonly number[]; readonly size: number }
+
+export function broadcastLoader(shape: readonly number[], tensors: readonly Operand[], slots: number) {
   const n = sizeOf(shape), m = tensors.length;
   const index = tensors.map((t) => (t.size === n || t.size === 1 ? null : broadcastIndex(t.shape, shape)));
   const strides = tensors.map((t, i) => (t.size === n || index[i] !== null ? 1 : 0));

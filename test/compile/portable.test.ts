@@ -106,6 +106,11 @@ const MODELS: [string, Compiled][] = [
     z: ({ w }: { w: Tensor }) => new D.Sample({ distribution: new D.Categorical({ logits: log(w) }), sampleShape: 4 }),
     y: ({ z }: { z: Tensor }) => new D.Independent({ distribution: new D.Normal({ loc: gather(tensor([-2, 0, 2]), z), scale: 1 }), reinterpretedBatchNdims: 1 }),
   }), { y: tensor([-1.9, 0.3, 2.2, 0.1]) })],
+  ['TruncatedNormal priors (one and two bounds, broadcast)', compiled(new D.JointDistributionNamed({
+    a: new D.Independent({ distribution: new D.TruncatedNormal({ loc: [1, 0.5], scale: 0.5, low: 0, high: Infinity }), reinterpretedBatchNdims: 1 }),
+    b: new D.TruncatedNormal({ loc: 0.2, scale: 2, low: -1, high: 3 }),
+    y: ({ a, b }: { a: Tensor; b: Tensor }) => new D.Independent({ distribution: new D.Normal({ loc: mul(a, b), scale: 1 }), reinterpretedBatchNdims: 1 }),
+  }), { y: tensor([0.4, -0.2]) })],
 ];
 
 /** Points: ordinary ones and awkward ones (±0, subnormal-small, large, overflowing, NaN, ±Infinity in one coordinate). */

@@ -103,9 +103,18 @@ describe('TruncatedNormal', () => {
     });
   });
 
-  it('bijector is Sigmoid onto (low, high); bad input names the parameter and the shapes', () => {
+  it('bijector is Sigmoid onto (low, high), low + eˣ, high − eˣ or the identity (Stan\'s); bad input names the parameter and the shapes', () => {
     const b = new TruncatedNormal({ loc: 0, scale: 1, low: 2, high: 6 }).defaultEventSpaceBijector();
     near(b.forward(0).item() as number, 4, 1e-15);
+    const bij = (low: number | number[], high: number | number[]) => new TruncatedNormal({ loc: 0, scale: 1, low, high }).defaultEventSpaceBijector();
+    for (const [low, high, y, ldj] of [[1, Infinity, 1 + Math.exp(0.3), 0.3], [-Infinity, 2, 2 - Math.exp(0.3), 0.3], [-Infinity, Infinity, 0.3, 0]] as const) {
+      const f = bij(low, high);
+      near(f.forward(0.3).item() as number, y, 1e-15);
+      near(f.inverse(y).item() as number, 0.3, 1e-14);
+      near(f.forwardLogDetJacobian(0.3, 0).item() as number, ldj, 1e-15);
+    }
+    near(bij([0, 1], Infinity).forward([0, 0]).data[1] as number, 2, 1e-15);
+    expect(() => bij([0, -Infinity], 5)).toThrow(/TruncatedNormal.defaultEventSpaceBijector: `low` and `high` must each be finite in every element or infinite in every element/);
     expect(() => new TruncatedNormal({ loc: 0, scale: 1, low: 2, high: 2, validateArgs: true })).toThrow(/TruncatedNormal: `low` must be less than `high`/);
     expect(() => new TruncatedNormal({ loc: 0, scale: -1, low: 0, high: 1, validateArgs: true })).toThrow(/`scale` must be positive/);
     expect(() => new TruncatedNormal({ loc: 0, scale: 1, low: -Infinity, high: 1, validateArgs: true })).toThrow(/`low` must be finite/);
