@@ -191,7 +191,7 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
     display?.end();
   }
   const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
-  const done = withImputed(warnHooks, m.pinned.distribution, withDeterministics(m, run));
+  const done = withImputed(warnHooks, m.pinned.distribution, withDeterministics(m, run, { seed, ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }) }));
   if (labels.dims !== undefined) checkCoordsDims(FN, labels.coords, labels.dims, resultShapes(m.pinned, done.draws, done.deterministics));   // the derived values' shapes are known now
   return withWarnings(warnHooks, { ...done, ...(labels.coords === undefined ? {} : { coords: labels.coords }), ...(labels.dims === undefined ? {} : { dims: labels.dims }) }, { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
 }

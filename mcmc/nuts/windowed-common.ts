@@ -17,6 +17,7 @@ import type { NoUTurnSamplerResults } from '../kernels/no-u-turn-sampler.js';
 import type { Trace } from '../internal/stack.js';
 import type { InitOption } from '../internal/init.js';
 import { computeDeterministics } from '../predictive.js';
+import { inferDiscrete } from '../infer-discrete.js';
 import type { WarningOptions } from '../diagnostics/warning-hooks.js';
 import type { Coords, Dims } from '../diagnostics/coords.js';
 import type { SamplingWarning } from '../diagnostics/warnings.js';
@@ -328,10 +329,20 @@ export function constrainDraws<K extends StructKind>(m: FlatModel, constrain: Fl
   return m.struct(values.map((v, j) => new Tensor(v, [N, C, ...constrain.shapes[j]!], 'float64'))) as Struct<K, Tensor>;
 }
 
-/** The result with the model's derived values (`deterministic`) added, per draw, when it has any. */
-export function withDeterministics<R extends Omit<WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>, 'warnings'>>(m: FlatModel, result: R): R {
+/**
+ * The result with the model's derived values (`deterministic`) added, per draw, when it has any.
+ * A model whose discrete nodes were summed out computes them with those nodes drawn back by
+ * `inferDiscrete` from `seed` (chain c's keys `chains[c]`'s), not with the placeholders the
+ * sampler's target pinned them to.
+ */
+export function withDeterministics<R extends Omit<WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>, 'warnings'>>(
+  m: FlatModel, result: R, discrete?: { readonly seed: Seed; readonly chains?: readonly number[] },
+): R {
   if (m.pinned.distribution.deterministicNames.length === 0) return result;
-  return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
+  if (m.enumeration === undefined) return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
+  const model = m.enumeration.original;
+  const all = inferDiscrete(model, result.draws as never, { seed: discrete?.seed, ...(discrete?.chains === undefined ? {} : { chains: discrete.chains }) });
+  return { ...result, deterministics: computeDeterministics(model, all) };
 }
 
 /** `v` as a number in (0, max) (max ∞: positive and finite), or a TypeError/RangeError naming `arg`. */

@@ -2,8 +2,8 @@
 // continuous draws. Statistical checks use fixed seeds; each χ² test rejects at p < 1e-4, so the
 // file's false-failure rate is below 1e-3 (5 observations + 1 path test, each 1e-4). ~10 s.
 import { describe, expect, it } from 'vitest';
-import { Categorical, Dirichlet, Independent, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
-import { inferDiscrete, marginalLogLikelihood } from '../../mcmc/index.js';
+import { Categorical, deterministic, Dirichlet, Independent, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
+import { inferDiscrete, marginalLogLikelihood, windowedAdaptiveNuts } from '../../mcmc/index.js';
 import { gather, Tensor, type Tensor as T } from '../../src/index.js';
 import { stepByStepHmm, pinsOf } from '../../examples/hmm-step-by-step.js';
 import { mulberry32 } from '../helpers.js';
@@ -170,5 +170,31 @@ describe('inferDiscrete: an HMM written step by step', () => {
       counts[code]! += 1;
     }
     expect(chiSquareMerged(counts, p.map((v) => v / total))).toBeGreaterThan(1e-4);
+  });
+});
+
+describe('windowedAdaptiveNuts: derived values of an enumerated model', () => {
+  it('read the discrete nodes drawn back (inferDiscrete from the run\'s seed), not the placeholder', () => {
+    const ys = [-2.1, -1.7, 2.2, 1.9, 2.4];
+    const model = new JointDistributionNamed({
+      w: new Dirichlet({ concentration: [2, 2] }),
+      mu: new Independent({ distribution: new Normal({ loc: [-2, 2], scale: 1 }), reinterpretedBatchNdims: 1 }),
+      z: ({ w }: { w: T }) => new Sample({ distribution: new Categorical({ probs: w }), sampleShape: ys.length }),
+      muZ: deterministic(({ mu, z }: { mu: T; z: T }) => gather(mu, z)),
+      y: ({ mu, z }: { mu: T; z: T }) => new Independent({ distribution: new Normal({ loc: gather(mu, z), scale: 1 }), reinterpretedBatchNdims: 1 }),
+    });
+    const fit = windowedAdaptiveNuts(model, { pins: { y: ys }, seed: 2, nChains: 2, nDraws: 100, numAdaptationSteps: 100, warn: false });
+    const muZ = fit.deterministics!.muZ!, mu = fit.draws.mu!.data as Float64Array, v = muZ.data as Float64Array;
+    expect(muZ.shape).toEqual([100, 2, ys.length]);
+    // Each value is the draw's mu of the label; observations near +2 take component 1 almost always (the placeholder is 0).
+    let right = 0;
+    for (let d = 0; d < 200; d++) {
+      for (let i = 0; i < ys.length; i++) {
+        const k = v[d * ys.length + i] === mu[d * 2 + 1] ? 1 : 0;
+        expect(v[d * ys.length + i]).toBe(mu[d * 2 + k]);
+        if (k === (ys[i]! > 0 ? 1 : 0)) right++;
+      }
+    }
+    expect(right / (200 * ys.length)).toBeGreaterThan(0.9);
   });
 });
