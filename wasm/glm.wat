@@ -10,11 +10,72 @@
 ;;   xtg: G[j, lane] += X[2p + lane, j]·g[2p + lane] for pairs p ascending (two partial sums per
 ;;        column, even and odd rows, which the caller adds once at the end).
 ;; Four pairs per iteration give independent chains (the order within each lane is unchanged).
+;;
+;; `vg` runs a whole value and gradient: per row block the η pass, the rows' ℓ and ∂ℓ/∂η with the
+;; library's deterministic exp and log1p in WebAssembly (wasm/detmath.wat, spliced in below by the
+;; build, with its tables at bytes [0, 6144) of the memory), and the Xᵀg pass, so no block goes back
+;; to JavaScript. Its row loops are glm.ts's JavaScript row loops operation for operation.
 (module
   (import "env" "memory" (memory 1))
 
+  ;; #include detmath.wat
+
+  ;; The value and gradient over all blocks: family 0 normal_id, 1 bernoulli_logit, 2 poisson_log;
+  ;; y at $y (n doubles); writes Σ ℓ-part (acc) and ∂/∂α (ga) to $out, $out + 8 (glm.ts finishes).
+  (func (export "vg")
+    (param $family i32) (param $xi i32) (param $beta i32) (param $eta i32) (param $y i32) (param $g i32) (param $gsum i32)
+    (param $P i32) (param $n i32) (param $d i32) (param $block i32) (param $alpha f64) (param $invSigma f64) (param $out i32)
+    (local $p0 i32) (local $p1 i32) (local $i i32) (local $end i32) (local $o i32)
+    (local $acc f64) (local $ga f64) (local $e f64) (local $a f64) (local $ex f64) (local $l f64) (local $t f64)
+    (local $yi f64) (local $gi f64) (local $z f64)
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $p0) (local.get $P)))
+        (local.set $p1 (i32.add (local.get $p0) (local.get $block)))
+        (if (i32.gt_u (local.get $p1) (local.get $P)) (then (local.set $p1 (local.get $P))))
+        (call $eta (local.get $xi) (local.get $beta) (local.get $eta) (local.get $p0) (local.get $p1) (local.get $d) (local.get $alpha))
+        (local.set $end (i32.shl (local.get $p1) (i32.const 1)))
+        (if (i32.gt_u (local.get $end) (local.get $n)) (then (local.set $end (local.get $n))))
+        (local.set $i (i32.shl (local.get $p0) (i32.const 1)))
+        (block $rows_done
+          (loop $rows
+            (br_if $rows_done (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $o (i32.shl (local.get $i) (i32.const 3)))
+            (local.set $e (f64.load (i32.add (local.get $eta) (local.get $o))))
+            (local.set $yi (f64.load (i32.add (local.get $y) (local.get $o))))
+            (if (i32.eq (local.get $family) (i32.const 1))
+              (then
+                ;; −softplus(t), t = ∓η: ex = e^−|η|, ℓ = −(max(t, 0) + log1p(ex))
+                (local.set $a (select (f64.neg (local.get $e)) (local.get $e) (f64.lt (local.get $e) (f64.const 0))))
+                (local.set $ex (call $dm_exp (f64.neg (local.get $a))))
+                (local.set $l (call $dm_log1p (local.get $ex)))
+                (local.set $t (select (f64.neg (local.get $e)) (local.get $e) (f64.eq (local.get $yi) (f64.const 1))))
+                (local.set $acc (f64.sub (local.get $acc)
+                  (f64.add (select (local.get $t) (f64.const 0) (f64.gt (local.get $t) (f64.const 0))) (local.get $l))))
+                (local.set $gi (f64.sub (local.get $yi)
+                  (f64.div (select (f64.const 1) (local.get $ex) (f64.ge (local.get $e) (f64.const 0))) (f64.add (f64.const 1) (local.get $ex))))))
+              (else
+                (if (i32.eq (local.get $family) (i32.const 2))
+                  (then
+                    (local.set $ex (call $dm_exp (local.get $e)))
+                    (local.set $acc (f64.add (local.get $acc) (f64.sub (f64.mul (local.get $yi) (local.get $e)) (local.get $ex))))
+                    (local.set $gi (f64.sub (local.get $yi) (local.get $ex))))
+                  (else
+                    (local.set $z (f64.mul (f64.sub (local.get $yi) (local.get $e)) (local.get $invSigma)))
+                    (local.set $acc (f64.add (local.get $acc) (f64.mul (local.get $z) (local.get $z))))
+                    (local.set $gi (f64.mul (local.get $z) (local.get $invSigma)))))))
+            (f64.store (i32.add (local.get $g) (local.get $o)) (local.get $gi))
+            (local.set $ga (f64.add (local.get $ga) (local.get $gi)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $rows)))
+        (call $xtg (local.get $xi) (local.get $g) (local.get $gsum) (local.get $p0) (local.get $p1) (local.get $d))
+        (local.set $p0 (local.get $p1))
+        (br $blocks)))
+    (f64.store (local.get $out) (local.get $acc))
+    (f64.store offset=8 (local.get $out) (local.get $ga)))
+
   ;; η for the pairs [p0, p1): eta + p·16 ← (Σⱼ xi[p, j]·β[j]) + α, per lane.
-  (func (export "eta")
+  (func $eta (export "eta")
     (param $xi i32) (param $beta i32) (param $eta i32) (param $p0 i32) (param $p1 i32) (param $d i32) (param $alpha f64)
     (local $p i32) (local $x i32) (local $bj i32) (local $bend i32) (local $stride i32)
     (local $b v128) (local $al v128) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
@@ -63,7 +124,7 @@
         (br $one))))
 
   ;; G[j] += xi[p, j]·g[p] (f64x2, lane by lane) for the pairs [p0, p1) in ascending order.
-  (func (export "xtg")
+  (func $xtg (export "xtg")
     (param $xi i32) (param $g i32) (param $gsum i32) (param $p0 i32) (param $p1 i32) (param $d i32)
     (local $p i32) (local $x i32) (local $gj i32) (local $gend i32) (local $stride i32)
     (local $g0 v128) (local $g1 v128) (local $g2 v128) (local $g3 v128) (local $s v128) (local $gp i32)

@@ -12,9 +12,10 @@
  * How the work is split, and why it has the same bits everywhere. Rows go in blocks of
  * {@link BLOCK_PAIRS} row pairs (X's block stays in cache between the passes), three passes per block:
  *   1. η for the block: WebAssembly SIMD (wasm/glm.wat) or its JavaScript mirror `etaJs`;
- *   2. ℓ and ∂ℓ/∂η per row in JavaScript: the transcendentals are the library's deterministic
- *      `detExp`/`detLog1p` (src/math/), which have no WebAssembly version, so this pass is the same
- *      code on both paths (and the value, ∂/∂α and ∂/∂σ sums are accumulated here, in row order);
+ *   2. ℓ and ∂ℓ/∂η per row (the value and ∂/∂α sums accumulated here, in row order), with the
+ *      library's deterministic `detExp`/`detLog1p` (src/math/): in JavaScript below, the
+ *      definition, or in WebAssembly (wasm/detmath.wat, the same operations step by step, so the
+ *      same bits), where the wasm `vg` runs all three passes of every block in one call;
  *   3. the block's rows added into Xᵀ(∂ℓ/∂η): wasm or its mirror `xtgJs`.
  * X is stored interleaved by row pairs (rows 2p and 2p + 1 side by side per column, an odd last
  * row paired with zeros), so an f64x2 lane is one row and each lane performs exactly the scalar
@@ -90,6 +91,11 @@ function glmModule(): WebAssembly.Module | null {
 }
 
 interface GlmExports {
+  vg(family: number, xi: number, beta: number, eta: number, y: number, g: number, gsum: number, P: number, n: number, d: number,
+    block: number, alpha: number, invSigma: number, out: number): void;
+  detExp(x: number): number;
+  detLog(x: number): number;
+  detLog1p(x: number): number;
   eta(xi: number, beta: number, eta: number, p0: number, p1: number, d: number, alpha: number): void;
   xtg(xi: number, g: number, gsum: number, p0: number, p1: number, d: number): void;
   peak(n: number, mul: number, add: number): number;
@@ -101,6 +107,25 @@ export function glmPeakLoop(): ((n: number) => number) | null {
   if (mod === null) return null;
   const k = new WebAssembly.Instance(mod, { env: { memory: new WebAssembly.Memory({ initial: 1 }) } }).exports as unknown as GlmExports;
   return (n) => k.peak(n, 0.999999, 1e-6);
+}
+
+/** Bytes at the start of a kernel's wasm memory that hold wasm/detmath.wat's tables (its data segment). */
+const DETMATH_BYTES = 6144;
+
+/**
+ * The WebAssembly versions of `detExp`, `detLog` and `detLog1p` (wasm/detmath.wat, in the GLM
+ * module): the same bits as the JavaScript for every input; null without WebAssembly SIMD. For
+ * tests and benchmarks (each call crosses from JavaScript into wasm; the kernels call them inside).
+ *
+ * @example
+ * const m = glmWasmDetMath();
+ * if (m !== null) m.detExp(1);   // 2.718281828459045, the bits of detExp(1)
+ */
+export function glmWasmDetMath(): { detExp(x: number): number; detLog(x: number): number; detLog1p(x: number): number } | null {
+  const mod = glmModule();
+  if (mod === null) return null;
+  const k = new WebAssembly.Instance(mod, { env: { memory: new WebAssembly.Memory({ initial: 1 }) } }).exports as unknown as GlmExports;
+  return { detExp: k.detExp, detLog: k.detLog, detLog1p: k.detLog1p };
 }
 
 /** Flops of the peak loop per iteration (10 f64x2 chains × mul + add × 2 lanes). */
@@ -174,11 +199,11 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
   const mod = (o.wasm ?? wasmEnabled) ? glmModule() : null;
 
   // Buffers: in the kernel's own wasm memory (16-byte aligned, never grown) or plain arrays.
-  const sizes = [2 * P * d, d + (d & 1), 2 * P, 2 * P, 2 * d];   // xi, β, η, g, G (doubles; each a multiple of 2)
+  const sizes = [2 * P * d, d + (d & 1), 2 * P, 2 * P, 2 * d, 2 * P, 2];   // xi, β, η, g, G, y, out (doubles; each a multiple of 2)
   let views: Float64Array[], exp: GlmExports | null = null;
   const offsets: number[] = [];
   if (mod !== null) {
-    let at = 0;
+    let at = DETMATH_BYTES;
     for (const s of sizes) { offsets.push(at); at += 8 * s; }
     const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(at / 65536)) });
     exp = new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as GlmExports;
@@ -186,9 +211,11 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
   } else {
     views = sizes.map((s) => new Float64Array(s));
   }
-  const [xi, betaBuf, eta, g, gsum] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const [xi, betaBuf, eta, g, gsum, yBuf, out] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) xi[2 * ((i >> 1) * d + j) + (i & 1)] = Number(x[i * d + j]);
-  const [oXi, oBeta, oEta, oG, oSum] = offsets;
+  yBuf.set(ys);
+  const [oXi, oBeta, oEta, oG, oSum, oY, oOut] = offsets;
+  const code = family === 'normal_id' ? 0 : family === 'bernoulli_logit' ? 1 : 2;   // wasm/glm.wat's vg
 
   const valueAndGradient = (beta: ArrayLike<number>, alpha: number, sigma: number, gBeta: Float64Array, gScalars: Float64Array): number => {
     for (let j = 0; j < d; j++) betaBuf[j] = beta[j]!;
@@ -196,10 +223,13 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
     g[2 * P - 1] = 0;                      // the padding row of an odd n sends nothing
     const invSigma = 1 / sigma;
     let acc = 0, ga = 0;
-    for (let p0 = 0; p0 < P; p0 += block) {
+    if (exp !== null) {
+      exp.vg(code, oXi!, oBeta!, oEta!, oY!, oG!, oSum!, P, n, d, block, alpha, invSigma, oOut!);
+      acc = out[0]!;
+      ga = out[1]!;
+    } else for (let p0 = 0; p0 < P; p0 += block) {
       const p1 = p0 + block < P ? p0 + block : P;
-      if (exp !== null) exp.eta(oXi!, oBeta!, oEta!, p0, p1, d, alpha);
-      else etaJs(xi, betaBuf, eta, p0, p1, d, alpha);
+      etaJs(xi, betaBuf, eta, p0, p1, d, alpha);
       const end = 2 * p1 < n ? 2 * p1 : n;
       if (family === 'bernoulli_logit') {
         for (let i = 2 * p0; i < end; i++) {
@@ -227,8 +257,7 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
           ga += gi;
         }
       }
-      if (exp !== null) exp.xtg(oXi!, oG!, oSum!, p0, p1, d);
-      else xtgJs(xi, g, gsum, p0, p1, d);
+      xtgJs(xi, g, gsum, p0, p1, d);
     }
     for (let j = 0; j < d; j++) gBeta[j] = gsum[2 * j]! + gsum[2 * j + 1]!;
     gScalars[0] = ga;
