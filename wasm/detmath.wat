@@ -163,3 +163,144 @@
     (local.set $lo (f64.add (local.get $lo)
       (select (f64.const 0) (f64.div (local.get $d) (local.get $u)) (f64.eq (local.get $d) (f64.const 0)))))
     (call $dm_lnFinish (local.get $hi) (local.get $lo) (local.get $k)))
+
+  ;; ---- Two lanes at once (f64x2): each lane is the scalar function above, operation for operation
+  ;; (SIMD f64x2 add/sub/mul/div are IEEE, lane by lane), on a fast domain where no lane takes a
+  ;; special branch; a pair with a lane outside it goes through the scalar functions lane by lane.
+
+  ;; Lane-wise 2^e for biased exponents e + 1023 in [1, 2046] held as i64x2 lanes.
+  (func $dm_pow2x2 (param $biased v128) (result v128)
+    (i64x2.shl (local.get $biased) (i32.const 52)))
+
+  ;; detExp lane-wise. Fast domain −707 ≤ x ≤ 709: there 2^(k >> 7) is normal (−1021 ≤ e ≤ 1022), so
+  ;; `scale` is one multiplication (its first branch).
+  (func $dm_exp2 (param $x v128) (result v128)
+    (local $kf v128) (local $r v128) (local $r2 v128) (local $p v128) (local $t v128) (local $k v128) (local $j v128)
+    (local $a v128) (local $b v128)
+    (if (i32.eqz (i64x2.all_true (v128.and
+          (f64x2.ge (local.get $x) (f64x2.splat (f64.const -707)))
+          (f64x2.le (local.get $x) (f64x2.splat (f64.const 709))))))
+      (then (return
+        (f64x2.replace_lane 1
+          (f64x2.splat (call $dm_exp (f64x2.extract_lane 0 (local.get $x))))
+          (call $dm_exp (f64x2.extract_lane 1 (local.get $x)))))))
+    (local.set $kf (f64x2.sub
+      (f64x2.add (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.71547652b82fep+7))) (f64x2.splat (f64.const 0x1.8p+52)))
+      (f64x2.splat (f64.const 0x1.8p+52))))
+    (local.set $r (f64x2.sub
+      (f64x2.sub (local.get $x) (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0x1.62e42fef8p-8))))
+      (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0x1.1cf79abc9e3b4p-43)))))
+    (local.set $k (i32x4.trunc_sat_f64x2_s_zero (local.get $kf)))          ;; [k0, k1, 0, 0], exact
+    (local.set $j (i32x4.shl (v128.and (local.get $k) (i32x4.splat (i32.const 127))) (i32.const 4)))
+    (local.set $r2 (f64x2.mul (local.get $r) (local.get $r)))
+    (local.set $p (f64x2.add
+      (f64x2.add (local.get $r)
+        (f64x2.mul (local.get $r2) (f64x2.add (f64x2.splat (f64.const 0.5)) (f64x2.mul (local.get $r) (f64x2.splat (f64.const 0x1.5555555555555p-3))))))
+      (f64x2.mul (f64x2.mul (local.get $r2) (local.get $r2))
+        (f64x2.add
+          (f64x2.add (f64x2.splat (f64.const 0x1.5555555555555p-5)) (f64x2.mul (local.get $r) (f64x2.splat (f64.const 0x1.1111111111111p-7))))
+          (f64x2.mul (local.get $r2) (f64x2.splat (f64.const 0x1.6c16c16c16c17p-10)))))))
+    ;; (T_HI, T_LO) of each lane: two 16-byte loads, regrouped
+    (local.set $a (v128.load (i32x4.extract_lane 0 (local.get $j))))
+    (local.set $b (v128.load (i32x4.extract_lane 1 (local.get $j))))
+    (local.set $t (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a) (local.get $b)))
+    ;; (t + (T_LO + t·p))·2^e, e = k >> 7
+    (f64x2.mul
+      (f64x2.add (local.get $t)
+        (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a) (local.get $b))
+          (f64x2.mul (local.get $t) (local.get $p))))
+      (call $dm_pow2x2 (i64x2.add (i64x2.extend_low_i32x4_s (i32x4.shr_s (local.get $k) (i32.const 7))) (i64x2.splat (i64.const 1023))))))
+
+  ;; detLog1p lane-wise. Fast domain −0.5 ≤ x ≤ 2^999: 1 + x needs no scaling in the log kernel.
+  ;; Both the series (|x| < 2^−7; x itself below 2^−54) and the kernel are computed, and each lane
+  ;; takes the one its scalar function takes.
+  (func $dm_log1p2 (param $x v128) (result v128)
+    (local $ax v128) (local $x2 v128) (local $ser v128) (local $u v128) (local $bv v128) (local $d v128)
+    (local $t v128) (local $e v128) (local $i v128) (local $kf v128) (local $c v128) (local $vh v128) (local $vl v128) (local $w v128)
+    (local $rh v128) (local $rl v128) (local $r v128) (local $rv v128) (local $re v128) (local $r2 v128) (local $p v128)
+    (local $a0 v128) (local $a1 v128) (local $b0 v128) (local $b1 v128) (local $ch v128) (local $hi v128) (local $hv v128) (local $he v128)
+    (local $lo v128) (local $s v128) (local $a v128) (local $fin v128)
+    (if (i32.eqz (i64x2.all_true (v128.and
+          (f64x2.ge (local.get $x) (f64x2.splat (f64.const -0.5)))
+          (f64x2.le (local.get $x) (f64x2.splat (f64.const 0x1p+999))))))
+      (then (return
+        (f64x2.replace_lane 1
+          (f64x2.splat (call $dm_log1p (f64x2.extract_lane 0 (local.get $x))))
+          (call $dm_log1p (f64x2.extract_lane 1 (local.get $x)))))))
+    ;; the series
+    (local.set $ax (f64x2.abs (local.get $x)))
+    (local.set $x2 (f64x2.mul (local.get $x) (local.get $x)))
+    (local.set $ser (f64x2.add (local.get $x) (f64x2.mul (local.get $x2)
+      (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.5)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+        (f64x2.mul (local.get $x2)
+          (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.25)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.999999999999ap-3))))
+            (f64x2.mul (local.get $x2)
+              (f64x2.add (f64x2.add (f64x2.splat (f64.const -0x1.5555555555555p-3)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.2492492492492p-3))))
+                (f64x2.mul (local.get $x2) (f64x2.add (f64x2.splat (f64.const -0.125)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.c71c71c71c71cp-4)))))))))))))
+    (local.set $ser (v128.bitselect (local.get $x) (local.get $ser) (f64x2.lt (local.get $ax) (f64x2.splat (f64.const 0x1p-54)))))
+    ;; the kernel on u = 1 + x (two-sum: 1 + x = u + d)
+    (local.set $u (f64x2.add (f64x2.splat (f64.const 1)) (local.get $x)))
+    (local.set $bv (f64x2.sub (local.get $u) (f64x2.splat (f64.const 1))))
+    (local.set $d (f64x2.add (f64x2.sub (f64x2.splat (f64.const 1)) (f64x2.sub (local.get $u) (local.get $bv))) (f64x2.sub (local.get $x) (local.get $bv))))
+    (local.set $t (i64x2.sub (i64x2.shr_u (local.get $u) (i32.const 32)) (i64x2.splat (i64.const 0x3fe6a000))))   ;; high word − 0x3fe6a000 (as i64)
+    (local.set $e (i64x2.shr_s (local.get $t) (i32.const 20)))
+    (local.set $i (i64x2.shl (v128.and (i64x2.shr_s (local.get $t) (i32.const 11)) (i64x2.splat (i64.const 508))) (i32.const 3)))
+    (local.set $kf (f64x2.convert_low_i32x4_s (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 0 1 2 3 (local.get $e) (local.get $e))))
+    ;; (LOG_INVC, LOG_C_HI) and (LOG_C_LO, 0) of each lane, regrouped
+    (local.set $a0 (v128.load offset=2048 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $i)))))
+    (local.set $b0 (v128.load offset=2064 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $i)))))
+    (local.set $a1 (v128.load offset=2048 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $i)))))
+    (local.set $b1 (v128.load offset=2064 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $i)))))
+    (local.set $c (f64x2.mul (f64x2.splat (f64.const 513)) (local.get $u)))
+    (local.set $vh (f64x2.sub (local.get $c) (f64x2.sub (local.get $c) (local.get $u))))
+    (local.set $vl (f64x2.sub (local.get $u) (local.get $vh)))
+    (local.set $w (f64x2.mul (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a0) (local.get $a1))
+      (call $dm_pow2x2 (i64x2.sub (i64x2.splat (i64.const 1023)) (local.get $e)))))
+    (local.set $rh (f64x2.sub (f64x2.mul (local.get $vh) (local.get $w)) (f64x2.splat (f64.const 1))))
+    (local.set $rl (f64x2.mul (local.get $vl) (local.get $w)))
+    (local.set $r (f64x2.add (local.get $rh) (local.get $rl)))
+    (local.set $rv (f64x2.sub (local.get $r) (local.get $rh)))
+    (local.set $re (f64x2.add (f64x2.sub (local.get $rh) (f64x2.sub (local.get $r) (local.get $rv))) (f64x2.sub (local.get $rl) (local.get $rv))))
+    (local.set $r2 (f64x2.mul (local.get $r) (local.get $r)))
+    (local.set $p (f64x2.mul (local.get $r2)
+      (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.5)) (f64x2.mul (local.get $r) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
+        (f64x2.mul (local.get $r2)
+          (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.25)) (f64x2.mul (local.get $r) (f64x2.splat (f64.const 0x1.999999999999ap-3))))
+            (f64x2.mul (local.get $r2)
+              (f64x2.sub (f64x2.add (f64x2.splat (f64.const -0x1.5555555555555p-3)) (f64x2.mul (local.get $r) (f64x2.splat (f64.const 0x1.2492492492492p-3))))
+                (f64x2.mul (f64x2.splat (f64.const 0.125)) (local.get $r2)))))))))
+    (local.set $ch (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a0) (local.get $a1)))
+    (local.set $hi (f64x2.add (local.get $ch) (local.get $r)))
+    (local.set $hv (f64x2.sub (local.get $hi) (local.get $ch)))
+    (local.set $he (f64x2.add (f64x2.sub (local.get $ch) (f64x2.sub (local.get $hi) (local.get $hv))) (f64x2.sub (local.get $r) (local.get $hv))))
+    (local.set $lo (f64x2.add (f64x2.add (f64x2.add (local.get $he)
+      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $b0) (local.get $b1))) (local.get $re)) (local.get $p)))
+    ;; + d/u where d ≠ 0
+    (local.set $lo (f64x2.add (local.get $lo)
+      (v128.bitselect (f64x2.splat (f64.const 0)) (f64x2.div (local.get $d) (local.get $u)) (f64x2.eq (local.get $d) (f64x2.splat (f64.const 0))))))
+    ;; k·ln 2 + (hi + lo) (hi + lo where k = 0)
+    (local.set $a (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0x1.62e42feep-1))))
+    (local.set $s (f64x2.add (local.get $a) (local.get $hi)))
+    (local.set $fin (f64x2.add (local.get $s)
+      (f64x2.add (f64x2.sub (local.get $hi) (f64x2.sub (local.get $s) (local.get $a)))
+        (f64x2.add (local.get $lo) (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0x1.a39ef35793c76p-33)))))))
+    (local.set $fin (v128.bitselect (f64x2.add (local.get $hi) (local.get $lo)) (local.get $fin) (f64x2.eq (local.get $kf) (f64x2.splat (f64.const 0)))))
+    (v128.bitselect (local.get $ser) (local.get $fin) (f64x2.lt (local.get $ax) (f64x2.splat (f64.const 0x1p-7)))))
+
+  ;; The pair functions over arrays (for the tests): dst[i] = f(src[i]) for i < 2·pairs, two at a time.
+  (func (export "detExpPairs") (param $src i32) (param $dst i32) (param $pairs i32)
+    (block $done (loop $l
+      (br_if $done (i32.eqz (local.get $pairs)))
+      (v128.store (local.get $dst) (call $dm_exp2 (v128.load (local.get $src))))
+      (local.set $src (i32.add (local.get $src) (i32.const 16)))
+      (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+      (local.set $pairs (i32.sub (local.get $pairs) (i32.const 1)))
+      (br $l))))
+  (func (export "detLog1pPairs") (param $src i32) (param $dst i32) (param $pairs i32)
+    (block $done (loop $l
+      (br_if $done (i32.eqz (local.get $pairs)))
+      (v128.store (local.get $dst) (call $dm_log1p2 (v128.load (local.get $src))))
+      (local.set $src (i32.add (local.get $src) (i32.const 16)))
+      (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+      (local.set $pairs (i32.sub (local.get $pairs) (i32.const 1)))
+      (br $l))))

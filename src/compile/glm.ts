@@ -96,6 +96,8 @@ interface GlmExports {
   detExp(x: number): number;
   detLog(x: number): number;
   detLog1p(x: number): number;
+  detExpPairs(src: number, dst: number, pairs: number): void;
+  detLog1pPairs(src: number, dst: number, pairs: number): void;
   eta(xi: number, beta: number, eta: number, p0: number, p1: number, d: number, alpha: number): void;
   xtg(xi: number, g: number, gsum: number, p0: number, p1: number, d: number): void;
   peak(n: number, mul: number, add: number): number;
@@ -114,18 +116,38 @@ const DETMATH_BYTES = 6144;
 
 /**
  * The WebAssembly versions of `detExp`, `detLog` and `detLog1p` (wasm/detmath.wat, in the GLM
- * module): the same bits as the JavaScript for every input; null without WebAssembly SIMD. For
- * tests and benchmarks (each call crosses from JavaScript into wasm; the kernels call them inside).
+ * module), scalar, and of `detExp` and `detLog1p` two lanes at a time over an array (`expPairs`,
+ * `log1pPairs`: the f64x2 code the kernels run): the same bits as the JavaScript for every input;
+ * null without WebAssembly SIMD. For tests and benchmarks (each call crosses from JavaScript into
+ * wasm; the kernels call them inside).
  *
  * @example
  * const m = glmWasmDetMath();
- * if (m !== null) m.detExp(1);   // 2.718281828459045, the bits of detExp(1)
+ * if (m !== null) m.detExp(1);                     // 2.718281828459045, the bits of detExp(1)
+ * if (m !== null) m.log1pPairs(Float64Array.of(1, 0.5));   // [detLog1p(1), detLog1p(0.5)]
  */
-export function glmWasmDetMath(): { detExp(x: number): number; detLog(x: number): number; detLog1p(x: number): number } | null {
+export function glmWasmDetMath(): {
+  detExp(x: number): number; detLog(x: number): number; detLog1p(x: number): number;
+  expPairs(xs: Float64Array): Float64Array; log1pPairs(xs: Float64Array): Float64Array;
+} | null {
   const mod = glmModule();
   if (mod === null) return null;
-  const k = new WebAssembly.Instance(mod, { env: { memory: new WebAssembly.Memory({ initial: 1 }) } }).exports as unknown as GlmExports;
-  return { detExp: k.detExp, detLog: k.detLog, detLog1p: k.detLog1p };
+  const CHUNK = 4096;                                   // values per call: two buffers after the tables
+  const memory = new WebAssembly.Memory({ initial: 2 });
+  const k = new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as GlmExports;
+  const src = new Float64Array(memory.buffer, DETMATH_BYTES, CHUNK), dst = new Float64Array(memory.buffer, DETMATH_BYTES + 8 * CHUNK, CHUNK);
+  const pairs = (f: (s: number, d: number, pairs: number) => void) => (xs: Float64Array): Float64Array => {
+    const out = new Float64Array(xs.length);
+    for (let i = 0; i < xs.length; i += CHUNK) {
+      const m = Math.min(CHUNK, xs.length - i);
+      src.fill(0);
+      src.set(xs.subarray(i, i + m));
+      f(DETMATH_BYTES, DETMATH_BYTES + 8 * CHUNK, (m + 1) >> 1);
+      out.set(dst.subarray(0, m), i);
+    }
+    return out;
+  };
+  return { detExp: k.detExp, detLog: k.detLog, detLog1p: k.detLog1p, expPairs: pairs(k.detExpPairs), log1pPairs: pairs(k.detLog1pPairs) };
 }
 
 /** Flops of the peak loop per iteration (10 f64x2 chains × mul + add × 2 lanes). */

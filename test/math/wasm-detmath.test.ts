@@ -89,11 +89,12 @@ function randomUniform(n: number, seed: number, a: number, b: number): Float64Ar
   return out;
 }
 
-/** The inputs (as strings with their bits) where f and g differ, at most 5. */
-function mismatches(xs: ArrayLike<number>, f: (x: number) => number, g: (x: number) => number): string[] {
+/** The inputs (as strings with their bits) where f and g differ, at most 5; f maps one value, or (`pairs`) the whole array. */
+function mismatches(xs: ArrayLike<number>, f: (x: number) => number, g: (x: number) => number, pairs?: (xs: Float64Array) => Float64Array): string[] {
   const bad: string[] = [];
+  const all = pairs === undefined ? undefined : pairs(Float64Array.from(xs));
   for (let i = 0; i < xs.length && bad.length < 5; i++) {
-    const x = xs[i]!, a = f(x), b = g(x);
+    const x = xs[i]!, a = all === undefined ? f(x) : all[i]!, b = g(x);
     if (!(bitsOf(a) === bitsOf(b) || (a !== a && b !== b))) bad.push(`x = ${x} (0x${bitsOf(x).toString(16)}): wasm ${a}, JS ${b}`);
   }
   return bad;
@@ -131,5 +132,27 @@ describe('wasm/detmath.wat against src/math (same bits)', () => {
     expect(mismatches(randomSpread(1_000_000, 8, -1074, 1024, true), w.detLog, detLog)).toEqual([]);
     expect(mismatches(randomSpread(500_000, 9, -60, 8), w.detLog1p, detLog1p)).toEqual([]);
     expect(mismatches(randomUniform(500_000, 10, -1, 10), w.detLog1p, detLog1p)).toEqual([]);
+  });
+
+  // The f64x2 versions the kernels run: inputs in their order and shuffled, so that a pair mixes a
+  // fast-domain lane with a special one (then both go through the scalar code) and the series with the kernel.
+  const shuffled = (xs: ArrayLike<number>, seed: number): Float64Array => {
+    const a = Float64Array.from(xs), u = lcg(seed);
+    for (let i = a.length - 1; i > 0; i--) { const j = u() % (i + 1); const t = a[i]!; a[i] = a[j]!; a[j] = t; }
+    return a;
+  };
+  it('two lanes at a time (f64x2): detExp on the edge inputs, 1e6 random bit patterns and 1e6 points in [−750, 712)', () => {
+    const xs = expInputs();
+    for (const v of [xs, shuffled(xs, 1), randomBits(1_000_000, 11), randomUniform(1_000_000, 12, -750, 712)]) {
+      expect(mismatches(v, w.detExp, detExp, w.expPairs)).toEqual([]);
+    }
+  });
+
+  it('two lanes at a time (f64x2): detLog1p on the edge inputs, 1e6 random bit patterns, ±2^[−60, 8), (−1, 10) and e^−[0, 40) (the logistic use)', () => {
+    const xs = logInputs();
+    const expNeg = randomUniform(500_000, 16, -40, 0).map(detExp);
+    for (const v of [xs, xs.map((x) => -x), shuffled(xs, 2), randomBits(1_000_000, 13), randomSpread(500_000, 14, -60, 8), randomUniform(500_000, 15, -1, 10), expNeg]) {
+      expect(mismatches(v, w.detLog1p, detLog1p, w.log1pPairs)).toEqual([]);
+    }
   });
 });
