@@ -168,14 +168,10 @@
   ;; (SIMD f64x2 add/sub/mul/div are IEEE, lane by lane), on a fast domain where no lane takes a
   ;; special branch; a pair with a lane outside it goes through the scalar functions lane by lane.
 
-  ;; Lane-wise 2^e for biased exponents e + 1023 in [1, 2046] held as i64x2 lanes.
-  (func $dm_pow2x2 (param $biased v128) (result v128)
-    (i64x2.shl (local.get $biased) (i32.const 52)))
-
   ;; detExp lane-wise. Fast domain −707 ≤ x ≤ 709: there 2^(k >> 7) is normal (−1021 ≤ e ≤ 1022), so
   ;; `scale` is one multiplication (its first branch).
   (func $dm_exp2 (param $x v128) (result v128)
-    (local $kf v128) (local $r v128) (local $r2 v128) (local $p v128) (local $t v128) (local $k v128) (local $j v128)
+    (local $kd v128) (local $kf v128) (local $r v128) (local $r2 v128) (local $p v128) (local $t v128) (local $k v128) (local $j v128)
     (local $a v128) (local $b v128)
     (if (i32.eqz (i64x2.all_true (v128.and
           (f64x2.ge (local.get $x) (f64x2.splat (f64.const -707)))
@@ -184,14 +180,17 @@
         (f64x2.replace_lane 1
           (f64x2.splat (call $dm_exp (f64x2.extract_lane 0 (local.get $x))))
           (call $dm_exp (f64x2.extract_lane 1 (local.get $x)))))))
-    (local.set $kf (f64x2.sub
-      (f64x2.add (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.71547652b82fep+7))) (f64x2.splat (f64.const 0x1.8p+52)))
-      (f64x2.splat (f64.const 0x1.8p+52))))
+    ;; kd = x·128/ln 2 + 1.5·2^52 holds k in its low word (two's complement: |k| < 2^18), kf = kd − 1.5·2^52
+    (local.set $kd (f64x2.add (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.71547652b82fep+7))) (f64x2.splat (f64.const 0x1.8p+52))))
+    (local.set $kf (f64x2.sub (local.get $kd) (f64x2.splat (f64.const 0x1.8p+52))))
     (local.set $r (f64x2.sub
       (f64x2.sub (local.get $x) (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0x1.62e42fef8p-8))))
       (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0x1.1cf79abc9e3b4p-43)))))
-    (local.set $k (i32x4.trunc_sat_f64x2_s_zero (local.get $kf)))          ;; [k0, k1, 0, 0], exact
-    (local.set $j (i32x4.shl (v128.and (local.get $k) (i32x4.splat (i32.const 127))) (i32.const 4)))
+    (local.set $j (i32x4.shl (v128.and (local.get $kd) (i32x4.splat (i32.const 127))) (i32.const 4)))   ;; i32 lanes 0, 2
+    ;; 2^e, e = k >> 7: (e + 1023) << 20 moved from i32 lanes 0, 2 into the high words (lanes 1, 3), low words 0
+    (local.set $k (i8x16.shuffle 16 17 18 19 0 1 2 3 16 17 18 19 8 9 10 11
+      (i32x4.shl (i32x4.add (i32x4.shr_s (local.get $kd) (i32.const 7)) (i32x4.splat (i32.const 1023))) (i32.const 20))
+      (v128.const i64x2 0 0)))
     (local.set $r2 (f64x2.mul (local.get $r) (local.get $r)))
     (local.set $p (f64x2.add
       (f64x2.add (local.get $r)
@@ -202,14 +201,14 @@
           (f64x2.mul (local.get $r2) (f64x2.splat (f64.const 0x1.6c16c16c16c17p-10)))))))
     ;; (T_HI, T_LO) of each lane: two 16-byte loads, regrouped
     (local.set $a (v128.load (i32x4.extract_lane 0 (local.get $j))))
-    (local.set $b (v128.load (i32x4.extract_lane 1 (local.get $j))))
+    (local.set $b (v128.load (i32x4.extract_lane 2 (local.get $j))))
     (local.set $t (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a) (local.get $b)))
     ;; (t + (T_LO + t·p))·2^e, e = k >> 7
     (f64x2.mul
       (f64x2.add (local.get $t)
         (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a) (local.get $b))
           (f64x2.mul (local.get $t) (local.get $p))))
-      (call $dm_pow2x2 (i64x2.add (i64x2.extend_low_i32x4_s (i32x4.shr_s (local.get $k) (i32.const 7))) (i64x2.splat (i64.const 1023))))))
+      (local.get $k)))
 
   ;; detLog1p lane-wise. Fast domain −0.5 ≤ x ≤ 2^999: 1 + x needs no scaling in the log kernel.
   ;; Both the series (|x| < 2^−7; x itself below 2^−54) and the kernel are computed, and each lane
@@ -242,20 +241,22 @@
     (local.set $u (f64x2.add (f64x2.splat (f64.const 1)) (local.get $x)))
     (local.set $bv (f64x2.sub (local.get $u) (f64x2.splat (f64.const 1))))
     (local.set $d (f64x2.add (f64x2.sub (f64x2.splat (f64.const 1)) (f64x2.sub (local.get $u) (local.get $bv))) (f64x2.sub (local.get $x) (local.get $bv))))
-    (local.set $t (i64x2.sub (i64x2.shr_u (local.get $u) (i32.const 32)) (i64x2.splat (i64.const 0x3fe6a000))))   ;; high word − 0x3fe6a000 (as i64)
-    (local.set $e (i64x2.shr_s (local.get $t) (i32.const 20)))
-    (local.set $i (i64x2.shl (v128.and (i64x2.shr_s (local.get $t) (i32.const 11)) (i64x2.splat (i64.const 508))) (i32.const 3)))
-    (local.set $kf (f64x2.convert_low_i32x4_s (i8x16.shuffle 0 1 2 3 8 9 10 11 0 1 2 3 0 1 2 3 (local.get $e) (local.get $e))))
+    ;; in i32 lanes 1 and 3 (the high words): t = high word − 0x3fe6a000, e = t >> 20, byte offset ((t >> 11) & 508)·8
+    (local.set $t (i32x4.sub (local.get $u) (i32x4.splat (i32.const 0x3fe6a000))))
+    (local.set $e (i32x4.shr_s (local.get $t) (i32.const 20)))
+    (local.set $i (i32x4.shl (v128.and (i32x4.shr_s (local.get $t) (i32.const 11)) (i32x4.splat (i32.const 508))) (i32.const 3)))
+    (local.set $kf (f64x2.convert_low_i32x4_s (i8x16.shuffle 4 5 6 7 12 13 14 15 4 5 6 7 4 5 6 7 (local.get $e) (local.get $e))))
     ;; (LOG_INVC, LOG_C_HI) and (LOG_C_LO, 0) of each lane, regrouped
-    (local.set $a0 (v128.load offset=2048 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $i)))))
-    (local.set $b0 (v128.load offset=2064 (i32.wrap_i64 (i64x2.extract_lane 0 (local.get $i)))))
-    (local.set $a1 (v128.load offset=2048 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $i)))))
-    (local.set $b1 (v128.load offset=2064 (i32.wrap_i64 (i64x2.extract_lane 1 (local.get $i)))))
+    (local.set $a0 (v128.load offset=2048 (i32x4.extract_lane 1 (local.get $i))))
+    (local.set $b0 (v128.load offset=2064 (i32x4.extract_lane 1 (local.get $i))))
+    (local.set $a1 (v128.load offset=2048 (i32x4.extract_lane 3 (local.get $i))))
+    (local.set $b1 (v128.load offset=2064 (i32x4.extract_lane 3 (local.get $i))))
     (local.set $c (f64x2.mul (f64x2.splat (f64.const 513)) (local.get $u)))
     (local.set $vh (f64x2.sub (local.get $c) (f64x2.sub (local.get $c) (local.get $u))))
     (local.set $vl (f64x2.sub (local.get $u) (local.get $vh)))
     (local.set $w (f64x2.mul (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a0) (local.get $a1))
-      (call $dm_pow2x2 (i64x2.sub (i64x2.splat (i64.const 1023)) (local.get $e)))))
+      ;; 2^−e: (1023 − e) << 20 in the high words, low words 0
+      (v128.and (i32x4.shl (i32x4.sub (i32x4.splat (i32.const 1023)) (local.get $e)) (i32.const 20)) (v128.const i32x4 0 -1 0 -1))))
     (local.set $rh (f64x2.sub (f64x2.mul (local.get $vh) (local.get $w)) (f64x2.splat (f64.const 1))))
     (local.set $rl (f64x2.mul (local.get $vl) (local.get $w)))
     (local.set $r (f64x2.add (local.get $rh) (local.get $rl)))

@@ -27,7 +27,7 @@
     (param $P i32) (param $n i32) (param $d i32) (param $block i32) (param $alpha f64) (param $invSigma f64) (param $out i32)
     (local $p0 i32) (local $p1 i32) (local $i i32) (local $end i32) (local $o i32)
     (local $acc f64) (local $ga f64) (local $e f64) (local $a f64) (local $ex f64) (local $l f64) (local $t f64)
-    (local $yi f64) (local $gi f64) (local $z f64)
+    (local $yi f64) (local $gi f64) (local $z f64) (local $ev v128) (local $yv v128) (local $exv v128) (local $tv v128) (local $gv v128)
     (block $done
       (loop $blocks
         (br_if $done (i32.ge_u (local.get $p0) (local.get $P)))
@@ -37,6 +37,42 @@
         (local.set $end (i32.shl (local.get $p1) (i32.const 1)))
         (if (i32.gt_u (local.get $end) (local.get $n)) (then (local.set $end (local.get $n))))
         (local.set $i (i32.shl (local.get $p0) (i32.const 1)))
+        ;; two rows at a time (the lanes of detmath's f64x2 functions), the sums still in row order
+        (block $pairs_done
+          (loop $pairs
+            (br_if $pairs_done (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
+            (local.set $o (i32.shl (local.get $i) (i32.const 3)))
+            (local.set $ev (v128.load (i32.add (local.get $eta) (local.get $o))))
+            (local.set $yv (v128.load (i32.add (local.get $y) (local.get $o))))
+            (if (i32.eq (local.get $family) (i32.const 1))
+              (then
+                (local.set $exv (call $dm_exp2 (f64x2.neg
+                  (v128.bitselect (f64x2.neg (local.get $ev)) (local.get $ev) (f64x2.lt (local.get $ev) (f64x2.splat (f64.const 0)))))))
+                (local.set $tv (v128.bitselect (f64x2.neg (local.get $ev)) (local.get $ev) (f64x2.eq (local.get $yv) (f64x2.splat (f64.const 1)))))
+                (local.set $tv (f64x2.add
+                  (v128.bitselect (local.get $tv) (f64x2.splat (f64.const 0)) (f64x2.gt (local.get $tv) (f64x2.splat (f64.const 0))))
+                  (call $dm_log1p2 (local.get $exv))))
+                (local.set $acc (f64.sub (f64.sub (local.get $acc) (f64x2.extract_lane 0 (local.get $tv))) (f64x2.extract_lane 1 (local.get $tv))))
+                (local.set $gv (f64x2.sub (local.get $yv)
+                  (f64x2.div
+                    (v128.bitselect (f64x2.splat (f64.const 1)) (local.get $exv) (f64x2.ge (local.get $ev) (f64x2.splat (f64.const 0))))
+                    (f64x2.add (f64x2.splat (f64.const 1)) (local.get $exv))))))
+              (else
+                (if (i32.eq (local.get $family) (i32.const 2))
+                  (then
+                    (local.set $exv (call $dm_exp2 (local.get $ev)))
+                    (local.set $tv (f64x2.sub (f64x2.mul (local.get $yv) (local.get $ev)) (local.get $exv)))
+                    (local.set $gv (f64x2.sub (local.get $yv) (local.get $exv))))
+                  (else
+                    (local.set $gv (f64x2.mul (f64x2.sub (local.get $yv) (local.get $ev)) (f64x2.splat (local.get $invSigma))))
+                    (local.set $tv (f64x2.mul (local.get $gv) (local.get $gv)))
+                    (local.set $gv (f64x2.mul (local.get $gv) (f64x2.splat (local.get $invSigma))))))
+                (local.set $acc (f64.add (f64.add (local.get $acc) (f64x2.extract_lane 0 (local.get $tv))) (f64x2.extract_lane 1 (local.get $tv))))))
+            (v128.store (i32.add (local.get $g) (local.get $o)) (local.get $gv))
+            (local.set $ga (f64.add (f64.add (local.get $ga) (f64x2.extract_lane 0 (local.get $gv))) (f64x2.extract_lane 1 (local.get $gv))))
+            (local.set $i (i32.add (local.get $i) (i32.const 2)))
+            (br $pairs)))
+        ;; the last row of an odd n, one at a time
         (block $rows_done
           (loop $rows
             (br_if $rows_done (i32.ge_u (local.get $i) (local.get $end)))
