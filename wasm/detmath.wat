@@ -211,14 +211,14 @@
       (local.get $k)))
 
   ;; detLog1p lane-wise. Fast domain −0.5 ≤ x ≤ 2^999: 1 + x needs no scaling in the log kernel.
-  ;; Both the series (|x| < 2^−7; x itself below 2^−54) and the kernel are computed, and each lane
-  ;; takes the one its scalar function takes.
+  ;; The series (|x| < 2^−7; x itself below 2^−54) is computed where a lane needs it, the kernel
+  ;; unless no lane does, and each lane takes the one its scalar function takes.
   (func $dm_log1p2 (param $x v128) (result v128)
     (local $ax v128) (local $x2 v128) (local $ser v128) (local $u v128) (local $bv v128) (local $d v128)
     (local $t v128) (local $e v128) (local $i v128) (local $kf v128) (local $c v128) (local $vh v128) (local $vl v128) (local $w v128)
     (local $rh v128) (local $rl v128) (local $r v128) (local $rv v128) (local $re v128) (local $r2 v128) (local $p v128)
     (local $a0 v128) (local $a1 v128) (local $b0 v128) (local $b1 v128) (local $ch v128) (local $hi v128) (local $hv v128) (local $he v128)
-    (local $lo v128) (local $s v128) (local $a v128) (local $fin v128)
+    (local $lo v128) (local $s v128) (local $a v128) (local $fin v128) (local $small v128)
     (if (i32.eqz (i64x2.all_true (v128.and
           (f64x2.ge (local.get $x) (f64x2.splat (f64.const -0.5)))
           (f64x2.le (local.get $x) (f64x2.splat (f64.const 0x1p+999))))))
@@ -226,17 +226,21 @@
         (f64x2.replace_lane 1
           (f64x2.splat (call $dm_log1p (f64x2.extract_lane 0 (local.get $x))))
           (call $dm_log1p (f64x2.extract_lane 1 (local.get $x)))))))
-    ;; the series
+    ;; the series, where a lane needs it (|x| < 2^−7; x itself below 2^−54)
     (local.set $ax (f64x2.abs (local.get $x)))
-    (local.set $x2 (f64x2.mul (local.get $x) (local.get $x)))
-    (local.set $ser (f64x2.add (local.get $x) (f64x2.mul (local.get $x2)
-      (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.5)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
-        (f64x2.mul (local.get $x2)
-          (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.25)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.999999999999ap-3))))
+    (local.set $small (f64x2.lt (local.get $ax) (f64x2.splat (f64.const 0x1p-7))))
+    (if (v128.any_true (local.get $small))
+      (then
+        (local.set $x2 (f64x2.mul (local.get $x) (local.get $x)))
+        (local.set $ser (f64x2.add (local.get $x) (f64x2.mul (local.get $x2)
+          (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.5)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.5555555555555p-2))))
             (f64x2.mul (local.get $x2)
-              (f64x2.add (f64x2.add (f64x2.splat (f64.const -0x1.5555555555555p-3)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.2492492492492p-3))))
-                (f64x2.mul (local.get $x2) (f64x2.add (f64x2.splat (f64.const -0.125)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.c71c71c71c71cp-4)))))))))))))
-    (local.set $ser (v128.bitselect (local.get $x) (local.get $ser) (f64x2.lt (local.get $ax) (f64x2.splat (f64.const 0x1p-54)))))
+              (f64x2.add (f64x2.add (f64x2.splat (f64.const -0.25)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.999999999999ap-3))))
+                (f64x2.mul (local.get $x2)
+                  (f64x2.add (f64x2.add (f64x2.splat (f64.const -0x1.5555555555555p-3)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.2492492492492p-3))))
+                    (f64x2.mul (local.get $x2) (f64x2.add (f64x2.splat (f64.const -0.125)) (f64x2.mul (local.get $x) (f64x2.splat (f64.const 0x1.c71c71c71c71cp-4)))))))))))))
+        (local.set $ser (v128.bitselect (local.get $x) (local.get $ser) (f64x2.lt (local.get $ax) (f64x2.splat (f64.const 0x1p-54)))))
+        (if (i64x2.all_true (local.get $small)) (then (return (local.get $ser))))))
     ;; the kernel on u = 1 + x (two-sum: 1 + x = u + d)
     (local.set $u (f64x2.add (f64x2.splat (f64.const 1)) (local.get $x)))
     (local.set $bv (f64x2.sub (local.get $u) (f64x2.splat (f64.const 1))))
@@ -286,7 +290,7 @@
       (f64x2.add (f64x2.sub (local.get $hi) (f64x2.sub (local.get $s) (local.get $a)))
         (f64x2.add (local.get $lo) (f64x2.mul (local.get $kf) (f64x2.splat (f64.const 0x1.a39ef35793c76p-33)))))))
     (local.set $fin (v128.bitselect (f64x2.add (local.get $hi) (local.get $lo)) (local.get $fin) (f64x2.eq (local.get $kf) (f64x2.splat (f64.const 0)))))
-    (v128.bitselect (local.get $ser) (local.get $fin) (f64x2.lt (local.get $ax) (f64x2.splat (f64.const 0x1p-7)))))
+    (v128.bitselect (local.get $ser) (local.get $fin) (local.get $small)))
 
   ;; The pair functions over arrays (for the tests): dst[i] = f(src[i]) for i < 2·pairs, two at a time.
   (func (export "detExpPairs") (param $src i32) (param $dst i32) (param $pairs i32)
