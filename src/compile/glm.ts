@@ -14,15 +14,17 @@
  *   1. η for the block: WebAssembly SIMD (wasm/glm.wat) or its JavaScript mirror `etaJs`;
  *   2. ℓ and ∂ℓ/∂η per row (the value and ∂/∂α sums accumulated here, in row order), with the
  *      library's deterministic `detExp`/`detLog1p` (src/math/): in JavaScript below, the
- *      definition, or in WebAssembly (wasm/detmath.wat, the same operations step by step, so the
- *      same bits), where the wasm `vg` runs all three passes of every block in one call;
+ *      definition, or in WebAssembly, two rows at a time in f64x2 lanes (wasm/detmath.wat: the
+ *      same operations step by step, so the same bits; the sums still one row at a time, in
+ *      order), where the wasm `vg` runs all three passes of every block in one call;
  *   3. the block's rows added into Xᵀ(∂ℓ/∂η): wasm or its mirror `xtgJs`.
  * X is stored interleaved by row pairs (rows 2p and 2p + 1 side by side per column, an odd last
  * row paired with zeros), so an f64x2 lane is one row and each lane performs exactly the scalar
  * loop of the mirror: every product and sum rounded once (no fused multiply-add), sums in row or
  * column order. Xᵀg is kept as two partial sums per column (even rows, odd rows), added once at
  * the end on both paths. So the wasm and JavaScript paths give the same bits on every engine
- * (test/compile/glm.test.ts checks it at odd and even n and d, n = 1, d = 1).
+ * (test/compile/glm.test.ts checks it at odd and even n and d, n = 1, d = 1, and with η over
+ * every branch of the wasm exp/log1p; test/math/wasm-detmath.test.ts checks those alone).
  *
  * The kernel as an op (`glmLowering`, made by a named kernel factory so compiled programs stay
  * portable to workers): `forward` computes the value and the gradient together and keeps the
@@ -56,7 +58,7 @@ export interface GlmKernel {
   readonly family: GlmFamily;
   readonly n: number;
   readonly d: number;
-  /** Whether its passes over X run in WebAssembly (else the JavaScript mirror: the same bits). */
+  /** Whether it runs in WebAssembly (the passes over X and the rows' exp/log1p; else the JavaScript mirror: the same bits). */
   readonly wasm: boolean;
   /**
    * The log likelihood at (β, α, σ) (σ is read by normal_id only); writes ∂/∂β into `gBeta`
@@ -194,8 +196,8 @@ function checkOutcomes(fn: string, family: GlmFamily, y: ArrayLike<number>): num
 
 /**
  * A fused GLM log likelihood (value and gradient in one pass over X) for the design matrix `x`
- * (row-major, n × d) and outcomes `y` (n), both copied. Its passes over X run in WebAssembly
- * SIMD where available (and enabled), else in JavaScript, with the same bits. `blockPairs`
+ * (row-major, n × d) and outcomes `y` (n), both copied. It runs in WebAssembly SIMD where
+ * available (and enabled), else in JavaScript, with the same bits. `blockPairs`
  * (default {@link BLOCK_PAIRS}) sets the row pairs per block; it changes no bits (every sum keeps
  * its order), only speed.
  *
