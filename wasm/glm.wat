@@ -13,7 +13,7 @@
 ;;
 ;; `vg` runs a whole value and gradient: per row block the η pass, the rows' ℓ and ∂ℓ/∂η with the
 ;; library's deterministic exp and log1p in WebAssembly (wasm/detmath.wat, spliced in below by the
-;; build, with its tables at bytes [0, 6144) of the memory), and the Xᵀg pass, so no block goes back
+;; build, with its tables and constants at bytes [0, 8192) of the memory), and the Xᵀg pass, so no block goes back
 ;; to JavaScript. Its row loops are glm.ts's JavaScript row loops operation for operation.
 (module
   (import "env" "memory" (memory 1))

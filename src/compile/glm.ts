@@ -114,7 +114,7 @@ export function glmPeakLoop(): ((n: number) => number) | null {
 }
 
 /** Bytes at the start of a kernel's wasm memory that hold wasm/detmath.wat's tables (its data segment). */
-const DETMATH_BYTES = 6144;
+const DETMATH_BYTES = 8192;
 
 /**
  * The WebAssembly versions of `detExp`, `detLog` and `detLog1p` (wasm/detmath.wat, in the GLM
