@@ -69,11 +69,14 @@ function watF64(lit: string): number {
 export function detmathFields(): string {
   const source = readFileSync(fileURLToPath(new URL('../wasm/detmath.wat', import.meta.url)), 'utf8');
   const pool: string[] = [];
-  const fields = source.replace(/\(f64x2\.splat \(f64\.const ([^()\s]+)\)\)/g, (_, lit: string) => {
-    let k = pool.indexOf(lit);
-    if (k < 0) { k = pool.length; pool.push(lit); }
-    return `(v128.load offset=${POOL + 16 * k} (i32.const 0))`;
-  });
+  const fields = source.split('\n').map((line) => {
+    const at = line.indexOf(';;'), code = at < 0 ? line : line.slice(0, at);   // comments left as they are
+    return code.replace(/\(f64x2\.splat \(f64\.const ([^()\s]+)\)\)/g, (_, lit: string) => {
+      let k = pool.indexOf(lit);
+      if (k < 0) { k = pool.length; pool.push(lit); }
+      return `(v128.load offset=${POOL + 16 * k} (i32.const 0))`;
+    }) + (at < 0 ? '' : line.slice(at));
+  }).join('\n');
   if (POOL + 16 * pool.length > DETMATH_BYTES) throw new Error(`detmath: ${pool.length} pooled constants do not fit below ${DETMATH_BYTES}`);
   const bytes = new DataView(new ArrayBuffer(DETMATH_BYTES));
   for (let j = 0; j < 128; j++) {
