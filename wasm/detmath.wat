@@ -175,7 +175,7 @@
   ;; `scale` is one multiplication (its first branch).
   (func $dm_exp2 (param $x v128) (result v128)
     (local $kd v128) (local $kf v128) (local $r v128) (local $r2 v128) (local $p v128) (local $t v128) (local $k v128) (local $j v128)
-    (local $a v128) (local $b v128)
+    (local $a i32) (local $b i32)
     (if (i32.eqz (i64x2.all_true (v128.and
           (f64x2.ge (local.get $x) (f64x2.splat (f64.const -707)))
           (f64x2.le (local.get $x) (f64x2.splat (f64.const 709))))))
@@ -202,14 +202,14 @@
         (f64x2.add
           (f64x2.add (f64x2.splat (f64.const 0x1.5555555555555p-5)) (f64x2.mul (local.get $r) (f64x2.splat (f64.const 0x1.1111111111111p-7))))
           (f64x2.mul (local.get $r2) (f64x2.splat (f64.const 0x1.6c16c16c16c17p-10)))))))
-    ;; (T_HI, T_LO) of each lane: two 16-byte loads, regrouped
-    (local.set $a (v128.load (i32x4.extract_lane 0 (local.get $j))))
-    (local.set $b (v128.load (i32x4.extract_lane 2 (local.get $j))))
-    (local.set $t (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a) (local.get $b)))
+    ;; T_HI and T_LO of each lane, loaded into their lanes
+    (local.set $a (i32x4.extract_lane 0 (local.get $j)))
+    (local.set $b (i32x4.extract_lane 2 (local.get $j)))
+    (local.set $t (v128.load64_lane 1 (local.get $b) (v128.load64_zero (local.get $a))))
     ;; (t + (T_LO + t·p))·2^e, e = k >> 7
     (f64x2.mul
       (f64x2.add (local.get $t)
-        (f64x2.add (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a) (local.get $b))
+        (f64x2.add (v128.load64_lane offset=8 1 (local.get $b) (v128.load64_zero offset=8 (local.get $a)))
           (f64x2.mul (local.get $t) (local.get $p))))
       (local.get $k)))
 
@@ -220,7 +220,7 @@
     (local $ax v128) (local $x2 v128) (local $ser v128) (local $u v128) (local $bv v128) (local $d v128)
     (local $t v128) (local $e v128) (local $i v128) (local $kf v128) (local $c v128) (local $vh v128) (local $vl v128) (local $w v128)
     (local $rh v128) (local $rl v128) (local $r v128) (local $rv v128) (local $re v128) (local $r2 v128) (local $p v128)
-    (local $a0 v128) (local $a1 v128) (local $b0 v128) (local $b1 v128) (local $ch v128) (local $hi v128) (local $hv v128) (local $he v128)
+    (local $i0 i32) (local $i1 i32) (local $ch v128) (local $hi v128) (local $hv v128) (local $he v128)
     (local $lo v128) (local $s v128) (local $a v128) (local $fin v128) (local $small v128)
     (if (i32.eqz (i64x2.all_true (v128.and
           (f64x2.ge (local.get $x) (f64x2.splat (f64.const -0.5)))
@@ -253,15 +253,13 @@
     (local.set $e (i32x4.shr_s (local.get $t) (i32.const 20)))
     (local.set $i (i32x4.shl (v128.and (i32x4.shr_s (local.get $t) (i32.const 11)) (i32x4.splat (i32.const 508))) (i32.const 3)))
     (local.set $kf (f64x2.convert_low_i32x4_s (i8x16.shuffle 4 5 6 7 12 13 14 15 4 5 6 7 4 5 6 7 (local.get $e) (local.get $e))))
-    ;; (LOG_INVC, LOG_C_HI) and (LOG_C_LO, 0) of each lane, regrouped
-    (local.set $a0 (v128.load offset=2048 (i32x4.extract_lane 1 (local.get $i))))
-    (local.set $b0 (v128.load offset=2064 (i32x4.extract_lane 1 (local.get $i))))
-    (local.set $a1 (v128.load offset=2048 (i32x4.extract_lane 3 (local.get $i))))
-    (local.set $b1 (v128.load offset=2064 (i32x4.extract_lane 3 (local.get $i))))
+    ;; the table offsets of the two lanes
+    (local.set $i0 (i32x4.extract_lane 1 (local.get $i)))
+    (local.set $i1 (i32x4.extract_lane 3 (local.get $i)))
     (local.set $c (f64x2.mul (f64x2.splat (f64.const 513)) (local.get $u)))
     (local.set $vh (f64x2.sub (local.get $c) (f64x2.sub (local.get $c) (local.get $u))))
     (local.set $vl (f64x2.sub (local.get $u) (local.get $vh)))
-    (local.set $w (f64x2.mul (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $a0) (local.get $a1))
+    (local.set $w (f64x2.mul (v128.load64_lane offset=2048 1 (local.get $i1) (v128.load64_zero offset=2048 (local.get $i0)))   ;; LOG_INVC
       ;; 2^−e: (1023 − e) << 20 in the high words, low words 0
       (v128.and (i32x4.shl (i32x4.sub (i32x4.splat (i32.const 1023)) (local.get $e)) (i32.const 20)) (v128.const i32x4 0 -1 0 -1))))
     (local.set $rh (f64x2.sub (f64x2.mul (local.get $vh) (local.get $w)) (f64x2.splat (f64.const 1))))
@@ -277,12 +275,12 @@
             (f64x2.mul (local.get $r2)
               (f64x2.sub (f64x2.add (f64x2.splat (f64.const -0x1.5555555555555p-3)) (f64x2.mul (local.get $r) (f64x2.splat (f64.const 0x1.2492492492492p-3))))
                 (f64x2.mul (f64x2.splat (f64.const 0.125)) (local.get $r2)))))))))
-    (local.set $ch (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 (local.get $a0) (local.get $a1)))
+    (local.set $ch (v128.load64_lane offset=2056 1 (local.get $i1) (v128.load64_zero offset=2056 (local.get $i0))))   ;; LOG_C_HI
     (local.set $hi (f64x2.add (local.get $ch) (local.get $r)))
     (local.set $hv (f64x2.sub (local.get $hi) (local.get $ch)))
     (local.set $he (f64x2.add (f64x2.sub (local.get $ch) (f64x2.sub (local.get $hi) (local.get $hv))) (f64x2.sub (local.get $r) (local.get $hv))))
     (local.set $lo (f64x2.add (f64x2.add (f64x2.add (local.get $he)
-      (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 (local.get $b0) (local.get $b1))) (local.get $re)) (local.get $p)))
+      (v128.load64_lane offset=2064 1 (local.get $i1) (v128.load64_zero offset=2064 (local.get $i0)))) (local.get $re)) (local.get $p)))   ;; LOG_C_LO
     ;; + d/u where d ≠ 0
     (local.set $lo (f64x2.add (local.get $lo)
       (v128.bitselect (f64x2.splat (f64.const 0)) (f64x2.div (local.get $d) (local.get $u)) (f64x2.eq (local.get $d) (f64x2.splat (f64.const 0))))))
