@@ -9,7 +9,7 @@
 ;;   bytes [0, 2048):    (EXP_T_HI[j], EXP_T_LO[j]) for j = 0..127, 16 bytes per j;
 ;;   bytes [2048, 6144): (LOG_INVC[i], LOG_C_HI[i], LOG_C_LO[i], 0) for i = 0..127, 32 bytes per i
 ;;                       (log.ts's LOG_TAB);
-;;   bytes [6144, 8192): the constant pool: the build replaces each f64x2.splat of an f64.const
+;;   bytes [6144, 8192): the constant pool: the build replaces each f64x2 (i32x4) splat of a constant
 ;;                       below by a 16-byte load of the pair from here (V8 rebuilds a vector
 ;;                       constant at every use; a load is one instruction: measured ~15–25% faster).
 ;; A module that includes this keeps its own data at byte DETMATH_BYTES = 8192 and above.
