@@ -38,7 +38,7 @@ import { detExp, detLog, detLog1p } from '../math/index.js';
 import { decodeBase64 } from '../prng/wasm.js';
 import { kernelFactory, type Lowering } from '../tensor/lowering.js';
 import { lgamma } from '../tensor/special/gamma.js';
-import { GLM_WASM_BASE64 } from './glm.wasm.js';
+import { GLM_DATA_START, GLM_WASM_BASE64 } from './glm.wasm.js';
 
 /** The three families, with Stan Math's names. */
 export type GlmFamily = 'normal_id' | 'bernoulli_logit' | 'poisson_log';
@@ -113,8 +113,8 @@ export function glmPeakLoop(): ((n: number) => number) | null {
   return (n) => k.peak(n, 0.999999, 1e-6);
 }
 
-/** Bytes at the start of a kernel's wasm memory that hold wasm/detmath.wat's tables (its data segment). */
-const DETMATH_BYTES = 8192;
+/** Bytes at the start of a kernel's wasm memory that hold wasm/detmath.wat's tables and constants (its data segment). */
+const DETMATH_BYTES = GLM_DATA_START;
 
 /**
  * The WebAssembly versions of `detExp`, `detLog` and `detLog1p` (wasm/detmath.wat, in the GLM
