@@ -21,13 +21,26 @@
   ;; #include detmath.wat
 
   ;; The value and gradient over all blocks: family 0 normal_id, 1 bernoulli_logit, 2 poisson_log;
-  ;; y at $y (n doubles); writes Σ ℓ-part (acc) and ∂/∂α (ga) to $out, $out + 8 (glm.ts finishes).
+  ;; y at $y (n doubles); reads α and σ from $io, $io + 8 and writes there Σ ℓ-part (acc) and ∂/∂α
+  ;; (ga); ∂/∂β (the two partial sums per column added) to $gb (glm.ts finishes). Everything that
+  ;; glm.ts's JavaScript path does with doubles per call is here, and all parameters are i32:
+  ;; until V8 optimizes the caller, each double it handles is allocated, and a compiled gradient
+  ;; must not allocate (test/distributions/compile-log-density.test.ts).
   (func (export "vg")
     (param $family i32) (param $xi i32) (param $beta i32) (param $eta i32) (param $y i32) (param $g i32) (param $gsum i32)
-    (param $P i32) (param $n i32) (param $d i32) (param $block i32) (param $alpha f64) (param $invSigma f64) (param $out i32)
-    (local $p0 i32) (local $p1 i32) (local $i i32) (local $end i32) (local $o i32)
+    (param $P i32) (param $n i32) (param $d i32) (param $block i32) (param $io i32) (param $gb i32)
+    (local $alpha f64) (local $invSigma f64) (local $p0 i32) (local $j i32) (local $p1 i32) (local $i i32) (local $end i32) (local $o i32)
     (local $acc f64) (local $ga f64) (local $e f64) (local $a f64) (local $ex f64) (local $l f64) (local $t f64)
     (local $yi f64) (local $gi f64) (local $z f64) (local $ev v128) (local $yv v128) (local $exv v128) (local $tv v128) (local $gv v128)
+    (local.set $alpha (f64.load (local.get $io)))
+    (local.set $invSigma (f64.div (f64.const 1) (f64.load offset=8 (local.get $io))))
+    ;; G = 0 (two partial sums per column); the padding row of an odd n sends nothing
+    (block $z_done (loop $z
+      (br_if $z_done (i32.ge_u (local.get $j) (local.get $d)))
+      (v128.store (i32.add (local.get $gsum) (i32.shl (local.get $j) (i32.const 4))) (v128.const i64x2 0 0))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $z)))
+    (f64.store (i32.add (local.get $g) (i32.shl (i32.sub (i32.shl (local.get $P) (i32.const 1)) (i32.const 1)) (i32.const 3))) (f64.const 0))
     (block $done
       (loop $blocks
         (br_if $done (i32.ge_u (local.get $p0) (local.get $P)))
@@ -107,8 +120,17 @@
         (call $xtg (local.get $xi) (local.get $g) (local.get $gsum) (local.get $p0) (local.get $p1) (local.get $d))
         (local.set $p0 (local.get $p1))
         (br $blocks)))
-    (f64.store (local.get $out) (local.get $acc))
-    (f64.store offset=8 (local.get $out) (local.get $ga)))
+    ;; ∂/∂β[j] = even-row sum + odd-row sum
+    (local.set $j (i32.const 0))
+    (block $b_done (loop $b
+      (br_if $b_done (i32.ge_u (local.get $j) (local.get $d)))
+      (local.set $o (i32.add (local.get $gsum) (i32.shl (local.get $j) (i32.const 4))))
+      (f64.store (i32.add (local.get $gb) (i32.shl (local.get $j) (i32.const 3)))
+        (f64.add (f64.load (local.get $o)) (f64.load offset=8 (local.get $o))))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $b)))
+    (f64.store (local.get $io) (local.get $acc))
+    (f64.store offset=8 (local.get $io) (local.get $ga)))
 
   ;; η for the pairs [p0, p1): eta + p·16 ← (Σⱼ xi[p, j]·β[j]) + α, per lane.
   (func $eta (export "eta")

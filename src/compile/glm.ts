@@ -94,7 +94,7 @@ function glmModule(): WebAssembly.Module | null {
 
 interface GlmExports {
   vg(family: number, xi: number, beta: number, eta: number, y: number, g: number, gsum: number, P: number, n: number, d: number,
-    block: number, alpha: number, invSigma: number, out: number): void;
+    block: number, io: number, gb: number): void;
   detExp(x: number): number;
   detLog(x: number): number;
   detLog1p(x: number): number;
@@ -223,7 +223,7 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
   const mod = (o.wasm ?? wasmEnabled) ? glmModule() : null;
 
   // Buffers: in the kernel's own wasm memory (16-byte aligned, never grown) or plain arrays.
-  const sizes = [2 * P * d, d + (d & 1), 2 * P, 2 * P, 2 * d, 2 * P, 2];   // xi, β, η, g, G, y, out (doubles; each a multiple of 2)
+  const sizes = [2 * P * d, d + (d & 1), 2 * P, 2 * P, 2 * d, 2 * P, 2, d + (d & 1)];   // xi, β, η, g, G, y, io, ∂/∂β (doubles; each a multiple of 2)
   let views: Float64Array[], exp: GlmExports | null = null;
   const offsets: number[] = [];
   if (mod !== null) {
@@ -235,58 +235,67 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
   } else {
     views = sizes.map((s) => new Float64Array(s));
   }
-  const [xi, betaBuf, eta, g, gsum, yBuf, out] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const [xi, betaBuf, eta, g, gsum, yBuf, io] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const gbOut = views[7]!.subarray(0, d);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) xi[2 * ((i >> 1) * d + j) + (i & 1)] = Number(x[i * d + j]);
   yBuf.set(ys);
-  const [oXi, oBeta, oEta, oG, oSum, oY, oOut] = offsets;
+  const [oXi, oBeta, oEta, oG, oSum, oY, oIo, oGb] = offsets;
   const code = family === 'normal_id' ? 0 : family === 'bernoulli_logit' ? 1 : 2;   // wasm/glm.wat's vg
 
   const valueAndGradient = (beta: ArrayLike<number>, alpha: number, sigma: number, gBeta: Float64Array, gScalars: Float64Array): number => {
-    for (let j = 0; j < d; j++) betaBuf[j] = beta[j]!;
-    gsum.fill(0);
-    g[2 * P - 1] = 0;                      // the padding row of an odd n sends nothing
-    const invSigma = 1 / sigma;
+    // Copies by `set` and the per-call work in wasm: until V8 optimizes this closure (a short
+    // function now, so after many calls), every double it touches is allocated (see wasm/glm.wat's vg).
+    if (beta.length === d) betaBuf.set(beta);
+    else for (let j = 0; j < d; j++) betaBuf[j] = beta[j]!;
     let acc = 0, ga = 0;
     if (exp !== null) {
-      exp.vg(code, oXi!, oBeta!, oEta!, oY!, oG!, oSum!, P, n, d, block, alpha, invSigma, oOut!);
-      acc = out[0]!;
-      ga = out[1]!;
-    } else for (let p0 = 0; p0 < P; p0 += block) {
-      const p1 = p0 + block < P ? p0 + block : P;
-      etaJs(xi, betaBuf, eta, p0, p1, d, alpha);
-      const end = 2 * p1 < n ? 2 * p1 : n;
-      if (family === 'bernoulli_logit') {
-        for (let i = 2 * p0; i < end; i++) {
-          const e = eta[i]!, a = e < 0 ? -e : e, ex = detExp(-a), l = detLog1p(ex);
-          const t = ys[i] === 1 ? -e : e;
-          acc -= (t > 0 ? t : 0) + l;       // −softplus(t), t = ∓η
-          const gi = ys[i]! - (e >= 0 ? 1 / (1 + ex) : ex / (1 + ex));
-          g[i] = gi;
-          ga += gi;
+      io[0] = alpha;                       // in through memory, like the results
+      io[1] = sigma;
+      exp.vg(code, oXi!, oBeta!, oEta!, oY!, oG!, oSum!, P, n, d, block, oIo!, oGb!);
+      gBeta.set(gbOut);
+      acc = io[0]!;
+      ga = io[1]!;
+    } else {
+      gsum.fill(0);
+      g[2 * P - 1] = 0;                    // the padding row of an odd n sends nothing
+      const invSigma = 1 / sigma;
+      for (let p0 = 0; p0 < P; p0 += block) {
+        const p1 = p0 + block < P ? p0 + block : P;
+        etaJs(xi, betaBuf, eta, p0, p1, d, alpha);
+        const end = 2 * p1 < n ? 2 * p1 : n;
+        if (family === 'bernoulli_logit') {
+          for (let i = 2 * p0; i < end; i++) {
+            const e = eta[i]!, a = e < 0 ? -e : e, ex = detExp(-a), l = detLog1p(ex);
+            const t = ys[i] === 1 ? -e : e;
+            acc -= (t > 0 ? t : 0) + l;       // −softplus(t), t = ∓η
+            const gi = ys[i]! - (e >= 0 ? 1 / (1 + ex) : ex / (1 + ex));
+            g[i] = gi;
+            ga += gi;
+          }
+        } else if (family === 'poisson_log') {
+          for (let i = 2 * p0; i < end; i++) {
+            const e = eta[i]!, ex = detExp(e), yi = ys[i]!;
+            acc += yi * e - ex;
+            const gi = yi - ex;
+            g[i] = gi;
+            ga += gi;
+          }
+        } else {
+          for (let i = 2 * p0; i < end; i++) {
+            const z = (ys[i]! - eta[i]!) * invSigma;
+            acc += z * z;
+            const gi = z * invSigma;
+            g[i] = gi;
+            ga += gi;
+          }
         }
-      } else if (family === 'poisson_log') {
-        for (let i = 2 * p0; i < end; i++) {
-          const e = eta[i]!, ex = detExp(e), yi = ys[i]!;
-          acc += yi * e - ex;
-          const gi = yi - ex;
-          g[i] = gi;
-          ga += gi;
-        }
-      } else {
-        for (let i = 2 * p0; i < end; i++) {
-          const z = (ys[i]! - eta[i]!) * invSigma;
-          acc += z * z;
-          const gi = z * invSigma;
-          g[i] = gi;
-          ga += gi;
-        }
+        xtgJs(xi, g, gsum, p0, p1, d);
       }
-      xtgJs(xi, g, gsum, p0, p1, d);
+      for (let j = 0; j < d; j++) gBeta[j] = gsum[2 * j]! + gsum[2 * j + 1]!;
     }
-    for (let j = 0; j < d; j++) gBeta[j] = gsum[2 * j]! + gsum[2 * j + 1]!;
     gScalars[0] = ga;
     if (family === 'normal_id') {
-      gScalars[1] = (acc - n) * invSigma;
+      gScalars[1] = (acc - n) * (1 / sigma);
       return -0.5 * acc - n * (LOG_SQRT_2PI + detLog(sigma));
     }
     gScalars[1] = 0;
