@@ -16,8 +16,9 @@
  * and an add per element each), beside the machine's measured peak for the same arithmetic (the
  * f64x2 mul + add loop `peak` of wasm/glm.wat: ten independent chains, no FMA). A second table
  * splits the fused kernel alone by family on the logistic X (normal_id has no transcendentals;
- * the difference is the JavaScript pass of detExp/detLog1p), and with the rows in one block
- * (η for all rows, then ℓ for all, then Xᵀg: X read twice from memory) against the default blocks.
+ * the difference, given per row, is detExp and detLog1p: in WebAssembly f64x2 (wasm/detmath.wat)
+ * on the wasm path, in JavaScript on the other), and with the rows in one block (η for all rows,
+ * then ℓ for all, then Xᵀg: X read twice from memory) against the default blocks.
  *
  * Timings are the process's CPU time (user + system: a shared, loaded machine disturbs it far
  * less than wall time), medians over interleaved rounds of ~30 ms batches per column.
@@ -162,6 +163,7 @@ printTable(header, rows);
 // The fused kernel alone, by family, on the logistic X (wasm and JS passes).
 console.log('\nThe fused kernel alone on the logistic X (N=5000, D=25): CPU µs per value and gradient');
 const kRows: string[][] = [];
+const kernelUs: number[][] = [];
 for (const family of ['normal_id', 'bernoulli_logit', 'poisson_log'] as GlmFamily[]) {
   const y = family === 'normal_id' ? logistic.y.map((v) => v - 0.5) : logistic.y;
   const kw = glmKernel(family, logistic.X, y, logistic.N, logistic.D, { wasm: true });
@@ -170,9 +172,12 @@ for (const family of ['normal_id', 'bernoulli_logit', 'poisson_log'] as GlmFamil
   const gb = new Float64Array(logistic.D), gs = new Float64Array(2);
   const f = (k: typeof kw): ValueAndGrad => (x) => k.valueAndGradient(x, 0.1, 1.3, gb, gs);
   const t = timeColumns([{ name: 'wasm', f: f(kw) }, { name: 'js', f: f(kj) }, { name: 'wasm unblocked', f: f(kw1) }], logistic.D);
-  kRows.push([family, t[0]!.toFixed(1), t[1]!.toFixed(1), t[2]!.toFixed(1), (4 * logistic.N * logistic.D / (t[0]! * 1e3)).toFixed(2)]);
+  kernelUs.push(t);
+  const perRow = (c: number) => (family === 'normal_id' ? '-' : (1e3 * (t[c]! - kernelUs[0]![c]!) / logistic.N).toFixed(1));
+  kRows.push([family, t[0]!.toFixed(1), t[1]!.toFixed(1), t[2]!.toFixed(1), (4 * logistic.N * logistic.D / (t[0]! * 1e3)).toFixed(2), perRow(0), perRow(1)]);
 }
-printTable(['family', `wasm, ${2 * BLOCK_PAIRS}-row blocks`, 'JS passes', 'wasm, one block (3 whole passes)', 'GFLOP/s (wasm)'], kRows);
+printTable(['family', `wasm, ${2 * BLOCK_PAIRS}-row blocks`, 'JS passes', 'wasm, one block (3 whole passes)', 'GFLOP/s (wasm)',
+  'ns/row over normal_id (wasm)', '(JS)'], kRows);
 if (typeof stan.note === 'string') console.log(`\nStan column: ${stan.note}`);
 
 function printTable(head: readonly string[], body: readonly (readonly string[])[]): void {

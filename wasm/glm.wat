@@ -10,11 +10,130 @@
 ;;   xtg: G[j, lane] += X[2p + lane, j]·g[2p + lane] for pairs p ascending (two partial sums per
 ;;        column, even and odd rows, which the caller adds once at the end).
 ;; Four pairs per iteration give independent chains (the order within each lane is unchanged).
+;;
+;; `vg` runs a whole value and gradient: per row block the η pass, the rows' ℓ and ∂ℓ/∂η with the
+;; library's deterministic exp and log1p in WebAssembly (wasm/detmath.wat, spliced in below by the
+;; build, with its tables and constants at bytes [0, 8192) of the memory), and the Xᵀg pass, so no block goes back
+;; to JavaScript. Its row loops are glm.ts's JavaScript row loops operation for operation.
 (module
   (import "env" "memory" (memory 1))
 
+  ;; #include detmath.wat
+
+  ;; The value and gradient over all blocks: family 0 normal_id, 1 bernoulli_logit, 2 poisson_log;
+  ;; y at $y (n doubles); reads α and σ from $io, $io + 8 and writes there Σ ℓ-part (acc) and ∂/∂α
+  ;; (ga); ∂/∂β (the two partial sums per column added) to $gb (glm.ts finishes). Everything that
+  ;; glm.ts's JavaScript path does with doubles per call is here, and all parameters are i32:
+  ;; until V8 optimizes the caller, each double it handles is allocated, and a compiled gradient
+  ;; must not allocate (test/distributions/compile-log-density.test.ts).
+  (func (export "vg")
+    (param $family i32) (param $xi i32) (param $beta i32) (param $eta i32) (param $y i32) (param $g i32) (param $gsum i32)
+    (param $P i32) (param $n i32) (param $d i32) (param $block i32) (param $io i32) (param $gb i32)
+    (local $alpha f64) (local $invSigma f64) (local $p0 i32) (local $j i32) (local $p1 i32) (local $i i32) (local $end i32) (local $o i32)
+    (local $acc f64) (local $ga f64) (local $e f64) (local $a f64) (local $ex f64) (local $l f64) (local $t f64)
+    (local $yi f64) (local $gi f64) (local $z f64) (local $ev v128) (local $yv v128) (local $exv v128) (local $tv v128) (local $gv v128)
+    (local.set $alpha (f64.load (local.get $io)))
+    (local.set $invSigma (f64.div (f64.const 1) (f64.load offset=8 (local.get $io))))
+    ;; G = 0 (two partial sums per column); the padding row of an odd n sends nothing
+    (block $z_done (loop $z
+      (br_if $z_done (i32.ge_u (local.get $j) (local.get $d)))
+      (v128.store (i32.add (local.get $gsum) (i32.shl (local.get $j) (i32.const 4))) (v128.const i64x2 0 0))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $z)))
+    (f64.store (i32.add (local.get $g) (i32.shl (i32.sub (i32.shl (local.get $P) (i32.const 1)) (i32.const 1)) (i32.const 3))) (f64.const 0))
+    (block $done
+      (loop $blocks
+        (br_if $done (i32.ge_u (local.get $p0) (local.get $P)))
+        (local.set $p1 (i32.add (local.get $p0) (local.get $block)))
+        (if (i32.gt_u (local.get $p1) (local.get $P)) (then (local.set $p1 (local.get $P))))
+        (call $eta (local.get $xi) (local.get $beta) (local.get $eta) (local.get $p0) (local.get $p1) (local.get $d) (local.get $alpha))
+        (local.set $end (i32.shl (local.get $p1) (i32.const 1)))
+        (if (i32.gt_u (local.get $end) (local.get $n)) (then (local.set $end (local.get $n))))
+        (local.set $i (i32.shl (local.get $p0) (i32.const 1)))
+        ;; two rows at a time (the lanes of detmath's f64x2 functions), the sums still in row order
+        (block $pairs_done
+          (loop $pairs
+            (br_if $pairs_done (i32.ge_u (i32.add (local.get $i) (i32.const 1)) (local.get $end)))
+            (local.set $o (i32.shl (local.get $i) (i32.const 3)))
+            (local.set $ev (v128.load (i32.add (local.get $eta) (local.get $o))))
+            (local.set $yv (v128.load (i32.add (local.get $y) (local.get $o))))
+            (if (i32.eq (local.get $family) (i32.const 1))
+              (then
+                (local.set $exv (call $dm_exp2 (f64x2.neg
+                  (v128.bitselect (f64x2.neg (local.get $ev)) (local.get $ev) (f64x2.lt (local.get $ev) (f64x2.splat (f64.const 0)))))))
+                (local.set $tv (v128.bitselect (f64x2.neg (local.get $ev)) (local.get $ev) (f64x2.eq (local.get $yv) (f64x2.splat (f64.const 1)))))
+                (local.set $tv (f64x2.add
+                  (v128.bitselect (local.get $tv) (f64x2.splat (f64.const 0)) (f64x2.gt (local.get $tv) (f64x2.splat (f64.const 0))))
+                  (call $dm_log1p2 (local.get $exv))))
+                (local.set $acc (f64.sub (f64.sub (local.get $acc) (f64x2.extract_lane 0 (local.get $tv))) (f64x2.extract_lane 1 (local.get $tv))))
+                (local.set $gv (f64x2.sub (local.get $yv)
+                  (f64x2.div
+                    (v128.bitselect (f64x2.splat (f64.const 1)) (local.get $exv) (f64x2.ge (local.get $ev) (f64x2.splat (f64.const 0))))
+                    (f64x2.add (f64x2.splat (f64.const 1)) (local.get $exv))))))
+              (else
+                (if (i32.eq (local.get $family) (i32.const 2))
+                  (then
+                    (local.set $exv (call $dm_exp2 (local.get $ev)))
+                    (local.set $tv (f64x2.sub (f64x2.mul (local.get $yv) (local.get $ev)) (local.get $exv)))
+                    (local.set $gv (f64x2.sub (local.get $yv) (local.get $exv))))
+                  (else
+                    (local.set $gv (f64x2.mul (f64x2.sub (local.get $yv) (local.get $ev)) (f64x2.splat (local.get $invSigma))))
+                    (local.set $tv (f64x2.mul (local.get $gv) (local.get $gv)))
+                    (local.set $gv (f64x2.mul (local.get $gv) (f64x2.splat (local.get $invSigma))))))
+                (local.set $acc (f64.add (f64.add (local.get $acc) (f64x2.extract_lane 0 (local.get $tv))) (f64x2.extract_lane 1 (local.get $tv))))))
+            (v128.store (i32.add (local.get $g) (local.get $o)) (local.get $gv))
+            (local.set $ga (f64.add (f64.add (local.get $ga) (f64x2.extract_lane 0 (local.get $gv))) (f64x2.extract_lane 1 (local.get $gv))))
+            (local.set $i (i32.add (local.get $i) (i32.const 2)))
+            (br $pairs)))
+        ;; the last row of an odd n, one at a time
+        (block $rows_done
+          (loop $rows
+            (br_if $rows_done (i32.ge_u (local.get $i) (local.get $end)))
+            (local.set $o (i32.shl (local.get $i) (i32.const 3)))
+            (local.set $e (f64.load (i32.add (local.get $eta) (local.get $o))))
+            (local.set $yi (f64.load (i32.add (local.get $y) (local.get $o))))
+            (if (i32.eq (local.get $family) (i32.const 1))
+              (then
+                ;; −softplus(t), t = ∓η: ex = e^−|η|, ℓ = −(max(t, 0) + log1p(ex))
+                (local.set $a (select (f64.neg (local.get $e)) (local.get $e) (f64.lt (local.get $e) (f64.const 0))))
+                (local.set $ex (call $dm_exp (f64.neg (local.get $a))))
+                (local.set $l (call $dm_log1p (local.get $ex)))
+                (local.set $t (select (f64.neg (local.get $e)) (local.get $e) (f64.eq (local.get $yi) (f64.const 1))))
+                (local.set $acc (f64.sub (local.get $acc)
+                  (f64.add (select (local.get $t) (f64.const 0) (f64.gt (local.get $t) (f64.const 0))) (local.get $l))))
+                (local.set $gi (f64.sub (local.get $yi)
+                  (f64.div (select (f64.const 1) (local.get $ex) (f64.ge (local.get $e) (f64.const 0))) (f64.add (f64.const 1) (local.get $ex))))))
+              (else
+                (if (i32.eq (local.get $family) (i32.const 2))
+                  (then
+                    (local.set $ex (call $dm_exp (local.get $e)))
+                    (local.set $acc (f64.add (local.get $acc) (f64.sub (f64.mul (local.get $yi) (local.get $e)) (local.get $ex))))
+                    (local.set $gi (f64.sub (local.get $yi) (local.get $ex))))
+                  (else
+                    (local.set $z (f64.mul (f64.sub (local.get $yi) (local.get $e)) (local.get $invSigma)))
+                    (local.set $acc (f64.add (local.get $acc) (f64.mul (local.get $z) (local.get $z))))
+                    (local.set $gi (f64.mul (local.get $z) (local.get $invSigma)))))))
+            (f64.store (i32.add (local.get $g) (local.get $o)) (local.get $gi))
+            (local.set $ga (f64.add (local.get $ga) (local.get $gi)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $rows)))
+        (call $xtg (local.get $xi) (local.get $g) (local.get $gsum) (local.get $p0) (local.get $p1) (local.get $d))
+        (local.set $p0 (local.get $p1))
+        (br $blocks)))
+    ;; ∂/∂β[j] = even-row sum + odd-row sum
+    (local.set $j (i32.const 0))
+    (block $b_done (loop $b
+      (br_if $b_done (i32.ge_u (local.get $j) (local.get $d)))
+      (local.set $o (i32.add (local.get $gsum) (i32.shl (local.get $j) (i32.const 4))))
+      (f64.store (i32.add (local.get $gb) (i32.shl (local.get $j) (i32.const 3)))
+        (f64.add (f64.load (local.get $o)) (f64.load offset=8 (local.get $o))))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $b)))
+    (f64.store (local.get $io) (local.get $acc))
+    (f64.store offset=8 (local.get $io) (local.get $ga)))
+
   ;; η for the pairs [p0, p1): eta + p·16 ← (Σⱼ xi[p, j]·β[j]) + α, per lane.
-  (func (export "eta")
+  (func $eta (export "eta")
     (param $xi i32) (param $beta i32) (param $eta i32) (param $p0 i32) (param $p1 i32) (param $d i32) (param $alpha f64)
     (local $p i32) (local $x i32) (local $bj i32) (local $bend i32) (local $stride i32)
     (local $b v128) (local $al v128) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128)
@@ -63,7 +182,7 @@
         (br $one))))
 
   ;; G[j] += xi[p, j]·g[p] (f64x2, lane by lane) for the pairs [p0, p1) in ascending order.
-  (func (export "xtg")
+  (func $xtg (export "xtg")
     (param $xi i32) (param $g i32) (param $gsum i32) (param $p0 i32) (param $p1 i32) (param $d i32)
     (local $p i32) (local $x i32) (local $gj i32) (local $gend i32) (local $stride i32)
     (local $g0 v128) (local $g1 v128) (local $g2 v128) (local $g3 v128) (local $s v128) (local $gp i32)

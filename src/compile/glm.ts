@@ -12,16 +12,19 @@
  * How the work is split, and why it has the same bits everywhere. Rows go in blocks of
  * {@link BLOCK_PAIRS} row pairs (X's block stays in cache between the passes), three passes per block:
  *   1. η for the block: WebAssembly SIMD (wasm/glm.wat) or its JavaScript mirror `etaJs`;
- *   2. ℓ and ∂ℓ/∂η per row in JavaScript: the transcendentals are the library's deterministic
- *      `detExp`/`detLog1p` (src/math/), which have no WebAssembly version, so this pass is the same
- *      code on both paths (and the value, ∂/∂α and ∂/∂σ sums are accumulated here, in row order);
+ *   2. ℓ and ∂ℓ/∂η per row (the value and ∂/∂α sums accumulated here, in row order), with the
+ *      library's deterministic `detExp`/`detLog1p` (src/math/): in JavaScript below, the
+ *      definition, or in WebAssembly, two rows at a time in f64x2 lanes (wasm/detmath.wat: the
+ *      same operations step by step, so the same bits; the sums still one row at a time, in
+ *      order), where the wasm `vg` runs all three passes of every block in one call;
  *   3. the block's rows added into Xᵀ(∂ℓ/∂η): wasm or its mirror `xtgJs`.
  * X is stored interleaved by row pairs (rows 2p and 2p + 1 side by side per column, an odd last
  * row paired with zeros), so an f64x2 lane is one row and each lane performs exactly the scalar
  * loop of the mirror: every product and sum rounded once (no fused multiply-add), sums in row or
  * column order. Xᵀg is kept as two partial sums per column (even rows, odd rows), added once at
  * the end on both paths. So the wasm and JavaScript paths give the same bits on every engine
- * (test/compile/glm.test.ts checks it at odd and even n and d, n = 1, d = 1).
+ * (test/compile/glm.test.ts checks it at odd and even n and d, n = 1, d = 1, and with η over
+ * every branch of the wasm exp/log1p; test/math/wasm-detmath.test.ts checks those alone).
  *
  * The kernel as an op (`glmLowering`, made by a named kernel factory so compiled programs stay
  * portable to workers): `forward` computes the value and the gradient together and keeps the
@@ -35,7 +38,7 @@ import { detExp, detLog, detLog1p } from '../math/index.js';
 import { decodeBase64 } from '../prng/wasm.js';
 import { kernelFactory, type Lowering } from '../tensor/lowering.js';
 import { lgamma } from '../tensor/special/gamma.js';
-import { GLM_WASM_BASE64 } from './glm.wasm.js';
+import { GLM_DATA_START, GLM_WASM_BASE64 } from './glm.wasm.js';
 
 /** The three families, with Stan Math's names. */
 export type GlmFamily = 'normal_id' | 'bernoulli_logit' | 'poisson_log';
@@ -55,7 +58,7 @@ export interface GlmKernel {
   readonly family: GlmFamily;
   readonly n: number;
   readonly d: number;
-  /** Whether its passes over X run in WebAssembly (else the JavaScript mirror: the same bits). */
+  /** Whether it runs in WebAssembly (the passes over X and the rows' exp/log1p; else the JavaScript mirror: the same bits). */
   readonly wasm: boolean;
   /**
    * The log likelihood at (β, α, σ) (σ is read by normal_id only); writes ∂/∂β into `gBeta`
@@ -90,6 +93,13 @@ function glmModule(): WebAssembly.Module | null {
 }
 
 interface GlmExports {
+  vg(family: number, xi: number, beta: number, eta: number, y: number, g: number, gsum: number, P: number, n: number, d: number,
+    block: number, io: number, gb: number): void;
+  detExp(x: number): number;
+  detLog(x: number): number;
+  detLog1p(x: number): number;
+  detExpPairs(src: number, dst: number, pairs: number): void;
+  detLog1pPairs(src: number, dst: number, pairs: number): void;
   eta(xi: number, beta: number, eta: number, p0: number, p1: number, d: number, alpha: number): void;
   xtg(xi: number, g: number, gsum: number, p0: number, p1: number, d: number): void;
   peak(n: number, mul: number, add: number): number;
@@ -101,6 +111,45 @@ export function glmPeakLoop(): ((n: number) => number) | null {
   if (mod === null) return null;
   const k = new WebAssembly.Instance(mod, { env: { memory: new WebAssembly.Memory({ initial: 1 }) } }).exports as unknown as GlmExports;
   return (n) => k.peak(n, 0.999999, 1e-6);
+}
+
+/** Bytes at the start of a kernel's wasm memory that hold wasm/detmath.wat's tables and constants (its data segment). */
+const DETMATH_BYTES = GLM_DATA_START;
+
+/**
+ * The WebAssembly versions of `detExp`, `detLog` and `detLog1p` (wasm/detmath.wat, in the GLM
+ * module), scalar, and of `detExp` and `detLog1p` two lanes at a time over an array (`expPairs`,
+ * `log1pPairs`: the f64x2 code the kernels run): the same bits as the JavaScript for every input;
+ * null without WebAssembly SIMD. For tests and benchmarks (each call crosses from JavaScript into
+ * wasm; the kernels call them inside).
+ *
+ * @example
+ * const m = glmWasmDetMath();
+ * if (m !== null) m.detExp(1);                     // 2.718281828459045, the bits of detExp(1)
+ * if (m !== null) m.log1pPairs(Float64Array.of(1, 0.5));   // [detLog1p(1), detLog1p(0.5)]
+ */
+export function glmWasmDetMath(): {
+  detExp(x: number): number; detLog(x: number): number; detLog1p(x: number): number;
+  expPairs(xs: Float64Array): Float64Array; log1pPairs(xs: Float64Array): Float64Array;
+} | null {
+  const mod = glmModule();
+  if (mod === null) return null;
+  const CHUNK = 4096;                                   // values per call: two buffers after the tables
+  const memory = new WebAssembly.Memory({ initial: 2 });
+  const k = new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as GlmExports;
+  const src = new Float64Array(memory.buffer, DETMATH_BYTES, CHUNK), dst = new Float64Array(memory.buffer, DETMATH_BYTES + 8 * CHUNK, CHUNK);
+  const pairs = (f: (s: number, d: number, pairs: number) => void) => (xs: Float64Array): Float64Array => {
+    const out = new Float64Array(xs.length);
+    for (let i = 0; i < xs.length; i += CHUNK) {
+      const m = Math.min(CHUNK, xs.length - i);
+      src.fill(0);
+      src.set(xs.subarray(i, i + m));
+      f(DETMATH_BYTES, DETMATH_BYTES + 8 * CHUNK, (m + 1) >> 1);
+      out.set(dst.subarray(0, m), i);
+    }
+    return out;
+  };
+  return { detExp: k.detExp, detLog: k.detLog, detLog1p: k.detLog1p, expPairs: pairs(k.detExpPairs), log1pPairs: pairs(k.detLog1pPairs) };
 }
 
 /** Flops of the peak loop per iteration (10 f64x2 chains × mul + add × 2 lanes). */
@@ -147,8 +196,8 @@ function checkOutcomes(fn: string, family: GlmFamily, y: ArrayLike<number>): num
 
 /**
  * A fused GLM log likelihood (value and gradient in one pass over X) for the design matrix `x`
- * (row-major, n × d) and outcomes `y` (n), both copied. Its passes over X run in WebAssembly
- * SIMD where available (and enabled), else in JavaScript, with the same bits. `blockPairs`
+ * (row-major, n × d) and outcomes `y` (n), both copied. It runs in WebAssembly SIMD where
+ * available (and enabled), else in JavaScript, with the same bits. `blockPairs`
  * (default {@link BLOCK_PAIRS}) sets the row pairs per block; it changes no bits (every sum keeps
  * its order), only speed.
  *
@@ -174,11 +223,11 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
   const mod = (o.wasm ?? wasmEnabled) ? glmModule() : null;
 
   // Buffers: in the kernel's own wasm memory (16-byte aligned, never grown) or plain arrays.
-  const sizes = [2 * P * d, d + (d & 1), 2 * P, 2 * P, 2 * d];   // xi, β, η, g, G (doubles; each a multiple of 2)
+  const sizes = [2 * P * d, d + (d & 1), 2 * P, 2 * P, 2 * d, 2 * P, 2, d + (d & 1)];   // xi, β, η, g, G, y, io, ∂/∂β (doubles; each a multiple of 2)
   let views: Float64Array[], exp: GlmExports | null = null;
   const offsets: number[] = [];
   if (mod !== null) {
-    let at = 0;
+    let at = DETMATH_BYTES;
     for (const s of sizes) { offsets.push(at); at += 8 * s; }
     const memory = new WebAssembly.Memory({ initial: Math.max(1, Math.ceil(at / 65536)) });
     exp = new WebAssembly.Instance(mod, { env: { memory } }).exports as unknown as GlmExports;
@@ -186,54 +235,67 @@ export function glmKernel(family: GlmFamily, x: ArrayLike<number>, y: ArrayLike<
   } else {
     views = sizes.map((s) => new Float64Array(s));
   }
-  const [xi, betaBuf, eta, g, gsum] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const [xi, betaBuf, eta, g, gsum, yBuf, io] = views as [Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array, Float64Array];
+  const gbOut = views[7]!.subarray(0, d);
   for (let i = 0; i < n; i++) for (let j = 0; j < d; j++) xi[2 * ((i >> 1) * d + j) + (i & 1)] = Number(x[i * d + j]);
-  const [oXi, oBeta, oEta, oG, oSum] = offsets;
+  yBuf.set(ys);
+  const [oXi, oBeta, oEta, oG, oSum, oY, oIo, oGb] = offsets;
+  const code = family === 'normal_id' ? 0 : family === 'bernoulli_logit' ? 1 : 2;   // wasm/glm.wat's vg
 
   const valueAndGradient = (beta: ArrayLike<number>, alpha: number, sigma: number, gBeta: Float64Array, gScalars: Float64Array): number => {
-    for (let j = 0; j < d; j++) betaBuf[j] = beta[j]!;
-    gsum.fill(0);
-    g[2 * P - 1] = 0;                      // the padding row of an odd n sends nothing
-    const invSigma = 1 / sigma;
+    // Copies by `set` and the per-call work in wasm: until V8 optimizes this closure (a short
+    // function now, so after many calls), every double it touches is allocated (see wasm/glm.wat's vg).
+    if (beta.length === d) betaBuf.set(beta);
+    else for (let j = 0; j < d; j++) betaBuf[j] = beta[j]!;
     let acc = 0, ga = 0;
-    for (let p0 = 0; p0 < P; p0 += block) {
-      const p1 = p0 + block < P ? p0 + block : P;
-      if (exp !== null) exp.eta(oXi!, oBeta!, oEta!, p0, p1, d, alpha);
-      else etaJs(xi, betaBuf, eta, p0, p1, d, alpha);
-      const end = 2 * p1 < n ? 2 * p1 : n;
-      if (family === 'bernoulli_logit') {
-        for (let i = 2 * p0; i < end; i++) {
-          const e = eta[i]!, a = e < 0 ? -e : e, ex = detExp(-a), l = detLog1p(ex);
-          const t = ys[i] === 1 ? -e : e;
-          acc -= (t > 0 ? t : 0) + l;       // −softplus(t), t = ∓η
-          const gi = ys[i]! - (e >= 0 ? 1 / (1 + ex) : ex / (1 + ex));
-          g[i] = gi;
-          ga += gi;
+    if (exp !== null) {
+      io[0] = alpha;                       // in through memory, like the results
+      io[1] = sigma;
+      exp.vg(code, oXi!, oBeta!, oEta!, oY!, oG!, oSum!, P, n, d, block, oIo!, oGb!);
+      gBeta.set(gbOut);
+      acc = io[0]!;
+      ga = io[1]!;
+    } else {
+      gsum.fill(0);
+      g[2 * P - 1] = 0;                    // the padding row of an odd n sends nothing
+      const invSigma = 1 / sigma;
+      for (let p0 = 0; p0 < P; p0 += block) {
+        const p1 = p0 + block < P ? p0 + block : P;
+        etaJs(xi, betaBuf, eta, p0, p1, d, alpha);
+        const end = 2 * p1 < n ? 2 * p1 : n;
+        if (family === 'bernoulli_logit') {
+          for (let i = 2 * p0; i < end; i++) {
+            const e = eta[i]!, a = e < 0 ? -e : e, ex = detExp(-a), l = detLog1p(ex);
+            const t = ys[i] === 1 ? -e : e;
+            acc -= (t > 0 ? t : 0) + l;       // −softplus(t), t = ∓η
+            const gi = ys[i]! - (e >= 0 ? 1 / (1 + ex) : ex / (1 + ex));
+            g[i] = gi;
+            ga += gi;
+          }
+        } else if (family === 'poisson_log') {
+          for (let i = 2 * p0; i < end; i++) {
+            const e = eta[i]!, ex = detExp(e), yi = ys[i]!;
+            acc += yi * e - ex;
+            const gi = yi - ex;
+            g[i] = gi;
+            ga += gi;
+          }
+        } else {
+          for (let i = 2 * p0; i < end; i++) {
+            const z = (ys[i]! - eta[i]!) * invSigma;
+            acc += z * z;
+            const gi = z * invSigma;
+            g[i] = gi;
+            ga += gi;
+          }
         }
-      } else if (family === 'poisson_log') {
-        for (let i = 2 * p0; i < end; i++) {
-          const e = eta[i]!, ex = detExp(e), yi = ys[i]!;
-          acc += yi * e - ex;
-          const gi = yi - ex;
-          g[i] = gi;
-          ga += gi;
-        }
-      } else {
-        for (let i = 2 * p0; i < end; i++) {
-          const z = (ys[i]! - eta[i]!) * invSigma;
-          acc += z * z;
-          const gi = z * invSigma;
-          g[i] = gi;
-          ga += gi;
-        }
+        xtgJs(xi, g, gsum, p0, p1, d);
       }
-      if (exp !== null) exp.xtg(oXi!, oG!, oSum!, p0, p1, d);
-      else xtgJs(xi, g, gsum, p0, p1, d);
+      for (let j = 0; j < d; j++) gBeta[j] = gsum[2 * j]! + gsum[2 * j + 1]!;
     }
-    for (let j = 0; j < d; j++) gBeta[j] = gsum[2 * j]! + gsum[2 * j + 1]!;
     gScalars[0] = ga;
     if (family === 'normal_id') {
-      gScalars[1] = (acc - n) * invSigma;
+      gScalars[1] = (acc - n) * (1 / sigma);
       return -0.5 * acc - n * (LOG_SQRT_2PI + detLog(sigma));
     }
     gScalars[1] = 0;

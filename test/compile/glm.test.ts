@@ -1,6 +1,7 @@
 // Fused GLM kernels (src/compile/glm.ts) and the compiler's rewrite to them (glm-fuse.ts):
 // - the WebAssembly and JavaScript paths give the same bits (value and every gradient entry) for
-//   each family at odd and even n and d, n = 1, d = 1, and sizes spanning several row blocks;
+//   each family at odd and even n and d, n = 1, d = 1, and sizes spanning several row blocks, and
+//   with η over every branch of the wasm exp/log1p (test/math/wasm-detmath.test.ts tests those alone);
 // - the kernel equals a direct double-precision evaluation of the definition to 1e-12 relative;
 // - a model written the ordinary way (Normal/Bernoulli/Poisson over α + X·β, y pinned) compiles
 //   to the fused op, and its log density and gradient equal the unfused compiled program's to
@@ -52,6 +53,30 @@ describe('glmKernel', () => {
         const vw = kw.valueAndGradient(beta, alpha, sigma, gw, sw), vj = kj.valueAndGradient(beta, alpha, sigma, gj, sj);
         expect([bits(vw), ...Array.from(gw, bits), ...Array.from(sw, bits)], `n = ${n}, d = ${d}`)
           .toEqual([bits(vj), ...Array.from(gj, bits), ...Array.from(sj, bits)]);
+      }
+    });
+
+    // η over every branch of the wasm exp/log1p (wasm/detmath.wat): the f64x2 fast paths, the
+    // log1p series (|η| > 4.85 for bernoulli_logit), pairs with a lane outside the fast domain
+    // (|η| > 707: scalar fallback), exp's overflow (poisson_log's value and gradient become ±∞ and
+    // NaN), and rows with η = ±0 (a zero row of X at α = ±0). Same bits, NaN compared as NaN.
+    it(`${family}: wasm and JavaScript give the same bits with η from 0 to beyond exp's overflow (4 scales × 2 α, n = 301, d = 3)`, () => {
+      const n = 301, d = 3;
+      const nanBits = (v: number) => (v !== v ? 'NaN' : bits(v));
+      for (const scale of [1, 9, 120, 1000]) {
+        for (const alpha0 of [0, -0.75]) {
+          const { x, y, beta } = data(family, n, d, scale);
+          for (let k = 0; k < x.length; k++) x[k]! *= scale;
+          for (const i of [0, 7, 150]) for (let j = 0; j < d; j++) x[i * d + j] = 0;   // η = α exactly
+          const alpha = alpha0 * (family === 'poisson_log' ? 1 : scale);
+          const kw = glmKernel(family, x, y, n, d, { wasm: true }), kj = glmKernel(family, x, y, n, d, { wasm: false });
+          const gw = new Float64Array(d), gj = new Float64Array(d), sw = new Float64Array(2), sj = new Float64Array(2);
+          const vw = kw.valueAndGradient(beta, alpha, 1.3, gw, sw), vj = kj.valueAndGradient(beta, alpha, 1.3, gj, sj);
+          expect([nanBits(vw), ...Array.from(gw, nanBits), ...Array.from(sw, nanBits)], `scale ${scale}, α ${alpha}`)
+            .toEqual([nanBits(vj), ...Array.from(gj, nanBits), ...Array.from(sj, nanBits)]);
+          if (scale === 1000 && family === 'poisson_log') expect(vj).toBe(-Infinity);   // the overflow case is reached
+          if (scale === 1) expect(Number.isFinite(vj)).toBe(true);
+        }
       }
     });
 
