@@ -298,6 +298,12 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * not a warning (see `distributions/joint/impute-missing.ts`).
    */
   readonly imputed?: readonly ImputedNode[];
+  /**
+   * Present when some discrete nodes could not be summed out and took Gibbs steps (per-chain
+   * runs): each node, its proposal and its acceptance rate after warm-up per chain (see
+   * `mcmc/nuts/stan/gibbs.ts`). Their draws are in `draws`.
+   */
+  readonly gibbs?: import('./stan/gibbs.js').GibbsInfo;
   /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
   readonly warnings: readonly SamplingWarning[];
   /** The `coords` option, checked (present only when given). */
