@@ -51,7 +51,7 @@ describe('windowedAdaptiveNuts with Gibbs steps on a latent count', () => {
   it('E[λ | y] matches the closed form within 4 MCSE', () => {
     const lam = fit.draws.lam!;
     const mean = (lam.data as Float64Array).reduce((s, v) => s + v, 0) / lam.size;
-    expect(Math.abs(mean - lamMean)).toBeLessThan(4 * (mcseMean(lam) as Tensor).item());
+    expect(Math.abs(mean - lamMean)).toBeLessThan(4 * Number((mcseMean(lam) as Tensor).item()));
   });
 });
 
