@@ -73,6 +73,7 @@ export function flatModel(fn: string, given: JointDistributionPinned<StructKind>
   const logProb = logProbOf(pinned);
   const bijector = pinned.defaultEventSpaceBijector();
   const names = pinned.unpinnedNames;
+  if (names.length === 0 && gibbs !== undefined) fail('range', fn, 'model', `model "${pinned.distribution.name}" has only discrete nodes left to sample (${gibbs.sites.map((g) => `\`${g.name}\``).join(', ')}); their Gibbs steps run beside NUTS, which needs at least one continuous node`, gibbs.sites.map((g) => g.name));
   if (names.length === 0) fail('range', fn, 'pins', `pin every node of model "${pinned.distribution.name}"; nothing is left to sample`, Object.keys(pinned.pins));
   const isRecord = pinned.distribution.structKind === 'record';
   const batch = pinned.batchShape as unknown;

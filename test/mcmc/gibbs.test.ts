@@ -6,8 +6,8 @@
 // thinned until they are nearly independent (ESS ≈ draws; the χ² and KS tests assume it), so the
 // file's false-failure rate is below 1e-3 (6 tests). ~15 s.
 import { describe, expect, it } from 'vitest';
-import { add, mul, type Tensor } from '../../src/index.js';
-import { Bernoulli, Gamma, Independent, JointDistributionNamed, Normal, Poisson, Sample, compileLogDensity } from '../../distributions/index.js';
+import { add, gather, mul, type Tensor } from '../../src/index.js';
+import { Bernoulli, Categorical, Gamma, Independent, JointDistributionNamed, Normal, Poisson, Sample, compileLogDensity } from '../../distributions/index.js';
 import { inferDiscrete, mcseMean, windowedAdaptiveNuts } from '../../mcmc/index.js';
 import { chiSquareMergedPValue, ksTwoSamplePValue } from '../stats.js';
 
@@ -132,6 +132,21 @@ describe('errors', () => {
   it('a compiled log density names the node and the sampler that can take it', () => {
     expect(() => compileLogDensity(latentCount, { pins })).toThrow(RangeError);
     expect(() => compileLogDensity(latentCount, { pins })).toThrow(/compileLogDensity: .*`n` \(its support is not finite or not known in advance\).*windowedAdaptiveNuts/);
+  });
+  it('a model with only discrete nodes left says Gibbs steps need a continuous node', () => {
+    const counts = new JointDistributionNamed({ n: new Poisson({ rate: 3 }), y: ({ n }: { n: Tensor }) => new Normal({ loc: n, scale: 1 }) });
+    expect(() => windowedAdaptiveNuts(counts, { pins: { y: 2 }, seed: 0 })).toThrow(/only discrete nodes left to sample \(`n`\).*at least one continuous node/);
+  });
+  it('a discrete value used as a gather index is caught by the compile check: the run uses the tape and says why', () => {
+    const mix = new JointDistributionNamed({
+      mu: new Independent({ distribution: new Normal({ loc: [-2, 2], scale: 1 }), reinterpretedBatchNdims: 1 }),
+      z: new Sample({ distribution: new Categorical({ probs: [0.5, 0.5], enumerate: false }), sampleShape: 2 }),
+      y: ({ mu, z }: { mu: Tensor; z: Tensor }) => new Independent({ distribution: new Normal({ loc: gather(mu, z), scale: 1 }), reinterpretedBatchNdims: 1 }),
+    });
+    const r = windowedAdaptiveNuts(mix, { pins: { y: [-2, 2] }, seed: 0, nChains: 1, nDraws: 3, numAdaptationSteps: 3 });
+    expect(r.compiled).toBe(false);
+    expect(r.compileReason).toMatch(/an index of `gather`/);
+    expect(r.draws.z!.dtype).toBe('int32');
   });
   it('unknown options are still errors', () => {
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, gibbs: true } as never)).toThrow(/gibbs/);

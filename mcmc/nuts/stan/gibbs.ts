@@ -104,7 +104,7 @@ export function gibbsFlatTarget(fn: string, m: FlatModel, compile: boolean): Com
     const v1 = target.logDensityGradient(x2, g1), v2 = tape(d2).logDensityGradient(x2, g2);
     const close = (a: number, b: number) => Object.is(a, b) || Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b)) || (Number.isNaN(a) && Number.isNaN(b));
     if (!close(v1, v2) || g1.some((g, k) => !close(g, g2[k]!))) {
-      throw new UntraceableError(`${fn}: model "${m.pinned.distribution.name}": the compiled log density differs from the tape's at other discrete values, so the model reads a value in JavaScript where the tracer cannot see it; write it with tensor ops, or keep it on the tape (\`compile: false\`)`);
+      throw new UntraceableError(`${fn}: model "${m.pinned.distribution.name}": the compiled log density differs from the tape's at other discrete values, so the model uses a discrete node's value where the compiler takes it as a constant (an index of \`gather\`, or a value read in JavaScript); the run uses the tape (select with \`where\` or one-hot arithmetic to compile it)`);
     }
     discrete.set(plan.placeholder);
     return { target, discrete };
