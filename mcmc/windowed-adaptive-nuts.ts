@@ -75,6 +75,13 @@ export type {
  * aborted run's `partial`) continues the chains from there, and the pieces joined along the draws
  * axis are the run done in one go, bit for bit — in process or on `cores`.
  *
+ * Discrete nodes with a finite support are summed out of the density (`distributions/enumerate/`).
+ * A discrete node that cannot be (no finite support, over 4096 values, or `enumerate: false`)
+ * takes Gibbs steps with per-chain adaptation: each transition is NUTS on the continuous nodes,
+ * then a Metropolis-within-Gibbs sweep over the discrete ones (`mcmc/nuts/stan/gibbs.ts`); their
+ * draws are in `draws`, and the result's `gibbs` lists them with their acceptance rates. The
+ * pooled engine, `cores` above 1 and `previous` refuse such a model by name.
+ *
  * NaN in a pinned value marks missing values: node `y`'s become the latent node `y_missing`,
  * sampled with the others and returned in `draws`, and the result's `imputed` says so (see
  * `experimentalPin`).

@@ -14,8 +14,9 @@
  * between elements, since the acceptance ratio is computed from the whole joint density.
  * Proposals: for a finite support of at most {@link UNIFORM_MAX} values, uniformly among the other
  * values (NumPyro's `DiscreteHMCGibbs` rule, a symmetric proposal); for an unbounded or larger
- * support, a symmetric random walk on the integers, a step uniform on {±1, …, ±{@link RW_STEP}},
- * a value outside the support having log density −∞ and so being rejected.
+ * support, a symmetric random walk on the integers, a step uniform on {±1, …, ±K} (K starts at
+ * {@link RW_STEP} and is tuned in warm-up: `mcmc/nuts/stan/gibbs.ts`), a value outside the support
+ * having log density −∞ (or NaN) and so being rejected.
  */
 import { fail } from '../../src/checks.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
@@ -30,7 +31,7 @@ import { MAX_SUPPORT } from './enumerate.js';
 
 /** Finite supports up to this many values get uniform proposals among the other values; larger ones a random walk. */
 export const UNIFORM_MAX = 64;
-/** The random walk's largest step: a step is uniform on {−RW_STEP, …, −1, 1, …, RW_STEP} (2: a posterior a few counts wide is crossed in a few steps, and a step of 2 still crosses parity-restricted modes). */
+/** The random walk's largest step before warm-up tunes it: a step is uniform on {−K, …, −1, 1, …, K} (2: a step of 2 still crosses parity-restricted modes). */
 export const RW_STEP = 2;
 
 /** One discrete node sampled by Gibbs steps. */

@@ -4,7 +4,7 @@
 // Statistical checks use fixed seeds. Each rejects at p < 1e-4 (χ², two-sample KS) or at
 // |z| > 4 (a mean against its closed form, z = error / MCSE: 6.3e-5 two-sided), and runs on draws
 // thinned until they are nearly independent (ESS ≈ draws; the χ² and KS tests assume it), so the
-// file's false-failure rate is below 1e-3 (6 tests). ~15 s.
+// file's false-failure rate is below 1e-3 (7 tests). ~15 s.
 import { describe, expect, it } from 'vitest';
 import { add, gather, mul, type Tensor } from '../../src/index.js';
 import { Bernoulli, Categorical, Gamma, Independent, JointDistributionNamed, Normal, Poisson, Sample, compileLogDensity } from '../../distributions/index.js';
@@ -52,6 +52,25 @@ describe('windowedAdaptiveNuts with Gibbs steps on a latent count', () => {
     const lam = fit.draws.lam!;
     const mean = (lam.data as Float64Array).reduce((s, v) => s + v, 0) / lam.size;
     expect(Math.abs(mean - lamMean)).toBeLessThan(4 * Number((mcseMean(lam) as Tensor).item()));
+  });
+});
+
+describe('a large count: the random walk\'s step is tuned in warm-up', () => {
+  // n ~ Poisson(1000), y ~ N(n, 20), y = 1050: p(n | y) ∝ Pois(n; 1000) N(1050; n, 20), sd ≈ 17 counts.
+  const big = new JointDistributionNamed({
+    m: new Normal({ loc: 0, scale: 1 }),
+    n: new Poisson({ rate: 1000 }),
+    y: ({ n }: { n: Tensor }) => new Normal({ loc: n, scale: 20 }),
+  });
+  const logw = Array.from({ length: 800 }, (_, k) => { const n = 650 + k; return n * Math.log(1000) - lgammaInt(n + 1) - ((1050 - n) / 20) ** 2 / 2; });
+  const top = Math.max(...logw), w = logw.map((v) => Math.exp(v - top)), total = w.reduce((s, v) => s + v, 0);
+  const exactMean = w.reduce((s, v, k) => s + (v / total) * (650 + k), 0);
+  const fit = windowedAdaptiveNuts(big, { pins: { y: 1050 }, seed: 2, nChains: 4, nDraws: 500, numAdaptationSteps: 500 });
+
+  it('K grows from 2 to the posterior\'s scale, and E[n | y] matches the closed form within 4 MCSE', () => {
+    for (const k of fit.gibbs!.nodes[0]!.maxStep!) expect(k).toBeGreaterThan(10);
+    const n = fit.draws.n!, mean = (n.data as Float64Array).reduce((s, v) => s + v, 0) / n.size;
+    expect(Math.abs(mean - exactMean)).toBeLessThan(4 * Number((mcseMean(n) as Tensor).item()));
   });
 });
 

@@ -14,10 +14,17 @@
  * the tracer cannot follow runs on the tape, as the continuous-only path does.
  *
  * The sweep visits every site in model order and every unit (element) in row-major order: a
- * proposal d′ (uniform among the other support values, or d ± 1…{@link RW_STEP}), accepted with
+ * proposal d′ (uniform among the other support values, or d ± 1…K), accepted with
  * probability min(1, π(u, d′)/π(u, d)) (both proposals are symmetric). A proposal whose log density
  * is −∞, NaN or throws (other than a programming error) is rejected. Each evaluation recomputes
  * the whole log density (no per-term caching), so a sweep over N units costs N evaluations.
+ *
+ * The random walk's largest step K starts at {@link RW_STEP} and is tuned per chain and site
+ * during warm-up, PyMC's `Metropolis` rule: every {@link TUNE_INTERVAL} warm-up transitions a
+ * scale is multiplied by 0.5, 0.9, 1, 1.1, 2 or 10 as the acceptance rate of that interval is below
+ * 0.05, 0.2, in [0.2, 0.5], above 0.5, 0.75 or 0.95, and K = max(1, round(scale)); it is fixed after
+ * warm-up (so the sampling phase is a Markov chain with one symmetric proposal), and depends only
+ * on the chain's own moves.
  *
  * Randomness: chain c's discrete moves use the key `g_c = foldIn(key_c, GIBBS_STREAM)`
  * (key_c = `foldIn(seed, c)`, the chain's NUTS key): its stream 0 for the start (a draw of the
@@ -43,6 +50,9 @@ import { ChainRandom } from './nuts-chain.js';
 
 /** The word folded into a chain's key for its discrete moves (ASCII "gibb", below 2^31: far from any transition index). */
 export const GIBBS_STREAM = 0x67696262 & 0x7fffffff;
+
+/** Warm-up transitions between two tunings of a random walk's step. */
+export const TUNE_INTERVAL = 50;
 
 /** The flat target of the continuous block, with the discrete values it is evaluated at. */
 export interface GibbsTarget {
@@ -140,6 +150,10 @@ export interface GibbsChain {
   /** Per site: proposals made and accepted after warm-up. */
   readonly proposed: Float64Array;
   readonly accepted: Float64Array;
+  /** Per site: the random walk's step scale (K = max(1, round(scale))), and the current warm-up interval's proposals and acceptances. */
+  readonly scale: Float64Array;
+  readonly tuneProposed: Float64Array;
+  readonly tuneAccepted: Float64Array;
 }
 
 /** Per-site acceptance rates of a run, by chain. */
@@ -155,6 +169,8 @@ export interface GibbsInfo {
     readonly units: number;
     /** Accepted / proposed after warm-up, per chain run. */
     readonly acceptRate: readonly number[];
+    /** A random walk's largest step K after warm-up, per chain run (undefined for uniform proposals). */
+    readonly maxStep?: readonly number[];
   }[];
 }
 
@@ -180,7 +196,10 @@ export class GibbsSweeps {
     this.keys.push(key);
     this.rngs.push(new ChainRandom(key, this.modes));
     const n = this.plan.sites.length;
-    this.chains.push({ values: this.plan.placeholder.slice(), proposed: new Float64Array(n), accepted: new Float64Array(n) });
+    this.chains.push({
+      values: this.plan.placeholder.slice(), proposed: new Float64Array(n), accepted: new Float64Array(n),
+      scale: new Float64Array(n).fill(RW_STEP), tuneProposed: new Float64Array(n), tuneAccepted: new Float64Array(n),
+    });
   }
 
   /** Makes chain j's values the target's. */
@@ -214,10 +233,13 @@ export class GibbsSweeps {
 
   /**
    * Chain j's sweep at transition t over the discrete block, the continuous point `q` fixed, from
-   * log density `lp` there (with the chain's current values loaded). Returns the log density after
-   * the sweep; `changed` says whether any value moved (the NUTS chain's cached gradient is then stale).
+   * log density `lp` there (with the chain's current values loaded), `numWarmup` transitions being
+   * warm-up (random-walk steps are tuned then; acceptance is counted after). Returns the log
+   * density after the sweep; `changed` says whether any value moved (the NUTS chain's cached
+   * gradient is then stale).
    */
-  sweep(j: number, t: number, q: Float64Array, lp: number, count: boolean): { lp: number; changed: boolean } {
+  sweep(j: number, t: number, q: Float64Array, lp: number, numWarmup: number): { lp: number; changed: boolean } {
+    const count = t >= numWarmup;
     const rng = this.rngs[j]!, chain = this.chains[j]!, d = this.t.discrete, target = this.t.target, saved = this.saved;
     rng.begin(t + 1);
     let changed = false;
@@ -236,8 +258,8 @@ export class GibbsSweeps {
           if (pick >= cur) pick++;
           for (let k = 0; k < w; k++) d[at + k] = support[pick * w + k]!;
         } else {
-          const r = Math.floor(rng.uniform() * 2 * RW_STEP);
-          d[at] = saved[0]! + (r < RW_STEP ? r - RW_STEP : r - RW_STEP + 1);
+          const K = Math.max(1, Math.round(chain.scale[i]!)), r = Math.floor(rng.uniform() * 2 * K);
+          d[at] = saved[0]! + (r < K ? r - K : r - K + 1);
         }
         const logU = Math.log(rng.uniform());
         let lpNew: number;
@@ -246,16 +268,25 @@ export class GibbsSweeps {
           lpNew = -Infinity;
         }
         if (count) chain.proposed[i]!++;
+        else chain.tuneProposed[i]!++;
         if (lpNew > -Infinity && logU < lpNew - lp) {
           lp = lpNew;
           changed = true;
           if (count) chain.accepted[i]!++;
+          else chain.tuneAccepted[i]!++;
         } else {
           for (let k = 0; k < w; k++) d[at + k] = saved[k]!;
         }
       }
     });
     chain.values.set(d);
+    if (!count && (t + 1) % TUNE_INTERVAL === 0) {
+      this.plan.sites.forEach((s, i) => {
+        if (s.proposal === 'random-walk' && chain.tuneProposed[i]! > 0) chain.scale[i] = chain.scale[i]! * tuneFactor(chain.tuneAccepted[i]! / chain.tuneProposed[i]!);
+        chain.tuneProposed[i] = 0;
+        chain.tuneAccepted[i] = 0;
+      });
+    }
     return { lp, changed };
   }
 
@@ -265,12 +296,18 @@ export class GibbsSweeps {
       nodes: this.plan.sites.map((s, i) => ({
         name: s.name, proposal: s.proposal, reason: s.reason, units: s.units,
         acceptRate: this.chains.map((c) => (c.proposed[i]! > 0 ? c.accepted[i]! / c.proposed[i]! : Number.NaN)),
+        ...(s.proposal === 'random-walk' ? { maxStep: this.chains.map((c) => Math.max(1, Math.round(c.scale[i]!))) } : {}),
       })),
     };
   }
 
   /** The sites' total size. */
   get size(): number { return this.plan.size; }
+}
+
+/** PyMC's `tune` factor for a Metropolis scale from an interval's acceptance rate. */
+function tuneFactor(rate: number): number {
+  return rate < 0.05 ? 0.5 : rate < 0.2 ? 0.9 : rate > 0.95 ? 10 : rate > 0.75 ? 2 : rate > 0.5 ? 1.1 : 1;
 }
 
 function sameRow(a: Float64Array, ai: number, b: Float64Array, bi: number, w: number): boolean {

@@ -274,7 +274,7 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
         chain.transition();
         if (gibbs !== undefined) {
           // The discrete half of the compound kernel; the chain's cached gradient is stale once a value moved.
-          if (gibbs.sweep(j, t, chain.q, chain.lp, t >= numWarmup).changed) chain.setPosition(chain.q);
+          if (gibbs.sweep(j, t, chain.q, chain.lp, numWarmup).changed) chain.setPosition(chain.q);
         }
         if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
         if (keep) {
