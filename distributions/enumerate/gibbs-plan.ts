@@ -112,6 +112,9 @@ export function gibbsPlan(fn: string, given: JointDistributionPinned<StructKind>
 /**
  * The error for a model with Gibbs sites reached by a caller that cannot sample them (compiled
  * log densities, optimisers, the pooled engine, workers).
+ * @example
+ * gibbsUnsupported('compileLogDensity', plan, 'sample it with windowedAdaptiveNuts');
+ * // RangeError: compileLogDensity: `model` model "M" has discrete node(s) that cannot be summed out: `n` (its support is not finite …); sample it with …
  */
 export function gibbsUnsupported(fn: string, plan: GibbsPlan, how: string): never {
   const list = plan.sites.map((s) => `\`${s.name}\` (${s.reason})`).join(', ');

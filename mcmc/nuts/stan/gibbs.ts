@@ -174,7 +174,15 @@ export interface GibbsInfo {
   }[];
 }
 
-/** The compound kernel's discrete half for all chains of a run, over one shared {@link GibbsTarget}. */
+/**
+ * The compound kernel's discrete half for all chains of a run, over one shared {@link GibbsTarget}
+ * (chains take turns: `load(j)` puts chain j's values into the target before its transition).
+ * @example
+ * const sweeps = new GibbsSweeps(FN, m, gibbsFlatTarget(FN, m, true).value, getModes());
+ * sweeps.addChain(chainKey);                                  // chain 0
+ * sweeps.initDiscrete(0, 0);                                  // its values from the prior
+ * const { lp, changed } = sweeps.sweep(0, t, q, lpAtQ, numWarmup);
+ */
 export class GibbsSweeps {
   readonly chains: GibbsChain[] = [];
   private readonly rngs: ChainRandom[] = [];
