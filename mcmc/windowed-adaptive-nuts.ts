@@ -9,7 +9,7 @@ import { checkBoolean, checkFunction, checkNonNegativeInteger, checkOneOf, check
 import { sanitizeSeed } from '../src/samplers/seeds.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import { pinModel } from '../distributions/compile-log-density.js';
-import { flatModel } from '../distributions/joint/flat-model.js';
+import { flatModel, type FlatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { StructKind } from '../distributions/joint/values.js';
 import { checkResume, perChainNuts, resumeSeed } from './nuts/stan/windowed.js';
@@ -74,6 +74,13 @@ export type {
  * A per-chain run returns `resume`, each chain's state (plain data); `previous: result` (or an
  * aborted run's `partial`) continues the chains from there, and the pieces joined along the draws
  * axis are the run done in one go, bit for bit — in process or on `cores`.
+ *
+ * Discrete nodes with a finite support are summed out of the density (`distributions/enumerate/`).
+ * A discrete node that cannot be (no finite support, over 4096 values, or `enumerate: false`)
+ * takes Gibbs steps with per-chain adaptation: each transition is NUTS on the continuous nodes,
+ * then a Metropolis-within-Gibbs sweep over the discrete ones (`mcmc/nuts/stan/gibbs.ts`); their
+ * draws are in `draws`, and the result's `gibbs` lists them with their acceptance rates. The
+ * pooled engine, `cores` above 1 and `previous` refuse such a model by name.
  *
  * NaN in a pinned value marks missing values: node `y`'s become the latent node `y_missing`,
  * sampled with the others and returned in `draws`, and the result's `imputed` says so (see
@@ -173,7 +180,11 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
 
   const seed = resume === undefined ? sanitizeSeed(o.seed) : resumeSeed(resume);
   const pinned = pinModel<K>(FN, model, o.pins);
-  const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>);
+  // Discrete nodes that cannot be summed out take Gibbs steps in the per-chain engine (mcmc/nuts/stan/gibbs.ts).
+  const m = flatModel(FN, pinned as JointDistributionPinned<StructKind>, {
+    gibbs: adaptation === 'per-chain',
+    gibbsHow: "the pooled engine has no discrete steps: sample with adaptation: 'per-chain' (the default), which gives them Gibbs steps",
+  });
   const carried = (o.previous ?? {}) as { coords?: unknown; dims?: unknown };   // a continued run keeps its labels unless given
   const [coords, dims] = [o.coords ?? carried.coords, o.dims ?? carried.dims];
   // Before sampling, so a typo costs no run (and a run without them computes nothing).
@@ -191,7 +202,7 @@ export function* windowedAdaptiveNutsSteps<K extends StructKind>(
     display?.end();
   }
   const first = resume === undefined ? 0 : Math.min(...resume.chains.map((st) => st.transition));   // a continued run's warm-up draws are those left
-  const done = withImputed(warnHooks, m.pinned.distribution, withDeterministics(m, run, { seed, ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }) }));
+  const done = withImputed(warnHooks, m.pinned.distribution, withDeterministics(withoutGibbsPins(m), run, { seed, ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }) }));
   if (labels.dims !== undefined) checkCoordsDims(FN, labels.coords, labels.dims, resultShapes(m.pinned, done.draws, done.deterministics));   // the derived values' shapes are known now
   return withWarnings(warnHooks, { ...done, ...(labels.coords === undefined ? {} : { coords: labels.coords }), ...(labels.dims === undefined ? {} : { dims: labels.dims }) }, { maxTreeDepth: o.maxTreeDepth ?? resume?.maxTreeDepth ?? 10, warmupDraws: discardTuning ? 0 : Math.max(0, n - first) });
 }
@@ -216,6 +227,14 @@ function resultShapes(pinned: JointDistributionPinned<StructKind>, draws: unknow
   const parts = Array.isArray(draws) ? pinned.unpinnedNames.map((n, j) => [n, (draws as Tensor[])[j]] as const) : Object.entries(draws as Record<string, Tensor>);
   for (const [name, t] of [...parts, ...Object.entries(deterministics ?? {})]) if (t !== undefined) shapes.set(name, t.shape.slice(2));
   return shapes;
+}
+
+/** The flat model with its Gibbs sites unpinned again (their values are in the draws), for the derived values. */
+function withoutGibbsPins(m: FlatModel): FlatModel {
+  if (m.gibbs === undefined) return m;
+  const sites = new Set(m.gibbs.sites.map((s) => s.name));
+  const pins = Object.fromEntries(Object.entries(m.pinned.pins).filter(([k]) => !sites.has(k)));
+  return { ...m, pinned: m.pinned.distribution.experimentalPin(pins) };
 }
 
 /** The result with `imputed` (pins with NaN: see `impute-missing.ts`), printed as a note with `warn: true`. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
-import { compileLogDensity, deterministic, HalfCauchy, HalfNormal, Independent, JointDistributionNamed, Normal, Gamma, Sample } from '../distributions/index.js';
+import { compileLogDensity, deterministic, HalfCauchy, HalfNormal, Independent, JointDistributionNamed, Normal, Gamma, Poisson, Sample } from '../distributions/index.js';
 import { inferenceData } from '../cli/report/index.js';
 import { summary, windowedAdaptiveNuts } from '../mcmc/index.js';
 import { add, jit, mul, square, sum, tensor, valueAndGrad, type Tensor } from '../src/index.js';
@@ -72,6 +72,19 @@ describe('README tour', () => {
     expect(u[1]).toBe(1);
     const f = jit((x: Tensor) => sum(square(x)));
     expect(f([1, 2, 3]).item()).toBe(14);
+  });
+
+  it('a latent count takes Gibbs steps (the discrete-latent block), as written', () => {
+    const latentCount = new JointDistributionNamed({
+      lam: new Gamma({ concentration: 2, rate: 1 }),
+      n: new Poisson({ rate: 5 }),
+      y: ({ lam, n }: { lam: Tensor; n: Tensor }) => new Poisson({ rate: mul(lam, n) }),
+    });
+    const run = windowedAdaptiveNuts(latentCount, { pins: { y: 7 }, seed: 0 });
+    expect(run.gibbs!.nodes.map((g) => [g.name, g.proposal])).toEqual([['n', 'random-walk']]);
+    expect(run.draws.n!.shape).toEqual([1000, 4]);
+    expect(Array.from(run.draws.n!.data as Float64Array).every((v) => Number.isInteger(v) && v >= 1)).toBe(true);
+    expect(summary(run.draws).rows.map((r) => r.name)).toEqual(['lam', 'n']);
   });
 
   it('coords and dims (the InferenceData block), as written', () => {

@@ -10,6 +10,7 @@ import { reshape } from '../../src/tensor/ops/shape.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { eliminate, enumerationPlan, type EnumerationPlan } from '../enumerate/enumerate.js';
+import { gibbsPlan, gibbsUnsupported, type GibbsPlan } from '../enumerate/gibbs-plan.js';
 import type { DefaultJointBijector } from './default-joint-bijector.js';
 import type { JointDistributionPinned } from './joint-distribution-pinned.js';
 import type { StructKind } from './values.js';
@@ -38,6 +39,13 @@ export interface FlatModel {
    * absent when there are none. `pinned` is then `enumeration.pinned` (the sites pinned to placeholders).
    */
   readonly enumeration?: EnumerationPlan;
+  /**
+   * The discrete nodes that cannot be summed out, sampled by Gibbs steps (`distributions/enumerate/gibbs-plan.ts`);
+   * present only with the option `gibbs: true`. `pinned` then has them pinned to placeholders.
+   */
+  readonly gibbs?: GibbsPlan;
+  /** With `gibbs`: the target with the Gibbs sites at `discrete` (one tensor per site) instead of their placeholders. */
+  gibbsTarget?(discrete: readonly Tensor[], ...flat: Tensor[]): Tensor;
   /** False when `target` leaves out the log-Jacobian (`lp(f(u))` alone: the optimisers' `jacobian: false`); absent or true otherwise. */
   readonly jacobian?: boolean;
 }
@@ -45,16 +53,27 @@ export interface FlatModel {
 export interface FlatModelOptions {
   /** Include log|det ∂f/∂u| in `target` (default true; `false` is Stan's `jacobian=0` for optimisation). */
   readonly jacobian?: boolean;
+  /**
+   * Allow discrete nodes that cannot be enumerated (they become `gibbs` sites); otherwise such a
+   * node is a RangeError naming it and `gibbsHow` (what the caller can do instead).
+   */
+  readonly gibbs?: boolean;
+  readonly gibbsHow?: string;
 }
 
 export function flatModel(fn: string, given: JointDistributionPinned<StructKind>, options: FlatModelOptions = {}): FlatModel {
   const jacobian = options.jacobian !== false;
+  // Discrete nodes that cannot be summed out are pinned to placeholders (Gibbs steps sample them), or an error.
+  const gibbs = gibbsPlan(fn, given);
+  if (gibbs !== undefined && options.gibbs !== true) gibbsUnsupported(fn, gibbs, options.gibbsHow ?? "sample it with windowedAdaptiveNuts (adaptation: 'per-chain'), which gives such nodes Gibbs steps");
   // Unpinned discrete nodes are summed out: the samplers see the continuous ones only.
-  const enumeration = enumerationPlan(fn, given);
-  const pinned = enumeration?.pinned ?? given;
-  const logProb = enumeration === undefined ? (x: unknown) => pinned.unnormalizedLogProb(x as never) : (x: unknown) => eliminate(fn, enumeration, x as never);
+  const enumeration = enumerationPlan(fn, gibbs?.pinned ?? given);
+  const pinned = enumeration?.pinned ?? gibbs?.pinned ?? given;
+  const logProbOf = (p: JointDistributionPinned<StructKind>) => (enumeration === undefined ? (x: unknown) => p.unnormalizedLogProb(x as never) : (x: unknown) => eliminate(fn, { ...enumeration, pinned: p }, x as never));
+  const logProb = logProbOf(pinned);
   const bijector = pinned.defaultEventSpaceBijector();
   const names = pinned.unpinnedNames;
+  if (names.length === 0 && gibbs !== undefined) fail('range', fn, 'model', `model "${pinned.distribution.name}" has only discrete nodes left to sample (${gibbs.sites.map((g) => `\`${g.name}\``).join(', ')}); their Gibbs steps run beside NUTS, which needs at least one continuous node`, gibbs.sites.map((g) => g.name));
   if (names.length === 0) fail('range', fn, 'pins', `pin every node of model "${pinned.distribution.name}"; nothing is left to sample`, Object.keys(pinned.pins));
   const isRecord = pinned.distribution.structKind === 'record';
   const batch = pinned.batchShape as unknown;
@@ -81,5 +100,15 @@ export function flatModel(fn: string, given: JointDistributionPinned<StructKind>
     },
     ...(jacobian ? {} : { jacobian: false }),
     ...(enumeration === undefined ? {} : { enumeration }),
+    ...(gibbs === undefined ? {} : {
+      gibbs,
+      gibbsTarget: (discrete: readonly Tensor[], ...flat: Tensor[]) => {
+        // The same model with the sites at these values: its bijector too (a continuous node may depend on a discrete one).
+        const p = pinned.distribution.experimentalPin({ ...pinned.pins, ...gibbs.pins(discrete) });
+        const [x, ldj] = p.defaultEventSpaceBijector().forwardAndLogDetJacobian(struct(unflatten(flat)));
+        const lp = logProbOf(p)(x);
+        return jacobian ? add(lp, ldj) : lp;
+      },
+    }),
   };
 }

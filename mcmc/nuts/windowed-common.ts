@@ -299,6 +299,12 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * not a warning (see `distributions/joint/impute-missing.ts`).
    */
   readonly imputed?: readonly ImputedNode[];
+  /**
+   * Present when some discrete nodes could not be summed out and took Gibbs steps (per-chain
+   * runs): each node, its proposal and its acceptance rate after warm-up per chain (see
+   * `mcmc/nuts/stan/gibbs.ts`). Their draws are in `draws`.
+   */
+  readonly gibbs?: import('./stan/gibbs.js').GibbsInfo;
   /** What the run should warn about (`samplingWarnings`: R-hat, ESS, divergences, tree depth, E-BFMI, chains that disagree); `[]` when healthy. */
   readonly warnings: readonly SamplingWarning[];
   /** The `coords` option, checked (present only when given). */
@@ -333,13 +339,14 @@ export function constrainDraws<K extends StructKind>(m: FlatModel, constrain: Fl
  * The result with the model's derived values (`deterministic`) added, per draw, when it has any.
  * A model whose discrete nodes were summed out computes them with those nodes drawn back by
  * `inferDiscrete` from `seed` (chain c's keys `chains[c]`'s), not with the placeholders the
- * sampler's target pinned them to.
+ * sampler's target pinned them to (not yet beside Gibbs nodes).
  */
 export function withDeterministics<R extends Omit<WindowedAdaptiveNutsResult<StructKind, WindowedTrace | Trace>, 'warnings'>>(
   m: FlatModel, result: R, discrete?: { readonly seed: Seed; readonly chains?: readonly number[] },
 ): R {
   if (m.pinned.distribution.deterministicNames.length === 0) return result;
-  if (m.enumeration === undefined) return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
+  // (With Gibbs nodes too, their draws are in `draws` and inferDiscrete does not take such a model: the enumerated ones stay placeholders.)
+  if (m.enumeration === undefined || m.gibbs !== undefined) return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
   const model = m.enumeration.original;
   const all = inferDiscrete(model, result.draws as never, { seed: discrete?.seed, ...(discrete?.chains === undefined ? {} : { chains: discrete.chains }) });
   return { ...result, deterministics: computeDeterministics(model, all) };

@@ -35,6 +35,7 @@ import type { DualAveragingSettings } from '../dual-averaging.js';
 import { errorMessage, isProgrammingError, RejectionLog } from '../../internal/rejections.js';
 import { StanWarmup, type WarmupState } from './warmup.js';
 import { INIT_ATTEMPTS } from '../../internal/init.js';
+import type { GibbsSweeps } from './gibbs.js';
 
 export interface PerChainSettings {
   readonly fn: string;
@@ -73,6 +74,11 @@ export interface PerChainSettings {
    * run then takes the rest of warm-up and keeps `nDraws` more draws after it (see {@link runPlan}).
    */
   readonly from?: readonly ChainState[];
+  /**
+   * The discrete block of a compound kernel (`gibbs.ts`): after each chain's NUTS transition, a
+   * Metropolis-within-Gibbs sweep over the discrete values, which the target reads. Not with `from`.
+   */
+  readonly gibbs?: GibbsSweeps;
 }
 
 /**
@@ -118,6 +124,8 @@ export interface ChainDraws {
   readonly acceptStat: Float64Array;
   readonly energy: Float64Array;
   readonly lp: Float64Array;
+  /** With Gibbs steps: the discrete values, row-major `[numResults, size]` (flat in site order). */
+  readonly discrete?: Float64Array;
   /** 1 when the draw differs from the previous point. */
   readonly moved: Uint8Array;
   /** Proposals rejected (a log density that threw or was not finite) in the draw's transition and the step-size heuristic just before it. */
@@ -159,8 +167,9 @@ export function runPlan(s: Pick<PerChainSettings, 'numWarmup' | 'nDraws' | 'thin
   return { first, end: numWarmup + transitionsFor(before + s.nDraws, thin), kept: (s.discardTuning ? 0 : Math.max(0, numWarmup - first)) + s.nDraws };
 }
 
-function allocDraws(n: number, dim: number): ChainDraws {
+function allocDraws(n: number, dim: number, discrete = 0): ChainDraws {
   return {
+    ...(discrete > 0 ? { discrete: new Float64Array(n * discrete) } : {}),
     q: new Float64Array(n * dim), stepSize: new Float64Array(n), nSteps: new Int32Array(n), treeDepth: new Int32Array(n),
     diverging: new Uint8Array(n), acceptStat: new Float64Array(n), energy: new Float64Array(n), lp: new Float64Array(n), moved: new Uint8Array(n),
     rejections: new Int32Array(n),
@@ -220,9 +229,13 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
   // Checked before allocating: each chain keeps kept × dim doubles.
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   const log = new RejectionLog();
+  const gibbs = s.gibbs;
+  if (gibbs !== undefined && s.from !== undefined) fail('range', s.fn, 'previous', 'cannot continue a run with Gibbs steps on discrete nodes (their values are not part of the saved state)', s.from);
   let now = -1;                  // the transition under way (−1: the first step-size heuristic)
   const runs = s.chains.map((c, j) => {
-    const rng = new ChainRandom(new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []), s.modes);
+    const chainKey = new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []);
+    const rng = new ChainRandom(chainKey, s.modes);
+    gibbs?.addChain(chainKey);
     const chain = new NutsChain(f, dim, rng, {
       maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric,
       onReject: (threw, error, lp, q) => log.record(c, now, now < numWarmup, threw, error, lp, q),
@@ -233,14 +246,15 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
     else {
       rng.begin(0);
       let x0 = s.init?.(c);
-      if (x0 === undefined) x0 = uniformInit(s, chain, c);
+      if (gibbs !== undefined) x0 = gibbsInit(s, gibbs, chain, c, j, x0);
+      else if (x0 === undefined) x0 = uniformInit(s, chain, c);
       else if (tryPosition(chain, x0) !== undefined) fail('range', s.fn, 'currentState', `gives chain ${c} a start where ${s.whyNotFinite(x0)}`, x0);
       if (s.initInvMetric !== undefined) setInvMetric(chain, s.initInvMetric, s.fn);
       chain.stepSize = s.initStepSize;
       warmup.begin(chain);
       chain.initStepSize(s.fn);
     }
-    const draws = allocDraws(kept, dim), pending = from?.pending;
+    const draws = allocDraws(kept, dim, gibbs?.size ?? 0), pending = from?.pending;
     if (pending !== undefined) copyDraws(pending, 0, pending.stepSize.length, draws, 0, dim);
     return { c, chain, warmup, draws, from: from?.transition ?? first, pending: pending?.stepSize.length ?? 0 };
   });
@@ -256,9 +270,17 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
         if (t < r.from) continue;          // a chain continued from further on (its draws up to there are pending ones)
         chain.rng.begin(t + 1);
         const stepSize = chain.stepSize;
+        if (gibbs !== undefined) gibbs.load(j);
         chain.transition();
+        if (gibbs !== undefined) {
+          // The discrete half of the compound kernel; the chain's cached gradient is stale once a value moved.
+          if (gibbs.sweep(j, t, chain.q, chain.lp, numWarmup).changed) chain.setPosition(chain.q);
+        }
         if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
-        if (keep) record(r.draws, numResults, chain, stepSize);
+        if (keep) {
+          record(r.draws, numResults, chain, stepSize);
+          if (gibbs !== undefined) r.draws.discrete!.set(gibbs.chains[j]!.values, numResults * gibbs.size);
+        }
         chain.failures = 0;
         if (t < numWarmup) {
           r.warmup.afterTransition(chain, s.fn);
@@ -285,6 +307,10 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
 function copyDraws(src: ChainDraws, from: number, to: number, dst: ChainDraws, at: number, dim: number): void {
   dst.q.set(src.q.subarray(from * dim, to * dim), at * dim);
   for (const k of DRAW_STATS) (dst[k] as Float64Array).set((src[k] as Float64Array).subarray(from, to), at);
+  if (src.discrete !== undefined && dst.discrete !== undefined) {
+    const w = src.discrete.length / Math.max(1, src.stepSize.length);
+    dst.discrete.set(src.discrete.subarray(from * w, to * w), at * w);
+  }
 }
 
 /** The per-draw statistics of {@link ChainDraws} (all but `q`). */
@@ -358,6 +384,25 @@ function tryPosition(chain: NutsChain, x: Float64Array): string | undefined {
   }
   if (!Number.isFinite(lp)) return `is ${lp}`;
   return chain.grad.every(Number.isFinite) ? undefined : 'has a non-finite gradient';
+}
+
+/**
+ * A compound chain's start: attempt a draws the discrete values from the prior (`initDiscrete`),
+ * then the continuous point `x0` (given) or uniform(−R, R), until the log density and gradient are
+ * finite, up to {@link INIT_ATTEMPTS} attempts.
+ */
+function gibbsInit(s: PerChainSettings, gibbs: GibbsSweeps, chain: NutsChain, c: number, j: number, x0: Float64Array | undefined): Float64Array {
+  const x = new Float64Array(s.dim), r = s.initRadius;
+  for (let trial = 0; trial < INIT_ATTEMPTS; trial++) {
+    gibbs.initDiscrete(j, trial);
+    if (x0 !== undefined) x.set(x0);
+    else {
+      chain.rng.uniforms(x);
+      for (let i = 0; i < s.dim; i++) x[i] = 2 * r * x[i]! - r;
+    }
+    if (tryPosition(chain, x) === undefined) return x;
+  }
+  return fail('range', s.fn, 'model', `"${s.modelName}" has a non-finite log density or gradient at every one of ${INIT_ATTEMPTS} starts tried for chain ${c} (discrete nodes drawn from the prior, continuous ones ${x0 === undefined ? `uniform(−${r}, ${r}) in unconstrained space` : 'where `init` or `currentState` says'}); at the last, ${s.whyNotFinite(x)}. Check the model and its pins`, s.modelName);
 }
 
 /**

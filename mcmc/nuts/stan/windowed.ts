@@ -19,6 +19,7 @@ import { perChainSteps, runPlan, type ChainState, type PerChainRun, type PerChai
 import { runChainsOnCores } from './cores.js';
 import { failureLocator, whyNotFinite } from '../../internal/locate-failure.js';
 import { STAN_DUAL_AVERAGING } from './warmup.js';
+import { gibbsFlatTarget, GibbsSweeps, type GibbsInfo } from './gibbs.js';
 
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
 export function* perChainNuts<K extends StructKind>(
@@ -59,7 +60,10 @@ export function* perChainNuts<K extends StructKind>(
     if (resume.dim !== dim) fail('range', FN, 'previous', `comes from a model of ${resume.dim} unconstrained coordinates, and this one has ${dim}: give the same model and pins`, resume.dim);
     from = chains.map((c) => resume.chains.find((st) => st.chain === c)!);
   }
-  const target = flatTarget(FN, m, o.compile !== false);
+  if (m.gibbs !== undefined) checkGibbsOptions(m, o, resume);
+  const gibbsTarget = m.gibbs === undefined ? undefined : gibbsFlatTarget(FN, m, o.compile !== false);
+  const target = gibbsTarget === undefined ? flatTarget(FN, m, o.compile !== false) : { ...gibbsTarget, value: gibbsTarget.value.target };
+  const gibbs = gibbsTarget === undefined ? undefined : new GibbsSweeps(FN, m, gibbsTarget.value, getModes());
   const initOption = o.init ?? 'uniform';
   // One Pathfinder run gives the starts and the initial metric when either asks for it.
   const pf = resume === undefined && (initOption === 'pathfinder' || o.initInvMetric === 'pathfinder')
@@ -90,12 +94,15 @@ export function* perChainNuts<K extends StructKind>(
     initStepSize: positive('initStepSize', o.initStepSize, 1), dualAveraging, modes: getModes(),
     initRadius: positive('initRadius', o.initRadius, 2), whyNotFinite: (x) => whyNotFinite(m, target.value, x),
     ...(init === undefined ? {} : { init }), ...(initInvMetric === undefined ? {} : { initInvMetric }), ...(onRound === undefined ? {} : { onRound }), ...(o.signal === undefined ? {} : { signal: o.signal }),
-    ...(from === undefined ? {} : { from }),
+    ...(from === undefined ? {} : { from }), ...(gibbs === undefined ? {} : { gibbs }),
   };
   // On worker threads when that pays (the same bits), else here, a round of transitions per step.
-  const onCores = runChainsOnCores(target.value, target.compiled ? compileTarget(FN, m) : target.reason!, seed, settings, o.cores);
+  // A compound kernel runs in process (its discrete half is not sent to workers; `cores` > 1 is refused above).
+  const onCores = gibbs !== undefined ? { run: undefined, parallel: { cores: 1, reason: 'Gibbs steps on discrete nodes run in process' } }
+    : runChainsOnCores(target.value, target.compiled ? compileTarget(FN, m) : target.reason!, seed, settings, o.cores);
   const run = onCores.run ?? (yield* perChainSteps(target.value, seed, settings));
   const { draws, trace } = perChainResult<K>(m, run, Math.max(0, numWarmup - plan.first), discardTuning, o.compile !== false);
+  const gibbsInfo: { gibbs?: GibbsInfo } = gibbs === undefined ? {} : { gibbs: gibbs.info() };
   const before = plan.first <= numWarmup ? 0 : Math.ceil((plan.first - numWarmup) / (thin + 1));
   const resumeOut: PerChainResume = {
     seed: { impl: seed.impl.name, data: seed.data.slice() }, modes: settings.modes, nChains, dim, numAdaptationSteps: numWarmup, numStepsBetweenResults: thin, discardTuning,
@@ -108,7 +115,17 @@ export function* perChainNuts<K extends StructKind>(
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined, resume: resumeOut, rejections };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace, ...compiledField(target), rejections, parallel: onCores.parallel, resume: resumeOut };
+  return { draws, trace, ...compiledField(target), rejections, parallel: onCores.parallel, resume: resumeOut, ...gibbsInfo };
+}
+
+/** Options a compound (NUTS + Gibbs) run cannot honour: a clear error naming them, never a silent fallback. */
+function checkGibbsOptions(m: FlatModel, o: WindowedAdaptiveNutsOptions, resume: PerChainResume | undefined): void {
+  const nodes = m.gibbs!.sites.map((s) => `\`${s.name}\``).join(', ');
+  const why = `the model's discrete node(s) ${nodes} take Gibbs steps`;
+  if (o.cores !== undefined && o.cores > 1) fail('range', FN, 'cores', `must be 1 or not given: ${why}, which run in process (leave \`cores\` out)`, o.cores);
+  if (resume !== undefined) fail('range', FN, 'previous', `cannot be continued: ${why}, whose values are not part of the saved state; run again with more draws`, 'previous');
+  if (o.init !== undefined && o.init !== 'uniform') fail('range', FN, 'init', `must be 'uniform' or not given: ${why} (their starts are drawn from the prior); give continuous starts with \`currentState\``, o.init);
+  if (o.initInvMetric === 'pathfinder') fail('range', FN, 'initInvMetric', `must be 'identity': ${why}, and Pathfinder needs the continuous block alone`, o.initInvMetric);
 }
 
 /** A setting given with `previous` must be the one the chains ran with. */
@@ -159,7 +176,8 @@ export function resumeSeed(r: PerChainResume): KeyArray {
  */
 function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, warmupLeft: number, discardTuning: boolean, compile: boolean): { draws: Struct<K, Tensor>; trace: WindowedTrace } {
   const N = run.numResults, C = run.chains.length, dim = m.sizes.reduce((a, b) => a + b, 0);
-  const draws = constrainDraws<K>(m, flatConstrain(FN, m, compile).value, N, C, (t, c) => run.chains[c]!.q.subarray(t * dim, (t + 1) * dim));
+  const continuous = constrainDraws<K>(m, flatConstrain(FN, m, compile).value, N, C, (t, c) => run.chains[c]!.q.subarray(t * dim, (t + 1) * dim));
+  const draws = m.gibbs === undefined ? continuous : withDiscreteDraws<K>(m, continuous, run, N, C);
   const stat = <A extends Float64Array | Int32Array | Uint8Array>(pick: (d: PerChainRun['chains'][number]) => A, make: (n: number) => A, dtype: 'float64' | 'int32' | 'bool', map = (v: number) => v) => {
     const out = make(N * C);
     for (let t = 0; t < N; t++) for (let c = 0; c < C; c++) out[t * C + c] = map(pick(run.chains[c]!)[t]!);
@@ -183,6 +201,39 @@ function perChainResult<K extends StructKind>(m: FlatModel, run: PerChainRun, wa
       rejections: stat((d) => d.rejections, i32, 'int32'),
     },
   };
+}
+
+/**
+ * The draws with the Gibbs sites' added (`[N, C, ...shape]` in each node's dtype), placed in the
+ * model's order among the continuous nodes (records keep the model's key order).
+ */
+function withDiscreteDraws<K extends StructKind>(m: FlatModel, continuous: Struct<K, Tensor>, run: PerChainRun, N: number, C: number): Struct<K, Tensor> {
+  const plan = m.gibbs!, size = plan.size, byName = new Map<string, Tensor>();
+  let at = 0;
+  for (const s of plan.sites) {
+    const n = s.unit * s.units, out = s.dtype === 'float64' ? new Float64Array(N * C * n) : s.dtype === 'float32' ? new Float32Array(N * C * n) : new Int32Array(N * C * n);
+    for (let t = 0; t < N; t++) for (let c = 0; c < C; c++) {
+      const d = run.chains[c]!.discrete!;
+      for (let k = 0; k < n; k++) out[(t * C + c) * n + k] = d[t * size + at + k]!;
+    }
+    byName.set(s.name, new Tensor(out, [N, C, ...s.shape], s.dtype));
+    at += n;
+  }
+  const jd = plan.given.distribution, names = jd.nodeNames;
+  if (Array.isArray(continuous)) {
+    // Array-structured: the unpinned nodes in model order.
+    const cont = [...continuous];
+    const out: Tensor[] = [];
+    for (const name of names) {
+      const g = byName.get(name);
+      if (g !== undefined) out.push(g);
+      else if (m.names.includes(name)) out.push(cont.shift()!);
+    }
+    return out as unknown as Struct<K, Tensor>;
+  }
+  const rec = continuous as Record<string, Tensor>;
+  const keyOrder = Object.keys(jd.unflattenParts(names) as Record<string, string>);
+  return Object.fromEntries(keyOrder.filter((k) => k in rec || byName.has(k)).map((k) => [k, rec[k] ?? byName.get(k)!])) as Struct<K, Tensor>;
 }
 
 /** Chain c's starting point from `currentState` (each node `[nChains, ...event]`), mapped to flat unconstrained coordinates one chain at a time. */
