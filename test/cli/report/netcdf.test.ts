@@ -150,7 +150,7 @@ describe('inferenceDataNetcdf against xarray and ArviZ (fixture)', () => {
       const stats = fixture.files['sample_stats.nc']![engine].vars;
       expect(stats.diverging).toEqual({ dtype: 'bool', dims: ['chain', 'draw'], values: [false, false, true, true, false, true] });
       expect(stats.tree_depth!.dtype).toBe('int32');
-      expect(stats.tree_depth!.values).toEqual(fileOrder(IDATA.sampleStats!.treeDepth as Tensor, 'draws'));
+      expect(stats.tree_depth!.values).toEqual(fileOrder((IDATA.sampleStats as Record<string, Tensor>).treeDepth!, 'draws'));
       const prior = fixture.files['prior.nc']![engine];
       expect(prior.dims).toEqual({ chain: 1, draw: 4 });
       expect(fixture.files['observed_data.nc']![engine].vars.y!.dims).toEqual(['school']);
