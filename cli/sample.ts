@@ -76,7 +76,7 @@ Flags:
   --strict         exit with code 2 (after writing the files) when the run has warnings
   --draws-format F auto (default), json or netcdf. json: one draws.json with every group.
                    netcdf: every group as idata/<group>.nc (netCDF-3, written in one pass:
-                   ~15× less CPU than JSON text and 1/5 of its size) and a draws.json without
+                   ~15× less CPU than JSON text, 2/5 of its size) and a draws.json without
                    the predictive groups (its attrs netcdf_files and netcdf_only_groups say
                    where they are). auto: json up to 1 million values in all groups (~0.5 s
                    of JSON), netcdf above (the environment variable

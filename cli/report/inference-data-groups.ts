@@ -293,7 +293,7 @@ export function groupDataset(c: CheckedInferenceData, g: CheckedGroup, float32: 
  * {@link inferenceDataJson}), booleans as int8 with `dtype: 'bool'` so xarray reads them back as
  * booleans, integers as int32. The prior groups are one chain of draws; `observed_data` has
  * neither axis. Writing is one pass over the values into one buffer per file (no number
- * printing): about 15× less CPU than the JSON text of the same groups, and 1/5 of its size.
+ * printing): about 15× less CPU than the JSON text of the same groups, and 2/5 of its size.
  *
  * @param idata - the groups in stochax's layout (see {@link InferenceData}).
  * @param options - `settings` and `warnings` as in {@link inferenceDataJson}; `float32`: the
