@@ -147,6 +147,8 @@ describe('inferenceDataNetcdf against xarray and ArviZ (fixture)', () => {
       expect(post.attrs.seed).toEqual({ dtype: 'int32', values: [7] });
       expect(post.attrs.target_accept).toEqual({ dtype: 'float64', values: [0.85] });
       expect(post.attrs.warning_kinds).toBe('rhat');
+      expect(post.attrs.note).toBe('');   // an empty text attribute (0 chars) is legal and read back
+      expect(post.attrs.dense).toEqual({ dtype: 'int8', values: [1] });   // netCDF-3 has no boolean attribute
       const stats = fixture.files['sample_stats.nc']![engine].vars;
       expect(stats.diverging).toEqual({ dtype: 'bool', dims: ['chain', 'draw'], values: [false, false, true, true, false, true] });
       expect(stats.tree_depth!.dtype).toBe('int32');
