@@ -63,6 +63,13 @@ describe('--draws-format netcdf', () => {
     }
   });
 
+  it('stochax summary reads its draws.json like a json run\'s', async () => {
+    let o = '';
+    const code = await run(['summary', join(asNetcdf.dir, 'draws.json')], { stdout: (t) => { o += t; }, stderr: () => {}, isTTY: false, cwd: out });
+    expect(code).toBe(0);
+    expect(o).toBe(asJson.out.split('\n\nwrote')[0]! + '\n');
+  });
+
   it('says so in one line with the Python that loads every group', () => {
     const note = asNetcdf.err.split('\n').filter((l) => l.includes('netCDF'));
     expect(note).toHaveLength(1);
