@@ -24,7 +24,9 @@ const MODELS: readonly [string, string][] = [
   ['logistic regression (1000 obs)', here('./models/logistic-regression.ts')],
 ];
 
-const format = process.argv[2];
+// The argument only when run directly (bench/index.ts imports this file with its own argv).
+const format = fileURLToPath(import.meta.url) === process.argv[1] ? process.argv[2] : undefined;
+if (format !== undefined && !['json', 'netcdf', 'auto'].includes(format)) throw new Error(`usage: npx tsx bench/cli-outputs.ts [json|netcdf|auto]; got '${format}'`);
 const mb = (f: string) => (statSync(f).size / 1e6).toFixed(1);
 /** The netCDF files' total size (MB), or '-' when the run wrote none. */
 const ncMb = (d: string) => (existsSync(d) ? (readdirSync(d).reduce((s, f) => s + statSync(join(d, f)).size, 0) / 1e6).toFixed(1) : '-');
