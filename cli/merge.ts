@@ -32,6 +32,11 @@ error. So are files sampled with different settings (model, sampler, metric, war
 and, for --chain-index files, seed and chains); --force merges those anyway and records
 each differing setting per file. Whole runs with different seeds merge without --force.
 
+Merge reads draws.json only: a run that wrote its groups as netCDF (a large run, or
+--draws-format netcdf) keeps log_likelihood, posterior_predictive and prior_predictive in
+its idata/*.nc files, and merge leaves them out with a note (sample with --draws-format json
+to merge them).
+
 Flags:
   --out FILE   where to write the merged draws.json (default ./merged.json); written through
                a temporary file and a rename. An existing file, or one of the inputs, is
@@ -202,6 +207,17 @@ function mergeGroups(files: readonly ArvizDraws[], names: readonly string[]): In
 }
 
 /**
+ * The note for files whose predictive groups are only in their run's `idata/*.nc` (a large
+ * run, or --draws-format netcdf): merge reads draws.json, so those groups are not merged.
+ */
+function netcdfOnly(files: readonly ArvizDraws[], names: readonly string[]): string | undefined {
+  const i = files.findIndex((f) => typeof f.attrs.netcdf_only_groups === 'string' && f.attrs.netcdf_only_groups !== '');
+  if (i < 0) return undefined;
+  const groups = String(files[i]!.attrs.netcdf_only_groups).split(',').join(', ');
+  return `note: ${names[i]} keeps ${groups} only in its run's idata/*.nc files, which merge does not read: the merged file has the posterior, sample_stats and the groups the draws.json files hold; for merged ${groups}, sample the runs with --draws-format json`;
+}
+
+/**
  * Runs `stochax merge`.
  *
  * @example
@@ -225,6 +241,8 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   checkOutputFile(out, paths, force);
   const files = positionals.map((f) => readDrawsJson(f, cwd));
   const { draws, trace, settings, groups } = mergeDraws(files, positionals, force);
+  const moved = netcdfOnly(files, positionals);
+  if (moved !== undefined) io.stderr(`${moved}\n`);
   const depth = settings.max_tree_depth;
   const warnings = samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {});
   writeFileAtomic(out, inferenceDataJson({ posterior: draws, sampleStats: trace, ...groups }, { settings, warnings }));

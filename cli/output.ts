@@ -9,8 +9,25 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { CliError, oneLine } from './errors.js';
 
-/** The files one `stochax sample` run writes into its output folder. */
-export const RUN_FILES = ['draws.csv', 'draws.json', 'report.html'] as const;
+/** The files one `stochax sample` run writes into its output folder (`idata/`: the groups as netCDF, for large runs). */
+export const RUN_FILES = ['draws.csv', 'draws.json', 'report.html', 'idata'] as const;
+
+/** A run's files by path relative to its folder (`idata/posterior.nc`): text or bytes. */
+export type RunFiles = Readonly<Record<string, string | Uint8Array>>;
+
+/** Writes `files` under `dir`, making subfolders (`idata/`) as needed. */
+function writeAll(dir: string, names: readonly string[], files: RunFiles): void {
+  for (const name of names) {
+    const path = join(dir, name);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, files[name]!);
+  }
+}
+
+/** The top-level entries of `files` (`idata` for `idata/posterior.nc`). */
+function topLevel(files: RunFiles): string[] {
+  return [...new Set(Object.keys(files).map((f) => f.split('/')[0]!))];
+}
 
 /** The nearest folder at or above `path` that exists (the one a new folder would be made in). */
 function existingAncestor(path: string): string {
@@ -73,10 +90,10 @@ export function checkOutputFile(out: string, inputs: readonly string[], force: b
 }
 
 /** Saves `files` in a new folder under the system's temporary folder; returns it, or undefined if that fails too. */
-function rescue(files: Readonly<Record<string, string>>): string | undefined {
+function rescue(files: RunFiles): string | undefined {
   try {
     const dir = mkdtempSync(join(tmpdir(), 'stochax-rescue-'));
-    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    writeAll(dir, Object.keys(files), files);
     return dir;
   } catch {
     return undefined;
@@ -89,12 +106,13 @@ function failed(where: string, e: unknown, saved: string | undefined): CliError 
 
 /**
  * Writes a run's files into the folder `out` through a temporary folder: a new `out` appears
- * whole, by one rename; into an existing folder (`--force`) each file is renamed into place,
- * draws.json last.
+ * whole, by one rename; into an existing folder (`--force`) each file (or the `idata/` folder)
+ * is renamed into place, draws.json last, and an `idata/` folder of the replaced run that this
+ * run does not write is removed (its groups would no longer match draws.json).
  *
  * @throws CliError when writing fails; the message says where the results were saved instead.
  */
-export function writeRunFolder(out: string, files: Readonly<Record<string, string>>): void {
+export function writeRunFolder(out: string, files: RunFiles): void {
   const exists = existsSync(out);
   let tmp: string | undefined;
   try {
@@ -103,11 +121,16 @@ export function writeRunFolder(out: string, files: Readonly<Record<string, strin
     tmp = mkdtempSync(exists ? join(out, '.stochax-partial-') : join(dirname(out), `.${basename(out)}.partial-`));
     // draws.json last: its presence marks a complete run.
     const names = Object.keys(files).sort((a, b) => Number(a === 'draws.json') - Number(b === 'draws.json'));
-    for (const name of names) writeFileSync(join(tmp, name), files[name]!);
+    writeAll(tmp, names, files);
     if (!exists) {
       renameSync(tmp, out);
     } else {
-      for (const name of names) renameSync(join(tmp, name), join(out, name));
+      const entries = topLevel(files).sort((a, b) => Number(a === 'draws.json') - Number(b === 'draws.json'));
+      for (const name of entries) {
+        if (name === 'idata') rmSync(join(out, name), { recursive: true, force: true });   // a folder is not replaced by rename
+        renameSync(join(tmp, name), join(out, name));
+      }
+      if (!entries.includes('idata')) rmSync(join(out, 'idata'), { recursive: true, force: true });
       rmSync(tmp, { recursive: true, force: true });
     }
   } catch (e) {

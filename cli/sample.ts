@@ -1,7 +1,8 @@
 /**
  * `stochax sample <model> [--chains 4] [--draws 1000] [--warmup 1000] [--seed 0] [--workers N]
  * [--chain-index i] [--out dir]`: samples a model module (see `load-model.ts` for the contract),
- * prints the summary table and writes `draws.csv`, `draws.json` and `report.html`.
+ * prints the summary table and writes `draws.csv`, `draws.json` and `report.html` (and, for a
+ * large run or with `--draws-format netcdf`, every InferenceData group as `idata/<group>.nc`).
  */
 import { join, resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
@@ -13,7 +14,8 @@ import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { inferenceData, inferenceDataJson, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
+import { inferenceData, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
+import { AUTO_NETCDF_VALUES, runDrawsFiles, type RunDrawsFiles } from './report/draws-files.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
@@ -29,10 +31,15 @@ hdi_3%/hdi_97%, ESS_bulk, ESS_tail, R_hat, divergences); writes draws.csv, draws
 draws.json is an ArviZ InferenceData (az.from_json reads it): posterior (with the model's
 deterministic(...) values), sample_stats, and for a joint model with observed data also
 log_likelihood, posterior_predictive, prior, prior_predictive and observed_data (the
-predictive draws use --seed; they do not change the posterior draws).
+predictive draws use --seed; they do not change the posterior draws). A large run (over
+1 million values in all groups, see --draws-format) also writes every group as a netCDF file
+in idata/ (posterior.nc, sample_stats.nc, log_likelihood.nc, …; xarray and ArviZ read them),
+and its draws.json leaves out log_likelihood, posterior_predictive and prior_predictive; a
+note says so, with the Python line that loads every group.
 
 Before sampling, the run's size is checked: chains × draws × (parameters + statistics)
-values must fit one draws.json (about 24 million values), else the run is refused.
+values must fit one draws.json (about 24 million values), else the run is refused (with
+--draws-format json, the observed values' log_likelihood and posterior_predictive count too).
 
 Flags:
   --chains N       chains (default 4)
@@ -67,6 +74,16 @@ Flags:
   --var-names a,b  only these variables in the printed table and report.html (ArviZ's
                    var_names; draws.json and draws.csv keep every variable)
   --strict         exit with code 2 (after writing the files) when the run has warnings
+  --draws-format F auto (default), json or netcdf. json: one draws.json with every group.
+                   netcdf: every group as idata/<group>.nc (netCDF-3, written in one pass:
+                   ~15× less CPU than JSON text, 2/5 of its size) and a draws.json without
+                   the predictive groups (its attrs netcdf_files and netcdf_only_groups say
+                   where they are). auto: json up to 1 million values in all groups (~0.5 s
+                   of JSON), netcdf above (the environment variable
+                   STOCHAX_DRAWS_NETCDF_VALUES changes the threshold)
+  --draws-dtype T  float64 (default) or float32: float32 halves idata/log_likelihood.nc,
+                   posterior_predictive.nc and prior_predictive.nc (draws.json and the
+                   other groups stay float64); not with --draws-format json
 
 After the table, the run's warnings go to stderr, one per line: R-hat above 1.01, bulk or
 tail ESS below 100 per chain, divergences after warm-up, transitions at the maximum tree
@@ -109,6 +126,8 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'no-predictive': { kind: 'bool' },
   'var-names': { kind: 'string' },
   strict: { kind: 'bool' },
+  'draws-format': { kind: 'string' },
+  'draws-dtype': { kind: 'string' },
 };
 
 interface Run {
@@ -145,6 +164,12 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const compile = flags.get('no-compile') !== true;
   const metric = flags.get('metric') as string | undefined;
   if (metric !== undefined && metric !== 'diagonal' && metric !== 'dense') throw new CliError(`--metric must be diagonal or dense; got '${metric}'`);
+  const drawsFormat = (flags.get('draws-format') as string | undefined) ?? 'auto';
+  if (drawsFormat !== 'json' && drawsFormat !== 'netcdf' && drawsFormat !== 'auto') throw new CliError(`--draws-format must be json, netcdf or auto; got '${drawsFormat}'`);
+  const drawsDtype = (flags.get('draws-dtype') as string | undefined) ?? 'float64';
+  if (drawsDtype !== 'float64' && drawsDtype !== 'float32') throw new CliError(`--draws-dtype must be float64 or float32; got '${drawsDtype}'`);
+  if (drawsDtype === 'float32' && drawsFormat === 'json') throw new CliError('--draws-dtype float32 applies to the netCDF files; with --draws-format json, draws.json keeps float64');
+  const autoValues = autoThreshold(io);
   if (chainIndex !== undefined && chainIndex >= chains) throw new CliError(`--chain-index must be in [0, ${chains}) for --chains ${chains}; got ${chainIndex}`);
   const cwd = io.cwd ?? process.cwd();
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? (chainIndex === undefined ? 'stochax-out' : join('stochax-out', `chain-${chainIndex}`)));
@@ -153,7 +178,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   checkRunFolder(out, flags.get('force') === true);
 
   const model = await guardExit(positionals[0]!, () => loadModel(positionals[0]!, cwd));
-  if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, flags.get('no-predictive') !== true));
+  // With netCDF possible, the predictive groups never go into draws.json when they are large.
+  if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, drawsFormat === 'json' && flags.get('no-predictive') !== true));
   const started = Date.now();
   // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
@@ -194,7 +220,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       if (!kept) io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
     }
   }
-  const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings, ...(warnings === undefined ? {} : { warnings }) }) };
+  const drawsFiles = runDrawsFiles(idata, { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) });
+  const texts: Record<string, string | Uint8Array> = { ...drawsFiles.files };
   const posterior = idata.posterior;
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   let s;
@@ -215,9 +242,33 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   }
   writeRunFolder(out, texts);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
-  const [first, ...others] = Object.keys(texts).sort().map((f) => join(out, f));
+  if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
+  const listed = [...new Set(Object.keys(texts).map((f) => (f.startsWith('idata/') ? 'idata/' : f)))].sort();
+  const [first, ...others] = listed.map((f) => (f === 'idata/' ? `${join(out, 'idata')}/ (${Object.keys(texts).filter((n) => n.startsWith('idata/')).map((n) => n.slice(6)).join(', ')})` : join(out, f)));
   io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
   return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;
+}
+
+/** The environment variable that overrides `auto`'s threshold (in values; for tests and very large or small machines). */
+export const AUTO_VALUES_ENV = 'STOCHAX_DRAWS_NETCDF_VALUES';
+
+/** `--draws-format auto`'s threshold: {@link AUTO_VALUES_ENV} if set, else AUTO_NETCDF_VALUES. */
+function autoThreshold(io: CliIo): number {
+  const v = (io.env ?? process.env)[AUTO_VALUES_ENV];
+  if (v === undefined || v === '') return AUTO_NETCDF_VALUES;
+  if (!/^\d+$/.test(v)) throw new CliError(`${AUTO_VALUES_ENV} must be a non-negative integer (values); got '${v}'`);
+  return Number(v);
+}
+
+/**
+ * The one line that says the groups went to netCDF, which ones are only there, and the Python
+ * that loads every group (checked with arviz 0.23 in test/fixtures/netcdf/check.py).
+ */
+function netcdfNote(out: string, d: RunDrawsFiles, format: string): string {
+  const why = format === 'auto' ? `${(d.values / 1e6).toFixed(1)} M values` : '--draws-format netcdf';
+  const only = d.netcdfOnly.length === 0 ? '' : ` (${d.netcdfOnly.join(', ')} only there; draws.json holds the other groups)`;
+  const python = `import arviz as az, xarray as xr, pathlib; idata = az.InferenceData(**{p.stem: xr.open_dataset(p) for p in pathlib.Path(${JSON.stringify(join(out, 'idata'))}).glob('*.nc')})`;
+  return `note: ${why}: every group written as netCDF to ${join(out, 'idata')}/${only}; in Python: ${python}`;
 }
 
 /**

@@ -9,7 +9,7 @@
 export { toDrawsCsv, toArvizJson, fromArvizJson, type ArvizJsonOptions, type ArvizDraws } from './draws-files.js';
 export { reportHtml, type ReportInput } from './report-html.js';
 export { approximateReportHtml, type ApproximateReportInput } from './approximate-report.js';
-export { inferenceDataJson, type InferenceData, type InferenceDataGroups, type InferenceDataJsonOptions, type CoordValues } from './inference-data-groups.js';
+export { inferenceDataJson, inferenceDataNetcdf, type InferenceData, type InferenceDataGroups, type InferenceDataJsonOptions, type InferenceDataNetcdfOptions, type CoordValues } from './inference-data-groups.js';
 export { inferenceData, type InferenceDataOptions, type SamplingRun } from './inference-data.js';
 export type { RunSettings } from './settings.js';
 export { flattenParameters, type FlatParameter, type ChainSeries, type ReportDraws } from './parameters.js';
