@@ -42,6 +42,16 @@ import { MISSING_SUFFIX } from '../distributions/joint/impute-missing.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
+import { compilePredictive } from './internal/compile-predictive.js';
+import type { KeyArray } from '../src/random/key-array.js';
+
+let fastPaths = true;
+/** @internal Runs `f` with the compiled paths on or off (tests and the benchmark compare them). */
+export function withFastPaths<T>(on: boolean, f: () => T): T {
+  const was = fastPaths;
+  fastPaths = on;
+  try { return f(); } finally { fastPaths = was; }
+}
 
 /** A joint model, or one with its observed nodes pinned. */
 export type PredictiveModel = JointDistribution<StructKind> | JointDistributionPinned<StructKind>;
@@ -224,7 +234,7 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
   const { draws: N, chains: C } = table;
   const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, base);
   const drawn = [...table.nodes.keys()];
-  const program = compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1));
+  const program = fastPaths ? compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1)) : undefined;
   if (program === undefined) {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {
@@ -255,6 +265,71 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
 }
 
 // ---- posterior predictive ------------------------------------------------------------------
+
+/** Same shape, dtype and bits (NaN payloads aside: `Object.is`). */
+function sameBits(a: Tensor | undefined, b: Tensor | undefined): boolean {
+  if (a === undefined || b === undefined || a.dtype !== b.dtype || a.shape.length !== b.shape.length || a.shape.some((d, k) => d !== b.shape[k])) return false;
+  for (let k = 0; k < a.size; k++) if (!Object.is(a.data[k], b.data[k])) return false;
+  return true;
+}
+
+/**
+ * The compiled path of `samplePosteriorPredictive` (`internal/compile-predictive.ts`): the
+ * replicated nodes' parameters as generated code of the given draws, each node drawn from its
+ * distribution rebuilt at them, with the key of the model run (`foldIn(chainKeys[c], t)`). The
+ * draws at (0, 0) and at the last (t, c) are checked bit for bit against `tape` (the model run);
+ * returns false, having stacked nothing for good, when the model is declined, the check differs
+ * or a draw throws (the caller then runs the model per draw, which throws the same error at the
+ * same draw).
+ */
+function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, replicated: readonly number[], derivedNames: readonly string[],
+  tape: (t: number, c: number) => Record<string, Tensor>, chainKeys: readonly KeyArray[], names: readonly string[], stacks: readonly Stacker[]): boolean {
+  const { draws: N, chains: C } = table;
+  const given = [...table.nodes.keys()];
+  const first = tape(0, 0);
+  const at = drawValues(jd, table, 0, 0, jd.nodeNames.map(() => undefined));
+  replicated.forEach((i) => { at[i] = first[jd.nodeNames[i]!]; });
+  const program = compilePredictive(jd, given, replicated, derivedNames, at as Tensor[]);
+  if (program === undefined) return false;
+  const from = given.map((i) => table.nodes.get(i)!.data as Float64Array);
+  const { inputs, derived, derivedShapes, direct, size } = program;
+  const R = replicated.length;
+  const shapeOf = (j: number) => first[names[j]!]!.shape;
+  // Draw (t, c)'s values, replicated nodes then derived values. A directly drawn node is written
+  // into `into(j)`; the derived values view the program's buffers until the next draw.
+  const draw = (t: number, c: number, into: (j: number) => Float64Array | undefined): Tensor[] => {
+    const d = t * C + c;
+    for (let q = 0; q < inputs.length; q++) {
+      const buf = inputs[q]!, src = from[q]!, n = buf.length, off = d * n;
+      for (let e = 0; e < n; e++) buf[e] = src[off + e]!;
+    }
+    program.run();
+    const targets = direct.map((dir, j) => (dir ? into(j) : undefined));
+    const xs = program.sample(foldIn(chainKeys[c]!, t), targets).map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), 'float64'));
+    for (let k = 0; k < derived.length; k++) xs.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));
+    return xs;
+  };
+  const checks: [number, number, Record<string, Tensor>][] = [[0, 0, first], [N - 1, C - 1, tape(N - 1, C - 1)]];
+  for (const [t, c, expected] of checks) {
+    let got: Tensor[];
+    try { got = draw(t, c, (j) => new Float64Array(size[j]!)); } catch { return false; }
+    if (!names.every((n, k) => sameBits(got[k], expected[n]))) return false;
+  }
+  // Directly drawn nodes go straight into their stack's storage, draw (t, c) at (t·C + c)·size.
+  const storage = direct.map((dir, j) => (dir ? stacks[j]!.float64(shapeOf(j)) : undefined));
+  try {
+    for (let c = 0; c < C; c++) {
+      for (let t = 0; t < N; t++) {
+        const d = t * C + c;
+        const xs = draw(t, c, (j) => storage[j]!.subarray(d * size[j]!, (d + 1) * size[j]!));
+        for (let k = 0; k < xs.length; k++) if (k >= R || !direct[k]) stacks[k]!.put(d, xs[k]!);
+      }
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
 
 export interface PosteriorPredictiveOptions {
   /** Any seed `sanitizeSeed` accepts (undefined: a fresh one from the global source). */
@@ -329,17 +404,26 @@ export function samplePosteriorPredictive(model: PredictiveModel, draws: Posteri
   const base = sanitizeSeed(o.seed, { salt: fn });
   const { draws: N, chains: C } = table;
   const stacks = replicated.map((i) => new Stacker(fn, `node \`${names[i]}\``, [N, C]));
-  const none: undefined[] = names.map(() => undefined);
   const derivedNames = withDerived ? jd.deterministicNames : [];
   const derived = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [N, C]));
-  for (let c = 0; c < C; c++) {
-    const chainKey = foldIn(base, o.chains?.[c] ?? c);
-    for (let t = 0; t < N; t++) {
-      const d = t * C + c;
-      // The same draws as jd.sample([], { seed, value }), with the derived values recorded on the way when asked.
-      const onDerived = withDerived ? (name: string, v: Tensor) => { derived[derivedNames.indexOf(name)]?.put(d, v); } : undefined;
-      const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(chainKey, t), drawValues(jd, table, t, c, none), onDerived);
-      replicated.forEach((i, j) => stacks[j]!.put(d, xs[i]!));
+  const chainKeys = Array.from({ length: C }, (_, c) => foldIn(base, o.chains?.[c] ?? c));
+  const none: undefined[] = names.map(() => undefined);
+  // The model run for draw (t, c): the same draws as jd.sample([], { seed, value }), with the derived values when asked.
+  const tape = (t: number, c: number) => {
+    const values: Record<string, Tensor> = {};
+    const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(chainKeys[c]!, t), drawValues(jd, table, t, c, none),
+      withDerived ? (name, v) => { values[name] = v; } : undefined);
+    replicated.forEach((i) => { values[names[i]!] = xs[i]!; });
+    return values;
+  };
+  const fast = fastPaths && predictiveFast(jd, table, replicated, derivedNames, tape, chainKeys, [...replicated.map((i) => names[i]!), ...derivedNames], [...stacks, ...derived]);
+  if (!fast) {
+    for (let c = 0; c < C; c++) {
+      for (let t = 0; t < N; t++) {
+        const values = tape(t, c);
+        replicated.forEach((i, j) => stacks[j]!.put(t * C + c, values[names[i]!]!));
+        derivedNames.forEach((n, k) => derived[k]!.put(t * C + c, values[n]!));
+      }
     }
   }
   return Object.fromEntries([...replicated.map((i, j) => [names[i]!, stacks[j]!.tensor()]), ...derivedNames.map((n, k) => [n, derived[k]!.tensor()])]);

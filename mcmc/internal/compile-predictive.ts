@@ -1,0 +1,231 @@
+/**
+ * The fast path of `samplePosteriorPredictive`: the map from one draw's latent values to the
+ * parameters of every replicated node's (leaf) distribution, traced once (`src/compile/`, the
+ * machinery `compile-derived.ts` uses) and run per draw as generated code over Float64Arrays;
+ * each replicated node is then drawn from its distribution rebuilt around those parameters
+ * (`copy`), with the key the model run would give it. Why: running the model per draw rebuilds
+ * every distribution and tensor (a 600 × 3 matmul, broadcasts, checks) only to draw one node.
+ *
+ * The draw is the model's own sampling code at bit-identical parameters (the compiler calls the
+ * eager kernels), so the bits are the tape path's; the caller checks that at the first and the
+ * last draw and runs the model per draw when they differ or when this declines (returns undefined).
+ */
+import { generate } from '../../src/compile/codegen.js';
+import { traceProgram } from '../../src/compile/trace.js';
+import { splitSeed, sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
+import type { KeyArray } from '../../src/random/key-array.js';
+import { UntraceableError, type TraceNode } from '../../src/tensor/lowering.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+import { Distribution } from '../../distributions/distribution.js';
+import { Independent } from '../../distributions/independent.js';
+import { Normal } from '../../distributions/normal.js';
+import { getModes } from '../../src/config.js';
+import { normalFill } from '../../src/random/normal.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
+import { Sample } from '../../distributions/sample.js';
+import type { JointDistribution } from '../../distributions/joint/joint-distribution.js';
+import { JointDistributionCoroutine } from '../../distributions/joint/joint-distribution-coroutine.js';
+import { toValue, type StructKind } from '../../distributions/joint/values.js';
+
+/** A compiled map from one draw of the given nodes to the replicated nodes' distributions (and derived values). */
+export interface PredictiveProgram {
+  /** One buffer per given node, in the order given to {@link compilePredictive}: write a draw here, then `run`. */
+  readonly inputs: readonly Float64Array[];
+  run(): void;
+  /**
+   * Whether replicated node j is drawn straight into a caller's Float64Array (a `Normal` leaf:
+   * see {@link directNormal}); its value then has `size[j]` elements in row-major order.
+   */
+  readonly direct: readonly boolean[];
+  readonly size: readonly number[];
+  /**
+   * The replicated nodes' draws at the last `run`, with that draw's model key (what
+   * `executeSample` passes to the model as `seed`): node j is written into `into[j]` when it is
+   * drawn directly (the result's entry is then undefined), else returned as a tensor.
+   */
+  sample(key: KeyArray, into: readonly (Float64Array | undefined)[]): (Tensor | undefined)[];
+  /** One buffer per derived value, in the order of `derivedNames` (their values after `run`), and their shapes. */
+  readonly derived: readonly ArrayLike<number>[];
+  readonly derivedShapes: readonly (readonly number[])[];
+}
+
+/** Ends a trace the fast path does not take. */
+function decline(why: string): never {
+  throw new UntraceableError(`compilePredictive: ${why}`);
+}
+
+/** A replicated node's distribution: wrappers (outermost first) around a leaf whose tensor parameters come from the program. */
+interface NodePlan {
+  readonly wrappers: readonly Distribution[];
+  readonly leaf: Distribution;
+  /** Leaf parameter name → output index. */
+  readonly params: readonly (readonly [string, number])[];
+}
+
+/** Node j drawn straight into an array: z ~ N(0, 1) by the key, then z · scale + loc. */
+interface DirectNormal {
+  readonly size: number;
+  /** Output indices of loc and scale, and their index steps: 0 (one value) or 1 (one per batch element). */
+  readonly loc: number;
+  readonly scale: number;
+  readonly locStep: 0 | 1;
+  readonly scaleStep: 0 | 1;
+  /** The leaf's batch size: loc and scale repeat every `batch` elements. */
+  readonly batch: number;
+}
+
+/**
+ * The one leaf drawn without rebuilding it: `Normal`, whose `sampleN` is `samplers.normal([n,
+ * ...batch], { seed })` (the key as given: `normalFill`) times `scale` plus `loc` — the same two
+ * roundings per element here. Only when the wrappers keep that order (no `Sample` over a batch,
+ * which transposes) and loc and scale are either one value or the whole batch; the first and last
+ * draws are checked against the model run anyway.
+ */
+function directNormal(plan: NodePlan, shapes: readonly (readonly number[])[], size: number): DirectNormal | undefined {
+  const { leaf } = plan;
+  if (!(leaf instanceof Normal) || leaf.dtype !== 'float64') return undefined;
+  if (plan.wrappers.some((w) => w instanceof Sample && w.sampleShape.length > 0 && w.distribution.batchShape.length > 0)) return undefined;
+  const batch = leaf.batchShape;
+  const nb = sizeOf(batch);
+  if (nb === 0 || size % nb !== 0) return undefined;
+  const at = (name: string) => plan.params.find(([k]) => k === name)?.[1];
+  const loc = at('loc'), scale = at('scale');
+  if (loc === undefined || scale === undefined) return undefined;
+  const step = (k: number): 0 | 1 | undefined => {
+    const sh = shapes[k]!;
+    if (sizeOf(sh) === 1) return 0;
+    return sh.length === batch.length && sh.every((d, a) => d === batch[a]) ? 1 : undefined;
+  };
+  const locStep = step(loc), scaleStep = step(scale);
+  if (locStep === undefined || scaleStep === undefined) return undefined;
+  return { size, loc, scale, locStep, scaleStep, batch: nb };
+}
+
+function fillNormal(d: DirectNormal, key: KeyArray, out: Float64Array, outputs: readonly Float64Array[]): void {
+  normalFill(key, out, getModes());
+  const locs = outputs[d.loc]!, scales = outputs[d.scale]!, { locStep, scaleStep, batch } = d;
+  for (let k = 0, b = 0; k < d.size; k++) {
+    out[k] = out[k]! * scales[b * scaleStep]! + locs[b * locStep]!;
+    if (++b === batch) b = 0;
+  }
+}
+
+/**
+ * Traces the model of `jd` with the `given` nodes (model indices; float64 values in `at`) and
+ * the `replicated` ones (the others; their values in `at` are a draw of them, the trace point)
+ * as inputs, and compiles the parameters of each replicated node's leaf distribution (inside
+ * `Independent` and `Sample` wrappers) and the `derivedNames` values.
+ *
+ * Returns undefined (the caller runs the model per draw) for a coroutine model (its structure may
+ * follow the values), a given value or parameter that is not float64, a leaf with a non-tensor
+ * object option (a bijector, a distribution), a parameter or derived value that depends on a
+ * replicated node (a node drawn from another replicated node), or a model the tracer cannot follow.
+ */
+export function compilePredictive(jd: JointDistribution<StructKind>, given: readonly number[], replicated: readonly number[],
+  derivedNames: readonly string[], at: readonly Tensor[]): PredictiveProgram | undefined {
+  if (jd instanceof JointDistributionCoroutine) return undefined;
+  if (given.some((i) => at[i]!.dtype !== 'float64')) return undefined;
+  const order = [...given, ...replicated];
+  const slot = new Map(replicated.map((i, j) => [i, j]));
+  const plans: NodePlan[] = [];
+  const fn = 'samplePosteriorPredictive';
+  let program;
+  try {
+    program = traceProgram(fn, (...xs) => {
+      const values = new Map(order.map((i, q) => [i, xs[q]!]));
+      const outputs: Tensor[] = [];
+      const derived = new Map<string, Tensor>();
+      const found: (NodePlan | undefined)[] = replicated.map(() => undefined);
+      jd.executeModel(fn, (i, d) => {
+        const j = slot.get(i);
+        if (j !== undefined) found[j] = planOf(d, outputs);
+        const v = values.get(i) ?? decline('a node is neither given nor replicated');
+        return j === undefined ? toValue(fn, `value[${i}]`, d.dtype, v) : v;
+      }, (name, value) => { derived.set(name, value); });
+      plans.push(...found.map((p) => p ?? decline('a replicated node was not reached')));
+      for (const n of derivedNames) {
+        const t = derived.get(n);
+        if (!(t instanceof Tensor) || t.dtype !== 'float64') decline(`derived value ${n} is not float64`);
+        outputs.push(t);
+      }
+      return outputs;
+    }, order.map((i) => (at[i]!.dtype === 'float64' ? at[i]! : at[i]!.astype('float64'))));
+  } catch (e) {
+    if (e instanceof UntraceableError) return undefined;
+    throw e;
+  }
+  // Every output must be a function of the given nodes alone: replicated values are sampled, not inputs.
+  const nodes = program.trace.nodes;
+  const live = new Uint8Array(nodes.length);
+  for (const o of program.outputs) if (!('constant' in o)) live[o.index] = 1;
+  for (let k = nodes.length - 1; k >= 0; k--) {
+    if (live[k]) for (const o of nodes[k]!.operands) if (!('constant' in o)) live[(o as TraceNode).index] = 1;
+  }
+  if (program.inputs.slice(given.length).some((n) => live[n.index])) return undefined;
+  const c = generate(program, false);
+  // Constant outputs are not rewritten by `run`, so a copy made once stays right.
+  const outputs = c.outputs.map((o) => (o instanceof Float64Array ? o : Float64Array.from(o)));
+  const shapes = c.outputShapes;
+  const paramCount = outputs.length - derivedNames.length;
+  // Nodes are keyed in model order: node i takes the (i + 1)-th split of the salted key.
+  const last = Math.max(...replicated);
+  const size = replicated.map((i) => at[i]!.size);
+  const direct = plans.map((p, j) => directNormal(p, shapes, size[j]!));
+  return {
+    inputs: c.inputs.slice(0, given.length),
+    direct: direct.map((d) => d !== undefined),
+    size,
+    run: () => c.run(false),
+    sample: (key, into) => {
+      let s: Seed = sanitizeSeed(key, { salt: 'JointDistribution' });
+      const seeds: KeyArray[] = [];
+      for (let i = 0; i <= last; i++) {
+        const [nodeSeed, rest] = splitSeed(s);
+        seeds.push(nodeSeed!);
+        s = rest!;
+      }
+      return replicated.map((i, j) => {
+        const dn = direct[j];
+        if (dn === undefined) return rebuild(plans[j]!, outputs, shapes).sample([], { seed: seeds[i]! });
+        fillNormal(dn, seeds[i]!, into[j]!, outputs);
+        return undefined;
+      });
+    },
+    derived: outputs.slice(paramCount),
+    derivedShapes: shapes.slice(paramCount),
+  };
+}
+
+/** Opens `Independent`/`Sample` wrappers and lists the leaf's tensor parameters as outputs. */
+function planOf(d: Distribution, outputs: Tensor[]): NodePlan {
+  const wrappers: Distribution[] = [];
+  let leaf = d;
+  while (leaf instanceof Independent || leaf instanceof Sample) {
+    wrappers.push(leaf);
+    leaf = leaf.distribution;
+  }
+  const table = (leaf.constructor as typeof Distribution).parameterProperties;
+  const converted = (leaf as unknown as { params: Readonly<Record<string, Tensor>> }).params;
+  const params: [string, number][] = [];
+  for (const [key, value] of Object.entries(leaf.parameters)) {
+    if (key in table) {
+      const t = converted[key];
+      if (t === undefined) continue;
+      if (t.dtype !== 'float64') decline(`parameter ${key} is not float64`);
+      params.push([key, outputs.length]);
+      outputs.push(t);
+    } else if (value !== null && typeof value === 'object') {
+      decline(`option ${key} of ${leaf.constructor.name} is an object`);
+    }
+  }
+  return { wrappers, leaf, params };
+}
+
+/** The replicated node's distribution at the program's current outputs. */
+function rebuild(plan: NodePlan, outputs: readonly Float64Array[], shapes: readonly (readonly number[])[]): Distribution {
+  const overrides: Record<string, Tensor> = {};
+  for (const [key, k] of plan.params) overrides[key] = new Tensor(outputs[k]!, shapes[k]!, 'float64');
+  let d = plan.leaf.copy(overrides);
+  for (let w = plan.wrappers.length - 1; w >= 0; w--) d = plan.wrappers[w]!.copy({ distribution: d });
+  return d;
+}
