@@ -46,6 +46,9 @@ import { compilePredictive } from './internal/compile-predictive.js';
 import type { KeyArray } from '../src/random/key-array.js';
 
 let fastPaths = true;
+let lastPath: 'compiled' | 'tape' | undefined;
+/** @internal The path the last per-draw call took (`'compiled'` or `'tape'`), for tests. */
+export function lastPredictivePath(): 'compiled' | 'tape' | undefined { return lastPath; }
 /** @internal Runs `f` with the compiled paths on or off (tests and the benchmark compare them). */
 export function withFastPaths<T>(on: boolean, f: () => T): T {
   const was = fastPaths;
@@ -235,6 +238,7 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
   const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, base);
   const drawn = [...table.nodes.keys()];
   const program = fastPaths ? compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1)) : undefined;
+  lastPath = program === undefined ? 'tape' : 'compiled';
   if (program === undefined) {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {
@@ -417,6 +421,7 @@ export function samplePosteriorPredictive(model: PredictiveModel, draws: Posteri
     return values;
   };
   const fast = fastPaths && predictiveFast(jd, table, replicated, derivedNames, tape, chainKeys, [...replicated.map((i) => names[i]!), ...derivedNames], [...stacks, ...derived]);
+  lastPath = fast ? 'compiled' : 'tape';
   if (!fast) {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {

@@ -83,7 +83,8 @@ interface DirectNormal {
  */
 function directNormal(plan: NodePlan, shapes: readonly (readonly number[])[], size: number): DirectNormal | undefined {
   const { leaf } = plan;
-  if (!(leaf instanceof Normal) || leaf.dtype !== 'float64') return undefined;
+  // validateArgs checks the parameters when a distribution is built: those are rebuilt per draw.
+  if (!(leaf instanceof Normal) || leaf.dtype !== 'float64' || leaf.validateArgs || plan.wrappers.some((w) => w.validateArgs)) return undefined;
   if (plan.wrappers.some((w) => w instanceof Sample && w.sampleShape.length > 0 && w.distribution.batchShape.length > 0)) return undefined;
   const batch = leaf.batchShape;
   const nb = sizeOf(batch);
@@ -148,11 +149,13 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
         if (!(t instanceof Tensor) || t.dtype !== 'float64') decline(`derived value ${n} is not float64`);
         outputs.push(t);
       }
+      if (outputs.length === 0) decline('no parameter to compile');
       return outputs;
     }, order.map((i) => (at[i]!.dtype === 'float64' ? at[i]! : at[i]!.astype('float64'))));
-  } catch (e) {
-    if (e instanceof UntraceableError) return undefined;
-    throw e;
+  } catch {
+    // The model ran on the tape at this draw already (the caller's first draw), so an error here
+    // is the tracer's (an UntraceableError, or a shape it cannot follow): run the model per draw.
+    return undefined;
   }
   // Every output must be a function of the given nodes alone: replicated values are sampled, not inputs.
   const nodes = program.trace.nodes;
@@ -204,6 +207,8 @@ function planOf(d: Distribution, outputs: Tensor[]): NodePlan {
     wrappers.push(leaf);
     leaf = leaf.distribution;
   }
+  // A node with imputed missing values (impute-missing.ts) draws through its wrapper model: not rebuilt here.
+  if (typeof (leaf as { observedPointwiseLogProb?: unknown }).observedPointwiseLogProb === 'function') decline('a node with imputed missing values');
   const table = (leaf.constructor as typeof Distribution).parameterProperties;
   const converted = (leaf as unknown as { params: Readonly<Record<string, Tensor>> }).params;
   const params: [string, number][] = [];
