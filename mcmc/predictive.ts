@@ -150,10 +150,23 @@ export function samplePriorPredictive(model: PredictiveModel, options?: PriorPre
   const names = jd.nodeNames;
   const stacks = names.map((n) => new Stacker(fn, `node \`${n}\``, [samples]));
   const derived = jd.deterministicNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [samples]));
-  for (let s = 0; s < samples; s++) {
-    // The same draws as jd.sample([], { seed }), with the derived values recorded on the way.
-    const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(base, s), [], (name, v) => { derived[jd.deterministicNames.indexOf(name)]?.put(s, v); });
-    names.forEach((_, i) => stacks[i]!.put(s, xs[i]!));
+  const derivedNames = jd.deterministicNames;
+  // Draw s as the model run gives it: the same draws as jd.sample([], { seed }), with the derived values.
+  const tape = (s: number) => {
+    const values: Record<string, Tensor> = {};
+    const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(base, s), [], (name, v) => { values[name] = v; });
+    names.forEach((n, i) => { values[n] = xs[i]!; });
+    return values;
+  };
+  const table: DrawTable = { draws: samples, chains: 1, nodes: new Map() };
+  const fast = fastPaths && predictiveFast(jd, table, names.map((_, i) => i), derivedNames, (s) => tape(s), [base], [...names, ...derivedNames], [...stacks, ...derived]);
+  lastPath = fast ? 'compiled' : 'tape';
+  if (!fast) {
+    for (let s = 0; s < samples; s++) {
+      const values = tape(s);
+      names.forEach((n, i) => stacks[i]!.put(s, values[n]!));
+      derivedNames.forEach((n, k) => derived[k]!.put(s, values[n]!));
+    }
   }
   return Object.fromEntries([...names.map((n, i) => [n, stacks[i]!.tensor()]), ...jd.deterministicNames.map((n, k) => [n, derived[k]!.tensor()])]);
 }
@@ -307,7 +320,6 @@ function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, rep
       const buf = inputs[q]!, src = from[q]!, n = buf.length, off = d * n;
       for (let e = 0; e < n; e++) buf[e] = src[off + e]!;
     }
-    program.run();
     const targets = direct.map((dir, j) => (dir ? into(j) : undefined));
     const xs = program.sample(foldIn(chainKeys[c]!, t), targets).map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), 'float64'));
     for (let k = 0; k < derived.length; k++) xs.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));

@@ -29,9 +29,8 @@ import { toValue, type StructKind } from '../../distributions/joint/values.js';
 
 /** A compiled map from one draw of the given nodes to the replicated nodes' distributions (and derived values). */
 export interface PredictiveProgram {
-  /** One buffer per given node, in the order given to {@link compilePredictive}: write a draw here, then `run`. */
+  /** One buffer per given node, in the order given to {@link compilePredictive}: write a draw here, then `sample`. */
   readonly inputs: readonly Float64Array[];
-  run(): void;
   /**
    * Whether replicated node j is drawn straight into a caller's Float64Array (a `Normal` leaf:
    * see {@link directNormal}); its value then has `size[j]` elements in row-major order.
@@ -39,12 +38,14 @@ export interface PredictiveProgram {
   readonly direct: readonly boolean[];
   readonly size: readonly number[];
   /**
-   * The replicated nodes' draws at the last `run`, with that draw's model key (what
-   * `executeSample` passes to the model as `seed`): node j is written into `into[j]` when it is
-   * drawn directly (the result's entry is then undefined), else returned as a tensor.
+   * The replicated nodes' draws given the values in `inputs`, in model order, with that draw's
+   * model key (what `executeSample` passes to the model as `seed`): node j is written into
+   * `into[j]` when it is drawn directly (the result's entry is then undefined), else returned as
+   * a tensor. The program runs before a node whose parameters read inputs written since its last
+   * run; the derived values are those of the draw.
    */
   sample(key: KeyArray, into: readonly (Float64Array | undefined)[]): (Tensor | undefined)[];
-  /** One buffer per derived value, in the order of `derivedNames` (their values after `run`), and their shapes. */
+  /** One buffer per derived value, in the order of `derivedNames` (their values after `sample`), and their shapes. */
   readonly derived: readonly ArrayLike<number>[];
   readonly derivedShapes: readonly (readonly number[])[];
 }
@@ -117,10 +118,14 @@ function fillNormal(d: DirectNormal, key: KeyArray, out: Float64Array, outputs: 
  * as inputs, and compiles the parameters of each replicated node's leaf distribution (inside
  * `Independent` and `Sample` wrappers) and the `derivedNames` values.
  *
+ * Replicated nodes are drawn in model order, each fed back as an input when a later node's
+ * parameters (or a derived value) read it, so a node may be drawn from another replicated one
+ * (as every node is in a prior predictive draw).
+ *
  * Returns undefined (the caller runs the model per draw) for a coroutine model (its structure may
  * follow the values), a given value or parameter that is not float64, a leaf with a non-tensor
- * object option (a bijector, a distribution), a parameter or derived value that depends on a
- * replicated node (a node drawn from another replicated node), or a model the tracer cannot follow.
+ * object option (a bijector, a distribution), a node with imputed missing values, more than 30
+ * nodes, or a model the tracer cannot follow.
  */
 export function compilePredictive(jd: JointDistribution<StructKind>, given: readonly number[], replicated: readonly number[],
   derivedNames: readonly string[], at: readonly Tensor[]): PredictiveProgram | undefined {
@@ -157,28 +162,35 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
     // is the tracer's (an UntraceableError, or a shape it cannot follow): run the model per draw.
     return undefined;
   }
-  // Every output must be a function of the given nodes alone: replicated values are sampled, not inputs.
+  // Which inputs each output depends on (a bit per input): node j's parameters may depend on the
+  // given nodes and on replicated nodes before it (drawn first, then fed back), not on later ones.
   const nodes = program.trace.nodes;
-  const live = new Uint8Array(nodes.length);
-  for (const o of program.outputs) if (!('constant' in o)) live[o.index] = 1;
-  for (let k = nodes.length - 1; k >= 0; k--) {
-    if (live[k]) for (const o of nodes[k]!.operands) if (!('constant' in o)) live[(o as TraceNode).index] = 1;
-  }
-  if (program.inputs.slice(given.length).some((n) => live[n.index])) return undefined;
+  if (order.length > 30) return undefined;
+  const deps = new Uint32Array(nodes.length);
+  program.inputs.forEach((n, q) => { deps[n.index] = 1 << q; });
+  for (const n of nodes) for (const o of n.operands) if (!('constant' in o)) deps[n.index]! |= deps[(o as TraceNode).index]!;
+  const depsOf = (k: number) => { const o = program.outputs[k]!; return 'constant' in o ? 0 : deps[o.index]!; };
+  const G = given.length;
+  const needs = plans.map((p) => p.params.reduce((m, [, k]) => m | depsOf(k), 0));
+  // Replicated node j is input G + j: nothing it or a later node is may feed node j.
+  if (needs.some((m, j) => (m >>> (G + j)) !== 0)) return undefined;
+  const paramCount = program.outputs.length - derivedNames.length;
+  const derivedNeeds = derivedNames.reduce((m, _, k) => m | depsOf(paramCount + k), 0);
+  // Replicated values that some output reads: written back as inputs after they are drawn.
+  const readBack = replicated.map((_, j) => ((needs.reduce((m, x) => m | x, derivedNeeds) >>> (G + j)) & 1) === 1);
   const c = generate(program, false);
   // Constant outputs are not rewritten by `run`, so a copy made once stays right.
   const outputs = c.outputs.map((o) => (o instanceof Float64Array ? o : Float64Array.from(o)));
   const shapes = c.outputShapes;
-  const paramCount = outputs.length - derivedNames.length;
   // Nodes are keyed in model order: node i takes the (i + 1)-th split of the salted key.
   const last = Math.max(...replicated);
   const size = replicated.map((i) => at[i]!.size);
   const direct = plans.map((p, j) => directNormal(p, shapes, size[j]!));
+  const replicatedInputs = c.inputs.slice(G);
   return {
-    inputs: c.inputs.slice(0, given.length),
+    inputs: c.inputs.slice(0, G),
     direct: direct.map((d) => d !== undefined),
     size,
-    run: () => c.run(false),
     sample: (key, into) => {
       let s: Seed = sanitizeSeed(key, { salt: 'JointDistribution' });
       const seeds: KeyArray[] = [];
@@ -187,12 +199,24 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
         seeds.push(nodeSeed!);
         s = rest!;
       }
-      return replicated.map((i, j) => {
-        const dn = direct[j];
-        if (dn === undefined) return rebuild(plans[j]!, outputs, shapes).sample([], { seed: seeds[i]! });
-        fillNormal(dn, seeds[i]!, into[j]!, outputs);
-        return undefined;
-      });
+      // Inputs written since the last run (the given ones, by the caller): a bit per input.
+      let dirty = (1 << G) - 1;
+      const xs: (Tensor | undefined)[] = [];
+      for (let j = 0; j < replicated.length; j++) {
+        if ((needs[j]! & dirty) !== 0) { c.run(false); dirty = 0; }
+        const dn = direct[j], seed = seeds[replicated[j]!]!;
+        let x: Tensor | undefined;
+        if (dn === undefined) x = rebuild(plans[j]!, outputs, shapes).sample([], { seed });
+        else fillNormal(dn, seed, into[j]!, outputs);
+        xs.push(x);
+        if (readBack[j]) {
+          const buf = replicatedInputs[j]!, src = (x?.data ?? into[j]!) as ArrayLike<number>;
+          for (let e = 0; e < buf.length; e++) buf[e] = Number(src[e]);
+          dirty |= 1 << (G + j);
+        }
+      }
+      if ((derivedNeeds & dirty) !== 0) c.run(false);
+      return xs;
     },
     derived: outputs.slice(paramCount),
     derivedShapes: shapes.slice(paramCount),

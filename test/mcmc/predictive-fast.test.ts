@@ -15,7 +15,7 @@ import {
   type CoroutineModel,
 } from '../../distributions/index.js';
 import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
-import { computeDeterministics, logLikelihood, samplePosteriorPredictive } from '../../mcmc/index.js';
+import { computeDeterministics, logLikelihood, samplePosteriorPredictive, samplePriorPredictive } from '../../mcmc/index.js';
 import { lastPredictivePath, withFastPaths } from '../../mcmc/predictive.js';
 
 /** Stand-in posterior draws `[N, C, ...shape]` per node (the functions never look at where draws come from). */
@@ -89,15 +89,15 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     both(() => samplePosteriorPredictive(counts, draws(6, 2, { b: [] }), { seed: 6 }), 'compiled');
   });
 
-  it('falls back to the model run per draw: a coroutine, a node drawn from a replicated one, a discrete given node', () => {
+  it('falls back to the model run per draw for a coroutine or a discrete given node; a node drawn from a replicated one is compiled', () => {
     const co = new JointDistributionCoroutine(function* (): CoroutineModel {
       const mu: Tensor = yield Root(new Normal({ loc: 0, scale: 1 }));
       yield new Independent({ distribution: new Normal({ loc: add(mu, tensor([0, 1])), scale: 1 }), reinterpretedBatchNdims: 1 });
     });
     both(() => samplePosteriorPredictive(co, [normal(key(1), [4, 2])], { seed: 1 }), 'tape');
     const chain = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Normal({ loc: mu, scale: 1 }), z: (y: Tensor) => new Normal({ loc: y, scale: 1 }) });
-    both(() => samplePosteriorPredictive(chain, draws(5, 2, { mu: [] }), { seed: 1 }), 'tape');
-    // Given y, the replicated z depends on given values only: compiled.
+    // z is drawn from the replicated y: y is fed back into the program (as in a prior draw).
+    both(() => samplePosteriorPredictive(chain, draws(5, 2, { mu: [] }), { seed: 1 }), 'compiled');
     both(() => samplePosteriorPredictive(chain, draws(5, 2, { mu: [], y: [] }), { seed: 1 }), 'compiled');
     const discrete = new JointDistributionNamed({ k: new Bernoulli({ probs: 0.3 }), y: (k: Tensor) => new Normal({ loc: k, scale: 1 }) });
     const ks = new Tensor(Int32Array.from([0, 1, 1, 0, 1, 0]), [3, 2], 'int32');
@@ -118,6 +118,23 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     const slow = (() => { try { withFastPaths(false, () => samplePosteriorPredictive(checked, { s }, { seed: 1 })); } catch (e) { return e as Error; } return undefined; })();
     expect(slow).toBeInstanceOf(RangeError);
     expect(() => samplePosteriorPredictive(checked, { s }, { seed: 1 })).toThrow(slow!.message);
+  });
+});
+
+describe('samplePriorPredictive: the compiled path', () => {
+  it('every node drawn in model order, each fed back to the nodes after it: the tape path\'s bits', () => {
+    const prior = both(() => samplePriorPredictive(nonCentered, { seed: 3, samples: 40 }), 'compiled');
+    expect(Object.keys(prior).sort()).toEqual(['mu', 'tau', 'theta', 'thetaTilde', 'y']);
+    both(() => samplePriorPredictive(regression, { seed: 3, samples: 25 }), 'compiled');
+    both(() => samplePriorPredictive(regression.experimentalPin({ y: Y }), { seed: 4, samples: 1 }), 'compiled');
+  });
+
+  it('a coroutine model runs per draw', () => {
+    const co = new JointDistributionCoroutine(function* (): CoroutineModel {
+      const mu: Tensor = yield Root(new Normal({ loc: 0, scale: 1 }));
+      yield new Normal({ loc: mu, scale: 1 });
+    });
+    both(() => samplePriorPredictive(co, { seed: 1, samples: 5 }), 'tape');
   });
 });
 
