@@ -186,6 +186,8 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
   const last = Math.max(...replicated);
   const size = replicated.map((i) => at[i]!.size);
   const direct = plans.map((p, j) => directNormal(p, shapes, size[j]!));
+  // A node whose parameters read no input is the same distribution in every draw: the traced one, not rebuilt.
+  const fixed = plans.map((p, j) => (needs[j] === 0 ? p.wrappers[0] ?? p.leaf : undefined));
   const replicatedInputs = c.inputs.slice(G);
   return {
     inputs: c.inputs.slice(0, G),
@@ -206,7 +208,7 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
         if ((needs[j]! & dirty) !== 0) { c.run(false); dirty = 0; }
         const dn = direct[j], seed = seeds[replicated[j]!]!;
         let x: Tensor | undefined;
-        if (dn === undefined) x = rebuild(plans[j]!, outputs, shapes).sample([], { seed });
+        if (dn === undefined) x = (fixed[j] ?? rebuild(plans[j]!, outputs, shapes)).sample([], { seed });
         else fillNormal(dn, seed, into[j]!, outputs);
         xs.push(x);
         if (readBack[j]) {
