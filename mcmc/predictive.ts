@@ -13,7 +13,20 @@
  *
  * So the same seed gives the same draws bit for bit, and draw s (or chain c's draw t) depends
  * only on the seed, its indices and that draw's values — not on how many draws or chains are
- * taken, nor on the other draws. The salts keep these keys apart from the sampler's own
+ * taken, nor on the other draws.
+ *
+ * Two paths, one result. Where the model allows, the model is traced once (`src/compile/`) and
+ * each draw runs generated code over Float64Arrays instead of rebuilding every distribution and
+ * tensor (`internal/compile-predictive.ts` for the predictive draws, `internal/compile-derived.ts`
+ * for the log-likelihood, log prior and derived values); otherwise the model runs once per draw
+ * on the tape. The keys above are the same on both paths and so are the bits: the compiled
+ * code calls the eager kernels, each drawn node is sampled by its own distribution's code (a
+ * `Normal` straight into the result, as `z · scale + loc`), and the first and last draws are
+ * compared bit for bit with the model run before the compiled path is used for the rest. The
+ * tape path is taken by a `JointDistributionCoroutine`, a model the tracer cannot follow (it
+ * reads values in JavaScript: `item()`), a discrete (int32) or float32 given node, a node with
+ * imputed missing values (`y_missing`), a distribution with an object option (a bijector), or
+ * more than 30 nodes. The salts keep these keys apart from the sampler's own
  * (`foldIn(sanitizeSeed(seed), c)` per chain), so one seed can serve both.
  *
  * Data that can change (PyMC's `pm.Data`/`set_data`, NumPyro's model arguments): the documented
@@ -123,6 +136,8 @@ export interface PriorPredictiveOptions {
  * included (for a pinned model the pins are ignored), and its derived values (`deterministic`). Draw s is `model.sample([], { seed:
  * foldIn(sanitizeSeed(seed, { salt: 'samplePriorPredictive' }), s) })`, so the model runs for one
  * draw at a time (as `windowedAdaptiveNuts` runs it) and draw s is the same whatever `samples` is.
+ * Most models take the compiled path (each node's parameters as generated code of the nodes drawn
+ * before it; see the file header), with the same keys and bits as the model run.
  *
  * @param model - a joint distribution (or a pinned one).
  * @param options - `seed`, `samples` (default 500).
@@ -370,7 +385,9 @@ export interface PosteriorPredictiveOptions {
  * model pinned to its data: the observed nodes) are drawn from the model given that draw's
  * values, with the key `foldIn(foldIn(sanitizeSeed(seed, { salt: 'samplePosteriorPredictive' }),
  * c), t)` passed to `model.sample([], { seed, value })`. The same seed gives the same
- * replicated data; chain c's replicates do not depend on the other chains.
+ * replicated data; chain c's replicates do not depend on the other chains. Most models take the
+ * compiled path (the replicated nodes' parameters as generated code of the draws; see the file
+ * header for the models that run per draw instead); the keys and the bits are the same on both.
  *
  * @param model - the joint distribution (its pins, if any, are ignored: they are what gets replicated).
  * @param draws - posterior draws `[draws, chains, ...event]` per node (`windowedAdaptiveNuts`' `draws`).
@@ -456,6 +473,11 @@ export { pointwiseLogProb } from '../distributions/joint/pointwise-log-prob.js';
  * model is run on that draw's values and the data, and each observed node's log density is
  * taken per observation (`Independent` and `Sample` wrappers opened: see
  * {@link pointwiseLogProb}). Ready for {@link loo}, {@link waic} and {@link compare}.
+ * Where the model allows (see the file header), the pointwise log densities are traced once as a
+ * function of the latent values and run per draw as generated code; that code calls the eager
+ * kernels and is not GLM-fused (the fused kernels of `compileLogDensity` agree with the tape to
+ * ~1e-13 only), and it is checked against the model run at the first and last draws, so the
+ * values are the tape's bit for bit.
  *
  * The observed nodes are the pinned ones: `pins` here, or the model's own pins for a pinned
  * model (both may be given; `pins` adds to the model's). Every other node must have draws.
