@@ -13,7 +13,8 @@
  *
  * So the same seed gives the same draws bit for bit, and draw s (or chain c's draw t) depends
  * only on the seed, its indices and that draw's values — not on how many draws or chains are
- * taken, nor on the other draws.
+ * taken, nor on the other draws. The salts keep these keys apart from the sampler's own
+ * (`foldIn(sanitizeSeed(seed), c)` per chain), so one seed can serve both.
  *
  * Two paths, one result. Where the model allows, the model is traced once (`src/compile/`) and
  * each draw runs generated code over Float64Arrays instead of rebuilding every distribution and
@@ -22,12 +23,12 @@
  * on the tape. The keys above are the same on both paths and so are the bits: the compiled
  * code calls the eager kernels, each drawn node is sampled by its own distribution's code (a
  * `Normal` straight into the result, as `z · scale + loc`), and the first and last draws are
- * compared bit for bit with the model run before the compiled path is used for the rest. The
- * tape path is taken by a `JointDistributionCoroutine`, a model the tracer cannot follow (it
- * reads values in JavaScript: `item()`), a discrete (int32) or float32 given node, a node with
- * imputed missing values (`y_missing`), a distribution with an object option (a bijector), or
- * more than 30 nodes. The salts keep these keys apart from the sampler's own
- * (`foldIn(sanitizeSeed(seed), c)` per chain), so one seed can serve both.
+ * compared bit for bit with the model run before the compiled path is used for the rest. Every
+ * call takes the tape path for a model the tracer cannot follow (it reads values in JavaScript:
+ * `item()`) or a discrete (int32) or float32 given node; the predictive draws also for a
+ * `JointDistributionCoroutine` (its structure may follow the values), a node with imputed missing
+ * values (`y_missing`), a drawn distribution with an object option (a bijector), or more than
+ * 30 nodes.
  *
  * Data that can change (PyMC's `pm.Data`/`set_data`, NumPyro's model arguments): the documented
  * way is a model factory, `const model = (x) => new JointDistributionNamed({ … })`, fitted as
@@ -306,8 +307,9 @@ function sameBits(a: Tensor | undefined, b: Tensor | undefined): boolean {
 }
 
 /**
- * The compiled path of `samplePosteriorPredictive` (`internal/compile-predictive.ts`): the
- * replicated nodes' parameters as generated code of the given draws, each node drawn from its
+ * The compiled path of `samplePosteriorPredictive` and `samplePriorPredictive` (no given nodes,
+ * one "chain" keyed `base`; `internal/compile-predictive.ts`): the replicated nodes' parameters as
+ * generated code of the given draws (and of the nodes drawn before), each node drawn from its
  * distribution rebuilt at them, with the key of the model run (`foldIn(chainKeys[c], t)`). The
  * draws at (0, 0) and at the last (t, c) are checked bit for bit against `tape` (the model run);
  * returns false, having stacked nothing for good, when the model is declined, the check differs

@@ -1,6 +1,7 @@
 /**
- * The fast path of `samplePosteriorPredictive`: the map from one draw's latent values to the
- * parameters of every replicated node's (leaf) distribution, traced once (`src/compile/`, the
+ * The fast path of `samplePosteriorPredictive` and `samplePriorPredictive`: the map from one
+ * draw's given values (and the nodes drawn before) to the parameters of every replicated node's
+ * (leaf) distribution, traced once (`src/compile/`, the
  * machinery `compile-derived.ts` uses) and run per draw as generated code over Float64Arrays;
  * each replicated node is then drawn from its distribution rebuilt around those parameters
  * (`copy`), with the key the model run would give it. Why: running the model per draw rebuilds
