@@ -204,6 +204,7 @@ if (!quick) { console.log('\nDeterministic math beside Math.* (bench/detmath.ts)
 if (!quick) { console.log('\nODE models: odeRk45 beside a hand-written RK4 (bench/ode.ts):'); await import('./ode.js'); }
 if (!quick) { console.log('\nMode finding, ADVI and Pathfinder beside SciPy and rstan (bench/optimize.ts):'); await import('./optimize.js'); }
 if (!quick) { console.log('\nLong scalar programs, one generated function vs pieces (bench/long-programs.ts):'); await import('./long-programs.js'); }
+if (!quick) { console.log('\nPredictive draws and log-likelihood, compiled vs per-draw tape path (bench/predictive.ts):'); await import('./predictive.js'); }
 if (!quick) { console.log('\nstochax sample: time after sampling beside sampling time (bench/cli-outputs.ts):'); await import('./cli-outputs.js'); }
 // Parallel chains: 4 chains on 2 workers vs serial, worker start-up (bench/parallel-chains.ts),
 // and windowedAdaptiveNuts' own cores (bench/cores.ts),

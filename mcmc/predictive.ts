@@ -16,6 +16,20 @@
  * taken, nor on the other draws. The salts keep these keys apart from the sampler's own
  * (`foldIn(sanitizeSeed(seed), c)` per chain), so one seed can serve both.
  *
+ * Two paths, one result. Where the model allows, the model is traced once (`src/compile/`) and
+ * each draw runs generated code over Float64Arrays instead of rebuilding every distribution and
+ * tensor (`internal/compile-predictive.ts` for the predictive draws, `internal/compile-derived.ts`
+ * for the log-likelihood, log prior and derived values); otherwise the model runs once per draw
+ * on the tape. The keys above are the same on both paths and so are the bits: the compiled
+ * code calls the eager kernels, each drawn node is sampled by its own distribution's code (a
+ * `Normal` straight into the result, as `z · scale + loc`), and the first and last draws are
+ * compared bit for bit with the model run before the compiled path is used for the rest. Every
+ * call takes the tape path for a model the tracer cannot follow (it reads values in JavaScript:
+ * `item()`) or a discrete (int32) or float32 given node; the predictive draws also for a
+ * `JointDistributionCoroutine` (its structure may follow the values), a node with imputed missing
+ * values (`y_missing`), a drawn distribution with an object option (a bijector), or more than
+ * 30 nodes.
+ *
  * Data that can change (PyMC's `pm.Data`/`set_data`, NumPyro's model arguments): the documented
  * way is a model factory, `const model = (x) => new JointDistributionNamed({ … })`, fitted as
  * `windowedAdaptiveNuts(model(xTrain), { pins: { y } })` and asked for predictions at new inputs
@@ -42,6 +56,19 @@ import { MISSING_SUFFIX } from '../distributions/joint/impute-missing.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
+import { compilePredictive } from './internal/compile-predictive.js';
+import type { KeyArray } from '../src/random/key-array.js';
+
+let fastPaths = true;
+let lastPath: 'compiled' | 'tape' | undefined;
+/** @internal The path the last per-draw call took (`'compiled'` or `'tape'`), for tests. */
+export function lastPredictivePath(): 'compiled' | 'tape' | undefined { return lastPath; }
+/** @internal Runs `f` with the compiled paths on or off (tests and the benchmark compare them). */
+export function withFastPaths<T>(on: boolean, f: () => T): T {
+  const was = fastPaths;
+  fastPaths = on;
+  try { return f(); } finally { fastPaths = was; }
+}
 
 /** A joint model, or one with its observed nodes pinned. */
 export type PredictiveModel = JointDistribution<StructKind> | JointDistributionPinned<StructKind>;
@@ -110,6 +137,8 @@ export interface PriorPredictiveOptions {
  * included (for a pinned model the pins are ignored), and its derived values (`deterministic`). Draw s is `model.sample([], { seed:
  * foldIn(sanitizeSeed(seed, { salt: 'samplePriorPredictive' }), s) })`, so the model runs for one
  * draw at a time (as `windowedAdaptiveNuts` runs it) and draw s is the same whatever `samples` is.
+ * Most models take the compiled path (each node's parameters as generated code of the nodes drawn
+ * before it; see the file header), with the same keys and bits as the model run.
  *
  * @param model - a joint distribution (or a pinned one).
  * @param options - `seed`, `samples` (default 500).
@@ -137,10 +166,23 @@ export function samplePriorPredictive(model: PredictiveModel, options?: PriorPre
   const names = jd.nodeNames;
   const stacks = names.map((n) => new Stacker(fn, `node \`${n}\``, [samples]));
   const derived = jd.deterministicNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [samples]));
-  for (let s = 0; s < samples; s++) {
-    // The same draws as jd.sample([], { seed }), with the derived values recorded on the way.
-    const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(base, s), [], (name, v) => { derived[jd.deterministicNames.indexOf(name)]?.put(s, v); });
-    names.forEach((_, i) => stacks[i]!.put(s, xs[i]!));
+  const derivedNames = jd.deterministicNames;
+  // Draw s as the model run gives it: the same draws as jd.sample([], { seed }), with the derived values.
+  const tape = (s: number) => {
+    const values: Record<string, Tensor> = {};
+    const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(base, s), [], (name, v) => { values[name] = v; });
+    names.forEach((n, i) => { values[n] = xs[i]!; });
+    return values;
+  };
+  const table: DrawTable = { draws: samples, chains: 1, nodes: new Map() };
+  const fast = fastPaths && predictiveFast(jd, table, names.map((_, i) => i), derivedNames, (s) => tape(s), [base], [...names, ...derivedNames], [...stacks, ...derived]);
+  lastPath = fast ? 'compiled' : 'tape';
+  if (!fast) {
+    for (let s = 0; s < samples; s++) {
+      const values = tape(s);
+      names.forEach((n, i) => stacks[i]!.put(s, values[n]!));
+      derivedNames.forEach((n, k) => derived[k]!.put(s, values[n]!));
+    }
   }
   return Object.fromEntries([...names.map((n, i) => [n, stacks[i]!.tensor()]), ...jd.deterministicNames.map((n, k) => [n, derived[k]!.tensor()])]);
 }
@@ -224,7 +266,8 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
   const { draws: N, chains: C } = table;
   const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, base);
   const drawn = [...table.nodes.keys()];
-  const program = compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1));
+  const program = fastPaths ? compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1)) : undefined;
+  lastPath = program === undefined ? 'tape' : 'compiled';
   if (program === undefined) {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {
@@ -256,6 +299,71 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
 
 // ---- posterior predictive ------------------------------------------------------------------
 
+/** Same shape, dtype and bits (NaN payloads aside: `Object.is`). */
+function sameBits(a: Tensor | undefined, b: Tensor | undefined): boolean {
+  if (a === undefined || b === undefined || a.dtype !== b.dtype || a.shape.length !== b.shape.length || a.shape.some((d, k) => d !== b.shape[k])) return false;
+  for (let k = 0; k < a.size; k++) if (!Object.is(a.data[k], b.data[k])) return false;
+  return true;
+}
+
+/**
+ * The compiled path of `samplePosteriorPredictive` and `samplePriorPredictive` (no given nodes,
+ * one "chain" keyed `base`; `internal/compile-predictive.ts`): the replicated nodes' parameters as
+ * generated code of the given draws (and of the nodes drawn before), each node drawn from its
+ * distribution rebuilt at them, with the key of the model run (`foldIn(chainKeys[c], t)`). The
+ * draws at (0, 0) and at the last (t, c) are checked bit for bit against `tape` (the model run);
+ * returns false, having stacked nothing for good, when the model is declined, the check differs
+ * or a draw throws (the caller then runs the model per draw, which throws the same error at the
+ * same draw).
+ */
+function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, replicated: readonly number[], derivedNames: readonly string[],
+  tape: (t: number, c: number) => Record<string, Tensor>, chainKeys: readonly KeyArray[], names: readonly string[], stacks: readonly Stacker[]): boolean {
+  const { draws: N, chains: C } = table;
+  const given = [...table.nodes.keys()];
+  const first = tape(0, 0);
+  const at = drawValues(jd, table, 0, 0, jd.nodeNames.map(() => undefined));
+  replicated.forEach((i) => { at[i] = first[jd.nodeNames[i]!]; });
+  const program = compilePredictive(jd, given, replicated, derivedNames, at as Tensor[]);
+  if (program === undefined) return false;
+  const from = given.map((i) => table.nodes.get(i)!.data as Float64Array);
+  const { inputs, derived, derivedShapes, direct, size } = program;
+  const R = replicated.length;
+  const shapeOf = (j: number) => first[names[j]!]!.shape;
+  // Draw (t, c)'s values, replicated nodes then derived values. A directly drawn node is written
+  // into `into(j)`; the derived values view the program's buffers until the next draw.
+  const draw = (t: number, c: number, into: (j: number) => Float64Array | undefined): Tensor[] => {
+    const d = t * C + c;
+    for (let q = 0; q < inputs.length; q++) {
+      const buf = inputs[q]!, src = from[q]!, n = buf.length, off = d * n;
+      for (let e = 0; e < n; e++) buf[e] = src[off + e]!;
+    }
+    const targets = direct.map((dir, j) => (dir ? into(j) : undefined));
+    const xs = program.sample(foldIn(chainKeys[c]!, t), targets).map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), 'float64'));
+    for (let k = 0; k < derived.length; k++) xs.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));
+    return xs;
+  };
+  const checks: [number, number, Record<string, Tensor>][] = [[0, 0, first], [N - 1, C - 1, tape(N - 1, C - 1)]];
+  for (const [t, c, expected] of checks) {
+    let got: Tensor[];
+    try { got = draw(t, c, (j) => new Float64Array(size[j]!)); } catch { return false; }
+    if (!names.every((n, k) => sameBits(got[k], expected[n]))) return false;
+  }
+  // Directly drawn nodes go straight into their stack's storage, draw (t, c) at (t·C + c)·size.
+  const storage = direct.map((dir, j) => (dir ? stacks[j]!.float64(shapeOf(j)) : undefined));
+  try {
+    for (let c = 0; c < C; c++) {
+      for (let t = 0; t < N; t++) {
+        const d = t * C + c;
+        const xs = draw(t, c, (j) => storage[j]!.subarray(d * size[j]!, (d + 1) * size[j]!));
+        for (let k = 0; k < xs.length; k++) if (k >= R || !direct[k]) stacks[k]!.put(d, xs[k]!);
+      }
+    }
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 export interface PosteriorPredictiveOptions {
   /** Any seed `sanitizeSeed` accepts (undefined: a fresh one from the global source). */
   readonly seed?: Seed;
@@ -279,7 +387,9 @@ export interface PosteriorPredictiveOptions {
  * model pinned to its data: the observed nodes) are drawn from the model given that draw's
  * values, with the key `foldIn(foldIn(sanitizeSeed(seed, { salt: 'samplePosteriorPredictive' }),
  * c), t)` passed to `model.sample([], { seed, value })`. The same seed gives the same
- * replicated data; chain c's replicates do not depend on the other chains.
+ * replicated data; chain c's replicates do not depend on the other chains. Most models take the
+ * compiled path (the replicated nodes' parameters as generated code of the draws; see the file
+ * header for the models that run per draw instead); the keys and the bits are the same on both.
  *
  * @param model - the joint distribution (its pins, if any, are ignored: they are what gets replicated).
  * @param draws - posterior draws `[draws, chains, ...event]` per node (`windowedAdaptiveNuts`' `draws`).
@@ -329,17 +439,27 @@ export function samplePosteriorPredictive(model: PredictiveModel, draws: Posteri
   const base = sanitizeSeed(o.seed, { salt: fn });
   const { draws: N, chains: C } = table;
   const stacks = replicated.map((i) => new Stacker(fn, `node \`${names[i]}\``, [N, C]));
-  const none: undefined[] = names.map(() => undefined);
   const derivedNames = withDerived ? jd.deterministicNames : [];
   const derived = derivedNames.map((n) => new Stacker(fn, `derived value \`${n}\``, [N, C]));
-  for (let c = 0; c < C; c++) {
-    const chainKey = foldIn(base, o.chains?.[c] ?? c);
-    for (let t = 0; t < N; t++) {
-      const d = t * C + c;
-      // The same draws as jd.sample([], { seed, value }), with the derived values recorded on the way when asked.
-      const onDerived = withDerived ? (name: string, v: Tensor) => { derived[derivedNames.indexOf(name)]?.put(d, v); } : undefined;
-      const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(chainKey, t), drawValues(jd, table, t, c, none), onDerived);
-      replicated.forEach((i, j) => stacks[j]!.put(d, xs[i]!));
+  const chainKeys = Array.from({ length: C }, (_, c) => foldIn(base, o.chains?.[c] ?? c));
+  const none: undefined[] = names.map(() => undefined);
+  // The model run for draw (t, c): the same draws as jd.sample([], { seed, value }), with the derived values when asked.
+  const tape = (t: number, c: number) => {
+    const values: Record<string, Tensor> = {};
+    const { xs } = jd.executeSample(`${jd.constructor.name}.sample`, [], foldIn(chainKeys[c]!, t), drawValues(jd, table, t, c, none),
+      withDerived ? (name, v) => { values[name] = v; } : undefined);
+    replicated.forEach((i) => { values[names[i]!] = xs[i]!; });
+    return values;
+  };
+  const fast = fastPaths && predictiveFast(jd, table, replicated, derivedNames, tape, chainKeys, [...replicated.map((i) => names[i]!), ...derivedNames], [...stacks, ...derived]);
+  lastPath = fast ? 'compiled' : 'tape';
+  if (!fast) {
+    for (let c = 0; c < C; c++) {
+      for (let t = 0; t < N; t++) {
+        const values = tape(t, c);
+        replicated.forEach((i, j) => stacks[j]!.put(t * C + c, values[names[i]!]!));
+        derivedNames.forEach((n, k) => derived[k]!.put(t * C + c, values[n]!));
+      }
     }
   }
   return Object.fromEntries([...replicated.map((i, j) => [names[i]!, stacks[j]!.tensor()]), ...derivedNames.map((n, k) => [n, derived[k]!.tensor()])]);
@@ -355,6 +475,11 @@ export { pointwiseLogProb } from '../distributions/joint/pointwise-log-prob.js';
  * model is run on that draw's values and the data, and each observed node's log density is
  * taken per observation (`Independent` and `Sample` wrappers opened: see
  * {@link pointwiseLogProb}). Ready for {@link loo}, {@link waic} and {@link compare}.
+ * Where the model allows (see the file header), the pointwise log densities are traced once as a
+ * function of the latent values and run per draw as generated code; that code calls the eager
+ * kernels and is not GLM-fused (the fused kernels of `compileLogDensity` agree with the tape to
+ * ~1e-13 only), and it is checked against the model run at the first and last draws, so the
+ * values are the tape's bit for bit.
  *
  * The observed nodes are the pinned ones: `pins` here, or the model's own pins for a pinned
  * model (both may be given; `pins` adds to the model's). Every other node must have draws.

@@ -1,0 +1,263 @@
+/**
+ * The fast path of `samplePosteriorPredictive` and `samplePriorPredictive`: the map from one
+ * draw's given values (and the nodes drawn before) to the parameters of every replicated node's
+ * (leaf) distribution, traced once (`src/compile/`, the
+ * machinery `compile-derived.ts` uses) and run per draw as generated code over Float64Arrays;
+ * each replicated node is then drawn from its distribution rebuilt around those parameters
+ * (`copy`), with the key the model run would give it. Why: running the model per draw rebuilds
+ * every distribution and tensor (a 600 × 3 matmul, broadcasts, checks) only to draw one node.
+ *
+ * The draw is the model's own sampling code at bit-identical parameters (the compiler calls the
+ * eager kernels), so the bits are the tape path's; the caller checks that at the first and the
+ * last draw and runs the model per draw when they differ or when this declines (returns undefined).
+ */
+import { generate } from '../../src/compile/codegen.js';
+import { traceProgram } from '../../src/compile/trace.js';
+import { splitSeed, sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
+import type { KeyArray } from '../../src/random/key-array.js';
+import { UntraceableError, type TraceNode } from '../../src/tensor/lowering.js';
+import { Tensor } from '../../src/tensor/tensor.js';
+import { Distribution } from '../../distributions/distribution.js';
+import { Independent } from '../../distributions/independent.js';
+import { Normal } from '../../distributions/normal.js';
+import { getModes } from '../../src/config.js';
+import { normalFill } from '../../src/random/normal.js';
+import { sizeOf } from '../../src/tensor/shapes.js';
+import { Sample } from '../../distributions/sample.js';
+import type { JointDistribution } from '../../distributions/joint/joint-distribution.js';
+import { JointDistributionCoroutine } from '../../distributions/joint/joint-distribution-coroutine.js';
+import { toValue, type StructKind } from '../../distributions/joint/values.js';
+
+/** A compiled map from one draw of the given nodes to the replicated nodes' distributions (and derived values). */
+export interface PredictiveProgram {
+  /** One buffer per given node, in the order given to {@link compilePredictive}: write a draw here, then `sample`. */
+  readonly inputs: readonly Float64Array[];
+  /**
+   * Whether replicated node j is drawn straight into a caller's Float64Array (a `Normal` leaf:
+   * see {@link directNormal}); its value then has `size[j]` elements in row-major order.
+   */
+  readonly direct: readonly boolean[];
+  readonly size: readonly number[];
+  /**
+   * The replicated nodes' draws given the values in `inputs`, in model order, with that draw's
+   * model key (what `executeSample` passes to the model as `seed`): node j is written into
+   * `into[j]` when it is drawn directly (the result's entry is then undefined), else returned as
+   * a tensor. The program runs before a node whose parameters read inputs written since its last
+   * run; the derived values are those of the draw.
+   */
+  sample(key: KeyArray, into: readonly (Float64Array | undefined)[]): (Tensor | undefined)[];
+  /** One buffer per derived value, in the order of `derivedNames` (their values after `sample`), and their shapes. */
+  readonly derived: readonly ArrayLike<number>[];
+  readonly derivedShapes: readonly (readonly number[])[];
+}
+
+/** Ends a trace the fast path does not take. */
+function decline(why: string): never {
+  throw new UntraceableError(`compilePredictive: ${why}`);
+}
+
+/** A replicated node's distribution: wrappers (outermost first) around a leaf whose tensor parameters come from the program. */
+interface NodePlan {
+  readonly wrappers: readonly Distribution[];
+  readonly leaf: Distribution;
+  /** Leaf parameter name → output index. */
+  readonly params: readonly (readonly [string, number])[];
+}
+
+/** Node j drawn straight into an array: z ~ N(0, 1) by the key, then z · scale + loc. */
+interface DirectNormal {
+  readonly size: number;
+  /** Output indices of loc and scale, and their index steps: 0 (one value) or 1 (one per batch element). */
+  readonly loc: number;
+  readonly scale: number;
+  readonly locStep: 0 | 1;
+  readonly scaleStep: 0 | 1;
+  /** The leaf's batch size: loc and scale repeat every `batch` elements. */
+  readonly batch: number;
+}
+
+/**
+ * The one leaf drawn without rebuilding it: `Normal`, whose `sampleN` is `samplers.normal([n,
+ * ...batch], { seed })` (the key as given: `normalFill`) times `scale` plus `loc` — the same two
+ * roundings per element here. Only when the wrappers keep that order (no `Sample` over a batch,
+ * which transposes) and loc and scale are either one value or the whole batch; the first and last
+ * draws are checked against the model run anyway.
+ */
+function directNormal(plan: NodePlan, shapes: readonly (readonly number[])[], size: number): DirectNormal | undefined {
+  const { leaf } = plan;
+  // validateArgs checks the parameters when a distribution is built: those are rebuilt per draw.
+  if (!(leaf instanceof Normal) || leaf.dtype !== 'float64' || leaf.validateArgs || plan.wrappers.some((w) => w.validateArgs)) return undefined;
+  if (plan.wrappers.some((w) => w instanceof Sample && w.sampleShape.length > 0 && w.distribution.batchShape.length > 0)) return undefined;
+  const batch = leaf.batchShape;
+  const nb = sizeOf(batch);
+  if (nb === 0 || size % nb !== 0) return undefined;
+  const at = (name: string) => plan.params.find(([k]) => k === name)?.[1];
+  const loc = at('loc'), scale = at('scale');
+  if (loc === undefined || scale === undefined) return undefined;
+  const step = (k: number): 0 | 1 | undefined => {
+    const sh = shapes[k]!;
+    if (sizeOf(sh) === 1) return 0;
+    return sh.length === batch.length && sh.every((d, a) => d === batch[a]) ? 1 : undefined;
+  };
+  const locStep = step(loc), scaleStep = step(scale);
+  if (locStep === undefined || scaleStep === undefined) return undefined;
+  return { size, loc, scale, locStep, scaleStep, batch: nb };
+}
+
+function fillNormal(d: DirectNormal, key: KeyArray, out: Float64Array, outputs: readonly Float64Array[]): void {
+  normalFill(key, out, getModes());
+  const locs = outputs[d.loc]!, scales = outputs[d.scale]!, { locStep, scaleStep, batch } = d;
+  for (let k = 0, b = 0; k < d.size; k++) {
+    out[k] = out[k]! * scales[b * scaleStep]! + locs[b * locStep]!;
+    if (++b === batch) b = 0;
+  }
+}
+
+/**
+ * Traces the model of `jd` with the `given` nodes (model indices; float64 values in `at`) and
+ * the `replicated` ones (the others; their values in `at` are a draw of them, the trace point)
+ * as inputs, and compiles the parameters of each replicated node's leaf distribution (inside
+ * `Independent` and `Sample` wrappers) and the `derivedNames` values.
+ *
+ * Replicated nodes are drawn in model order, each fed back as an input when a later node's
+ * parameters (or a derived value) read it, so a node may be drawn from another replicated one
+ * (as every node is in a prior predictive draw).
+ *
+ * Returns undefined (the caller runs the model per draw) for a coroutine model (its structure may
+ * follow the values), a given value or parameter that is not float64, a leaf with a non-tensor
+ * object option (a bijector, a distribution), a node with imputed missing values, more than 30
+ * nodes, or a model the tracer cannot follow.
+ */
+export function compilePredictive(jd: JointDistribution<StructKind>, given: readonly number[], replicated: readonly number[],
+  derivedNames: readonly string[], at: readonly Tensor[]): PredictiveProgram | undefined {
+  if (jd instanceof JointDistributionCoroutine) return undefined;
+  if (given.some((i) => at[i]!.dtype !== 'float64')) return undefined;
+  const order = [...given, ...replicated];
+  const slot = new Map(replicated.map((i, j) => [i, j]));
+  const plans: NodePlan[] = [];
+  const fn = 'samplePosteriorPredictive';
+  let program;
+  try {
+    program = traceProgram(fn, (...xs) => {
+      const values = new Map(order.map((i, q) => [i, xs[q]!]));
+      const outputs: Tensor[] = [];
+      const derived = new Map<string, Tensor>();
+      const found: (NodePlan | undefined)[] = replicated.map(() => undefined);
+      jd.executeModel(fn, (i, d) => {
+        const j = slot.get(i);
+        if (j !== undefined) found[j] = planOf(d, outputs);
+        const v = values.get(i) ?? decline('a node is neither given nor replicated');
+        return j === undefined ? toValue(fn, `value[${i}]`, d.dtype, v) : v;
+      }, (name, value) => { derived.set(name, value); });
+      plans.push(...found.map((p) => p ?? decline('a replicated node was not reached')));
+      for (const n of derivedNames) {
+        const t = derived.get(n);
+        if (!(t instanceof Tensor) || t.dtype !== 'float64') decline(`derived value ${n} is not float64`);
+        outputs.push(t);
+      }
+      if (outputs.length === 0) decline('no parameter to compile');
+      return outputs;
+    }, order.map((i) => (at[i]!.dtype === 'float64' ? at[i]! : at[i]!.astype('float64'))));
+  } catch {
+    // The model ran on the tape at this draw already (the caller's first draw), so an error here
+    // is the tracer's (an UntraceableError, or a shape it cannot follow): run the model per draw.
+    return undefined;
+  }
+  // Which inputs each output depends on (a bit per input): node j's parameters may depend on the
+  // given nodes and on replicated nodes before it (drawn first, then fed back), not on later ones.
+  const nodes = program.trace.nodes;
+  if (order.length > 30) return undefined;
+  const deps = new Uint32Array(nodes.length);
+  program.inputs.forEach((n, q) => { deps[n.index] = 1 << q; });
+  for (const n of nodes) for (const o of n.operands) if (!('constant' in o)) deps[n.index]! |= deps[(o as TraceNode).index]!;
+  const depsOf = (k: number) => { const o = program.outputs[k]!; return 'constant' in o ? 0 : deps[o.index]!; };
+  const G = given.length;
+  const needs = plans.map((p) => p.params.reduce((m, [, k]) => m | depsOf(k), 0));
+  // Replicated node j is input G + j: nothing it or a later node is may feed node j.
+  if (needs.some((m, j) => (m >>> (G + j)) !== 0)) return undefined;
+  const paramCount = program.outputs.length - derivedNames.length;
+  const derivedNeeds = derivedNames.reduce((m, _, k) => m | depsOf(paramCount + k), 0);
+  // Replicated values that some output reads: written back as inputs after they are drawn.
+  const readBack = replicated.map((_, j) => ((needs.reduce((m, x) => m | x, derivedNeeds) >>> (G + j)) & 1) === 1);
+  const c = generate(program, false);
+  // Constant outputs are not rewritten by `run`, so a copy made once stays right.
+  const outputs = c.outputs.map((o) => (o instanceof Float64Array ? o : Float64Array.from(o)));
+  const shapes = c.outputShapes;
+  // Nodes are keyed in model order: node i takes the (i + 1)-th split of the salted key.
+  const last = Math.max(...replicated);
+  const size = replicated.map((i) => at[i]!.size);
+  const direct = plans.map((p, j) => directNormal(p, shapes, size[j]!));
+  // A node whose parameters read no input is the same distribution in every draw: the traced one, not rebuilt.
+  const fixed = plans.map((p, j) => (needs[j] === 0 ? p.wrappers[0] ?? p.leaf : undefined));
+  const replicatedInputs = c.inputs.slice(G);
+  return {
+    inputs: c.inputs.slice(0, G),
+    direct: direct.map((d) => d !== undefined),
+    size,
+    sample: (key, into) => {
+      let s: Seed = sanitizeSeed(key, { salt: 'JointDistribution' });
+      const seeds: KeyArray[] = [];
+      for (let i = 0; i <= last; i++) {
+        const [nodeSeed, rest] = splitSeed(s);
+        seeds.push(nodeSeed!);
+        s = rest!;
+      }
+      // Inputs written since the last run (the given ones, by the caller): a bit per input.
+      let dirty = (1 << G) - 1;
+      const xs: (Tensor | undefined)[] = [];
+      for (let j = 0; j < replicated.length; j++) {
+        if ((needs[j]! & dirty) !== 0) { c.run(false); dirty = 0; }
+        const dn = direct[j], seed = seeds[replicated[j]!]!;
+        let x: Tensor | undefined;
+        if (dn === undefined) x = (fixed[j] ?? rebuild(plans[j]!, outputs, shapes)).sample([], { seed });
+        else fillNormal(dn, seed, into[j]!, outputs);
+        xs.push(x);
+        if (readBack[j]) {
+          const buf = replicatedInputs[j]!, src = (x?.data ?? into[j]!) as ArrayLike<number>;
+          for (let e = 0; e < buf.length; e++) buf[e] = Number(src[e]);
+          dirty |= 1 << (G + j);
+        }
+      }
+      if ((derivedNeeds & dirty) !== 0) c.run(false);
+      return xs;
+    },
+    derived: outputs.slice(paramCount),
+    derivedShapes: shapes.slice(paramCount),
+  };
+}
+
+/** Opens `Independent`/`Sample` wrappers and lists the leaf's tensor parameters as outputs. */
+function planOf(d: Distribution, outputs: Tensor[]): NodePlan {
+  const wrappers: Distribution[] = [];
+  let leaf = d;
+  while (leaf instanceof Independent || leaf instanceof Sample) {
+    wrappers.push(leaf);
+    leaf = leaf.distribution;
+  }
+  // A node with imputed missing values (impute-missing.ts) draws through its wrapper model: not rebuilt here.
+  if (typeof (leaf as { observedPointwiseLogProb?: unknown }).observedPointwiseLogProb === 'function') decline('a node with imputed missing values');
+  const table = (leaf.constructor as typeof Distribution).parameterProperties;
+  const converted = (leaf as unknown as { params: Readonly<Record<string, Tensor>> }).params;
+  const params: [string, number][] = [];
+  for (const [key, value] of Object.entries(leaf.parameters)) {
+    if (key in table) {
+      const t = converted[key];
+      if (t === undefined) continue;
+      if (t.dtype !== 'float64') decline(`parameter ${key} is not float64`);
+      params.push([key, outputs.length]);
+      outputs.push(t);
+    } else if (value !== null && typeof value === 'object') {
+      decline(`option ${key} of ${leaf.constructor.name} is an object`);
+    }
+  }
+  return { wrappers, leaf, params };
+}
+
+/** The replicated node's distribution at the program's current outputs. */
+function rebuild(plan: NodePlan, outputs: readonly Float64Array[], shapes: readonly (readonly number[])[]): Distribution {
+  const overrides: Record<string, Tensor> = {};
+  for (const [key, k] of plan.params) overrides[key] = new Tensor(outputs[k]!, shapes[k]!, 'float64');
+  let d = plan.leaf.copy(overrides);
+  for (let w = plan.wrappers.length - 1; w >= 0; w--) d = plan.wrappers[w]!.copy({ distribution: d });
+  return d;
+}

@@ -1,0 +1,153 @@
+/**
+ * The compiled paths of `samplePosteriorPredictive`, `logLikelihood` and `computeDeterministics`
+ * (mcmc/internal/compile-predictive.ts, compile-derived.ts): which models take them, and that
+ * they give the per-draw tape path's results (`withFastPaths(false, …)`) bit for bit. No
+ * statistics here: every check is an exact comparison on fixed seeds.
+ */
+import { describe, expect, it } from 'vitest';
+import { key } from '../../src/random/keys.js';
+import { normal } from '../../src/random/normal.js';
+import { add, exp, mul } from '../../src/tensor/ops/elementwise.js';
+import { matmul } from '../../src/tensor/ops/matmul.js';
+import { Tensor, tensor } from '../../src/tensor/tensor.js';
+import {
+  Bernoulli, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, Normal, Poisson, Root, Sample,
+  type CoroutineModel,
+} from '../../distributions/index.js';
+import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
+import { computeDeterministics, logLikelihood, samplePosteriorPredictive, samplePriorPredictive } from '../../mcmc/index.js';
+import { lastPredictivePath, withFastPaths } from '../../mcmc/predictive.js';
+
+/** Stand-in posterior draws `[N, C, ...shape]` per node (the functions never look at where draws come from). */
+function draws(N: number, C: number, shapes: Record<string, readonly number[]>, seed = 0): Record<string, Tensor> {
+  return Object.fromEntries(Object.entries(shapes).map(([n, s], k) => [n, n.startsWith('sigma') || n === 'tau'
+    ? exp(mul(normal(key(seed + k), [N, C, ...s]), 0.3))
+    : normal(key(seed + k), [N, C, ...s])]));
+}
+
+/** Same keys, shapes, dtypes and bits. */
+function expectSameBits(a: Record<string, Tensor>, b: Record<string, Tensor>): void {
+  expect(Object.keys(a)).toEqual(Object.keys(b));
+  for (const k of Object.keys(a)) {
+    expect(a[k]!.shape, k).toEqual(b[k]!.shape);
+    expect(a[k]!.dtype, k).toBe(b[k]!.dtype);
+    expect(Array.from(a[k]!.data as ArrayLike<number>), k).toEqual(Array.from(b[k]!.data as ArrayLike<number>));
+  }
+}
+
+/** The call with the fast paths on (asserting the path it took) and off, compared bit for bit. */
+function both<T extends Record<string, Tensor>>(f: () => T, path: 'compiled' | 'tape'): T {
+  const fast = f();
+  expect(lastPredictivePath()).toBe(path);
+  const slow = withFastPaths(false, f);
+  expect(lastPredictivePath()).toBe('tape');
+  expectSameBits(fast, slow);
+  return fast;
+}
+
+// A 40-observation normal regression, the shape of bench/models/regression-600.ts.
+const X = normal(key(99), [40, 3]);
+const regression = new JointDistributionNamed({
+  alpha: new Normal({ loc: 0, scale: 5 }),
+  beta: new Sample({ distribution: new Normal({ loc: 0, scale: 2 }), sampleShape: 3 }),
+  sigma: new HalfNormal({ scale: 2 }),
+  y: (alpha: Tensor, beta: Tensor, sigma: Tensor) => new Independent({ distribution: new Normal({ loc: add(alpha, matmul(X, beta)), scale: sigma }), reinterpretedBatchNdims: 1 }),
+});
+const regressionDraws = draws(50, 3, { alpha: [], beta: [3], sigma: [] });
+const Y = regression.sample([], { seed: 5 }).y!;
+
+describe('samplePosteriorPredictive: the compiled path', () => {
+  it('a regression and eight schools take it, with the tape path\'s bits', () => {
+    const rep = both(() => samplePosteriorPredictive(regression.experimentalPin({ y: Y }), regressionDraws, { seed: 1 }), 'compiled');
+    expect(rep.y!.shape).toEqual([50, 3, 40]);
+    const schools = draws(30, 4, { mu: [], tau: [], thetaTilde: [8] });
+    both(() => samplePosteriorPredictive(nonCentered.experimentalPin({ y: schoolsY }), schools, { seed: 7 }), 'compiled');
+    both(() => samplePosteriorPredictive(nonCentered, schools, { seed: 7, deterministics: true, chains: [4, 5, 6, 7] }), 'compiled');
+  });
+
+  it('edge shapes: scalar, Sample (with and without a batch), a 2-D node, one draw, one chain', () => {
+    const scalar = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Normal({ loc: mu, scale: 0.5 }) });
+    both(() => samplePosteriorPredictive(scalar, draws(20, 2, { mu: [] }), { seed: 2 }), 'compiled');
+    both(() => samplePosteriorPredictive(scalar, draws(1, 1, { mu: [] }), { seed: 2 }), 'compiled');
+    const iid = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Sample({ distribution: new Normal({ loc: mu, scale: 1 }), sampleShape: [2, 3] }) });
+    expect(both(() => samplePosteriorPredictive(iid, draws(7, 1, { mu: [] }), { seed: 3 }), 'compiled').y!.shape).toEqual([7, 1, 2, 3]);
+    // Sample over a batch transposes its draw: rebuilt and sampled, not drawn straight.
+    const batched = new JointDistributionNamed({ mu: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }),
+      y: (mu: Tensor) => new Sample({ distribution: new Normal({ loc: mu, scale: 1 }), sampleShape: 2 }) });
+    expect(both(() => samplePosteriorPredictive(batched, draws(5, 2, { mu: [3] }), { seed: 4 }), 'compiled').y!.shape).toEqual([5, 2, 3, 2]);
+    const grid = new JointDistributionNamed({ m: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: [4, 3] }), sigma: new HalfNormal({ scale: 1 }),
+      y: (m: Tensor, sigma: Tensor) => new Independent({ distribution: new Normal({ loc: m, scale: sigma }), reinterpretedBatchNdims: 2 }) });
+    expect(both(() => samplePosteriorPredictive(grid, draws(1, 3, { m: [4, 3], sigma: [] }), { seed: 5 }), 'compiled').y!.shape).toEqual([1, 3, 4, 3]);
+  });
+
+  it('a discrete leaf (Poisson, Bernoulli) is rebuilt per draw on the compiled path', () => {
+    const counts = new JointDistributionNamed({
+      b: new Normal({ loc: 0, scale: 1 }),
+      n: (b: Tensor) => new Independent({ distribution: new Poisson({ logRate: add(b, tensor([0, 0.5, 1])) }), reinterpretedBatchNdims: 1 }),
+      z: (b: Tensor) => new Bernoulli({ logits: b }),
+    });
+    both(() => samplePosteriorPredictive(counts, draws(6, 2, { b: [] }), { seed: 6 }), 'compiled');
+  });
+
+  it('falls back to the model run per draw for a coroutine or a discrete given node; a node drawn from a replicated one is compiled', () => {
+    const co = new JointDistributionCoroutine(function* (): CoroutineModel {
+      const mu: Tensor = yield Root(new Normal({ loc: 0, scale: 1 }));
+      yield new Independent({ distribution: new Normal({ loc: add(mu, tensor([0, 1])), scale: 1 }), reinterpretedBatchNdims: 1 });
+    });
+    both(() => samplePosteriorPredictive(co, [normal(key(1), [4, 2])], { seed: 1 }), 'tape');
+    const chain = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Normal({ loc: mu, scale: 1 }), z: (y: Tensor) => new Normal({ loc: y, scale: 1 }) });
+    // z is drawn from the replicated y: y is fed back into the program (as in a prior draw).
+    both(() => samplePosteriorPredictive(chain, draws(5, 2, { mu: [] }), { seed: 1 }), 'compiled');
+    both(() => samplePosteriorPredictive(chain, draws(5, 2, { mu: [], y: [] }), { seed: 1 }), 'compiled');
+    const discrete = new JointDistributionNamed({ k: new Bernoulli({ probs: 0.3 }), y: (k: Tensor) => new Normal({ loc: k, scale: 1 }) });
+    const ks = new Tensor(Int32Array.from([0, 1, 1, 0, 1, 0]), [3, 2], 'int32');
+    both(() => samplePosteriorPredictive(discrete, { k: ks }, { seed: 1 }), 'tape');
+  });
+
+  it('missing values: a model pinned with NaN (a y_missing node) falls back; every row is replicated', () => {
+    const yNaN = Y.data.slice() as Float64Array;
+    yNaN[3] = NaN; yNaN[17] = NaN;
+    const pinned = regression.experimentalPin({ y: new Tensor(yNaN, [40], 'float64') });
+    const d = { ...regressionDraws, y_missing: normal(key(8), [50, 3, 2]) };
+    expect(both(() => samplePosteriorPredictive(pinned, d, { seed: 1 }), 'tape').y!.shape).toEqual([50, 3, 40]);
+  });
+
+  it('an error at a draw is the model run\'s error', () => {
+    const checked = new JointDistributionNamed({ s: new Normal({ loc: 0, scale: 1 }), y: (s: Tensor) => new Normal({ loc: 0, scale: s, validateArgs: true }) });
+    const s = new Tensor(Float64Array.from([1, 2, -1, 3]), [2, 2], 'float64');   // draw (1, 0) has scale −1
+    const slow = (() => { try { withFastPaths(false, () => samplePosteriorPredictive(checked, { s }, { seed: 1 })); } catch (e) { return e as Error; } return undefined; })();
+    expect(slow).toBeInstanceOf(RangeError);
+    expect(() => samplePosteriorPredictive(checked, { s }, { seed: 1 })).toThrow(slow!.message);
+  });
+});
+
+describe('samplePriorPredictive: the compiled path', () => {
+  it('every node drawn in model order, each fed back to the nodes after it: the tape path\'s bits', () => {
+    const prior = both(() => samplePriorPredictive(nonCentered, { seed: 3, samples: 40 }), 'compiled');
+    expect(Object.keys(prior).sort()).toEqual(['mu', 'tau', 'theta', 'thetaTilde', 'y']);
+    both(() => samplePriorPredictive(regression, { seed: 3, samples: 25 }), 'compiled');
+    both(() => samplePriorPredictive(regression.experimentalPin({ y: Y }), { seed: 4, samples: 1 }), 'compiled');
+  });
+
+  it('a coroutine model runs per draw', () => {
+    const co = new JointDistributionCoroutine(function* (): CoroutineModel {
+      const mu: Tensor = yield Root(new Normal({ loc: 0, scale: 1 }));
+      yield new Normal({ loc: mu, scale: 1 });
+    });
+    both(() => samplePriorPredictive(co, { seed: 1, samples: 5 }), 'tape');
+  });
+});
+
+describe('logLikelihood and computeDeterministics: the compiled path', () => {
+  it('a regression and eight schools take it, with the tape path\'s values', () => {
+    both(() => logLikelihood(regression, regressionDraws, { y: Y }), 'compiled');
+    const schools = draws(30, 4, { mu: [], tau: [], thetaTilde: [8] });
+    both(() => logLikelihood(nonCentered, schools, { y: schoolsY }), 'compiled');
+    both(() => computeDeterministics(nonCentered, schools, { y: schoolsY }), 'compiled');
+  });
+
+  it('a model that reads values in JavaScript falls back', () => {
+    const m = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Normal({ loc: Number(mu.item()) > 0 ? 1 : -1, scale: 1 }) });
+    both(() => logLikelihood(m, draws(4, 2, { mu: [] }), { y: 0.5 }), 'tape');
+  });
+});
