@@ -53,6 +53,7 @@ import { JointDistributionPinned } from '../distributions/joint/joint-distributi
 import { isPlainObject, type PartialValues, type StructKind, type ValueLike } from '../distributions/joint/values.js';
 import { pointwiseLogProb } from '../distributions/joint/pointwise-log-prob.js';
 import { MISSING_SUFFIX } from '../distributions/joint/impute-missing.js';
+import { enumerationPlan } from '../distributions/enumerate/enumerate.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
@@ -528,7 +529,12 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
     if (table.nodes.has(i)) fail('range', fn, `draws.${names[i]}`, 'is an observed (pinned) node; give draws of the latent nodes only', names[i]);
   }
   const missing = names.filter((_, i) => !full.isPinned(i) && !table.nodes.has(i));
-  if (missing.length > 0) fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')} (every unpinned node needs draws)`, Object.keys(draws));
+  if (missing.length > 0) {
+    // Discrete nodes the sampler summed out: the likelihood LOO wants sums them out too.
+    const summed = enumerationPlan(fn, full)?.sites.map((st) => st.name) ?? [];
+    const why = missing.every((n) => summed.includes(n)) ? '; they are summed out (enumerated): marginalLogLikelihood(model, draws, { pins }) gives each observation\'s likelihood with them summed out' : ' (every unpinned node needs draws)';
+    fail('range', fn, 'draws', `has no draws of ${missing.map((n) => `\`${n}\``).join(', ')}${why}`, Object.keys(draws));
+  }
   const pinnedValues = names.map((n) => full.pins[n]);
   const observedNames = observed.map((i) => names[i]!);
   const stacks = observed.map((i) => new Stacker(fn, `the log-likelihood of \`${names[i]}\``, [table.draws, table.chains]));

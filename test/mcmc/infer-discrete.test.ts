@@ -3,7 +3,7 @@
 // file's false-failure rate is below 1e-3 (5 observations + 1 path test, each 1e-4). ~10 s.
 import { describe, expect, it } from 'vitest';
 import { Categorical, deterministic, Dirichlet, Independent, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
-import { inferDiscrete, marginalLogLikelihood, windowedAdaptiveNuts } from '../../mcmc/index.js';
+import { inferDiscrete, logLikelihood, marginalLogLikelihood, windowedAdaptiveNuts } from '../../mcmc/index.js';
 import { gather, Tensor, type Tensor as T } from '../../src/index.js';
 import { stepByStepHmm, pinsOf } from '../../examples/hmm-step-by-step.js';
 import { mulberry32 } from '../helpers.js';
@@ -196,5 +196,11 @@ describe('windowedAdaptiveNuts: derived values of an enumerated model', () => {
       }
     }
     expect(right / (200 * ys.length)).toBeGreaterThan(0.9);
+  });
+});
+
+describe('logLikelihood of an enumerated model', () => {
+  it('points to marginalLogLikelihood', () => {
+    expect(() => logLikelihood(mixture, { w: repeat([0.3, 0.3, 0.4], 1).reshape([1, 1, 3]), mu: repeat([-2, 0, 2], 1).reshape([1, 1, 3]) }, { y })).toThrow(/no draws of `z`; they are summed out \(enumerated\): marginalLogLikelihood/);
   });
 });
