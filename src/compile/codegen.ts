@@ -442,11 +442,37 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       `${copy('grad', bind(flatGrad), flatGrad.length)}\nreturn ${bind(outputs[0])}[0];\n}`
     : 'const valueAndGrad = undefined;';
   const names = env.map((_, i) => `e${i}`);
-  const body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}`);
+  const body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${declareAtFirstUse(back.join('\n'), new Set(locals))}`);
   const split = chunkRun(body);   // a long program as pieces V8 optimizes (chunk.ts)
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\nreturn { run, valueAndGrad };`;
   const { run, valueAndGrad } = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad'>;
   return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source, env };
+}
+
+/**
+ * The reverse pass with each adjoint local of `locals` declared (`let a3_0 = 0;`) just before
+ * the top-level statement that first names it, not all at its start: in a long program cut
+ * into pieces (chunk.ts) a local used in one piece then stays a local instead of a slot, and
+ * no single statement declares thousands of them (one statement cannot be cut, and a piece
+ * over V8's size limit is never optimized).
+ */
+function declareAtFirstUse(code: string, locals: ReadonlySet<string>): string {
+  if (locals.size === 0) return code;
+  const out: string[] = [], declared = new Set<string>();
+  let statement: string[] = [], depth = 0;
+  for (const line of code.split('\n')) {
+    for (const m of line.matchAll(/(?<![\w$.])a\d+_\d+(?![\w$])/g)) {
+      if (locals.has(m[0]) && !declared.has(m[0])) { declared.add(m[0]); out.push(`let ${m[0]} = 0;`); }
+    }
+    statement.push(line);
+    for (let k = 0; k < line.length; k++) {
+      const c = line.charCodeAt(k);
+      if (c === 123) depth++;
+      else if (c === 125) depth--;
+    }
+    if (depth === 0) { out.push(...statement); statement = []; }
+  }
+  return [...out, ...statement].join('\n');
 }
 
 /**
