@@ -23,6 +23,11 @@ const MAX_INLINE = 64;
  * The generated functions for one program: one per kernel shape (a take's indices, a
  * logsumexp's reduction), shared by every node of that shape, so a long program's code does
  * not grow with them; each node's call passes only its buffers.
+ *
+ * @example
+ * const helpers = new KernelHelpers(bind);                  // codegen's `bind` (a value → its env name)
+ * helpers.forward(takeLowering, 'e3', 'e7');                // 'kf0(e3, e7);', or undefined for other kernels
+ * const source = `${helpers.definitions()}\nfunction run(withGrad) { … }`;
  */
 export class KernelHelpers {
   private readonly defs: string[] = [];
