@@ -18,6 +18,7 @@
 import type { Constant, Flat, TraceNode } from '../tensor/lowering.js';
 import { chunkRun } from './chunk.js';
 import { eachElement, emitBackward, emitForward, type Emit } from './elementwise.js';
+import { KernelHelpers } from './inline-kernels.js';
 import type { Program } from './trace.js';
 
 /** What a compiled program exposes: write `inputs`, call `run`, read `outputs` and `grads`. */
@@ -154,6 +155,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const nodes = program.trace.nodes;
   const env: unknown[] = [];
   const bind = (v: unknown): string => { env.push(v); return `e${env.length - 1}`; };
+  const helpers = new KernelHelpers(bind);   // small take/logsumexp kernels as generated functions (inline-kernels.ts)
 
   // Live nodes: those an output depends on.
   const live = new Uint8Array(nodes.length);
@@ -278,6 +280,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
         emitForward(emit, n, unrolled[n.index] ? 'unrolled' : 'loop', needsBuffer[n.index] === 1);
         continue;
       }
+      const inlined = n.operands.length === 1 ? helpers.forward(n.op, arrayName(n.operands[0]!), valueName[n.index]!) : undefined;
+      if (inlined !== undefined) { fwd.push(inlined); continue; }
       const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
       fwd.push(`${bind(n.op)}.forward(${bind(ins)}, ${valueName[n.index]});`);
     }
@@ -411,7 +415,10 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       if (op.backward === undefined) continue;
       const parts = n.operands.map((o, j) => (isConst(o) || op.gradOperands?.[j] === false ? null : new Float64Array(o.size)));
       const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
-      back.push(`${bind(op)}.backward(${bufName(i)}, ${bind(ins)}, ${valueName[i]}, ${bind(parts)});`);
+      const part0 = parts[0];
+      const inlined = parts.length === 1 && part0 !== null && part0 !== undefined
+        ? helpers.backward(op, arrayName(n.operands[0]!), valueName[i]!, bufName(i), bind(part0), part0.length) : undefined;
+      back.push(inlined ?? `${bind(op)}.backward(${bufName(i)}, ${bind(ins)}, ${valueName[i]}, ${bind(parts)});`);
       n.operands.forEach((o, j) => {
         const part = parts[j];
         if (part === null || part === undefined || isConst(o)) return;
@@ -442,11 +449,37 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       `${copy('grad', bind(flatGrad), flatGrad.length)}\nreturn ${bind(outputs[0])}[0];\n}`
     : 'const valueAndGrad = undefined;';
   const names = env.map((_, i) => `e${i}`);
-  const body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${locals.length > 0 ? `let ${locals.map((l) => `${l} = 0`).join(', ')};\n` : ''}${back.join('\n')}`);
+  const body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${declareAtFirstUse(back.join('\n'), new Set(locals))}`);
   const split = chunkRun(body);   // a long program as pieces V8 optimizes (chunk.ts)
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\nreturn { run, valueAndGrad };`;
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\nreturn { run, valueAndGrad };`;
   const { run, valueAndGrad } = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad'>;
   return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source, env };
+}
+
+/**
+ * The reverse pass with each adjoint local of `locals` declared (`let a3_0 = 0;`) just before
+ * the top-level statement that first names it, not all at its start: in a long program cut
+ * into pieces (chunk.ts) a local used in one piece then stays a local instead of a slot, and
+ * no single statement declares thousands of them (one statement cannot be cut, and a piece
+ * over V8's size limit is never optimized).
+ */
+function declareAtFirstUse(code: string, locals: ReadonlySet<string>): string {
+  if (locals.size === 0) return code;
+  const out: string[] = [], declared = new Set<string>();
+  let statement: string[] = [], depth = 0;
+  for (const line of code.split('\n')) {
+    for (const m of line.matchAll(/(?<![\w$.])a\d+_\d+(?![\w$])/g)) {
+      if (locals.has(m[0]) && !declared.has(m[0])) { declared.add(m[0]); out.push(`let ${m[0]} = 0;`); }
+    }
+    statement.push(line);
+    for (let k = 0; k < line.length; k++) {
+      const c = line.charCodeAt(k);
+      if (c === 123) depth++;
+      else if (c === 125) depth--;
+    }
+    if (depth === 0) { out.push(...statement); statement = []; }
+  }
+  return [...out, ...statement].join('\n');
 }
 
 /**

@@ -40,6 +40,16 @@ describe('chunkRun', () => {
     }
   });
 
+  it('declares each adjoint local where it is first written: no statement too long to cut into pieces', () => {
+    const T = 300;
+    const y = Array.from({ length: T }, () => 2 * rand() - 1);
+    const c = compileGradient('test', recursion(T, y), [tensor(0.3), tensor(0.1), tensor(0.5)]);
+    // All locals declared in one statement made a piece of their own, over V8's size limit at 50,000 operations.
+    const longest = Math.max(...c.source.split('\n').slice(2).map((l) => l.length));
+    expect(longest).toBeLessThan(1000);
+    expect(c.source).toMatch(/^let a\d+_0 = 0;$/m);
+  });
+
   it('leaves short bodies, shadowed locals and stray returns whole', () => {
     expect(chunkRun('const v1_0 = e0[0] * 2; e1[0] = v1_0;\nif (!withGrad) return;')).toBeUndefined();
     const filler = Array.from({ length: 3000 }, (_, i) => `const v${i}_0 = e0[0] * ${i}; e1[0] += v${i}_0;`).join('\n');
