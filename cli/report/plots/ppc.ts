@@ -3,7 +3,7 @@
  * against the densities of replicated data sets, one per posterior draw.
  */
 import { checkOptions, fail } from '../../../src/checks.js';
-import { binnedGaussianKde, gaussianKde, linspace, scottBandwidth } from './kde.js';
+import { gridGaussianKde, linspace, scottBandwidth } from './kde.js';
 import { axes, coord, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
 
 /** What {@link ppcPlot} compares: one observed node's data and its replicates. */
@@ -71,8 +71,7 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   const kde = (v: Float64Array, finite = finiteRange(v).values) => {
     const h = scottBandwidth(finite);
     if (!(finite.length >= 2 && h > 0)) return new Float64Array(grid.length);
-    // the pooled draws (draws × observations, millions) are binned first; each line's data is exact
-    return (finite.length > 20_000 ? binnedGaussianKde : gaussianKde)(finite, grid, h);
+    return gridGaussianKde(finite, lo, hi, grid.length, h);
   };
   const step = Math.max(1, Math.floor(reps.length / lines));
   const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map((r) => kde(r));
