@@ -134,7 +134,11 @@ export function gpdFit(z: Float64Array): { k: number; sigma: number } {
   // grid weights ∝ exp(ℓ_j): w_j = 1 / Σ_i exp(ℓ_i − ℓ_j); the negligible ones dropped
   const keepB: number[] = [];
   const keepW: number[] = [];
+  let ellMax = -Infinity;
+  for (let j = 0; j < mEst; j++) if (ell[j]! > ellMax) ellMax = ell[j]!;
   for (let j = 0; j < mEst; j++) {
+    // exp(ℓ_max − ℓ_j) overflows: the sum is ∞ (or NaN) and w_j = 0 (or NaN), dropped below anyway
+    if (ellMax - ell[j]! > 709.782712893384) continue;
     let sum = 0;
     for (let i = 0; i < mEst; i++) sum += detExp(ell[i]! - ell[j]!);
     const w = 1 / sum;
