@@ -97,11 +97,15 @@ function asFloat64(x: ArrayLike<number>): Float64Array {
 
 /** True when every value is an integer and there are at most `limit` distinct ones (stops at the first that breaks either). */
 function fewIntegers(values: Float64Array, limit: number): boolean {
-  const seen = new Set<number>();
+  // at most limit + 1 values are ever kept, so a short list (and the last value seen) beats a Set
+  const seen: number[] = [];
+  let last = Number.NaN;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
+    if (v === last) continue;
     if (!Number.isInteger(v)) return false;
-    if (!seen.has(v)) { seen.add(v); if (seen.size > limit) return false; }
+    if (!seen.includes(v)) { seen.push(v); if (seen.length > limit) return false; }
+    last = v;
   }
   return true;
 }
