@@ -2,10 +2,13 @@
 // per run (internal/arviz-stats.ts `sharedMultichainStatistics`): a second call on the same
 // draws answers from the cache, and the cache never answers for draws that differ — changed in
 // place, another array, another split into chains, or another warm-up cut. Deterministic draws
-// (fixed keys); exact equality, so no false-failure rate.
+// (fixed keys); exact equality, so no false-failure rate. Also zScale's shared table of untied
+// scores against the per-run computation, bit for bit.
 import { describe, expect, it } from 'vitest';
 import { samplingWarnings, summary } from '../../../mcmc/diagnostics/index.js';
 import { multichainStatistics, sharedMultichainStatistics } from '../../../mcmc/diagnostics/internal/arviz-stats.js';
+import { zScale } from '../../../mcmc/diagnostics/internal/chains.js';
+import { normalPpf } from '../../../mcmc/diagnostics/internal/normal-ppf.js';
 import { key } from '../../../src/random/keys.js';
 import { normal } from '../../../src/random/normal.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
@@ -64,5 +67,27 @@ describe('statistics shared by summary and samplingWarnings', () => {
     // callers get their own objects
     two.rHat = -1;
     expect(sharedMultichainStatistics(source, 'p', { data: values, chains: 2, draws: 2 * N }).rHat).not.toBe(-1);
+  });
+});
+
+describe('zScale with its table of untied scores per size', () => {
+  /** ArviZ's _z_scale written out: every run's mean rank through normalPpf. */
+  function reference(x: Float64Array): Float64Array {
+    const s = Float64Array.from(x).sort(), n = x.length, c = 3 / 8;
+    return Float64Array.from(x, (v) => {
+      let i = 0;
+      while (s[i]! < v) i++;
+      let j = i + 1;
+      while (j < n && s[j] === s[i]) j++;
+      return normalPpf(((i + 1 + j) / 2 - c) / (n - 2 * c + 1));
+    });
+  }
+  it('gives the bits of the per-run computation, with ties, for many sizes (the cache evicting)', () => {
+    for (const n of [4, 5, 400, 13, 4, 1000, 7, 8, 9, 10, 11, 12, 400]) {
+      const base = normal(key(n), [n]).data as Float64Array;
+      for (const x of [Float64Array.from(base), Float64Array.from(base, (v) => Math.round(v * 2))]) {
+        expect(Array.from(zScale({ data: x, chains: 1, draws: n }).data)).toEqual(Array.from(reference(x)));
+      }
+    }
   });
 });
