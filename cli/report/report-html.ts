@@ -20,7 +20,7 @@ import { tracePlot } from './plots/trace.js';
 import { ppcPlot } from './plots/ppc.js';
 import { paretoKPlot } from './plots/pareto-k.js';
 import { loo as psisLoo } from '../../mcmc/diagnostics/loo.js';
-import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
+import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { InferenceData } from './inference-data-groups.js';
@@ -326,7 +326,7 @@ function leftOutNote(inPlot: readonly string[], shown: readonly string[], hidden
 /** One tensor's values per leading index (`[draws, chains, ...]` → one row per draw and chain). */
 function rows(t: Tensor, lead: number): Float64Array[] {
   const n = sizeOf(t.shape.slice(0, lead)), size = t.size / Math.max(n, 1);
-  const v = Float64Array.from(t.data as ArrayLike<number>, Number);
+  const v = float64Values(t);   // a view of float64 data (read only below), a converted copy otherwise
   return Array.from({ length: n }, (_, i) => v.subarray(i * size, (i + 1) * size));
 }
 
@@ -339,7 +339,7 @@ function ppcSection(fn: string, idata: InferenceData | undefined): string | unde
   const plots = names.map((k) => {
     const rep = pp[k]!, o = obs[k]!;
     if (rep.ndim < 2 || rep.size !== rep.shape[0]! * rep.shape[1]! * o.size) fail('range', fn, `input.inferenceData.posteriorPredictive.${k}`, `must be [draws, chains, ...] replicates of observedData.${k} (shape [${o.shape.join(', ')}])`, [...rep.shape]);
-    return inline(ppcPlot({ name: k, observed: Float64Array.from(o.data as ArrayLike<number>, Number), replicated: rows(rep, 2) }));
+    return inline(ppcPlot({ name: k, observed: float64Values(o), replicated: rows(rep, 2) }));
   });
   return `<div class="grid">${plots.join('')}</div><p class="note">Each replicated data set is drawn from the model at one posterior draw `
     + '(samplePosteriorPredictive); the observed data should look like a typical replicate.</p>';

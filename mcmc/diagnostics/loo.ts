@@ -169,7 +169,14 @@ export function logLikMatrix(fn: string, arg: string, x: unknown, varName: strin
   const values = float64Values(t);
   const n = layout.eventSize;
   const rows = new Float64Array(n * S);
-  for (let j = 0; j < n; j++) rows.set(componentChains(values, layout, j).data, j * S);
+  // one pass over the values in memory order (componentChains per observation would read them n times)
+  const { draws: D, chains: C } = layout;
+  for (let d = 0, at = 0; d < D; d++) {
+    for (let c = 0; c < C; c++, at += n) {
+      const s = c * D + d;
+      for (let j = 0; j < n; j++) rows[j * S + s] = values[at + j]!;
+    }
+  }
   return { rows, nSamples: S, draws: layout.draws, chains: layout.chains, nData: n, obsShape: layout.eventShape };
 }
 

@@ -8,7 +8,7 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import {
   type Draws, type DrawsStructure, componentChains, drawsLayout, float64Values, isPartList, isPartRecord, toTensor,
 } from './draws.js';
-import { multichainStatistics } from './internal/arviz-stats.js';
+import { sharedMultichainStatistics } from './internal/arviz-stats.js';
 import { checkHdiProb, hdiOf } from './hdi.js';
 import { anyNaN, mean, variance } from './internal/chains.js';
 import { numpyQuantile, sorted } from './internal/quantile.js';
@@ -259,7 +259,7 @@ export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLik
     const values = float64Values(t);
     for (let e = 0; e < layout.eventSize; e++) {
       const a = componentChains(values, layout, e);
-      const stats = multichainStatistics(a);
+      const stats = sharedMultichainStatistics(values, `0/${layout.draws}x${layout.chains}x${layout.eventSize}/${e}`, a);
       const nan = anyNaN(a.data);
       const x = sorted(a.data);
       const q = (p: number): number => (nan ? Number.NaN : numpyQuantile(x, p));

@@ -7,7 +7,7 @@ import { checkNonNegativeInteger, checkOptions, checkPositiveInteger, fail } fro
 import { Tensor } from '../../src/tensor/tensor.js';
 import { disagreeingChains, type ChainDeviation } from './chains-disagree.js';
 import { componentChains, drawsLayout, float64Values, isPartList, isPartRecord, toTensor, type DrawsLayout, type DrawsStructure } from './draws.js';
-import { bfmiOf, multichainStatistics } from './internal/arviz-stats.js';
+import { bfmiOf, sharedMultichainStatistics } from './internal/arviz-stats.js';
 import type { Chains } from './internal/chains.js';
 import { label } from './summary.js';
 
@@ -120,11 +120,12 @@ export function samplingWarnings(draws: DrawsStructure, trace?: unknown, options
   const rhats: [string, number][] = [], bulk: [string, number][] = [], tail: [string, number][] = [];
   parts.forEach(([name, t], i) => {
     const layout = { ...layouts[i]!, draws: n };
-    const values = after(float64Values(t), layout.eventSize);
+    const source = float64Values(t);
+    const values = after(source, layout.eventSize);
     for (let e = 0; e < layout.eventSize; e++) {
       const a = componentChains(values, layout, e);
       const id = label(name, layout.eventShape, e);
-      const s = multichainStatistics(a);
+      const s = sharedMultichainStatistics(source, `${W}/${n}x${C}x${layout.eventSize}/${e}`, a);
       if (s.rHat > RHAT_THRESHOLD) rhats.push([id, s.rHat]);
       if (s.essBulk < ESS_PER_CHAIN * C) bulk.push([id, s.essBulk]);
       if (s.essTail < ESS_PER_CHAIN * C) tail.push([id, s.essTail]);

@@ -4,7 +4,7 @@
  */
 import { checkOptions, fail } from '../../../src/checks.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
-import { gaussianKde, linspace, scottBandwidth } from './kde.js';
+import { gridGaussianKde, linspace, scottBandwidth } from './kde.js';
 import { axes, coord, finiteRange, linearScale, polyline, svgDocument } from './svg.js';
 import { detPow } from '../../../src/math/index.js';
 
@@ -98,7 +98,7 @@ export function histogramPlot(series: ChainSeries, options: HistogramPlotOptions
   const edges = histogramEdges(values, options.bins);
   const density = histogramDensity(values, edges);
   const grid = linspace(edges[0]!, edges[edges.length - 1]!, 200);
-  const kde = values.length >= 2 && max > min ? gaussianKde(values, grid, scottBandwidth(values)) : new Float64Array(0);
+  const kde = values.length >= 2 && max > min ? gridGaussianKde(values, grid[0]!, grid[grid.length - 1]!, grid.length, scottBandwidth(values)) : new Float64Array(0);
   const top = Math.max(...density, ...kde, 1e-300) * 1.08;
   const x = linearScale(edges[0]!, edges[edges.length - 1]!, box.x, box.x + box.w);
   const y = linearScale(0, top, box.y + box.h, box.y);

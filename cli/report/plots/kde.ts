@@ -70,41 +70,61 @@ export function gaussianKde(x: Float64Array, grid: ArrayLike<number>, bandwidth 
   return out;
 }
 
+/** Bins per bandwidth in {@link gridGaussianKde}: linear binning's error is then below (1/64)²/8 ≈ 3e−5 of the peak. */
+const BINS_PER_BANDWIDTH = 64;
+
 /**
- * {@link gaussianKde} for many points (a plot's pooled predictive draws): `x` is linearly binned
- * onto 8,192 evenly spaced bins spanning the grid ± the cutoff, and the kernel is summed over
- * the bins, so the cost is O(n + grid · bins) rather than O(grid · n). Linear binning's error
- * is O((δ/h)²) relative to the peak for bin width δ and bandwidth h (~1e−4 at the pooled
- * predictive draws' bandwidths; invisible on a plot). Points beyond the span add under 1e−16.
+ * {@link gaussianKde} on the evenly spaced grid `linspace(lo, hi, n)`, for plots: `x` is linearly
+ * binned onto bins at least 64 to a bandwidth, aligned so that every grid point is a bin centre,
+ * and the kernel is summed over the bins with one table of kernel values (the bins' offsets
+ * from a grid point are the same for every grid point). The cost is O(len(x) + n · 1,100)
+ * instead of O(n · len(x)) kernel evaluations, whatever the number of points. Linear binning
+ * moves each point's kernel by at most (δ/h)²/8 of its peak for bin width δ ≤ h/64: below 3e−5
+ * of the density's peak, 0.005 px on a 150-px plot. Points beyond the grid ± 8.6 bandwidths
+ * (and NaN) add nothing, as in {@link gaussianKde}'s cut-off. When the grid spans over ~60,000
+ * bandwidths (a few extreme outliers), the exact sum is both cheaper and used.
+ *
+ * @param x - the data.
+ * @param lo - the first grid point.
+ * @param hi - the last grid point.
+ * @param n - the number of grid points.
+ * @param bandwidth - the kernel's standard deviation (e.g. {@link scottBandwidth}(x)).
+ * @returns The density at each of the `n` grid points (zeros when the bandwidth is not positive and finite).
  *
  * @example
- * const f = binnedGaussianKde(Float64Array.of(0, 0.5, 1), linspace(-1, 2, 5), 0.4);
+ * const x = Float64Array.of(-1, 0, 0.5, 2);
+ * gridGaussianKde(x, -1, 2, 4, scottBandwidth(x)); // ≈ gaussianKde(x, linspace(-1, 2, 4))
  */
-export function binnedGaussianKde(x: Float64Array, grid: ArrayLike<number>, bandwidth: number): Float64Array {
-  const out = new Float64Array(grid.length);
+export function gridGaussianKde(x: Float64Array, lo: number, hi: number, n: number, bandwidth: number): Float64Array {
+  const out = new Float64Array(n);
   const h = bandwidth;
-  if (!(h > 0 && Number.isFinite(h)) || x.length === 0 || grid.length === 0) return out;
-  const B = 8192;
-  const lo = grid[0]! - CUTOFF * h, hi = grid[grid.length - 1]! + CUTOFF * h;
-  const delta = (hi - lo) / (B - 1);
-  const w = new Float64Array(B);
+  if (!(h > 0 && Number.isFinite(h)) || x.length === 0 || n === 0) return out;
+  const step = n > 1 ? (hi - lo) / (n - 1) : 0;
+  const r = step > 0 ? Math.max(1, Math.ceil((step * BINS_PER_BANDWIDTH) / h)) : 0;   // bins per grid step
+  const delta = step > 0 ? step / r : h / BINS_PER_BANDWIDTH;
+  const reach = Math.ceil((CUTOFF * h) / delta);
+  const bins = (n - 1) * r + 1 + 2 * reach;
+  if (!(bins <= 1 << 22)) return gaussianKde(x, linspace(lo, hi, n), h);
+  // bin b is centred at lo + (b − reach)·δ; grid point j at bin reach + j·r
+  const origin = lo - reach * delta;
+  const w = new Float64Array(bins);
   for (let i = 0; i < x.length; i++) {
-    const t = (x[i]! - lo) / delta;
-    if (!(t >= 0 && t <= B - 1)) continue;   // outside the span (or NaN)
-    const k = Math.min(Math.floor(t), B - 2), f = t - k;
+    const t = (x[i]! - origin) / delta;
+    if (!(t >= 0 && t <= bins - 1)) continue;   // beyond the span (or NaN)
+    const k = Math.min(Math.floor(t), bins - 2), f = t - k;
     w[k]! += 1 - f;
     w[k + 1]! += f;
   }
+  const kernel = new Float64Array(reach + 1);
+  for (let o = 0; o <= reach; o++) {
+    const u = (o * delta) / h;
+    kernel[o] = detExp(-0.5 * u * u);
+  }
   const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
-  const reach = Math.ceil((CUTOFF * h) / delta);
-  for (let j = 0; j < grid.length; j++) {
-    const g = grid[j]!, centre = Math.round((g - lo) / delta);
-    let sum = 0;
-    for (let b = Math.max(0, centre - reach); b <= Math.min(B - 1, centre + reach); b++) {
-      if (w[b] === 0) continue;
-      const u = (g - (lo + b * delta)) / h;
-      sum += w[b]! * detExp(-0.5 * u * u);
-    }
+  for (let j = 0; j < n; j++) {
+    const c = reach + j * r;
+    let sum = w[c]! * kernel[0]!;
+    for (let o = 1; o <= reach; o++) sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
     out[j] = sum * norm;
   }
   return out;

@@ -3,7 +3,7 @@
  * against the densities of replicated data sets, one per posterior draw.
  */
 import { checkOptions, fail } from '../../../src/checks.js';
-import { binnedGaussianKde, gaussianKde, linspace, scottBandwidth } from './kde.js';
+import { gridGaussianKde, linspace, scottBandwidth } from './kde.js';
 import { axes, coord, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
 
 /** What {@link ppcPlot} compares: one observed node's data and its replicates. */
@@ -45,11 +45,11 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   checkOptions(FN, options, ['lines', 'width', 'height']);
   if (series === null || typeof series !== 'object') fail('type', FN, 'series', 'must be { name, observed, replicated }', series);
   if (typeof series.name !== 'string') fail('type', FN, 'series.name', 'must be a string', series.name);
-  const obs = Float64Array.from(series.observed ?? [], Number);
+  const obs = asFloat64(series.observed ?? []);
   if (obs.length === 0) fail('range', FN, 'series.observed', 'must hold at least one value', series.observed);
   if (!Array.isArray(series.replicated) || series.replicated.length === 0) fail('range', FN, 'series.replicated', 'must hold at least one replicated data set', series.replicated);
   const reps = series.replicated.map((r, i) => {
-    const a = Float64Array.from(r, Number);
+    const a = asFloat64(r);
     if (a.length !== obs.length) fail('range', FN, `series.replicated[${i}]`, `must hold ${obs.length} values like series.observed`, a.length);
     return a;
   });
@@ -57,28 +57,27 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   if (!Number.isInteger(lines) || lines < 1) fail('range', FN, 'options.lines', 'must be a positive integer', lines);
   const width = options.width ?? 420, height = options.height ?? 240;
   const box = { x: 56, y: 26, w: width - 76, h: height - 78 };
-  const pooled = new Float64Array(reps.length * obs.length);
-  reps.forEach((r, i) => pooled.set(r, i * obs.length));
-  const both = new Float64Array(obs.length + pooled.length);
+  // observed then every replicate in one buffer; `pooled` is its replicate part
+  const both = new Float64Array(obs.length * (reps.length + 1));
   both.set(obs);
-  both.set(pooled, obs.length);
+  reps.forEach((r, i) => both.set(r, (i + 1) * obs.length));
+  const pooled = both.subarray(obs.length);
   const all = finiteRange(both);
   if (!Number.isFinite(all.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
-  const integers = all.values.every((v) => Number.isInteger(v));
-  const distinct = integers ? new Set(all.values).size : Infinity;
   const title = `${series.name}: observed vs replicated`;
-  if (distinct <= 30) return discretePpc(series.name, obs, reps, [all.min, all.max], { width, height, box, title });
+  if (fewIntegers(all.values, 30)) return discretePpc(series.name, obs, reps, [all.min, all.max], { width, height, box, title });
   const lo = all.min, hi = all.max === all.min ? all.min + 1 : all.max;
   const grid = linspace(lo, hi, 160);
-  const kde = (v: Float64Array) => {
-    const f = finiteRange(v).values;
-    if (!(f.length >= 2 && scottBandwidth(f) > 0)) return new Float64Array(grid.length);
-    // the pooled draws (draws × observations, millions) are binned first; each line's data is exact
-    return (f.length > 20_000 ? binnedGaussianKde : gaussianKde)(f, grid, scottBandwidth(f));
+  const kde = (v: Float64Array, finite = finiteRange(v).values) => {
+    const h = scottBandwidth(finite);
+    if (!(finite.length >= 2 && h > 0)) return new Float64Array(grid.length);
+    return gridGaussianKde(finite, lo, hi, grid.length, h);
   };
   const step = Math.max(1, Math.floor(reps.length / lines));
-  const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map(kde);
-  const obsKde = kde(obs), meanKde = kde(pooled);
+  const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map((r) => kde(r));
+  // the pooled finite values are `all.values` past the observed ones when every observation is finite
+  const obsFinite = finiteRange(obs).values;
+  const obsKde = kde(obs, obsFinite), meanKde = kde(pooled, obsFinite.length === obs.length ? all.values.subarray(obs.length) : undefined);
   let top = 1e-300;
   for (const d of [obsKde, meanKde, ...shown]) for (const v of d) if (v > top) top = v;
   const x = linearScale(lo, hi, box.x, box.x + box.w), y = linearScale(0, top * 1.08, box.y + box.h, box.y);
@@ -91,9 +90,34 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   return svgDocument(width, height, body.join(''), `Posterior predictive check of ${series.name}`);
 }
 
+/** `x` as a Float64Array: itself when it is one (read only here), else a converted copy. */
+function asFloat64(x: ArrayLike<number>): Float64Array {
+  return x instanceof Float64Array ? x : Float64Array.from(x, Number);
+}
+
+/** True when every value is an integer and there are at most `limit` distinct ones (stops at the first that breaks either). */
+function fewIntegers(values: Float64Array, limit: number): boolean {
+  // at most limit + 1 values are ever kept, so a short list (and the last value seen) beats a Set
+  const seen: number[] = [];
+  let last = Number.NaN;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v === last) continue;
+    if (!Number.isInteger(v)) return false;
+    if (!seen.includes(v)) { seen.push(v); if (seen.length > limit) return false; }
+    last = v;
+  }
+  return true;
+}
+
 function discretePpc(name: string, obs: Float64Array, reps: readonly Float64Array[], [min, max]: [number, number], o: { width: number; height: number; box: { x: number; y: number; w: number; h: number }; title: string }): string {
   const values = Array.from({ length: max - min + 1 }, (_, k) => min + k);
-  const share = (v: Float64Array) => values.map((u) => v.reduce((s, w) => s + (w === u ? 1 : 0), 0) / v.length);
+  // one counting pass per data set (values are the integers min..max; non-finite ones are not counted)
+  const share = (v: Float64Array) => {
+    const counts = new Array<number>(values.length).fill(0);
+    for (let i = 0; i < v.length; i++) { const k = v[i]! - min; if (k >= 0 && k < counts.length && Number.isInteger(k)) counts[k]!++; }
+    return counts.map((c) => c / v.length);
+  };
   const observed = share(obs);
   const perRep = reps.map(share);
   const stats = values.map((_, k) => {

@@ -15,15 +15,29 @@ import { detLog2 } from '../../../src/math/index.js';
  * ranks(Float64Array.of(3, 1, 3, 2)); // Float64Array [3.5, 1, 3.5, 2]
  */
 export function ranks(values: Float64Array): Float64Array {
-  const idx = Array.from(values.keys()).filter((i) => !Number.isNaN(values[i]!));
-  idx.sort((a, b) => values[a]! - values[b]! || a - b);
-  const out = new Float64Array(values.length).fill(NaN);
-  for (let i = 0; i < idx.length;) {
+  // the engine's numeric sort of a copy (NaN last), each tie run's mean rank, then each value's
+  // run found by binary search: no index array sorted by a comparator
+  const s = Float64Array.from(values).sort();
+  let m = s.length;
+  while (m > 0 && Number.isNaN(s[m - 1]!)) m--;
+  const runRank = new Float64Array(m);   // at each run's first position: the run's mean rank
+  for (let i = 0; i < m;) {
     let j = i;
-    while (j + 1 < idx.length && values[idx[j + 1]!] === values[idx[i]!]) j++;
-    const r = (i + j) / 2 + 1;
-    for (let k = i; k <= j; k++) out[idx[k]!] = r;
+    while (j + 1 < m && s[j + 1] === s[i]) j++;
+    runRank[i] = (i + j) / 2 + 1;
     i = j + 1;
+  }
+  const out = new Float64Array(values.length).fill(NaN);
+  for (let k = 0; k < values.length; k++) {
+    const v = values[k]!;
+    if (Number.isNaN(v)) continue;
+    let lo = 0, hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (s[mid]! < v) lo = mid + 1;
+      else hi = mid;
+    }
+    out[k] = runRank[lo]!;
   }
   return out;
 }

@@ -255,15 +255,17 @@ export function legend(x: number, y: number, entries: readonly (readonly [string
  * finiteRange(Float64Array.of(3, NaN, -1)); // { min: -1, max: 3, values: Float64Array [3, -1] }
  */
 export function finiteRange(x: ArrayLike<number>): { min: number; max: number; values: Float64Array } {
-  const values: number[] = [];
+  // one typed buffer, no array of boxed numbers: the report calls this on millions of predictive draws
+  const values = new Float64Array(x.length);
+  let m = 0;
   let min = Infinity;
   let max = -Infinity;
   for (let i = 0; i < x.length; i++) {
     const v = x[i]!;
     if (!Number.isFinite(v)) continue;
-    values.push(v);
+    values[m++] = v;
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  return { min, max, values: Float64Array.from(values) };
+  return { min, max, values: m === values.length ? values : values.slice(0, m) };
 }

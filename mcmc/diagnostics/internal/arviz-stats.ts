@@ -138,6 +138,39 @@ export function multichainStatistics(a: Chains): MultichainStatistics {
   return { mcseMean, mcseSd: mcseSdFrom(sims), essBulk: essOf(zSplit), essTail, rHat };
 }
 
+/**
+ * Statistics already computed, per source array of draws (a part's values: the same Float64Array
+ * when `samplingWarnings`, `summary` and the report read the same run), by where the quantity
+ * sits in it. Each entry keeps a copy of the quantity's draws and is used only when they match
+ * bit for bit, so draws changed in place (or another quantity at the same place) are recomputed,
+ * never answered from the cache.
+ */
+const statsCache = new WeakMap<Float64Array, Map<string, { readonly data: Float64Array; readonly chains: number; readonly stats: MultichainStatistics }>>();
+
+/** The draws of `a` and `b` equal bit for bit (NaN payloads and the sign of zero included). */
+function sameBits(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  const x = new Int32Array(a.buffer, a.byteOffset, 2 * a.length), y = new Int32Array(b.buffer, b.byteOffset, 2 * b.length);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * {@link multichainStatistics} of `a`, a quantity read from `source` (a part's values) at `where`
+ * (any string naming the place, e.g. first draw, layout and element): computed once per run
+ * and shared by `summary` and `samplingWarnings` (and so the CLI and the report); a fresh object
+ * each call.
+ */
+export function sharedMultichainStatistics(source: Float64Array, where: string, a: Chains): MultichainStatistics {
+  let entries = statsCache.get(source);
+  const hit = entries?.get(where);
+  if (hit !== undefined && hit.chains === a.chains && sameBits(hit.data, a.data)) return { ...hit.stats };
+  const stats = multichainStatistics(a);
+  if (entries === undefined) statsCache.set(source, (entries = new Map()));
+  entries.set(where, { data: Float64Array.from(a.data), chains: a.chains, stats: { ...stats } });
+  return stats;
+}
+
 /** `_bfmi` for one chain of energies: mean squared step over the (ddof = 1) variance. */
 export function bfmiOf(energy: Float64Array): number {
   let num = 0;

@@ -72,10 +72,11 @@ export function zScale(a: Chains): Chains {
   const denom = size - 2 * c + 1;
   // Score of each sorted position: ties at positions [i, j) share the mean 1-based rank (i+1+j)/2.
   const scores = new Float64Array(size);
+  const untied = untiedScores(size);
   for (let i = 0; i < size;) {
     let j = i + 1;
     while (j < size && sortedX[j] === sortedX[i]) j++;
-    const z = normalPpf(((i + 1 + j) / 2 - c) / denom);
+    const z = j === i + 1 ? untied[i]! : normalPpf(((i + 1 + j) / 2 - c) / denom);
     for (let k = i; k < j; k++) scores[k] = z;
     i = j;
   }
@@ -92,6 +93,23 @@ export function zScale(a: Chains): Chains {
     out[i] = scores[lo]!;
   }
   return { data: out, chains: a.chains, draws: a.draws };
+}
+
+/** {@link zScale}'s score of each position when it is not tied, per size (the last few sizes: every quantity of a run has the same). */
+const untiedCache = new Map<number, Float64Array>();
+
+function untiedScores(size: number): Float64Array {
+  let t = untiedCache.get(size);
+  if (t === undefined) {
+    const c = 3 / 8;
+    const denom = size - 2 * c + 1;
+    t = new Float64Array(size);
+    // the very expression zScale evaluates for a run [i, i + 1), so the same bits
+    for (let i = 0; i < size; i++) t[i] = normalPpf(((i + 1 + (i + 1)) / 2 - c) / denom);
+    if (untiedCache.size >= 8) untiedCache.delete(untiedCache.keys().next().value!);
+    untiedCache.set(size, t);
+  }
+  return t;
 }
 
 /** Python's builtin `max(a, b)`: keeps `a` unless `b > a` (so a leading NaN wins). */

@@ -38,8 +38,8 @@ export function psisSmooth(lw: Float64Array, tail: number): number {
   let max = -Infinity;
   for (let i = 0; i < s; i++) if (lw[i]! > max) max = lw[i]!;
   for (let i = 0; i < s; i++) lw[i] = lw[i]! - max;
-  const order = argsort(lw);
-  const cutoff = Math.max(lw[order[s - tail - 1]!]!, LOG_TINY);
+  // only the (tail + 1)-th largest value is needed, not the whole order: select, O(S)
+  const cutoff = Math.max(orderStatistic(lw, s - tail - 1), LOG_TINY);
   const expCutoff = detExp(cutoff);
   const tailIdx: number[] = [];
   for (let i = 0; i < s; i++) if (lw[i]! > cutoff) tailIdx.push(i);
@@ -64,15 +64,49 @@ export function psisSmooth(lw: Float64Array, tail: number): number {
   return k;
 }
 
-/** Indices sorting `x` ascending (NaN last; ties by index). */
-function argsort(x: Float64Array): Int32Array {
-  const idx = Int32Array.from({ length: x.length }, (_, i) => i);
-  return idx.sort((a, b) => {
-    const xa = x[a]!, xb = x[b]!;
-    if (xa !== xa) return xb !== xb ? a - b : 1;
-    if (xb !== xb) return -1;
-    return xa - xb || a - b;
-  });
+/** Scratch for {@link orderStatistic}, grown on demand (psisSmooth runs once per observation). */
+let scratch = new Float64Array(0);
+
+/**
+ * The value at position `pos` (0-based) of `x` sorted ascending with NaN last — what a full
+ * sort would put there, found by selection in O(n) on average (`x` is left unchanged). Ties do
+ * not matter: equal values are the same number (±0 aside, which every caller treats alike).
+ * @internal exported for its test
+ */
+export function orderStatistic(x: Float64Array, pos: number): number {
+  const n = x.length;
+  if (!(pos >= 0 && pos < n)) return Number.NaN;
+  if (scratch.length < n) scratch = new Float64Array(Math.max(n, 2 * scratch.length));
+  const a = scratch;
+  let m = 0;
+  for (let i = 0; i < n; i++) { const v = x[i]!; if (v === v) a[m++] = v; }
+  if (pos >= m) return Number.NaN;   // among the NaNs, which sort last
+  let lo = 0, hi = m - 1;
+  // Hoare partitioning around a median of three; after ~2·log₂ n rounds without convergence
+  // (an adversarial order) the rest is sorted, so the worst case stays O(n log n).
+  let budget = 2 * Math.ceil(Math.log2(m + 1)) + 8;
+  while (hi > lo) {
+    if (budget-- === 0) {
+      a.subarray(lo, hi + 1).sort();
+      return a[pos]!;
+    }
+    const mid = (lo + hi) >>> 1;
+    let p0 = a[lo]!, p1 = a[mid]!, p2 = a[hi]!, t: number;
+    if (p1 < p0) { t = p0; p0 = p1; p1 = t; }
+    if (p2 < p1) { t = p1; p1 = p2; p2 = t; if (p1 < p0) { t = p0; p0 = p1; p1 = t; } }
+    const pivot = p1;
+    let i = lo - 1, j = hi + 1;
+    for (;;) {
+      do i++; while (a[i]! < pivot);
+      do j--; while (a[j]! > pivot);
+      if (i >= j) break;
+      t = a[i]!; a[i] = a[j]!; a[j] = t;
+    }
+    // now a[lo..j] ≤ pivot ≤ a[j+1..hi]
+    if (pos <= j) hi = j;
+    else lo = j + 1;
+  }
+  return a[pos]!;
 }
 
 /**
@@ -100,7 +134,11 @@ export function gpdFit(z: Float64Array): { k: number; sigma: number } {
   // grid weights ∝ exp(ℓ_j): w_j = 1 / Σ_i exp(ℓ_i − ℓ_j); the negligible ones dropped
   const keepB: number[] = [];
   const keepW: number[] = [];
+  let ellMax = -Infinity;
+  for (let j = 0; j < mEst; j++) if (ell[j]! > ellMax) ellMax = ell[j]!;
   for (let j = 0; j < mEst; j++) {
+    // exp(ℓ_max − ℓ_j) overflows: the sum is ∞ (or NaN) and w_j = 0 (or NaN), dropped below anyway
+    if (ellMax - ell[j]! > 709.782712893384) continue;
     let sum = 0;
     for (let i = 0; i < mEst; i++) sum += detExp(ell[i]! - ell[j]!);
     const w = 1 / sum;

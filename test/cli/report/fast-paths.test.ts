@@ -1,0 +1,60 @@
+// The report's fast paths give what the plain versions gave: ranks by a native sort against the
+// comparator sort they replaced (ties, NaN, ±0, ±∞); float64Values' typed-array conversion against
+// Number(v); ppcPlot reads the caller's arrays without changing them, and its integer test
+// (≤ 30 distinct integers: the discrete plot) decides as a Set would. Fixed data: exact checks.
+import { describe, expect, it } from 'vitest';
+import { ranks } from '../../../cli/report/plots/rank.js';
+import { ppcPlot } from '../../../cli/report/plots/ppc.js';
+import { float64Values } from '../../../mcmc/diagnostics/draws.js';
+import { Tensor } from '../../../src/tensor/tensor.js';
+
+/** scipy's rankdata by an index sort with a comparator: what ranks() computed before. */
+function referenceRanks(values: Float64Array): Float64Array {
+  const idx = Array.from(values.keys()).filter((i) => !Number.isNaN(values[i]!));
+  idx.sort((a, b) => values[a]! - values[b]! || a - b);
+  const out = new Float64Array(values.length).fill(NaN);
+  for (let i = 0; i < idx.length;) {
+    let j = i;
+    while (j + 1 < idx.length && values[idx[j + 1]!] === values[idx[i]!]) j++;
+    for (let k = i; k <= j; k++) out[idx[k]!] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return out;
+}
+
+describe('report fast paths', () => {
+  it('ranks equal the comparator sort on ties, NaN, ±0 and ±∞', () => {
+    let s = 3;
+    const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
+    const specials = [NaN, -0, 0, Infinity, -Infinity];
+    for (const n of [0, 1, 2, 7, 100, 4000]) {
+      const x = Float64Array.from({ length: n }, () => { const u = rnd(); return u < 0.1 ? specials[Math.floor(rnd() * 5)]! : u < 0.5 ? Math.floor(u * 20) : u; });
+      expect(Array.from(ranks(x))).toEqual(Array.from(referenceRanks(x)));
+    }
+  });
+
+  it('float64Values converts every dtype as Number(v) does', () => {
+    const cases: Tensor[] = [
+      new Tensor(Int32Array.of(-3, 0, 2147483647), [3], 'int32'),
+      new Tensor(Uint8Array.of(0, 1, 1), [3], 'bool'),
+      new Tensor(Float32Array.of(0.1, -2.5, NaN), [3], 'float32'),
+      new Tensor(BigInt64Array.of(-5n, 2n ** 60n), [2], 'int64'),
+    ];
+    for (const t of cases) expect(Array.from(float64Values(t))).toEqual(Array.from(t.data as ArrayLike<number | bigint>, Number));
+    const f = new Tensor(Float64Array.of(1, 2), [2], 'float64');
+    expect(float64Values(f)).toBe(f.data);
+  });
+
+  it('ppcPlot leaves its inputs unchanged and picks the discrete plot for ≤ 30 distinct integers only', () => {
+    const observed = Float64Array.of(3, 1, NaN, 2, 0);
+    const replicated = [Float64Array.of(1, 2, 3, -0, 0), Float64Array.of(4, Infinity, 1, 1, 2)];
+    const before = [observed, ...replicated].map((a) => Array.from(a));
+    const svg = ppcPlot({ name: 'y', observed, replicated });
+    expect([observed, ...replicated].map((a) => Array.from(a))).toEqual(before);
+    expect(svg).toContain('share of observations');
+    const ints = (k: number) => Float64Array.from({ length: 40 }, (_, i) => i % k);
+    expect(ppcPlot({ name: 'y', observed: ints(30), replicated: [ints(30)] })).toContain('share of observations');   // 30 values: discrete
+    expect(ppcPlot({ name: 'y', observed: ints(31), replicated: [ints(30)] })).not.toContain('share of observations'); // 31: densities
+    expect(ppcPlot({ name: 'y', observed: Float64Array.of(0, 1, 0.5), replicated: [Float64Array.of(1, 1, 1)] })).not.toContain('share of observations');
+  });
+});
