@@ -22,7 +22,7 @@
 import { fileURLToPath } from 'node:url';
 import { HalfNormal, Independent, JointDistributionNamed, LogNormal } from '../distributions/index.js';
 import { summary, windowedAdaptiveNuts, type Summary } from '../mcmc/index.js';
-import { div, gather, log, mul, neg, odeRk45, stack, sub, tensor, type Tensor } from '../src/index.js';
+import { div, gather, log, mul, neg, odeRk45, stack, sub, tensor, type OdeOptions, type Tensor } from '../src/index.js';
 
 /** The dose (mg), given orally at t = 0. */
 export const dose = 100;
@@ -51,18 +51,20 @@ export function dadt(_t: Tensor, a: Tensor, theta: Tensor): Tensor {
   return stack([neg(absorbed), sub(absorbed, mul(div(cl, v), ac))]);
 }
 
-/** The model: parameters ka, cl, v, sigma; observed node `c`. */
-export const model = new JointDistributionNamed({
+/** The model with the ODE solved at `options` (odeRk45's defaults, Stan's `integrate_ode_rk45` ones, unless given): parameters ka, cl, v, sigma; observed node `c`. */
+export const pkModel = (options?: OdeOptions) => new JointDistributionNamed({
   ka: new LogNormal({ loc: 0, scale: 0.5 }),
   cl: new LogNormal({ loc: Math.log(4), scale: 0.5 }),
   v: new LogNormal({ loc: Math.log(20), scale: 0.5 }),
   sigma: new HalfNormal({ scale: 0.5 }),
   c: (ka: Tensor, cl: Tensor, v: Tensor, sigma: Tensor) => {
-    const a = odeRk45(dadt, [dose, 0], 0, times, stack([ka, cl, v]));
+    const a = odeRk45(dadt, [dose, 0], 0, times, stack([ka, cl, v]), options);
     const central = gather(a, 1, 1);   // a_c at every time
     return new Independent({ distribution: new LogNormal({ loc: log(div(central, v)), scale: sigma }), reinterpretedBatchNdims: 1 });
   },
 }, { name: 'PkOneCompartment' });
+
+export const model = pkModel();
 
 export const pins = { c: tensor(concentrations as number[]) };
 
