@@ -16,8 +16,11 @@
  *   npx tsx bench/ts-ode-ess.ts                   (all four; Lotka–Volterra takes many minutes)
  *   BENCH_MODELS=arma11,garch11 npx tsx bench/ts-ode-ess.ts
  *   BENCH_WARMUP / BENCH_DRAWS (default 1000 each), BENCH_SEED (default 0)
+ *
+ * `npm run bench` runs all four at 4 × (500 + 500) (a few minutes); the README's table is the full run.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { JointDistributionNamed } from '../distributions/index.js';
 import { model as lvModel, pins as lvPins, init as lvInit } from '../examples/lotka-volterra.js';
 import { model as pkModel, pins as pkPins } from '../examples/pk-one-compartment.js';
@@ -88,10 +91,15 @@ export function print(row: EssRow, stan: StanRow | undefined): void {
   console.log(`  ${''.padEnd(20)} posterior vs Stan: ${agree.join('; ')}`);
 }
 
-const env = process.env;
-const selected = (env.BENCH_MODELS ?? Object.keys(MODELS).join(',')).split(',');
-console.log(`windowedAdaptiveNuts per chain, 4 chains × (${env.BENCH_WARMUP ?? 1000} warm-up + ${env.BENCH_DRAWS ?? 1000} draws), one core; Stan: bench/stan/ts-ode-ess.json`);
-const stan = stanRows();
-for (const name of selected) {
-  print(run(name, { warmup: Number(env.BENCH_WARMUP ?? 1000), draws: Number(env.BENCH_DRAWS ?? 1000), seed: Number(env.BENCH_SEED ?? 0) }), stan[name]);
+/** Runs the `models` and prints them beside Stan's (npm run bench calls this with 500 + 500). */
+export function main(options: { models?: readonly string[]; warmup?: number; draws?: number; seed?: number } = {}): void {
+  const { models = Object.keys(MODELS), warmup = 1000, draws = 1000, seed = 0 } = options;
+  console.log(`windowedAdaptiveNuts per chain, 4 chains × (${warmup} warm-up + ${draws} draws), one core; Stan (4 × (1000 + 1000)): bench/stan/ts-ode-ess.json`);
+  const stan = stanRows();
+  for (const name of models) print(run(name, { warmup, draws, seed }), stan[name]);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const env = process.env;
+  main({ models: env.BENCH_MODELS?.split(','), warmup: Number(env.BENCH_WARMUP ?? 1000), draws: Number(env.BENCH_DRAWS ?? 1000), seed: Number(env.BENCH_SEED ?? 0) });
 }
