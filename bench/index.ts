@@ -202,6 +202,10 @@ if (!quick) {
 
 if (!quick) { console.log('\nDeterministic math beside Math.* (bench/detmath.ts):'); await import('./detmath.js'); }
 if (!quick) { console.log('\nODE models: odeRk45 beside a hand-written RK4 (bench/ode.ts):'); await import('./ode.js'); }
+if (!quick) {
+  console.log('\nESS per CPU second beside Stan: ARMA, GARCH, Lotka–Volterra, PK, 4 × (500 + 500) (bench/ts-ode-ess.ts; full run in the README):');
+  (await import('./ts-ode-ess.js')).main({ warmup: 500, draws: 500 });
+}
 if (!quick) { console.log('\nMode finding, ADVI and Pathfinder beside SciPy and rstan (bench/optimize.ts):'); await import('./optimize.js'); }
 if (!quick) { console.log('\nLong scalar programs, one generated function vs pieces (bench/long-programs.ts):'); await import('./long-programs.js'); }
 if (!quick) { console.log('\nPredictive draws and log-likelihood, compiled vs per-draw tape path (bench/predictive.ts):'); await import('./predictive.js'); }

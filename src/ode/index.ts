@@ -12,7 +12,7 @@ import { applyLowering, asTensor, numbers, type TensorLike } from '../tensor/cor
 import { kernelFactory, type Lowering } from '../tensor/lowering.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { compileRhs, RhsEval, type OdeRhs, type RhsGradient } from './rhs.js';
-import { replayDopri5, solveDopri5, solveRosenbrock23, StepLog, type OdeSetup } from './solvers.js';
+import { adjointDopri5, solveDopri5, solveRosenbrock23, StepLog, type OdeSetup } from './solvers.js';
 
 export { OdeError } from './solvers.js';
 export type { OdeRhs } from './rhs.js';
@@ -42,10 +42,10 @@ function sameBits(a: ArrayLike<number>, b: Float64Array): boolean {
 }
 
 /**
- * The op's kernel: out [T·n] ← the solution; backward: the vector–Jacobian product for y0 and θ by
- * forward sensitivities. Dormand–Prince's forward pass logs its accepted steps, and a backward
- * pass at the same (y0, θ) replays them (the same bits as solving again, without the states'
- * stages); elsewhere the backward pass solves with sensitivities.
+ * The op's kernel: out [T·n] ← the solution; backward: the vector–Jacobian product for y0 and θ.
+ * Dormand–Prince's forward pass logs its accepted steps and the backward pass walks them back
+ * (the discrete adjoint, one reverse pass of f per stage; at a point other than the logged one it
+ * solves again first); Rosenbrock's backward pass solves with forward sensitivities.
  */
 function odeLowering(method: Method, vg: RhsGradient, setup: OdeSetup): Lowering {
   const solve = SOLVERS[method];
@@ -54,22 +54,25 @@ function odeLowering(method: Method, vg: RhsGradient, setup: OdeSetup): Lowering
   const log = method === 'rk45' ? new StepLog(setup.n) : null;
   const loggedY0 = new Float64Array(setup.n), loggedTheta = new Float64Array(setup.p);
   let logged = false;
+  const forward = (ins: readonly ArrayLike<number>[], out: Float64Array): void => {
+    if (log === null) { solve(setup, rhs, ins[0]!, ins[1]!, out, null); return; }
+    logged = false;
+    log.clear();
+    solveDopri5(setup, rhs, ins[0]!, ins[1]!, out, null, log);
+    loggedY0.set(ins[0]!); loggedTheta.set(ins[1]!);
+    logged = true;
+  };
   return {
     name: NAMES[method],
-    forward(ins, out) {
-      if (log === null) { solve(setup, rhs, ins[0]!, ins[1]!, out as Float64Array, null); return; }
-      logged = false;
-      log.clear();
-      solveDopri5(setup, rhs, ins[0]!, ins[1]!, out as Float64Array, null, log);
-      loggedY0.set(ins[0]!); loggedTheta.set(ins[1]!);
-      logged = true;
-    },
+    forward(ins, out) { forward(ins, out as Float64Array); },
     backward(g, ins, _out, parts) {
       const gy0 = parts[0] ?? null, gTheta = parts[1] ?? null;
       if (gy0 !== null) gy0.fill(0);
       if (gTheta !== null) gTheta.fill(0);
-      if (log !== null && logged && sameBits(ins[0]!, loggedY0) && sameBits(ins[1]!, loggedTheta)) replayDopri5(setup, rhs, log, ins[1]!, { g, gy0, gTheta });
-      else solve(setup, rhs, ins[0]!, ins[1]!, scratch, { g, gy0, gTheta });
+      if (log === null) { solve(setup, rhs, ins[0]!, ins[1]!, scratch, { g, gy0, gTheta }); return; }
+      // Anywhere but the logged point, solve again (with the log) first: the adjoint's bits then do not depend on what ran before.
+      if (!(logged && sameBits(ins[0]!, loggedY0) && sameBits(ins[1]!, loggedTheta))) forward(ins, scratch);
+      adjointDopri5(setup, rhs, log, ins[1]!, { g, gy0, gTheta });
     },
   };
 }

@@ -89,6 +89,20 @@ export class RhsEval {
   }
 
   /**
+   * The vector–Jacobian products of f at (t, y) with the weights v: returns this.g, which holds
+   * vᵀ∂f/∂y at g[1 …] and vᵀ∂f/∂θ at g[1 + n …] (one reverse pass, whatever n and p).
+   */
+  vjp(t: number, y: ArrayLike<number>, yOff: number, v: ArrayLike<number>): Float64Array {
+    const { n, p, x, g } = this;
+    x[0] = t;
+    for (let i = 0; i < n; i++) x[1 + i] = y[yOff + i]!;
+    const w = 1 + n + p;
+    for (let i = 0; i < n; i++) x[w + i] = v[i]!;
+    this.vg(x, g);
+    return g;
+  }
+
+  /**
    * out ← f(t, y, θ); jy ← ∂f/∂y (row-major n×n), jp ← ∂f/∂θ (n×p), ft ← ∂f/∂t (when given).
    * f comes from the first row's call (the same bits as {@link RhsEval.f}).
    */

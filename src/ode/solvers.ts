@@ -263,6 +263,40 @@ export function replayDopri5(setup: OdeSetup, rhs: RhsEval, log: StepLog, theta:
   }
 }
 
+/**
+ * The vector–Jacobian product of the solve `log` recorded at (y0, θ), by the discrete adjoint of
+ * its Dormand–Prince steps: the exact derivative of the computed solution at the logged step
+ * sizes (what forward sensitivities give, up to rounding), one reverse pass of f per stage
+ * (6 per step, whatever the numbers of states and parameters; forward sensitivities take n per
+ * stage). Steps are walked backwards; ȳ gathers g at each output time, and for a step
+ * y′ = y + h·Σ bⱼKⱼ, Kⱼ = f(Yⱼ), Yⱼ = y + h·Σ aⱼₗKₗ: K̄ⱼ = h·bⱼ·ȳ′ + h·Σₘ₍>ⱼ₎ aₘⱼ·Ȳₘ,
+ * Ȳⱼ = K̄ⱼᵀ∂f/∂y, θ̄ += K̄ⱼᵀ∂f/∂θ, ȳ = ȳ′ + Σ Ȳⱼ.
+ */
+export function adjointDopri5(setup: OdeSetup, rhs: RhsEval, log: StepLog, theta: ArrayLike<number>, sens: SensitivityRequest): void {
+  const { fn, n, p } = setup;
+  rhs.setTheta(theta);
+  const yBar = new Float64Array(n), kBar = Array.from({ length: 6 }, () => new Float64Array(n));
+  const B = [B1, 0, B3, B4, B5, B6];
+  const w = log.stride, d = log.data, g = sens.g, gTheta = sens.gTheta;
+  for (let r = log.length - 1; r >= 0; r--) {
+    const o = r * w, t = d[o]!, hs = d[o + 1]!, k = d[o + 2]!;
+    if (k >= 0) for (let i = 0; i < n; i++) yBar[i] = yBar[i]! + g[k * n + i]!;
+    for (let j = 0; j < 6; j++) { const kb = kBar[j]!, c = hs * B[j]!; for (let i = 0; i < n; i++) kb[i] = c * yBar[i]!; }
+    for (let j = 5; j >= 0; j--) {
+      const gr = rhs.vjp(t + DP_C[j]! * hs, d, o + 3 + j * n, kBar[j]!);
+      const aj = DP_A[j]!;
+      for (let i = 0; i < n; i++) {
+        const yb = gr[1 + i]!;
+        yBar[i] = yBar[i]! + yb;
+        for (let l = 0; l < aj.length; l++) kBar[l]![i] = kBar[l]![i]! + hs * aj[l]! * yb;
+      }
+      if (gTheta !== null) for (let q = 0; q < p; q++) gTheta[q] = gTheta[q]! + gr[1 + n + q]!;
+    }
+    if (!finite(yBar)) throw new OdeError(`${fn}: the adjoint is not finite near t = ${fmt(t)}`);
+  }
+  if (sens.gy0 !== null) for (let i = 0; i < n; i++) sens.gy0[i] = sens.gy0[i]! + yBar[i]!;
+}
+
 /** LU factors of an n×n matrix with partial pivoting, in place; false when a pivot is 0. */
 function luFactor(n: number, a: Float64Array, piv: Int32Array): boolean {
   for (let c = 0; c < n; c++) {

@@ -1,14 +1,16 @@
 // odeRk45 and odeRosenbrock23 (src/ode/): solutions against scipy's solve_ivp at tolerance 1e-12
 // (test/fixtures/ode/solve-ivp.json, made by generate.py beside it), sensitivities against central
 // finite differences of the solution, compiled against the tape bit for bit, the portable kernel,
-// failures as OdeError, a worker thread, and bad input. Deterministic (no random draws); ~10 s.
+// the discrete adjoint against forward sensitivities, failures as OdeError, a worker thread, and bad input. Deterministic (no random draws); ~10 s.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { compileGradient, exportCompiled, importCompiled } from '../../src/compile/index.js';
-import '../../mcmc/nuts/stan/portable-catalogue.js';   // the registry of library functions, as the samplers and workers load it
+import '../../mcmc/nuts/stan/portable-catalogue.js';
+import { compileRhs, RhsEval } from '../../src/ode/rhs.js';
+import { adjointDopri5, solveDopri5, StepLog, type OdeSetup } from '../../src/ode/solvers.js';   // the registry of library functions, as the samplers and workers load it
 import {
   OdeError, add, gather, mul, neg, odeRk45, odeRosenbrock23, square, stack, sub, sum, tensor, valueAndGrad, type Tensor,
 } from '../../src/index.js';
@@ -119,6 +121,22 @@ describe('sensitivities (the gradient of Σ w·y(tₖ) in y0 and θ) vs central 
       for (let j = 0; j < got.length; j++) expect(Math.abs(got[j]! - want[j]!), `coordinate ${j}: ${got[j]} vs ${want[j]}`).toBeLessThan(tol * scale);
     });
   }
+
+  it('odeRk45\'s backward pass (the discrete adjoint of the logged steps) equals forward sensitivities over the same steps, to 1e-12', () => {
+    // At Stan's loose tolerances, where the two differ from finite differences (~1e-3): both are the derivative of the computed solution at fixed steps.
+    const p = problem('lotkaVolterra');
+    const setup: OdeSetup = { fn: 'test', n: 2, p: 4, t0: 0, ts: Float64Array.from(p.ts), relativeTolerance: 1e-5, absoluteTolerance: 1e-3, maxNumSteps: 500 };
+    const rhs = new RhsEval(compileRhs('test', RHS.lotkaVolterra!, 0, p.y0, p.theta).valueAndGrad, 2, 4);
+    const g = Float64Array.from({ length: 2 * p.ts.length }, (_, i) => 1 + 0.05 * i - 0.4 * (i % 2));
+    const out = new Float64Array(g.length), log = new StepLog(2);
+    const forward = { g, gy0: new Float64Array(2), gTheta: new Float64Array(4) }, adjoint = { g, gy0: new Float64Array(2), gTheta: new Float64Array(4) };
+    solveDopri5(setup, rhs, p.y0, p.theta, out, forward);
+    solveDopri5(setup, rhs, p.y0, p.theta, out, null, log);
+    adjointDopri5(setup, rhs, log, p.theta, adjoint);
+    const want = [...forward.gy0, ...forward.gTheta], got = [...adjoint.gy0, ...adjoint.gTheta];
+    for (let j = 0; j < want.length; j++) expect(Math.abs(got[j]! - want[j]!), `coordinate ${j}: ${got[j]} vs ${want[j]}`).toBeLessThan(1e-12 * Math.abs(want[j]!));
+    expect(log.length).toBeGreaterThan(20);
+  });
 
   it('a gradient only in θ (y0 data) equals the θ part of the full gradient, bit for bit', () => {
     const p = problem('lotkaVolterra');
