@@ -593,12 +593,14 @@ export function compute(lib: Lib): Record<string, string> {
     const d = c.make(D, tensor);
     const node = d.batchShape.length === 0 ? d : new D.Independent({ distribution: d, reinterpretedBatchNdims: d.batchShape.length });
     // Discrete distributions: enumerated away when their support is finite (then nothing is left
-    // to sample: a RangeError), else no event-space bijector (NotImplementedError); recorded as such.
+    // to sample: a RangeError), else a node for Gibbs steps, which compileLogDensity refuses (a
+    // RangeError); recorded as such.
     tryPut(`${c.label}.compile`, () => {
       try {
         compiled.push([c.label, D.compileLogDensity(new D.JointDistributionNamed({ x: node }))]);
       } catch (e) {
         if (e instanceof RangeError && /nothing is left to sample/.test(e.message)) return 'enumerated';
+        if (e instanceof RangeError && /gives such nodes Gibbs steps/.test(e.message)) return 'gibbs';
         throw e;
       }
       return 'ok';

@@ -41,6 +41,7 @@ import { valueAndGrad } from '../../../src/tensor/autodiff.js';
 import { reshape } from '../../../src/tensor/ops/shape.js';
 import { UntraceableError } from '../../../src/tensor/lowering.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
+import { detLog } from '../../../src/math/index.js';
 import { flatTensors } from '../../../distributions/compile-log-density.js';
 import type { GibbsPlan } from '../../../distributions/enumerate/gibbs-plan.js';
 import { RW_STEP } from '../../../distributions/enumerate/gibbs-plan.js';
@@ -269,7 +270,7 @@ export class GibbsSweeps {
           const K = Math.max(1, Math.round(chain.scale[i]!)), r = Math.floor(rng.uniform() * 2 * K);
           d[at] = saved[0]! + (r < K ? r - K : r - K + 1);
         }
-        const logU = Math.log(rng.uniform());
+        const logU = detLog(rng.uniform());
         let lpNew: number;
         try { lpNew = target.logDensity(q); } catch (e) {
           if (isProgrammingError(e)) throw e;
