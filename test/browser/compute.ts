@@ -600,7 +600,7 @@ export function compute(lib: Lib): Record<string, string> {
         compiled.push([c.label, D.compileLogDensity(new D.JointDistributionNamed({ x: node }))]);
       } catch (e) {
         if (e instanceof RangeError && /nothing is left to sample/.test(e.message)) return 'enumerated';
-        if (e instanceof RangeError && /gives such nodes Gibbs steps/.test(e.message)) return 'gibbs';
+        if (e instanceof RangeError && /Gibbs steps/.test(e.message)) return 'gibbs';
         throw e;
       }
       return 'ok';
