@@ -2,13 +2,17 @@
  * ODE models (issue 33): the gradient of posteriordb's Lotka–Volterra log density
  * (examples/lotka-volterra.ts) with `odeRk45` at Stan's settings, beside the same model with the
  * ODE integrated by a hand-written fixed-step RK4 in tensor ops (0.1-year steps, 200 of them,
- * traced and compiled as one long scalar program: what a user had to write before odeRk45).
- * Medians of interleaved rounds, same process.
+ * traced and compiled as one long scalar program: what a user had to write before odeRk45), and
+ * the one-compartment PK model (examples/pk-one-compartment.ts, odeRk45 at tolerances 1e-6).
+ * Each at its posterior mean (PK: Stan's, test/fixtures/pk-one-compartment/stan.json); each warmed
+ * up first (~0.5 s of calls, so V8 has optimized the code: without it the first rounds measured
+ * mostly unoptimized code, ~2–3× the steady time), then medians of interleaved rounds, same process.
  *
  * Run alone: npx tsx bench/ode.ts   (part of `npm run bench`)
  */
 import { compileLogDensity } from '../distributions/index.js';
 import { model, dzdt, lotkaVolterraWith, ts, yInit, y } from '../examples/lotka-volterra.js';
+import { model as pkModel, pins as pkPins } from '../examples/pk-one-compartment.js';
 import { add, mul, stack, type Tensor } from '../src/index.js';
 import { median } from './median.js';
 
@@ -35,16 +39,25 @@ const handWritten = lotkaVolterraWith(rk4);
 
 export interface OdeBenchRow { readonly name: string; readonly compileMs: number; readonly gradientUs: number; readonly logDensity: number }
 
-/** Median µs per gradient over `rounds` rounds of `reps` calls, at the posterior mean. */
-export function measure(rounds = 7, reps = 50): OdeBenchRow[] {
-  const point = { theta: [0.547, 0.0277, 0.8, 0.0241], zInit: [34.0, 5.94], sigma: [0.248, 0.251] };
-  const targets = [['odeRk45 (rtol 1e-5, atol 1e-3)', model], ['hand-written RK4 (200 steps)', handWritten]] as const;
-  const built = targets.map(([name, m]) => {
+/** Median µs per gradient over `rounds` rounds of `reps` calls, at the posterior mean, after `warmupMs` of calls per model. */
+export function measure(rounds = 7, reps = 50, warmupMs = 500): OdeBenchRow[] {
+  const lv = { theta: [0.547, 0.0277, 0.8, 0.0241], zInit: [34.0, 5.94], sigma: [0.248, 0.251] };
+  const pk = { ka: 1.494, cl: 3.832, v: 18.73, sigma: 0.164 };
+  const targets = [
+    ['Lotka–Volterra odeRk45 (rtol 1e-5, atol 1e-3)', model, { yInit, y }, lv],
+    ['Lotka–Volterra hand-written RK4 (200 steps)', handWritten, { yInit, y }, lv],
+    ['one-compartment PK odeRk45 (tolerances 1e-6)', pkModel, pkPins, pk],
+  ] as const;
+  const built = targets.map(([name, m, pins, point]) => {
     const t0 = performance.now();
-    const c = compileLogDensity(m as never, { pins: { yInit, y } });
+    const c = compileLogDensity(m as never, { pins: pins as never });
     const compileMs = performance.now() - t0;
     return { name, c, compileMs, x: c.unconstrain(point as never), g: new Float64Array(c.dim), times: [] as number[] };
   });
+  for (const b of built) {
+    const t0 = performance.now();
+    for (let i = 0; i < 20 || performance.now() - t0 < warmupMs; i++) b.c.logDensityGradient(b.x, b.g);
+  }
   for (let r = 0; r < rounds; r++) {
     for (const b of built) {
       const t0 = performance.now();
@@ -56,9 +69,9 @@ export function measure(rounds = 7, reps = 50): OdeBenchRow[] {
 }
 
 export function print(rows: readonly OdeBenchRow[]): void {
-  console.log('  Lotka–Volterra (posteriordb hudson_lynx_hare), log density + gradient:');
+  console.log('  log density + gradient at the posterior mean (Lotka–Volterra: posteriordb hudson_lynx_hare):');
   for (const r of rows) {
-    console.log(`  ${r.name.padEnd(34)} gradient ${r.gradientUs.toFixed(0).padStart(6)} µs   compile ${r.compileMs.toFixed(0).padStart(6)} ms   log p ${r.logDensity.toFixed(4)}`);
+    console.log(`  ${r.name.padEnd(46)} gradient ${r.gradientUs.toFixed(0).padStart(6)} µs   compile ${r.compileMs.toFixed(0).padStart(6)} ms   log p ${r.logDensity.toFixed(4)}`);
   }
 }
 

@@ -43,6 +43,13 @@ export interface Compiled {
    * eight schools). Present when output 0 is one value and gradients were generated. Arguments are not checked.
    */
   readonly valueAndGrad?: (x: ArrayLike<number>, grad: Float64Array) => number;
+  /**
+   * The flat forward-only form `(x, out) => void`: x copied into `flatInput`, `run(false)`, and
+   * every output's values copied into `out` in order (output 0's first). The forward arithmetic
+   * is `run`'s, so the values have the bits `valueAndGrad` computes with; no reverse pass is paid
+   * (an ODE solver's right-hand side calls, src/ode/rhs.ts). Arguments are not checked.
+   */
+  readonly values: (x: ArrayLike<number>, out: Float64Array) => void;
   /** The generated source, for inspection. */
   readonly source: string;
   /** The values the source binds (`const [e0, e1, …] = env`), in order: buffers, constants, lowerings, scalar functions (see `exportCompiled`). */
@@ -280,7 +287,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
         emitForward(emit, n, unrolled[n.index] ? 'unrolled' : 'loop', needsBuffer[n.index] === 1);
         continue;
       }
-      const inlined = n.operands.length === 1 ? helpers.forward(n.op, arrayName(n.operands[0]!), valueName[n.index]!) : undefined;
+      const inlined = n.operands.length === 1 ? helpers.forward(n.op, arrayName(n.operands[0]!), valueName[n.index]!)
+        : helpers.forwardMany(n.op, n.operands.map(arrayName), valueName[n.index]!);
       if (inlined !== undefined) { fwd.push(inlined); continue; }
       const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
       fwd.push(`${bind(n.op)}.forward(${bind(ins)}, ${valueName[n.index]});`);
@@ -417,7 +425,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
       const part0 = parts[0];
       const inlined = parts.length === 1 && part0 !== null && part0 !== undefined
-        ? helpers.backward(op, arrayName(n.operands[0]!), valueName[i]!, bufName(i), bind(part0), part0.length) : undefined;
+        ? helpers.backward(op, arrayName(n.operands[0]!), valueName[i]!, bufName(i), bind(part0), part0.length)
+        : parts.length > 1 ? helpers.backwardMany(op, bufName(i), parts.map((q) => (q === null ? null : bind(q)))) : undefined;
       back.push(inlined ?? `${bind(op)}.backward(${bufName(i)}, ${bind(ins)}, ${valueName[i]}, ${bind(parts)});`);
       n.operands.forEach((o, j) => {
         const part = parts[j];
@@ -448,12 +457,24 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     ? `function valueAndGrad(x, grad) {\n${copy(bind(flatInput), 'x', flatInput.length)}\nrun(true);\n` +
       `${copy('grad', bind(flatGrad), flatGrad.length)}\nreturn ${bind(outputs[0])}[0];\n}`
     : 'const valueAndGrad = undefined;';
+  // Forward only: the outputs one after another in out (an offset per output).
+  const outCopies: string[] = [];
+  let outAt = 0;
+  for (const o of outputs) {
+    const src = bind(o), n = o.length, off = outAt;
+    outCopies.push(n <= COPY_UNROLL
+      ? Array.from({ length: n }, (_, k) => `out[${off + k}] = ${src}[${k}];`).join(' ')
+      : `for (let k = 0; k < ${n}; k++) out[${off} + k] = ${src}[k];`);
+    outAt += n;
+  }
+  const values = `function values(x, out) {\n${copy(bind(flatInput), 'x', flatInput.length)}\nrun(false);\n${outCopies.join('\n')}\n}`;
   const names = env.map((_, i) => `e${i}`);
   const body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${declareAtFirstUse(back.join('\n'), new Set(locals))}`);
   const split = chunkRun(body);   // a long program as pieces V8 optimizes (chunk.ts)
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\nreturn { run, valueAndGrad };`;
-  const { run, valueAndGrad } = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad'>;
-  return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), source, env };
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\n${values}\nreturn { run, valueAndGrad, values };`;
+  const made = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad' | 'values'>;
+  const { run, valueAndGrad } = made;
+  return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), values: made.values, source, env };
 }
 
 /**

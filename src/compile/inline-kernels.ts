@@ -1,7 +1,8 @@
 /**
  * Small kernel calls written inline: `take` with constant indices and `logsumexp` over a small
  * tensor, the two kernels every step of an enumerated model calls (an HMM written step by step
- * gathers a row of the transition matrix and sums a state out per step).
+ * gathers a row of the transition matrix and sums a state out per step), and small `concat`s
+ * (`stack`), with which an ODE's right-hand side builds its vector of derivatives.
  *
  * Why: a kernel made per node (`kernelFactory`) is a closure with its own scratch arrays and
  * index map. Called once per node, those objects are a pointer chase per call; a program of
@@ -40,15 +41,33 @@ export class KernelHelpers {
   /** The call running `op`'s forward pass from buffer `x` into `out`, or undefined when `op` is not one this writes. */
   forward(op: Lowering, x: string, out: string): string | undefined {
     const k = inlineable(op);
-    if (k === undefined) return undefined;
+    if (k === undefined || k.kind === 'concat') return undefined;
     return `${this.helper(k, 'f', 0, () => forwardBody(k, this.fns()))}(${x}, ${out});`;
   }
 
   /** The call writing the operand's part `part` (`partSize` elements) from the output's adjoint `g`, or undefined when `op` is not one this writes. */
   backward(op: Lowering, x: string, out: string, g: string, part: string, partSize: number): string | undefined {
     const k = inlineable(op);
-    if (k === undefined) return undefined;
+    if (k === undefined || k.kind === 'concat') return undefined;
     return `${this.helper(k, 'b', partSize, () => backwardBody(k, partSize, this.fns()))}(${x}, ${out}, ${g}, ${part});`;
+  }
+
+  /** The call running a small concat's forward pass from the operand buffers `xs` into `out`, or undefined when `op` is not one this writes. */
+  forwardMany(op: Lowering, xs: readonly string[], out: string): string | undefined {
+    const k = inlineable(op);
+    if (k?.kind !== 'concat') return undefined;
+    const params = [...xs.map((_, i) => `x${i}`), 'o'].join(', ');
+    return `${this.helper(k, 'f', 0, () => concatForward(k), params)}(${xs.join(', ')}, ${out});`;
+  }
+
+  /** The call writing a small concat's parts (`null` for an operand that takes none) from the output's adjoint `g`, or undefined when `op` is not one this writes. */
+  backwardMany(op: Lowering, g: string, parts: readonly (string | null)[]): string | undefined {
+    const k = inlineable(op);
+    if (k?.kind !== 'concat') return undefined;
+    const has = parts.map((q) => q !== null);
+    const mask = has.reduce((m, h, i) => (h ? m + 2 ** i : m), 0);
+    const params = ['g', ...parts.flatMap((q, i) => (q === null ? [] : [`p${i}`]))].join(', ');
+    return `${this.helper(k, 'b', mask, () => concatBackward(k, has), params)}(${[g, ...parts.filter((q) => q !== null)].join(', ')});`;
   }
 
   /** The function definitions the calls need (before `run`). */
@@ -62,20 +81,22 @@ export class KernelHelpers {
     return { EXP: this.exp, LOG1P: this.log1p };
   }
 
-  private helper(k: Inlineable, pass: 'f' | 'b', partSize: number, body: () => string): string {
-    const key = `${k.kind}:${pass}:${partSize}:${k.kind === 'take' ? k.idx.join(',') : `${k.r.size}:${k.r.map.join(',')}`}`;
+  /** `partSize`: the take's part size, or which parts a concat's backward writes (a bit per operand). */
+  private helper(k: Inlineable, pass: 'f' | 'b', partSize: number, body: () => string, params = pass === 'f' ? 'x, o' : 'x, o, g, p'): string {
+    const shape = k.kind === 'take' ? k.idx.join(',') : k.kind === 'concat' ? `${k.blocks.join(',')}:${k.outer}` : `${k.r.size}:${k.r.map.join(',')}`;
+    const key = `${k.kind}:${pass}:${partSize}:${shape}`;
     let name = this.names.get(key);
     if (name === undefined) {
       name = `k${pass}${this.names.size}`;
       this.names.set(key, name);
-      this.defs.push(pass === 'f' ? `function ${name}(x, o) {\n${body()}\n}` : `function ${name}(x, o, g, p) {\n${body()}\n}`);
+      this.defs.push(`function ${name}(${params}) {\n${body()}\n}`);
     }
     return name;
   }
 }
 
 /** The forward body over `x` into `o`. */
-function forwardBody(k: Inlineable, { EXP, LOG1P }: { EXP: string; LOG1P: string }): string {
+function forwardBody(k: Exclude<Inlineable, Concat>, { EXP, LOG1P }: { EXP: string; LOG1P: string }): string {
   if (k.kind === 'take') return Array.from(k.idx, (i, j) => `o[${j}] = x[${i}];`).join(' ');
   // logsumexp: per output, the first largest element (NaN wins) is m; s sums exp(x − m) over the others, in element order.
   return groups(k.r).map((ks, j) => {
@@ -88,7 +109,7 @@ function forwardBody(k: Inlineable, { EXP, LOG1P }: { EXP: string; LOG1P: string
 }
 
 /** The reverse body: the part `p` from the adjoint `g` (and `x`, the output `o`). */
-function backwardBody(k: Inlineable, partSize: number, { EXP }: { EXP: string }): string {
+function backwardBody(k: Exclude<Inlineable, Concat>, partSize: number, { EXP }: { EXP: string }): string {
   if (k.kind === 'take') {
     // The kernel zeroes the part and adds each adjoint element in order: 0 + g[k1] + g[k2] + …
     const into: number[][] = Array.from({ length: partSize }, () => []);
@@ -103,7 +124,30 @@ function backwardBody(k: Inlineable, partSize: number, { EXP }: { EXP: string })
   }).join('\n');
 }
 
-type Inlineable = { kind: 'take'; idx: Int32Array } | { kind: 'logsumexp'; r: Reduction };
+/** A concat's forward: each operand's blocks copied into place, in the kernel's order (shape.ts). */
+function concatForward(k: Concat): string {
+  const lines: string[] = [];
+  let start = 0;
+  k.blocks.forEach((b, i) => {
+    for (let o = 0; o < k.outer; o++) for (let j = 0; j < b; j++) lines.push(`o[${o * k.row + start + j}] = x${i}[${o * b + j}];`);
+    start += b;
+  });
+  return lines.join(' ');
+}
+
+/** A concat's reverse: each wanted part is its block of the adjoint, copied (the kernel assigns, it does not add). */
+function concatBackward(k: Concat, has: readonly boolean[]): string {
+  const lines: string[] = [];
+  let start = 0;
+  k.blocks.forEach((b, i) => {
+    if (has[i]) for (let o = 0; o < k.outer; o++) for (let j = 0; j < b; j++) lines.push(`p${i}[${o * b + j}] = g[${o * k.row + start + j}];`);
+    start += b;
+  });
+  return lines.join(' ');
+}
+
+type Concat = { kind: 'concat'; blocks: readonly number[]; outer: number; row: number };
+type Inlineable = { kind: 'take'; idx: Int32Array } | { kind: 'logsumexp'; r: Reduction } | Concat;
 
 /** What `op` is, when a factory this file knows made it over few enough elements. */
 function inlineable(op: Lowering): Inlineable | undefined {
@@ -113,6 +157,11 @@ function inlineable(op: Lowering): Inlineable | undefined {
     const idx = src.args[0] as Int32Array;
     if (!(idx instanceof Int32Array) || idx.length > MAX_INLINE) return undefined;
     return { kind: 'take', idx };
+  }
+  if (src.factory === 'concat') {
+    const [blocks, outer, row] = src.args as [readonly number[], number, number];
+    if (!Array.isArray(blocks) || typeof outer !== 'number' || typeof row !== 'number' || outer * row > MAX_INLINE) return undefined;
+    return { kind: 'concat', blocks, outer, row };
   }
   if (src.factory === 'logsumexp') {
     const r = src.args[0] as Reduction;

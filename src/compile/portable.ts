@@ -204,6 +204,23 @@ export function exportCompiled(c: Compiled): ExportResult {
  * const lp = vg(x, new Float64Array(program.dim));
  */
 export function importCompiled(p: PortableProgram): (x: ArrayLike<number>, grad: Float64Array) => number {
+  return importCompiledEntries(p).valueAndGrad;
+}
+
+/**
+ * {@link importCompiled} with the forward-only entry too: `values(x, out)` writes every output's
+ * values at x into out, in order (the program's `Compiled.values`, same bits, no reverse pass).
+ *
+ * @throws TypeError as {@link importCompiled}.
+ * @example
+ * const { valueAndGrad, values } = importCompiledEntries(program);
+ * const out = new Float64Array(1);
+ * values(x, out);   // out[0] = the value valueAndGrad(x, grad) returns
+ */
+export function importCompiledEntries(p: PortableProgram): {
+  readonly valueAndGrad: (x: ArrayLike<number>, grad: Float64Array) => number;
+  readonly values: (x: ArrayLike<number>, out: Float64Array) => void;
+} {
   ready();
   // Names are given in registration order: a thread whose sources registered other functions (another version, a code path that differs) would read them differently, so refuse rather than compute with another function.
   if (p.registry !== registryHash()) throw new TypeError('importCompiled: this thread\'s registry of library functions differs from the one the program was exported with (is it the same stochax?)');
@@ -228,7 +245,7 @@ export function importCompiled(p: PortableProgram): (x: ArrayLike<number>, grad:
     return f;
   };
   const env = p.env.map(value);
-  const made = new Function('env', p.source)(env) as { valueAndGrad?: (x: ArrayLike<number>, grad: Float64Array) => number };
+  const made = new Function('env', p.source)(env) as { valueAndGrad?: (x: ArrayLike<number>, grad: Float64Array) => number; values: (x: ArrayLike<number>, out: Float64Array) => void };
   if (made.valueAndGrad === undefined) throw new TypeError('importCompiled: the program has no flat value-and-gradient form');
-  return made.valueAndGrad;
+  return { valueAndGrad: made.valueAndGrad, values: made.values };
 }

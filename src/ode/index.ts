@@ -7,11 +7,11 @@
  * compiled right-hand side as plain data, so a compiled model that uses it runs on workers.
  */
 import { checkFunction, checkOptions, fail } from '../checks.js';
-import { importCompiled, type PortableProgram } from '../compile/portable.js';
+import { importCompiledEntries, type PortableProgram } from '../compile/portable.js';
 import { applyLowering, asTensor, numbers, type TensorLike } from '../tensor/core.js';
 import { kernelFactory, type Lowering } from '../tensor/lowering.js';
 import type { Tensor } from '../tensor/tensor.js';
-import { compileRhs, RhsEval, type OdeRhs, type RhsGradient } from './rhs.js';
+import { compileRhs, RhsEval, type OdeRhs, type RhsGradient, type RhsValues } from './rhs.js';
 import { adjointDopri5, solveDopri5, solveRosenbrock23, StepLog, type OdeSetup } from './solvers.js';
 
 export { OdeError } from './solvers.js';
@@ -32,7 +32,7 @@ const SOLVERS = { rk45: solveDopri5, rosenbrock23: solveRosenbrock23 } as const;
 const NAMES = { rk45: 'odeRk45', rosenbrock23: 'odeRosenbrock23' } as const;
 
 /** The compiled right-hand sides this thread already has, by their portable form (so remaking a kernel does not compile again). */
-const imported = new WeakMap<PortableProgram, RhsGradient>();
+const imported = new WeakMap<PortableProgram, { readonly valueAndGrad: RhsGradient; readonly values: RhsValues }>();
 
 /** Whether a and b hold the same bits (−0 ≠ 0, NaN = NaN). */
 function sameBits(a: ArrayLike<number>, b: Float64Array): boolean {
@@ -47,9 +47,9 @@ function sameBits(a: ArrayLike<number>, b: Float64Array): boolean {
  * (the discrete adjoint, one reverse pass of f per stage; at a point other than the logged one it
  * solves again first); Rosenbrock's backward pass solves with forward sensitivities.
  */
-function odeLowering(method: Method, vg: RhsGradient, setup: OdeSetup): Lowering {
+function odeLowering(method: Method, vg: RhsGradient, values: RhsValues, setup: OdeSetup): Lowering {
   const solve = SOLVERS[method];
-  const rhs = new RhsEval(vg, setup.n, setup.p);
+  const rhs = new RhsEval(vg, setup.n, setup.p, values);
   const scratch = new Float64Array(setup.ts.length * setup.n);
   const log = method === 'rk45' ? new StepLog(setup.n) : null;
   const loggedY0 = new Float64Array(setup.n), loggedTheta = new Float64Array(setup.p);
@@ -80,9 +80,9 @@ function odeLowering(method: Method, vg: RhsGradient, setup: OdeSetup): Lowering
 /** odeRk45's and odeRosenbrock23's kernel, made from the compiled right-hand side as plain data (portable to workers). */
 const odeKernel = kernelFactory('ode', (method: Method, program: PortableProgram, n: number, p: number, t0: number, ts: Float64Array,
   relativeTolerance: number, absoluteTolerance: number, maxNumSteps: number): Lowering => {
-  let vg = imported.get(program);
-  if (vg === undefined) imported.set(program, vg = importCompiled(program));
-  return odeLowering(method, vg, { fn: NAMES[method], n, p, t0, ts, relativeTolerance, absoluteTolerance, maxNumSteps });
+  let c = imported.get(program);
+  if (c === undefined) imported.set(program, c = importCompiledEntries(program));
+  return odeLowering(method, c.valueAndGrad, c.values, { fn: NAMES[method], n, p, t0, ts, relativeTolerance, absoluteTolerance, maxNumSteps });
 });
 
 function solveOde(method: Method, f: OdeRhs, y0Like: TensorLike, t0: number, tsLike: TensorLike, thetaLike: TensorLike, options: OdeOptions | undefined): Tensor {
@@ -107,10 +107,11 @@ function solveOde(method: Method, f: OdeRhs, y0Like: TensorLike, t0: number, tsL
   const n = y0.size, p = theta.size;
   const rhs = compileRhs(fn, f, t0, numbers(y0), numbers(theta));
   const setup: OdeSetup = { fn, n, p, t0, ts, relativeTolerance: rtol, absoluteTolerance: atol, maxNumSteps };
+  // Known before the factory runs, so making the kernel here does not import the program again.
+  if (rhs.portable !== undefined) imported.set(rhs.portable, rhs);
   const op = rhs.portable !== undefined
     ? odeKernel(method, rhs.portable, n, p, t0, ts, rtol, atol, maxNumSteps)
-    : odeLowering(method, rhs.valueAndGrad, setup);
-  if (rhs.portable !== undefined) imported.set(rhs.portable, rhs.valueAndGrad);
+    : odeLowering(method, rhs.valueAndGrad, rhs.values, setup);
   return applyLowering(op, [y0.astype('float64'), theta.astype('float64')], [ts.length, n], ts.length * n);
 }
 

@@ -242,7 +242,8 @@ export class StepLog {
     if ((this.length + 1) * w > this.data.length) { const d = new Float64Array(Math.max(64 * w, 2 * this.data.length)); d.set(this.data); this.data = d; }
     const o = this.length * w, d = this.data;
     d[o] = t; d[o + 1] = hs; d[o + 2] = k;
-    for (let j = 0; j < 6; j++) d.set(stageY[j]!, o + 3 + j * n);
+    // A loop, not TypedArray.set: for a few states set's call costs more than the copy (4% of a Lotka–Volterra gradient).
+    for (let j = 0; j < 6; j++) { const y = stageY[j]!, at = o + 3 + j * n; for (let i = 0; i < n; i++) d[at + i] = y[i]!; }
     this.length++;
   }
 }

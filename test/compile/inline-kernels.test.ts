@@ -2,7 +2,7 @@
 // (src/compile/inline-kernels.ts): the tape's bits, infinities and NaN included.
 import { describe, expect, it } from 'vitest';
 import { compileGradient } from '../../src/compile/index.js';
-import { gather, logsumexp, mul, reshape, sum, tensor, valueAndGrad, type Tensor } from '../../src/index.js';
+import { concat, gather, logsumexp, mul, neg, reshape, stack, sum, tensor, valueAndGrad, type Tensor } from '../../src/index.js';
 import { mulberry32 } from '../helpers.js';
 
 const rand = mulberry32(5);
@@ -46,6 +46,19 @@ describe('inline kernels', () => {
     const source = expectTapeBits(f, 5, [[0.1, 0.2, 0.3, 0.4, 0.5], [-0, 1, -0, Infinity, 2], [NaN, 1, 2, 3, 4]]);
     expect(source).toMatch(/function kb\d+\(x, o, g, p\)/);
     expect(source).not.toMatch(/\.backward\(/);
+  });
+
+  it('stack and concat (a constant operand, more than one row): the tape\'s bits, as generated functions', () => {
+    const fs = [
+      (x: Tensor) => sum(mul(stack([mul(gather(x, 0), gather(x, 1)), neg(gather(x, 2)), tensor(-0)]), tensor([0.5, -1.25, 2]))),
+      (x: Tensor) => sum(mul(concat([reshape(x, [2, 3]), tensor([[1], [2]]), reshape(mul(x, x), [2, 3])], 1), tensor([[0.5, -1, 2, -0, 3, 1, -2], [1, 1, -0.5, 2, -3, 0.25, 4]]))),
+    ];
+    for (const f of fs) {
+      const source = expectTapeBits(f, 6, [[0.1, -0.2, 0.3, 0.4, -0, 0.5], [-0, 1, -0, Infinity, 2, NaN]]);
+      expect(source).toMatch(/function kf\d+\(x0, x1, x2, o\)/);
+      expect(source).toMatch(/function kb\d+\(g, p0, p[12]\)/);                 // the constant's part (operand 2, then 1) is not written
+      expect(source).not.toMatch(/\.(forward|backward)\(/);
+    }
   });
 
   it('one generated function per kernel shape, shared by every node of that shape', () => {

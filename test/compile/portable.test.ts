@@ -21,7 +21,7 @@ import type { StructKind } from '../../distributions/joint/values.js';
 import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
 import { model as logReg, pins as logRegPins } from '../../bench/models/logistic-regression.js';
 import '../../mcmc/nuts/stan/portable-catalogue.js';
-import { exportCompiled, importCompiled, type PortableProgram } from '../../src/compile/portable.js';
+import { exportCompiled, importCompiled, importCompiledEntries, type PortableProgram } from '../../src/compile/portable.js';
 import type { Compiled } from '../../src/compile/codegen.js';
 import { add, exp, greater, log, mul, softplus, stopGradient, sub, where } from '../../src/tensor/ops/elementwise.js';
 import { cholesky, choleskySolve, inv, logDet, triangularSolve } from '../../src/tensor/ops/linalg.js';
@@ -166,6 +166,15 @@ describe('exportCompiled / importCompiled', () => {
       // And in this thread from a structured clone of the description.
       const here = importCompiled(structuredClone(e.program));
       expect(xs.map((x) => evaluate(here, x))).toEqual(want);
+      // The forward-only entry: the value valueAndGrad returns, bit for bit (or the same error), here and rebuilt.
+      const out = new Float64Array(1);
+      const forwardOnly = (values: (x: ArrayLike<number>, out: Float64Array) => void) => (x: Float64Array) => {
+        try { values(x, out); } catch (err) { return ['throws', (err as Error).constructor.name, (err as Error).message]; }
+        return [bits(out[0]!)];
+      };
+      const valueOnly = want.map((w) => (w[0] === 'throws' ? w : [w[0]]));
+      expect(xs.map(forwardOnly(c.values))).toEqual(valueOnly);
+      expect(xs.map(forwardOnly(importCompiledEntries(structuredClone(e.program)).values))).toEqual(valueOnly);
     });
   }
 

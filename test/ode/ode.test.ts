@@ -12,7 +12,7 @@ import '../../mcmc/nuts/stan/portable-catalogue.js';
 import { compileRhs, RhsEval } from '../../src/ode/rhs.js';
 import { adjointDopri5, solveDopri5, StepLog, type OdeSetup } from '../../src/ode/solvers.js';   // the registry of library functions, as the samplers and workers load it
 import {
-  OdeError, add, gather, mul, neg, odeRk45, odeRosenbrock23, square, stack, sub, sum, tensor, valueAndGrad, type Tensor,
+  OdeError, add, div, gather, mul, neg, odeRk45, odeRosenbrock23, square, stack, sub, sum, tensor, valueAndGrad, type Tensor,
 } from '../../src/index.js';
 
 interface Problem {
@@ -136,6 +136,30 @@ describe('sensitivities (the gradient of Σ w·y(tₖ) in y0 and θ) vs central 
     const want = [...forward.gy0, ...forward.gTheta], got = [...adjoint.gy0, ...adjoint.gTheta];
     for (let j = 0; j < want.length; j++) expect(Math.abs(got[j]! - want[j]!), `coordinate ${j}: ${got[j]} vs ${want[j]}`).toBeLessThan(1e-12 * Math.abs(want[j]!));
     expect(log.length).toBeGreaterThan(20);
+  });
+
+  it('f from the forward-only entry equals f from a gradient call, bit for bit, and so do the solutions', () => {
+    // The forward solve calls f alone through `values` (no reverse pass); the bits must be those a gradient call gives.
+    for (const [name, f] of [['lotkaVolterra', RHS.lotkaVolterra!], ['pk', (_t: Tensor, a: Tensor, th: Tensor) => {
+      const absorbed = mul(at(th, 0), at(a, 0));
+      return stack([neg(absorbed), sub(absorbed, mul(div(at(th, 1), at(th, 2)), at(a, 1)))]);
+    }]] as const) {
+      const lv = name === 'lotkaVolterra', y0 = lv ? [33, 6] : [100, 0], theta = lv ? [0.55, 0.028, 0.8, 0.024] : [1.2, 4, 20];
+      const c = compileRhs('test', f, 0, y0, theta);
+      const both = new RhsEval(c.valueAndGrad, 2, theta.length, c.values), gradOnly = new RhsEval(c.valueAndGrad, 2, theta.length);
+      both.setTheta(theta); gradOnly.setTheta(theta);
+      const a = new Float64Array(2), b = new Float64Array(2);
+      for (const y of [[33, 6], [1e-300, -0], [-2.5, 1e6], [NaN, 1], [Infinity, 3], [0.1, 0.2]]) {
+        both.f(0.3, y, 0, a, 0); gradOnly.f(0.3, y, 0, b, 0);
+        for (let i = 0; i < 2; i++) expect(Object.is(a[i], b[i]), `${name} f[${i}] at [${y}]: ${a[i]} vs ${b[i]}`).toBe(true);
+      }
+      const setup: OdeSetup = { fn: 'test', n: 2, p: theta.length, t0: 0, ts: Float64Array.of(0.5, 1, 2, 5), relativeTolerance: 1e-6, absoluteTolerance: 1e-6, maxNumSteps: 1000 };
+      const out1 = new Float64Array(8), out2 = new Float64Array(8);
+      solveDopri5(setup, both, y0, theta, out1, null);
+      solveDopri5(setup, gradOnly, y0, theta, out2, null);
+      expect(Array.from(out1)).toEqual(Array.from(out2));
+      expect(c.portable?.source).toMatch(/function values\(x, out\)/);
+    }
   });
 
   it('a gradient only in θ (y0 data) equals the θ part of the full gradient, bit for bit', () => {
