@@ -4,18 +4,18 @@
  */
 import { checkNonNegativeInteger, checkOptions, fail } from '../../src/checks.js';
 import { ChainSequencer } from '../../src/effects/sequencer.js';
-import { sanitizeSeed } from '../../src/samplers/seeds.js';
+import { sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
+import type { Tensor } from '../../src/tensor/tensor.js';
 import type { StructKind } from '../../distributions/joint/values.js';
 import type { ChainProgress } from '../sample-chain.js';
 import { windowedAdaptiveNutsSteps, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
-import { compiledField } from '../nuts/windowed-common.js';
+import { compiledField, withDeterministics } from '../nuts/windowed-common.js';
 import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { checkJointModule, type ChainTask, type JointChainFinal, type JointChainOptions } from './chain-task.js';
 import type { Rejection } from '../internal/rejections.js';
 import type { PerChainResume } from '../nuts/windowed-common.js';
 import { mergeChains } from './merge-chains.js';
-import { computeDeterministics, type PredictiveModel } from '../predictive.js';
 import { exportedFunction, importModule } from './model-module.js';
 import { poolSource, type WorkerPool } from './pool.js';
 import { loadPlatform, moduleUrl, yieldToEventLoop } from './platform.js';
@@ -87,6 +87,8 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
       await yieldToEventLoop();
     }
   }
+  // The flat model before any worker starts: a model this path cannot take (discrete nodes for Gibbs steps) fails now, not after the run.
+  const flat = flatModel(FN, pinModel(FN, m.model, m.pins));
   const tasks: ChainTask[] = Array.from({ length: nChains }, (_, c) => ({
     chainIndex: c, chains: nChains, key: settings.seed as never, numResults: merged.nDraws ?? 1000, numBurninSteps: 0, numStepsBetweenResults: 0,
     setupOptions: undefined, resume: undefined, progressInterval: progressInterval ?? 100,
@@ -99,10 +101,10 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   });
   const { allStates, trace } = mergeChains(results);
   // The model's derived values, per draw, as windowedAdaptiveNuts returns them (computed here, from the merged draws).
-  const pinned = m.pins === undefined ? m.model : m.model.experimentalPin(m.pins);
-  const derived = computeDeterministics(pinned as PredictiveModel, allStates as never);
+  // (Enumerated discrete nodes drawn back from the run's key, as in windowedAdaptiveNuts.)
+  const derived = (withDeterministics(flat, { draws: allStates } as never, { seed: settings.seed as Seed }) as { deterministics?: Record<string, Tensor> }).deterministics ?? {};
   // Whether the workers' log density compiled: the same rule, here (the compiler's cache keeps it cheap).
-  const compiled = compiledField(flatTarget(FN, flatModel(FN, pinModel(FN, m.model, m.pins)), merged.compile !== false));
+  const compiled = compiledField(flatTarget(FN, flat, merged.compile !== false));
   // The chains' own end states (the per-chain engine's): their rejections as one record, their states as one resume.
   const finals = results.map((r) => r.finalKernelResults as JointChainFinal);
   const resume = joinResumes(finals.map((f) => f.resume));

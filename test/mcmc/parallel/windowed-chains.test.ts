@@ -76,6 +76,8 @@ describe('windowedAdaptiveNutsChains', () => {
   it('refuses pooled adaptation and a module without a joint model', async () => {
     await expect(windowedAdaptiveNutsChains({ model: url, adaptation: 'pooled', workers: 1 })).rejects.toThrow(/adaptation.*per-chain/);
     await expect(windowedAdaptiveNutsChains({ model: new URL('./fixtures/no-setup.ts', import.meta.url), workers: 1 })).rejects.toThrow(/windowedAdaptiveNutsChains: `model`.*joint distribution/);
+    // Discrete nodes for Gibbs steps: refused before any worker runs.
+    await expect(windowedAdaptiveNutsChains({ model: new URL('./fixtures/latent-count-model.ts', import.meta.url), workers: 1 })).rejects.toThrow(/windowedAdaptiveNutsChains: .*`n`.*Gibbs steps/);
     await expect(windowedAdaptiveNutsChains({ model: url, workers: -1 })).rejects.toThrow(/workers/);
   }, 60_000);
 });
