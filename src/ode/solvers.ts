@@ -228,8 +228,8 @@ function dopriSensitivityStep(fn: string, rhs: RhsEval, n: number, p: number, co
 
 /**
  * The accepted steps of a Dormand–Prince solve without sensitivities (time, step, the output
- * index it lands on or −1, and its six stage states), so that the sensitivities at the same point
- * replay them ({@link replayDopri5}) instead of solving for the states again.
+ * index it lands on or −1, and its six stage states), so that the gradient at the same point
+ * walks them backwards ({@link adjointDopri5}) instead of solving for the states again.
  */
 export class StepLog {
   data = new Float64Array(0);
@@ -245,22 +245,6 @@ export class StepLog {
     // A loop, not TypedArray.set: for a few states set's call costs more than the copy (4% of a Lotka–Volterra gradient).
     for (let j = 0; j < 6; j++) { const y = stageY[j]!, at = o + 3 + j * n; for (let i = 0; i < n; i++) d[at + i] = y[i]!; }
     this.length++;
-  }
-}
-
-/** The sensitivities of the solve `log` recorded at (y0, θ): the same bits as `solveDopri5` with `sens` at that point. */
-export function replayDopri5(setup: OdeSetup, rhs: RhsEval, log: StepLog, theta: ArrayLike<number>, sens: SensitivityRequest): void {
-  const { fn, n, p } = setup;
-  rhs.setTheta(theta);
-  const cols = columns(setup, sens), m = cols.m;
-  const s = initialS(n, cols), sTmp = new Float64Array(n * m), sK = Array.from({ length: 6 }, () => new Float64Array(n * m));
-  const fv = new Float64Array(n), jy = new Float64Array(n * n), jp = new Float64Array(n * p);
-  const w = log.stride, d = log.data;
-  for (let r = 0; r < log.length; r++) {
-    const o = r * w;
-    dopriSensitivityStep(fn, rhs, n, p, cols, d[o]!, d[o + 1]!, d, o + 3, s, sTmp, sK, fv, jy, jp);
-    const k = d[o + 2]!;
-    if (k >= 0) accumulate(n, cols, sens, k, s);
   }
 }
 
