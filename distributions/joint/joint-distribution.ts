@@ -19,6 +19,7 @@ import { UntraceableError } from '../../src/tensor/lowering.js';
 import { brand } from '../../src/brand.js';
 import { checkOptions, checkShape, fail } from '../../src/checks.js';
 import { sanitizeSeed, splitSeed, zerosSeed, type Seed } from '../../src/samplers/seeds.js';
+import type { KeyArray } from '../../src/random/key-array.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import type { DType } from '../../src/tensor/dtype.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
@@ -57,6 +58,23 @@ export interface JointSampleOptions {
  * the same class: RangeError, TypeError, or an UntraceableError (so the compiler's callers can
  * still fall back to the tape).
  */
+/**
+ * The keys the nodes of one draw take, in model order (`executeSample`'s schedule, one home for
+ * it): the seed salted once with `'JointDistribution'`, then `[nodeSeed, seed] = splitSeed(seed)`
+ * per node. @internal
+ * @example
+ * const next = nodeSeeds(0);
+ * const first = next(), second = next();   // the keys of nodes 0 and 1
+ */
+export function nodeSeeds(seed: Seed): () => KeyArray {
+  let s: Seed = sanitizeSeed(seed, { salt: 'JointDistribution' });
+  return () => {
+    const [nodeSeed, rest] = splitSeed(s);
+    s = rest!;
+    return nodeSeed!;
+  };
+}
+
 export function withWhere(e: RangeError | TypeError, where: string): RangeError | TypeError {
   const Err = e instanceof RangeError ? RangeError : e instanceof UntraceableError ? UntraceableError : TypeError;
   return new Err(`${e.message} (${where})`, { cause: e });
@@ -163,7 +181,7 @@ export abstract class JointDistribution<K extends StructKind> {
    * @internal
    */
   executeSample(fn: string, sampleShape: readonly number[], seed: Seed, values: readonly ValueLike[], onDeterministic?: (name: string, value: Tensor) => void, options: { placeholders?: boolean; onFactor?: (name: string, value: Tensor) => void } = {}): { dists: Distribution[]; xs: Tensor[] } {
-    let s = sanitizeSeed(seed, { salt: 'JointDistribution' });
+    const nextSeed = nodeSeeds(seed);
     const dists: Distribution[] = [];
     const xs: Tensor[] = [];
     const draw = (i: number, d: Distribution, shape: readonly number[], nodeSeed: Seed): Tensor => {
@@ -176,11 +194,10 @@ export abstract class JointDistribution<K extends StructKind> {
       }
     };
     const n = this.executeModel(fn, (i, d, root) => {
-      const [nodeSeed, rest] = splitSeed(s);
-      s = rest!;
+      const nodeSeed = nextSeed();
       const v = values[i];
       const x = v === undefined || v === null
-        ? draw(i, d, root ? sampleShape : [], nodeSeed!)
+        ? draw(i, d, root ? sampleShape : [], nodeSeed)
         : toValue(fn, `value[${i}]`, d.dtype, v);
       if (this.validateArgs && sampleShape.some((m, k) => x.shape[k] !== m)) {
         fail('range', fn, this.nodeLabel(i), `has a value of shape ${showShape(x.shape)} that does not begin with sampleShape ${showShape(sampleShape)}`, x);

@@ -13,7 +13,6 @@
  */
 import { generate } from '../../src/compile/codegen.js';
 import { traceProgram } from '../../src/compile/trace.js';
-import { splitSeed, sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { UntraceableError, type TraceNode } from '../../src/tensor/lowering.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -24,7 +23,7 @@ import { getModes } from '../../src/config.js';
 import { normalFill } from '../../src/random/normal.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import { Sample } from '../../distributions/sample.js';
-import type { JointDistribution } from '../../distributions/joint/joint-distribution.js';
+import { nodeSeeds, type JointDistribution } from '../../distributions/joint/joint-distribution.js';
 import { JointDistributionCoroutine } from '../../distributions/joint/joint-distribution-coroutine.js';
 import { toValue, type StructKind } from '../../distributions/joint/values.js';
 
@@ -195,13 +194,8 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
     direct: direct.map((d) => d !== undefined),
     size,
     sample: (key, into) => {
-      let s: Seed = sanitizeSeed(key, { salt: 'JointDistribution' });
-      const seeds: KeyArray[] = [];
-      for (let i = 0; i <= last; i++) {
-        const [nodeSeed, rest] = splitSeed(s);
-        seeds.push(nodeSeed!);
-        s = rest!;
-      }
+      const next = nodeSeeds(key);
+      const seeds = Array.from({ length: last + 1 }, () => next());
       // Inputs written since the last run (the given ones, by the caller): a bit per input.
       let dirty = (1 << G) - 1;
       const xs: (Tensor | undefined)[] = [];
