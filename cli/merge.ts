@@ -3,16 +3,20 @@
  * (e.g. one per `stochax sample --chain-index i` process) into one draws.json.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { Tensor } from '../src/tensor/tensor.js';
 import { summary } from '../mcmc/diagnostics/summary.js';
 import { samplingWarnings } from '../mcmc/diagnostics/warnings.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { inferenceDataJson, type ArvizDraws, type InferenceDataGroups, type RunSettings } from './report/index.js';
+import type { ArvizDraws, InferenceDataGroups, RunSettings } from './report/index.js';
+import { runDrawsFiles } from './report/draws-files.js';
+import { GROUPS } from './report/inference-data-groups.js';
+import { readNetcdfGroup } from './report/netcdf-read.js';
 import { parseArgs } from './args.js';
-import { CliError, type CliIo } from './errors.js';
+import { CliError, oneLine, type CliIo } from './errors.js';
 import { checkOutputFile, writeFileAtomic } from './output.js';
+import { drawsFileFlags } from './sample.js';
 import { readDrawsJson } from './summary.js';
 import { printWarnings } from './warnings.js';
 
@@ -32,16 +36,19 @@ error. So are files sampled with different settings (model, sampler, metric, war
 and, for --chain-index files, seed and chains); --force merges those anyway and records
 each differing setting per file. Whole runs with different seeds merge without --force.
 
-Merge reads draws.json only: a run that wrote its groups as netCDF (a large run, or
---draws-format netcdf) keeps log_likelihood, posterior_predictive and prior_predictive in
-its idata/*.nc files, and merge leaves them out with a note (sample with --draws-format json
-to merge them).
+A run that wrote its groups as netCDF (a large run, or --draws-format netcdf) keeps
+log_likelihood, posterior_predictive and prior_predictive only in the idata/*.nc files beside
+its draws.json: merge reads them from there. The merged file follows --draws-format as
+\`stochax sample\` does (auto: netCDF above 1 million values, to idata/ beside --out).
 
 Flags:
   --out FILE   where to write the merged draws.json (default ./merged.json); written through
                a temporary file and a rename. An existing file, or one of the inputs, is
                replaced only with --force
-  --force      replace an existing --out; merge files whose settings differ
+  --force      replace an existing --out (and its idata/*.nc); merge files whose settings differ
+  --draws-format F, --draws-dtype T
+               as for \`stochax sample\`: json, netcdf or auto (default); float32 halves the
+               predictive groups' netCDF files
 
 Example:
   stochax merge run/c0/draws.json run/c1/draws.json run/c2/draws.json run/c3/draws.json --out run/draws.json
@@ -207,14 +214,33 @@ function mergeGroups(files: readonly ArvizDraws[], names: readonly string[]): In
 }
 
 /**
- * The note for files whose predictive groups are only in their run's `idata/*.nc` (a large
- * run, or --draws-format netcdf): merge reads draws.json, so those groups are not merged.
+ * Puts back into each file's groups those it keeps only in netCDF (`netcdf_only_groups`: a large
+ * run, or --draws-format netcdf), read from the `idata/<group>.nc` beside its draws.json. A file
+ * whose .nc files are gone is left as it is, and the note returned says which groups the merged
+ * file lacks for that (mergeGroups merges a group only when every file has it).
  */
-function netcdfOnly(files: readonly ArvizDraws[], names: readonly string[]): string | undefined {
-  const i = files.findIndex((f) => typeof f.attrs.netcdf_only_groups === 'string' && f.attrs.netcdf_only_groups !== '');
-  if (i < 0) return undefined;
-  const groups = String(files[i]!.attrs.netcdf_only_groups).split(',').join(', ');
-  return `note: ${names[i]} keeps ${groups} only in its run's idata/*.nc files, which merge does not read: the merged file has the posterior, sample_stats and the groups the draws.json files hold; for merged ${groups}, sample the runs with --draws-format json`;
+function readNetcdfOnlyGroups(files: ArvizDraws[], paths: readonly string[], names: readonly string[]): string | undefined {
+  const lost: string[] = [];
+  files.forEach((f, i) => {
+    const only = f.attrs.netcdf_only_groups;
+    if (typeof only !== 'string' || only === '') return;
+    const groups: Record<string, unknown> = { ...f.groups };
+    for (const name of only.split(',')) {
+      const entry = GROUPS.find(([, n]) => n === name);
+      if (entry === undefined) throw new CliError(`${names[i]} says its group ${name} is in netCDF, which is not an InferenceData group stochax writes`);
+      const [key, , kind] = entry;
+      if (kind === 'data') continue;
+      const file = join(dirname(paths[i]!), 'idata', `${name}.nc`);
+      if (!existsSync(file)) { lost.push(`${name} (${file} is missing)`); continue; }
+      try {
+        groups[key] = readNetcdfGroup(readFileSync(file), kind, file);
+      } catch (e) {
+        throw new CliError(`could not read ${file}: ${oneLine(e)}`);
+      }
+    }
+    files[i] = { ...f, groups: groups as InferenceDataGroups };
+  });
+  return lost.length === 0 ? undefined : `note: the merged file has no ${[...new Set(lost)].join(', ')}: merge puts a group in only when every file has it`;
 }
 
 /**
@@ -224,11 +250,12 @@ function netcdfOnly(files: readonly ArvizDraws[], names: readonly string[]): str
  * await mergeCommand(['a/draws.json', 'b/draws.json', '--out', 'all.json'], io);
  */
 export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { positionals, flags } = parseArgs(argv, { out: { kind: 'string' }, force: { kind: 'bool' } }, 'merge');
+  const { positionals, flags } = parseArgs(argv, { out: { kind: 'string' }, force: { kind: 'bool' }, 'draws-format': { kind: 'string' }, 'draws-dtype': { kind: 'string' } }, 'merge');
   if (flags.get('help')) { io.stdout(MERGE_HELP); return 0; }
   if (positionals.length < 1) throw new CliError('give the draws files to merge: stochax merge <draws.json>... --out merged.json');
   const cwd = io.cwd ?? process.cwd();
   const force = flags.get('force') === true;
+  const { format, dtype, autoValues } = drawsFileFlags(flags, io);
   const paths = positionals.map((f) => resolve(cwd, f));
   const real = paths.map((p) => (existsSync(p) ? realpathSync(p) : p));
   const twice = real.findIndex((p, i) => real.indexOf(p) !== i);
@@ -240,14 +267,20 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? 'merged.json');
   checkOutputFile(out, paths, force);
   const files = positionals.map((f) => readDrawsJson(f, cwd));
+  const lost = readNetcdfOnlyGroups(files, paths, positionals);
   const { draws, trace, settings, groups } = mergeDraws(files, positionals, force);
-  const moved = netcdfOnly(files, positionals);
-  if (moved !== undefined) io.stderr(`${moved}\n`);
+  if (lost !== undefined) io.stderr(`${lost}\n`);
   const depth = settings.max_tree_depth;
   const warnings = samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {});
-  writeFileAtomic(out, inferenceDataJson({ posterior: draws, sampleStats: trace, ...groups }, { settings, warnings }));
+  const written = runDrawsFiles({ posterior: draws, sampleStats: trace, ...groups }, { format, dtype, autoValues, settings, warnings });
+  // The .nc files go to idata/ beside --out (draws.json's netcdf_files names them relative to it), draws.json last.
+  const target = (f: string): string => (f === 'draws.json' ? out : join(dirname(out), f));
+  const ncFiles = Object.keys(written.files).filter((f) => f !== 'draws.json');
+  for (const f of ncFiles) checkOutputFile(target(f), [...paths, ...paths.map((p) => join(dirname(p), f))], force);
+  for (const f of [...ncFiles, 'draws.json']) writeFileAtomic(target(f), written.files[f]!);
   io.stdout(`${summary({ allStates: draws, trace }).format()}\n`);
   printWarnings(io, warnings);
-  io.stdout(`\nwrote ${out} (${draws[Object.keys(draws)[0]!]!.shape[1]} chains from ${files.length} files)\n`);
+  const nc = ncFiles.length === 0 ? '' : ` and ${join(dirname(out), 'idata')}/ (${ncFiles.map((f) => f.slice(6)).join(', ')})`;
+  io.stdout(`\nwrote ${out}${nc} (${draws[Object.keys(draws)[0]!]!.shape[1]} chains from ${files.length} files)\n`);
   return 0;
 }

@@ -147,7 +147,7 @@ export function writeRunFolder(out: string, files: RunFiles): void {
  *
  * @throws CliError when writing fails; the message says where the text was saved instead.
  */
-export function writeFileAtomic(path: string, text: string): void {
+export function writeFileAtomic(path: string, text: string | Uint8Array): void {
   let tmp: string | undefined;
   try {
     mkdirSync(dirname(path), { recursive: true });

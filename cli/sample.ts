@@ -15,7 +15,7 @@ import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
-import { AUTO_NETCDF_VALUES, runDrawsFiles, type RunDrawsFiles } from './report/draws-files.js';
+import { AUTO_NETCDF_VALUES, runDrawsFiles, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
@@ -164,12 +164,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const compile = flags.get('no-compile') !== true;
   const metric = flags.get('metric') as string | undefined;
   if (metric !== undefined && metric !== 'diagonal' && metric !== 'dense') throw new CliError(`--metric must be diagonal or dense; got '${metric}'`);
-  const drawsFormat = (flags.get('draws-format') as string | undefined) ?? 'auto';
-  if (drawsFormat !== 'json' && drawsFormat !== 'netcdf' && drawsFormat !== 'auto') throw new CliError(`--draws-format must be json, netcdf or auto; got '${drawsFormat}'`);
-  const drawsDtype = (flags.get('draws-dtype') as string | undefined) ?? 'float64';
-  if (drawsDtype !== 'float64' && drawsDtype !== 'float32') throw new CliError(`--draws-dtype must be float64 or float32; got '${drawsDtype}'`);
-  if (drawsDtype === 'float32' && drawsFormat === 'json') throw new CliError('--draws-dtype float32 applies to the netCDF files; with --draws-format json, draws.json keeps float64');
-  const autoValues = autoThreshold(io);
+  const { format: drawsFormat, dtype: drawsDtype, autoValues } = drawsFileFlags(flags, io);
   if (chainIndex !== undefined && chainIndex >= chains) throw new CliError(`--chain-index must be in [0, ${chains}) for --chains ${chains}; got ${chainIndex}`);
   const cwd = io.cwd ?? process.cwd();
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? (chainIndex === undefined ? 'stochax-out' : join('stochax-out', `chain-${chainIndex}`)));
@@ -258,6 +253,16 @@ function autoThreshold(io: CliIo): number {
   if (v === undefined || v === '') return AUTO_NETCDF_VALUES;
   if (!/^\d+$/.test(v)) throw new CliError(`${AUTO_VALUES_ENV} must be a non-negative integer (values); got '${v}'`);
   return Number(v);
+}
+
+/** The flags `--draws-format` and `--draws-dtype` (of `sample` and `merge`), checked, with `auto`'s threshold. */
+export function drawsFileFlags(flags: ReadonlyMap<string, unknown>, io: CliIo): { format: DrawsFormat; dtype: 'float64' | 'float32'; autoValues: number } {
+  const format = (flags.get('draws-format') as string | undefined) ?? 'auto';
+  if (format !== 'json' && format !== 'netcdf' && format !== 'auto') throw new CliError(`--draws-format must be json, netcdf or auto; got '${format}'`);
+  const dtype = (flags.get('draws-dtype') as string | undefined) ?? 'float64';
+  if (dtype !== 'float64' && dtype !== 'float32') throw new CliError(`--draws-dtype must be float64 or float32; got '${dtype}'`);
+  if (dtype === 'float32' && format === 'json') throw new CliError('--draws-dtype float32 applies to the netCDF files; with --draws-format json, draws.json keeps float64');
+  return { format, dtype, autoValues: autoThreshold(io) };
 }
 
 /**

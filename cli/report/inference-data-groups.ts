@@ -49,7 +49,8 @@ export interface InferenceData extends InferenceDataGroups {
 }
 
 /** ArviZ's group names, in the order the file lists them, with their keys in {@link InferenceDataGroups}. */
-const GROUPS = [
+/** The groups besides posterior and sample_stats: stochax's key, ArviZ's name, and their layout. @internal */
+export const GROUPS = [
   ['logLikelihood', 'log_likelihood', 'draws'],
   ['posteriorPredictive', 'posterior_predictive', 'draws'],
   ['prior', 'prior', 'prior'],

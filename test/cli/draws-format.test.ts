@@ -4,12 +4,13 @@
 // million-value run is needed), and nothing disappears silently: the note, draws.json's attrs
 // and `stochax merge` say where the predictive groups went. The .nc files' reading by xarray and
 // ArviZ is tested in test/cli/report/netcdf.test.ts.
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../cli/main.js';
 import { parseJson } from '../../cli/report/draws-files.js';
+import { readNetcdf } from '../../cli/report/netcdf-read.js';
 import { FLAGS, here } from '../fixtures/coords/make.js';
 
 const out = mkdtempSync(join(tmpdir(), 'stochax-draws-format-'));
@@ -140,19 +141,78 @@ describe('flags and folders', () => {
 });
 
 describe('stochax merge of netCDF runs', () => {
-  it('merges what the draws.json files hold and says which groups stayed in idata/*.nc', async () => {
-    const c0 = await sample('c0', ['--draws-format', 'netcdf', '--chain-index', '0']);
-    const c1 = await sample('c1', ['--draws-format', 'netcdf', '--chain-index', '1']);
+  let c0: Awaited<ReturnType<typeof sample>>, c1: Awaited<ReturnType<typeof sample>>;
+  beforeAll(async () => {
+    c0 = await sample('c0', ['--draws-format', 'netcdf', '--chain-index', '0']);
+    c1 = await sample('c1', ['--draws-format', 'netcdf', '--chain-index', '1']);
+  }, 60_000);
+  async function merge(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+    let o = '', e = '';
+    const code = await run(['merge', join(c0.dir, 'draws.json'), join(c1.dir, 'draws.json'), ...argv], { stdout: (t) => { o += t; }, stderr: (t) => { e += t; }, isTTY: false, cwd: out });
+    return { code, out: o, err: e };
+  }
+
+  it('reads the groups kept only in idata/*.nc: merged as netCDF, every group equal to the two-chain run\'s', async () => {
     expect(c0.code, c0.err).toBe(0);
     expect(c1.code, c1.err).toBe(0);
-    let o = '', e = '';
-    const code = await run(['merge', join(c0.dir, 'draws.json'), join(c1.dir, 'draws.json'), '--out', join(out, 'merged.json')], { stdout: (t) => { o += t; }, stderr: (t) => { e += t; }, isTTY: false, cwd: out });
-    expect(code, e).toBe(0);
-    expect(o).toContain('2 chains from 2 files');
-    expect(e).toMatch(/keeps log_likelihood, posterior_predictive, prior_predictive only in its run's idata\/\*\.nc files, which merge does not read.*--draws-format json/);
-    const merged = parseJson(readFileSync(join(out, 'merged.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-    expect(merged.attrs!.netcdf_files).toBeUndefined();   // the merged file has no idata/ beside it
-    expect(merged.log_likelihood).toBeUndefined();
-    expect(Object.keys(merged.posterior!)).toEqual(Object.keys(json(asJson.dir).posterior!));
+    const r = await merge('--out', join(out, 'merged-nc', 'draws.json'), '--draws-format', 'netcdf');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).not.toMatch(/note:/);
+    expect(r.out).toContain('2 chains from 2 files');
+    expect(r.out).toMatch(/merged-nc\/idata\/ \(.*log_likelihood\.nc/);
+    expect(readdirSync(join(out, 'merged-nc', 'idata')).sort()).toEqual(readdirSync(join(asNetcdf.dir, 'idata')).sort());
+    // Equal but for attrs.warnings: merge computes them over every posterior variable, derived values too
+    // (the sampler's own warnings, which sample writes, leave the derived values out).
+    const noWarnings = (a: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'warnings'));
+    const m = json(join(out, 'merged-nc')), one = json(asNetcdf.dir);
+    expect({ ...m, attrs: noWarnings(m.attrs!) }).toEqual({ ...one, attrs: noWarnings(one.attrs!) });
+    for (const g of ALL) {
+      const a = readNetcdf(readFileSync(join(out, 'merged-nc', 'idata', `${g}.nc`))), b = readNetcdf(readFileSync(join(asNetcdf.dir, 'idata', `${g}.nc`)));
+      expect(a.dims, g).toEqual(b.dims);
+      // Values equal; types too, but for sample_stats' integer counts, which merge reads from draws.json (no dtype there) and writes as float64.
+      const strip = (vs: typeof a.variables) => vs.map((v) => ({ ...v, data: Array.from(v.data), type: g === 'sample_stats' && v.type === 'int32' ? 'float64' : v.type }));
+      expect(strip(a.variables), g).toEqual(strip(b.variables));
+      expect(noWarnings(a.attrs), g).toEqual(noWarnings(b.attrs));
+    }
   });
+
+  it('merged as JSON (auto, a small run), equal to the two-chain json run\'s draws.json, predictive groups included', async () => {
+    const r = await merge('--out', join(out, 'merged.json'));
+    expect(r.code, r.err).toBe(0);
+    const m = parseJson(readFileSync(join(out, 'merged.json'), 'utf8')) as Record<string, Record<string, unknown>>, one = json(asJson.dir);
+    const noWarnings = (a: Readonly<Record<string, unknown>>) => Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'warnings'));
+    expect({ ...m, attrs: noWarnings(m.attrs!) }).toEqual({ ...one, attrs: noWarnings(one.attrs!) });
+    for (const g of PREDICTIVE) expect(m[g], g).toBeDefined();
+    expect(existsSync(join(out, 'idata'))).toBe(false);
+  });
+
+  it('refuses to replace the merged netCDF files without --force', async () => {
+    const r = await merge('--out', join(out, 'merged-nc', 'other.json'), '--draws-format', 'netcdf');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/--out .*merged-nc\/idata\/posterior\.nc exists; pass --force/);
+    expect(existsSync(join(out, 'merged-nc', 'other.json'))).toBe(false);
+  });
+
+  it('a run whose .nc file is gone: the group is left out of the merged file, with a note', async () => {
+    const gone = await sample('c1-gone', ['--draws-format', 'netcdf', '--chain-index', '1']);
+    rmSync(join(gone.dir, 'idata', 'log_likelihood.nc'));
+    let e = '';
+    const code = await run(['merge', join(c0.dir, 'draws.json'), join(gone.dir, 'draws.json'), '--out', join(out, 'merged-gone.json')], { stdout: () => {}, stderr: (t) => { e += t; }, isTTY: false, cwd: out });
+    expect(code, e).toBe(0);
+    expect(e).toMatch(/note: the merged file has no log_likelihood \(.*c1-gone\/idata\/log_likelihood\.nc is missing\)/);
+    const m = parseJson(readFileSync(join(out, 'merged-gone.json'), 'utf8')) as Record<string, unknown>;
+    expect(m.log_likelihood).toBeUndefined();
+    expect(m.posterior_predictive).toBeDefined();
+  }, 60_000);
+
+  it('a damaged .nc file is an error naming it', async () => {
+    const bad = await sample('c1-bad', ['--draws-format', 'netcdf', '--chain-index', '1']);
+    const f = join(bad.dir, 'idata', 'posterior_predictive.nc');
+    writeFileSync(f, readFileSync(f).subarray(0, 100));
+    let e = '';
+    const code = await run(['merge', join(c0.dir, 'draws.json'), join(bad.dir, 'draws.json'), '--out', join(out, 'merged-bad.json')], { stdout: () => {}, stderr: (t) => { e += t; }, isTTY: false, cwd: out });
+    expect(code).toBe(1);
+    expect(e).toMatch(/could not read .*c1-bad\/idata\/posterior_predictive\.nc: .*is truncated/);
+    expect(existsSync(join(out, 'merged-bad.json'))).toBe(false);
+  }, 60_000);
 });
