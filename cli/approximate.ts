@@ -20,13 +20,15 @@ import { paretoKThreshold } from '../mcmc/diagnostics/internal/psis.js';
 import { pathfinder } from '../optimize/pathfinder.js';
 import { advi } from '../optimize/advi.js';
 import { optimize, type OptimizeResult } from '../optimize/optimize.js';
-import { approximateReportHtml, inferenceData, inferenceDataJson, toDrawsCsv, type InferenceData, type RunSettings } from './report/index.js';
+import { approximateReportHtml, inferenceData, toDrawsCsv, type InferenceData, type RunSettings } from './report/index.js';
+import { runDrawsFiles } from './report/draws-files.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type JointModelModule, type LoadedModel } from './load-model.js';
 import { checkRunFolder, writeRunFolder } from './output.js';
 import { pointTable, readDrawsJson } from './summary.js';
 import { stochaxVersion } from './version.js';
+import { drawsFileFlags, netcdfNote, writtenList } from './sample.js';
 import { printWarnings } from './warnings.js';
 
 /** The CLI's method names (CmdStan's). */
@@ -138,6 +140,8 @@ const COMMON_FLAGS: Readonly<Record<string, FlagSpec>> = {
   prior: int(0),
   'no-predictive': bool,
   'var-names': { kind: 'string' },
+  'draws-format': { kind: 'string' },
+  'draws-dtype': { kind: 'string' },
 };
 
 const COMMON_HELP = `  --seed S         non-negative integer seed (default 0); same seed, same bits
@@ -150,7 +154,10 @@ const COMMON_HELP = `  --seed S         non-negative integer seed (default 0); s
   --prior N        prior draws in draws.json's prior groups (default 500; 0: none)
   --no-predictive  leave out log_likelihood, posterior_predictive and the prior groups
   --var-names a,b  only these variables in the printed table and report.html
-  --strict         exit with code 2 (after writing the files) when the run has warnings`;
+  --strict         exit with code 2 (after writing the files) when the run has warnings
+  --draws-format F, --draws-dtype T
+                   as for stochax sample: auto (default: netCDF in idata/ above 1 million
+                   values), json or netcdf; float32 halves the predictive groups' .nc files`;
 
 const LBFGS_HELP = `  --iter N         maximum L-BFGS iterations (default 2000)
   --init-alpha A   first line-search step (default 1e-3)
@@ -264,6 +271,7 @@ export async function methodCommand(method: MethodName, argv: readonly string[],
   const cwd = io.cwd ?? process.cwd();
   const out = resolve(cwd, (flags.get('out') as string | undefined) ?? 'stochax-out');
   checkRunFolder(out, flags.get('force') === true);
+  const drawsFlags = drawsFileFlags(flags, io);
   const init = flags.get('init') as string | undefined;
   if (init !== undefined) options.init = initOption(init, cwd);
   const radius = flags.get('init-radius');
@@ -298,7 +306,8 @@ export async function methodCommand(method: MethodName, argv: readonly string[],
   } catch (e) {
     io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
   }
-  const texts: Record<string, string> = { 'draws.json': inferenceDataJson(idata, { settings, warnings }) };
+  const drawsFiles = runDrawsFiles(idata, { ...drawsFlags, settings, warnings });
+  const texts: Record<string, string | Uint8Array> = { ...drawsFiles.files };
   const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
   texts['draws.csv'] = toDrawsCsv(idata.posterior, idata.sampleStats, labels);
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
@@ -320,8 +329,8 @@ export async function methodCommand(method: MethodName, argv: readonly string[],
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
   }
   writeRunFolder(out, texts);
-  const [first, ...others] = Object.keys(texts).sort().map((f) => join(out, f));
-  io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
+  if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFlags.format)}\n`);
+  io.stdout(writtenList(out, Object.keys(texts)));
   return flags.get('strict') === true && warnings.length > 0 ? 2 : 0;
 }
 

@@ -238,10 +238,15 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   writeRunFolder(out, texts);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
-  const listed = [...new Set(Object.keys(texts).map((f) => (f.startsWith('idata/') ? 'idata/' : f)))].sort();
-  const [first, ...others] = listed.map((f) => (f === 'idata/' ? `${join(out, 'idata')}/ (${Object.keys(texts).filter((n) => n.startsWith('idata/')).map((n) => n.slice(6)).join(', ')})` : join(out, f)));
-  io.stdout(`\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`);
+  io.stdout(writtenList(out, Object.keys(texts)));
   return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;
+}
+
+/** The closing "wrote …" lines: one per file of the run folder, `idata/` as one line naming its files. */
+export function writtenList(out: string, files: readonly string[]): string {
+  const listed = [...new Set(files.map((f) => (f.startsWith('idata/') ? 'idata/' : f)))].sort();
+  const [first, ...others] = listed.map((f) => (f === 'idata/' ? `${join(out, 'idata')}/ (${files.filter((n) => n.startsWith('idata/')).map((n) => n.slice(6)).join(', ')})` : join(out, f)));
+  return `\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`;
 }
 
 /** The environment variable that overrides `auto`'s threshold (in values; for tests and very large or small machines). */
@@ -269,7 +274,7 @@ export function drawsFileFlags(flags: ReadonlyMap<string, unknown>, io: CliIo): 
  * The one line that says the groups went to netCDF, which ones are only there, and the Python
  * that loads every group (checked with arviz 0.23 in test/fixtures/netcdf/check.py).
  */
-function netcdfNote(out: string, d: RunDrawsFiles, format: string): string {
+export function netcdfNote(out: string, d: RunDrawsFiles, format: string): string {
   const why = format === 'auto' ? `${(d.values / 1e6).toFixed(1)} M values` : '--draws-format netcdf';
   const only = d.netcdfOnly.length === 0 ? '' : ` (${d.netcdfOnly.join(', ')} only there; draws.json holds the other groups)`;
   const python = `import arviz as az, xarray as xr, pathlib; idata = az.InferenceData(**{p.stem: xr.open_dataset(p) for p in pathlib.Path(${JSON.stringify(join(out, 'idata'))}).glob('*.nc')})`;

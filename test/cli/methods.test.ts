@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approximateReportHtml, fromArvizJson } from '../../cli/report/index.js';
+import { readNetcdfGroup } from '../../cli/report/netcdf-read.js';
 import { summary } from '../../mcmc/index.js';
 import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
 import { laplace, optimize } from '../../optimize/index.js';
@@ -125,6 +126,20 @@ describe('stochax laplace', () => {
     const s = await cli('summary', join('lap', 'draws.json'));
     expect(s.code, s.err).toBe(0);
     expect(r.out).toContain(s.out.trimEnd());
+  });
+
+  it('--draws-format netcdf writes every group as idata/<group>.nc (the values of the json run) beside a draws.json without the predictive groups', async () => {
+    const r = await cli('laplace', 'tour.js', '--draws', '400', '--seed', '2', '--out', 'lap-nc', '--draws-format', 'netcdf', '--draws-dtype', 'float32');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/note: --draws-format netcdf: every group written as netCDF to .*lap-nc\/idata\//);
+    expect(r.out).toMatch(/wrote .*lap-nc\/draws\.csv\n.*lap-nc\/draws\.json\n.*lap-nc\/idata\/ \(.*log_likelihood\.nc/);
+    const json = read('lap'), nc = read('lap-nc');
+    expect(nc.draws.mu!.data).toEqual(json.draws.mu!.data);
+    expect(nc.groups.logLikelihood).toBeUndefined();
+    expect(nc.attrs.netcdf_only_groups).toBe('log_likelihood,posterior_predictive,prior_predictive');
+    const ll = readNetcdfGroup(readFileSync(join(dir, 'lap-nc', 'idata', 'log_likelihood.nc')), 'draws', 'log_likelihood.nc');
+    expect(Array.from(ll.y!.data as Float64Array)).toEqual(Array.from(json.groups.logLikelihood!.y!.data as Float64Array, (x) => Math.fround(x)));
+    expectOneLineError(await cli('laplace', 'tour.js', '--out', 'lap-nc2', '--draws-format', 'zarr'), /--draws-format must be json, netcdf or auto; got 'zarr'/);
   });
 
   it('--mode reads the mode from stochax optimize\'s draws.json (a Jacobian mismatch is a warning; --strict exits 2)', async () => {
