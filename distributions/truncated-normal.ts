@@ -316,8 +316,37 @@ function logProbPartials(out: Float64Array, [v, m, s, l, h]: Float64Array): void
   chain(out, s!, z, al, be, -z, ra, -rb, -1 / s!);
 }
 // logProb's lowering by a named factory: models with a TruncatedNormal prior (the ODE examples' parameters) run their chains on workers.
-const logProbLowering = kernelFactory('TruncatedNormal.logProb', (shape: readonly number[], shapes: readonly (readonly number[])[]) =>
-  map5Lowering('TruncatedNormal.logProb', shape, shapes.map((sh) => ({ shape: sh, size: sizeOf(sh) })), logProbOf, logProbPartials));
+const logProbLowering = kernelFactory('TruncatedNormal.logProb', (shape: readonly number[], shapes: readonly (readonly number[])[]) => {
+  const op = map5Lowering('TruncatedNormal.logProb', shape, shapes.map((sh) => ({ shape: sh, size: sizeOf(sh) })), logProbOf, logProbPartials);
+  return { ...op, fold: { of: [1, 2, 3, 4], with: (params: readonly ArrayLike<number>[]) => logProbFolded(shape, shapes, params.map((d) => Float64Array.from(d, Number))) } };
+});
+
+/**
+ * logProb with loc, scale, low and high constants of a compiled program (`Lowering.fold`, applied
+ * by src/compile/constant-fold.ts): log σ and the log normalizing mass are computed once per
+ * element, here, by the calls logProbOf makes (`detLog`, `mass` on the same arguments), and the
+ * value subtracts them in logProbOf's order: the same bits. The gradient is then only ∂/∂x, which
+ * `chain` writes as −z/σ (the parameters' parts, the only readers of the Mills ratios, are not asked for).
+ */
+const logProbFolded = kernelFactory('TruncatedNormal.logProb#folded', (shape: readonly number[], shapes: readonly (readonly number[])[], params: readonly Float64Array[]) => {
+  const n = sizeOf(shape), operands = shapes.map((sh) => ({ shape: sh, size: sizeOf(sh) }));
+  const { strides, values, load } = broadcastLoader(shape, operands.slice(1), 4);
+  load(params);
+  const logScale = new Float64Array(n), logMass = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    const m = values[0]![k * strides[0]!]!, s = values[1]![k * strides[1]!]!, l = values[2]![k * strides[2]!]!, h = values[3]![k * strides[3]!]!;
+    logScale[k] = detLog(s);
+    logMass[k] = mass((l - m) / s, (h - m) / s, (h - l) / s)[0];
+  }
+  const f = ([v, m, s, l, h]: Float64Array, k: number): number => (Number.isNaN(v!) ? Number.NaN : v! < l! || v! > h! ? -Infinity
+    : logPhi((v! - m!) / s!) - logScale[k]! - logMass[k]!);
+  const partials = (out: Float64Array, [v, m, s, l, h]: Float64Array): void => {
+    if (v! < l! || v! > h!) return;
+    const z = (v! - m!) / s!;
+    out[0] = -z / s!;
+  };
+  return map5Lowering('TruncatedNormal.logProb', shape, operands, f, partials);
+});
 
 /**
  * fusedMap5's kernel with its broadcast fixed: operands of the output's size or of size 1 are
@@ -327,7 +356,7 @@ const logProbLowering = kernelFactory('TruncatedNormal.logProb', (shape: readonl
  */
 function map5Lowering(
   fn: string, shape: readonly number[], tensors: readonly Operand[],
-  f: (a: Float64Array) => number, partials: (out: Float64Array, a: Float64Array, y: number) => void,
+  f: (a: Float64Array, k: number) => number, partials: (out: Float64Array, a: Float64Array, y: number, k: number) => void,
 ): Lowering & { readonly n: number } {
   const n = sizeOf(shape), m = tensors.length;
   const { strides, values, load } = broadcastLoader(shape, tensors, m);
@@ -340,7 +369,7 @@ function map5Lowering(
     n,
     forward(ins, out) {
       load(ins);
-      for (let k = 0; k < n; k++) { at(k); out[k] = f(a); }
+      for (let k = 0; k < n; k++) { at(k); out[k] = f(a, k); }
     },
     backward(g, ins, out, parts) {
       load(ins);
@@ -349,7 +378,7 @@ function map5Lowering(
         if (g[k] === 0) { for (let i = 0; i < m; i++) { const gi = dst[i]; if (gi) gi[k] = 0; } continue; }
         p.fill(0);
         at(k);
-        partials(p, a, out[k]!);
+        partials(p, a, out[k]!, k);
         for (let i = 0; i < m; i++) { const gi = dst[i]; if (gi) gi[k] = g[k]! * p[i]!; }
       }
       for (let i = 0; i < m; i++) {

@@ -7,6 +7,7 @@ import { checkFunction } from '../checks.js';
 import { asTensor, type TensorLike } from '../tensor/core.js';
 import { Tensor } from '../tensor/tensor.js';
 import { generate, type Compiled } from './codegen.js';
+import { foldConstants } from './constant-fold.js';
 import { fuseGlms } from './glm-fuse.js';
 import { traceProgram, type Program } from './trace.js';
 
@@ -19,12 +20,13 @@ export { exportCompiled, importCompiled, type ExportResult, type PortableProgram
  * write a point into `inputs`, `run(true)`, then read `outputs[0]` (f's value) and `grads` (the
  * gradient of the sum of f's value per input, the tape's `valueAndGrad` of `sum(f)`).
  * GLM-shaped likelihoods (a sum over rows of Normal/Bernoulli/Poisson with α + X·β, X and y
- * constant) run as one fused kernel (src/compile/glm-fuse.ts).
+ * constant) run as one fused kernel (src/compile/glm-fuse.ts); kernel ops with constant
+ * parameters compute their parameter-only part once (src/compile/constant-fold.ts).
  *
  * @throws TypeError naming the op when `f` cannot be traced.
  */
 export function compileGradient(fn: string, f: (...xs: Tensor[]) => TensorLike | readonly TensorLike[], inputs: readonly Tensor[]): Compiled & { readonly program: Program } {
-  const program = fuseGlms(traceProgram(fn, f, inputs.map((x, i) => asTensor(fn, `inputs[${i}]`, x))));
+  const program = fuseGlms(foldConstants(traceProgram(fn, f, inputs.map((x, i) => asTensor(fn, `inputs[${i}]`, x)))));
   return { ...generate(program, true), program };
 }
 

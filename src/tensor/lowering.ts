@@ -36,6 +36,14 @@ export interface Lowering {
    * each kind into code with exactly `forward`'s and `backward`'s operations).
    */
   readonly elementwise?: Elementwise;
+  /**
+   * Constant folding of a kernel-call op (`src/compile/constant-fold.ts`): when the operands at
+   * `of` are constants of the program, `with(values)` (their data, in `of`'s order) is a lowering
+   * of the same op over the same operands that computes what depends only on them once, when it
+   * is made, with the calls the op makes per call and in its order of operations, so the same
+   * bits. Made by a {@link kernelFactory}, so a folded program stays portable.
+   */
+  readonly fold?: { readonly of: readonly number[]; readonly with: (values: readonly ArrayLike<number>[]) => Lowering };
 }
 
 /** A binary op's partial: a function of (a, b, y), a constant, 'other' (the other operand), or none. */

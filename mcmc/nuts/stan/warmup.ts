@@ -37,7 +37,11 @@ export class StanWarmup {
     this.slow = windowSchedule(numWarmup, { initBuffer: init, termBuffer: term, baseWindow: base }).filter((w) => w.kind === 'slow');
   }
 
-  /** Called once before the first warm-up step, after `chain.initStepSize`: centres dual averaging on the step size. */
+  /**
+   * Called once before the first warm-up step and before the first `chain.initStepSize`: centres
+   * dual averaging on the step size the chain was given (Stan's service sets μ = log(10·ε₀) before
+   * `run_adaptive_sampler` runs `init_stepsize`; test/mcmc/nuts/stan-warmup-start.test.ts).
+   */
   begin(chain: NutsChain): void {
     this.da.restart(chain.stepSize);
   }
