@@ -80,7 +80,7 @@ describe('LOO with and without the WebAssembly sums', () => {
     expect(wasm.elpdLoo).toBe(js.elpdLoo);
     expect(wasm.se).toBe(js.se);
     expect(wasm.pLoo).toBe(js.pLoo);
-    expect(Array.from(wasm.looI.data)).toEqual(Array.from(js.looI.data));
-    expect(Array.from(wasm.paretoK.data)).toEqual(Array.from(js.paretoK.data));
+    expect(Array.from(wasm.looI.data as Float64Array)).toEqual(Array.from(js.looI.data as Float64Array));
+    expect(Array.from(wasm.paretoK.data as Float64Array)).toEqual(Array.from(js.paretoK.data as Float64Array));
   }, 20_000);   // ~0.8 s quiet
 });

@@ -57,4 +57,21 @@ describe('report fast paths', () => {
     expect(ppcPlot({ name: 'y', observed: ints(31), replicated: [ints(30)] })).not.toContain('share of observations'); // 31: densities
     expect(ppcPlot({ name: 'y', observed: Float64Array.of(0, 1, 0.5), replicated: [Float64Array.of(1, 1, 1)] })).not.toContain('share of observations');
   });
+
+  it('ppcPlot draws the same densities from replicates that are rows of one buffer (pooled as a view) and from separate arrays (pooled by copying)', () => {
+    let st = 5;
+    const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
+    const n = 7, draws = 60;
+    for (const gaps of [false, true]) {
+      const buf = Float64Array.from({ length: n * draws }, (_, i) => (gaps && i % 53 === 0 ? Number.NaN : 3 * u() - 1 + (i % n)));
+      const rows = Array.from({ length: draws }, (_, d) => buf.subarray(d * n, (d + 1) * n));
+      const copies = rows.map((r) => Float64Array.from(r));
+      const observed = Float64Array.from({ length: n }, (_, i) => i + 0.5);
+      const viaView = ppcPlot({ name: 'y', observed, replicated: rows });
+      expect(viaView).toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+      expect(viaView).toContain('replicated, pooled');
+      // the pooled curve is the density of every replicate: a different pool (the last row left out) changes it
+      expect(ppcPlot({ name: 'y', observed, replicated: rows.slice(0, -1) })).not.toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+    }
+  });
 });
