@@ -141,9 +141,7 @@ export function gpdFit(z: Float64Array): { k: number; sigma: number } {
   for (let j = 0; j < mEst; j++) {
     // exp(ℓ_max − ℓ_j) overflows: the sum is ∞ (or NaN) and w_j = 0 (or NaN), dropped below anyway
     if (ellMax - ell[j]! > 709.782712893384) continue;
-    let sum = 0;
-    for (let i = 0; i < mEst; i++) sum += detExp(ell[i]! - ell[j]!);
-    const w = 1 / sum;
+    const w = 1 / detExpSumShifted(ell, ell[j]!);   // Σᵢ exp(ℓ_i − ℓ_j), i ascending
     if (w >= 10 * EPS) { keepB.push(b[j]!); keepW.push(w); }
   }
   let wSum = 0;
