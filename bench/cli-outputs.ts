@@ -14,9 +14,10 @@
  * every thread of the process, so a sampling run on worker threads counts each thread's time),
  * which a loaded machine disturbs far less than the wall times.
  *
- * Latest (2-core VM at load average 12–16, best of six runs; README, "Performance"): the target is
- * not met. After-sampling CPU 0.70 s against 0.36 s of sampling (eight schools), 0.73 against 0.26
- * (regression), 1.61 against 1.07 (logistic); the previous code took 0.84, 0.86 and 2.23 s.
+ * Latest (2-core VM at load average 10–16, best of six runs; README, "Performance"): the target is
+ * not met. After-sampling CPU 0.93 s against 0.44 s of sampling (eight schools), 0.83 against 0.33
+ * (regression), 1.71 against 1.27 (logistic); against the previous code run back to back, 1.06×,
+ * 0.86× and 0.79× (medians of the rounds' ratios).
  *
  * Run: npx tsx bench/cli-outputs.ts [json|netcdf|auto]   (npm run bench runs it with the default, auto)
  */
