@@ -9,6 +9,16 @@
  * --draws-format), report.html. An argument is passed on as --draws-format (`json` measures
  * the single-draws.json output that was the only one before netCDF).
  *
+ * Beside the CLI's wall times, the process's CPU time over the same two intervals (process.cpuUsage
+ * read when the CLI writes its `windowedAdaptiveNuts: …`, `sampled in` and `outputs … in` lines:
+ * every thread of the process, so a sampling run on worker threads counts each thread's time),
+ * which a loaded machine disturbs far less than the wall times.
+ *
+ * Latest (2-core VM at load average 10–16, best of six runs; README, "Performance"): the target is
+ * not met. After-sampling CPU 0.93 s against 0.44 s of sampling (eight schools), 0.83 against 0.33
+ * (regression), 1.71 against 1.27 (logistic); against the previous code run back to back, 1.06×,
+ * 0.86× and 0.79× (medians of the rounds' ratios).
+ *
  * Run: npx tsx bench/cli-outputs.ts [json|netcdf|auto]   (npm run bench runs it with the default, auto)
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -31,14 +41,25 @@ const mb = (f: string) => (statSync(f).size / 1e6).toFixed(1);
 /** The netCDF files' total size (MB), or '-' when the run wrote none. */
 const ncMb = (d: string) => (existsSync(d) ? (readdirSync(d).reduce((s, f) => s + statSync(join(d, f)).size, 0) / 1e6).toFixed(1) : '-');
 console.log(`--draws-format ${format ?? 'auto'}`);
-console.log('model                            sampling  after    after/sampling  draws.json  idata/*.nc  report.html');
+console.log('model                            sampling  after    after/sampling  CPU: sampling  after  after/sampling  draws.json  idata/*.nc  report.html');
+/** Process CPU seconds (user + system, every thread). */
+const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1e6; };
 for (const [name, file] of MODELS) {
   const dir = mkdtempSync(join(tmpdir(), 'stochax-cli-bench-'));
   let err = '';
-  const code = await run(['sample', file, '--seed', '1', '--out', join(dir, 'out'), ...(format === undefined ? [] : ['--draws-format', format])], { stdout: () => {}, stderr: (t) => { err += t; }, isTTY: false });
+  // CPU time at the CLI's lines: before sampling (the run's first line), after sampling, after the outputs
+  const at: Record<'start' | 'sampled' | 'outputs', number> = { start: Number.NaN, sampled: Number.NaN, outputs: Number.NaN };
+  const stderr = (t: string) => {
+    if (t.startsWith('windowedAdaptiveNuts: ')) at.start = cpu();
+    else if (t.startsWith('sampled in ')) at.sampled = cpu();
+    else if (t.startsWith('outputs (')) at.outputs = cpu();
+    err += t;
+  };
+  const code = await run(['sample', file, '--seed', '1', '--out', join(dir, 'out'), ...(format === undefined ? [] : ['--draws-format', format])], { stdout: () => {}, stderr, isTTY: false });
   if (code !== 0) throw new Error(`stochax sample ${file} exited with ${code}:\n${err}`);
   const sampling = Number(/sampled in ([\d.]+) s/.exec(err)?.[1]);
   const after = Number(/outputs \(.*\) in ([\d.]+) s/.exec(err)?.[1]);
-  console.log(`${name.padEnd(32)} ${sampling.toFixed(1).padStart(6)} s ${after.toFixed(1).padStart(6)} s ${(after / sampling).toFixed(2).padStart(10)}×     ${mb(join(dir, 'out', 'draws.json')).padStart(6)} MB  ${ncMb(join(dir, 'out', 'idata')).padStart(6)} MB  ${mb(join(dir, 'out', 'report.html')).padStart(6)} MB`);
+  const cs = at.sampled - at.start, ca = at.outputs - at.sampled;
+  console.log(`${name.padEnd(32)} ${sampling.toFixed(1).padStart(6)} s ${after.toFixed(1).padStart(6)} s ${(after / sampling).toFixed(2).padStart(10)}×   ${cs.toFixed(2).padStart(8)} s ${ca.toFixed(2).padStart(6)} s ${(ca / cs).toFixed(2).padStart(9)}×     ${mb(join(dir, 'out', 'draws.json')).padStart(6)} MB  ${ncMb(join(dir, 'out', 'idata')).padStart(6)} MB  ${mb(join(dir, 'out', 'report.html')).padStart(6)} MB`);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@
  * are saved elsewhere and the error says where.
  */
 import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { CliError, oneLine } from './errors.js';
@@ -116,29 +117,89 @@ export function writeRunFolder(out: string, files: RunFiles): void {
   const exists = existsSync(out);
   let tmp: string | undefined;
   try {
-    if (!exists) mkdirSync(dirname(out), { recursive: true });
-    // Hidden names, so a glob like `run/c*/draws.json` never picks up a partial run.
-    tmp = mkdtempSync(exists ? join(out, '.stochax-partial-') : join(dirname(out), `.${basename(out)}.partial-`));
-    // draws.json last: its presence marks a complete run.
-    const names = Object.keys(files).sort((a, b) => Number(a === 'draws.json') - Number(b === 'draws.json'));
-    writeAll(tmp, names, files);
-    if (!exists) {
-      renameSync(tmp, out);
-    } else {
-      const entries = topLevel(files).sort((a, b) => Number(a === 'draws.json') - Number(b === 'draws.json'));
-      for (const name of entries) {
-        if (name === 'idata') rmSync(join(out, name), { recursive: true, force: true });   // a folder is not replaced by rename
-        renameSync(join(tmp, name), join(out, name));
-      }
-      if (!entries.includes('idata')) rmSync(join(out, 'idata'), { recursive: true, force: true });
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    tmp = partialFolder(out, exists);
+    writeAll(tmp, lastDrawsJson(Object.keys(files)), files);
+    moveIntoPlace(out, tmp, exists, files);
   } catch (e) {
-    // A complete temporary folder keeps the results where they are; otherwise save them afresh.
-    const complete = tmp !== undefined && Object.keys(files).every((f) => existsSync(join(tmp!, f)));
-    if (!complete && tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
-    throw failed(out, e, complete ? tmp : rescue(files));
+    throw writeFailure(out, files, tmp, e);
   }
+}
+
+/**
+ * {@link writeRunFolder} in two steps, so that the large files are written while the rest is
+ * still being computed: `early` (e.g. the netCDF groups) start writing at once, asynchronously
+ * (the copies into the file system run on libuv's threads, beside this one), into the same
+ * temporary folder; `finish(files)` (every file of the run, `early` included, with the same
+ * contents) writes the others, waits for the early ones and moves the folder into place as
+ * writeRunFolder does. The files and the folder are the same as writeRunFolder's.
+ *
+ * @throws CliError (from `finish`) when writing fails; the message says where the results were saved instead.
+ * @example
+ * const folder = startRunFolder(out, { 'idata/posterior.nc': bytes });
+ * // … the summary and the report …
+ * await folder.finish({ 'idata/posterior.nc': bytes, 'draws.json': json, 'report.html': html });
+ */
+export function startRunFolder(out: string, early: RunFiles): { finish(files: RunFiles): Promise<void> } {
+  const exists = existsSync(out);
+  let tmp: string | undefined;
+  let error: unknown;
+  let writing: Promise<unknown> = Promise.resolve();
+  try {
+    const dir = tmp = partialFolder(out, exists);
+    writing = Promise.allSettled(Object.keys(early).map((name) => {
+      const path = join(dir, name);
+      mkdirSync(dirname(path), { recursive: true });
+      return writeFile(path, early[name]!);
+    })).then((rs) => { for (const r of rs) if (r.status === 'rejected' && error === undefined) error = r.reason; });
+  } catch (e) {
+    error = e;
+  }
+  return {
+    async finish(files: RunFiles): Promise<void> {
+      await writing;
+      try {
+        if (error !== undefined) throw error;
+        writeAll(tmp!, lastDrawsJson(Object.keys(files).filter((f) => !(f in early))), files);
+        moveIntoPlace(out, tmp!, exists, files);
+      } catch (e) {
+        throw writeFailure(out, files, tmp, e);
+      }
+    },
+  };
+}
+
+/** `names` with draws.json last: its presence marks a complete run. */
+function lastDrawsJson(names: readonly string[]): string[] {
+  return [...names].sort((a, b) => Number(a === 'draws.json') - Number(b === 'draws.json'));
+}
+
+/** A new hidden temporary folder for a run going to `out`: inside it when it `exists`, else beside it. */
+function partialFolder(out: string, exists: boolean): string {
+  if (!exists) mkdirSync(dirname(out), { recursive: true });
+  // Hidden names, so a glob like `run/c*/draws.json` never picks up a partial run.
+  return mkdtempSync(exists ? join(out, '.stochax-partial-') : join(dirname(out), `.${basename(out)}.partial-`));
+}
+
+/** Moves the complete temporary folder `tmp` into place as `out` (see {@link writeRunFolder}). */
+function moveIntoPlace(out: string, tmp: string, exists: boolean, files: RunFiles): void {
+  if (!exists) {
+    renameSync(tmp, out);
+    return;
+  }
+  const entries = lastDrawsJson(topLevel(files));
+  for (const name of entries) {
+    if (name === 'idata') rmSync(join(out, name), { recursive: true, force: true });   // a folder is not replaced by rename
+    renameSync(join(tmp, name), join(out, name));
+  }
+  if (!entries.includes('idata')) rmSync(join(out, 'idata'), { recursive: true, force: true });
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+/** The error of a failed write: a complete temporary folder keeps the results where they are; otherwise they are saved afresh. */
+function writeFailure(out: string, files: RunFiles, tmp: string | undefined, e: unknown): CliError {
+  const complete = tmp !== undefined && Object.keys(files).every((f) => existsSync(join(tmp, f)));
+  if (!complete && tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+  return failed(out, e, complete ? tmp : rescue(files));
 }
 
 /**

@@ -19,7 +19,7 @@ import { AUTO_NETCDF_VALUES, runDrawsFiles, type DrawsFormat, type RunDrawsFiles
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
-import { checkRunFolder, writeRunFolder } from './output.js';
+import { checkRunFolder, startRunFolder } from './output.js';
 import { printWarnings } from './warnings.js';
 import { chainProgress } from '../mcmc/progress.js';
 import { stochaxVersion } from './version.js';
@@ -217,6 +217,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   }
   const drawsFiles = runDrawsFiles(idata, { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) });
   const texts: Record<string, string | Uint8Array> = { ...drawsFiles.files };
+  // The netCDF groups (the bulk of the bytes) are written while the summary and the report are computed.
+  const folder = startRunFolder(out, Object.fromEntries(Object.entries(drawsFiles.files).filter(([f]) => f.startsWith('idata/'))));
   const posterior = idata.posterior;
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   let s;
@@ -225,7 +227,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     s = summary({ allStates: posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
     texts['draws.csv'] = toDrawsCsv(posterior, result.trace, labels);
   } catch (e) {
-    writeRunFolder(out, texts);
+    await folder.finish(texts);
     throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
   }
   io.stdout(`${s.format()}\n`);
@@ -235,7 +237,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   } catch (e) {
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
   }
-  writeRunFolder(out, texts);
+  await folder.finish(texts);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
   io.stdout(writtenList(out, Object.keys(texts)));

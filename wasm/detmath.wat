@@ -310,3 +310,35 @@
       (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
       (local.set $pairs (i32.sub (local.get $pairs) (i32.const 1)))
       (br $l))))
+
+  ;; Sums over arrays, one term at a time in index order from +0 as a JavaScript loop adds them
+  ;; (`let s = 0; for (…) s += f(x[i])`), the terms two at a time: the same bits as that loop. For
+  ;; the PSIS of LOO (mcmc/diagnostics/internal/psis.ts), through src/compile/det-sums.ts.
+  ;; Σ detExp(x[i] − shift), i < n.
+  (func (export "detExpSumShifted") (param $src i32) (param $n i32) (param $shift f64) (result f64)
+    (local $s f64) (local $v v128) (local $sh v128) (local $end i32)
+    (local.set $sh (f64x2.splat (local.get $shift)))
+    (local.set $end (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
+    (block $done (loop $l
+      (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+      (local.set $v (call $dm_exp2 (f64x2.sub (v128.load (local.get $src)) (local.get $sh))))
+      (local.set $s (f64.add (f64.add (local.get $s) (f64x2.extract_lane 0 (local.get $v))) (f64x2.extract_lane 1 (local.get $v))))
+      (local.set $src (i32.add (local.get $src) (i32.const 16)))
+      (br $l)))
+    (if (i32.and (local.get $n) (i32.const 1))
+      (then (local.set $s (f64.add (local.get $s) (call $dm_exp (f64.sub (f64.load (local.get $src)) (local.get $shift)))))))
+    (local.get $s))
+  ;; Σ detLog1p(−b·z[i]), i < n ((−b)·z[i], as JavaScript's `-b * z[i]`).
+  (func (export "detLog1pSumScaled") (param $src i32) (param $n i32) (param $b f64) (result f64)
+    (local $s f64) (local $v v128) (local $mb v128) (local $end i32)
+    (local.set $mb (f64x2.splat (f64.neg (local.get $b))))
+    (local.set $end (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
+    (block $done (loop $l
+      (br_if $done (i32.ge_u (local.get $src) (local.get $end)))
+      (local.set $v (call $dm_log1p2 (f64x2.mul (local.get $mb) (v128.load (local.get $src)))))
+      (local.set $s (f64.add (f64.add (local.get $s) (f64x2.extract_lane 0 (local.get $v))) (f64x2.extract_lane 1 (local.get $v))))
+      (local.set $src (i32.add (local.get $src) (i32.const 16)))
+      (br $l)))
+    (if (i32.and (local.get $n) (i32.const 1))
+      (then (local.set $s (f64.add (local.get $s) (call $dm_log1p (f64.mul (f64.neg (local.get $b)) (f64.load (local.get $src))))))))
+    (local.get $s))

@@ -246,6 +246,7 @@ function netcdfVariable(name: string, dims: readonly string[], t: Tensor, float3
   if (t.dtype === 'float32') return { ...common, type: 'float32', data: t.data as Float32Array };
   if (t.dtype === 'float64') return { ...common, type: float32 ? 'float32' : 'float64', data: t.data as Float64Array };
   // Integers: int32 where they fit (netCDF-3 has no 64-bit integers; xarray narrows int64 the same way), else float64.
+  if (t.data instanceof Int32Array) return { ...common, type: 'int32', data: t.data };   // fits by type: no float64 copy, no check
   const values = float64Values(t);
   const fits = values.every((x) => Number.isInteger(x) && x >= -(2 ** 31) && x < 2 ** 31);
   return { ...common, type: fits ? 'int32' : 'float64', data: values };

@@ -82,35 +82,26 @@ function attrList(where: string, attrs: Readonly<Record<string, NcAttribute>> | 
 const nameBytes = (n: Uint8Array): number => 4 + pad4(n.length);
 const attrsBytes = (as: readonly Attr[]): number => 8 + as.reduce((s, a) => s + nameBytes(a.name) + 8 + pad4(a.values.length * SIZE[a.type]), 0);
 
-/** `src` in file order: as is, or with its leading axes swapped back (`swap` = file's [d0, d1, inner]). */
-function fileOrder(src: ArrayLike<number>, swap: readonly [number, number, number] | undefined): ArrayLike<number> {
-  if (swap === undefined) return src;
-  // File index (a, b, k) over [d0, d1, inner] reads source index (b, a, k) over [d1, d0, inner].
-  const [d0, d1, inner] = swap;
-  const out = new Float64Array(src.length);
-  const typed = ArrayBuffer.isView(src) ? src as unknown as Float64Array : undefined;
-  let o = 0;
-  for (let a = 0; a < d0; a++) {
-    for (let b = 0; b < d1; b++, o += inner) {
-      const from = (b * d0 + a) * inner;
-      if (typed !== undefined) out.set(typed.subarray(from, from + inner), o);
-      else for (let k = 0; k < inner; k++) out[o + k] = src[from + k]!;
-    }
-  }
-  return out;
-}
-
 /**
- * Writes the values of `type` from `src` at `off`, big-endian: one plain loop per type, so each
- * stays monomorphic (~0.015 µs per value in the CLI's profile).
+ * Writes the values of `type` from `src` at `off`, big-endian, in file order: as they are, or
+ * with their leading axes swapped back (`swap` = the file's [d0, d1, inner]: file index (a, b, k)
+ * reads source index (b, a, k) over [d1, d0, inner]), run by run straight from `src` (no
+ * reordered copy). One plain loop per type, so each stays monomorphic.
  */
 function writeValues(view: DataView, off: number, type: NcType, src: ArrayLike<number>, swap: readonly [number, number, number] | undefined): void {
-  const v = fileOrder(src, swap);
-  const n = v.length;
-  if (type === 'float64') for (let i = 0; i < n; i++) view.setFloat64(off + 8 * i, v[i]!);
-  else if (type === 'float32') for (let i = 0; i < n; i++) view.setFloat32(off + 4 * i, v[i]!);
-  else if (type === 'int32') for (let i = 0; i < n; i++) view.setInt32(off + 4 * i, v[i]!);
-  else for (let i = 0; i < n; i++) view.setInt8(off + i, v[i]!);
+  const [d0, d1, inner] = swap ?? [1, 1, src.length];
+  const size = SIZE[type];
+  for (let a = 0, o = off; a < d0; a++) {
+    for (let b = 0; b < d1; b++, o += inner * size) writeRun(view, o, type, src, (b * d0 + a) * inner, inner);
+  }
+}
+
+/** `n` values of `type` from `src[from…]` at byte `off`, big-endian. */
+function writeRun(view: DataView, off: number, type: NcType, src: ArrayLike<number>, from: number, n: number): void {
+  if (type === 'float64') for (let i = 0; i < n; i++) view.setFloat64(off + 8 * i, src[from + i]!);
+  else if (type === 'float32') for (let i = 0; i < n; i++) view.setFloat32(off + 4 * i, src[from + i]!);
+  else if (type === 'int32') for (let i = 0; i < n; i++) view.setInt32(off + 4 * i, src[from + i]!);
+  else for (let i = 0; i < n; i++) view.setInt8(off + i, src[from + i]!);
 }
 
 function checkValues(where: string, type: NcType, data: ArrayLike<number>): void {

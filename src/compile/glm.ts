@@ -85,7 +85,8 @@ export function setGlmWasmEnabled(on: boolean): boolean {
 
 /** The compiled module: undefined until first asked for, null where WebAssembly SIMD cannot be compiled synchronously. */
 let compiled: WebAssembly.Module | null | undefined;
-function glmModule(): WebAssembly.Module | null {
+/** The GLM module (with wasm/detmath.wat inside), compiled once; null without WebAssembly SIMD. @internal for det-sums.ts */
+export function glmModule(): WebAssembly.Module | null {
   if (compiled === undefined) {
     try { compiled = typeof WebAssembly === 'object' ? new WebAssembly.Module(decodeBase64(GLM_WASM_BASE64)) : null; } catch { compiled = null; }
   }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliError } from '../../cli/errors.js';
-import { checkOutputFile, checkRunFolder, writeFileAtomic, writeRunFolder } from '../../cli/output.js';
+import { checkOutputFile, checkRunFolder, startRunFolder, writeFileAtomic, writeRunFolder } from '../../cli/output.js';
 
 const dir = join(tmpdir(), `stochax-output-test-${process.pid}`);
 const files = { 'draws.csv': 'csv\n', 'draws.json': '{}\n', 'report.html': '<!DOCTYPE html>\n' };
@@ -81,6 +81,42 @@ describe('writeRunFolder', () => {
     const saved = /saved in (.+) instead/.exec(e.message)?.[1];
     expect(saved?.startsWith(join(tmpdir(), 'stochax-rescue-'))).toBe(true);
     expect(readdirSync(saved!).sort()).toEqual(['draws.csv', 'draws.json', 'report.html']);
+    rmSync(saved!, { recursive: true, force: true });
+  });
+});
+
+describe('startRunFolder (the netCDF files written while the report is computed)', () => {
+  const nc = { 'idata/posterior.nc': Uint8Array.from({ length: 3_000_000 }, (_, i) => (i * 7) & 255), 'idata/log_likelihood.nc': Uint8Array.of(1, 2, 3) };
+  const run = { ...files, ...nc };
+  /** Every file under `d` (relative path → bytes), hidden ones included. */
+  const tree = (d: string): Record<string, string> => Object.fromEntries(readdirSync(d, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile()).map((e) => { const p = join(e.parentPath, e.name); return [p.slice(d.length + 1), readFileSync(p).toString('base64')]; }));
+
+  it('leaves the same folder as writeRunFolder: new, then replacing a run (with and without idata/), nothing temporary left', async () => {
+    const a = join(dir, 's', 'one'), b = join(dir, 's', 'two');
+    writeRunFolder(a, run);
+    await startRunFolder(b, nc).finish(run);
+    expect(tree(b)).toEqual(tree(a));
+    expect(readdirSync(join(dir, 's')).sort()).toEqual(['one', 'two']);
+    for (const next of [{ ...files, 'draws.json': '{"again": 1}\n' }, { ...run, 'report.html': 'again' }]) {
+      writeRunFolder(a, next);
+      const early = Object.fromEntries(Object.entries(next).filter(([f]) => f.startsWith('idata/')));
+      await startRunFolder(b, early).finish(next);
+      expect(tree(b)).toEqual(tree(a));
+    }
+    expect(readdirSync(b).sort()).toEqual(['draws.csv', 'draws.json', 'idata', 'report.html']);
+  });
+
+  it('when the output became a file after the check, saves the results elsewhere and says where', async () => {
+    const out = join(dir, 'taken-async');
+    writeFileSync(out, 'x');
+    const folder = startRunFolder(out, nc);   // the error comes from finish, with every file
+    const e = await folder.finish(run).then(() => undefined, (x: unknown) => x);
+    expect(e).toBeInstanceOf(CliError);
+    const saved = /saved in (.+) instead/.exec((e as CliError).message)?.[1];
+    expect(saved).toBeDefined();
+    expect(readFileSync(join(saved!, 'idata', 'log_likelihood.nc'))).toEqual(Buffer.from([1, 2, 3]));
+    expect(readFileSync(join(saved!, 'draws.json'), 'utf8')).toBe('{}\n');
     rmSync(saved!, { recursive: true, force: true });
   });
 });

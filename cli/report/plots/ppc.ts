@@ -57,27 +57,24 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   if (!Number.isInteger(lines) || lines < 1) fail('range', FN, 'options.lines', 'must be a positive integer', lines);
   const width = options.width ?? 420, height = options.height ?? 240;
   const box = { x: 56, y: 26, w: width - 76, h: height - 78 };
-  // observed then every replicate in one buffer; `pooled` is its replicate part
-  const both = new Float64Array(obs.length * (reps.length + 1));
-  both.set(obs);
-  reps.forEach((r, i) => both.set(r, (i + 1) * obs.length));
-  const pooled = both.subarray(obs.length);
-  const all = finiteRange(both);
-  if (!Number.isFinite(all.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
+  // one pass over the observed values and every replicate: the finite values' range and whether
+  // they are few integers (no copy of the millions of replicated values)
+  const scan = new RangeScan(30);
+  scan.add(obs);
+  for (const r of reps) scan.add(r);
+  if (!Number.isFinite(scan.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
   const title = `${series.name}: observed vs replicated`;
-  if (fewIntegers(all.values, 30)) return discretePpc(series.name, obs, reps, [all.min, all.max], { width, height, box, title });
-  const lo = all.min, hi = all.max === all.min ? all.min + 1 : all.max;
+  if (scan.few) return discretePpc(series.name, obs, reps, [scan.min, scan.max], { width, height, box, title });
+  const lo = scan.min, hi = scan.max === scan.min ? scan.min + 1 : scan.max;
   const grid = linspace(lo, hi, 160);
-  const kde = (v: Float64Array, finite = finiteRange(v).values) => {
+  const kde = (finite: Float64Array) => {
     const h = scottBandwidth(finite);
     if (!(finite.length >= 2 && h > 0)) return new Float64Array(grid.length);
     return gridGaussianKde(finite, lo, hi, grid.length, h);
   };
   const step = Math.max(1, Math.floor(reps.length / lines));
-  const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map((r) => kde(r));
-  // the pooled finite values are `all.values` past the observed ones when every observation is finite
-  const obsFinite = finiteRange(obs).values;
-  const obsKde = kde(obs, obsFinite), meanKde = kde(pooled, obsFinite.length === obs.length ? all.values.subarray(obs.length) : undefined);
+  const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map((r) => kde(finiteRange(r).values));
+  const obsKde = kde(finiteRange(obs).values), meanKde = kde(pooledFinite(reps));
   let top = 1e-300;
   for (const d of [obsKde, meanKde, ...shown]) for (const v of d) if (v > top) top = v;
   const x = linearScale(lo, hi, box.x, box.x + box.w), y = linearScale(0, top * 1.08, box.y + box.h, box.y);
@@ -95,19 +92,55 @@ function asFloat64(x: ArrayLike<number>): Float64Array {
   return x instanceof Float64Array ? x : Float64Array.from(x, Number);
 }
 
-/** True when every value is an integer and there are at most `limit` distinct ones (stops at the first that breaks either). */
-function fewIntegers(values: Float64Array, limit: number): boolean {
+/**
+ * The finite values' minimum and maximum over arrays added in turn, and `few`: every finite value
+ * is an integer and there are at most `limit` distinct ones (checked until it fails).
+ */
+class RangeScan {
+  min = Infinity;
+  max = -Infinity;
+  few = true;
+  /** Whether the last array added had a non-finite value. */
+  nonFinite = false;
   // at most limit + 1 values are ever kept, so a short list (and the last value seen) beats a Set
-  const seen: number[] = [];
-  let last = Number.NaN;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    if (v === last) continue;
-    if (!Number.isInteger(v)) return false;
-    if (!seen.includes(v)) { seen.push(v); if (seen.length > limit) return false; }
-    last = v;
+  private readonly seen: number[] = [];
+  private last = Number.NaN;
+  constructor(private readonly limit: number) {}
+  add(x: Float64Array): void {
+    let min = this.min, max = this.max, nonFinite = false;
+    for (let i = 0; i < x.length; i++) {
+      const v = x[i]!;
+      if (!Number.isFinite(v)) { nonFinite = true; continue; }
+      if (v < min) min = v;
+      if (v > max) max = v;
+      if (this.few && v !== this.last) this.integer(v);
+    }
+    this.min = min; this.max = max; this.nonFinite = nonFinite;
   }
-  return true;
+  private integer(v: number): void {
+    if (!Number.isInteger(v)) { this.few = false; return; }
+    if (!this.seen.includes(v)) { this.seen.push(v); if (this.seen.length > this.limit) { this.few = false; return; } }
+    this.last = v;
+  }
+}
+
+/**
+ * The replicates' finite values in order, pooled: a view of their buffer when they are its
+ * consecutive rows (as the report passes them) and all finite, else a copy.
+ */
+function pooledFinite(reps: readonly Float64Array[]): Float64Array {
+  const n = reps[0]!.length, first = reps[0]!;
+  let view = true;
+  for (let i = 0; i < reps.length && view; i++) {
+    const r = reps[i]!;
+    view = r.buffer === first.buffer && r.byteOffset === first.byteOffset + 8 * n * i;
+    for (let j = 0; j < n && view; j++) if (!Number.isFinite(r[j]!)) view = false;
+  }
+  if (view) return new Float64Array(first.buffer, first.byteOffset, n * reps.length);
+  const out = new Float64Array(n * reps.length);
+  let m = 0;
+  for (const r of reps) for (let j = 0; j < n; j++) { const v = r[j]!; if (Number.isFinite(v)) out[m++] = v; }
+  return m === out.length ? out : out.slice(0, m);
 }
 
 function discretePpc(name: string, obs: Float64Array, reps: readonly Float64Array[], [min, max]: [number, number], o: { width: number; height: number; box: { x: number; y: number; w: number; h: number }; title: string }): string {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ranks } from '../../../cli/report/plots/rank.js';
 import { ppcPlot } from '../../../cli/report/plots/ppc.js';
+import { coord } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 
@@ -57,4 +58,32 @@ describe('report fast paths', () => {
     expect(ppcPlot({ name: 'y', observed: ints(31), replicated: [ints(30)] })).not.toContain('share of observations'); // 31: densities
     expect(ppcPlot({ name: 'y', observed: Float64Array.of(0, 1, 0.5), replicated: [Float64Array.of(1, 1, 1)] })).not.toContain('share of observations');
   });
+
+  it('ppcPlot draws the same densities from replicates that are rows of one buffer (pooled as a view) and from separate arrays (pooled by copying)', () => {
+    let st = 5;
+    const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
+    const n = 7, draws = 60;
+    for (const gaps of [false, true]) {
+      const buf = Float64Array.from({ length: n * draws }, (_, i) => (gaps && i % 53 === 0 ? Number.NaN : 3 * u() - 1 + (i % n)));
+      const rows = Array.from({ length: draws }, (_, d) => buf.subarray(d * n, (d + 1) * n));
+      const copies = rows.map((r) => Float64Array.from(r));
+      const observed = Float64Array.from({ length: n }, (_, i) => i + 0.5);
+      const viaView = ppcPlot({ name: 'y', observed, replicated: rows });
+      expect(viaView).toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+      expect(viaView).toContain('replicated, pooled');
+      // the pooled curve is the density of every replicate: a different pool (the last row left out) changes it
+      expect(ppcPlot({ name: 'y', observed, replicated: rows.slice(0, -1) })).not.toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+    }
+  });
+
+  it('coord prints what String(Math.round(x · 100) / 100) prints (−0 as 0), from the integer, at every magnitude', () => {
+    const ref = (x: number) => { const r = Math.round(x * 100) / 100; return String(Object.is(r, -0) ? 0 : r); };
+    let st = 11;
+    const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
+    const xs = [0, -0, 0.004, -0.004, 0.005, -0.005, 0.015, 2.675, 1.005, -1.005, 0.1, 0.7, 12.3456, 1e-300, 1e10, -1e10, 2 ** 40 / 100, 1e13 + 0.1, 7.6e13, 1e21, -1e22];
+    for (let i = 0; i < 100_000; i++) xs.push((u() - 0.5) * 10 ** Math.floor(u() * 24 - 6));
+    for (let i = 0; i < 100_000; i++) xs.push(Math.round((u() - 0.5) * 2e6 * 10 ** Math.floor(u() * 7)) / 100 + 0.005 * Math.floor(u() * 3));
+    const wrong = xs.filter((x) => coord(x) !== ref(x));
+    expect(wrong).toEqual([]);
+  }, 10_000);
 });
