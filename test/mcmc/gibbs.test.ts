@@ -42,6 +42,11 @@ describe('windowedAdaptiveNuts with Gibbs steps on a latent count', () => {
     expect(fit.compiled).toBe(true);
   });
 
+  it('reports no rejections: a proposal below 0 is off the support, not a failure (y\'s rate λ·n would be NaN there)', () => {
+    expect(fit.rejections).toEqual([]);
+    expect((fit.trace.rejections!.data as Int32Array).every((v) => v === 0)).toBe(true);
+  });
+
   it(`n's posterior is p(n | y) in closed form (χ² over 1000 thinned draws, p > 1e-4)`, () => {
     const counts = new Array<number>(N_MAX).fill(0);
     for (const v of fit.draws.n!.data as Float64Array) counts[v]!++;
@@ -112,6 +117,33 @@ describe('a finite node with enumerate: false', () => {
 
   it("m's draws agree with the enumerated model's (two-sample KS, 1000 thinned draws each, p > 1e-4)", () => {
     expect(ksTwoSamplePValue(gibbs.draws.m!.data as Float64Array, enumerated.draws.m!.data as Float64Array)).toBeGreaterThan(1e-4);
+  });
+});
+
+describe('a model that throws at some discrete values', () => {
+  // y's distribution cannot be built for n above 6: a Gibbs proposal there is a rejection, counted
+  // as NUTS's are, with the node and element it proposed, and the run goes on.
+  const bounded = new JointDistributionNamed({
+    lam: new Gamma({ concentration: 2, rate: 1 }),
+    n: new Poisson({ rate: 2 }),
+    y: ({ lam, n }: { lam: Tensor; n: Tensor }) => {
+      if (Number(n.item()) > 6) throw new RangeError(`the count ${Number(n.item())} is above 6`);
+      return new Poisson({ rate: mul(lam, n) });
+    },
+  });
+  const r = windowedAdaptiveNuts(bounded, { pins: { y: 7 }, seed: 1, nChains: 2, nDraws: 200, numAdaptationSteps: 200 });
+
+  it('runs to the end and records the rejections with the node, the element and the transition', () => {
+    expect(r.rejections).toHaveLength(1);
+    const e = r.rejections![0]!;
+    expect(e.gibbs).toEqual({ node: 'n', element: 0 });
+    expect(e.message).toMatch(/^RangeError: the count 7 is above 6/);
+    expect(e.node).toBe('node `y` (building its distribution)');   // located on the tape at the proposed n
+    expect(e.count).toBeGreaterThan(e.warmupCount);
+    expect(e.first.transition).toBeGreaterThanOrEqual(0);
+    const perDraw = (r.trace.rejections!.data as Int32Array).reduce((a, v) => a + v, 0);
+    expect(perDraw).toBe(e.count - e.warmupCount);              // the draws' own counts, after warm-up
+    expect(Math.max(...(r.draws.n!.data as Float64Array))).toBeLessThanOrEqual(6);
   });
 });
 

@@ -16,7 +16,12 @@
  * The sweep visits every site in model order and every unit (element) in row-major order: a
  * proposal d′ (uniform among the other support values, or d ± 1…K), accepted with
  * probability min(1, π(u, d′)/π(u, d)) (both proposals are symmetric). A proposal whose log density
- * is −∞, NaN or throws (other than a programming error) is rejected. Each evaluation recomputes
+ * is −∞, NaN, +∞ or throws (other than a programming error) is rejected. −∞ is an ordinary value
+ * of the density (a proposal the data rule out); a throw, NaN or +∞ is a failure of the model,
+ * counted and reported as NUTS's are (`mcmc/internal/rejections.ts`: the run's `rejections`, with
+ * the node and element, and the draw's `trace.rejections`). A random walk's proposal below the
+ * least value of a support fixed in advance (a count below 0) is rejected without evaluating the
+ * model, so a child's NaN there is not taken for a failure. Each evaluation recomputes
  * the whole log density (no per-term caching), so a sweep over N units costs N evaluations.
  *
  * The random walk's largest step K starts at {@link RW_STEP} and is tuned per chain and site
@@ -157,6 +162,12 @@ export interface GibbsChain {
   readonly tuneAccepted: Float64Array;
 }
 
+/**
+ * Told of a Gibbs proposal at which the model failed (threw, NaN or +∞): the error, the value,
+ * the node and the element proposed, and the discrete values then (the proposal in place; read at once).
+ */
+export type GibbsReject = (threw: boolean, error: unknown, lp: number, node: string, element: number, discrete: Float64Array) => void;
+
 /** Per-site acceptance rates of a run, by chain. */
 export interface GibbsInfo {
   /** One entry per discrete node sampled by Gibbs steps, in model order. */
@@ -247,11 +258,11 @@ export class GibbsSweeps {
    * density after the sweep; `changed` says whether any value moved (the NUTS chain's cached
    * gradient is then stale).
    */
-  sweep(j: number, t: number, q: Float64Array, lp: number, numWarmup: number): { lp: number; changed: boolean } {
+  sweep(j: number, t: number, q: Float64Array, lp: number, numWarmup: number, onReject?: GibbsReject): { lp: number; changed: boolean; failures: number } {
     const count = t >= numWarmup;
     const rng = this.rngs[j]!, chain = this.chains[j]!, d = this.t.discrete, target = this.t.target, saved = this.saved;
     rng.begin(t + 1);
-    let changed = false;
+    let changed = false, failures = 0;
     this.plan.sites.forEach((s, i) => {
       const o = this.offsets[i]!, w = s.unit;
       for (let u = 0; u < s.units; u++) {
@@ -271,14 +282,21 @@ export class GibbsSweeps {
           d[at] = saved[0]! + (r < K ? r - K : r - K + 1);
         }
         const logU = detLog(rng.uniform());
-        let lpNew: number;
-        try { lpNew = target.logDensity(q); } catch (e) {
-          if (isProgrammingError(e)) throw e;
-          lpNew = -Infinity;
+        let lpNew = -Infinity, threw = false, error: unknown;
+        // Off a support fixed in advance: rejected unevaluated (the density is −∞ there).
+        if (s.least === undefined || d[at]! >= s.least) {
+          try { lpNew = target.logDensity(q); } catch (e) {
+            if (isProgrammingError(e)) throw e;
+            threw = true; error = e; lpNew = Number.NaN;
+          }
+        }
+        if (threw || !(lpNew < Infinity || lpNew === -Infinity)) {
+          failures++;
+          onReject?.(threw, error, lpNew, s.name, u, d);
         }
         if (count) chain.proposed[i]!++;
         else chain.tuneProposed[i]!++;
-        if (lpNew > -Infinity && logU < lpNew - lp) {
+        if (lpNew > -Infinity && lpNew < Infinity && logU < lpNew - lp) {
           lp = lpNew;
           changed = true;
           if (count) chain.accepted[i]!++;
@@ -296,7 +314,7 @@ export class GibbsSweeps {
         chain.tuneAccepted[i] = 0;
       });
     }
-    return { lp, changed };
+    return { lp, changed, failures };
   }
 
   /** The run's per-site acceptance rates. */

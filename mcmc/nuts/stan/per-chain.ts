@@ -238,7 +238,8 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
     gibbs?.addChain(chainKey);
     const chain = new NutsChain(f, dim, rng, {
       maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric,
-      onReject: (threw, error, lp, q) => log.record(c, now, now < numWarmup, threw, error, lp, q),
+      // With Gibbs steps the point is (q, the chain's discrete values), so the locator evaluates the model there.
+      onReject: (threw, error, lp, q) => log.record(c, now, now < numWarmup, threw, error, lp, q, gibbs === undefined ? undefined : { discrete: gibbs.chains[j]!.values }),
     });
     const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging, s.metric);
     const from = s.from?.[j];
@@ -274,7 +275,10 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
         chain.transition();
         if (gibbs !== undefined) {
           // The discrete half of the compound kernel; the chain's cached gradient is stale once a value moved.
-          if (gibbs.sweep(j, t, chain.q, chain.lp, numWarmup).changed) chain.setPosition(chain.q);
+          const c = r.c, warm = t < numWarmup;
+          const swept = gibbs.sweep(j, t, chain.q, chain.lp, numWarmup, (threw, error, lp, node, element, discrete) => log.record(c, t, warm, threw, error, lp, chain.q, { discrete, gibbs: { node, element } }));
+          chain.failures += swept.failures;
+          if (swept.changed) chain.setPosition(chain.q);
         }
         if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
         if (keep) {
