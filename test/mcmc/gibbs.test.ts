@@ -173,12 +173,10 @@ describe('errors', () => {
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, adaptation: 'pooled' })).toThrow(RangeError);
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, adaptation: 'pooled' })).toThrow(/`n` \(its support is not finite.*adaptation: 'per-chain'/);
   });
-  it('cores, non-uniform init, a Pathfinder metric and previous are refused by name', () => {
+  it('cores, non-uniform init and a Pathfinder metric are refused by name', () => {
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, cores: 2 })).toThrow(/windowedAdaptiveNuts: `cores` must be 1 or not given: the model's discrete node\(s\) `n` take Gibbs steps/);
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, init: 'prior' })).toThrow(/`init` must be 'uniform'/);
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, initInvMetric: 'pathfinder' })).toThrow(/`initInvMetric` must be 'identity'/);
-    const short = windowedAdaptiveNuts(latentCount, { pins, seed: 0, nChains: 1, nDraws: 5, numAdaptationSteps: 5 });
-    expect(() => windowedAdaptiveNuts(latentCount, { pins, previous: short })).toThrow(/`previous` cannot be continued/);
   });
   it('a compiled log density names the node and the sampler that can take it', () => {
     expect(() => compileLogDensity(latentCount, { pins })).toThrow(RangeError);

@@ -130,11 +130,9 @@ export function gibbsFlatTarget(fn: string, m: FlatModel, compile: boolean): Com
   });
 }
 
-/** Site j's values in `flat` as a tensor of the node's dtype and shape. */
+/** Site j's values in `flat` (all sites' values, in site order) as a tensor of the node's dtype and shape. */
 function siteTensor(plan: GibbsPlan, flat: Float64Array, j: number): Tensor {
-  let at = 0;
-  for (let i = 0; i < j; i++) at += plan.sites[i]!.unit * plan.sites[i]!.units;
-  return plan.pins(flat.subarray(at, at + plan.sites[j]!.unit * plan.sites[j]!.units))[plan.sites[j]!.name] ?? fail('range', 'gibbs', 'site', 'internal: missing site', j);
+  return plan.pins(flat)[plan.sites[j]!.name] ?? fail('range', 'gibbs', 'site', 'internal: missing site', j);
 }
 
 /** Discrete values other than the placeholder (each finite site's last support value, 1 for a random walk's), for the compile check. */
@@ -220,6 +218,26 @@ export class GibbsSweeps {
       values: this.plan.placeholder.slice(), proposed: new Float64Array(n), accepted: new Float64Array(n),
       scale: new Float64Array(n).fill(RW_STEP), tuneProposed: new Float64Array(n), tuneAccepted: new Float64Array(n),
     });
+  }
+
+  /** Chain j's discrete block as plain data (copies), for its `ChainState`. */
+  state(j: number): GibbsChain {
+    const c = this.chains[j]!;
+    return { values: c.values.slice(), proposed: c.proposed.slice(), accepted: c.accepted.slice(), scale: c.scale.slice(), tuneProposed: c.tuneProposed.slice(), tuneAccepted: c.tuneAccepted.slice() };
+  }
+
+  /**
+   * Continues chain j from `st` (a `ChainState`'s `gibbs`): its values, counts and tuned steps.
+   * @throws RangeError naming `arg` when `st` is missing or not this model's (sizes differ).
+   */
+  restore(j: number, st: GibbsChain | undefined, arg: string): void {
+    const n = this.plan.sites.length, c = this.chains[j]!;
+    const ok = st !== undefined && st !== null && st.values instanceof Float64Array && st.values.length === this.plan.size
+      && ([st.proposed, st.accepted, st.scale, st.tuneProposed, st.tuneAccepted] as unknown[]).every((a) => a instanceof Float64Array && a.length === n);
+    if (!ok) fail('range', this.fn, arg, `must hold each chain's discrete block for the Gibbs steps on ${this.plan.sites.map((s) => `\`${s.name}\``).join(', ')} (${this.plan.size} values over ${n} node(s)): give the result of a run of this model`, st);
+    c.values.set(st.values); c.proposed.set(st.proposed); c.accepted.set(st.accepted); c.scale.set(st.scale);
+    c.tuneProposed.set(st.tuneProposed); c.tuneAccepted.set(st.tuneAccepted);
+    this.load(j);
   }
 
   /** Makes chain j's values the target's. */

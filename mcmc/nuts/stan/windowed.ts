@@ -60,7 +60,7 @@ export function* perChainNuts<K extends StructKind>(
     if (resume.dim !== dim) fail('range', FN, 'previous', `comes from a model of ${resume.dim} unconstrained coordinates, and this one has ${dim}: give the same model and pins`, resume.dim);
     from = chains.map((c) => resume.chains.find((st) => st.chain === c)!);
   }
-  if (m.gibbs !== undefined) checkGibbsOptions(m, o, resume);
+  if (m.gibbs !== undefined) checkGibbsOptions(m, o);
   const gibbsTarget = m.gibbs === undefined ? undefined : gibbsFlatTarget(FN, m, o.compile !== false);
   const target = gibbsTarget === undefined ? flatTarget(FN, m, o.compile !== false) : { ...gibbsTarget, value: gibbsTarget.value.target };
   const gibbs = gibbsTarget === undefined ? undefined : new GibbsSweeps(FN, m, gibbsTarget.value, getModes());
@@ -119,11 +119,10 @@ export function* perChainNuts<K extends StructKind>(
 }
 
 /** Options a compound (NUTS + Gibbs) run cannot honour: a clear error naming them, never a silent fallback. */
-function checkGibbsOptions(m: FlatModel, o: WindowedAdaptiveNutsOptions, resume: PerChainResume | undefined): void {
+function checkGibbsOptions(m: FlatModel, o: WindowedAdaptiveNutsOptions): void {
   const nodes = m.gibbs!.sites.map((s) => `\`${s.name}\``).join(', ');
   const why = `the model's discrete node(s) ${nodes} take Gibbs steps`;
   if (o.cores !== undefined && o.cores > 1) fail('range', FN, 'cores', `must be 1 or not given: ${why}, which run in process (leave \`cores\` out)`, o.cores);
-  if (resume !== undefined) fail('range', FN, 'previous', `cannot be continued: ${why}, whose values are not part of the saved state; run again with more draws`, 'previous');
   if (o.init !== undefined && o.init !== 'uniform') fail('range', FN, 'init', `must be 'uniform' or not given: ${why} (their starts are drawn from the prior); give continuous starts with \`currentState\``, o.init);
   if (o.initInvMetric === 'pathfinder') fail('range', FN, 'initInvMetric', `must be 'identity': ${why}, and Pathfinder needs the continuous block alone`, o.initInvMetric);
 }
