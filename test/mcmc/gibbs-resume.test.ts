@@ -4,7 +4,8 @@
 // discrete draws, every trace field, acceptance rates and tuned random-walk steps included.
 // Warm-up of 120 transitions tunes the random walk's step after transitions 49 and 99 (every 50),
 // so the stops below fall inside a tuning interval, at its end, at warm-up's end and after it.
-// Deterministic: no sample size or false-failure rate. ~10 s (workers start under tsx).
+// Deterministic: no sample size or false-failure rate. ~15 s (workers start under tsx).
+// `coresTuning.force` sends these short runs to workers (the size rule would keep them here).
 import { afterEach, describe, expect, it } from 'vitest';
 import { add, mul, type Tensor } from '../../src/index.js';
 import { Bernoulli, Gamma, Independent, JointDistributionNamed, Poisson, Sample } from '../../distributions/index.js';
@@ -99,3 +100,47 @@ describe('Gibbs steps: a run continued from its returned state equals the run in
     expect(() => windowedAdaptiveNuts(model, { pins: base.pins, previous: broken })).toThrow(/windowedAdaptiveNuts: `previous` must hold each chain's discrete block for the Gibbs steps on `z`, `n` \(3 values over 2 node\(s\)\)/);
   });
 });
+
+describe('Gibbs steps on worker threads (cores: 2, 3) equal the chains in process', () => {
+  // Every NaN alike (V8 may give a NaN another payload in optimised code); everything else bit for bit.
+  const same = (r: { draws?: unknown; trace?: unknown }) => Object.fromEntries(Object.entries(bits(r)).map(([k, b]) => {
+    const f = new Float64Array(Uint8Array.from(b).buffer.slice(0, b.length - (b.length % 8)));
+    return [k, k.startsWith('trace.') || k === 'lam' ? Array.from(f, (v) => (v !== v ? 'NaN' : v)) : b];
+  }));
+  const o = { ...base, nChains: 4 };
+  const one = windowedAdaptiveNuts(model, o);
+
+  it('the same draws (discrete ones included), trace, acceptance rates and tuned steps', () => {
+    coresTuning.force = true;
+    for (const cores of [2, 3]) {
+      const r = windowedAdaptiveNuts(model, { ...o, cores });
+      expect(r.parallel).toEqual({ cores });
+      expect(same(r)).toEqual(same(one));
+      expect(r.gibbs).toEqual(one.gibbs);
+      expect(r.rejections).toEqual(one.rejections);
+    }
+  }, 120_000);
+
+  it('an abort on workers returns a resumable partial; continued on workers, the same bits', () => {
+    coresTuning.force = true;
+    const partial = abortedAt({ ...o, cores: 2 }, 90);
+    const rest = windowedAdaptiveNuts(model, { pins: base.pins, previous: partial, cores: 2 });
+    expect(rest.parallel).toEqual({ cores: 2 });
+    expect(same({ draws: joinDraws(partial, rest, 'draws'), trace: joinDraws(partial, rest, 'trace') })).toEqual(same(one));
+    expect(rest.gibbs).toEqual(one.gibbs);
+  }, 60_000);
+});
+
+/** The draws (or trace) of two pieces joined along the draws axis, as tensors. */
+function joinDraws(a: { draws?: unknown; trace?: unknown }, b: { draws?: unknown; trace?: unknown }, part: 'draws' | 'trace'): Record<string, Tensor> {
+  const x = (a[part] ?? {}) as Record<string, Tensor>, y = b[part] as Record<string, Tensor>;
+  return Object.fromEntries(Object.entries(y).map(([k, t]) => {
+    const u = x[k];
+    if (u === undefined) return [k, t];
+    const D = t.data.constructor as new (n: number) => Float64Array;
+    const d = new D(u.size + t.size);
+    d.set(u.data as Float64Array); d.set(t.data as Float64Array, u.size);
+    return [k, new (t.constructor as new (d: unknown, s: number[], dt: string) => Tensor)(d, [u.shape[0]! + t.shape[0]!, ...t.shape.slice(1)], t.dtype)];
+  }));
+}
+

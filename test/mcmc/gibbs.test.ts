@@ -173,8 +173,7 @@ describe('errors', () => {
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, adaptation: 'pooled' })).toThrow(RangeError);
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, adaptation: 'pooled' })).toThrow(/`n` \(its support is not finite.*adaptation: 'per-chain'/);
   });
-  it('cores, non-uniform init and a Pathfinder metric are refused by name', () => {
-    expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, cores: 2 })).toThrow(/windowedAdaptiveNuts: `cores` must be 1 or not given: the model's discrete node\(s\) `n` take Gibbs steps/);
+  it('non-uniform init and a Pathfinder metric are refused by name', () => {
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, init: 'prior' })).toThrow(/`init` must be 'uniform'/);
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, initInvMetric: 'pathfinder' })).toThrow(/`initInvMetric` must be 'identity'/);
   });

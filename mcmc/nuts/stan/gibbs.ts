@@ -49,6 +49,9 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import { detLog } from '../../../src/math/index.js';
 import { flatTensors } from '../../../distributions/compile-log-density.js';
 import type { GibbsPlan } from '../../../distributions/enumerate/gibbs-plan.js';
+import type { JointDistributionPinned } from '../../../distributions/joint/joint-distribution-pinned.js';
+import type { StructKind } from '../../../distributions/joint/values.js';
+import type { Compiled } from '../../../src/compile/codegen.js';
 import { RW_STEP } from '../../../distributions/enumerate/gibbs-plan.js';
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import { isProgrammingError } from '../../internal/rejections.js';
@@ -66,6 +69,44 @@ export interface GibbsTarget {
   readonly target: FlatTarget;
   /** The sites' values, flat in site order: write before evaluating. */
   readonly discrete: Float64Array;
+  /** The generated program (continuous coordinates, then the discrete values, as its flat input), when compiled: what workers rebuild. */
+  readonly compiled?: Compiled;
+}
+
+/** What the sweeps need of a {@link GibbsPlan}: plain data (it travels to worker threads). */
+export type GibbsLayout = Pick<GibbsPlan, 'sites' | 'size' | 'placeholder'>;
+
+/**
+ * The plain-data part of `plan` (no model, no functions).
+ * @example
+ * const layout = gibbsLayout(m.gibbs!);   // { sites, size, placeholder }: structured-cloneable
+ */
+export function gibbsLayout(plan: GibbsLayout): GibbsLayout {
+  return { sites: plan.sites, size: plan.size, placeholder: plan.placeholder };
+}
+
+/**
+ * A {@link GibbsTarget} over a compiled program rebuilt from its portable form (in a worker):
+ * `values` and `valueAndGrad` of the program, whose flat input is the `dim` continuous
+ * coordinates followed by the `size` discrete values — the same entries, so the same bits, as
+ * the target the main thread made (`run(false)` / `run(true)` of the same generated code).
+ * @example
+ * const t = portableGibbsTarget(importCompiledEntries(task.program), dim, layout.size);
+ */
+export function portableGibbsTarget(entries: { readonly valueAndGrad: (x: ArrayLike<number>, grad: Float64Array) => number; readonly values: (x: ArrayLike<number>, out: Float64Array) => void }, dim: number, size: number): GibbsTarget {
+  const input = new Float64Array(dim + size), fullGrad = new Float64Array(dim + size), out = new Float64Array(1);
+  const discrete = input.subarray(dim);
+  const target: FlatTarget = {
+    dim, paramNames: [],
+    logDensity(x) { for (let i = 0; i < dim; i++) input[i] = x[i]!; entries.values(input, out); return out[0]!; },
+    logDensityGradient(x, grad) {
+      for (let i = 0; i < dim; i++) input[i] = x[i]!;
+      const v = entries.valueAndGrad(input, fullGrad);
+      for (let i = 0; i < dim; i++) grad[i] = fullGrad[i]!;
+      return v;
+    },
+  };
+  return { target, discrete };
 }
 
 /**
@@ -123,7 +164,7 @@ export function gibbsFlatTarget(fn: string, m: FlatModel, compile: boolean): Com
       throw new UntraceableError(`${fn}: model "${m.pinned.distribution.name}": the compiled log density differs from the tape's at other discrete values, so the model uses a discrete node's value where the compiler takes it as a constant (an index of \`gather\`, or a value read in JavaScript); the run uses the tape (select with \`where\` or one-hot arithmetic to compile it)`);
     }
     discrete.set(plan.placeholder);
-    return { target, discrete };
+    return { target, discrete, compiled: c };
   }, (): GibbsTarget => {
     const discrete = plan.placeholder.slice();
     return { target: tape(discrete), discrete };
@@ -188,7 +229,7 @@ export interface GibbsInfo {
  * The compound kernel's discrete half for all chains of a run, over one shared {@link GibbsTarget}
  * (chains take turns: `load(j)` puts chain j's values into the target before its transition).
  * @example
- * const sweeps = new GibbsSweeps(FN, m, gibbsFlatTarget(FN, m, true).value, getModes());
+ * const sweeps = new GibbsSweeps(FN, m.gibbs!, gibbsFlatTarget(FN, m, true).value, getModes(), m.gibbs!.given);
  * sweeps.addChain(chainKey);                                  // chain 0
  * sweeps.initDiscrete(0, 0);                                  // its values from the prior
  * const { lp, changed } = sweeps.sweep(0, t, q, lpAtQ, numWarmup);
@@ -197,15 +238,22 @@ export class GibbsSweeps {
   readonly chains: GibbsChain[] = [];
   private readonly rngs: ChainRandom[] = [];
   private readonly keys: KeyArray[] = [];
-  private readonly plan: GibbsPlan;
   private readonly offsets: number[];
   private readonly saved: Float64Array;
 
-  constructor(readonly fn: string, m: FlatModel, private readonly t: GibbsTarget, private readonly modes: Modes) {
-    this.plan = m.gibbs!;
+  /**
+   * The sweeps of `plan` over the target `t`. `given` (the model as given, pins included) draws the
+   * chains' starts (`initDiscrete`); a worker, which continues chains from their states, has none.
+   */
+  constructor(readonly fn: string, private readonly plan: GibbsLayout, private readonly t: GibbsTarget, private readonly modes: Modes, private readonly given?: JointDistributionPinned<StructKind>) {
     let at = 0;
     this.offsets = this.plan.sites.map((s) => { const o = at; at += s.unit * s.units; return o; });
     this.saved = new Float64Array(Math.max(1, ...this.plan.sites.map((s) => s.unit)));
+  }
+
+  /** Forgets the chains (a new run over the same target starts adding them again). */
+  reset(): void {
+    this.chains.length = 0; this.rngs.length = 0; this.keys.length = 0;
   }
 
   /** Adds chain j (run index) with key `chainKey` = foldIn(seed, c); its values start at the placeholder. */
@@ -251,10 +299,11 @@ export class GibbsSweeps {
     const key = this.keys[j]!;
     const k0 = key.impl.foldIn(key.data, 0, this.modes), seed = new KeyArray(key.impl, key.impl.foldIn(k0, attempt, this.modes), []);
     const values = this.chains[j]!.values;
-    const jd = this.plan.given.distribution;
+    const given = this.given ?? fail('range', this.fn, 'model', 'internal: the discrete starts are drawn where the model is (chains on workers continue from states made in the main thread)', j);
+    const jd = given.distribution;
     let draw: unknown;
     try {
-      draw = jd.sample([], { seed, value: this.plan.given.pins });
+      draw = jd.sample([], { seed, value: given.pins });
     } catch (e) {
       if (isProgrammingError(e)) throw e;
       values.set(this.plan.placeholder);
@@ -335,19 +384,28 @@ export class GibbsSweeps {
     return { lp, changed, failures };
   }
 
-  /** The run's per-site acceptance rates. */
-  info(): GibbsInfo {
-    return {
-      nodes: this.plan.sites.map((s, i) => ({
-        name: s.name, proposal: s.proposal, reason: s.reason, units: s.units,
-        acceptRate: this.chains.map((c) => (c.proposed[i]! > 0 ? c.accepted[i]! / c.proposed[i]! : Number.NaN)),
-        ...(s.proposal === 'random-walk' ? { maxStep: this.chains.map((c) => Math.max(1, Math.round(c.scale[i]!))) } : {}),
-      })),
-    };
-  }
 
   /** The sites' total size. */
   get size(): number { return this.plan.size; }
+
+  /** The plan's plain data, for workers. */
+  get layout(): GibbsLayout { return gibbsLayout(this.plan); }
+}
+
+/**
+ * A run's per-site acceptance rates and tuned steps, from its chains' discrete blocks (in run
+ * order; the chains' final `ChainState.gibbs`, wherever they ran).
+ * @example
+ * gibbsInfo(layout, run.states.map((st) => st.gibbs!)).nodes[0]!.acceptRate;   // per chain
+ */
+export function gibbsInfo(plan: GibbsLayout, chains: readonly GibbsChain[]): GibbsInfo {
+  return {
+    nodes: plan.sites.map((s, i) => ({
+      name: s.name, proposal: s.proposal, reason: s.reason, units: s.units,
+      acceptRate: chains.map((c) => (c.proposed[i]! > 0 ? c.accepted[i]! / c.proposed[i]! : Number.NaN)),
+      ...(s.proposal === 'random-walk' ? { maxStep: chains.map((c) => Math.max(1, Math.round(c.scale[i]!))) } : {}),
+    })),
+  };
 }
 
 /** PyMC's `tune` factor for a Metropolis scale from an interval's acceptance rate. */

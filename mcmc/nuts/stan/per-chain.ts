@@ -233,6 +233,7 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   const log = new RejectionLog();
   const gibbs = s.gibbs;
+  gibbs?.reset();
   let now = -1;                  // the transition under way (−1: the first step-size heuristic)
   const runs = s.chains.map((c, j) => {
     const chainKey = new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []);
@@ -310,6 +311,19 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
       };
     },
   };
+}
+
+/**
+ * The chains initialised (start, step-size heuristic, warm-up begun) and not run: their states
+ * before transition 0, and the heuristic's rejections. A run continued from them (`from`) is the
+ * run started here, bit for bit: chains with Gibbs steps start so on the thread that has the
+ * model (their discrete starts are drawn from it) before going to workers.
+ * @example
+ * const { states } = initialStates(target, seed, settings);   // then runPerChain(target, seed, { ...settings, from: states })
+ */
+export function initialStates(target: FlatTarget, seed: KeyArray, s: PerChainSettings): { states: readonly ChainState[]; rejections: RejectionLog } {
+  const r = startChains(target, seed, { ...s, nDraws: 1, thin: 0, discardTuning: true }).result(false);
+  return { states: r.states, rejections: r.rejections };
 }
 
 /** Copies draws `[from, to)` of `src` to row `at` of `dst`. */
