@@ -229,8 +229,12 @@ function resultShapes(pinned: JointDistributionPinned<StructKind>, draws: unknow
   return shapes;
 }
 
-/** The flat model with its Gibbs sites unpinned again (their values are in the draws), for the derived values. */
-function withoutGibbsPins(m: FlatModel): FlatModel {
+/**
+ * The flat model with its Gibbs sites unpinned again (their values are in the draws), for the derived values.
+ * @example
+ * withDeterministics(withoutGibbsPins(m), run, { seed });
+ */
+export function withoutGibbsPins(m: FlatModel): FlatModel {
   if (m.gibbs === undefined) return m;
   const sites = new Set(m.gibbs.sites.map((s) => s.name));
   const pins = Object.fromEntries(Object.entries(m.pinned.pins).filter(([k]) => !sites.has(k)));
