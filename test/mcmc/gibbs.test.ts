@@ -10,6 +10,7 @@ import { add, gather, mul, type Tensor } from '../../src/index.js';
 import { Bernoulli, Categorical, Gamma, Independent, JointDistributionNamed, Normal, Poisson, Sample, compileLogDensity } from '../../distributions/index.js';
 import { inferDiscrete, mcseMean, windowedAdaptiveNuts } from '../../mcmc/index.js';
 import { chiSquareMergedPValue, ksTwoSamplePValue } from '../stats.js';
+import { inferenceData } from '../../cli/report/index.js';
 
 // y ~ Poisson(λ·n): a latent count n ~ Poisson(μ) with a Gamma(a, b) prior on λ. Integrating λ out,
 // p(n | y) ∝ Pois(n; μ) · n^y / (b + n)^(y + a), and E[λ | y] = Σ_n p(n | y) (y + a) / (b + n).
@@ -157,6 +158,12 @@ describe('reproducibility', () => {
     expect(again.draws.lam!.data).toEqual(run.draws.lam!.data);
     const other = windowedAdaptiveNuts(latentCount, { ...opts, seed: 6 });
     expect(other.draws.lam!.data).not.toEqual(run.draws.lam!.data);
+  });
+
+  it('inferenceData takes the result as it is (its `gibbs` report too): the count in the posterior, y\'s log-likelihood', () => {
+    const id = inferenceData(latentCount, run, { pins: { y: yObs }, seed: 0 });
+    expect(Object.keys(id.posterior as object)).toEqual(['lam', 'n']);
+    expect((id.logLikelihood as Record<string, Tensor>).y!.shape).toEqual([60, 3]);
   });
 
   it('chain c alone equals chain c of the all-chains run (discrete draws included)', () => {
