@@ -347,9 +347,9 @@ export function withDeterministics<R extends Omit<WindowedAdaptiveNutsResult<Str
   m: FlatModel, result: R, discrete?: { readonly seed: Seed; readonly chains?: readonly number[] },
 ): R {
   if (m.pinned.distribution.deterministicNames.length === 0) return result;
-  // (With Gibbs nodes too, their draws are in `draws` and inferDiscrete does not take such a model: the enumerated ones stay placeholders.)
-  if (m.enumeration === undefined || m.gibbs !== undefined) return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
-  const model = m.enumeration.original;
+  if (m.enumeration === undefined) return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
+  // With Gibbs nodes too, their draws are in `draws`: the enumerated nodes are drawn back given them.
+  const model = m.gibbs?.given ?? m.enumeration.original;
   const all = inferDiscrete(model, result.draws as never, { seed: discrete?.seed, ...(discrete?.chains === undefined ? {} : { chains: discrete.chains }) });
   return { ...result, deterministics: computeDeterministics(model, all) };
 }

@@ -176,8 +176,12 @@ function siteTensor(plan: GibbsPlan, flat: Float64Array, j: number): Tensor {
   return plan.pins(flat)[plan.sites[j]!.name] ?? fail('range', 'gibbs', 'site', 'internal: missing site', j);
 }
 
-/** Discrete values other than the placeholder (each finite site's last support value, 1 for a random walk's), for the compile check. */
-function otherValues(plan: GibbsPlan): Float64Array {
+/**
+ * Discrete values other than the placeholder (each finite site's last support value, 1 for a random walk's), for compile checks.
+ * @example
+ * otherValues(m.gibbs!);   // flat, in site order
+ */
+export function otherValues(plan: GibbsLayout): Float64Array {
   const out = plan.placeholder.slice();
   let at = 0;
   for (const s of plan.sites) {
