@@ -63,8 +63,9 @@ export interface InferDiscreteOptions {
  * @param model the joint distribution sampled (with `pins`), or the pinned one.
  * @param draws the continuous nodes' draws, each `[...lead, ...event]` with the same lead dims
  *   (`windowedAdaptiveNuts`' `draws`: `[draws, chains, ...]`): a record by node name, or an array
- *   of the continuous unpinned nodes in model order.
- * @returns a record by node name: the continuous draws as given and each enumerated node's
+ *   of the continuous unpinned nodes in model order. A model with discrete nodes that took Gibbs
+ *   steps (no finite support) has their draws here too: the enumerated nodes are drawn given them.
+ * @returns a record by node name: the sampled draws as given and each enumerated node's
  *   values, `[...lead, ...its shape]`, in its dtype.
  * @throws TypeError for a missing node or a bad option; RangeError when the model has no
  *   enumerated node, for draws whose shapes do not fit, or a `temperature` other than 0 or 1.
