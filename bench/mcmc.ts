@@ -12,7 +12,9 @@
  * each), for 1 and 4 chains; the same kernels given eight schools as a compiled log density
  * (`compileLogDensity`, which they call per chain on their own Float64Arrays); and the per-chain NUTS of `windowedAdaptiveNuts` per tree leaf
  * (Float64Arrays, one chain, target < 0.3 µs beyond the gradient). Timings are medians of 7 runs
- * after warm-up.
+ * after warm-up. Last, Gibbs steps on a plated latent count (`mcmc/nuts/stan/gibbs.ts`): CPU ms per
+ * transition of an N-mixture with S sites (NUTS on λ and p, then a sweep over the S counts, each
+ * proposal re-evaluating the whole density: N² in S), best of 3 one-chain runs.
  */
 import { HamiltonianMonteCarlo } from '../mcmc/kernels/hamiltonian-monte-carlo.js';
 import { MetropolisAdjustedLangevinAlgorithm } from '../mcmc/kernels/metropolis-adjusted-langevin-algorithm.js';
@@ -26,6 +28,10 @@ import { getModes } from '../src/config.js';
 import { key } from '../src/random/keys.js';
 import { compileLogDensity } from '../distributions/compile-log-density.js';
 import { nonCentered, y } from '../examples/eight-schools.js';
+import { Beta, Binomial, Gamma, Independent, JointDistributionNamed, Poisson, Sample } from '../distributions/index.js';
+import { windowedAdaptiveNuts } from '../mcmc/windowed-adaptive-nuts.js';
+import { add } from '../src/tensor/ops/elementwise.js';
+import { reshape } from '../src/tensor/ops/shape.js';
 
 const D = 10;
 
@@ -200,3 +206,31 @@ for (const r of rows) {
   console.log(`${`${r.name}`.padEnd(40)}${String(r.chains).padStart(6)}${r.perStep.toFixed(2).padStart(10)} /${r.unit.padEnd(5)}${r.gradient.toFixed(2).padStart(9)}${r.overhead.toFixed(2).padStart(14)}`);
 }
 if (Number.isNaN(sink)) console.log('(NaN sink)');
+
+/** An N-mixture over S sites, J = 3 surveys each: N_s ~ Poisson(λ), y_sj ~ Binomial(N_s, p); the counts fixed by formula. */
+function nMixture(S: number): { model: JointDistributionNamed; y: number[][] } {
+  const J = 3, zeros = new Tensor(new Float64Array(S * J), [S, J], 'float64');
+  const y = Array.from({ length: S }, (_, i) => Array.from({ length: J }, (_, j) => 4 + ((i * 7 + j * 3) % 5)));
+  const model = new JointDistributionNamed({
+    lambda: new Gamma({ concentration: 2, rate: 0.1 }),
+    p: new Beta({ concentration1: 2, concentration0: 2 }),
+    N: ({ lambda }: { lambda: Tensor }) => new Sample({ distribution: new Poisson({ rate: lambda }), sampleShape: S }),
+    y: ({ N, p }: { N: Tensor; p: Tensor }) => new Independent({ distribution: new Binomial({ totalCount: reshape(N, [S, 1]), probs: add(p, zeros) }), reinterpretedBatchNdims: 2 }),
+  });
+  return { model, y };
+}
+
+console.log('\nGibbs steps on a plated latent count (N-mixture, S sites × 3 surveys; one chain, 30 + 30 transitions, best of 3, CPU time)');
+for (const S of [50, 500]) {
+  const { model, y: counts } = nMixture(S);
+  let best = Infinity, accept = Number.NaN;
+  for (let k = 0; k < 3; k++) {
+    const c0 = process.cpuUsage();
+    const r = windowedAdaptiveNuts(model, { pins: { y: counts }, seed: k, nChains: 1, numAdaptationSteps: 30, nDraws: 30, cores: 1 });
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / 1000 / 60);
+    accept = r.gibbs!.nodes[0]!.acceptRate[0]!;
+  }
+  console.log(`S = ${String(S).padStart(3)}: ${best.toFixed(2).padStart(8)} ms per transition (acceptance ${accept.toFixed(2)})`);
+}
+

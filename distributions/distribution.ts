@@ -221,6 +221,19 @@ export abstract class Distribution<D extends DType = DType> {
   protected get support(): Constraint | undefined { return undefined; }
 
   /**
+   * Whether one value is in the support, when the support is elementwise and depends on no
+   * parameter (a non-negative integer, positive…); undefined otherwise. Gibbs steps
+   * (`mcmc/nuts/stan/gibbs.ts`) reject a random-walk proposal off it without evaluating the model.
+   * @internal
+   * @example
+   * new Poisson({ rate: 3 }).fixedSupportTest()?.(-1);   // false
+   */
+  fixedSupportTest(): ((v: number) => boolean) | undefined {
+    const s = this.support;
+    return s?.fixed === true ? s.contains : undefined;
+  }
+
+  /**
    * Checks data against the support where the support depends on no parameter (0 or 1, a
    * non-negative integer, positive, a simplex…), whatever `validateArgs` says: the samplers check
    * pinned observations with it before sampling. Wrappers (`Independent`, `Sample`) ask the

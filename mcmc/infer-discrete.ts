@@ -33,6 +33,10 @@ import { flatModel } from '../distributions/joint/flat-model.js';
 import type { JointDistribution } from '../distributions/joint/joint-distribution.js';
 import type { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import { isPlainObject, type PartialValues, type StructKind } from '../distributions/joint/values.js';
+import type { GibbsPlan } from '../distributions/enumerate/gibbs-plan.js';
+import { reshape } from '../src/tensor/ops/shape.js';
+import { UntraceableError } from '../src/tensor/lowering.js';
+import { otherValues } from './nuts/stan/gibbs.js';
 import { logLikelihood, type PosteriorDraws } from './predictive.js';
 
 export interface InferDiscreteOptions {
@@ -59,8 +63,9 @@ export interface InferDiscreteOptions {
  * @param model the joint distribution sampled (with `pins`), or the pinned one.
  * @param draws the continuous nodes' draws, each `[...lead, ...event]` with the same lead dims
  *   (`windowedAdaptiveNuts`' `draws`: `[draws, chains, ...]`): a record by node name, or an array
- *   of the continuous unpinned nodes in model order.
- * @returns a record by node name: the continuous draws as given and each enumerated node's
+ *   of the continuous unpinned nodes in model order. A model with discrete nodes that took Gibbs
+ *   steps (no finite support) has their draws here too: the enumerated nodes are drawn given them.
+ * @returns a record by node name: the sampled draws as given and each enumerated node's
  *   values, `[...lead, ...its shape]`, in its dtype.
  * @throws TypeError for a missing node or a bad option; RangeError when the model has no
  *   enumerated node, for draws whose shapes do not fit, or a `temperature` other than 0 or 1.
@@ -76,12 +81,12 @@ export function inferDiscrete(
   const o = checkOptions(fn, options, ['pins', 'seed', 'temperature', 'compile', 'chains']);
   const temperature = o.temperature ?? 1;
   if (temperature !== 0 && temperature !== 1) fail('range', fn, 'temperature', 'must be 1 (draws from the posterior) or 0 (the MAP assignment)', temperature);
-  const { plan, names, eventShapes, given, lead, N } = continuousDraws(fn, model, draws, o.pins);
+  const { plan, names, eventShapes, given, lead, N, gibbs } = continuousDraws(fn, model, draws, o.pins);
   const chains = chainIndices(fn, o.chains, lead);
   const base = sanitizeSeed(o.seed, { salt: 'inferDiscrete' });
 
   const out = plan.sites.map((s) => allocate(s.support.dtype, N * sizeOf(s.plate) * sizeOf(s.support.shape.slice(1))));
-  const tables = eliminationTables(fn, plan, names, eventShapes, temperature === 0 ? 'max' : 'logsumexp', o.compile ?? true);
+  const tables = eliminationTables(fn, plan, names, eventShapes, temperature === 0 ? 'max' : 'logsumexp', o.compile ?? true, gibbs);
   for (let n = 0; n < N; n++) {
     const steps = tables(fillDraw(given, eventShapes, n));
     let key = base;
@@ -140,7 +145,7 @@ export function marginalLogLikelihood(
 ): Record<string, Tensor> {
   const fn = 'marginalLogLikelihood';
   const o = checkOptions(fn, options, ['pins', 'compile']);
-  const { plan, names, eventShapes, given, lead, N } = continuousDraws(fn, model, draws, o.pins);
+  const { plan, names, eventShapes, given, lead, N, gibbs } = continuousDraws(fn, model, draws, o.pins);
   const jd = plan.original.distribution as JointDistribution<StructKind>;
   const nodes = jd.nodeNames;
   const observed = nodes.map((_, i) => i).filter((i) => plan.original.isPinned(i));
@@ -171,7 +176,7 @@ export function marginalLogLikelihood(
     for (const y of observed) if (!summed.has(y)) { const t = plain[nodes[y]!]!; result[nodes[y]!] = t.reshape([...lead, ...t.shape.slice(2)]); }
   }
   if (summed.size > 0) {
-    const tables = eliminationTables(fn, plan, names, eventShapes, 'logsumexp', o.compile ?? true);
+    const tables = eliminationTables(fn, plan, names, eventShapes, 'logsumexp', o.compile ?? true, gibbs);
     const outs = [...summed.values()].map((j) => new Float64Array(N * sizeOf(plan.sites[j]!.plate)));
     for (let n = 0; n < N; n++) {
       const steps = tables(fillDraw(given, eventShapes, n));
@@ -195,15 +200,23 @@ export function marginalLogLikelihood(
   return Object.fromEntries(observed.map((y) => [nodes[y]!, result[nodes[y]!]!]));
 }
 
-/** The enumeration plan of a (pinned) model and its continuous draws by node, with their common lead dims. */
+/**
+ * The enumeration plan of a (pinned) model and its sampled draws by node, with their common lead
+ * dims: the continuous nodes', then (a model with Gibbs steps) the Gibbs nodes' (`gibbs.from`: the
+ * first of them), whose values the enumerated nodes are drawn back given.
+ */
 function continuousDraws(fn: string, model: unknown, draws: PosteriorDraws, pins: PartialValues | undefined) {
-  const m = flatModel(fn, pinModel(fn, model, pins) as JointDistributionPinned<StructKind>);
+  const m = flatModel(fn, pinModel(fn, model, pins) as JointDistributionPinned<StructKind>, { gibbs: true });
   const plan = m.enumeration;
   if (plan === undefined) fail('range', fn, 'model', `model "${m.pinned.distribution.name}" has no unpinned discrete node to enumerate (each needs a finite support and no \`enumerate: false\`)`, model);
-  const names = m.names;
-  const eventShapes = names.map((n) => (m.pinned.eventShape as Record<string, readonly number[]>)[n] ?? (m.pinned.eventShape as (readonly number[])[])[names.indexOf(n)]!);
-  const given = names.map((n, j): Tensor => {
-    const t: unknown = Array.isArray(draws) ? draws[j] : isPlainObject(draws) ? (draws as Record<string, unknown>)[n] : undefined;
+  const sites = m.gibbs?.sites ?? [];
+  const names = [...m.names, ...sites.map((s) => s.name)];
+  const eventShapes = [...m.names.map((n) => (m.pinned.eventShape as Record<string, readonly number[]>)[n] ?? (m.pinned.eventShape as (readonly number[])[])[m.names.indexOf(n)]!), ...sites.map((s) => s.shape)];
+  // Array-structured draws hold the sampled nodes in model order (the Gibbs nodes among the continuous ones).
+  const order = m.gibbs === undefined ? names : m.gibbs.given.unpinnedNames.filter((n) => names.includes(n));
+  const gibbs = m.gibbs === undefined ? undefined : { plan: m.gibbs, from: m.names.length };
+  const given = names.map((n): Tensor => {
+    const t: unknown = Array.isArray(draws) ? draws[order.indexOf(n)] : isPlainObject(draws) ? (draws as Record<string, unknown>)[n] : undefined;
     if (!isBranded(t, 'Tensor')) fail('type', fn, `draws.${n}`, 'must be a Tensor of draws `[...lead, ...event]` (the continuous nodes sampled)', t);
     return t as Tensor;
   });
@@ -212,10 +225,10 @@ function continuousDraws(fn: string, model: unknown, draws: PosteriorDraws, pins
     const want = [...lead, ...eventShapes[j]!];
     if (t.shape.length !== want.length || t.shape.some((d, a) => d !== want[a])) fail('range', fn, `draws.${names[j]}`, `must have shape [${want.join(', ')}] (lead dims [${lead.join(', ')}], then the node's event shape); got [${t.shape.join(', ')}]`, t.shape);
   });
-  return { plan, names, eventShapes, given, lead, N: sizeOf(lead) };
+  return { plan, names, eventShapes, given, lead, N: sizeOf(lead), gibbs };
 }
 
-/** Writes draw n of each continuous node into the compiled tables' input buffers. */
+/** Writes draw n of each sampled node (continuous, then Gibbs) into the compiled tables' input buffers. */
 function fillDraw(given: readonly Tensor[], eventShapes: readonly (readonly number[])[], n: number): (j: number, buffer: Float64Array) => void {
   return (j, buf) => {
     const d = given[j]!.data as ArrayLike<number>, size = sizeOf(eventShapes[j]!);
@@ -245,9 +258,22 @@ interface Step {
  * writes node j's values): the elimination traced once and compiled, or run on the tape
  * ({@link compileChecked}'s rule).
  */
-function eliminationTables(fn: string, plan: EnumerationPlan, names: readonly string[], eventShapes: readonly (readonly number[])[], reduce: 'max' | 'logsumexp', compile: boolean): (fill: (j: number, buffer: Float64Array) => void) => Step[] {
-  const run = (xs: readonly Tensor[], record: (s: EliminationStep) => void) => eliminate(fn, plan, Object.fromEntries(names.map((n, j) => [n, xs[j]!])), reduce, record);
+function eliminationTables(
+  fn: string, plan: EnumerationPlan, names: readonly string[], eventShapes: readonly (readonly number[])[], reduce: 'max' | 'logsumexp', compile: boolean,
+  gibbs?: { readonly plan: GibbsPlan; readonly from: number },
+): (fill: (j: number, buffer: Float64Array) => void) => Step[] {
+  const nc = gibbs?.from ?? names.length;
+  // With Gibbs nodes, their values (inputs nc, nc + 1, …) are pinned in for each draw, as the sampler's target does.
+  const pinnedAt = (xs: readonly Tensor[]) => (gibbs === undefined ? plan.pinned
+    : plan.pinned.distribution.experimentalPin({ ...plan.pinned.pins, ...gibbs.plan.pins(xs.slice(nc).map((t, k) => reshape(t, gibbs.plan.sites[k]!.shape))) }));
+  const run = (xs: readonly Tensor[], record: (s: EliminationStep) => void) => eliminate(fn, { ...plan, pinned: pinnedAt(xs) }, Object.fromEntries(names.slice(0, nc).map((n, j) => [n, xs[j]!])), reduce, record);
   const origin = eventShapes.map((e) => new Tensor(new Float64Array(sizeOf(e)), e, 'float64'));
+  const tape = (fill: (j: number, buffer: Float64Array) => void) => {
+    const xs = origin.map((t, j) => { const b = new Float64Array(t.size); fill(j, b); return new Tensor(b, t.shape, 'float64'); });
+    const steps: Step[] = [];
+    run(xs, (s) => steps.push({ site: s.site, occupants: s.occupants, shape: s.table.shape, data: s.table.data as ArrayLike<number> }));
+    return steps;
+  };
   return compileChecked(compile, () => {
     const meta: Omit<Step, 'data'>[] = [];
     const program = traceProgram(fn, (...xs: Tensor[]) => {
@@ -257,17 +283,24 @@ function eliminationTables(fn: string, plan: EnumerationPlan, names: readonly st
       return tables.length === 0 ? [new Tensor(new Float64Array(1), [1], 'float64')] : tables;
     }, origin);
     const c = generate(program, false);
-    return (fill: (j: number, buffer: Float64Array) => void) => {
+    const compiled = (fill: (j: number, buffer: Float64Array) => void) => {
       c.inputs.forEach((b, j) => fill(j, b));
       c.run(false);
       return meta.map((m, q) => ({ ...m, data: c.outputs[q]! }));
     };
-  }, () => (fill: (j: number, buffer: Float64Array) => void) => {
-    const xs = origin.map((t, j) => { const b = new Float64Array(t.size); fill(j, b); return new Tensor(b, t.shape, 'float64'); });
-    const steps: Step[] = [];
-    run(xs, (s) => steps.push({ site: s.site, occupants: s.occupants, shape: s.table.shape, data: s.table.data as ArrayLike<number> }));
-    return steps;
-  }).value;
+    if (gibbs !== undefined) {
+      // A Gibbs value the compiler took as a constant (a gather index) shows away from the trace point: compare with the tape there.
+      const other = otherValues(gibbs.plan), offsets: number[] = [];
+      gibbs.plan.sites.reduce((o, g) => { offsets.push(o); return o + g.unit * g.units; }, 0);
+      const at = (j: number, b: Float64Array) => { if (j < nc) b.fill(0.1); else b.set(other.subarray(offsets[j - nc]!, offsets[j - nc]! + b.length)); };
+      const a = compiled(at).map((s) => Float64Array.from(s.data)), b = tape(at);
+      const close = (x: number, y: number) => Object.is(x, y) || Math.abs(x - y) <= 1e-12 * Math.max(Math.abs(x), Math.abs(y)) || (x !== x && y !== y);
+      if (a.length !== b.length || a.some((d, q) => d.length !== b[q]!.data.length || d.some((v, k) => !close(v, b[q]!.data[k]!)))) {
+        throw new UntraceableError(`${fn}: the compiled elimination differs from the tape's at other values of the Gibbs nodes (one is used where the compiler takes a constant, such as a \`gather\` index)`);
+      }
+    }
+    return compiled;
+  }, () => tape).value;
 }
 
 /**

@@ -79,8 +79,9 @@ export type {
  * A discrete node that cannot be (no finite support, over 4096 values, or `enumerate: false`)
  * takes Gibbs steps with per-chain adaptation: each transition is NUTS on the continuous nodes,
  * then a Metropolis-within-Gibbs sweep over the discrete ones (`mcmc/nuts/stan/gibbs.ts`); their
- * draws are in `draws`, and the result's `gibbs` lists them with their acceptance rates. The
- * pooled engine, `cores` above 1 and `previous` refuse such a model by name.
+ * draws are in `draws`, and the result's `gibbs` lists them with their acceptance rates. Such
+ * chains resume with `previous` and run on `cores` with the same bits; the pooled engine refuses
+ * such a model by name.
  *
  * NaN in a pinned value marks missing values: node `y`'s become the latent node `y_missing`,
  * sampled with the others and returned in `draws`, and the result's `imputed` says so (see
@@ -229,8 +230,12 @@ function resultShapes(pinned: JointDistributionPinned<StructKind>, draws: unknow
   return shapes;
 }
 
-/** The flat model with its Gibbs sites unpinned again (their values are in the draws), for the derived values. */
-function withoutGibbsPins(m: FlatModel): FlatModel {
+/**
+ * The flat model with its Gibbs sites unpinned again (their values are in the draws), for the derived values.
+ * @example
+ * withDeterministics(withoutGibbsPins(m), run, { seed });
+ */
+export function withoutGibbsPins(m: FlatModel): FlatModel {
   if (m.gibbs === undefined) return m;
   const sites = new Set(m.gibbs.sites.map((s) => s.name));
   const pins = Object.fromEntries(Object.entries(m.pinned.pins).filter(([k]) => !sites.has(k)));

@@ -38,6 +38,8 @@ export interface SamplingRun {
   readonly parallel?: unknown;
   /** The per-chain engine's resume state (not written). */
   readonly resume?: unknown;
+  /** The Gibbs steps' report (nodes, acceptance rates; accepted so a result can be passed as it is; not written). */
+  readonly gibbs?: unknown;
   /** `windowedAdaptiveNuts`' note on missing values imputed (their `y_missing` draws are in `draws`; not written). */
   readonly imputed?: unknown;
   /**
@@ -134,7 +136,7 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   else return fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
   if (run === null || typeof run !== 'object') fail('type', FN, 'run', 'must be { draws, trace?, deterministics? } (windowedAdaptiveNuts\' result)', run);
   const approximate = isApproximate(run);
-  if (!approximate) checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel', 'resume', 'imputed', 'logP', 'logQ', 'coords', 'dims']);
+  if (!approximate) checkOptions(FN, run, ['draws', 'trace', 'deterministics', 'compiled', 'compileReason', 'warnings', 'rejections', 'parallel', 'resume', 'gibbs', 'imputed', 'logP', 'logQ', 'coords', 'dims']);
   const withLogLik = checkBoolean(FN, 'logLikelihood', o.logLikelihood ?? true);
   const withPredictive = checkBoolean(FN, 'posteriorPredictive', o.posteriorPredictive ?? true);
   const priorSamples = checkNonNegativeInteger(FN, 'prior', o.prior ?? 500);

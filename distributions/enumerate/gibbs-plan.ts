@@ -48,6 +48,13 @@ export interface GibbsSite {
   /** `'uniform'`: among the other values of `support` (`[S × unit]`, row-major); `'random-walk'`: on the integers. */
   readonly proposal: 'uniform' | 'random-walk';
   readonly support?: Float64Array;
+  /**
+   * A random walk's least value when the node's support is the integers from there up and
+   * depends on no parameter (0 for Poisson, NegativeBinomial, Geometric): a proposal below it is
+   * rejected without evaluating the model (its density is −∞ there, and a child may give NaN,
+   * which is then not mistaken for a failure of the model). Plain data, so it travels to workers.
+   */
+  readonly least?: number;
   /** Why the node is not enumerated (for the result and messages). */
   readonly reason: string;
 }
@@ -157,5 +164,7 @@ function siteOf(fn: string, name: string, d: Distribution): Omit<GibbsSite, 'nod
     return { shape, dtype: d.dtype, unit, units, proposal: 'uniform', support: Float64Array.from(support.data as ArrayLike<number>, Number), reason };
   }
   if (ev.length > 0) fail('range', fn, 'model', `the discrete node \`${name}\` has events of shape [${ev.join(', ')}] and ${support === undefined ? 'no finite support' : `${S} values per event`}; Gibbs steps on it need a scalar event (a random walk on the integers) or at most ${UNIFORM_MAX} values per event`, name);
-  return { shape, dtype: d.dtype, unit: 1, units, proposal: 'random-walk', reason };
+  const test = inner.fixedSupportTest();
+  const least = test !== undefined && test(0) && !test(-1) && test(1) ? 0 : undefined;
+  return { shape, dtype: d.dtype, unit: 1, units, proposal: 'random-walk', reason, ...(least === undefined ? {} : { least }) };
 }

@@ -20,6 +20,8 @@ export interface Constraint {
   readonly bijector?: () => Bijector;
   /** True when the constraint depends on no parameter, so data can be checked against it whatever the other nodes' values. */
   readonly fixed?: boolean;
+  /** For an elementwise constraint: whether one value meets it (no allocation, no throw). */
+  readonly contains?: (v: number) => boolean;
 }
 
 /** A constraint on each element separately. */
@@ -28,6 +30,7 @@ export function elementwise(what: string, ok: (v: number) => boolean, bijector?:
     what,
     bijector,
     fixed: true,
+    contains: ok,
     check(fn, arg, t) {
       const v = numbers(t);
       for (let i = 0; i < v.length; i++) if (!ok(v[i]!)) fail('range', fn, t.ndim === 0 ? arg : `${arg}[${i}]`, what, v[i]);

@@ -29,15 +29,17 @@ const finite = (t: Tensor): boolean => Array.prototype.every.call(t.data, (v: nu
  * for an exception the term that throws, else the first term that is not finite (for a gradient
  * failure, whose gradient is not finite); undefined when every term and its gradient is finite
  * there on the tape (the failure was then in compiled code only, or depends on the order of
- * summation).
+ * summation). With Gibbs steps, `discrete` (the sites' values, flat) is where the model is evaluated.
  *
  * @example
  * const locate = failureLocator(flatModel('fn', pinned));
  * locate(new Float64Array([0.3, 40]), 'NaN');   // → 'node `y`'
  */
-export function failureLocator(m: FlatModel): (x: Float64Array, kind: string) => string | undefined {
-  return (x, kind) => {
-    const at = terms(m, flatTensors(m.sizes, x));
+export function failureLocator(m: FlatModel): (x: Float64Array, kind: string, discrete?: Float64Array) => string | undefined {
+  return (x, kind, discrete) => {
+    // With Gibbs steps, the model at the discrete values the failing evaluation read.
+    const mm = discrete === undefined || m.gibbs === undefined ? m : { ...m, pinned: m.pinned.distribution.experimentalPin({ ...m.pinned.pins, ...m.gibbs.pins(discrete) }) };
+    const at = terms(mm, flatTensors(m.sizes, x));
     // An exception is named where it was thrown (where its message comes from), even when an
     // earlier term is already not finite (an overflowed parameter that made a matrix infinite).
     const threw = VALUE_KINDS.has(kind) ? undefined : at.find((t) => t.error !== undefined);
@@ -45,7 +47,7 @@ export function failureLocator(m: FlatModel): (x: Float64Array, kind: string) =>
     if (bad !== undefined || kind !== 'gradient') return bad?.term;
     // A gradient failure: the first term whose gradient in the unconstrained point is not finite.
     for (let j = 0; j < at.length; j++) {
-      const [, grads] = valueAndGrad((...flat: Tensor[]) => sum(terms(m, flat)[j]!.logProb!), m.sizes.map((_, k) => k))(...flatTensors(m.sizes, x));
+      const [, grads] = valueAndGrad((...flat: Tensor[]) => sum(terms(mm, flat)[j]!.logProb!), m.sizes.map((_, k) => k))(...flatTensors(m.sizes, x));
       if (!(grads as Tensor[]).every(finite)) return at[j]!.term;
     }
     return undefined;

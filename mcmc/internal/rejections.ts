@@ -60,6 +60,29 @@ export interface Rejection {
   readonly node?: string;
   /** The first chain and transition (0-based, warm-up included; −1 for the step-size heuristic before the first) at which it happened. */
   readonly first: { readonly chain: number; readonly transition: number };
+  /**
+   * Present when the rejected proposals were Gibbs steps on a discrete node (`mcmc/nuts/stan/gibbs.ts`),
+   * counted apart from NUTS's of the same kind: the node, and the element (row-major index of its
+   * update unit) proposed at the first of them.
+   */
+  readonly gibbs?: GibbsWhere;
+}
+
+/** Which discrete node's Gibbs step a rejected proposal was (see {@link Rejection.gibbs}). */
+export interface GibbsWhere {
+  readonly node: string;
+  readonly element: number;
+}
+
+/** Where a rejected proposal was, beyond its continuous point: the discrete values the target read (with Gibbs steps), and the Gibbs step it was. */
+export interface RejectionContext {
+  readonly discrete?: Float64Array;
+  readonly gibbs?: GibbsWhere;
+}
+
+/** The log's key of a kind: a Gibbs step's rejections are kept apart from NUTS's, by node. */
+function entryKey(kind: string, gibbs: GibbsWhere | undefined): string {
+  return gibbs === undefined ? kind : `${kind}\u0000gibbs:${gibbs.node}`;
 }
 
 /** Masks the numbers in a message (integers, decimals, exponents), so one failure at two points is one kind. */
@@ -101,6 +124,8 @@ export interface RejectionEntry {
   readonly chains: readonly number[];
   readonly first: { readonly chain: number; readonly transition: number };
   readonly x: Float64Array;
+  readonly discrete?: Float64Array;
+  readonly gibbs?: GibbsWhere;
 }
 
 interface Entry {
@@ -110,8 +135,10 @@ interface Entry {
   warmupCount: number;
   chains: Set<number>;
   first: { chain: number; transition: number };
-  /** The first failing point (unconstrained), for locating the node. */
+  /** The first failing point (unconstrained), and the discrete values there (with Gibbs steps), for locating the node. */
   x: Float64Array;
+  discrete?: Float64Array;
+  gibbs?: GibbsWhere;
 }
 
 /**
@@ -124,13 +151,21 @@ interface Entry {
 export class RejectionLog {
   private readonly entries = new Map<string, Entry>();
 
-  /** Records one rejected proposal of chain `chain` at transition `transition` (warm-up when `warmup`), at the unconstrained point `x` (copied the first time). */
-  record(chain: number, transition: number, warmup: boolean, threw: boolean, error: unknown, lp: number, x: Float64Array): void {
+  /**
+   * Records one rejected proposal of chain `chain` at transition `transition` (warm-up when
+   * `warmup`), at the unconstrained point `x` and, with Gibbs steps, the discrete values `at.discrete`
+   * (both copied the first time); `at.gibbs` when it was a Gibbs step's proposal.
+   */
+  record(chain: number, transition: number, warmup: boolean, threw: boolean, error: unknown, lp: number, x: Float64Array, at?: RejectionContext): void {
     const { kind, message } = classifyFailure(threw, error, lp);
-    let e = this.entries.get(kind);
+    const key = entryKey(kind, at?.gibbs);
+    let e = this.entries.get(key);
     if (e === undefined) {
-      e = { kind, message, count: 0, warmupCount: 0, chains: new Set(), first: { chain, transition }, x: Float64Array.from(x) };
-      this.entries.set(kind, e);
+      e = {
+        kind, message, count: 0, warmupCount: 0, chains: new Set(), first: { chain, transition }, x: Float64Array.from(x),
+        ...(at?.discrete === undefined ? {} : { discrete: Float64Array.from(at.discrete) }), ...(at?.gibbs === undefined ? {} : { gibbs: { ...at.gibbs } }),
+      };
+      this.entries.set(key, e);
     }
     e.count++;
     if (warmup) e.warmupCount++;
@@ -152,29 +187,38 @@ export class RejectionLog {
     const pos = (c: number) => chainOrder.indexOf(c);
     const byKind = new Map<string, { e: Entry; rank: number }>();
     parts.forEach((entries) => entries.forEach((r, rank) => {
-      const have = byKind.get(r.kind);
-      if (have === undefined) { byKind.set(r.kind, { e: { ...r, chains: new Set(r.chains), x: Float64Array.from(r.x) }, rank }); return; }
+      const key = entryKey(r.kind, r.gibbs);
+      const have = byKind.get(key);
+      if (have === undefined) { byKind.set(key, { e: { ...r, chains: new Set(r.chains), x: Float64Array.from(r.x), ...(r.discrete === undefined ? {} : { discrete: Float64Array.from(r.discrete) }) }, rank }); return; }
       const e = have.e;
       e.count += r.count; e.warmupCount += r.warmupCount;
       r.chains.forEach((c) => e.chains.add(c));
       const earlier = r.first.transition < e.first.transition || (r.first.transition === e.first.transition && pos(r.first.chain) < pos(e.first.chain));
-      if (earlier) { e.first = r.first; e.message = r.message; e.x = Float64Array.from(r.x); have.rank = rank; }
+      if (earlier) {
+        e.first = r.first; e.message = r.message; e.x = Float64Array.from(r.x); have.rank = rank;
+        if (r.discrete !== undefined) e.discrete = Float64Array.from(r.discrete);
+        if (r.gibbs !== undefined) e.gibbs = r.gibbs;
+      }
     }));
     const log = new RejectionLog();
     [...byKind.values()]
       .sort((a, b) => a.e.first.transition - b.e.first.transition || pos(a.e.first.chain) - pos(b.e.first.chain) || a.rank - b.rank)
-      .forEach(({ e }) => log.entries.set(e.kind, e));
+      .forEach(({ e }) => log.entries.set(entryKey(e.kind, e.gibbs), e));
     return log;
   }
 
-  /** The record: one {@link Rejection} per kind, `locate(x)` naming the node at each kind's first point (its errors are ignored). */
-  rejections(locate?: (x: Float64Array, kind: string) => string | undefined): Rejection[] {
+  /**
+   * The record: one {@link Rejection} per kind (and per Gibbs node), `locate(x, kind, discrete)`
+   * naming the node at each kind's first point (its errors are ignored).
+   */
+  rejections(locate?: (x: Float64Array, kind: string, discrete?: Float64Array) => string | undefined): Rejection[] {
     return [...this.entries.values()].map((e) => {
       let node: string | undefined;
-      try { node = locate?.(e.x, e.kind); } catch { node = undefined; }
+      try { node = locate?.(e.x, e.kind, e.discrete); } catch { node = undefined; }
       return {
         message: e.message, kind: e.kind, count: e.count, warmupCount: e.warmupCount,
         chains: [...e.chains].sort((a, b) => a - b), ...(node === undefined ? {} : { node }), first: e.first,
+        ...(e.gibbs === undefined ? {} : { gibbs: e.gibbs }),
       };
     });
   }

@@ -257,7 +257,8 @@ export type WindowedTrace = {
    * the draw's transition (int32; Stan's "the current Metropolis proposal is about to be
    * rejected"): per-chain adaptation counts the step-size heuristic just before it too; pooled
    * adaptation counts at most one per chain per transition, and a thinned draw the transitions
-   * since the draw before. Each such proposal is also a divergent leaf.
+   * since the draw before. Each such proposal is also a divergent leaf. With Gibbs steps, the
+   * transition's Gibbs proposals at which the model threw or gave NaN or +∞ count too.
    */
   readonly rejections?: Tensor;
 };
@@ -285,7 +286,8 @@ export interface WindowedAdaptiveNutsResult<K extends StructKind, T = WindowedTr
    * Per-chain adaptation only: the run's rejected proposals (the log density threw, or its value
    * or gradient was not finite), one record per kind, with its first message, how many times and
    * in which chains it happened, and the model node it came from (see {@link Rejection}); empty
-   * when there were none. The rule (what is a rejection and what still throws) is in
+   * when there were none. A Gibbs step's failed proposals are recorded apart, by discrete node,
+   * with the element proposed (`gibbs`). The rule (what is a rejection and what still throws) is in
    * `mcmc/internal/rejections.ts`.
    */
   readonly rejections?: readonly Rejection[];
@@ -345,9 +347,9 @@ export function withDeterministics<R extends Omit<WindowedAdaptiveNutsResult<Str
   m: FlatModel, result: R, discrete?: { readonly seed: Seed; readonly chains?: readonly number[] },
 ): R {
   if (m.pinned.distribution.deterministicNames.length === 0) return result;
-  // (With Gibbs nodes too, their draws are in `draws` and inferDiscrete does not take such a model: the enumerated ones stay placeholders.)
-  if (m.enumeration === undefined || m.gibbs !== undefined) return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
-  const model = m.enumeration.original;
+  if (m.enumeration === undefined) return { ...result, deterministics: computeDeterministics(m.pinned, result.draws) };
+  // With Gibbs nodes too, their draws are in `draws`: the enumerated nodes are drawn back given them.
+  const model = m.gibbs?.given ?? m.enumeration.original;
   const all = inferDiscrete(model, result.draws as never, { seed: discrete?.seed, ...(discrete?.chains === undefined ? {} : { chains: discrete.chains }) });
   return { ...result, deterministics: computeDeterministics(model, all) };
 }

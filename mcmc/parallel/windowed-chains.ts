@@ -8,7 +8,8 @@ import { sanitizeSeed, type Seed } from '../../src/samplers/seeds.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { StructKind } from '../../distributions/joint/values.js';
 import type { ChainProgress } from '../sample-chain.js';
-import { windowedAdaptiveNutsSteps, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
+import { windowedAdaptiveNutsSteps, withoutGibbsPins, type WindowedAdaptiveNutsResult, type WindowedProgress, type WindowedTrace } from '../windowed-adaptive-nuts.js';
+import { gibbsFlatTarget, gibbsInfo } from '../nuts/stan/gibbs.js';
 import { compiledField, withDeterministics } from '../nuts/windowed-common.js';
 import { flatTarget, pinModel } from '../../distributions/compile-log-density.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
@@ -87,8 +88,8 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
       await yieldToEventLoop();
     }
   }
-  // The flat model before any worker starts: a model this path cannot take (discrete nodes for Gibbs steps) fails now, not after the run.
-  const flat = flatModel(FN, pinModel(FN, m.model, m.pins));
+  // The flat model before any worker starts: a model this path cannot take fails now, not after the run. Discrete nodes that cannot be summed out take Gibbs steps on the workers, as in windowedAdaptiveNuts.
+  const flat = flatModel(FN, pinModel(FN, m.model, m.pins), { gibbs: true });
   const tasks: ChainTask[] = Array.from({ length: nChains }, (_, c) => ({
     chainIndex: c, chains: nChains, key: settings.seed as never, numResults: merged.nDraws ?? 1000, numBurninSteps: 0, numStepsBetweenResults: 0,
     setupOptions: undefined, resume: undefined, progressInterval: progressInterval ?? 100,
@@ -102,15 +103,17 @@ export async function windowedAdaptiveNutsChains(options: WindowedChainsOptions)
   const { allStates, trace } = mergeChains(results);
   // The model's derived values, per draw, as windowedAdaptiveNuts returns them (computed here, from the merged draws).
   // (Enumerated discrete nodes drawn back from the run's key, as in windowedAdaptiveNuts.)
-  const derived = (withDeterministics(flat, { draws: allStates } as never, { seed: settings.seed as Seed }) as { deterministics?: Record<string, Tensor> }).deterministics ?? {};
-  // Whether the workers' log density compiled: the same rule, here (the compiler's cache keeps it cheap).
-  const compiled = compiledField(flatTarget(FN, flat, merged.compile !== false));
+  const derived = (withDeterministics(withoutGibbsPins(flat), { draws: allStates } as never, { seed: settings.seed as Seed }) as { deterministics?: Record<string, Tensor> }).deterministics ?? {};
+  // Whether the workers' log density compiled: the same rule, here (the compiler's cache keeps it cheap; a Gibbs target is traced again).
+  const compiled = compiledField(flat.gibbs === undefined ? flatTarget(FN, flat, merged.compile !== false) : gibbsFlatTarget(FN, flat, merged.compile !== false));
   // The chains' own end states (the per-chain engine's): their rejections as one record, their states as one resume.
   const finals = results.map((r) => r.finalKernelResults as JointChainFinal);
   const resume = joinResumes(finals.map((f) => f.resume));
+  // The Gibbs steps' report from the chains' own final states (as windowedAdaptiveNuts makes it).
+  const gibbs = flat.gibbs === undefined || resume === undefined ? undefined : gibbsInfo(flat.gibbs, resume.chains.map((st) => st.gibbs!));
   const done = {
     draws: allStates as never, trace: trace as WindowedTrace, ...(Object.keys(derived).length === 0 ? {} : { deterministics: derived }), ...compiled,
-    rejections: joinRejections(finals.map((f) => f.rejections)), ...(resume === undefined ? {} : { resume }),
+    rejections: joinRejections(finals.map((f) => f.rejections)), ...(resume === undefined ? {} : { resume }), ...(gibbs === undefined ? {} : { gibbs }),
   };
   return withWarnings(warnHooks, done, { maxTreeDepth: merged.maxTreeDepth ?? 10, warmupDraws: merged.discardTuning === false ? merged.numAdaptationSteps ?? 1000 : 0 });
 }
@@ -125,11 +128,12 @@ function joinRejections(lists: readonly (readonly Rejection[])[]): Rejection[] {
   const byKind = new Map<string, Rejection>();
   for (const list of lists) {
     for (const r of list) {
-      const have = byKind.get(r.kind);
-      if (have === undefined) { byKind.set(r.kind, r); continue; }
+      const key = r.gibbs === undefined ? r.kind : `${r.kind}\u0000gibbs:${r.gibbs.node}`;   // a Gibbs step's rejections apart, by node (as RejectionLog keeps them)
+      const have = byKind.get(key);
+      if (have === undefined) { byKind.set(key, r); continue; }
       const earlier = r.first.transition < have.first.transition || (r.first.transition === have.first.transition && r.first.chain < have.first.chain);
       const first = earlier ? r : have;
-      byKind.set(r.kind, {
+      byKind.set(key, {
         ...first, count: have.count + r.count, warmupCount: have.warmupCount + r.warmupCount,
         chains: [...new Set([...have.chains, ...r.chains])].sort((a, b) => a - b),
       });

@@ -6,10 +6,11 @@
 // thinned until they are nearly independent (ESS ≈ draws; the χ² and KS tests assume it), so the
 // file's false-failure rate is below 1e-3 (7 tests). ~15 s.
 import { describe, expect, it } from 'vitest';
-import { add, gather, mul, type Tensor } from '../../src/index.js';
-import { Bernoulli, Categorical, Gamma, Independent, JointDistributionNamed, Normal, Poisson, Sample, compileLogDensity } from '../../distributions/index.js';
+import { add, gather, mul, Tensor } from '../../src/index.js';
+import { Bernoulli, Categorical, Gamma, Independent, JointDistributionNamed, Normal, Poisson, Sample, compileLogDensity, deterministic } from '../../distributions/index.js';
 import { inferDiscrete, mcseMean, windowedAdaptiveNuts } from '../../mcmc/index.js';
 import { chiSquareMergedPValue, ksTwoSamplePValue } from '../stats.js';
+import { inferenceData } from '../../cli/report/index.js';
 
 // y ~ Poisson(λ·n): a latent count n ~ Poisson(μ) with a Gamma(a, b) prior on λ. Integrating λ out,
 // p(n | y) ∝ Pois(n; μ) · n^y / (b + n)^(y + a), and E[λ | y] = Σ_n p(n | y) (y + a) / (b + n).
@@ -40,6 +41,11 @@ describe('windowedAdaptiveNuts with Gibbs steps on a latent count', () => {
     expect(fit.draws.n!.shape).toEqual([250, 4]);
     expect(Array.from(fit.draws.n!.data as Float64Array).every((v) => Number.isInteger(v) && v > 0)).toBe(true);
     expect(fit.compiled).toBe(true);
+  });
+
+  it('reports no rejections: a proposal below 0 is off the support, not a failure (y\'s rate λ·n would be NaN there)', () => {
+    expect(fit.rejections).toEqual([]);
+    expect((fit.trace.rejections!.data as Int32Array).every((v) => v === 0)).toBe(true);
   });
 
   it(`n's posterior is p(n | y) in closed form (χ² over 1000 thinned draws, p > 1e-4)`, () => {
@@ -115,6 +121,84 @@ describe('a finite node with enumerate: false', () => {
   });
 });
 
+describe('a model that throws at some discrete values', () => {
+  // y's distribution cannot be built for n above 6: a Gibbs proposal there is a rejection, counted
+  // as NUTS's are, with the node and element it proposed, and the run goes on.
+  const bounded = new JointDistributionNamed({
+    lam: new Gamma({ concentration: 2, rate: 1 }),
+    n: new Poisson({ rate: 2 }),
+    y: ({ lam, n }: { lam: Tensor; n: Tensor }) => {
+      if (Number(n.item()) > 6) throw new RangeError(`the count ${Number(n.item())} is above 6`);
+      return new Poisson({ rate: mul(lam, n) });
+    },
+  });
+  const r = windowedAdaptiveNuts(bounded, { pins: { y: 7 }, seed: 1, nChains: 2, nDraws: 200, numAdaptationSteps: 200 });
+
+  it('runs to the end and records the rejections with the node, the element and the transition', () => {
+    expect(r.rejections).toHaveLength(1);
+    const e = r.rejections![0]!;
+    expect(e.gibbs).toEqual({ node: 'n', element: 0 });
+    expect(e.message).toMatch(/^RangeError: the count 7 is above 6/);
+    expect(e.node).toBe('node `y` (building its distribution)');   // located on the tape at the proposed n
+    expect(e.count).toBeGreaterThan(e.warmupCount);
+    expect(e.first.transition).toBeGreaterThanOrEqual(0);
+    const perDraw = (r.trace.rejections!.data as Int32Array).reduce((a, v) => a + v, 0);
+    expect(perDraw).toBe(e.count - e.warmupCount);              // the draws' own counts, after warm-up
+    expect(Math.max(...(r.draws.n!.data as Float64Array))).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('inferDiscrete on a model with both Gibbs and enumerated nodes', () => {
+  // n (a count: Gibbs steps) and z (a Bernoulli: summed out); given (λ, n), p(z = 1 | λ, n, y) =
+  // 0.3 Pois(y; λn + 2) / (0.3 Pois(y; λn + 2) + 0.7 Pois(y; λn)) in closed form.
+  const model = new JointDistributionNamed({
+    lam: new Gamma({ concentration: 2, rate: 1 }),
+    n: new Poisson({ rate: 4 }),
+    z: new Bernoulli({ probs: 0.3 }),
+    y: ({ lam, n, z }: { lam: Tensor; n: Tensor; z: Tensor }) => new Poisson({ rate: add(mul(lam, n), mul(2, z)) }),
+  });
+  const Y = 6, D = 500, C = 2;
+  const lam = Float64Array.from({ length: D * C }, (_, i) => 0.3 + ((i * 37) % 100) / 40);
+  const n = Int32Array.from({ length: D * C }, (_, i) => 1 + ((i * 13) % 7));
+  const draws = { lam: new Tensor(lam, [D, C], 'float64'), n: new Tensor(n, [D, C], 'int32') };
+  const logPois = (k: number, r: number) => k * Math.log(r) - r - lgammaInt(k + 1);
+  const p1 = Array.from(lam, (l, i) => { const a = Math.log(0.3) + logPois(Y, l * n[i]! + 2), b = Math.log(0.7) + logPois(Y, l * n[i]!); return 1 / (1 + Math.exp(b - a)); });
+
+  it('temperature 0: each draw\'s z is the closed form\'s most probable value given its λ and n', () => {
+    const map = inferDiscrete(model, draws, { pins: { y: Y }, temperature: 0 });
+    expect(Array.from(map.z!.data as ArrayLike<number>, Number)).toEqual(p1.map((p) => (p > 0.5 ? 1 : 0)));
+    expect(map.n).toBe(draws.n);   // the Gibbs draws come back as given
+  });
+
+  it('temperature 1: Σ z matches Σ p(z = 1 | λ, n, y) within 4.4 sd (1000 draws; false-failure rate 1e-5)', () => {
+    const z = inferDiscrete(model, draws, { pins: { y: Y }, seed: 3 }).z!;
+    const total = Array.from(z.data as ArrayLike<number>, Number).reduce((a, v) => a + v, 0);
+    const mean = p1.reduce((a, p) => a + p, 0), sd = Math.sqrt(p1.reduce((a, p) => a + p * (1 - p), 0));
+    expect(Math.abs(total - mean)).toBeLessThan(4.4 * sd);
+    expect(sd).toBeGreaterThan(5);   // the probabilities are not all 0 or 1
+  });
+
+  it('windowedAdaptiveNuts computes derived values with z drawn back given the Gibbs draws (not its placeholder)', () => {
+    const withZ = new JointDistributionNamed({
+      lam: new Gamma({ concentration: 2, rate: 1 }),
+      n: new Poisson({ rate: 4 }),
+      z: new Bernoulli({ probs: 0.3 }),
+      y: ({ lam, n, z }: { lam: Tensor; n: Tensor; z: Tensor }) => new Poisson({ rate: add(mul(lam, n), mul(2, z)) }),
+      zn: deterministic(({ n, z }: { n: Tensor; z: Tensor }) => add(mul(100, z), n)),
+    });
+    const r = windowedAdaptiveNuts(withZ, { pins: { y: Y }, seed: 2, nChains: 2, nDraws: 100, numAdaptationSteps: 100 });
+    const back = inferDiscrete(withZ, r.draws as never, { pins: { y: Y }, seed: 2 });
+    const want = Array.from(back.z!.data as ArrayLike<number>, (z, i) => 100 * Number(z) + Number((r.draws.n!.data as ArrayLike<number>)[i]));
+    expect(Array.from(r.deterministics!.zn!.data as ArrayLike<number>, Number)).toEqual(want);
+    expect(want.some((v) => v >= 100)).toBe(true);   // some draws have z = 1
+  });
+
+  it('compiled and tape give the same draws', () => {
+    const a = inferDiscrete(model, draws, { pins: { y: Y }, seed: 3 }).z!, b = inferDiscrete(model, draws, { pins: { y: Y }, seed: 3, compile: false }).z!;
+    expect(Array.from(a.data as ArrayLike<number>)).toEqual(Array.from(b.data as ArrayLike<number>));
+  });
+});
+
 describe('reproducibility', () => {
   const opts = { pins: { y: yObs }, nChains: 3, nDraws: 60, numAdaptationSteps: 60 };
   const run = windowedAdaptiveNuts(latentCount, { ...opts, seed: 5 });
@@ -125,6 +209,12 @@ describe('reproducibility', () => {
     expect(again.draws.lam!.data).toEqual(run.draws.lam!.data);
     const other = windowedAdaptiveNuts(latentCount, { ...opts, seed: 6 });
     expect(other.draws.lam!.data).not.toEqual(run.draws.lam!.data);
+  });
+
+  it('inferenceData takes the result as it is (its `gibbs` report too): the count in the posterior, y\'s log-likelihood', () => {
+    const id = inferenceData(latentCount, run, { pins: { y: yObs }, seed: 0 });
+    expect(Object.keys(id.posterior as object)).toEqual(['lam', 'n']);
+    expect((id.logLikelihood as Record<string, Tensor>).y!.shape).toEqual([60, 3]);
   });
 
   it('chain c alone equals chain c of the all-chains run (discrete draws included)', () => {
@@ -141,12 +231,9 @@ describe('errors', () => {
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, adaptation: 'pooled' })).toThrow(RangeError);
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, adaptation: 'pooled' })).toThrow(/`n` \(its support is not finite.*adaptation: 'per-chain'/);
   });
-  it('cores, non-uniform init, a Pathfinder metric and previous are refused by name', () => {
-    expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, cores: 2 })).toThrow(/windowedAdaptiveNuts: `cores` must be 1 or not given: the model's discrete node\(s\) `n` take Gibbs steps/);
+  it('non-uniform init and a Pathfinder metric are refused by name', () => {
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, init: 'prior' })).toThrow(/`init` must be 'uniform'/);
     expect(() => windowedAdaptiveNuts(latentCount, { pins, seed: 0, initInvMetric: 'pathfinder' })).toThrow(/`initInvMetric` must be 'identity'/);
-    const short = windowedAdaptiveNuts(latentCount, { pins, seed: 0, nChains: 1, nDraws: 5, numAdaptationSteps: 5 });
-    expect(() => windowedAdaptiveNuts(latentCount, { pins, previous: short })).toThrow(/`previous` cannot be continued/);
   });
   it('a compiled log density names the node and the sampler that can take it', () => {
     expect(() => compileLogDensity(latentCount, { pins })).toThrow(RangeError);

@@ -5,6 +5,7 @@
 import type { PortableProgram } from '../../../src/compile/portable.js';
 import type { Modes } from '../../../src/config.js';
 import type { ChainState, PerChainSettings } from './per-chain.js';
+import type { GibbsLayout } from './gibbs.js';
 
 /** Control words (Int32, shared): workers finished, the abort flag, workers that took their task. */
 export const DONE = 0, ABORT = 1, ACK = 2;
@@ -23,6 +24,8 @@ export interface SharedDraws {
   readonly lp: SharedArrayBuffer;
   readonly moved: SharedArrayBuffer;
   readonly rejections: SharedArrayBuffer;
+  /** With Gibbs steps: the discrete values, `[kept, size]`. */
+  readonly discrete?: SharedArrayBuffer;
 }
 
 /** One task: run `chains` (slots `slots` of the run) of the program with these settings. */
@@ -30,7 +33,9 @@ export interface CoresTask {
   readonly program: PortableProgram;
   readonly seed: { readonly impl: string; readonly data: Uint32Array };
   readonly modes: Modes;
-  readonly settings: Omit<PerChainSettings, 'init' | 'onRound' | 'signal' | 'chains' | 'whyNotFinite' | 'from'>;
+  readonly settings: Omit<PerChainSettings, 'init' | 'onRound' | 'signal' | 'chains' | 'whyNotFinite' | 'from' | 'gibbs'>;
+  /** With Gibbs steps on discrete nodes: their sites (the program's flat input is the continuous coordinates, then their values); the chains then always continue from `from`. */
+  readonly gibbs?: GibbsLayout;
   readonly chains: readonly number[];
   readonly slots: readonly number[];
   /** Initial points per chain (from `currentState`), or undefined for Stan's random start. */

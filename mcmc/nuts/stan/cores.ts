@@ -32,7 +32,7 @@ import type { Compiled } from '../../../src/compile/codegen.js';
 import { exportCompiled } from '../../../src/compile/portable.js';
 import type { KeyArray } from '../../../src/random/key-array.js';
 import type { FlatTarget } from '../../../src/compile/flat-target.js';
-import { runPerChain, runPlan, withPending, type ChainDraws, type ChainState, type PerChainRun, type PerChainSettings } from './per-chain.js';
+import { initialStates, runPerChain, runPlan, withPending, type ChainDraws, type ChainState, type PerChainRun, type PerChainSettings } from './per-chain.js';
 import { RejectionLog, type RejectionEntry } from '../../internal/rejections.js';
 import { finiteAt } from '../../internal/init.js';
 import { deserializeError, type SerializedError } from '../../internal/chain-error.js';
@@ -153,17 +153,19 @@ function gradientSeconds(target: FlatTarget, dim: number): number {
   return best / 1000;
 }
 
-function sharedChainDraws(kept: number, dim: number): { shared: SharedDraws; draws: ChainDraws } {
+function sharedChainDraws(kept: number, dim: number, discrete: number): { shared: SharedDraws; draws: ChainDraws } {
   const sab = (bytes: number) => new SharedArrayBuffer(Math.max(bytes, 8));
   const shared: SharedDraws = {
     q: sab(8 * kept * dim), stepSize: sab(8 * kept), nSteps: sab(4 * kept), treeDepth: sab(4 * kept), diverging: sab(kept),
     acceptStat: sab(8 * kept), energy: sab(8 * kept), lp: sab(8 * kept), moved: sab(kept), rejections: sab(4 * kept),
+    ...(discrete > 0 ? { discrete: sab(8 * kept * discrete) } : {}),
   };
   const draws: ChainDraws = {
     q: new Float64Array(shared.q, 0, kept * dim), stepSize: new Float64Array(shared.stepSize, 0, kept), nSteps: new Int32Array(shared.nSteps, 0, kept),
     treeDepth: new Int32Array(shared.treeDepth, 0, kept), diverging: new Uint8Array(shared.diverging, 0, kept), acceptStat: new Float64Array(shared.acceptStat, 0, kept),
     energy: new Float64Array(shared.energy, 0, kept), lp: new Float64Array(shared.lp, 0, kept), moved: new Uint8Array(shared.moved, 0, kept),
     rejections: new Int32Array(shared.rejections, 0, kept),
+    ...(shared.discrete === undefined ? {} : { discrete: new Float64Array(shared.discrete, 0, kept * discrete) }),
   };
   return { shared, draws };
 }
@@ -198,8 +200,21 @@ export function runChainsOnCores(target: FlatTarget, compiled: Compiled | string
   return { run: runShared(n, target, seed, s, k, exported.program), parallel: { cores: k } };
 }
 
-/** The run on `k` threads: slots of chains in order, the first share on this thread. */
-function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSettings, k: number, program: CoresTask['program']): PerChainRun {
+/**
+ * The run on `k` threads: slots of chains in order, the first share on this thread. Chains with
+ * Gibbs steps are started here (their discrete starts are drawn from the model, which workers do
+ * not have) and continued from their states everywhere: the same bits, as a continued run is the
+ * uninterrupted one.
+ */
+function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, given: PerChainSettings, k: number, program: CoresTask['program']): PerChainRun {
+  let s = given;
+  const startLog: RejectionEntry[][] = [];
+  if (s.gibbs !== undefined && s.from === undefined) {
+    const started = initialStates(target, seed, s);
+    const { init: _, ...rest } = s;
+    s = { ...rest, from: started.states };
+    startLog.push(started.rejections.exportEntries());
+  }
   const C = s.chains.length, { end, kept } = runPlan(s);
   if (kept * s.dim * C > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${s.dim} coordinates × ${C} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   // Shares: contiguous slots, as even as they go (the first, this thread's, never larger).
@@ -207,7 +222,7 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
   for (let i = 0, j = 0; i < k; i++) { const size = Math.floor(C / k) + (i >= k - (C % k) ? 1 : 0); shares.push(Array.from({ length: size }, () => j++)); }
   const control = new SharedArrayBuffer(4 * (CHAIN0 + SLOT * C));
   const ctrl = new Int32Array(control);
-  const slotDraws = s.chains.map(() => sharedChainDraws(kept, s.dim));
+  const slotDraws = s.chains.map(() => sharedChainDraws(kept, s.dim, s.gibbs?.size ?? 0));
   const { fn, modelName, dim, numWarmup, nDraws, thin, discardTuning, maxTreeDepth, maxEnergyDiff, metric, initStepSize, dualAveraging, modes, initRadius, initInvMetric } = s;
   const settings = { fn, modelName, dim, numWarmup, nDraws, thin, discardTuning, maxTreeDepth, maxEnergyDiff, metric, initStepSize, dualAveraging, modes, initRadius, ...(initInvMetric === undefined ? {} : { initInvMetric }) };
   // The given starts are checked here, in chain order, so a bad one is named (node and value) as in process.
@@ -223,7 +238,7 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
     const { port1, port2 } = new n.wt.MessageChannel();
     ports.push(port1);
     const task: CoresTask = {
-      program, seed: { impl: seed.impl.name, data: seed.data }, modes, settings, chains, slots,
+      program, seed: { impl: seed.impl.name, data: seed.data }, modes, settings, chains, slots, ...(s.gibbs === undefined ? {} : { gibbs: s.gibbs.layout }),
       inits: inits === undefined ? undefined : slots.map((j) => inits[j]!),
       from: s.from === undefined ? undefined : slots.map((j) => s.from![j]!),
       control, draws: slots.map((j) => slotDraws[j]!.shared), port: port2 as unknown as MessagePort,
@@ -278,7 +293,7 @@ function runShared(n: NodeApi, target: FlatTarget, seed: KeyArray, s: PerChainSe
     const fresh = used.filter((w) => !w.started);
     if (fresh.length > 0) measuredStart = ((acked ?? performance.now()) - Math.min(...fresh.map((w) => w.spawned))) / 1000;
     for (const w of fresh) w.started = true;
-    const logs = [own.rejections.exportEntries()];
+    const logs = [...startLog, own.rejections.exportEntries()];
     const states: ChainState[] = [];
     mine.forEach((j, i) => { states[j] = own.states[i]!; });
     ports.forEach((port, w) => {

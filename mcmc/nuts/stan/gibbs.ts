@@ -16,7 +16,12 @@
  * The sweep visits every site in model order and every unit (element) in row-major order: a
  * proposal d′ (uniform among the other support values, or d ± 1…K), accepted with
  * probability min(1, π(u, d′)/π(u, d)) (both proposals are symmetric). A proposal whose log density
- * is −∞, NaN or throws (other than a programming error) is rejected. Each evaluation recomputes
+ * is −∞, NaN, +∞ or throws (other than a programming error) is rejected. −∞ is an ordinary value
+ * of the density (a proposal the data rule out); a throw, NaN or +∞ is a failure of the model,
+ * counted and reported as NUTS's are (`mcmc/internal/rejections.ts`: the run's `rejections`, with
+ * the node and element, and the draw's `trace.rejections`). A random walk's proposal below the
+ * least value of a support fixed in advance (a count below 0) is rejected without evaluating the
+ * model, so a child's NaN there is not taken for a failure. Each evaluation recomputes
  * the whole log density (no per-term caching), so a sweep over N units costs N evaluations.
  *
  * The random walk's largest step K starts at {@link RW_STEP} and is tuned per chain and site
@@ -44,6 +49,9 @@ import { Tensor } from '../../../src/tensor/tensor.js';
 import { detLog } from '../../../src/math/index.js';
 import { flatTensors } from '../../../distributions/compile-log-density.js';
 import type { GibbsPlan } from '../../../distributions/enumerate/gibbs-plan.js';
+import type { JointDistributionPinned } from '../../../distributions/joint/joint-distribution-pinned.js';
+import type { StructKind } from '../../../distributions/joint/values.js';
+import type { Compiled } from '../../../src/compile/codegen.js';
 import { RW_STEP } from '../../../distributions/enumerate/gibbs-plan.js';
 import type { FlatModel } from '../../../distributions/joint/flat-model.js';
 import { isProgrammingError } from '../../internal/rejections.js';
@@ -61,6 +69,44 @@ export interface GibbsTarget {
   readonly target: FlatTarget;
   /** The sites' values, flat in site order: write before evaluating. */
   readonly discrete: Float64Array;
+  /** The generated program (continuous coordinates, then the discrete values, as its flat input), when compiled: what workers rebuild. */
+  readonly compiled?: Compiled;
+}
+
+/** What the sweeps need of a {@link GibbsPlan}: plain data (it travels to worker threads). */
+export type GibbsLayout = Pick<GibbsPlan, 'sites' | 'size' | 'placeholder'>;
+
+/**
+ * The plain-data part of `plan` (no model, no functions).
+ * @example
+ * const layout = gibbsLayout(m.gibbs!);   // { sites, size, placeholder }: structured-cloneable
+ */
+export function gibbsLayout(plan: GibbsLayout): GibbsLayout {
+  return { sites: plan.sites, size: plan.size, placeholder: plan.placeholder };
+}
+
+/**
+ * A {@link GibbsTarget} over a compiled program rebuilt from its portable form (in a worker):
+ * `values` and `valueAndGrad` of the program, whose flat input is the `dim` continuous
+ * coordinates followed by the `size` discrete values — the same entries, so the same bits, as
+ * the target the main thread made (`run(false)` / `run(true)` of the same generated code).
+ * @example
+ * const t = portableGibbsTarget(importCompiledEntries(task.program), dim, layout.size);
+ */
+export function portableGibbsTarget(entries: { readonly valueAndGrad: (x: ArrayLike<number>, grad: Float64Array) => number; readonly values: (x: ArrayLike<number>, out: Float64Array) => void }, dim: number, size: number): GibbsTarget {
+  const input = new Float64Array(dim + size), fullGrad = new Float64Array(dim + size), out = new Float64Array(1);
+  const discrete = input.subarray(dim);
+  const target: FlatTarget = {
+    dim, paramNames: [],
+    logDensity(x) { for (let i = 0; i < dim; i++) input[i] = x[i]!; entries.values(input, out); return out[0]!; },
+    logDensityGradient(x, grad) {
+      for (let i = 0; i < dim; i++) input[i] = x[i]!;
+      const v = entries.valueAndGrad(input, fullGrad);
+      for (let i = 0; i < dim; i++) grad[i] = fullGrad[i]!;
+      return v;
+    },
+  };
+  return { target, discrete };
 }
 
 /**
@@ -118,22 +164,24 @@ export function gibbsFlatTarget(fn: string, m: FlatModel, compile: boolean): Com
       throw new UntraceableError(`${fn}: model "${m.pinned.distribution.name}": the compiled log density differs from the tape's at other discrete values, so the model uses a discrete node's value where the compiler takes it as a constant (an index of \`gather\`, or a value read in JavaScript); the run uses the tape (select with \`where\` or one-hot arithmetic to compile it)`);
     }
     discrete.set(plan.placeholder);
-    return { target, discrete };
+    return { target, discrete, compiled: c };
   }, (): GibbsTarget => {
     const discrete = plan.placeholder.slice();
     return { target: tape(discrete), discrete };
   });
 }
 
-/** Site j's values in `flat` as a tensor of the node's dtype and shape. */
+/** Site j's values in `flat` (all sites' values, in site order) as a tensor of the node's dtype and shape. */
 function siteTensor(plan: GibbsPlan, flat: Float64Array, j: number): Tensor {
-  let at = 0;
-  for (let i = 0; i < j; i++) at += plan.sites[i]!.unit * plan.sites[i]!.units;
-  return plan.pins(flat.subarray(at, at + plan.sites[j]!.unit * plan.sites[j]!.units))[plan.sites[j]!.name] ?? fail('range', 'gibbs', 'site', 'internal: missing site', j);
+  return plan.pins(flat)[plan.sites[j]!.name] ?? fail('range', 'gibbs', 'site', 'internal: missing site', j);
 }
 
-/** Discrete values other than the placeholder (each finite site's last support value, 1 for a random walk's), for the compile check. */
-function otherValues(plan: GibbsPlan): Float64Array {
+/**
+ * Discrete values other than the placeholder (each finite site's last support value, 1 for a random walk's), for compile checks.
+ * @example
+ * otherValues(m.gibbs!);   // flat, in site order
+ */
+export function otherValues(plan: GibbsLayout): Float64Array {
   const out = plan.placeholder.slice();
   let at = 0;
   for (const s of plan.sites) {
@@ -157,6 +205,12 @@ export interface GibbsChain {
   readonly tuneAccepted: Float64Array;
 }
 
+/**
+ * Told of a Gibbs proposal at which the model failed (threw, NaN or +∞): the error, the value,
+ * the node and the element proposed, and the discrete values then (the proposal in place; read at once).
+ */
+export type GibbsReject = (threw: boolean, error: unknown, lp: number, node: string, element: number, discrete: Float64Array) => void;
+
 /** Per-site acceptance rates of a run, by chain. */
 export interface GibbsInfo {
   /** One entry per discrete node sampled by Gibbs steps, in model order. */
@@ -179,7 +233,7 @@ export interface GibbsInfo {
  * The compound kernel's discrete half for all chains of a run, over one shared {@link GibbsTarget}
  * (chains take turns: `load(j)` puts chain j's values into the target before its transition).
  * @example
- * const sweeps = new GibbsSweeps(FN, m, gibbsFlatTarget(FN, m, true).value, getModes());
+ * const sweeps = new GibbsSweeps(FN, m.gibbs!, gibbsFlatTarget(FN, m, true).value, getModes(), m.gibbs!.given);
  * sweeps.addChain(chainKey);                                  // chain 0
  * sweeps.initDiscrete(0, 0);                                  // its values from the prior
  * const { lp, changed } = sweeps.sweep(0, t, q, lpAtQ, numWarmup);
@@ -188,15 +242,22 @@ export class GibbsSweeps {
   readonly chains: GibbsChain[] = [];
   private readonly rngs: ChainRandom[] = [];
   private readonly keys: KeyArray[] = [];
-  private readonly plan: GibbsPlan;
   private readonly offsets: number[];
   private readonly saved: Float64Array;
 
-  constructor(readonly fn: string, m: FlatModel, private readonly t: GibbsTarget, private readonly modes: Modes) {
-    this.plan = m.gibbs!;
+  /**
+   * The sweeps of `plan` over the target `t`. `given` (the model as given, pins included) draws the
+   * chains' starts (`initDiscrete`); a worker, which continues chains from their states, has none.
+   */
+  constructor(readonly fn: string, private readonly plan: GibbsLayout, private readonly t: GibbsTarget, private readonly modes: Modes, private readonly given?: JointDistributionPinned<StructKind>) {
     let at = 0;
     this.offsets = this.plan.sites.map((s) => { const o = at; at += s.unit * s.units; return o; });
     this.saved = new Float64Array(Math.max(1, ...this.plan.sites.map((s) => s.unit)));
+  }
+
+  /** Forgets the chains (a new run over the same target starts adding them again). */
+  reset(): void {
+    this.chains.length = 0; this.rngs.length = 0; this.keys.length = 0;
   }
 
   /** Adds chain j (run index) with key `chainKey` = foldIn(seed, c); its values start at the placeholder. */
@@ -211,6 +272,26 @@ export class GibbsSweeps {
     });
   }
 
+  /** Chain j's discrete block as plain data (copies), for its `ChainState`. */
+  state(j: number): GibbsChain {
+    const c = this.chains[j]!;
+    return { values: c.values.slice(), proposed: c.proposed.slice(), accepted: c.accepted.slice(), scale: c.scale.slice(), tuneProposed: c.tuneProposed.slice(), tuneAccepted: c.tuneAccepted.slice() };
+  }
+
+  /**
+   * Continues chain j from `st` (a `ChainState`'s `gibbs`): its values, counts and tuned steps.
+   * @throws RangeError naming `arg` when `st` is missing or not this model's (sizes differ).
+   */
+  restore(j: number, st: GibbsChain | undefined, arg: string): void {
+    const n = this.plan.sites.length, c = this.chains[j]!;
+    const ok = st !== undefined && st !== null && st.values instanceof Float64Array && st.values.length === this.plan.size
+      && ([st.proposed, st.accepted, st.scale, st.tuneProposed, st.tuneAccepted] as unknown[]).every((a) => a instanceof Float64Array && a.length === n);
+    if (!ok) fail('range', this.fn, arg, `must hold each chain's discrete block for the Gibbs steps on ${this.plan.sites.map((s) => `\`${s.name}\``).join(', ')} (${this.plan.size} values over ${n} node(s)): give the result of a run of this model`, st);
+    c.values.set(st.values); c.proposed.set(st.proposed); c.accepted.set(st.accepted); c.scale.set(st.scale);
+    c.tuneProposed.set(st.tuneProposed); c.tuneAccepted.set(st.tuneAccepted);
+    this.load(j);
+  }
+
   /** Makes chain j's values the target's. */
   load(j: number): void { this.t.discrete.set(this.chains[j]!.values); }
 
@@ -222,10 +303,11 @@ export class GibbsSweeps {
     const key = this.keys[j]!;
     const k0 = key.impl.foldIn(key.data, 0, this.modes), seed = new KeyArray(key.impl, key.impl.foldIn(k0, attempt, this.modes), []);
     const values = this.chains[j]!.values;
-    const jd = this.plan.given.distribution;
+    const given = this.given ?? fail('range', this.fn, 'model', 'internal: the discrete starts are drawn where the model is (chains on workers continue from states made in the main thread)', j);
+    const jd = given.distribution;
     let draw: unknown;
     try {
-      draw = jd.sample([], { seed, value: this.plan.given.pins });
+      draw = jd.sample([], { seed, value: given.pins });
     } catch (e) {
       if (isProgrammingError(e)) throw e;
       values.set(this.plan.placeholder);
@@ -247,11 +329,11 @@ export class GibbsSweeps {
    * density after the sweep; `changed` says whether any value moved (the NUTS chain's cached
    * gradient is then stale).
    */
-  sweep(j: number, t: number, q: Float64Array, lp: number, numWarmup: number): { lp: number; changed: boolean } {
+  sweep(j: number, t: number, q: Float64Array, lp: number, numWarmup: number, onReject?: GibbsReject): { lp: number; changed: boolean; failures: number } {
     const count = t >= numWarmup;
     const rng = this.rngs[j]!, chain = this.chains[j]!, d = this.t.discrete, target = this.t.target, saved = this.saved;
     rng.begin(t + 1);
-    let changed = false;
+    let changed = false, failures = 0;
     this.plan.sites.forEach((s, i) => {
       const o = this.offsets[i]!, w = s.unit;
       for (let u = 0; u < s.units; u++) {
@@ -271,14 +353,21 @@ export class GibbsSweeps {
           d[at] = saved[0]! + (r < K ? r - K : r - K + 1);
         }
         const logU = detLog(rng.uniform());
-        let lpNew: number;
-        try { lpNew = target.logDensity(q); } catch (e) {
-          if (isProgrammingError(e)) throw e;
-          lpNew = -Infinity;
+        let lpNew = -Infinity, threw = false, error: unknown;
+        // Off a support fixed in advance: rejected unevaluated (the density is −∞ there).
+        if (s.least === undefined || d[at]! >= s.least) {
+          try { lpNew = target.logDensity(q); } catch (e) {
+            if (isProgrammingError(e)) throw e;
+            threw = true; error = e; lpNew = Number.NaN;
+          }
+        }
+        if (threw || !(lpNew < Infinity || lpNew === -Infinity)) {
+          failures++;
+          onReject?.(threw, error, lpNew, s.name, u, d);
         }
         if (count) chain.proposed[i]!++;
         else chain.tuneProposed[i]!++;
-        if (lpNew > -Infinity && logU < lpNew - lp) {
+        if (lpNew > -Infinity && lpNew < Infinity && logU < lpNew - lp) {
           lp = lpNew;
           changed = true;
           if (count) chain.accepted[i]!++;
@@ -296,22 +385,31 @@ export class GibbsSweeps {
         chain.tuneAccepted[i] = 0;
       });
     }
-    return { lp, changed };
+    return { lp, changed, failures };
   }
 
-  /** The run's per-site acceptance rates. */
-  info(): GibbsInfo {
-    return {
-      nodes: this.plan.sites.map((s, i) => ({
-        name: s.name, proposal: s.proposal, reason: s.reason, units: s.units,
-        acceptRate: this.chains.map((c) => (c.proposed[i]! > 0 ? c.accepted[i]! / c.proposed[i]! : Number.NaN)),
-        ...(s.proposal === 'random-walk' ? { maxStep: this.chains.map((c) => Math.max(1, Math.round(c.scale[i]!))) } : {}),
-      })),
-    };
-  }
 
   /** The sites' total size. */
   get size(): number { return this.plan.size; }
+
+  /** The plan's plain data, for workers. */
+  get layout(): GibbsLayout { return gibbsLayout(this.plan); }
+}
+
+/**
+ * A run's per-site acceptance rates and tuned steps, from its chains' discrete blocks (in run
+ * order; the chains' final `ChainState.gibbs`, wherever they ran).
+ * @example
+ * gibbsInfo(layout, run.states.map((st) => st.gibbs!)).nodes[0]!.acceptRate;   // per chain
+ */
+export function gibbsInfo(plan: GibbsLayout, chains: readonly GibbsChain[]): GibbsInfo {
+  return {
+    nodes: plan.sites.map((s, i) => ({
+      name: s.name, proposal: s.proposal, reason: s.reason, units: s.units,
+      acceptRate: chains.map((c) => (c.proposed[i]! > 0 ? c.accepted[i]! / c.proposed[i]! : Number.NaN)),
+      ...(s.proposal === 'random-walk' ? { maxStep: chains.map((c) => Math.max(1, Math.round(c.scale[i]!))) } : {}),
+    })),
+  };
 }
 
 /** PyMC's `tune` factor for a Metropolis scale from an interval's acceptance rate. */

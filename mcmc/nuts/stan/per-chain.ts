@@ -35,7 +35,7 @@ import type { DualAveragingSettings } from '../dual-averaging.js';
 import { errorMessage, isProgrammingError, RejectionLog } from '../../internal/rejections.js';
 import { StanWarmup, type WarmupState } from './warmup.js';
 import { INIT_ATTEMPTS } from '../../internal/init.js';
-import type { GibbsSweeps } from './gibbs.js';
+import type { GibbsChain, GibbsSweeps } from './gibbs.js';
 
 export interface PerChainSettings {
   readonly fn: string;
@@ -76,7 +76,8 @@ export interface PerChainSettings {
   readonly from?: readonly ChainState[];
   /**
    * The discrete block of a compound kernel (`gibbs.ts`): after each chain's NUTS transition, a
-   * Metropolis-within-Gibbs sweep over the discrete values, which the target reads. Not with `from`.
+   * Metropolis-within-Gibbs sweep over the discrete values, which the target reads. With `from`,
+   * each state's `gibbs` (its discrete values and tuned steps) continues the discrete block.
    */
   readonly gibbs?: GibbsSweeps;
 }
@@ -112,6 +113,8 @@ export interface ChainState {
    * A continued run returns them first, so the pieces still join into the uninterrupted run.
    */
   readonly pending?: ChainDraws;
+  /** With Gibbs steps: the chain's discrete block (values, acceptance counts, random-walk scales and the warm-up interval's counts). */
+  readonly gibbs?: GibbsChain;
 }
 
 /** Per chain run: kept draws (row-major `[numResults, dim]`) and their statistics. */
@@ -230,7 +233,7 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
   if (kept * dim * s.chains.length > 2 ** 28) fail('range', s.fn, 'nDraws', `keeps ${kept} draws × ${dim} coordinates × ${s.chains.length} chains, more than 2^28 doubles (2 GiB); keep fewer draws or chains`, s.nDraws);
   const log = new RejectionLog();
   const gibbs = s.gibbs;
-  if (gibbs !== undefined && s.from !== undefined) fail('range', s.fn, 'previous', 'cannot continue a run with Gibbs steps on discrete nodes (their values are not part of the saved state)', s.from);
+  gibbs?.reset();
   let now = -1;                  // the transition under way (−1: the first step-size heuristic)
   const runs = s.chains.map((c, j) => {
     const chainKey = new KeyArray(seed.impl, seed.impl.foldIn(seed.data, c, s.modes), []);
@@ -238,12 +241,15 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
     gibbs?.addChain(chainKey);
     const chain = new NutsChain(f, dim, rng, {
       maxTreeDepth: s.maxTreeDepth, maxEnergyDiff: s.maxEnergyDiff, metric: s.metric,
-      onReject: (threw, error, lp, q) => log.record(c, now, now < numWarmup, threw, error, lp, q),
+      // With Gibbs steps the point is (q, the chain's discrete values), so the locator evaluates the model there.
+      onReject: (threw, error, lp, q) => log.record(c, now, now < numWarmup, threw, error, lp, q, gibbs === undefined ? undefined : { discrete: gibbs.chains[j]!.values }),
     });
     const warmup = new StanWarmup(numWarmup, dim, s.dualAveraging, s.metric);
     const from = s.from?.[j];
-    if (from !== undefined) restoreChain(chain, warmup, from, s.fn);
-    else {
+    if (from !== undefined) {
+      restoreChain(chain, warmup, from, s.fn);
+      if (gibbs !== undefined) gibbs.restore(j, from.gibbs, 'previous');
+    } else {
       rng.begin(0);
       let x0 = s.init?.(c);
       if (gibbs !== undefined) x0 = gibbsInit(s, gibbs, chain, c, j, x0);
@@ -255,6 +261,7 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
       chain.initStepSize(s.fn);
     }
     const draws = allocDraws(kept, dim, gibbs?.size ?? 0), pending = from?.pending;
+    if (pending !== undefined && gibbs !== undefined && pending.discrete?.length !== pending.stepSize.length * gibbs.size) fail('range', s.fn, 'previous', `has pending draws of chain ${c} without the discrete values of its Gibbs steps`, pending);
     if (pending !== undefined) copyDraws(pending, 0, pending.stepSize.length, draws, 0, dim);
     return { c, chain, warmup, draws, from: from?.transition ?? first, pending: pending?.stepSize.length ?? 0 };
   });
@@ -274,7 +281,10 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
         chain.transition();
         if (gibbs !== undefined) {
           // The discrete half of the compound kernel; the chain's cached gradient is stale once a value moved.
-          if (gibbs.sweep(j, t, chain.q, chain.lp, numWarmup).changed) chain.setPosition(chain.q);
+          const c = r.c, warm = t < numWarmup;
+          const swept = gibbs.sweep(j, t, chain.q, chain.lp, numWarmup, (threw, error, lp, node, element, discrete) => log.record(c, t, warm, threw, error, lp, chain.q, { discrete, gibbs: { node, element } }));
+          chain.failures += swept.failures;
+          if (swept.changed) chain.setPosition(chain.q);
         }
         if (chain.divergent) (t < numWarmup ? warmupDivergences : divergences)[j]!++;
         if (keep) {
@@ -297,10 +307,23 @@ function startChains(target: FlatTarget, seed: KeyArray, s: PerChainSettings): {
       const common = Math.min(...counts);
       return {
         numResults: common, aborted, chains: runs.map((r) => r.draws), rejections: log,
-        states: runs.map((r, j) => withPending(chainState(r.c, Math.max(next, r.from), r.chain, r.warmup, divergences[j]!, warmupDivergences[j]!), r.draws, common, counts[j]!, dim)),
+        states: runs.map((r, j) => withPending(chainState(r.c, Math.max(next, r.from), r.chain, r.warmup, divergences[j]!, warmupDivergences[j]!, gibbs?.state(j)), r.draws, common, counts[j]!, dim)),
       };
     },
   };
+}
+
+/**
+ * The chains initialised (start, step-size heuristic, warm-up begun) and not run: their states
+ * before transition 0, and the heuristic's rejections. A run continued from them (`from`) is the
+ * run started here, bit for bit: chains with Gibbs steps start so on the thread that has the
+ * model (their discrete starts are drawn from it) before going to workers.
+ * @example
+ * const { states } = initialStates(target, seed, settings);   // then runPerChain(target, seed, { ...settings, from: states })
+ */
+export function initialStates(target: FlatTarget, seed: KeyArray, s: PerChainSettings): { states: readonly ChainState[]; rejections: RejectionLog } {
+  const r = startChains(target, seed, { ...s, nDraws: 1, thin: 0, discardTuning: true }).result(false);
+  return { states: r.states, rejections: r.rejections };
 }
 
 /** Copies draws `[from, to)` of `src` to row `at` of `dst`. */
@@ -325,18 +348,18 @@ export const DRAW_STATS = ['stepSize', 'nSteps', 'treeDepth', 'diverging', 'acce
 export function withPending(state: ChainState, draws: ChainDraws, common: number, count: number, dim: number): ChainState {
   const extra = Math.max(0, count - common), had = state.pending?.stepSize.length ?? 0;
   if (extra === 0) return state;
-  const pending = allocDraws(extra + had, dim);
+  const pending = allocDraws(extra + had, dim, draws.discrete === undefined ? 0 : draws.discrete.length / Math.max(1, draws.stepSize.length));
   copyDraws(draws, common, count, pending, 0, dim);
   if (had > 0) copyDraws(state.pending!, 0, had, pending, extra, dim);
   return { ...state, pending };
 }
 
-/** Chain c's state before transition `transition` (copies). */
-function chainState(c: number, transition: number, chain: NutsChain, warmup: StanWarmup, divergences: number, warmupDivergences: number): ChainState {
+/** Chain c's state before transition `transition` (copies; `gibbs` is copied by its maker). */
+function chainState(c: number, transition: number, chain: NutsChain, warmup: StanWarmup, divergences: number, warmupDivergences: number, gibbs?: GibbsChain): ChainState {
   return {
     chain: c, transition, q: chain.q.slice(), lp: chain.lp, grad: chain.grad.slice(), stepSize: chain.stepSize,
     invMetric: chain.dense === null ? chain.invMetric.slice() : chain.dense.cov.slice(), failures: chain.failures,
-    divergences, warmupDivergences, warmup: warmup.snapshot(),
+    divergences, warmupDivergences, warmup: warmup.snapshot(), ...(gibbs === undefined ? {} : { gibbs }),
   };
 }
 

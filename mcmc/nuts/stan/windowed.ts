@@ -19,7 +19,7 @@ import { perChainSteps, runPlan, type ChainState, type PerChainRun, type PerChai
 import { runChainsOnCores } from './cores.js';
 import { failureLocator, whyNotFinite } from '../../internal/locate-failure.js';
 import { STAN_DUAL_AVERAGING } from './warmup.js';
-import { gibbsFlatTarget, GibbsSweeps, type GibbsInfo } from './gibbs.js';
+import { gibbsFlatTarget, gibbsInfo, GibbsSweeps, type GibbsInfo } from './gibbs.js';
 
 /** `adaptation: 'per-chain'`: independent Stan-style chains over the flat log density (see the option). */
 export function* perChainNuts<K extends StructKind>(
@@ -60,10 +60,10 @@ export function* perChainNuts<K extends StructKind>(
     if (resume.dim !== dim) fail('range', FN, 'previous', `comes from a model of ${resume.dim} unconstrained coordinates, and this one has ${dim}: give the same model and pins`, resume.dim);
     from = chains.map((c) => resume.chains.find((st) => st.chain === c)!);
   }
-  if (m.gibbs !== undefined) checkGibbsOptions(m, o, resume);
+  if (m.gibbs !== undefined) checkGibbsOptions(m, o);
   const gibbsTarget = m.gibbs === undefined ? undefined : gibbsFlatTarget(FN, m, o.compile !== false);
   const target = gibbsTarget === undefined ? flatTarget(FN, m, o.compile !== false) : { ...gibbsTarget, value: gibbsTarget.value.target };
-  const gibbs = gibbsTarget === undefined ? undefined : new GibbsSweeps(FN, m, gibbsTarget.value, getModes());
+  const gibbs = gibbsTarget === undefined ? undefined : new GibbsSweeps(FN, m.gibbs!, gibbsTarget.value, getModes(), m.gibbs!.given);
   const initOption = o.init ?? 'uniform';
   // One Pathfinder run gives the starts and the initial metric when either asks for it.
   const pf = resume === undefined && (initOption === 'pathfinder' || o.initInvMetric === 'pathfinder')
@@ -97,12 +97,12 @@ export function* perChainNuts<K extends StructKind>(
     ...(from === undefined ? {} : { from }), ...(gibbs === undefined ? {} : { gibbs }),
   };
   // On worker threads when that pays (the same bits), else here, a round of transitions per step.
-  // A compound kernel runs in process (its discrete half is not sent to workers; `cores` > 1 is refused above).
-  const onCores = gibbs !== undefined ? { run: undefined, parallel: { cores: 1, reason: 'Gibbs steps on discrete nodes run in process' } }
-    : runChainsOnCores(target.value, target.compiled ? compileTarget(FN, m) : target.reason!, seed, settings, o.cores);
+  // With Gibbs steps the program sent is the one with the discrete values as an input.
+  const program = !target.compiled ? target.reason! : gibbsTarget !== undefined ? gibbsTarget.value.compiled! : compileTarget(FN, m);
+  const onCores = runChainsOnCores(target.value, program, seed, settings, o.cores);
   const run = onCores.run ?? (yield* perChainSteps(target.value, seed, settings));
   const { draws, trace } = perChainResult<K>(m, run, Math.max(0, numWarmup - plan.first), discardTuning, o.compile !== false);
-  const gibbsInfo: { gibbs?: GibbsInfo } = gibbs === undefined ? {} : { gibbs: gibbs.info() };
+  const gibbsOut: { gibbs?: GibbsInfo } = m.gibbs === undefined ? {} : { gibbs: gibbsInfo(m.gibbs, run.states.map((st) => st.gibbs!)) };
   const before = plan.first <= numWarmup ? 0 : Math.ceil((plan.first - numWarmup) / (thin + 1));
   const resumeOut: PerChainResume = {
     seed: { impl: seed.impl.name, data: seed.data.slice() }, modes: settings.modes, nChains, dim, numAdaptationSteps: numWarmup, numStepsBetweenResults: thin, discardTuning,
@@ -115,15 +115,13 @@ export function* perChainNuts<K extends StructKind>(
     const partial: WindowedPartial<K> = { numResults: run.numResults, draws: run.numResults > 0 ? draws : undefined, trace: run.numResults > 0 ? trace : undefined, chain: undefined, resume: resumeOut, rejections };
     throw new AbortError(`${FN}: aborted after ${run.numResults} draws`, partial, o.signal?.reason);
   }
-  return { draws, trace, ...compiledField(target), rejections, parallel: onCores.parallel, resume: resumeOut, ...gibbsInfo };
+  return { draws, trace, ...compiledField(target), rejections, parallel: onCores.parallel, resume: resumeOut, ...gibbsOut };
 }
 
 /** Options a compound (NUTS + Gibbs) run cannot honour: a clear error naming them, never a silent fallback. */
-function checkGibbsOptions(m: FlatModel, o: WindowedAdaptiveNutsOptions, resume: PerChainResume | undefined): void {
+function checkGibbsOptions(m: FlatModel, o: WindowedAdaptiveNutsOptions): void {
   const nodes = m.gibbs!.sites.map((s) => `\`${s.name}\``).join(', ');
   const why = `the model's discrete node(s) ${nodes} take Gibbs steps`;
-  if (o.cores !== undefined && o.cores > 1) fail('range', FN, 'cores', `must be 1 or not given: ${why}, which run in process (leave \`cores\` out)`, o.cores);
-  if (resume !== undefined) fail('range', FN, 'previous', `cannot be continued: ${why}, whose values are not part of the saved state; run again with more draws`, 'previous');
   if (o.init !== undefined && o.init !== 'uniform') fail('range', FN, 'init', `must be 'uniform' or not given: ${why} (their starts are drawn from the prior); give continuous starts with \`currentState\``, o.init);
   if (o.initInvMetric === 'pathfinder') fail('range', FN, 'initInvMetric', `must be 'identity': ${why}, and Pathfinder needs the continuous block alone`, o.initInvMetric);
 }
