@@ -568,20 +568,25 @@ class Marks {
   }
 
   private mark(m: string): string {
-    const note = m.endsWith('!');
-    const [store, el = '*', n = '1'] = (note ? m.slice(0, -1) : m).split(':') as [string, string?, string?];
-    // The store's bit when it is one the node-indexed flags cover.
-    const c = store.charCodeAt(0), i = digitsAt(store, 1);
-    const bit = i === undefined || i.value >= this.all.length ? 0
-      : c === 109 && i.end === store.length ? 1 : c === 66 && i.end === store.length ? 2
-        : c === 97 && store.slice(i.end) === '_0' ? 4 : 0;
-    const allNow = bit > 0 ? (this.all[i!.value]! & bit) !== 0 : this.some.get(store)?.has('*') === true;
+    const note = m.charCodeAt(m.length - 1) === 33;      // `!`
+    const text = note ? m.slice(0, -1) : m;
+    const c1 = text.indexOf(':'), c2 = c1 < 0 ? -1 : text.indexOf(':', c1 + 1);
+    const store = c1 < 0 ? text : text.slice(0, c1);
+    const el = c1 < 0 ? '*' : text.slice(c1 + 1, c2 < 0 ? undefined : c2), n = c2 < 0 ? 1 : Number(text.slice(c2 + 1));
+    // The store's bit when it is one the node-indexed flags cover (a canonical index: no leading zero).
+    const c = store.charCodeAt(0);
+    let i = 0, p = 1;
+    for (; p < store.length; p++) { const d = store.charCodeAt(p) - 48; if (d < 0 || d > 9) break; i = i * 10 + d; }
+    const canonical = p > 1 && (store.charCodeAt(1) !== 48 || p === 2) && i < this.all.length;
+    const bit = !canonical ? 0 : c === 109 && p === store.length ? 1 : c === 66 && p === store.length ? 2
+      : c === 97 && p + 2 === store.length && store.charCodeAt(p) === 95 && store.charCodeAt(p + 1) === 48 ? 4 : 0;
+    if (bit > 0 && (this.all[i]! & bit) !== 0) return note ? '' : '+=';
     let done = this.some.get(store);
-    const all = note || allNow || (done !== undefined && done.size === Number(n));
+    const all = note || (bit === 0 && done?.has('*') === true) || (done !== undefined && done.size === n);
     if (el === '*' && !all && done !== undefined && done.size > 0) throw new Error(`generate: internal error: adjoint ${store} written in part before a full write`);
     const first = !all && (done === undefined || !done.has(el));
     if (note || el === '*' || all) {
-      if (bit > 0) { this.all[i!.value]! |= bit; this.some.delete(store); } else this.some.set(store, new Set(['*']));
+      if (bit > 0) { this.all[i]! |= bit; if (done !== undefined) this.some.delete(store); } else this.some.set(store, new Set(['*']));
     } else {
       if (done === undefined) this.some.set(store, done = new Set());
       done.add(el);
