@@ -68,7 +68,7 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
   for (const d of decls) {
     if (d.depth > 0) continue;
     for (const x of d.declarators) {
-      const id = ids.id(x.from, x.nameEnd, true);
+      const id = x.id = ids.id(x.from, x.nameEnd, true);
       if (declaredIn[id] !== undefined) return undefined;
       declaredIn[id] = d.statement;
     }
@@ -111,7 +111,7 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
     }
     out.range(body, at, to);
   };
-  const slotted = (x: Declarator) => slot[ids.id(x.from, x.nameEnd, false)]! >= 0;
+  const slotted = (x: Declarator) => slot[x.id]! >= 0;
   let q = 0;   // decls are in code order: the next one not yet passed
   /**
    * A statement with its slotted locals read and written as `S[i]`: a top-level declaration of
@@ -123,7 +123,10 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
     while (q < decls.length && decls[q]!.statement < i) q++;
     for (; q < decls.length && decls[q]!.statement === i; q++) {
       const d = decls[q]!;
-      if (d.depth > 0 || !d.declarators.some(slotted)) continue;
+      if (d.depth > 0) continue;
+      let any = false;
+      for (const x of d.declarators) any ||= slotted(x);
+      if (!any) continue;
       if (d.at < at) return false;           // overlapping declarations: a shape this does not handle
       copy(at, d.at);
       d.declarators.forEach((x, k) => {
@@ -158,6 +161,8 @@ interface Declarator {
   readonly from: number;
   readonly nameEnd: number;
   readonly to: number;
+  /** Its name's id (NameIds), once known: top-level declarators only. */
+  id: number;
 }
 
 interface Declaration {
@@ -267,7 +272,7 @@ function declarators(s: string, from: number, end: number): Declarator[] {
       else if (c === 41 || c === 93 || c === 125) depth--;
       else if (depth === 0 && (c === 44 || c === 59)) break;
     }
-    out.push({ from: start, nameEnd, to: i });
+    out.push({ from: start, nameEnd, to: i, id: -1 });
     if (i >= end || s.charCodeAt(i) !== 44) return out;
     i++;
     while (i < end && s.charCodeAt(i) === 32) i++;
