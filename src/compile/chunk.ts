@@ -50,7 +50,8 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
   if (!enabled || body.length < MIN_CHARS || hasName(body, 'S')) return undefined;
   const sc = scan(body);
   if (sc === undefined) return undefined;
-  const { starts, ends, decls, names, nNames } = sc;
+  const { starts, ends, decls: D, declarators: X, names, nNames } = sc;
+  const d = D.data, x = X.data;   // declaration rows (DW numbers each) and declarator rows (XW)
   const count = starts.length;
   const statementAt = (p: number): number => {   // the statement holding position p (binary search)
     let lo = 0, hi = count - 1;
@@ -65,15 +66,17 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
   // Every top-level local (as an id) and the statement declaring it.
   const ids = new NameIds(body);
   const declaredIn: number[] = [];
-  for (const d of decls) {
-    if (d.depth > 0) continue;
-    for (const x of d.declarators) {
-      const id = x.id = ids.id(x.from, x.nameEnd, true);
+  for (let r = 0; r < D.count * DW; r += DW) {
+    if (d[r + 1]! > 0) continue;
+    for (let j = d[r + 4]! * XW, end = j + d[r + 5]! * XW; j < end; j += XW) {
+      const id = x[j + 3] = ids.id(x[j]!, x[j + 1]!, true);
       if (declaredIn[id] !== undefined) return undefined;
-      declaredIn[id] = d.statement;
+      declaredIn[id] = d[r]!;
     }
   }
-  for (const d of decls) if (d.depth > 0 && d.declarators.some((x) => ids.id(x.from, x.nameEnd, false) >= 0)) return undefined;   // shadowed
+  for (let r = 0; r < D.count * DW; r += DW) {
+    if (d[r + 1]! > 0) for (let j = d[r + 4]! * XW, end = j + d[r + 5]! * XW; j < end; j += XW) if (ids.id(x[j]!, x[j + 1]!, false) >= 0) return undefined;   // shadowed
+  }
   for (let p = body.indexOf('return'); p >= 0; p = body.indexOf('return', p + 6)) {
     if ((p === 0 || !isIdentPart(body.charCodeAt(p - 1))) && !isWord(body.charCodeAt(p + 6)) && statementAt(p) !== guardAt) return undefined;
   }
@@ -111,8 +114,7 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
     }
     out.range(body, at, to);
   };
-  const slotted = (x: Declarator) => slot[x.id]! >= 0;
-  let q = 0;   // decls are in code order: the next one not yet passed
+  let q = 0;   // declarations are in code order: the row of the next one not yet passed
   /**
    * A statement with its slotted locals read and written as `S[i]`: a top-level declaration of
    * slotted names loses its keyword (`const x = e` → `S[3] = e`); one that declares both kinds
@@ -120,21 +122,21 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
    */
   const statement = (i: number): boolean => {
     let at = starts[i]!;
-    while (q < decls.length && decls[q]!.statement < i) q++;
-    for (; q < decls.length && decls[q]!.statement === i; q++) {
-      const d = decls[q]!;
-      if (d.depth > 0) continue;
+    while (q < D.count * DW && d[q]! < i) q += DW;
+    for (; q < D.count * DW && d[q] === i; q += DW) {
+      if (d[q + 1]! > 0) continue;
+      const first = d[q + 4]! * XW, end = first + d[q + 5]! * XW;
       let any = false;
-      for (const x of d.declarators) any ||= slotted(x);
+      for (let j = first; j < end; j += XW) any ||= slot[x[j + 3]!]! >= 0;
       if (!any) continue;
-      if (d.at < at) return false;           // overlapping declarations: a shape this does not handle
-      copy(at, d.at);
-      d.declarators.forEach((x, k) => {
-        if (k > 0) out.text('; ');
-        if (!slotted(x)) out.text(`${d.keyword} `);
-        copy(x.from, x.to);
-      });
-      at = d.declarators[d.declarators.length - 1]!.to;
+      if (d[q + 2]! < at) return false;           // overlapping declarations: a shape this does not handle
+      copy(at, d[q + 2]!);
+      for (let j = first; j < end; j += XW) {
+        if (j > first) out.text('; ');
+        if (slot[x[j + 3]!]! < 0) out.text(d[q + 3] === 5 ? 'const ' : 'let ');
+        copy(x[j]!, x[j + 2]!);
+      }
+      at = x[end - XW + 2]!;
     }
     copy(at, ends[i]!);
     return true;
@@ -156,25 +158,27 @@ export function chunkRun(body: string): { prelude: string; body: string } | unde
   return { prelude: out.toString(), body: guardAt < 0 ? calls(all) : `${calls(all.slice(0, nForward))}\n${GUARD}\n${calls(all.slice(nForward))}` };
 }
 
-interface Declarator {
-  /** Where `name = expression` starts, where its name ends, and where it ends (before its `,` or `;`) in the body. */
-  readonly from: number;
-  readonly nameEnd: number;
-  readonly to: number;
-  /** Its name's id (NameIds), once known: top-level declarators only. */
-  id: number;
+/** Rows of a growing Int32Array, `width` numbers each (declarations and declarators as rows: no object per declaration). */
+class Rows {
+  data: Int32Array;
+  count = 0;
+  constructor(readonly width: number) { this.data = new Int32Array(width * 1024); }
+
+  /** A new row's offset in `data`. */
+  add(): number {
+    if ((this.count + 1) * this.width > this.data.length) {
+      const grown = new Int32Array(2 * this.data.length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    return this.count++ * this.width;
+  }
 }
 
-interface Declaration {
-  /** The top-level statement it is in. */
-  readonly statement: number;
-  /** Brace depth of the keyword within its statement (0: a top-level local of `run`). */
-  readonly depth: number;
-  /** `const` or `let`, and where it starts in the body. */
-  readonly keyword: string;
-  readonly at: number;
-  readonly declarators: readonly Declarator[];
-}
+/** A declaration row: its top-level statement, the brace depth of its keyword there (0: a top-level local of `run`), where the keyword starts, its length (`const` 5, `let` 3), its first declarator row and their count. */
+const DW = 6;
+/** A declarator row: where `name = expression` starts, where its name ends, where it ends (before its `,` or `;`), and its name's id once known (top-level ones). */
+const XW = 4;
 
 const isWord = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 const isIdentPart = (c: number): boolean => isWord(c) || c === 36;
@@ -196,8 +200,8 @@ function hasName(body: string, name: string): boolean {
  * at its loop's depth), and every identifier that is not a property name as position pairs
  * `[from, to)`; undefined if braces do not balance.
  */
-function scan(body: string): { starts: number[]; ends: number[]; decls: Declaration[]; names: Int32Array; nNames: number } | undefined {
-  const starts: number[] = [], ends: number[] = [], decls: Declaration[] = [];
+function scan(body: string): { starts: number[]; ends: number[]; decls: Rows; declarators: Rows; names: Int32Array; nNames: number } | undefined {
+  const starts: number[] = [], ends: number[] = [], decls = new Rows(DW), xs = new Rows(XW);
   let names = new Int32Array(1 << 16), nNames = 0;
   /** The current statement's keywords, read when its end is known: position, depth, and whether it follows `for (`. */
   const pending: number[] = [];
@@ -210,11 +214,12 @@ function scan(body: string): { starts: number[]; ends: number[]; decls: Declarat
       if (depth === 0) {
         for (let q = 0; q < pending.length; q += 3) {
           const at = pending[q]!, isFor = pending[q + 2] === 1;
-          const keyword = body.charCodeAt(at) === 99 ? 'const' : 'let';
-          let from = at + keyword.length;
+          const length = body.charCodeAt(at) === 99 ? 5 : 3;
+          let from = at + length;
           while (from < i && isSpace(body.charCodeAt(from))) from++;
-          const ds = declarators(body, from, i);
-          decls.push({ statement: starts.length, depth: pending[q + 1]!, keyword, at, declarators: isFor ? ds.slice(0, 1) : ds });
+          const first = xs.count, count = declarators(body, from, i, xs, isFor);
+          const r = decls.add(), d = decls.data;
+          d[r] = starts.length; d[r + 1] = pending[q + 1]!; d[r + 2] = at; d[r + 3] = length; d[r + 4] = first; d[r + 5] = count;
         }
         pending.length = 0;
         starts.push(start);
@@ -243,7 +248,7 @@ function scan(body: string): { starts: number[]; ends: number[]; decls: Declarat
       i = j - 1;
     }
   }
-  return depth === 0 ? { starts, ends, decls, names, nNames } : undefined;
+  return depth === 0 ? { starts, ends, decls, declarators: xs, names, nNames } : undefined;
 }
 
 /** Whether the keyword at `at` starts a declaration: first in its statement, or after `;`, `{`, `}` or a line break (and spaces). */
@@ -256,12 +261,11 @@ function startsDeclaration(body: string, statementStart: number, at: number): bo
   return c === 59 || c === 123 || c === 125;
 }
 
-/** The declarators from `from` to the statement's end `end` (`a = e1, b = e2;`): the commas that separate them are those outside brackets. */
-function declarators(s: string, from: number, end: number): Declarator[] {
-  const out: Declarator[] = [];
-  let i = from;
+/** Appends the declarators from `from` to the statement's end `end` (`a = e1, b = e2;`: the commas that separate them are those outside brackets; only the first for a `for` loop's) as rows of `xs`; returns their count. */
+function declarators(s: string, from: number, end: number, xs: Rows, onlyFirst: boolean): number {
+  let i = from, count = 0;
   for (;;) {
-    if (i >= end || !isIdentStart(s.charCodeAt(i))) return out;
+    if (i >= end || !isIdentStart(s.charCodeAt(i))) return count;
     const start = i;
     while (i < end && isIdentPart(s.charCodeAt(i))) i++;
     const nameEnd = i;
@@ -272,8 +276,10 @@ function declarators(s: string, from: number, end: number): Declarator[] {
       else if (c === 41 || c === 93 || c === 125) depth--;
       else if (depth === 0 && (c === 44 || c === 59)) break;
     }
-    out.push({ from: start, nameEnd, to: i, id: -1 });
-    if (i >= end || s.charCodeAt(i) !== 44) return out;
+    const r = xs.add(), x = xs.data;
+    x[r] = start; x[r + 1] = nameEnd; x[r + 2] = i; x[r + 3] = -1;
+    count++;
+    if (onlyFirst || i >= end || s.charCodeAt(i) !== 44) return count;
     i++;
     while (i < end && s.charCodeAt(i) === 32) i++;
   }
