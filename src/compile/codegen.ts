@@ -300,7 +300,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const back: string[] = [];
   /** Reverse loops that run inside their group's forward loop (see `hoistable`): lines before the loop and the body. */
   const reverseInForward = new Map<number, { pre: string[]; body: string[] }>();
-  const locals: string[] = [];
+  /** Adjoint locals `a{i}_{k}` (k < locals[i]) of unrolled nodes, declared where first used. */
+  const locals = new Int32Array(nodes.length);
   const out0 = program.outputs[0]!;
   if (withGrad && !isConst(out0)) {
     // Adjoint of each node: local variables (unrolled nodes, members in their fused loop) or a
@@ -445,7 +446,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     program.inputs.forEach((n, j) => {
       if (n.index === out0.index) back.push(`${bind(grads[j])}.set(${bufName(n.index)});`);
     });
-    for (const n of nodes) if (unrolled[n.index] && started[n.index]) for (let k = 0; k < n.size; k++) locals.push(`a${n.index}_${k}`);
+    for (const n of nodes) if (unrolled[n.index] && started[n.index]) locals[n.index] = n.size;
   }
 
   writeForward();
@@ -469,7 +470,8 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   }
   const values = `function values(x, out) {\n${copy(bind(flatInput), 'x', flatInput.length)}\nrun(false);\n${outCopies.join('\n')}\n}`;
   const names = env.map((_, i) => `e${i}`);
-  const body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${declareAtFirstUse(back.join('\n'), new Set(locals))}`);
+  const marks = new Marks(nodes.length);   // fwd first: the reverse steps run inside forward loops come first in code order
+  const body = `${marks.resolve(fwd).join('\n')}\nif (!withGrad) return;\n${marks.resolve(declareAtFirstUse(back, locals)).join('\n')}`;
   const split = chunkRun(body);   // a long program as pieces V8 optimizes (chunk.ts)
   const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\n${values}\nreturn { run, valueAndGrad, values };`;
   const made = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad' | 'values'>;
@@ -477,48 +479,118 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), values: made.values, source, env };
 }
 
-/**
- * The reverse pass with each adjoint local of `locals` declared (`let a3_0 = 0;`) just before
- * the top-level statement that first names it, not all at its start: in a long program cut
- * into pieces (chunk.ts) a local used in one piece then stays a local instead of a slot, and
- * no single statement declares thousands of them (one statement cannot be cut, and a piece
- * over V8's size limit is never optimized).
- */
-function declareAtFirstUse(code: string, locals: ReadonlySet<string>): string {
-  if (locals.size === 0) return code;
-  const out: string[] = [], declared = new Set<string>();
-  let statement: string[] = [], depth = 0;
-  for (const line of code.split('\n')) {
-    for (const m of line.matchAll(/(?<![\w$.])a\d+_\d+(?![\w$])/g)) {
-      if (locals.has(m[0]) && !declared.has(m[0])) { declared.add(m[0]); out.push(`let ${m[0]} = 0;`); }
-    }
-    statement.push(line);
-    for (let k = 0; k < line.length; k++) {
-      const c = line.charCodeAt(k);
-      if (c === 123) depth++;
-      else if (c === 125) depth--;
-    }
-    if (depth === 0) { out.push(...statement); statement = []; }
+/** Whether c is an identifier character (`[\w$]`). */
+const isIdentPart = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+
+/** The digits of a canonical non-negative integer (no leading zero) from `from`: its value and end, or undefined. */
+function digitsAt(s: string, from: number): { value: number; end: number } | undefined {
+  let p = from, value = 0;
+  for (; p < s.length; p++) {
+    const d = s.charCodeAt(p) - 48;
+    if (d < 0 || d > 9) break;
+    value = value * 10 + d;
   }
-  return [...out, ...statement].join('\n');
+  return p === from || (s.charCodeAt(from) === 48 && p > from + 1) ? undefined : { value, end: p };
 }
 
 /**
- * Replaces each mark by `=` for the first write to its adjoint (element) in code order and `+=`
- * after; a mark ending in `!` records a write made otherwise (a buffer that became the adjoint)
- * and leaves nothing. `B{i}:*:{n}` covers every element of node i's n-element buffer, `B{i}:{k}:{n}` one.
+ * The reverse pass's lines with each adjoint local `a{i}_{k}` (k < locals[i]) declared
+ * (`let a3_0 = 0;`) just before the top-level statement that first names it, not all at its
+ * start: in a long program cut into pieces (chunk.ts) a local used in one piece then stays a
+ * local instead of a slot, and no single statement declares thousands of them (one statement
+ * cannot be cut, and a piece over V8's size limit is never optimized). Names are found by
+ * position (an `a` not after `[\w$.]`, digits, `_`, digits, then no `[\w$]`), not by regular
+ * expression: a 50,000-operation program has ~100,000 lines.
  */
-function resolveMarks(code: string): string {
-  const written = new Map<string, Set<string>>();
-  return code.replace(/\u0001([^\u0001]*)\u0001/g, (_, m: string) => {
-    const note = m.endsWith('!');
-    const [store, el = '*', n = '1'] = (note ? m.slice(0, -1) : m).split(':') as [string, string?, string?];
-    let done = written.get(store);
-    if (done === undefined) written.set(store, done = new Set());
-    const all = note || done.has('*') || done.size === Number(n);
-    if (el === '*' && !all && done.size > 0) throw new Error(`generate: internal error: adjoint ${store} written in part before a full write`);
-    const first = !all && !done.has(el);
-    done.add(note ? '*' : el);
+function declareAtFirstUse(code: readonly string[], locals: Int32Array): string[] {
+  if (!locals.some((n) => n > 0)) return code.slice();
+  const out: string[] = [], statement: string[] = [];
+  const declared = new Uint8Array(locals.length), declaredK = new Set<string>();   // a{i}_0 by i; others by name
+  let depth = 0;
+  const line = (s: string) => {
+    for (let p = s.indexOf('a'); p >= 0; p = s.indexOf('a', p + 1)) {
+      if (p > 0 && (isIdentPart(s.charCodeAt(p - 1)) || s.charCodeAt(p - 1) === 46)) continue;
+      const i = digitsAt(s, p + 1);
+      if (i === undefined || s.charCodeAt(i.end) !== 95) continue;
+      const k = digitsAt(s, i.end + 1);
+      if (k === undefined || isIdentPart(s.charCodeAt(k.end)) || i.value >= locals.length || k.value >= locals[i.value]!) continue;
+      if (k.value === 0) {
+        if (declared[i.value] === 1) continue;
+        declared[i.value] = 1;
+      } else {
+        if (declaredK.has(s.slice(p, k.end))) continue;
+        declaredK.add(s.slice(p, k.end));
+      }
+      out.push(`let ${s.slice(p, k.end)} = 0;`);
+    }
+    statement.push(s);
+    for (let k = 0; k < s.length; k++) {
+      const c = s.charCodeAt(k);
+      if (c === 123) depth++;
+      else if (c === 125) depth--;
+    }
+    if (depth === 0) { for (const t of statement) out.push(t); statement.length = 0; }
+  };
+  for (const entry of code) {
+    if (entry.includes('\n')) for (const s of entry.split('\n')) line(s);
+    else line(entry);
+  }
+  if (code.length === 0) line('');   // as one empty line, so the body keeps its shape
+  for (const t of statement) out.push(t);
+  return out;
+}
+
+/**
+ * Resolves the marks of reverse-pass writes, line by line in code order: each becomes `=` for
+ * the first write to its adjoint (element) and `+=` after; a mark ending in `!` records a write
+ * made otherwise (a buffer that became the adjoint) and leaves nothing. Marks name a local
+ * (`a{i}_{k}`, `m{i}`: one value) or `B{i}:{el}:{n}`, element el (`*`: all) of node i's n-element
+ * buffer. State by node index, not by name: a long program has ~100,000 marks.
+ */
+class Marks {
+  /** Per node index: all of a store written (bit 1: `m{i}`, 2: `B{i}`, 4: `a{i}_0`). */
+  private readonly all: Uint8Array;
+  /** Elements written so far of a buffer or local not yet all written, by store name. */
+  private readonly some = new Map<string, Set<string>>();
+  constructor(nodes: number) { this.all = new Uint8Array(nodes); }
+
+  resolve(lines: readonly string[]): string[] {
+    return lines.map((s) => {
+      if (!s.includes(MARK)) return s;
+      let out = '', at = 0;
+      for (let p = s.indexOf(MARK); p >= 0; p = s.indexOf(MARK, at)) {
+        const q = s.indexOf(MARK, p + 1);
+        out += s.slice(at, p) + this.mark(s.slice(p + 1, q));
+        at = q + 1;
+      }
+      return out + s.slice(at);
+    });
+  }
+
+  private mark(m: string): string {
+    const note = m.charCodeAt(m.length - 1) === 33;      // `!`
+    const text = note ? m.slice(0, -1) : m;
+    const c1 = text.indexOf(':'), c2 = c1 < 0 ? -1 : text.indexOf(':', c1 + 1);
+    const store = c1 < 0 ? text : text.slice(0, c1);
+    const el = c1 < 0 ? '*' : text.slice(c1 + 1, c2 < 0 ? undefined : c2), n = c2 < 0 ? 1 : Number(text.slice(c2 + 1));
+    // The store's bit when it is one the node-indexed flags cover (a canonical index: no leading zero).
+    const c = store.charCodeAt(0);
+    let i = 0, p = 1;
+    for (; p < store.length; p++) { const d = store.charCodeAt(p) - 48; if (d < 0 || d > 9) break; i = i * 10 + d; }
+    const canonical = p > 1 && (store.charCodeAt(1) !== 48 || p === 2) && i < this.all.length;
+    const bit = !canonical ? 0 : c === 109 && p === store.length ? 1 : c === 66 && p === store.length ? 2
+      : c === 97 && p + 2 === store.length && store.charCodeAt(p) === 95 && store.charCodeAt(p + 1) === 48 ? 4 : 0;
+    if (bit > 0 && (this.all[i]! & bit) !== 0) return note ? '' : '+=';
+    let done = this.some.get(store);
+    const all = note || (bit === 0 && done?.has('*') === true) || (done !== undefined && done.size === n);
+    if (el === '*' && !all && done !== undefined && done.size > 0) throw new Error(`generate: internal error: adjoint ${store} written in part before a full write`);
+    const first = !all && (done === undefined || !done.has(el));
+    if (note || el === '*' || all) {
+      if (bit > 0) { this.all[i]! |= bit; if (done !== undefined) this.some.delete(store); } else this.some.set(store, new Set(['*']));
+    } else {
+      if (done === undefined) this.some.set(store, done = new Set());
+      done.add(el);
+    }
     return note ? '' : first ? '=' : '+=';
-  });
+  }
 }
