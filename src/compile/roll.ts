@@ -423,7 +423,9 @@ export function rolledBackward(nodes: readonly TraceNode[], run: Run, ctx: RollB
     loops.push(`for (let t = ${hi}; t >= ${lo}; t--) { ${parts.join(' ')} }`);
     hi = lo - 1;
   }
-  for (const o of outsideWritten.keys()) { loops.push(ctx.adjointOf(o).note); ctx.markStarted(o.index); }
+  let notes = '';
+  for (const o of outsideWritten.keys()) { notes += ctx.adjointOf(o).note; ctx.markStarted(o.index); }
+  loops[loops.length - 1] += notes;
   for (const i of run.nodes) ctx.markStarted(i);
   return loops.join('\n');
 }
@@ -490,8 +492,10 @@ export function concatBackward(pieces: readonly Piece[], g: string, ctx: Pick<Ro
       const first = !ctx.started(node(lo));
       let hi = lo;
       while (hi < c.to && !ctx.started(node(hi + 1)) === first) hi++;
-      lines.push(`for (let t = ${lo}; t <= ${hi}; t++) ${A}[t] ${first ? '=' : '+='} ${g}[${index(c.start - c.from)}];`);
-      for (let t = lo; t <= hi; t++) { ctx.markStarted(node(t)); lines.push(note(node(t))); }
+      // The notes (one per node written) leave nothing in the code: they go on the loop's line.
+      let notes = '';
+      for (let t = lo; t <= hi; t++) { ctx.markStarted(node(t)); notes += note(node(t)); }
+      lines.push(`for (let t = ${lo}; t <= ${hi}; t++) ${A}[t] ${first ? '=' : '+='} ${g}[${index(c.start - c.from)}];${notes}`);
       lo = hi + 1;
     }
   }
