@@ -99,6 +99,7 @@ const PH = '\u0002';
  */
 export function planRolls(nodes: readonly TraceNode[], live: Uint8Array, eligible: (n: TraceNode) => boolean, lit: (x: number) => string): RollPlan | undefined {
   if (!enabled) return undefined;
+  signatures.clear();
   const list: number[] = [];
   for (const n of nodes) if (n.op !== null && live[n.index]) list.push(n.index);
   const L = list.length;
@@ -219,19 +220,33 @@ function makeRun(node: (t: number, p: number) => TraceNode, raws: readonly (read
  * (values by identity; zeroed scratch arrays by length): equal texts mean the same code.
  */
 function signature(n: TraceNode, lit: (x: number) => string): string {
+  // Nodes made by the same lowering with operands alike have the same text: computed once.
+  const shape = n.operands.map((o, q) => (isConst(o) ? `c${o.data.length}` : n.operands.indexOf(o) < q ? `d${n.operands.indexOf(o)}` : `n${o.size}`)).join(',');
+  // A hoisted fused op writes its constant parameters' h as a literal: their values are part of the text.
+  const ew = n.op!.elementwise!;
+  const hoisted = ew.kind === 'fused' && ew.hoisted !== null ? ew.hoisted.of.map((q) => { const o = n.operands[q]!; return isConst(o) ? Array.from(o.data, Number).join(';') : ''; }).join('/') : '';
+  const key = `${bindId(n.op)}|${n.size}|${n.data.constructor.name}|${shape}|${hoisted}`;
+  let text = signatures.get(key);
+  if (text !== undefined) return text;
   const out: string[] = [];
-  const ref = (o: Operand) => { if (o === n) return 'Y'; const q = n.operands.indexOf(o); return q < 0 ? '?' : String(q); };
+  // A stand-in with a fixed index, so the locals the emitters name after the node do not differ.
+  const m: TraceNode = { ...n, index: -1 };
+  const ref = (o: Operand) => { if (o === m) return 'Y'; const q = n.operands.indexOf(o); return q < 0 ? '?' : String(q); };
   const e: Emit = {
     bind: (v) => `${PH}B${bindId(v)}${PH}`, lit, val: (o) => `${PH}${ref(o)}${PH}`,
     operandData: (o) => (isConst(o) ? o.data : o.data), arrayName: (o) => `${PH}A${ref(o)}${PH}`,
     unrolled: () => false, valueName: () => `${PH}V${PH}`, line: (s) => out.push(s), declare: (s) => out.push(s),
     loop: (_n, _u, body) => out.push(`{${body('k')}}`), scalarAdjoint: () => false, aliasAdjoint: () => false,
   };
-  emitForward(e, n, 'fused', true);
+  emitForward(e, m, 'fused', true);
   out.push('|');
-  emitBackward(e, n, false, () => `${PH}G${PH}`, (o, _k, expr) => `${PH}C${ref(o)}${PH}${expr};`);
-  return out.join(' ').replace(new RegExp(`[sthr]${n.index}(?![\\d])`, 'g'), (m) => `${m[0]}#`).replace(/\b([vm])\d+\b/g, '$1#');
+  emitBackward(e, m, false, () => `${PH}G${PH}`, (o, _k, expr) => `${PH}C${ref(o)}${PH}${expr};`);
+  text = out.join(' ');
+  signatures.set(key, text);
+  return text;
 }
+/** Signatures by lowering and operand shape (the lowerings live as long as their programs; cleared per plan). */
+const signatures = new Map<string, string>();
 
 const ids = new WeakMap<object, number>();
 const scratch = new Map<string, number>();

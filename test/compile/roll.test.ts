@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { armaData, armaModel, garchData, garchModel } from '../../bench/models/time-series.js';
 import { compileTarget } from '../../distributions/compile-log-density.js';
+import { Normal } from '../../distributions/index.js';
 import { flatModel } from '../../distributions/joint/flat-model.js';
 import { compileGradient, type Compiled } from '../../src/compile/index.js';
 import { MIN_ITERATIONS, setRolling } from '../../src/compile/roll.js';
@@ -108,6 +109,22 @@ describe('loop rolling', () => {
     };
     const { rolled } = sameBits(f, points);
     expect(rolledLoops(rolled)).toBeGreaterThan(0);
+  });
+
+  it('rolls per-step densities whose constant parameters differ per step (hoisted literals) and where they are shared', () => {
+    const y = data(40), scales = y.map((v) => 0.5 + Math.abs(v));
+    for (const perStep of [true, false]) {
+      const f = (a: Tensor, b: Tensor, w: Tensor) => {
+        let s = w, lp: Tensor = tensor(0);
+        for (let t = 0; t < y.length; t++) {
+          s = add(mul(a, s), b);
+          lp = add(lp, new Normal({ loc: s, scale: perStep ? scales[t]! : 0.7 }).logProb(y[t]!));
+        }
+        return lp;
+      };
+      // Per-step scales make per-step literals (different code): straight-line; shared ones roll.
+      expect(rolledLoops(sameBits(f, points).rolled) > 0, `per step: ${perStep}`).toBe(!perStep);
+    }
   });
 
   it('keeps a step-by-step reduction whose operands are not a recursion straight-line', () => {
