@@ -18,8 +18,8 @@
 import type { Constant, Flat, TraceNode } from '../tensor/lowering.js';
 import { chunkRun } from './chunk.js';
 import { eachElement, emitBackward, emitForward, type Emit } from './elementwise.js';
-import { KernelHelpers } from './inline-kernels.js';
-import { concatBackward, concatForward, concatPieces, planRolls, RollFallback, rolledBackward, rolledForward, rollingEnabled, runArrays, type RollPlan } from './roll.js';
+import { KernelHelpers, smallKernel } from './inline-kernels.js';
+import { attachNodes, concatBackward, concatForward, concatPieces, planRolls, RollFallback, rolledBackward, rolledForward, rollingEnabled, runArrays, runPrelude, type RollPlan } from './roll.js';
 import type { Program } from './trace.js';
 
 /** What a compiled program exposes: write `inputs`, call `run`, read `outputs` and `grads`. */
@@ -227,7 +227,11 @@ function generateWith(program: Program, withGrad: boolean, roll: boolean): Compi
   for (const n of nodes) {
     if (!live[n.index] || n.op === null || !needsBuffer[n.index]) continue;
     // A rolled node's value is its step's element of its position's array: a token replaced at the end.
-    if (rolled(n.index)) { valueName[n.index] = `${TOKEN}v${n.index}${TOKEN}`; continue; }
+    if (rolled(n.index)) {
+      const run = plan!.runs[plan!.runOf[n.index]!]!;
+      valueName[n.index] = run.views ? `${runArrays(run, bind).V[plan!.positionOf[n.index]!]}[${plan!.stepOf[n.index]! + run.offset}]` : `${TOKEN}v${n.index}${TOKEN}`;
+      continue;
+    }
     value[n.index] = like(n.data, n.size);
     valueName[n.index] = bind(value[n.index]);
   }
@@ -289,7 +293,7 @@ function generateWith(program: Program, withGrad: boolean, roll: boolean): Compi
       if (n.op === null || !live[n.index]) continue;
       if (rolled(n.index)) {
         const run = plan!.runs[plan!.runOf[n.index]!]!;
-        if (run.nodes[0] === n.index) fwd.push(rolledForward(nodes, run, { bind, lit, outside: (o) => val(o, 0) }));
+        if (run.nodes[0] === n.index) fwd.push(rolledForward(run, rollContext));
         continue;
       }
       const pieces = plan === undefined ? undefined : concatPieces(plan, n);
@@ -319,6 +323,11 @@ function generateWith(program: Program, withGrad: boolean, roll: boolean): Compi
     }
   };
   const outputs = program.outputs.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
+  const rollContext = {
+    bind, lit, outside: (o: TraceNode, k: number | string) => val(o, k), arrayOf: (o: TraceNode) => arrayName(o),
+    kernelForward: (n: TraceNode, x: string, out: string) => helpers.forward(n.op!, x, out)!,
+    kernelBackward: (n: TraceNode, x: string, out: string, g: string, part: string, size: number) => helpers.backward(n.op!, x, out, g, part, size)!,
+  };
 
   const grads = views(flatGrad);
   const back: string[] = [];
@@ -346,7 +355,11 @@ function generateWith(program: Program, withGrad: boolean, roll: boolean): Compi
     for (const o of program.outputs) if (!isConst(o)) outputReads[o.index]++;
     const fixed = fixedAdjoints(nodes, live, readers, outputReads, out0, (n) => inline(n) && !rolled(n.index));
     // A rolled node's adjoint is its step's element of its position's adjoint array: a token replaced at the end.
-    for (let i = 0; i < nodes.length; i++) if (rolled(i)) adjNames.set(i, `${TOKEN}a${i}${TOKEN}`);
+    for (let i = 0; i < nodes.length; i++) {
+      if (!rolled(i)) continue;
+      const run = plan!.runs[plan!.runOf[i]!]!;
+      adjNames.set(i, run.views ? `${runArrays(run, bind).AV[plan!.positionOf[i]!]}[${plan!.stepOf[i]}]` : `${TOKEN}a${i}${TOKEN}`);
+    }
     const scalarAdjoint = (o: TraceNode, name: string): boolean => {
       if (started[o.index] || rolled(o.index) || o.op === null || readers[o.index]!.length + outputReads[o.index]! !== 1 || unrolled[o.index] || !inline(o)) return false;
       scalarAdj.set(o.index, name);
@@ -421,9 +434,9 @@ function generateWith(program: Program, withGrad: boolean, roll: boolean): Compi
       if (rolled(i)) {
         const run = plan!.runs[plan!.runOf[i]!]!;
         if (run.nodes[run.nodes.length - 1] === i) {
-          back.push(rolledBackward(nodes, run, {
-            bind, lit, outside: (o) => val(o, 0), started: (j) => started[j] === 1, markStarted: (j) => { started[j] = 1; },
-            adjointOf: (o) => ({ expr: adj(o.index, 0), note: `${MARK}${unrolled[o.index] ? `a${o.index}_0` : `B${o.index}`}!${MARK}` }),
+          back.push(rolledBackward(run, {
+            ...rollContext, started: (j) => started[j] === 1, markStarted: (j) => { started[j] = 1; },
+            adjointOf: (o, k) => ({ expr: adj(o.index, k), note: `${MARK}${unrolled[o.index] ? `a${o.index}_0` : `B${o.index}`}!${MARK}` }),
           }));
         }
         continue;
@@ -478,7 +491,7 @@ function generateWith(program: Program, withGrad: boolean, roll: boolean): Compi
       n.operands.forEach((o, j) => {
         const part = parts[j];
         if (part === null || part === undefined || isConst(o)) return;
-        if (!unrolled[o.index] && !started[o.index] && adjoint[o.index] === undefined) {   // the part becomes the adjoint
+        if (!unrolled[o.index] && !started[o.index] && adjoint[o.index] === undefined && !rolled(o.index)) {   // the part becomes the adjoint
           adjoint[o.index] = part;
           started[o.index] = 1;
           back.push(`${MARK}B${o.index}!${MARK}`);
@@ -515,11 +528,12 @@ function generateWith(program: Program, withGrad: boolean, roll: boolean): Compi
     outAt += n;
   }
   const values = `function values(x, out) {\n${copy(bind(flatInput), 'x', flatInput.length)}\nrun(false);\n${outCopies.join('\n')}\n}`;
+  const prelude = plan === undefined ? '' : plan.runs.map((r) => runPrelude(r, bind)).filter((x) => x !== '').join('\n');
   const names = env.map((_, i) => `e${i}`);
   let body = resolveMarks(`${fwd.join('\n')}\nif (!withGrad) return;\n${declareAtFirstUse(back.join('\n'), new Set(locals))}`);
   if (plan !== undefined) body = rolledNames(body, plan, bind);
   const split = chunkRun(body);   // a long program as pieces V8 optimizes (chunk.ts)
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\n${values}\nreturn { run, valueAndGrad, values };`;
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${prelude}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\n${values}\nreturn { run, valueAndGrad, values };`;
   const made = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad' | 'values'>;
   const { run, valueAndGrad } = made;
   return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), values: made.values, source, env };
@@ -538,17 +552,21 @@ function rollPlan(program: Program, live: Uint8Array, inline: (n: TraceNode) => 
   const outputs = new Set(program.outputs.filter((o): o is TraceNode => !isConst(o)).map((o) => o.index));
   const plan = planRolls(nodes, live, (n) => {
     const ew = n.op?.elementwise;
-    return n.size === 1 && inline(n) && !outputs.has(n.index) && ew !== undefined && ew.kind !== 'segmentSum' && ew.kind !== 'matvec'
-      && !((ew.kind === 'binary' || ew.kind === 'fused') && ew.maps?.some((m) => m)) && n.operands.every((o) => (isConst(o) ? o.data.length : o.size) === 1);
+    if (n.op !== null && ew === undefined) return smallKernel(n.op) && n.operands.length === 1 && n.data instanceof Float64Array && !outputs.has(n.index);
+    // Scalars, and vectors (read through per-step views: maps, kernel calls) up to a small size.
+    return inline(n) && n.size <= 64 && !outputs.has(n.index) && ew !== undefined && ew.kind !== 'segmentSum' && ew.kind !== 'matvec';
   }, lit);
   if (plan === undefined) return undefined;
+  for (const r of plan.runs) attachNodes(r, nodes);
   for (const n of nodes) {
     if (!live[n.index] || n.op === null || plan.runOf[n.index]! >= 0) continue;
     const reads = n.operands.map((o, j) => (!isConst(o) && plan.runOf[o.index]! >= 0 ? j : -1)).filter((j) => j >= 0);
     if (reads.length === 0) continue;
     const ew = n.op.elementwise;
-    if (inline(n) && ew !== undefined && ew.kind !== 'matvec' && ew.kind !== 'segmentSum' && !reads.some((j) => (ew.kind === 'binary' || ew.kind === 'fused') && ew.maps?.[j])) continue;
-    if (concatPieces(plan, n) !== undefined) continue;
+    // A scalar run's node is read by index (an expression per element); a run of views' also as an array.
+    const viewed = (j: number) => plan.runs[plan.runOf[(n.operands[j] as TraceNode).index]!]!.views;
+    if (inline(n) && ew !== undefined && ew.kind !== 'matvec' && ew.kind !== 'segmentSum' && !reads.some((j) => (ew.kind === 'binary' || ew.kind === 'fused') && ew.maps?.[j] && !viewed(j))) continue;
+    if (concatPieces(plan, n) !== undefined || smallKernel(n.op)) continue;
     return undefined;
   }
   return plan;

@@ -53,7 +53,10 @@ export function rollingEnabled(): boolean {
 /** How a position reads one operand, the same in every step. */
 export type Role =
   | { readonly kind: 'literal'; readonly value: number }
-  | { readonly kind: 'data'; readonly values: Float64Array }
+  /** A constant per step: element k of step t at `values[t * size + k]`. */
+  | { readonly kind: 'data'; readonly values: Float64Array; readonly size: number }
+  /** A constant of more than one value, the same in every step. */
+  | { readonly kind: 'array'; readonly values: Float64Array }
   | { readonly kind: 'invariant'; readonly node: TraceNode }
   /** The node at `position`, `back` steps earlier (0: this step, an earlier position). */
   | { readonly kind: 'rolled'; readonly position: number; readonly back: number };
@@ -76,6 +79,10 @@ export interface Run {
   readonly offset: number;
   /** The node before the run at position p, step t < 0 (key `p:t`), for the recursion reads of the first steps. */
   readonly pre: ReadonlyMap<string, TraceNode>;
+  /** Scalar runs index each position's array by the step; others (vectors, kernel calls) read per-step views of it. */
+  readonly views: boolean;
+  /** The run's number in its plan (names its views). */
+  readonly id: number;
 }
 
 /** The runs of a program and where each rolled node sits. */
@@ -86,6 +93,8 @@ export interface RollPlan {
   readonly positionOf: Int32Array;
   readonly stepOf: Int32Array;
 }
+
+let runId = 0;
 
 /** Placeholders of the signature text (never in generated code). */
 const PH = '\u0002';
@@ -113,7 +122,7 @@ export function planRolls(nodes: readonly TraceNode[], live: Uint8Array, eligibl
   for (let j = 0; j < L; j++) {
     const n = nodes[list[j]!]!;
     if (!eligible(n)) { key[j] = fresh--; continue; }
-    const k = `${n.op!.name}|${n.op!.elementwise!.kind}|${n.data.constructor.name}|${n.operands.map((o) => (isConst(o) ? 'c' : 'n')).join('')}`;
+    const k = `${n.op!.name}|${n.op!.elementwise?.kind}|${n.data.constructor.name}|${n.shape.join('x')}|${n.operands.map((o) => (isConst(o) ? `c${o.shape.join('x')}` : `n${o.shape.join('x')}`)).join('')}`;
     let id = ids.get(k);
     if (id === undefined) ids.set(k, id = ids.size);
     key[j] = id;
@@ -138,6 +147,7 @@ export function planRolls(nodes: readonly TraceNode[], live: Uint8Array, eligibl
     }
   }
   const runs: Run[] = [];
+  runId = 0;
   const runOf = new Int32Array(nodes.length).fill(-1), positionOf = new Int32Array(nodes.length), stepOf = new Int32Array(nodes.length);
   for (let j = 0; j < L;) {
     const P = period[j]!;
@@ -175,7 +185,7 @@ function verify(nodes: readonly TraceNode[], list: readonly number[], at: Int32A
     texts.push(text);
     raws.push(rs);
   }
-  const same = (a: Raw, b: Raw) => (a.kind === 'const' && b.kind === 'const' ? a.c.data.length === 1 && b.c.data.length === 1
+  const same = (a: Raw, b: Raw) => (a.kind === 'const' && b.kind === 'const' ? a.c.data.length === b.c.data.length
     : a.kind === 'node' && b.kind === 'node' ? a.n === b.n
       : a.kind === 'rolled' && b.kind === 'rolled' ? a.position === b.position && a.back === b.back : false);
   const fits = (t: number) => texts[t] === texts[t - 1] && raws[t]!.every((ops, p) => ops.every((r, q) => same(r, raws[t - 1]![p]![q]!)));
@@ -183,22 +193,26 @@ function verify(nodes: readonly TraceNode[], list: readonly number[], at: Int32A
   for (let a = 0; a < K;) {
     let b = a + 1;
     while (b < K && fits(b)) b++;
-    if (b - a >= MIN_ITERATIONS) runs.push(makeRun(node, raws, a, b, P));
+    if (b - a >= MIN_ITERATIONS) runs.push(makeRun(node, raws, a, b, P, runId++));
     a = b;
   }
   return runs;
 }
 
 /** The run of steps [from, to). */
-function makeRun(node: (t: number, p: number) => TraceNode, raws: readonly (readonly (readonly ({ kind: string } & Record<string, unknown>)[])[])[], from: number, to: number, P: number): Run {
+function makeRun(node: (t: number, p: number) => TraceNode, raws: readonly (readonly (readonly ({ kind: string } & Record<string, unknown>)[])[])[], from: number, to: number, P: number, id: number): Run {
   const K = to - from;
   const nodes = new Int32Array(K * P);
   for (let t = 0; t < K; t++) for (let p = 0; p < P; p++) nodes[t * P + p] = node(from + t, p).index;
   const roles = raws[from]!.map((ops, p) => ops.map((r, q): Role => {
     if (r.kind === 'rolled') return { kind: 'rolled', position: r.position as number, back: r.back as number };
     if (r.kind === 'node') return { kind: 'invariant', node: r.n as TraceNode };
-    const values = Float64Array.from({ length: K }, (_, t) => Number((node(from + t, p).operands[q] as Constant).data[0]));
-    return values.every((v) => Object.is(v, values[0])) ? { kind: 'literal', value: values[0]! } : { kind: 'data', values };
+    const size = (node(from, p).operands[q] as Constant).data.length;
+    const values = new Float64Array(K * size);
+    for (let t = 0; t < K; t++) { const d = (node(from + t, p).operands[q] as Constant).data; for (let k = 0; k < size; k++) values[t * size + k] = Number(d[k]); }
+    const shared = values.every((v, i) => Object.is(v, values[i % size]));
+    if (size === 1) return shared ? { kind: 'literal', value: values[0]! } : { kind: 'data', values, size };
+    return shared ? { kind: 'array', values: values.slice(0, size) } : { kind: 'data', values, size };
   }));
   // The first steps' recursion reads nodes before the run (in the candidate: steps from − back ≥ 0).
   let offset = 0;
@@ -210,9 +224,11 @@ function makeRun(node: (t: number, p: number) => TraceNode, raws: readonly (read
       for (let t = -r.back; t < 0; t++) pre.set(`${r.position}:${t}`, node(from + t, r.position));
     }
   }
-  const values = Array.from({ length: P }, (_, p) => new (node(from, p).data.constructor as new (n: number) => Flat)(K + offset));
-  const adjoints = Array.from({ length: P }, () => new Float64Array(K));
-  return { period: P, count: K, nodes, roles, values, adjoints, offset, pre };
+  const sizes = Array.from({ length: P }, (_, p) => node(from, p).size);
+  const views = sizes.some((n) => n !== 1) || Array.from({ length: P }, (_, p) => node(from, p).op!.elementwise === undefined).some(Boolean);
+  const values = Array.from({ length: P }, (_, p) => new (node(from, p).data.constructor as new (n: number) => Flat)((K + offset) * sizes[p]!));
+  const adjoints = Array.from({ length: P }, (_, p) => new Float64Array(K * sizes[p]!));
+  return { period: P, count: K, nodes, roles, values, adjoints, offset, pre, views, id };
 }
 
 /**
@@ -223,9 +239,14 @@ function signature(n: TraceNode, lit: (x: number) => string): string {
   // Nodes made by the same lowering with operands alike have the same text: computed once.
   const shape = n.operands.map((o, q) => (isConst(o) ? `c${o.data.length}` : n.operands.indexOf(o) < q ? `d${n.operands.indexOf(o)}` : `n${o.size}`)).join(',');
   // A hoisted fused op writes its constant parameters' h as a literal: their values are part of the text.
-  const ew = n.op!.elementwise!;
-  const hoisted = ew.kind === 'fused' && ew.hoisted !== null ? ew.hoisted.of.map((q) => { const o = n.operands[q]!; return isConst(o) ? Array.from(o.data, Number).join(';') : ''; }).join('/') : '';
+  const ew = n.op!.elementwise;
+  const hoisted = ew !== undefined && ew.kind === 'fused' && ew.hoisted !== null ? ew.hoisted.of.map((q) => { const o = n.operands[q]!; return isConst(o) ? Array.from(o.data, Number).join(';') : ''; }).join('/') : '';
   const key = `${bindId(n.op)}|${n.size}|${n.data.constructor.name}|${shape}|${hoisted}`;
+  if (ew === undefined) {
+    // A kernel call (take, logsumexp): the same factory and arguments make the same kernel.
+    const src = kernelSource(n.op!);
+    return src === undefined ? `?${key}` : `K|${src.factory}|${plain(src.args)}|${n.size}|${shape}`;
+  }
   let text = signatures.get(key);
   if (text !== undefined) return text;
   const out: string[] = [];
@@ -248,6 +269,14 @@ function signature(n: TraceNode, lit: (x: number) => string): string {
 /** Signatures by lowering and operand shape (the lowerings live as long as their programs; cleared per plan). */
 const signatures = new Map<string, string>();
 
+/** A kernel factory's arguments as text (typed arrays and records by content). */
+function plain(v: unknown): string {
+  if (ArrayBuffer.isView(v)) return `[${Array.from(v as unknown as ArrayLike<number>).join(',')}]`;
+  if (Array.isArray(v)) return `[${v.map(plain).join(',')}]`;
+  if (typeof v === 'object' && v !== null) return `{${Object.keys(v).sort().map((k) => `${k}:${plain((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  return typeof v === 'function' ? `f${bindId(v)}` : String(v);
+}
+
 const ids = new WeakMap<object, number>();
 const scratch = new Map<string, number>();
 let nextId = 0;
@@ -267,52 +296,99 @@ function bindId(v: unknown): string {
 export interface RollContext {
   bind(v: unknown): string;
   lit(x: number): string;
-  /** The expression for a node outside the run (one element). */
-  outside(o: TraceNode): string;
+  /** The expression for element k of a node outside the run. */
+  outside(o: TraceNode, k: number | string): string;
+  /** The buffer name of a node outside the run. */
+  arrayOf(o: TraceNode): string;
+  /** A small take/logsumexp kernel's forward call (inline-kernels.ts) from buffer x into out, and its reverse call writing the part. */
+  kernelForward(n: TraceNode, x: string, out: string): string;
+  kernelBackward(n: TraceNode, x: string, out: string, g: string, part: string, partSize: number): string;
 }
 
-/** Names of a run's arrays, bound once. */
-function names(run: Run, ctx: Pick<RollContext, 'bind'>, cache: WeakMap<Run, { P: string[]; A: string[]; D: Map<Float64Array, string> }>) {
-  let c = cache.get(run);
-  if (c === undefined) cache.set(run, c = { P: run.values.map((v) => ctx.bind(v)), A: run.adjoints.map((v) => ctx.bind(v)), D: new Map() });
+interface Names { P: string[]; A: string[]; D: Map<unknown, string>; V: string[]; AV: string[] }
+const bound = new WeakMap<Run, Names>();
+/** Names of a run's arrays (bound once) and, for a run of views, of its per-step views (declared by `runPrelude`). */
+function names(run: Run, ctx: Pick<RollContext, 'bind'>): Names {
+  let c = bound.get(run);
+  if (c === undefined) {
+    bound.set(run, c = {
+      P: run.values.map((v) => ctx.bind(v)), A: run.adjoints.map((v) => ctx.bind(v)), D: new Map(),
+      V: run.values.map((_, p) => `rv${run.id}_${p}`), AV: run.values.map((_, p) => `ra${run.id}_${p}`),
+    });
+  }
   return c;
 }
 
 /**
- * The bound names of a run's value and adjoint arrays, per position (bound on first use).
+ * The bound names of a run's value and adjoint arrays, per position (bound on first use), and of
+ * its per-step views (V[p][t] is position p's value at step t − offset; AV[p][t] its adjoint).
  *
  * @example
- * const { P, A } = runArrays(run, bind);   // P[p][t]: position p's value at step t
+ * const { P, A } = runArrays(run, bind);   // P[p][t]: position p's value at step t (scalar runs)
  */
-export function runArrays(run: Run, bind: (v: unknown) => string): { readonly P: readonly string[]; readonly A: readonly string[] } {
-  return names(run, { bind }, bound);
+export function runArrays(run: Run, bind: (v: unknown) => string): { readonly P: readonly string[]; readonly A: readonly string[]; readonly V: readonly string[]; readonly AV: readonly string[] } {
+  return names(run, { bind });
 }
-const bound = new WeakMap<Run, { P: string[]; A: string[]; D: Map<Float64Array, string> }>();
+
+/**
+ * The declarations of a run of views' per-step views (before `run`: made in the generated code,
+ * so a program rebuilt in another thread has views of its own arrays).
+ *
+ * @example
+ * source += runPrelude(run, bind);
+ */
+export function runPrelude(run: Run, bind: (v: unknown) => string): string {
+  if (!run.views) return '';
+  const nm = names(run, { bind });
+  return run.values.map((_, p) => {
+    const s = nodesOf.get(run)![run.nodes[p]!]!.size;
+    const view = (arr: string, n: number) => `Array.from({ length: ${n} }, (_, t) => ${arr}.subarray(t * ${s}, t * ${s} + ${s}))`;
+    return `const ${nm.V[p]} = ${view(nm.P[p]!, run.count + run.offset)};\nconst ${nm.AV[p]} = ${view(nm.A[p]!, run.count)};`;
+  }).join('\n');
+}
+
+/** Registers the nodes a run's indices refer to (before any emission). */
+export function attachNodes(run: Run, nodes: readonly TraceNode[]): void {
+  nodesOf.set(run, nodes);
+}
 
 /** An Emit writing position p's code inside the loop over t. */
 function loopEmit(run: Run, p: number, ctx: RollContext, out: string[], forward: boolean): Emit {
-  const nm = names(run, ctx, bound);
+  const nm = names(run, ctx);
   const n0 = run.nodes[p]!;
-  const val = (o: Operand): string => {
-    if (!isConst(o) && o.index === n0) return forward ? `v${n0}` : `${nm.P[p]}[${index(run.offset)}]`;
-    // Operand roles by the first step's node (its operands are the representatives).
-    const rep = runNode(run, 0, p);
-    const q = rep.operands.indexOf(o);
-    const r = run.roles[p]![q]!;
-    if (r.kind === 'literal') return ctx.lit(r.value);
-    if (r.kind === 'data') {
-      let d = nm.D.get(r.values);
-      if (d === undefined) nm.D.set(r.values, d = ctx.bind(r.values));
-      return `${d}[t]`;
+  const rep = runNode(run, 0, p);
+  const sizeOf = (o: Operand) => (isConst(o) ? o.data.length : o.size);
+  const role = (o: Operand): Role => run.roles[p]![rep.operands.indexOf(o)]!;
+  const data = (v: Float64Array) => { let d = nm.D.get(v); if (d === undefined) nm.D.set(v, d = ctx.bind(v)); return d; };
+  const val = (o: Operand, k: number | string): string => {
+    const kk = sizeOf(o) === 1 ? 0 : k;
+    if (!isConst(o) && o.index === n0) {
+      if (run.views) return `${nm.V[p]}[${index(run.offset)}][${kk}]`;
+      return forward ? `v${n0}` : `${nm.P[p]}[${index(run.offset)}]`;
     }
-    if (r.kind === 'invariant') return ctx.outside(r.node);
+    const r = role(o);
+    if (r.kind === 'literal') return ctx.lit(r.value);
+    if (r.kind === 'data') return r.size === 1 ? `${data(r.values)}[t]` : `${data(r.values)}[t * ${r.size} + ${kk}]`;
+    if (r.kind === 'array') return `${data(r.values)}[${kk}]`;
+    if (r.kind === 'invariant') return ctx.outside(r.node, kk);
+    if (run.views) return `${nm.V[r.position]}[${index(run.offset - r.back)}][${kk}]`;
     if (forward && r.back === 0) return `v${run.nodes[r.position]!}`;
     return `${nm.P[r.position]}[${index(run.offset - r.back)}]`;
   };
+  const arrayName = (o: Operand): string => {
+    if (!run.views) throw new RollFallback('roll: an array operand in a scalar run');
+    const r = role(o);
+    if (r.kind === 'literal') return data(Float64Array.of(r.value));
+    if (r.kind === 'array') return data(r.values);
+    if (r.kind === 'invariant') return ctx.arrayOf(r.node);
+    if (r.kind === 'rolled') return `${nm.V[r.position]}[${index(run.offset - r.back)}]`;
+    throw new RollFallback('roll: a per-step constant read as an array');
+  };
   return {
-    bind: ctx.bind, lit: ctx.lit, val, operandData: (o) => (isConst(o) ? o.data : o.data), arrayName: () => { throw new Error('roll: array operand'); },
-    unrolled: () => false, valueName: () => `${STORE}${p}${STORE}`, line: (s) => out.push(s), declare: (s) => out.push(s),
-    loop: (_n, _u, body) => out.push(forward ? body('t') : `{ ${body('t')} }`), scalarAdjoint: () => false, aliasAdjoint: () => false,
+    bind: ctx.bind, lit: ctx.lit, val, operandData: (o) => (isConst(o) ? o.data : o.data), arrayName,
+    unrolled: () => false, valueName: () => (run.views ? `${nm.V[p]}[${index(run.offset)}]` : `${STORE}${p}${STORE}`), line: (s) => out.push(s), declare: (s) => out.push(s),
+    loop: (n, _u, body) => out.push(run.views ? `for (let k = 0; k < ${n}; k++) { ${body('k')} }` : forward ? body('t') : `{ ${body('t')} }`),
+    scalarAdjoint: () => false, aliasAdjoint: () => false,
   };
 }
 
@@ -330,32 +406,36 @@ const nodesOf = new WeakMap<Run, readonly TraceNode[]>();
  * stored for later steps, the reverse pass and readers outside the run.
  *
  * @example
- * fwd.push(rolledForward(nodes, run, ctx));   // 'for (let t = 0; t < K; t++) { … }'
+ * fwd.push(rolledForward(run, ctx));   // 'for (let t = 0; t < K; t++) { … }'
  */
-export function rolledForward(nodes: readonly TraceNode[], run: Run, ctx: RollContext): string {
-  nodesOf.set(run, nodes);
+export function rolledForward(run: Run, ctx: RollContext): string {
+  const nm = names(run, ctx);
   const body: string[] = [];
   for (let p = 0; p < run.period; p++) {
-    const n = runNode(run, 0, p);
-    emitForward(loopEmit(run, p, ctx, body, true), n, 'fused', true);
+    const n = runNode(run, 0, p), e = loopEmit(run, p, ctx, body, true);
+    if (n.op!.elementwise !== undefined) emitForward(e, n, run.views ? 'loop' : 'fused', true);
+    else body.push(ctx.kernelForward(n, e.arrayName(n.operands[0]!), e.valueName(n.index)!));
   }
-  // Stores index the position's array by the step (the emitter writes element k of one node).
-  const P = names(run, ctx, bound).P;
-  const text = body.join(' ').replace(new RegExp(`${STORE}(\\d+)${STORE}\\[[^\\]]*\\]`, 'g'), (_, p: string) => `${P[Number(p)]}[${index(run.offset)}]`);
+  // Scalar runs: stores index the position's array by the step.
+  const text = body.join(' ').replace(new RegExp(`${STORE}(\\d+)${STORE}\\[[^\\]]*\\]`, 'g'), (_, p: string) => `${nm.P[Number(p)]}[${index(run.offset)}]`);
   // The values before the run that the first steps read, in the leading elements.
-  const pre = [...run.pre].map(([k, o]) => { const [q, t] = k.split(':').map(Number) as [number, number]; return `${P[q]}[${t + run.offset}] = ${ctx.outside(o)};`; });
+  const pre = [...run.pre].map(([key, o]) => {
+    const [q, t] = key.split(':').map(Number) as [number, number];
+    return run.views ? `for (let k = 0; k < ${o.size}; k++) ${nm.V[q]}[${t + run.offset}][k] = ${ctx.outside(o, o.size === 1 ? 0 : 'k')};`
+      : `${nm.P[q]}[${t + run.offset}] = ${ctx.outside(o, 0)};`;
+  });
   return `${pre.join(' ')}\nfor (let t = 0; t < ${run.count}; t++) { ${text} }`;
 }
 
-/** Where a part goes: a rolled node (position, steps back) or a node outside the run. */
-type Target = { kind: 'rolled'; position: number; back: number } | { kind: 'outside'; node: TraceNode };
+/** Where a part goes: a rolled node (position, steps back) or a node outside the run, and its element. */
+type Target = ({ kind: 'rolled'; position: number; back: number } | { kind: 'outside'; node: TraceNode }) & { k: number | string };
 
 /** What the reverse loop needs from the code generator. */
 export interface RollBackContext extends RollContext {
   /** Whether node i's adjoint has a part written (before the loop). */
   started(i: number): boolean;
-  /** The expression of an outside node's adjoint (element 0), and the note that it was written. */
-  adjointOf(o: TraceNode): { expr: string; note: string };
+  /** The expression of an outside node's adjoint (element k), and the note that it was written. */
+  adjointOf(o: TraceNode, k: number | string): { expr: string; note: string };
   /** Records that node i's adjoint has been written. */
   markStarted(i: number): void;
 }
@@ -367,28 +447,38 @@ const SITE = '\u0004';
  * range of steps with the same pattern of first writes.
  *
  * @example
- * back.push(rolledBackward(nodes, run, ctx));
+ * back.push(rolledBackward(run, ctx));
  */
-export function rolledBackward(nodes: readonly TraceNode[], run: Run, ctx: RollBackContext): string {
-  nodesOf.set(run, nodes);
+export function rolledBackward(run: Run, ctx: RollBackContext): string {
   const { period: P, count: K } = run;
-  const nm = names(run, ctx, bound);
+  const nm = names(run, ctx);
   // Each position's code once, its parts as numbered sites.
   const code: string[] = [], sites: Target[][] = [];
   const lhs = (target: Target, t: number | undefined): string => {
-    if (target.kind === 'outside') return ctx.adjointOf(target.node).expr;
-    if (t !== undefined && t - target.back < 0) return ctx.adjointOf(run.pre.get(`${target.position}:${t - target.back}`)!).expr;
-    return `${nm.A[target.position]}[${index(-target.back)}]`;
+    if (target.kind === 'outside') return ctx.adjointOf(target.node, target.k).expr;
+    if (t !== undefined && t - target.back < 0) return ctx.adjointOf(run.pre.get(`${target.position}:${t - target.back}`)!, target.k).expr;
+    return run.views ? `${nm.AV[target.position]}[${index(-target.back)}][${target.k}]` : `${nm.A[target.position]}[${index(-target.back)}]`;
   };
   for (let p = 0; p < P; p++) {
     const n = runNode(run, 0, p), out: string[] = [], mine: Target[] = [];
     const e = loopEmit(run, p, ctx, out, false);
-    emitBackward(e, n, false, () => `${nm.A[p]}[t]`, (o, _k, expr) => {
+    const contribute = (o: TraceNode, k: number | string, expr: string): string => {
       const q = n.operands.indexOf(o), r = run.roles[p]![q]!;
-      const target: Target = r.kind === 'rolled' ? { kind: 'rolled', position: r.position, back: r.back } : { kind: 'outside', node: (r as { node: TraceNode }).node };
+      const kk = o.size === 1 ? 0 : k;
+      const target: Target = r.kind === 'rolled' ? { kind: 'rolled', position: r.position, back: r.back, k: kk } : { kind: 'outside', node: (r as { node: TraceNode }).node, k: kk };
       const s = mine.push(target) - 1;
       return `${SITE}${s}${SITE} ${expr};`;
-    });
+    };
+    const g = (k: number | string) => (run.views ? `${nm.AV[p]}[t][${n.size === 1 ? 0 : k}]` : `${nm.A[p]}[t]`);
+    if (n.op!.elementwise !== undefined) emitBackward(e, n, false, g, contribute);
+    else {
+      const x = n.operands[0]!;
+      if (!isConst(x) && n.op!.gradOperands?.[0] !== false) {
+        const part = ctx.bind(new Float64Array(x.size));
+        out.push(ctx.kernelBackward(n, e.arrayName(x), e.valueName(n.index)!, `${nm.AV[p]}[t]`, part, x.size));
+        out.push(`for (let k = 0; k < ${x.size}; k++) { ${contribute(x, 'k', `${part}[k]`)} }`);
+      }
+    }
     code.push(out.join(' '));
     sites.push(mine);
   }
@@ -439,7 +529,7 @@ export function rolledBackward(nodes: readonly TraceNode[], run: Run, ctx: RollB
     hi = lo - 1;
   }
   let notes = '';
-  for (const o of outsideWritten.keys()) { notes += ctx.adjointOf(o).note; ctx.markStarted(o.index); }
+  for (const o of outsideWritten.keys()) { notes += ctx.adjointOf(o, 0).note; ctx.markStarted(o.index); }
   loops[loops.length - 1] += notes;
   for (const i of run.nodes) ctx.markStarted(i);
   return loops.join('\n');
@@ -462,11 +552,14 @@ export function concatPieces(plan: RollPlan, n: TraceNode): Piece[] | undefined 
   n.operands.forEach((o, j) => {
     const r = isConst(o) ? -1 : plan.runOf[o.index]!;
     const last = pieces[pieces.length - 1];
-    if (r >= 0) {
+    if (r >= 0 && blocks[j] === 1) {
       const i = (o as TraceNode).index, run = plan.runs[r]!, p = plan.positionOf[i]!, t = plan.stepOf[i]!;
       if (last?.kind === 'range' && last.run === run && last.position === p && last.to === t - 1) last.to = t;
       else pieces.push({ kind: 'range', run, position: p, from: t, to: t, start });
-    } else pieces.push({ kind: 'one', operand: j, start, size: blocks[j]! });
+    } else {
+      // (a scalar run's nodes are all of size 1: ranges)
+      pieces.push({ kind: 'one', operand: j, start, size: blocks[j]! });
+    }
     start += blocks[j]!;
   });
   return pieces;
@@ -482,7 +575,7 @@ export function concatPieces(plan: RollPlan, n: TraceNode): Piece[] | undefined 
 export function concatForward(pieces: readonly Piece[], out: string, array: (j: number) => string, bind: (v: unknown) => string): string {
   return pieces.map((c) => {
     if (c.kind === 'one') return `for (let k = 0; k < ${c.size}; k++) ${out}[${c.start} + k] = ${array(c.operand)}[k];`;
-    const P = names(c.run, { bind }, bound).P[c.position]!;
+    const P = names(c.run, { bind }).P[c.position]!;
     return `for (let t = ${c.from}; t <= ${c.to}; t++) ${out}[${index(c.start - c.from)}] = ${P}[${index(c.run.offset)}];`;
   }).join('\n');
 }
@@ -501,7 +594,7 @@ export function concatBackward(pieces: readonly Piece[], g: string, ctx: Pick<Ro
   const lines: string[] = [];
   for (const c of pieces) {
     if (c.kind === 'one') { lines.push(one(c.operand, c.start, c.size)); continue; }
-    const A = names(c.run, ctx, bound).A[c.position]!;
+    const A = names(c.run, ctx).A[c.position]!;
     const node = (t: number) => c.run.nodes[t * c.run.period + c.position]!;
     for (let lo = c.from; lo <= c.to;) {
       const first = !ctx.started(node(lo));

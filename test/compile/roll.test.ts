@@ -9,6 +9,7 @@ import { flatModel } from '../../distributions/joint/flat-model.js';
 import { compileGradient, type Compiled } from '../../src/compile/index.js';
 import { MIN_ITERATIONS, setRolling } from '../../src/compile/roll.js';
 import { add, div, exp, log1p, mul, neg, sqrt, square, stack, sub, sum, tanh, tensor, valueAndGrad, type Tensor } from '../../src/index.js';
+import { observations, pinsOf, stepByStepHmm } from '../../examples/hmm-step-by-step.js';
 import { mulberry32 } from '../helpers.js';
 
 afterEach(() => setRolling(true));
@@ -187,6 +188,25 @@ describe('loop rolling', () => {
         expect(Object.is(v1, v2), `${name} value at ${x}`).toBe(true);
         g1.forEach((g, i) => expect(Object.is(g, g2[i]), `${name} gradient ${i} at ${x}`).toBe(true));
       }
+    }
+  }, 60_000);
+
+  it('rolls the enumerated HMM written step by step (vector steps, kernel calls through per-step views): same bits, source length independent of T', () => {
+    const compile = (T: number) => compileTarget('test', flatModel('test', stepByStepHmm(T).experimentalPin(pinsOf(observations(T))) as never));
+    const small = compile(60), large = compile(240);
+    setRolling(false);
+    const straight = compile(240);
+    setRolling(true);
+    expect(rolledLoops(large)).toBeGreaterThan(0);
+    const shape = (c: Compiled) => c.source.replace(/\d+(\.\d+)?(e-?\d+)?/g, '0').length;
+    expect(shape(large)).toBeLessThan(shape(small) * 1.02);
+    expect(shape(straight)).toBeGreaterThan(shape(large) * 3);
+    for (let k = 0; k < 20; k++) {
+      const x = [Math.sin(k) * 3, Math.cos(2 * k), k % 3 - 1];
+      const g1 = new Float64Array(3), g2 = new Float64Array(3);
+      const v1 = large.valueAndGrad!(x, g1), v2 = straight.valueAndGrad!(x, g2);
+      expect(Object.is(v1, v2), `value at ${x}`).toBe(true);
+      g1.forEach((g, i) => expect(Object.is(g, g2[i]), `gradient ${i} at ${x}`).toBe(true));
     }
   }, 60_000);
 });
