@@ -109,6 +109,7 @@ const PH = '\u0002';
 export function planRolls(nodes: readonly TraceNode[], live: Uint8Array, eligible: (n: TraceNode) => boolean, lit: (x: number) => string): RollPlan | undefined {
   if (!enabled) return undefined;
   signatures.clear();
+  texts.clear();
   const list: number[] = [];
   for (const n of nodes) if (n.op !== null && live[n.index]) list.push(n.index);
   const L = list.length;
@@ -166,47 +167,53 @@ export function planRolls(nodes: readonly TraceNode[], live: Uint8Array, eligibl
 /** The runs inside the candidate of K steps of P positions from list index j: stretches of steps with the same code and roles. */
 function verify(nodes: readonly TraceNode[], list: readonly number[], at: Int32Array, j: number, P: number, K: number, lit: (x: number) => string): Run[] {
   const node = (t: number, p: number) => nodes[list[j + t * P + p]!]!;
-  // Each step's text and operands as roles relative to the candidate (constants by value for now).
-  type Raw = { kind: 'const'; c: Constant } | { kind: 'node'; n: TraceNode } | { kind: 'rolled'; position: number; back: number };
-  const texts: string[] = [], raws: Raw[][][] = [];
+  // Each step's code (signature texts as numbers) and operands relative to the candidate: a
+  // constant (its length), a node outside (its index) or a rolled node (position, steps back).
+  const sig = new Int32Array(K * P);
+  let width = 0;
+  for (let p = 0; p < P; p++) width = Math.max(width, node(0, p).operands.length);
+  const kind = new Int8Array(K * P * width), v1 = new Int32Array(K * P * width), v2 = new Int32Array(K * P * width);
   for (let t = 0; t < K; t++) {
-    const rs: Raw[][] = [];
-    let text = '';
     for (let p = 0; p < P; p++) {
-      const n = node(t, p);
-      text += signature(n, lit) + '\n';
-      rs.push(n.operands.map((o): Raw => {
-        if (isConst(o)) return { kind: 'const', c: o };
+      const n = node(t, p), ops = n.operands, base = (t * P + p) * width;
+      const text = signature(n, lit);
+      let id = texts.get(text);
+      if (id === undefined) texts.set(text, id = texts.size);
+      sig[t * P + p] = ops.length > width ? -1 - t : id;
+      for (let q = 0; q < ops.length && q < width; q++) {
+        const o = ops[q]!;
+        if (isConst(o)) { kind[base + q] = 1; v1[base + q] = o.data.length; continue; }
         const m = at[o.index]! - j;
-        if (m >= 0 && m < K * P) return { kind: 'rolled', position: m % P, back: t - Math.floor(m / P) };
-        return { kind: 'node', n: o };
-      }));
+        if (m >= 0 && m < K * P) { kind[base + q] = 3; v1[base + q] = m % P; v2[base + q] = t - Math.floor(m / P); } else { kind[base + q] = 2; v1[base + q] = o.index; }
+      }
     }
-    texts.push(text);
-    raws.push(rs);
   }
-  const same = (a: Raw, b: Raw) => (a.kind === 'const' && b.kind === 'const' ? a.c.data.length === b.c.data.length
-    : a.kind === 'node' && b.kind === 'node' ? a.n === b.n
-      : a.kind === 'rolled' && b.kind === 'rolled' ? a.position === b.position && a.back === b.back : false);
-  const fits = (t: number) => texts[t] === texts[t - 1] && raws[t]!.every((ops, p) => ops.every((r, q) => same(r, raws[t - 1]![p]![q]!)));
+  const fits = (t: number): boolean => {
+    for (let i = t * P, h = (t - 1) * P; i < (t + 1) * P; i++, h++) if (sig[i] !== sig[h]) return false;
+    for (let i = t * P * width, h = (t - 1) * P * width; i < (t + 1) * P * width; i++, h++) if (kind[i] !== kind[h] || v1[i] !== v1[h] || v2[i] !== v2[h]) return false;
+    return true;
+  };
   const runs: Run[] = [];
   for (let a = 0; a < K;) {
     let b = a + 1;
     while (b < K && fits(b)) b++;
-    if (b - a >= MIN_ITERATIONS) runs.push(makeRun(node, raws, a, b, P, runId++));
+    if (b - a >= MIN_ITERATIONS) runs.push(makeRun(node, (p, q) => ({ kind: kind[(a * P + p) * width + q]!, v1: v1[(a * P + p) * width + q]!, v2: v2[(a * P + p) * width + q]! }), a, b, P, runId++));
     a = b;
   }
   return runs;
 }
+/** Signature texts as numbers (cleared per plan). */
+const texts = new Map<string, number>();
 
 /** The run of steps [from, to). */
-function makeRun(node: (t: number, p: number) => TraceNode, raws: readonly (readonly (readonly ({ kind: string } & Record<string, unknown>)[])[])[], from: number, to: number, P: number, id: number): Run {
+function makeRun(node: (t: number, p: number) => TraceNode, raw: (p: number, q: number) => { kind: number; v1: number; v2: number }, from: number, to: number, P: number, id: number): Run {
   const K = to - from;
   const nodes = new Int32Array(K * P);
   for (let t = 0; t < K; t++) for (let p = 0; p < P; p++) nodes[t * P + p] = node(from + t, p).index;
-  const roles = raws[from]!.map((ops, p) => ops.map((r, q): Role => {
-    if (r.kind === 'rolled') return { kind: 'rolled', position: r.position as number, back: r.back as number };
-    if (r.kind === 'node') return { kind: 'invariant', node: r.n as TraceNode };
+  const roles = Array.from({ length: P }, (_, p) => node(from, p).operands.map((o, q): Role => {
+    const r = raw(p, q);
+    if (r.kind === 3) return { kind: 'rolled', position: r.v1, back: r.v2 };
+    if (r.kind === 2) return { kind: 'invariant', node: o as TraceNode };
     const size = (node(from, p).operands[q] as Constant).data.length;
     const values = new Float64Array(K * size);
     for (let t = 0; t < K; t++) { const d = (node(from + t, p).operands[q] as Constant).data; for (let k = 0; k < size; k++) values[t * size + k] = Number(d[k]); }
@@ -237,7 +244,11 @@ function makeRun(node: (t: number, p: number) => TraceNode, raws: readonly (read
  */
 function signature(n: TraceNode, lit: (x: number) => string): string {
   // Nodes made by the same lowering with operands alike have the same text: computed once.
-  const shape = n.operands.map((o, q) => (isConst(o) ? `c${o.data.length}` : n.operands.indexOf(o) < q ? `d${n.operands.indexOf(o)}` : `n${o.size}`)).join(',');
+  let shape = '';
+  for (let q = 0; q < n.operands.length; q++) {
+    const o = n.operands[q]!, first = n.operands.indexOf(o);
+    shape += isConst(o) ? `c${o.data.length},` : first < q ? `d${first},` : `n${o.size},`;
+  }
   // A hoisted fused op writes its constant parameters' h as a literal: their values are part of the text.
   const ew = n.op!.elementwise;
   const hoisted = ew !== undefined && ew.kind === 'fused' && ew.hoisted !== null ? ew.hoisted.of.map((q) => { const o = n.operands[q]!; return isConst(o) ? Array.from(o.data, Number).join(';') : ''; }).join('/') : '';
