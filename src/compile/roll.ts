@@ -7,13 +7,16 @@
  * seconds to compile and ran at 30–40 ns per op (large pieces optimized late, results of calls it
  * did not inline boxed); a loop's body is compiled once and optimized after a few calls.
  *
- * A run is K ≥ MIN_ITERATIONS consecutive live steps of P scalar element-wise nodes (a
- * "position" each) whose code is the same text in every step — same functions, same literals —
+ * A run is K ≥ MIN_ITERATIONS consecutive live steps of P nodes (a "position" each: element-wise
+ * ops, and small take/logsumexp calls) whose code is the same text in every step — same
+ * functions, same literals, same kernel arguments —
  * and whose operands are, position by position, the same in every step: a constant of one value,
  * a constant per step (gathered into one array indexed by the step: data y[t]), a node outside
  * the run (a parameter), or the node at a fixed earlier position and step distance (the
  * recursion). Each position keeps its values and adjoints in one Float64Array indexed by the
- * step. The same text is what the check compares: code written from the first step is then the
+ * step; where a step has vectors or kernel calls (an enumerated HMM), code reads per-step views of
+ * it, made in the generated source (so a program rebuilt on a worker has views of its own
+ * arrays). Nodes outside the run read a rolled node from that storage. The same text is what the check compares: code written from the first step is then the
  * code of every step, so the bits are those of the straight-line program.
  *
  * The reverse loop runs steps from last to first and positions from last to first: the tape's
@@ -289,7 +292,6 @@ function plain(v: unknown): string {
 }
 
 const ids = new WeakMap<object, number>();
-const scratch = new Map<string, number>();
 let nextId = 0;
 /** A bound value's identity for signatures: objects by identity, zeroed Float64Arrays (scratch) and index arrays by content. */
 function bindId(v: unknown): string {
@@ -299,7 +301,6 @@ function bindId(v: unknown): string {
   if (v === null) return 'null';
   let id = ids.get(v);
   if (id === undefined) ids.set(v, id = nextId++);
-  void scratch;
   return `o${id}`;
 }
 
