@@ -1,18 +1,20 @@
 /**
- * Long scalar programs (issue 33 item 2): a GARCH-like ARMA(1,1) recursion written step by step
- * (~4 traced ops per step; T steps) and the step-by-step HMM of examples/hmm-step-by-step.ts,
- * compiled with and without the splitting into pieces V8 optimizes (src/compile/chunk.ts).
- * Prints compile time (wall and CPU) and the CPU time per gradient after warm-up (best of 5
- * batches), per traced op for the recursion, after 2,000+ calls (pieces start slower than one
- * function: their shared slots cost more until V8 has optimized every piece, which takes longer
- * the more pieces there are). The HMM rows warm up for at least 4 s of CPU per program, as V8
- * optimizes its pieces on a background thread. CPU time (process.cpuUsage) rather than wall
- * time, as the machine may be shared; it counts V8's background compiler threads too.
+ * Long scalar programs (issues 33 and 35): an ARMA(1,1) recursion written step by step (~4
+ * traced ops per step; T steps), posteriordb's arma11 and garch11 (bench/models/time-series.ts)
+ * and the step-by-step HMM of examples/hmm-step-by-step.ts, compiled with repeated steps rolled
+ * into loops (src/compile/roll.ts, the default) and as straight-line code split into pieces V8
+ * optimizes (src/compile/chunk.ts; `setRolling(false)`). Same bits either way.
+ * Prints compile time (CPU) and the CPU time per gradient after warm-up (best of 5 batches), per
+ * traced op for the recursion, after 2,000+ calls (pieces start slower than one function: their
+ * shared slots cost more until V8 has optimized every piece). The HMM rows warm up for at least
+ * 4 s of CPU per program, as V8 optimizes on a background thread. CPU time (process.cpuUsage)
+ * rather than wall time, as the machine may be shared; it counts V8's background compiler threads too.
  *
  * Run: npx tsx bench/long-programs.ts   (npm run bench runs it too)
  */
 import { compileGradient } from '../src/compile/index.js';
-import { setChunking } from '../src/compile/chunk.js';
+import { setRolling } from '../src/compile/roll.js';
+import { armaData, armaModel, garchData, garchModel } from './models/time-series.js';
 import { flatTarget } from '../distributions/compile-log-density.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
 import { observations, pinsOf, stepByStepHmm } from '../examples/hmm-step-by-step.js';
@@ -41,32 +43,50 @@ const arma = (T: number) => {
   };
 };
 
-console.log('ARMA(1,1) step by step      ops   compile (CPU)  µs/op(compile)  gradient (one function)  gradient (pieces)');
-const compileCpuAt = new Map<number, number>();
+/** Compiles `make()` and returns [compile CPU ms, CPU ms per call of `call` after warm-up]. */
+const measure = <C>(make: () => C, call: (c: C) => void, warm: number, n: number): [number, number] => {
+  const c0 = cpuNow();
+  const c = make();
+  const compile = cpuNow() - c0;
+  for (let i = 0; i < warm; i++) call(c);
+  return [compile, cpuMs(() => call(c), n)];
+};
+
+console.log('ARMA(1,1) step by step      ops   rolled: compile (CPU)  gradient     straight-line pieces: compile (CPU)  gradient');
+const compiles: number[] = [];
 for (const T of [250, 1000, 4000, 12500]) {
   const ops = 4 * T;
   const point = [tensor(0.3), tensor(0.2)];
   const row: string[] = [];
-  let compileMs = 0, compileCpu = 0;
-  for (const chunked of [false, true]) {
-    setChunking(chunked);
-    const t0 = performance.now(), c0 = cpuNow();
-    const c = compileGradient('bench', arma(T), point);
-    if (chunked) { compileMs = performance.now() - t0; compileCpu = cpuNow() - c0; }
-    const warm = Math.max(2000, Math.round(2e7 / ops));
-    for (let i = 0; i < warm; i++) c.run(true);
-    row.push(`${((cpuMs(() => c.run(true), Math.max(20, Math.round(2e5 / ops))) * 1e6) / ops).toFixed(0).padStart(5)} ns/op`);
+  for (const rolled of [true, false]) {
+    setRolling(rolled);
+    const [compile, ms] = measure(() => compileGradient('bench', arma(T), point), (c) => c.run(true), Math.max(2000, Math.round(2e7 / ops)), Math.max(20, Math.round(2e5 / ops)));
+    if (rolled) compiles.push(compile);
+    row.push(`${(compile / 1000).toFixed(2).padStart(7)} s ${((ms * 1e6) / ops).toFixed(1).padStart(7)} ns/op`);
   }
-  setChunking(true);
-  compileCpuAt.set(4 * T, compileCpu);
-  console.log(`T = ${String(T).padEnd(6)} ${String(ops).padStart(20)} ${(compileMs / 1000).toFixed(2).padStart(7)} s (${(compileCpu / 1000).toFixed(2)} s) ${(compileMs / ops * 1000).toFixed(0).padStart(9)} µs ${row[0]!.padStart(22)} ${row[1]!.padStart(18)}`);
+  setRolling(true);
+  console.log(`T = ${String(T).padEnd(6)} ${String(ops).padStart(20)} ${row[0]!.padStart(30)} ${row[1]!.padStart(45)}`);
 }
 // Issue 33's acceptance: 10× the operations within 12× the compile time.
-console.log(`compile CPU 50,000 ops / 4,000 ops: ${(compileCpuAt.get(50_000)! / compileCpuAt.get(4000)!).toFixed(1)}× for 12.5× the ops`);
+console.log(`compile CPU 4,000 → 50,000 ops (rolled): ${(compiles[3]! / compiles[1]!).toFixed(1)}× for 12.5× the ops`);
+
+// posteriordb's arma11 and garch11 (bench/models/time-series.ts, T = 1000) as the samplers call them.
+console.log('\nposteriordb models, T = 1000, CPU µs per gradient (logDensityGradient)   rolled   straight-line');
+for (const [name, make] of [['arma11', () => armaModel(armaData())], ['garch11', () => garchModel(garchData())]] as const) {
+  const us = [true, false].map((rolled) => {
+    setRolling(rolled);
+    const { model, pins } = make();
+    const t = flatTarget('bench', flatModel('bench', model.experimentalPin(pins) as never), true).value;
+    const x = Array.from({ length: t.dim }, (_, i) => 0.1 * (i + 1)), g = new Float64Array(t.dim);
+    return measure(() => t, (f) => f.logDensityGradient(x, g), 5000, 500)[1] * 1000;
+  });
+  setRolling(true);
+  console.log(`${name.padEnd(72)} ${us.map((u) => u.toFixed(1).padStart(8)).join(' ')}`);
+}
 
 console.log('\nHMM written step by step (enumerated), CPU ms per gradient   T = 100   T = 300  T = 1000   ratio 1000/100');
-for (const chunked of [false, true]) {
-  setChunking(chunked);
+for (const rolled of [true, false]) {
+  setRolling(rolled);
   const target = (T: number) => flatTarget('bench', flatModel('bench', stepByStepHmm(T).experimentalPin(pinsOf(observations(T))) as never), true).value;
   const g = new Float64Array(3), x = [-1.5, 0.3, 2.5];
   const times = [100, 300, 1000].map((T) => {
@@ -76,6 +96,6 @@ for (const chunked of [false, true]) {
     for (let i = 0; i < 2000 || cpuNow() - c0 < 4000; i++) t.logDensityGradient(x, g);
     return cpuMs(() => t.logDensityGradient(x, g), Math.max(10, Math.round(20_000 / T)));
   });
-  console.log(`${chunked ? 'pieces' : 'one function'}${' '.repeat(chunked ? 50 : 44)}${times.map((t) => t.toFixed(3).padStart(8)).join(' ')} ${(times[2]! / times[0]!).toFixed(1).padStart(9)}`);
+  console.log(`${rolled ? 'rolled' : 'straight-line pieces'}${' '.repeat(rolled ? 50 : 36)}${times.map((t) => t.toFixed(3).padStart(8)).join(' ')} ${(times[2]! / times[0]!).toFixed(1).padStart(9)}`);
 }
-setChunking(true);
+setRolling(true);

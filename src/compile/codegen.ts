@@ -18,7 +18,8 @@
 import type { Constant, Flat, TraceNode } from '../tensor/lowering.js';
 import { chunkRun } from './chunk.js';
 import { eachElement, emitBackward, emitForward, type Emit } from './elementwise.js';
-import { KernelHelpers } from './inline-kernels.js';
+import { KernelHelpers, smallKernel } from './inline-kernels.js';
+import { attachNodes, concatBackward, concatForward, concatPieces, planRolls, RollFallback, rolledBackward, rolledForward, rollingEnabled, runArrays, runPrelude, type RollPlan } from './roll.js';
 import type { Program } from './trace.js';
 
 /** What a compiled program exposes: write `inputs`, call `run`, read `outputs` and `grads`. */
@@ -159,6 +160,18 @@ function fixedAdjoints(nodes: readonly TraceNode[], live: Uint8Array, readers: r
 }
 
 export function generate(program: Program, withGrad: boolean): Compiled {
+  // Repeated steps as loops (roll.ts) where they can be; straight-line code otherwise.
+  if (rollingEnabled()) {
+    try {
+      return generateWith(program, withGrad, true);
+    } catch (e) {
+      if (!(e instanceof RollFallback)) throw e;
+    }
+  }
+  return generateWith(program, withGrad, false);
+}
+
+function generateWith(program: Program, withGrad: boolean, roll: boolean): Compiled {
   const nodes = program.trace.nodes;
   const env: unknown[] = [];
   const bind = (v: unknown): string => { env.push(v); return `e${env.length - 1}`; };
@@ -174,11 +187,13 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   // Inline nodes: element-wise float64 (or bool) ops; unrolled when small.
   const inline = (n: TraceNode) => n.op?.elementwise !== undefined && (n.data instanceof Float64Array || n.data instanceof Uint8Array)
     && (n.op.elementwise.kind !== 'matvec' || (isConst(n.operands[0]!) && !isConst(n.operands[1]!)));
+  const plan = roll ? rollPlan(program, live, inline) : undefined;
+  const rolled = (i: number): boolean => plan !== undefined && plan.runOf[i]! >= 0;
   const unrolled = new Uint8Array(nodes.length);
-  for (const n of nodes) if (live[n.index] && inline(n) && n.size <= UNROLL && n.op!.elementwise!.kind !== 'segmentSum') unrolled[n.index] = 1;
+  for (const n of nodes) if (live[n.index] && inline(n) && n.size <= UNROLL && n.op!.elementwise!.kind !== 'segmentSum' && !rolled(n.index)) unrolled[n.index] = 1;
   // The loop a node can share: its size (its operand's for a total); 0 when it cannot (unrolled, read through index maps).
   const loopSize = (n: TraceNode): number => {
-    if (!inline(n)) return 0;
+    if (!inline(n) || rolled(n.index)) return 0;
     const ew = n.op!.elementwise!;
     if (ew.kind === 'total') { const x = n.operands[0]!; return !isConst(x) && x.size > UNROLL ? x.size : 0; }
     if (ew.kind === 'matvec') return unrolled[n.index] ? 0 : n.size;
@@ -211,6 +226,12 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   };
   for (const n of nodes) {
     if (!live[n.index] || n.op === null || !needsBuffer[n.index]) continue;
+    // A rolled node's value is its step's element of its position's array: a token replaced at the end.
+    if (rolled(n.index)) {
+      const run = plan!.runs[plan!.runOf[n.index]!]!;
+      valueName[n.index] = run.views ? `${runArrays(run, bind).V[plan!.positionOf[n.index]!]}[${plan!.stepOf[n.index]! + run.offset}]` : `${TOKEN}v${n.index}${TOKEN}`;
+      continue;
+    }
     value[n.index] = like(n.data, n.size);
     valueName[n.index] = bind(value[n.index]);
   }
@@ -270,6 +291,13 @@ export function generate(program: Program, withGrad: boolean): Compiled {
   const writeForward = (): void => {
     for (const n of nodes) {
       if (n.op === null || !live[n.index]) continue;
+      if (rolled(n.index)) {
+        const run = plan!.runs[plan!.runOf[n.index]!]!;
+        if (run.nodes[0] === n.index) fwd.push(rolledForward(run, rollContext));
+        continue;
+      }
+      const pieces = plan === undefined ? undefined : concatPieces(plan, n);
+      if (pieces !== undefined) { fwd.push(concatForward(pieces, valueName[n.index]!, (j) => arrayName(n.operands[j]!), bind)); continue; }
       const g = group[n.index]!;
       if (g >= 0) {
         if (n.index !== last(g)) continue;
@@ -295,6 +323,11 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     }
   };
   const outputs = program.outputs.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
+  const rollContext = {
+    bind, lit, outside: (o: TraceNode, k: number | string) => val(o, k), arrayOf: (o: TraceNode) => arrayName(o),
+    kernelForward: (n: TraceNode, x: string, out: string) => helpers.forward(n.op!, x, out)!,
+    kernelBackward: (n: TraceNode, x: string, out: string, g: string, part: string, size: number) => helpers.backward(n.op!, x, out, g, part, size)!,
+  };
 
   const grads = views(flatGrad);
   const back: string[] = [];
@@ -321,9 +354,15 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     for (const n of nodes) if (live[n.index]) for (const o of n.operands) if (!isConst(o)) readers[o.index]!.push(n.index);
     const outputReads = new Uint32Array(nodes.length);
     for (const o of program.outputs) if (!isConst(o)) outputReads[o.index]++;
-    const fixed = fixedAdjoints(nodes, live, readers, outputReads, out0, inline);
+    const fixed = fixedAdjoints(nodes, live, readers, outputReads, out0, (n) => inline(n) && !rolled(n.index));
+    // A rolled node's adjoint is its step's element of its position's adjoint array: a token replaced at the end.
+    for (let i = 0; i < nodes.length; i++) {
+      if (!rolled(i)) continue;
+      const run = plan!.runs[plan!.runOf[i]!]!;
+      adjNames.set(i, run.views ? `${runArrays(run, bind).AV[plan!.positionOf[i]!]}[${plan!.stepOf[i]}]` : `${TOKEN}a${i}${TOKEN}`);
+    }
     const scalarAdjoint = (o: TraceNode, name: string): boolean => {
-      if (started[o.index] || o.op === null || readers[o.index]!.length + outputReads[o.index]! !== 1 || unrolled[o.index] || !inline(o)) return false;
+      if (started[o.index] || rolled(o.index) || o.op === null || readers[o.index]!.length + outputReads[o.index]! !== 1 || unrolled[o.index] || !inline(o)) return false;
       scalarAdj.set(o.index, name);
       started[o.index] = 1;
       return true;
@@ -331,7 +370,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     const givenAway = new Set<Float64Array>();
     const aliasAdjoint = (o: TraceNode, n: TraceNode): boolean => {
       // Not the output's seed of ones, which is written once, here, and must stay ones; not an input's `grads` buffer.
-      if (started[o.index] || o.op === null || unrolled[o.index] || unrolled[n.index] || scalarAdj.has(n.index) || n.index === out0.index) return false;
+      if (started[o.index] || o.op === null || unrolled[o.index] || unrolled[n.index] || scalarAdj.has(n.index) || n.index === out0.index || rolled(o.index)) return false;
       if (fixed[n.index] !== undefined || fixed[o.index] !== undefined) return false;      // a fixed adjoint has no buffer
       bufName(n.index);
       const buf = adjoint[n.index]!;
@@ -393,6 +432,16 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     for (let i = out0.index; i >= 0; i--) {
       const n = nodes[i]!;
       if (n.op === null || !live[i]) continue;
+      if (rolled(i)) {
+        const run = plan!.runs[plan!.runOf[i]!]!;
+        if (run.nodes[run.nodes.length - 1] === i) {
+          back.push(rolledBackward(run, {
+            ...rollContext, started: (j) => started[j] === 1, markStarted: (j) => { started[j] = 1; },
+            adjointOf: (o, k) => ({ expr: adj(o.index, k), note: `${MARK}${unrolled[o.index] ? `a${o.index}_0` : `B${o.index}`}!${MARK}` }),
+          }));
+        }
+        continue;
+      }
       const g = group[i]!;
       if (g >= 0 && i === last(g)) {
         // The group's reverse loop: members from last to first; an adjoint already started by an outside reader is loaded first.
@@ -422,6 +471,17 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       }
       const op = n.op;
       if (op.backward === undefined) continue;
+      const pieces = plan === undefined ? undefined : concatPieces(plan, n);
+      if (pieces !== undefined) {
+        const G = bufName(i);
+        back.push(concatBackward(pieces, G, { bind, started: (j) => started[j] === 1, markStarted: (j) => { started[j] = 1; } }, (j, start, size) => {
+          const o = n.operands[j]!;
+          if (isConst(o) || op.gradOperands?.[j] === false) return '';
+          if (unrolled[o.index]) return Array.from({ length: size }, (_, k) => contribute(o, k, `${G}[${start + k}]`)).join(' ');
+          return `for (let k = 0; k < ${size}; k++) ${contribute(o, 'k', `${G}[${start} + k]`)}`;
+        }, (j) => `${MARK}B${j}!${MARK}`));
+        continue;
+      }
       const parts = n.operands.map((o, j) => (isConst(o) || op.gradOperands?.[j] === false ? null : new Float64Array(o.size)));
       const ins = n.operands.map((o) => (isConst(o) ? constOf(o).data : value[o.index]!));
       const part0 = parts[0];
@@ -432,7 +492,7 @@ export function generate(program: Program, withGrad: boolean): Compiled {
       n.operands.forEach((o, j) => {
         const part = parts[j];
         if (part === null || part === undefined || isConst(o)) return;
-        if (!unrolled[o.index] && !started[o.index] && adjoint[o.index] === undefined) {   // the part becomes the adjoint
+        if (!unrolled[o.index] && !started[o.index] && adjoint[o.index] === undefined && !rolled(o.index)) {   // the part becomes the adjoint
           adjoint[o.index] = part;
           started[o.index] = 1;
           back.push(`${MARK}B${o.index}!${MARK}`);
@@ -469,14 +529,59 @@ export function generate(program: Program, withGrad: boolean): Compiled {
     outAt += n;
   }
   const values = `function values(x, out) {\n${copy(bind(flatInput), 'x', flatInput.length)}\nrun(false);\n${outCopies.join('\n')}\n}`;
+  const prelude = plan === undefined ? '' : plan.runs.map((r) => runPrelude(r, bind)).filter((x) => x !== '').join('\n');
   const names = env.map((_, i) => `e${i}`);
   const marks = new Marks(nodes.length);   // fwd first: the reverse steps run inside forward loops come first in code order
-  const body = `${marks.resolve(fwd).join('\n')}\nif (!withGrad) return;\n${marks.resolve(declareAtFirstUse(back, locals)).join('\n')}`;
+  let body = `${marks.resolve(fwd).join('\n')}\nif (!withGrad) return;\n${marks.resolve(declareAtFirstUse(back, locals)).join('\n')}`;
+  if (plan !== undefined) body = rolledNames(body, plan, bind);
   const split = chunkRun(body);   // a long program as pieces V8 optimizes (chunk.ts)
-  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\n${values}\nreturn { run, valueAndGrad, values };`;
+  const source = `"use strict";\nconst [${names.join(', ')}] = env;\n${helpers.definitions()}\n${prelude}\n${split === undefined ? '' : `${split.prelude}\n`}function run(withGrad) {\n${split?.body ?? body}\n}\n${flat}\n${values}\nreturn { run, valueAndGrad, values };`;
   const made = new Function('env', source)(env) as Pick<Compiled, 'run' | 'valueAndGrad' | 'values'>;
   const { run, valueAndGrad } = made;
   return { inputs, flatInput, outputs, outputShapes: program.outputShapes, grads, flatGrad, run, ...(valueAndGrad === undefined ? {} : { valueAndGrad }), values: made.values, source, env };
+}
+
+/** Marks a rolled node's value or adjoint (`${TOKEN}v12${TOKEN}`, `${TOKEN}a12${TOKEN}`) until its array is known. */
+const TOKEN = '\u0003';
+
+/**
+ * The runs of repeated steps to roll (roll.ts) among scalar inline nodes, or undefined when a node
+ * outside the runs reads a rolled one other than element by element (a kernel's operand array,
+ * an index map) or a rolled node is an output.
+ */
+function rollPlan(program: Program, live: Uint8Array, inline: (n: TraceNode) => boolean): RollPlan | undefined {
+  const nodes = program.trace.nodes;
+  const outputs = new Set(program.outputs.filter((o): o is TraceNode => !isConst(o)).map((o) => o.index));
+  const plan = planRolls(nodes, live, (n) => {
+    const ew = n.op?.elementwise;
+    if (n.op !== null && ew === undefined) return smallKernel(n.op) && n.operands.length === 1 && n.data instanceof Float64Array && !outputs.has(n.index);
+    // Scalars, and vectors (read through per-step views: maps, kernel calls) up to a small size.
+    return inline(n) && n.size <= 64 && !outputs.has(n.index) && ew !== undefined && ew.kind !== 'segmentSum' && ew.kind !== 'matvec';
+  }, lit);
+  if (plan === undefined) return undefined;
+  for (const r of plan.runs) attachNodes(r, nodes);
+  for (const n of nodes) {
+    if (!live[n.index] || n.op === null || plan.runOf[n.index]! >= 0) continue;
+    const reads = n.operands.map((o, j) => (!isConst(o) && plan.runOf[o.index]! >= 0 ? j : -1)).filter((j) => j >= 0);
+    if (reads.length === 0) continue;
+    const ew = n.op.elementwise;
+    // A scalar run's node is read by index (an expression per element); a run of views' also as an array.
+    const viewed = (j: number) => plan.runs[plan.runOf[(n.operands[j] as TraceNode).index]!]!.views;
+    if (inline(n) && ew !== undefined && ew.kind !== 'matvec' && ew.kind !== 'segmentSum' && !reads.some((j) => (ew.kind === 'binary' || ew.kind === 'fused') && ew.maps?.[j] && !viewed(j))) continue;
+    if (concatPieces(plan, n) !== undefined || smallKernel(n.op)) continue;
+    return undefined;
+  }
+  return plan;
+}
+
+/** The body with each rolled node's token (followed by `[0]`) as its element of its position's array; a token left otherwise falls back. */
+function rolledNames(body: string, plan: RollPlan, bind: (v: unknown) => string): string {
+  const out = body.replace(new RegExp(`${TOKEN}([va])(\\d+)${TOKEN}\\[0\\]`, 'g'), (_, kind: string, i: string) => {
+    const run = plan.runs[plan.runOf[Number(i)]!]!, p = plan.positionOf[Number(i)]!, arrays = runArrays(run, bind);
+    return `${(kind === 'v' ? arrays.P : arrays.A)[p]}[${plan.stepOf[Number(i)]! + (kind === 'v' ? run.offset : 0)}]`;
+  });
+  if (out.includes(TOKEN)) throw new RollFallback('generate: a rolled node read as an array');
+  return out;
 }
 
 /** Whether c is an identifier character (`[\w$]`). */

@@ -177,3 +177,15 @@ function groups(r: Reduction): number[][] {
   r.map.forEach((j, k) => out[j]!.push(k));
   return out;
 }
+
+/**
+ * Whether `op` is a small take or logsumexp this file writes as a generated function (its calls
+ * take one operand buffer and the output buffer): loop rolling (roll.ts) calls them per step.
+ *
+ * @example
+ * smallKernel(node.op);   // true for a take of a row of a 3 × 3 matrix
+ */
+export function smallKernel(op: Lowering): boolean {
+  const k = inlineable(op);
+  return k !== undefined && k.kind !== 'concat';
+}

@@ -1,8 +1,9 @@
 // Long programs are split into functions V8 optimizes (src/compile/chunk.ts): the split program
 // keeps the tape's bits, and the splitter leaves shapes it does not handle whole.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chunkRun, setChunking } from '../../src/compile/chunk.js';
 import { compileGradient } from '../../src/compile/index.js';
+import { setRolling } from '../../src/compile/roll.js';
 import { add, exp, log1p, mul, square, stack, sub, sum, tanh, tensor, valueAndGrad, where, greater, logsumexp, type Tensor } from '../../src/index.js';
 import { mulberry32 } from '../helpers.js';
 
@@ -22,6 +23,9 @@ const recursion = (T: number, y: readonly number[]) => (phi: Tensor, theta: Tens
 };
 
 describe('chunkRun', () => {
+  // Straight-line code is what is split: the recursion would otherwise be rolled into loops (roll.ts).
+  beforeAll(() => setRolling(false));
+  afterAll(() => setRolling(true));
   it('a 300-step recursion runs as pieces with the tape\'s value and gradient bits', () => {
     const T = 300;
     const y = Array.from({ length: T }, () => 2 * rand() - 1);

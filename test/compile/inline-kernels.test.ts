@@ -2,6 +2,7 @@
 // (src/compile/inline-kernels.ts): the tape's bits, infinities and NaN included.
 import { describe, expect, it } from 'vitest';
 import { compileGradient } from '../../src/compile/index.js';
+import { setRolling } from '../../src/compile/roll.js';
 import { concat, gather, logsumexp, mul, neg, reshape, stack, sum, tensor, valueAndGrad, type Tensor } from '../../src/index.js';
 import { mulberry32 } from '../helpers.js';
 
@@ -67,7 +68,10 @@ describe('inline kernels', () => {
       for (let t = 0; t < 20; t++) acc = mul(acc, sum(logsumexp(reshape(mul(x, 1 + t / 10), [3, 3]), 1)));
       return acc;
     };
-    const source = expectTapeBits(f, 9, [Array.from({ length: 9 }, () => rand() - 0.5)]);
+    // Straight-line code (rolled, the 20 steps would be one loop with one call: roll.test.ts).
+    setRolling(false);
+    let source: string;
+    try { source = expectTapeBits(f, 9, [Array.from({ length: 9 }, () => rand() - 0.5)]); } finally { setRolling(true); }
     expect(source.match(/function kf\d+/g)).toHaveLength(1);
     expect(source.match(/function kb\d+/g)).toHaveLength(1);
     expect(source.match(/\bkf\d+\(/g)!.length).toBe(21);          // the definition and 20 calls
