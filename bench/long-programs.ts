@@ -1,13 +1,12 @@
 /**
  * Long scalar programs (issues 33 and 35): an ARMA(1,1) recursion written step by step (~4
  * traced ops per step; T steps), posteriordb's arma11 and garch11 (bench/models/time-series.ts)
- * and the step-by-step HMM of examples/hmm-step-by-step.ts, compiled with repeated steps rolled
+ * and the step-by-step HMM of examples/hmm-step-by-step.ts (each T in a fresh process: bench/hmm-gradient.ts), compiled with repeated steps rolled
  * into loops (src/compile/roll.ts, the default) and as straight-line code split into pieces V8
  * optimizes (src/compile/chunk.ts; `setRolling(false)`). Same bits either way.
  * Prints compile time (CPU) and the CPU time per gradient after warm-up (best of 5 batches), per
  * traced op for the recursion, after 2,000+ calls (pieces start slower than one function: their
- * shared slots cost more until V8 has optimized every piece). The HMM rows warm up for at least
- * 4 s of CPU per program, as V8 optimizes on a background thread. CPU time (process.cpuUsage)
+ * shared slots cost more until V8 has optimized every piece). CPU time (process.cpuUsage)
  * rather than wall time, as the machine may be shared; it counts V8's background compiler threads too.
  *
  * Run: npx tsx bench/long-programs.ts   (npm run bench runs it too)
@@ -15,9 +14,10 @@
 import { compileGradient } from '../src/compile/index.js';
 import { setRolling } from '../src/compile/roll.js';
 import { armaData, armaModel, garchData, garchModel } from './models/time-series.js';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { flatTarget } from '../distributions/compile-log-density.js';
 import { flatModel } from '../distributions/joint/flat-model.js';
-import { observations, pinsOf, stepByStepHmm } from '../examples/hmm-step-by-step.js';
 import { add, mul, stack, sub, sum, tensor, type Tensor } from '../src/index.js';
 
 const cpuNow = (): number => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
@@ -84,18 +84,10 @@ for (const [name, make] of [['arma11', () => armaModel(armaData())], ['garch11',
   console.log(`${name.padEnd(72)} ${us.map((u) => u.toFixed(1).padStart(8)).join(' ')}`);
 }
 
-console.log('\nHMM written step by step (enumerated), CPU ms per gradient   T = 100   T = 300  T = 1000   ratio 1000/100');
-for (const rolled of [true, false]) {
-  setRolling(rolled);
-  const target = (T: number) => flatTarget('bench', flatModel('bench', stepByStepHmm(T).experimentalPin(pinsOf(observations(T))) as never), true).value;
-  const g = new Float64Array(3), x = [-1.5, 0.3, 2.5];
-  const times = [100, 300, 1000].map((T) => {
-    const t = target(T);
-    // Warm up: at least 2,000 calls and 4 s of CPU (V8 optimizes each piece on a background thread).
-    const c0 = cpuNow();
-    for (let i = 0; i < 2000 || cpuNow() - c0 < 4000; i++) t.logDensityGradient(x, g);
-    return cpuMs(() => t.logDensityGradient(x, g), Math.max(10, Math.round(20_000 / T)));
-  });
-  console.log(`${rolled ? 'rolled' : 'straight-line pieces'}${' '.repeat(rolled ? 50 : 36)}${times.map((t) => t.toFixed(3).padStart(8)).join(' ')} ${(times[2]! / times[0]!).toFixed(1).padStart(9)}`);
+console.log('\nHMM written step by step (enumerated), CPU ms per gradient, a fresh process each   T = 100   T = 300  T = 1000   ratio 1000/100');
+// Each T in its own process (bench/hmm-gradient.ts): programs compiled earlier in a process slow later ones.
+const child = fileURLToPath(new URL('./hmm-gradient.ts', import.meta.url));
+for (const straight of [false, true]) {
+  const times = [100, 300, 1000].map((T) => Number(execFileSync(process.execPath, [...process.execArgv, child, String(T), ...(straight ? ['straight'] : [])], { encoding: 'utf8' }).trim()));
+  console.log(`${straight ? 'straight-line pieces' : 'rolled'}${' '.repeat(straight ? 56 : 70)}${times.map((t) => t.toFixed(3).padStart(8)).join(' ')} ${(times[2]! / times[0]!).toFixed(1).padStart(9)}`);
 }
-setRolling(true);
