@@ -124,6 +124,12 @@ describe('Gibbs steps on worker threads (cores: 2, 3) equal the chains in proces
   it('an abort on workers returns a resumable partial; continued on workers, the same bits', () => {
     coresTuning.force = true;
     const partial = abortedAt({ ...o, cores: 2 }, 90);
+    if (partial.numResults === o.nDraws) {
+      // On a loaded machine the workers can finish every step before the abort reaches them (seen in CI
+      // with 160 short steps): the partial is then the whole run, which must equal it.
+      expect(same({ draws: partial.draws, trace: partial.trace })).toEqual(same(one));
+      return;
+    }
     const rest = windowedAdaptiveNuts(model, { pins: base.pins, previous: partial, cores: 2 });
     expect(rest.parallel).toEqual({ cores: 2 });
     expect(same({ draws: joinDraws(partial, rest, 'draws'), trace: joinDraws(partial, rest, 'trace') })).toEqual(same(one));
