@@ -7,13 +7,13 @@
 import { fail } from '../../src/checks.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import { transpose } from '../../src/tensor/ops/shape.js';
-import type { NcAttribute } from './netcdf.js';
+import { CODE, NC_ATTRIBUTE, NC_DIMENSION, NC_VARIABLE, SIZE, type NcAttribute, type NcType } from './netcdf.js';
 
 const FN = 'readNetcdf';
-const NC_DIMENSION = 0x0a, NC_VARIABLE = 0x0b, NC_ATTRIBUTE = 0x0c;
-/** External type code → [name, bytes per value]. */
+/** External type code → [name, bytes per value]: the writer's types, and NC_SHORT (3), which it never writes. */
 const TYPES: Readonly<Record<number, readonly [string, number]>> = {
-  1: ['int8', 1], 2: ['char', 1], 3: ['int16', 2], 4: ['int32', 4], 5: ['float32', 4], 6: ['float64', 8],
+  3: ['int16', 2],
+  ...Object.fromEntries((Object.keys(CODE) as NcType[]).map((t) => [CODE[t], [t, SIZE[t]] as const])),
 };
 
 /** One variable as read: its dimensions' names, type, values (row-major over `dims`; chars as their bytes) and attributes. */

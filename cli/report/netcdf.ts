@@ -42,9 +42,11 @@ export interface NcDataset {
 }
 
 const FN = 'netcdfBytes';
-const NC_DIMENSION = 0x0a, NC_VARIABLE = 0x0b, NC_ATTRIBUTE = 0x0c;
-const CODE: Readonly<Record<NcType, number>> = { int8: 1, char: 2, int32: 4, float32: 5, float64: 6 };
-const SIZE: Readonly<Record<NcType, number>> = { int8: 1, char: 1, int32: 4, float32: 4, float64: 8 };
+/** The header's list tags (the reader, netcdf-read.ts, uses them too). */
+export const NC_DIMENSION = 0x0a, NC_VARIABLE = 0x0b, NC_ATTRIBUTE = 0x0c;
+/** Each type's external code and bytes per value. */
+export const CODE: Readonly<Record<NcType, number>> = { int8: 1, char: 2, int32: 4, float32: 5, float64: 6 };
+export const SIZE: Readonly<Record<NcType, number>> = { int8: 1, char: 1, int32: 4, float32: 4, float64: 8 };
 /** The spec pads a variable's data with its fill value: NC_FILL_BYTE (−127) for int8, NUL for char. */
 const PAD_BYTE: Readonly<Record<NcType, number>> = { int8: 0x81, char: 0, int32: 0, float32: 0, float64: 0 };
 /** CDF-2 keeps a variable's size in 32 bits: one fixed-size variable may hold at most 2^32 − 4 bytes. */
