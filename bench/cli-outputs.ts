@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { run } from '../cli/main.js';
+import { outputsWorkerReady, startOutputsWorker } from '../cli/outputs.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const MODELS: readonly [string, string][] = [
@@ -40,7 +41,11 @@ if (format !== undefined && !['json', 'netcdf', 'auto'].includes(format)) throw 
 const mb = (f: string) => (statSync(f).size / 1e6).toFixed(1);
 /** The netCDF files' total size (MB), or '-' when the run wrote none. */
 const ncMb = (d: string) => (existsSync(d) ? (readdirSync(d).reduce((s, f) => s + statSync(join(d, f)).size, 0) / 1e6).toFixed(1) : '-');
-console.log(`--draws-format ${format ?? 'auto'}`);
+// A CLI process starts its outputs worker before loading the model, and it is ready by the end of
+// sampling (checked on eight schools in fresh processes); in this one process it is started once.
+startOutputsWorker();
+for (let i = 0; i < 600 && !outputsWorkerReady(); i++) await new Promise((r) => setTimeout(r, 50));
+console.log(`--draws-format ${format ?? 'auto'}${outputsWorkerReady() ? '' : ' (the outputs worker did not start: one thread)'}`);
 console.log('model                            sampling  after    after/sampling  CPU: sampling  after  after/sampling  draws.json  idata/*.nc  report.html');
 /** Process CPU seconds (user + system, every thread). */
 const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1e6; };

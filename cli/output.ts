@@ -4,8 +4,7 @@
  * temporary name first and are renamed at the end; if writing fails after sampling, the draws
  * are saved elsewhere and the error says where.
  */
-import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { CliError, oneLine } from './errors.js';
@@ -25,9 +24,9 @@ function writeAll(dir: string, names: readonly string[], files: RunFiles): void 
   }
 }
 
-/** The top-level entries of `files` (`idata` for `idata/posterior.nc`). */
-function topLevel(files: RunFiles): string[] {
-  return [...new Set(Object.keys(files).map((f) => f.split('/')[0]!))];
+/** The top-level entries of a run's files (`idata` for `idata/posterior.nc`). */
+function topLevel(names: readonly string[]): string[] {
+  return [...new Set(names.map((f) => f.split('/')[0]!))];
 }
 
 /** The nearest folder at or above `path` that exists (the one a new folder would be made in). */
@@ -90,11 +89,15 @@ export function checkOutputFile(out: string, inputs: readonly string[], force: b
   checkWritableFolder(existingAncestor(dirname(out)), `--out ${out}`);
 }
 
-/** Saves `files` in a new folder under the system's temporary folder; returns it, or undefined if that fails too. */
-function rescue(files: RunFiles): string | undefined {
+/** Saves `files` (and `written`, copied from `from`) in a new folder under the system's temporary folder; returns it, or undefined if that fails too. */
+function rescue(files: RunFiles, from?: string, written: readonly string[] = []): string | undefined {
   try {
     const dir = mkdtempSync(join(tmpdir(), 'stochax-rescue-'));
     writeAll(dir, Object.keys(files), files);
+    for (const name of written) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      copyFileSync(join(from!, name), join(dir, name));
+    }
     return dir;
   } catch {
     return undefined;
@@ -119,53 +122,72 @@ export function writeRunFolder(out: string, files: RunFiles): void {
   try {
     tmp = partialFolder(out, exists);
     writeAll(tmp, lastDrawsJson(Object.keys(files)), files);
-    moveIntoPlace(out, tmp, exists, files);
+    moveIntoPlace(out, tmp, exists, Object.keys(files));
   } catch (e) {
     throw writeFailure(out, files, tmp, e);
   }
 }
 
 /**
- * {@link writeRunFolder} in two steps, so that the large files are written while the rest is
- * still being computed: `early` (e.g. the netCDF groups) start writing at once, asynchronously
- * (the copies into the file system run on libuv's threads, beside this one), into the same
- * temporary folder; `finish(files)` (every file of the run, `early` included, with the same
- * contents) writes the others, waits for the early ones and moves the folder into place as
- * writeRunFolder does. The files and the folder are the same as writeRunFolder's.
+ * {@link writeRunFolder} in two steps, so that the large files can be written by another thread
+ * while the rest is still being computed: `dir` is the run's temporary folder, made now, into
+ * which that thread writes (e.g. with {@link writeFiles}); `finish(files, written)` writes `files`
+ * there, then moves the folder into place as writeRunFolder does; `written` names the files
+ * already in `dir`; `discard()` removes the folder of a run that failed before `finish`. The
+ * files and the folder are the same as writeRunFolder's.
  *
  * @throws CliError (from `finish`) when writing fails; the message says where the results were saved instead.
  * @example
- * const folder = startRunFolder(out, { 'idata/posterior.nc': bytes });
+ * const folder = startRunFolder(out);
+ * writeFiles(folder.dir!, { 'idata/posterior.nc': bytes });   // on any thread
  * // … the summary and the report …
- * await folder.finish({ 'idata/posterior.nc': bytes, 'draws.json': json, 'report.html': html });
+ * folder.finish({ 'draws.json': json, 'report.html': html }, ['idata/posterior.nc']);
  */
-export function startRunFolder(out: string, early: RunFiles): { finish(files: RunFiles): Promise<void> } {
+export function startRunFolder(out: string): { readonly dir: string | undefined; finish(files: RunFiles, written?: readonly string[]): void; discard(): void } {
   const exists = existsSync(out);
   let tmp: string | undefined;
   let error: unknown;
-  let writing: Promise<unknown> = Promise.resolve();
+  let finished = false;
   try {
-    const dir = tmp = partialFolder(out, exists);
-    writing = Promise.allSettled(Object.keys(early).map((name) => {
-      const path = join(dir, name);
-      mkdirSync(dirname(path), { recursive: true });
-      return writeFile(path, early[name]!);
-    })).then((rs) => { for (const r of rs) if (r.status === 'rejected' && error === undefined) error = r.reason; });
+    tmp = partialFolder(out, exists);
   } catch (e) {
     error = e;
   }
   return {
-    async finish(files: RunFiles): Promise<void> {
-      await writing;
+    dir: tmp,
+    finish(files: RunFiles, written: readonly string[] = []): void {
+      finished = true;
       try {
         if (error !== undefined) throw error;
-        writeAll(tmp!, lastDrawsJson(Object.keys(files).filter((f) => !(f in early))), files);
-        moveIntoPlace(out, tmp!, exists, files);
+        writeAll(tmp!, lastDrawsJson(Object.keys(files)), files);
+        moveIntoPlace(out, tmp!, exists, [...Object.keys(files), ...written]);
       } catch (e) {
-        throw writeFailure(out, files, tmp, e);
+        throw writeFailure(out, files, tmp, e, written);
       }
     },
+    /** Removes the temporary folder of a run that failed before `finish` (a no-op after it). */
+    discard(): void {
+      if (!finished && tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+    },
   };
+}
+
+/**
+ * Writes `files` into the folder `dir` (see {@link startRunFolder}) until one fails; returns the
+ * names written. The rest are left to `finish`, which meets the same error and reports it.
+ *
+ * @example
+ * writeFiles(dir, { 'idata/posterior.nc': bytes });   // ['idata/posterior.nc']
+ */
+export function writeFiles(dir: string, files: RunFiles): string[] {
+  const written: string[] = [];
+  try {
+    for (const name of Object.keys(files)) {
+      writeAll(dir, [name], files);
+      written.push(name);
+    }
+  } catch { /* `finish` writes the rest and reports the error */ }
+  return written;
 }
 
 /** `names` with draws.json last: its presence marks a complete run. */
@@ -181,12 +203,12 @@ function partialFolder(out: string, exists: boolean): string {
 }
 
 /** Moves the complete temporary folder `tmp` into place as `out` (see {@link writeRunFolder}). */
-function moveIntoPlace(out: string, tmp: string, exists: boolean, files: RunFiles): void {
+function moveIntoPlace(out: string, tmp: string, exists: boolean, names: readonly string[]): void {
   if (!exists) {
     renameSync(tmp, out);
     return;
   }
-  const entries = lastDrawsJson(topLevel(files));
+  const entries = lastDrawsJson(topLevel(names));
   for (const name of entries) {
     if (name === 'idata') rmSync(join(out, name), { recursive: true, force: true });   // a folder is not replaced by rename
     renameSync(join(tmp, name), join(out, name));
@@ -196,10 +218,12 @@ function moveIntoPlace(out: string, tmp: string, exists: boolean, files: RunFile
 }
 
 /** The error of a failed write: a complete temporary folder keeps the results where they are; otherwise they are saved afresh. */
-function writeFailure(out: string, files: RunFiles, tmp: string | undefined, e: unknown): CliError {
-  const complete = tmp !== undefined && Object.keys(files).every((f) => existsSync(join(tmp, f)));
-  if (!complete && tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
-  return failed(out, e, complete ? tmp : rescue(files));
+function writeFailure(out: string, files: RunFiles, tmp: string | undefined, e: unknown, written: readonly string[] = []): CliError {
+  const complete = tmp !== undefined && [...Object.keys(files), ...written].every((f) => existsSync(join(tmp, f)));
+  if (complete) return failed(out, e, tmp);
+  const saved = rescue(files, tmp, written);
+  if (tmp !== undefined) rmSync(tmp, { recursive: true, force: true });
+  return failed(out, e, saved);
 }
 
 /**

@@ -14,8 +14,10 @@ import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { inferenceData, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
-import { AUTO_NETCDF_VALUES, runDrawsFiles, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
+import { inferenceData, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
+import { reportHtmlWith } from './report/report-html.js';
+import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
+import { outputTasks, startOutputsWorker } from './outputs.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
@@ -172,6 +174,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   checkRunSize(kept, nDraws, 1);
   checkRunFolder(out, flags.get('force') === true);
 
+  // The second thread of the work after sampling loads while the chains run.
+  startOutputsWorker();
   const model = await guardExit(positionals[0]!, () => loadModel(positionals[0]!, cwd));
   // With netCDF possible, the predictive groups never go into draws.json when they are large.
   if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, drawsFormat === 'json' && flags.get('no-predictive') !== true));
@@ -215,32 +219,55 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       if (!kept) io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
     }
   }
-  const drawsFiles = runDrawsFiles(idata, { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) });
-  const texts: Record<string, string | Uint8Array> = { ...drawsFiles.files };
-  // The netCDF groups (the bulk of the bytes) are written while the summary and the report are computed.
-  const folder = startRunFolder(out, Object.fromEntries(Object.entries(drawsFiles.files).filter(([f]) => f.startsWith('idata/'))));
-  const posterior = idata.posterior;
-  const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
-  let s;
+  const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
+  // What needs no model runs on the outputs worker (the report's sections first), beside the summary and the report's plots here.
+  // The run's temporary folder now, so the outputs worker can write the netCDF groups into it.
+  const folder = startRunFolder(out);
+  let texts: Record<string, string | Uint8Array>, drawsFiles;
   try {
-    const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
-    s = summary({ allStates: posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
-    texts['draws.csv'] = toDrawsCsv(posterior, result.trace, labels);
+    // What needs no model runs on the outputs worker (the report's sections first), beside the summary and the report's plots here.
+    const tasks = outputTasks({
+      idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
+      ...(folder.dir === undefined ? {} : { folder: folder.dir }),
+    }, ['ppc', 'loo', 'drawsFiles', 'csv']);
+    const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    /** The draws files alone, when the draws cannot be summarized (the run is kept). */
+    const unsummarized = (e: unknown): CliError => {
+      const d = tasks.drawsFiles.take();
+      folder.finish(d.files, d.written);
+      return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
+    };
+    let s;
+    try {
+      s = summary({ allStates: idata.posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
+    } catch (e) {
+      throw unsummarized(e);
+    }
+    io.stdout(`${s.format()}\n`);
+    printWarnings(io, warnings);
+    let report: string | undefined;
+    try {
+      report = reportHtmlWith({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) },
+        { ppc: () => tasks.ppc.take(), loo: () => tasks.loo.take() });
+    } catch (e) {
+      io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
+    }
+    let csv: string;
+    try {
+      csv = tasks.csv.take();
+    } catch (e) {
+      throw unsummarized(e);
+    }
+    drawsFiles = tasks.drawsFiles.take();
+    texts = { ...drawsFiles.files, 'draws.csv': csv, ...(report === undefined ? {} : { 'report.html': report }) };
   } catch (e) {
-    await folder.finish(texts);
-    throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
+    folder.discard();
+    throw e;
   }
-  io.stdout(`${s.format()}\n`);
-  printWarnings(io, warnings);
-  try {
-    texts['report.html'] = reportHtml({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) });
-  } catch (e) {
-    io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
-  }
-  await folder.finish(texts);
+  folder.finish(texts, drawsFiles.written);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
-  io.stdout(writtenList(out, Object.keys(texts)));
+  io.stdout(writtenList(out, [...Object.keys(texts), ...drawsFiles.written]));
   return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;
 }
 

@@ -194,6 +194,21 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * reportHtml({ draws, trace, coords: { school: ['Choate', …] }, dims: { thetaTilde: ['school'] } });
  */
 export function reportHtml(input: ReportInput): string {
+  return reportHtmlWith(input);
+}
+
+/**
+ * The report's posterior predictive and LOO sections, when another thread computes them
+ * (`ppcSection` and `looSection` of the same InferenceData, e.g. through the CLI's outputs
+ * worker): each is called once, after every other section is built. @internal
+ */
+export interface ReportSections {
+  readonly ppc: () => string | undefined;
+  readonly loo: () => string | undefined;
+}
+
+/** {@link reportHtml}, with the PPC and LOO sections given by `sections` instead of computed here. @internal */
+export function reportHtmlWith(input: ReportInput, sections?: ReportSections): string {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
   checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings', 'coords', 'dims']);
@@ -243,15 +258,10 @@ export function reportHtml(input: ReportInput): string {
 
   const section = (id: (typeof SECTIONS)[number][0], content: string): string =>
     `<section id="${id}"><h2>${escapeXml(SECTIONS.find(([s]) => s === id)![1])}</h2>${content}</section>`;
-  const ppc = ppcSection(FN, idata);
-  const looPart = looSection(idata);
-  const shown = SECTIONS.filter(([id]) => (id !== 'ppc' || ppc !== undefined) && (id !== 'loo' || looPart !== undefined));
   const divOpt = divergent === undefined ? {} : { divergent };
   const energy = statValues(stats, 'energy');
 
-  const body = [
-    `<header><h1>${escapeXml(title)}</h1><p class="lede">${escapeXml(lede)}</p>`,
-    `<nav>${shown.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,
+  const plots = [
     section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn)),
     section('summary', summaryTable(table, divergences) + coordsTable(labels, parts)),
     section('sampler', samplerTable(stats, chains, draws)),
@@ -267,6 +277,15 @@ export function reportHtml(input: ReportInput): string {
       ? '<p class="note">The trace records no energy.</p>'
       : inline(energyPlot({ name: 'energy', chains, draws, values: energy }))
         + '<p class="note">E-BFMI below 0.3 suggests the sampler explores the energy distribution poorly.</p>'),
+  ];
+  // Last, so that another thread computing them overlaps everything above.
+  const ppc = sections === undefined ? ppcSection(FN, idata) : sections.ppc();
+  const looPart = sections === undefined ? looSection(idata) : sections.loo();
+  const shown = SECTIONS.filter(([id]) => (id !== 'ppc' || ppc !== undefined) && (id !== 'loo' || looPart !== undefined));
+  const body = [
+    `<header><h1>${escapeXml(title)}</h1><p class="lede">${escapeXml(lede)}</p>`,
+    `<nav>${shown.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,
+    ...plots,
     ...(ppc === undefined ? [] : [section('ppc', ppc)]),
     ...(looPart === undefined ? [] : [section('loo', looPart)]),
     section('settings', settingsTable(settings, params, stats)),
@@ -330,8 +349,8 @@ function rows(t: Tensor, lead: number): Float64Array[] {
   return Array.from({ length: n }, (_, i) => v.subarray(i * size, (i + 1) * size));
 }
 
-/** Observed vs replicated densities for every observed node with replicates, or undefined. */
-function ppcSection(fn: string, idata: InferenceData | undefined): string | undefined {
+/** Observed vs replicated densities for every observed node with replicates, or undefined. @internal */
+export function ppcSection(fn: string, idata: InferenceData | undefined): string | undefined {
   const pp = idata?.posteriorPredictive, obs = idata?.observedData;
   if (!isPartRecord(pp) || !isPartRecord(obs)) return undefined;
   const names = Object.keys(pp).filter((k) => k in obs);
@@ -345,8 +364,8 @@ function ppcSection(fn: string, idata: InferenceData | undefined): string | unde
     + '(samplePosteriorPredictive); the observed data should look like a typical replicate.</p>';
 }
 
-/** elpd_loo and the Pareto k plot of every observed node's log-likelihood, or undefined. */
-function looSection(idata: InferenceData | undefined): string | undefined {
+/** elpd_loo and the Pareto k plot of every observed node's log-likelihood, or undefined. @internal */
+export function looSection(idata: InferenceData | undefined): string | undefined {
   const ll = idata?.logLikelihood;
   if (!isPartRecord(ll) || Object.keys(ll).length === 0) return undefined;
   const parts = Object.keys(ll).map((k) => {

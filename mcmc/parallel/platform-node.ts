@@ -41,6 +41,20 @@ function resolveTsx(): string {
 }
 
 /**
+ * A worker thread running the module at `entry`, with tsx's loader registered first when the
+ * entry is TypeScript or `tsx` asks for it (a TypeScript module the entry will import).
+ *
+ * @throws TypeError when tsx is needed and not installed.
+ * @example
+ * const w = nodeWorker(new URL('./outputs-worker.ts', import.meta.url));
+ */
+export function nodeWorker(entry: URL, tsx = false): Worker {
+  return tsx || TS.test(entry.pathname)
+    ? new Worker(BOOT, { eval: true, workerData: { tsx: resolveTsx(), entry: entry.href } })
+    : new Worker(entry);
+}
+
+/**
  * `worker_threads` behind the {@link Platform} interface.
  *
  * @example
@@ -50,10 +64,7 @@ export const nodePlatform: Platform = {
   spawn(modelUrl: string): WorkerHandle {
     const here = import.meta.url;
     const entry = new URL(TS.test(new URL(here).pathname) ? './worker.ts' : './worker.js', here);
-    const needsTsx = TS.test(entry.pathname) || (modelUrl.startsWith('file:') && TS.test(new URL(modelUrl).pathname));
-    const worker = needsTsx
-      ? new Worker(BOOT, { eval: true, workerData: { tsx: resolveTsx(), entry: entry.href } })
-      : new Worker(entry);
+    const worker = nodeWorker(entry, modelUrl.startsWith('file:') && TS.test(new URL(modelUrl).pathname));
     let failed: ((e: Error) => void) | undefined;
     let done = false;
     const failure = (e: Error) => { if (!done) { done = true; failed?.(e); } };

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliError } from '../../cli/errors.js';
-import { checkOutputFile, checkRunFolder, startRunFolder, writeFileAtomic, writeRunFolder } from '../../cli/output.js';
+import { checkOutputFile, checkRunFolder, startRunFolder, writeFileAtomic, writeFiles, writeRunFolder } from '../../cli/output.js';
 
 const dir = join(tmpdir(), `stochax-output-test-${process.pid}`);
 const files = { 'draws.csv': 'csv\n', 'draws.json': '{}\n', 'report.html': '<!DOCTYPE html>\n' };
@@ -85,39 +85,64 @@ describe('writeRunFolder', () => {
   });
 });
 
-describe('startRunFolder (the netCDF files written while the report is computed)', () => {
+describe('startRunFolder (the netCDF files written by the outputs worker while the report is computed)', () => {
   const nc = { 'idata/posterior.nc': Uint8Array.from({ length: 3_000_000 }, (_, i) => (i * 7) & 255), 'idata/log_likelihood.nc': Uint8Array.of(1, 2, 3) };
   const run = { ...files, ...nc };
   /** Every file under `d` (relative path → bytes), hidden ones included. */
   const tree = (d: string): Record<string, string> => Object.fromEntries(readdirSync(d, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile()).map((e) => { const p = join(e.parentPath, e.name); return [p.slice(d.length + 1), readFileSync(p).toString('base64')]; }));
+  /** `next` through startRunFolder: its idata/ files written first by writeFiles, the rest by finish. */
+  const twoSteps = (out: string, next: Record<string, string | Uint8Array>) => {
+    const folder = startRunFolder(out);
+    const early = Object.fromEntries(Object.entries(next).filter(([f]) => f.startsWith('idata/')));
+    const written = writeFiles(folder.dir!, early);
+    expect(written).toEqual(Object.keys(early));
+    folder.finish(Object.fromEntries(Object.entries(next).filter(([f]) => !written.includes(f))), written);
+  };
 
-  it('leaves the same folder as writeRunFolder: new, then replacing a run (with and without idata/), nothing temporary left', async () => {
+  it('leaves the same folder as writeRunFolder: new, then replacing a run (with and without idata/), nothing temporary left', () => {
     const a = join(dir, 's', 'one'), b = join(dir, 's', 'two');
     writeRunFolder(a, run);
-    await startRunFolder(b, nc).finish(run);
+    twoSteps(b, run);
     expect(tree(b)).toEqual(tree(a));
     expect(readdirSync(join(dir, 's')).sort()).toEqual(['one', 'two']);
     for (const next of [{ ...files, 'draws.json': '{"again": 1}\n' }, { ...run, 'report.html': 'again' }]) {
       writeRunFolder(a, next);
-      const early = Object.fromEntries(Object.entries(next).filter(([f]) => f.startsWith('idata/')));
-      await startRunFolder(b, early).finish(next);
+      twoSteps(b, next);
       expect(tree(b)).toEqual(tree(a));
     }
     expect(readdirSync(b).sort()).toEqual(['draws.csv', 'draws.json', 'idata', 'report.html']);
   });
 
-  it('when the output became a file after the check, saves the results elsewhere and says where', async () => {
-    const out = join(dir, 'taken-async');
-    writeFileSync(out, 'x');
-    const folder = startRunFolder(out, nc);   // the error comes from finish, with every file
-    const e = await folder.finish(run).then(() => undefined, (x: unknown) => x);
+  it('when finishing fails half-way, saves every file elsewhere (those written early copied from the temporary folder) and says where', () => {
+    const out = join(dir, 'taken-two-steps');
+    const folder = startRunFolder(out);
+    const written = writeFiles(folder.dir!, nc);
+    writeFileSync(join(folder.dir!, 'sub'), 'x');   // a file where finish needs a folder: its write fails, the folder is incomplete
+    let e: unknown;
+    try { folder.finish({ ...files, 'sub/extra.txt': 'extra' }, written); } catch (x) { e = x; }
     expect(e).toBeInstanceOf(CliError);
     const saved = /saved in (.+) instead/.exec((e as CliError).message)?.[1];
     expect(saved).toBeDefined();
+    expect(saved!.includes('stochax-rescue-')).toBe(true);
     expect(readFileSync(join(saved!, 'idata', 'log_likelihood.nc'))).toEqual(Buffer.from([1, 2, 3]));
-    expect(readFileSync(join(saved!, 'draws.json'), 'utf8')).toBe('{}\n');
+    expect(readFileSync(join(saved!, 'idata', 'posterior.nc')).equals(nc['idata/posterior.nc'])).toBe(true);   // (toEqual on 3 MB takes seconds)
+    expect(readFileSync(join(saved!, 'sub', 'extra.txt'), 'utf8')).toBe('extra');
+    expect(existsSync(folder.dir!)).toBe(false);
     rmSync(saved!, { recursive: true, force: true });
+  });
+
+  it('discard removes the temporary folder of a run that failed before finishing, and nothing after finish', () => {
+    const parent = join(dir, 'discard');
+    mkdirSync(parent);
+    const folder = startRunFolder(join(parent, 'run'));
+    writeFiles(folder.dir!, nc);
+    folder.discard();
+    expect(readdirSync(parent)).toEqual([]);
+    const kept = startRunFolder(join(parent, 'run'));
+    kept.finish(files);
+    kept.discard();
+    expect(readdirSync(join(parent, 'run')).sort()).toEqual(['draws.csv', 'draws.json', 'report.html']);
   });
 });
 

@@ -1,0 +1,107 @@
+/**
+ * The CLI's after-sampling work on two threads. `stochax sample` starts one outputs worker
+ * (`outputs-worker.ts`) before sampling, when the second core is idle (chains of a small run
+ * sample in process); after sampling it hands the worker the tasks that need no model (LOO,
+ * the posterior predictive plots, draws.json and the netCDF bytes, draws.csv: see
+ * `report/output-tasks.ts`) while this thread draws nothing more and builds the summary and the
+ * report's other sections. Both threads run the same functions on the same values, so every
+ * output is the same bytes as in one thread; a task the worker cannot take (not started yet, no
+ * worker threads, a failure there) runs here instead, when its result is first asked for.
+ *
+ * One worker per process, reused by later runs and unref'd so it never keeps the process alive.
+ */
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { decodeValue, encodeValue } from '../src/effects/clone.js';
+import { nodeWorker } from '../mcmc/parallel/platform-node.js';
+import { OUTPUT_TASKS, type OutputTaskInput, type OutputTaskName, type OutputTaskResult } from './report/output-tasks.js';
+
+/** One batch posted to the worker (see outputs-worker.ts). @internal */
+export interface OutputsBatch {
+  readonly input: unknown;
+  readonly tasks: readonly { readonly name: OutputTaskName; readonly port: MessagePort; readonly done: Int32Array }[];
+}
+
+/** For tests: `worker: false` runs every task in this thread; `sent` counts the batches the worker took. */
+export const outputsTuning: { worker: boolean; sent: number } = { worker: true, sent: 0 };
+
+/** Seconds to wait for a task on the worker before running it here (a worker that died never answers). */
+const TAKE_TIMEOUT_S = 300;
+
+let shared: { worker: Worker; ready: Int32Array } | null | undefined;
+
+/**
+ * Starts the outputs worker if there is none (a no-op after the first call, or where worker
+ * threads cannot start): call it before sampling so the worker loads while the chains run.
+ *
+ * @example
+ * startOutputsWorker();
+ */
+export function startOutputsWorker(): void {
+  if (shared !== undefined || !outputsTuning.worker) return;
+  try {
+    const worker = nodeWorker(new URL(/\.[mc]?tsx?$/.test(new URL(import.meta.url).pathname) ? './outputs-worker.ts' : './outputs-worker.js', import.meta.url));
+    worker.unref();
+    const ready = new Int32Array(new SharedArrayBuffer(4));
+    worker.postMessage({ ready });
+    worker.on('error', () => { shared = null; });
+    worker.on('exit', () => { shared = null; });
+    shared = { worker, ready };
+  } catch {
+    shared = null;
+  }
+}
+
+/** A task's result, taken synchronously where it is needed. */
+export interface OutputTask<T> {
+  /** The result (waiting for the worker if it runs there); the task's own error if it throws. */
+  take(): T;
+}
+
+/**
+ * Runs the named tasks on the worker if it is ready, in the order given; each task not sent
+ * runs in this thread when it is taken.
+ *
+ * @example
+ * const t = outputTasks({ idata }, ['loo', 'drawsFiles']);
+ * const files = t.drawsFiles.take();
+ */
+export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, names: readonly K[]): { [N in K]: OutputTask<OutputTaskResult<N>> } {
+  const here = <N extends OutputTaskName>(name: N): OutputTask<OutputTaskResult<N>> => {
+    let got: { value: OutputTaskResult<N> } | undefined;
+    return { take: () => (got ??= { value: OUTPUT_TASKS[name](input) as OutputTaskResult<N> }).value };
+  };
+  const out = {} as { [N in K]: OutputTask<OutputTaskResult<N>> };
+  const w = outputsTuning.worker && shared != null && Atomics.load(shared.ready, 0) === 1 ? shared.worker : undefined;
+  if (w === undefined) {
+    for (const n of names) out[n] = here(n) as never;
+    return out;
+  }
+  const tasks = names.map((name) => {
+    const { port1, port2 } = new MessageChannel();
+    return { name, port: port2, mine: port1, done: new Int32Array(new SharedArrayBuffer(4)) };
+  });
+  w.postMessage({ input: encodeValue('outputs', 'input', input), tasks: tasks.map(({ name, port, done }) => ({ name, port, done })) } satisfies OutputsBatch, tasks.map((t) => t.port));
+  outputsTuning.sent++;
+  for (const t of tasks) {
+    const fallback = here(t.name);
+    let got: { value: unknown } | undefined;
+    out[t.name] = {
+      take: () => {
+        if (got === undefined) {
+          const deadline = performance.now() + TAKE_TIMEOUT_S * 1000;
+          while (Atomics.load(t.done, 0) === 0 && performance.now() < deadline) Atomics.wait(t.done, 0, 0, 1000);
+          const m = receiveMessageOnPort(t.mine)?.message as { value?: unknown; failed?: true } | undefined;
+          t.mine.close();
+          got = m === undefined || m.failed === true ? { value: fallback.take() } : { value: decodeValue(m.value) };
+        }
+        return got.value;
+      },
+    } as never;
+  }
+  return out;
+}
+
+/** Whether the outputs worker has started and is taking tasks (for tests and the bench). */
+export function outputsWorkerReady(): boolean {
+  return shared != null && Atomics.load(shared.ready, 0) === 1;
+}

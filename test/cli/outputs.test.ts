@@ -1,0 +1,71 @@
+// The CLI's outputs worker (cli/outputs.ts): LOO, the PPC plots, draws.json and the netCDF files
+// and draws.csv made on a second thread give the same bytes as in one thread, and a task that
+// fails there fails as it does here.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../cli/main.js';
+import { outputTasks, outputsTuning, outputsWorkerReady, startOutputsWorker } from '../../cli/outputs.js';
+import { ppcSection } from '../../cli/report/report-html.js';
+import { toDrawsCsv } from '../../cli/report/draws-files.js';
+import { Tensor, tensor } from '../../src/tensor/tensor.js';
+import { FLAGS, here } from '../fixtures/coords/make.js';
+
+const out = mkdtempSync(join(tmpdir(), 'stochax-outputs-'));
+beforeAll(async () => {
+  startOutputsWorker();
+  // The worker loads in a second or two (under tsx, on a loaded machine longer).
+  for (let i = 0; i < 1200 && !outputsWorkerReady(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(outputsWorkerReady()).toBe(true);
+}, 70_000);
+afterAll(() => { outputsTuning.worker = true; rmSync(out, { recursive: true, force: true }); });
+
+/** Every file under `d` (relative path → base64). */
+const tree = (d: string): Record<string, string> => Object.fromEntries(readdirSync(d, { recursive: true, withFileTypes: true })
+  .filter((e) => e.isFile()).map((e) => { const p = join(e.parentPath, e.name); return [p.slice(d.length + 1), readFileSync(p).toString('base64')]; }));
+
+/** `stochax sample` on the coords fixture's model into out/<name>; stdout and stderr without the timing lines. */
+async function sample(name: string, worker: boolean, flags: string[]): Promise<{ code: number; out: string; err: string }> {
+  outputsTuning.worker = worker;
+  let o = '', e = '';
+  const code = await run(['sample', 'model.ts', ...FLAGS, '--out', join(out, name), ...flags], { stdout: (t) => { o += t; }, stderr: (t) => { e += t; }, isTTY: false, cwd: here });
+  const timing = /^(sampled in|outputs \(predictive draws, summary, files\) in) [\d.]+ s$/gm;
+  return { code, out: o.replaceAll(join(out, name), '<out>'), err: e.replace(timing, '$1 …').replaceAll(join(out, name), '<out>') };
+}
+
+describe('stochax sample with its outputs worker', () => {
+  for (const format of ['json', 'netcdf']) {
+    it(`writes the same files, byte for byte, and prints the same as in one thread (--draws-format ${format})`, async () => {
+      const sent = outputsTuning.sent;
+      const two = await sample(`${format}-worker`, true, ['--draws-format', format]);
+      expect(outputsTuning.sent).toBe(sent + 1);   // the worker took the run's tasks
+      const one = await sample(`${format}-one`, false, ['--draws-format', format]);
+      expect(outputsTuning.sent).toBe(sent + 1);
+      expect(two.code, two.err).toBe(0);
+      expect(two).toEqual(one);
+      const files = tree(join(out, `${format}-worker`));
+      expect(Object.keys(files).sort()).toEqual(format === 'json'
+        ? ['draws.csv', 'draws.json', 'report.html']
+        : ['draws.csv', 'draws.json', 'idata/log_likelihood.nc', 'idata/observed_data.nc', 'idata/posterior.nc', 'idata/posterior_predictive.nc', 'idata/prior.nc', 'idata/prior_predictive.nc', 'idata/sample_stats.nc', 'report.html']);
+      expect(files).toEqual(tree(join(out, `${format}-one`)));
+      expect(readdirSync(out).filter((f) => f.startsWith('.'))).toEqual([]);   // no temporary folder left
+    }, 60_000);
+  }
+});
+
+describe('outputTasks', () => {
+  const posterior = { mu: new Tensor(Float64Array.from({ length: 8 }, (_, i) => i / 8), [4, 2], 'float64') };
+  it('a task that fails on the worker throws the error it throws in one thread', () => {
+    const bad = { posterior, posteriorPredictive: { y: new Tensor(new Float64Array(12), [4, 3], 'float64') }, observedData: { y: tensor([1, 2]) } };
+    let expected: unknown;
+    try { ppcSection('reportHtml', bad); } catch (e) { expected = e; }
+    expect(expected).toBeInstanceOf(RangeError);
+    const sent = outputsTuning.sent;
+    outputsTuning.worker = true;
+    const t = outputTasks({ idata: bad }, ['ppc', 'csv']);
+    expect(outputsTuning.sent).toBe(sent + 1);
+    expect(() => t.ppc.take()).toThrow(expected as RangeError);
+    expect(t.csv.take()).toBe(toDrawsCsv(posterior));   // the task after it still runs there
+  }, 30_000);
+});
