@@ -220,7 +220,6 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     }
   }
   const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
-  // What needs no model runs on the outputs worker (the report's sections first), beside the summary and the report's plots here.
   // The run's temporary folder now, so the outputs worker can write the netCDF groups into it.
   const folder = startRunFolder(out);
   let texts: Record<string, string | Uint8Array>, drawsFiles;
