@@ -52,19 +52,19 @@ const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1
 for (const [name, file] of MODELS) {
   const dir = mkdtempSync(join(tmpdir(), 'stochax-cli-bench-'));
   let err = '';
-  // CPU time at the CLI's lines: before sampling (the run's first line), after sampling, after the outputs
+  // CPU and wall time at the CLI's lines: before sampling (the run's first line), after sampling, after the outputs
+  // (the wall times the CLI prints, to the millisecond instead of its tenths of a second)
   const at: Record<'start' | 'sampled' | 'outputs', number> = { start: Number.NaN, sampled: Number.NaN, outputs: Number.NaN };
+  const wall: Record<'start' | 'sampled' | 'outputs', number> = { ...at };
   const stderr = (t: string) => {
-    if (t.startsWith('windowedAdaptiveNuts: ')) at.start = cpu();
-    else if (t.startsWith('sampled in ')) at.sampled = cpu();
-    else if (t.startsWith('outputs (')) at.outputs = cpu();
+    const line = t.startsWith('windowedAdaptiveNuts: ') ? 'start' : t.startsWith('sampled in ') ? 'sampled' : t.startsWith('outputs (') ? 'outputs' : undefined;
+    if (line !== undefined) { at[line] = cpu(); wall[line] = performance.now() / 1000; }
     err += t;
   };
   const code = await run(['sample', file, '--seed', '1', '--out', join(dir, 'out'), ...(format === undefined ? [] : ['--draws-format', format])], { stdout: () => {}, stderr, isTTY: false });
   if (code !== 0) throw new Error(`stochax sample ${file} exited with ${code}:\n${err}`);
-  const sampling = Number(/sampled in ([\d.]+) s/.exec(err)?.[1]);
-  const after = Number(/outputs \(.*\) in ([\d.]+) s/.exec(err)?.[1]);
+  const sampling = wall.sampled - wall.start, after = wall.outputs - wall.sampled;
   const cs = at.sampled - at.start, ca = at.outputs - at.sampled;
-  console.log(`${name.padEnd(32)} ${sampling.toFixed(1).padStart(6)} s ${after.toFixed(1).padStart(6)} s ${(after / sampling).toFixed(2).padStart(10)}×   ${cs.toFixed(2).padStart(8)} s ${ca.toFixed(2).padStart(6)} s ${(ca / cs).toFixed(2).padStart(9)}×     ${mb(join(dir, 'out', 'draws.json')).padStart(6)} MB  ${ncMb(join(dir, 'out', 'idata')).padStart(6)} MB  ${mb(join(dir, 'out', 'report.html')).padStart(6)} MB`);
+  console.log(`${name.padEnd(32)} ${sampling.toFixed(2).padStart(6)} s ${after.toFixed(2).padStart(6)} s ${(after / sampling).toFixed(2).padStart(10)}×   ${cs.toFixed(2).padStart(8)} s ${ca.toFixed(2).padStart(6)} s ${(ca / cs).toFixed(2).padStart(9)}×     ${mb(join(dir, 'out', 'draws.json')).padStart(6)} MB  ${ncMb(join(dir, 'out', 'idata')).padStart(6)} MB  ${mb(join(dir, 'out', 'report.html')).padStart(6)} MB`);
   rmSync(dir, { recursive: true, force: true });
 }
