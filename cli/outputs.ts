@@ -4,9 +4,12 @@
  * sample in process); after sampling it hands the worker the tasks that need no model (LOO,
  * the posterior predictive plots, draws.json and the netCDF bytes, draws.csv: see
  * `report/output-tasks.ts`) while this thread draws nothing more and builds the summary and the
- * report's other sections. Both threads run the same functions on the same values, so every
- * output is the same bytes as in one thread; a task the worker cannot take (not started yet, no
- * worker threads, a failure there) runs here instead, when its result is first asked for.
+ * report's other sections. When this thread asks for a result the worker has not started, it
+ * runs that task itself rather than wait (each task's state is one shared word both threads
+ * claim with compare-and-swap), so the two balance their work whatever each part costs. Both
+ * threads run the same functions on the same values, so every output is the same bytes as in one
+ * thread; a task the worker cannot take (not started yet, no worker threads, a failure there)
+ * runs here instead, when its result is first asked for.
  *
  * One worker per process, reused by later runs and unref'd so it never keeps the process alive.
  */
@@ -18,11 +21,17 @@ import { OUTPUT_TASKS, type OutputTaskInput, type OutputTaskName, type OutputTas
 /** One batch posted to the worker (see outputs-worker.ts). @internal */
 export interface OutputsBatch {
   readonly input: unknown;
-  readonly tasks: readonly { readonly name: OutputTaskName; readonly port: MessagePort; readonly done: Int32Array }[];
+  readonly tasks: readonly { readonly name: OutputTaskName; readonly port: MessagePort; readonly state: Int32Array }[];
 }
 
-/** For tests: `worker: false` runs every task in this thread; `sent` counts the batches the worker took. */
-export const outputsTuning: { worker: boolean; sent: number } = { worker: true, sent: 0 };
+/** A task's shared state: queued, taken by the worker, done there (its result on the port), taken by the main thread. @internal */
+export const QUEUED = 0, WORKER = 1, DONE = 2, HERE = 3;
+
+/**
+ * For tests: `worker: false` runs every task in this thread; `steal: false` leaves every task
+ * sent to the worker there; `sent` counts the batches sent, `fromWorker` the results received.
+ */
+export const outputsTuning: { worker: boolean; steal: boolean; sent: number; fromWorker: number } = { worker: true, steal: true, sent: 0, fromWorker: 0 };
 
 /** Seconds to wait for a task on the worker before running it here (a worker that died never answers). */
 const TAKE_TIMEOUT_S = 300;
@@ -58,8 +67,8 @@ export interface OutputTask<T> {
 }
 
 /**
- * Runs the named tasks on the worker if it is ready, in the order given; each task not sent
- * runs in this thread when it is taken.
+ * Runs the named tasks on the worker if it is ready, in the order given; a task not sent, or
+ * not yet started there when it is taken, runs in this thread then.
  *
  * @example
  * const t = outputTasks({ idata }, ['loo', 'drawsFiles']);
@@ -78,25 +87,30 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
   }
   const tasks = names.map((name) => {
     const { port1, port2 } = new MessageChannel();
-    return { name, port: port2, mine: port1, done: new Int32Array(new SharedArrayBuffer(4)) };
+    return { name, port: port2, mine: port1, state: new Int32Array(new SharedArrayBuffer(4)) };
   });
-  w.postMessage({ input: encodeValue('outputs', 'input', input), tasks: tasks.map(({ name, port, done }) => ({ name, port, done })) } satisfies OutputsBatch, tasks.map((t) => t.port));
+  w.postMessage({ input: encodeValue('outputs', 'input', input), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
   outputsTuning.sent++;
   for (const t of tasks) {
     const fallback = here(t.name);
     let got: { value: unknown } | undefined;
     out[t.name] = {
       take: () => {
-        if (got === undefined) {
-          let m: { value?: unknown; failed?: true } | undefined;
-          try {
-            const deadline = performance.now() + TAKE_TIMEOUT_S * 1000;
-            while (Atomics.load(t.done, 0) === 0 && performance.now() < deadline) Atomics.wait(t.done, 0, 0, 1000);
-            m = receiveMessageOnPort(t.mine)?.message as typeof m;
-            t.mine.close();
-          } catch { /* a runtime without these: the task runs here */ }
-          got = m === undefined || m.failed === true ? { value: fallback.take() } : { value: decodeValue(m.value) };
+        if (got !== undefined) return got.value;
+        // Not started on the worker: this thread, which would only wait, runs it (the threads balance their work).
+        if (outputsTuning.steal && Atomics.compareExchange(t.state, 0, QUEUED, HERE) === QUEUED) {
+          t.mine.close();
+          return (got = { value: fallback.take() }).value;
         }
+        let m: { value?: unknown; failed?: true } | undefined;
+        try {
+          const deadline = performance.now() + TAKE_TIMEOUT_S * 1000;
+          while (Atomics.load(t.state, 0) !== DONE && performance.now() < deadline) Atomics.wait(t.state, 0, Atomics.load(t.state, 0), 1000);
+          m = receiveMessageOnPort(t.mine)?.message as typeof m;
+          t.mine.close();
+        } catch { /* a runtime without these: the task runs here */ }
+        if (m !== undefined && m.failed !== true) outputsTuning.fromWorker++;
+        got = m === undefined || m.failed === true ? { value: fallback.take() } : { value: decodeValue(m.value) };
         return got.value;
       },
     } as never;

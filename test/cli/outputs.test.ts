@@ -19,7 +19,7 @@ beforeAll(async () => {
   for (let i = 0; i < 1200 && !outputsWorkerReady(); i++) await new Promise((r) => setTimeout(r, 50));
   expect(outputsWorkerReady()).toBe(true);
 }, 70_000);
-afterAll(() => { outputsTuning.worker = true; rmSync(out, { recursive: true, force: true }); });
+afterAll(() => { outputsTuning.worker = true; outputsTuning.steal = true; rmSync(out, { recursive: true, force: true }); });
 
 /** Every file under `d` (relative path → base64). */
 const tree = (d: string): Record<string, string> => Object.fromEntries(readdirSync(d, { recursive: true, withFileTypes: true })
@@ -37,13 +37,19 @@ async function sample(name: string, worker: boolean, flags: string[]): Promise<{
 describe('stochax sample with its outputs worker', () => {
   for (const format of ['json', 'netcdf']) {
     it(`writes the same files, byte for byte, and prints the same as in one thread (--draws-format ${format})`, async () => {
-      const sent = outputsTuning.sent;
+      const sent = outputsTuning.sent, fromWorker = outputsTuning.fromWorker;
+      outputsTuning.steal = false;
       const two = await sample(`${format}-worker`, true, ['--draws-format', format]);
-      expect(outputsTuning.sent).toBe(sent + 1);   // the worker took the run's tasks
+      outputsTuning.steal = true;
+      expect(outputsTuning.sent).toBe(sent + 1);
+      expect(outputsTuning.fromWorker).toBe(fromWorker + 4);   // the worker made all four: LOO, PPC, draws files, CSV
       const one = await sample(`${format}-one`, false, ['--draws-format', format]);
       expect(outputsTuning.sent).toBe(sent + 1);
+      const shared = await sample(`${format}-shared`, true, ['--draws-format', format]);   // the main thread takes what the worker has not started
       expect(two.code, two.err).toBe(0);
       expect(two).toEqual(one);
+      expect(shared).toEqual(one);
+      expect(tree(join(out, `${format}-shared`))).toEqual(tree(join(out, `${format}-one`)));
       const files = tree(join(out, `${format}-worker`));
       expect(Object.keys(files).sort()).toEqual(format === 'json'
         ? ['draws.csv', 'draws.json', 'report.html']
@@ -63,7 +69,9 @@ describe('outputTasks', () => {
     expect(expected).toBeInstanceOf(RangeError);
     const sent = outputsTuning.sent;
     outputsTuning.worker = true;
+    outputsTuning.steal = false;
     const t = outputTasks({ idata: bad }, ['ppc', 'csv']);
+    outputsTuning.steal = true;
     expect(outputsTuning.sent).toBe(sent + 1);
     expect(() => t.ppc.take()).toThrow(expected as RangeError);
     expect(t.csv.take()).toBe(toDrawsCsv(posterior));   // the task after it still runs there
