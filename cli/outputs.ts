@@ -3,7 +3,7 @@
  * (`outputs-worker.ts`) before sampling, when the second core is idle (chains of a small run
  * sample in process); after sampling it hands the worker the tasks that need no model (LOO,
  * the posterior predictive plots, draws.json and the netCDF bytes, draws.csv: see
- * `report/output-tasks.ts`) while this thread draws nothing more and builds the summary and the
+ * `report/output-tasks.ts`) while this thread builds the summary and the
  * report's other sections. When this thread asks for a result the worker has not started, it
  * runs that task itself rather than wait (each task's state is one shared word both threads
  * claim with compare-and-swap), so the two balance their work whatever each part costs. Both
