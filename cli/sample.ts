@@ -224,11 +224,13 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const folder = startRunFolder(out);
   let texts: Record<string, string | Uint8Array>, drawsFiles;
   try {
-    // What needs no model runs on the outputs worker (the report's sections first), beside the summary and the report's plots here.
+    // What needs no model runs on the outputs worker, beside the summary and the report's plots here. The worker
+    // starts from the end of this thread's order (the report's PPC and LOO sections, draws.csv, the draws files):
+    // this thread runs what the worker has not started when it gets there, and the two meet in the middle.
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
       ...(folder.dir === undefined ? {} : { folder: folder.dir }),
-    }, ['ppc', 'loo', 'drawsFiles', 'csv']);
+    }, ['drawsFiles', 'csv', 'loo', 'ppc']);
     const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = (e: unknown): CliError => {
