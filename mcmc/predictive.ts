@@ -56,8 +56,10 @@ import { MISSING_SUFFIX } from '../distributions/joint/impute-missing.js';
 import { enumerationPlan } from '../distributions/enumerate/enumerate.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
+import { compileDerived, compileLogLikelihood, type DerivedProgram, type DerivedValues } from './internal/compile-derived.js';
 import { compilePredictive } from './internal/compile-predictive.js';
+import type { DirectArray, DirectDtype } from './internal/leaf-kernels.js';
+import { allocate } from '../src/tensor/dtype.js';
 import type { KeyArray } from '../src/random/key-array.js';
 
 let fastPaths = true;
@@ -105,10 +107,12 @@ class Stacker {
     for (let k = 0; k < size; k++) out[index * size + k] = Number(t.data[k]);
   }
 
-  /** The float64 storage of every draw's value of this shape (draw i's at `i * size`), for writing straight into. */
-  float64(shape: readonly number[]): Float64Array {
-    this.allocate(shape, 'float64');
-    return this.data as Float64Array;
+  /** The storage of every draw's value of this shape (draw i's at `i * size`), for writing straight into. */
+  storage(shape: readonly number[], dtype: 'float64'): Float64Array;
+  storage(shape: readonly number[], dtype: 'float64' | 'int32'): Float64Array | Int32Array;
+  storage(shape: readonly number[], dtype: 'float64' | 'int32'): Float64Array | Int32Array {
+    this.allocate(shape, dtype);
+    return this.data as Float64Array | Int32Array;
   }
 
   private allocate(shape: readonly number[], dtype: 'float64' | 'int32' | 'bool'): void {
@@ -255,6 +259,9 @@ function asRecord(jd: JointDistribution<StructKind>, values: readonly (Tensor | 
   return out;
 }
 
+/** A compiled path tried before `compileDerived` (`compileLogLikelihood`): the drawn nodes, the values at the first and last draws. */
+type CompileDirect = (drawn: readonly number[], first: readonly (Tensor | undefined)[], last: readonly (Tensor | undefined)[]) => DerivedProgram | undefined;
+
 /**
  * For every draw (t, c), the tensors `f` makes of its node values (the draw's, and `base` for the
  * other nodes), stacked by name into `stacks` (in the order of `names`). Fast path: `f` traced
@@ -263,11 +270,15 @@ function asRecord(jd: JointDistribution<StructKind>, values: readonly (Tensor | 
  * throws (cholesky) throws at the same draw.
  */
 function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: readonly (Tensor | undefined)[],
-  f: DerivedValues, names: readonly string[], stacks: readonly Stacker[]): void {
+  f: DerivedValues, names: readonly string[], stacks: readonly Stacker[], direct?: CompileDirect): void {
   const { draws: N, chains: C } = table;
   const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, base);
   const drawn = [...table.nodes.keys()];
-  const program = fastPaths ? compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1)) : undefined;
+  let program: DerivedProgram | undefined;
+  if (fastPaths) {
+    const first = valuesAt(0, 0), last = valuesAt(N - 1, C - 1);
+    program = direct?.(drawn, first, last) ?? compileDerived(f, names, drawn, first, last);
+  }
   lastPath = program === undefined ? 'tape' : 'compiled';
   if (program === undefined) {
     for (let c = 0; c < C; c++) {
@@ -279,7 +290,7 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
     return;
   }
   const from = drawn.map((i) => table.nodes.get(i)!.data as Float64Array);
-  const to = stacks.map((s, k) => s.float64(program.shapes[k]!));
+  const to = stacks.map((s, k) => s.storage(program.shapes[k]!, 'float64'));
   const { inputs, outputs } = program;
   // Draw (t, c) is at t * C + c in the draws and in the stacked values alike.
   for (let c = 0; c < C; c++) {
@@ -299,6 +310,11 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
 }
 
 // ---- posterior predictive ------------------------------------------------------------------
+
+/** The dtype of a direct draw's array. */
+function dtypeOf(a: DirectArray): DirectDtype {
+  return a instanceof Int32Array ? 'int32' : a instanceof Float32Array ? 'float32' : 'float64';
+}
 
 /** Same shape, dtype and bits (NaN payloads aside: `Object.is`). */
 function sameBits(a: Tensor | undefined, b: Tensor | undefined): boolean {
@@ -332,25 +348,26 @@ function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, rep
   const shapeOf = (j: number) => first[names[j]!]!.shape;
   // Draw (t, c)'s values, replicated nodes then derived values. A directly drawn node is written
   // into `into(j)`; the derived values view the program's buffers until the next draw.
-  const draw = (t: number, c: number, into: (j: number) => Float64Array | undefined): Tensor[] => {
+  const draw = (t: number, c: number, into: (j: number) => DirectArray | undefined): Tensor[] => {
     const d = t * C + c;
     for (let q = 0; q < inputs.length; q++) {
       const buf = inputs[q]!, src = from[q]!, n = buf.length, off = d * n;
       for (let e = 0; e < n; e++) buf[e] = src[off + e]!;
     }
     const targets = direct.map((dir, j) => (dir ? into(j) : undefined));
-    const xs = program.sample(foldIn(chainKeys[c]!, t), targets).map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), 'float64'));
+    const xs = program.sample(foldIn(chainKeys[c]!, t), targets).map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), dtypeOf(targets[j]!)));
     for (let k = 0; k < derived.length; k++) xs.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));
     return xs;
   };
   const checks: [number, number, Record<string, Tensor>][] = [[0, 0, first], [N - 1, C - 1, tape(N - 1, C - 1)]];
   for (const [t, c, expected] of checks) {
     let got: Tensor[];
-    try { got = draw(t, c, (j) => new Float64Array(size[j]!)); } catch { return false; }
+    try { got = draw(t, c, (j) => allocate(direct[j]!, size[j]!)); } catch { return false; }
     if (!names.every((n, k) => sameBits(got[k], expected[n]))) return false;
   }
   // Directly drawn nodes go straight into their stack's storage, draw (t, c) at (t·C + c)·size.
-  const storage = direct.map((dir, j) => (dir ? stacks[j]!.float64(shapeOf(j)) : undefined));
+  // (As `Stacker.put` stores them: float32 draws as float64.)
+  const storage = direct.map((dir, j) => (dir ? stacks[j]!.storage(shapeOf(j), dir === 'int32' ? 'int32' : 'float64') : undefined));
   try {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {
@@ -538,15 +555,21 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
   const pinnedValues = names.map((n) => full.pins[n]);
   const observedNames = observed.map((i) => names[i]!);
   const stacks = observed.map((i) => new Stacker(fn, `the log-likelihood of \`${names[i]}\``, [table.draws, table.chains]));
+  // The observed nodes' distributions at model-order values (every node given: nothing is drawn).
+  const observedAt = (values: readonly (Tensor | undefined)[]): Distribution[] => {
+    const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });
+    return observed.map((i) => (Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!));
+  };
   const pointwise = (values: readonly (Tensor | undefined)[]): Record<string, Tensor> => {
-    const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });   // every node given: nothing is drawn
-    return Object.fromEntries(observed.map((i) => {
-      const d = Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!;
-      const lp = pointwiseLogProb(d, values[i]!);
+    const dists = observedAt(values);
+    return Object.fromEntries(observed.map((i, k) => {
+      const lp = pointwiseLogProb(dists[k]!, values[i]!);
       return [names[i]!, lp.dtype === 'float64' ? lp : lp.astype('float64')];
     }));
   };
-  perDraw(jd, table, pinnedValues, pointwise, observedNames, stacks);
+  const data = observed.map((i) => pinnedValues[i]!);
+  perDraw(jd, table, pinnedValues, pointwise, observedNames, stacks,
+    (drawn, first, last) => compileLogLikelihood(observedAt, data, pointwise, observedNames, drawn, first, last));
   return Object.fromEntries(observedNames.map((n, j) => [n, stacks[j]!.tensor()]));
 }
 
