@@ -346,34 +346,42 @@ function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, rep
   const { inputs, derived, derivedShapes, direct, size } = program;
   const R = replicated.length;
   const shapeOf = (j: number) => first[names[j]!]!.shape;
-  // Draw (t, c)'s values, replicated nodes then derived values. A directly drawn node is written
-  // into `into(j)`; the derived values view the program's buffers until the next draw.
-  const draw = (t: number, c: number, into: (j: number) => DirectArray | undefined): Tensor[] => {
+  // Draw (t, c): the given values into the program's inputs, then the replicated nodes drawn
+  // (a directly drawn node into `into[j]`, the others returned) and the derived values computed
+  // into the program's buffers.
+  const draw = (t: number, c: number, into: readonly (DirectArray | undefined)[]): (Tensor | undefined)[] => {
     const d = t * C + c;
     for (let q = 0; q < inputs.length; q++) {
       const buf = inputs[q]!, src = from[q]!, n = buf.length, off = d * n;
       for (let e = 0; e < n; e++) buf[e] = src[off + e]!;
     }
-    const targets = direct.map((dir, j) => (dir ? into(j) : undefined));
-    const xs = program.sample(foldIn(chainKeys[c]!, t), targets).map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), dtypeOf(targets[j]!)));
-    for (let k = 0; k < derived.length; k++) xs.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));
-    return xs;
+    return program.sample(chainKeys[c]!, t, into);
   };
   const checks: [number, number, Record<string, Tensor>][] = [[0, 0, first], [N - 1, C - 1, tape(N - 1, C - 1)]];
   for (const [t, c, expected] of checks) {
-    let got: Tensor[];
-    try { got = draw(t, c, (j) => allocate(direct[j]!, size[j]!)); } catch { return false; }
+    const targets = direct.map((dir, j) => (dir ? allocate(dir, size[j]!) : undefined));
+    let got: (Tensor | undefined)[];
+    try { got = draw(t, c, targets); } catch { return false; }
+    got = got.map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), dtypeOf(targets[j]!)));
+    for (let k = 0; k < derived.length; k++) got.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));
     if (!names.every((n, k) => sameBits(got[k], expected[n]))) return false;
   }
-  // Directly drawn nodes go straight into their stack's storage, draw (t, c) at (t·C + c)·size.
-  // (As `Stacker.put` stores them: float32 draws as float64.)
+  // Directly drawn nodes go straight into their stack's storage, draw (t, c) at (t·C + c)·size
+  // (as `Stacker.put` stores them: float32 draws as float64), and so do the derived values.
   const storage = direct.map((dir, j) => (dir ? stacks[j]!.storage(shapeOf(j), dir === 'int32' ? 'int32' : 'float64') : undefined));
+  const derivedStorage = derived.map((_, k) => stacks[R + k]!.storage(derivedShapes[k]!, 'float64'));
+  const targets: (DirectArray | undefined)[] = direct.map(() => undefined);
   try {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {
         const d = t * C + c;
-        const xs = draw(t, c, (j) => storage[j]!.subarray(d * size[j]!, (d + 1) * size[j]!));
-        for (let k = 0; k < xs.length; k++) if (k >= R || !direct[k]) stacks[k]!.put(d, xs[k]!);
+        for (let j = 0; j < R; j++) if (direct[j]) targets[j] = storage[j]!.subarray(d * size[j]!, (d + 1) * size[j]!);
+        const xs = draw(t, c, targets);
+        for (let j = 0; j < R; j++) if (!direct[j]) stacks[j]!.put(d, xs[j]!);
+        for (let k = 0; k < derived.length; k++) {
+          const src = derived[k]!, dst = derivedStorage[k]!, n = src.length, off = d * n;
+          for (let e = 0; e < n; e++) dst[off + e] = src[e]!;
+        }
       }
     }
   } catch {

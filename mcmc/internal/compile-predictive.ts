@@ -14,13 +14,13 @@
  */
 import { generate } from '../../src/compile/codegen.js';
 import { traceProgram } from '../../src/compile/trace.js';
-import type { KeyArray } from '../../src/random/key-array.js';
+import { KeyArray } from '../../src/random/key-array.js';
 import type { TraceNode } from '../../src/tensor/lowering.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 import type { Distribution } from '../../distributions/distribution.js';
 import { getModes } from '../../src/config.js';
 import { decline, directDraw, planOf, type DirectArray, type DirectDtype, type NodePlan } from './leaf-kernels.js';
-import { nodeSeeds, type JointDistribution } from '../../distributions/joint/joint-distribution.js';
+import { nodeSeedWords, type JointDistribution } from '../../distributions/joint/joint-distribution.js';
 import { JointDistributionCoroutine } from '../../distributions/joint/joint-distribution-coroutine.js';
 import { toValue, type StructKind } from '../../distributions/joint/values.js';
 
@@ -36,13 +36,13 @@ export interface PredictiveProgram {
   readonly direct: readonly (DirectDtype | undefined)[];
   readonly size: readonly number[];
   /**
-   * The replicated nodes' draws given the values in `inputs`, in model order, with that draw's
-   * model key (what `executeSample` passes to the model as `seed`): node j is written into
+   * The replicated nodes' draws given the values in `inputs`, in model order, with the model key
+   * `samplers.foldIn(chainKey, t)` (what `executeSample` is passed as `seed`): node j is written into
    * `into[j]` when it is drawn directly (the result's entry is then undefined), else returned as
    * a tensor. The program runs before a node whose parameters read inputs written since its last
    * run; the derived values are those of the draw.
    */
-  sample(key: KeyArray, into: readonly (DirectArray | undefined)[]): (Tensor | undefined)[];
+  sample(chainKey: KeyArray, t: number, into: readonly (DirectArray | undefined)[]): (Tensor | undefined)[];
   /** One buffer per derived value, in the order of `derivedNames` (their values after `sample`), and their shapes. */
   readonly derived: readonly ArrayLike<number>[];
   readonly derivedShapes: readonly (readonly number[])[];
@@ -126,19 +126,25 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
   // A node whose parameters read no input is the same distribution in every draw: the traced one, not rebuilt.
   const fixed = plans.map((p, j) => (needs[j] === 0 ? p.wrappers[0] ?? p.leaf : undefined));
   const replicatedInputs = c.inputs.slice(G);
+  const seeds: KeyArray[] = [];
   return {
     inputs: c.inputs.slice(0, G),
     direct: direct.map((d) => d?.dtype),
     size,
-    sample: (key, into) => {
-      const next = nodeSeeds(key);
-      const seeds = Array.from({ length: last + 1 }, () => next());
+    sample: (chainKey, t, into) => {
+      // The keys executeSample gives the nodes, as raw words (no per-draw key objects or seed
+      // checks): the draw's key samplers.foldIn(chainKey, t), then nodeSeeds' schedule.
+      const impl = chainKey.impl, w = impl.keyWords;
+      let j = 0;
+      nodeSeedWords(impl, impl.foldIn(chainKey.data, t >>> 0, modes), last + 1, modes, (i, words) => {
+        if (i === replicated[j]) seeds[j++] = new KeyArray(impl, words.subarray(0, w), []);
+      });
       // Inputs written since the last run (the given ones, by the caller): a bit per input.
       let dirty = (1 << G) - 1;
       const xs: (Tensor | undefined)[] = [];
       for (let j = 0; j < replicated.length; j++) {
         if ((needs[j]! & dirty) !== 0) { c.run(false); dirty = 0; }
-        const dn = direct[j], seed = seeds[replicated[j]!]!;
+        const dn = direct[j], seed = seeds[j]!;
         let x: Tensor | undefined;
         if (dn === undefined) x = (fixed[j] ?? rebuild(plans[j]!, outputs, shapes)).sample([], { seed });
         else dn.fill(seed, into[j]!, outputs, modes);
