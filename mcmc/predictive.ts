@@ -64,8 +64,14 @@ import type { KeyArray } from '../src/random/key-array.js';
 
 let fastPaths = true;
 let lastPath: 'compiled' | 'tape' | undefined;
+let lastDirect = 0;
 /** @internal The path the last per-draw call took (`'compiled'` or `'tape'`), for tests. */
 export function lastPredictivePath(): 'compiled' | 'tape' | undefined { return lastPath; }
+/**
+ * @internal How many nodes the last compiled call drew or scored straight from their leaf's
+ * parameters (leaf-kernels.ts: `directDraw`, `directLogProb`), for tests.
+ */
+export function lastDirectLeaves(): number { return lastDirect; }
 /** @internal Runs `f` with the compiled paths on or off (tests and the benchmark compare them). */
 export function withFastPaths<T>(on: boolean, f: () => T): T {
   const was = fastPaths;
@@ -275,9 +281,12 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
   const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, base);
   const drawn = [...table.nodes.keys()];
   let program: DerivedProgram | undefined;
+  lastDirect = 0;
   if (fastPaths) {
     const first = valuesAt(0, 0), last = valuesAt(N - 1, C - 1);
-    program = direct?.(drawn, first, last) ?? compileDerived(f, names, drawn, first, last);
+    program = direct?.(drawn, first, last);
+    if (program !== undefined) lastDirect = names.length;
+    else program = compileDerived(f, names, drawn, first, last);
   }
   lastPath = program === undefined ? 'tape' : 'compiled';
   if (program === undefined) {
@@ -341,6 +350,7 @@ function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, rep
   const at = drawValues(jd, table, 0, 0, jd.nodeNames.map(() => undefined));
   replicated.forEach((i) => { at[i] = first[jd.nodeNames[i]!]; });
   const program = compilePredictive(jd, given, replicated, derivedNames, at as Tensor[]);
+  lastDirect = 0;
   if (program === undefined) return false;
   const from = given.map((i) => table.nodes.get(i)!.data as Float64Array);
   const { inputs, derived, derivedShapes, direct, size } = program;
@@ -371,6 +381,7 @@ function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, rep
   const storage = direct.map((dir, j) => (dir ? stacks[j]!.storage(shapeOf(j), dir === 'int32' ? 'int32' : 'float64') : undefined));
   const derivedStorage = derived.map((_, k) => stacks[R + k]!.storage(derivedShapes[k]!, 'float64'));
   const targets: (DirectArray | undefined)[] = direct.map(() => undefined);
+  lastDirect = direct.filter((dir) => dir !== undefined).length;
   try {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {
@@ -385,6 +396,7 @@ function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, rep
       }
     }
   } catch {
+    lastDirect = 0;
     return false;
   }
   return true;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { key } from '../../src/random/keys.js';
 import { normal } from '../../src/random/normal.js';
-import { add, exp, mul } from '../../src/tensor/ops/elementwise.js';
+import { add, exp, mul, sigmoid } from '../../src/tensor/ops/elementwise.js';
 import { matmul } from '../../src/tensor/ops/matmul.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import {
@@ -16,7 +16,9 @@ import {
 } from '../../distributions/index.js';
 import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
 import { computeDeterministics, logLikelihood, samplePosteriorPredictive, samplePriorPredictive } from '../../mcmc/index.js';
-import { lastPredictivePath, withFastPaths } from '../../mcmc/predictive.js';
+import { lastDirectLeaves, lastPredictivePath, withFastPaths } from '../../mcmc/predictive.js';
+import { key as philoxKey } from '../../src/random/keys.js';
+import * as logisticBench from '../../bench/models/logistic-regression.js';
 
 /** Stand-in posterior draws `[N, C, ...shape]` per node (the functions never look at where draws come from). */
 function draws(N: number, C: number, shapes: Record<string, readonly number[]>, seed = 0): Record<string, Tensor> {
@@ -149,5 +151,118 @@ describe('logLikelihood and computeDeterministics: the compiled path', () => {
   it('a model that reads values in JavaScript falls back', () => {
     const m = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Normal({ loc: Number(mu.item()) > 0 ? 1 : -1, scale: 1 }) });
     both(() => logLikelihood(m, draws(4, 2, { mu: [] }), { y: 0.5 }), 'tape');
+  });
+});
+
+// A 60-row logistic regression, the shape of bench/models/logistic-regression.ts.
+const XL = normal(key(98), [60, 3]);
+const logistic = (scale = 1) => new JointDistributionNamed({
+  alpha: new Normal({ loc: 0, scale: 1 }),
+  beta: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }),
+  y: (alpha: Tensor, beta: Tensor) => new Independent({ distribution: new Bernoulli({ logits: mul(scale, add(alpha, matmul(XL, beta))) }), reinterpretedBatchNdims: 1 }),
+});
+const YL = logistic().sample([], { seed: 2 }).y!;
+
+/** `both`, and how many nodes the compiled call drew or scored straight from their leaf's parameters. */
+function direct<T extends Record<string, Tensor>>(f: () => T, leaves: number): T {
+  const fast = f();
+  expect(lastPredictivePath()).toBe('compiled');
+  expect(lastDirectLeaves()).toBe(leaves);
+  expectSameBits(fast, withFastPaths(false, f));
+  return fast;
+}
+
+describe('Bernoulli leaves drawn and scored straight from the compiled parameters (leaf-kernels.ts)', () => {
+  it('a logistic regression: replicates and pointwise log-likelihood with the tape path\'s bits', () => {
+    const d = draws(40, 3, { alpha: [], beta: [3] });
+    const rep = direct(() => samplePosteriorPredictive(logistic(), d, { seed: 1 }), 1);
+    expect(rep.y!.dtype).toBe('int32');
+    const ll = direct(() => logLikelihood(logistic(), d, { y: YL }), 1);
+    expect(ll.y!.shape).toEqual([40, 3, 60]);
+    direct(() => samplePriorPredictive(logistic(), { seed: 5, samples: 30 }), 3);
+    // Philox keys (four words) through the raw-word key schedule.
+    direct(() => samplePosteriorPredictive(logistic(), d, { seed: philoxKey(3, { impl: 'philox4x32' }) }), 1);
+  });
+
+  it('the bench model (1000 rows) over 8 draws', () => {
+    const d = draws(4, 2, { alpha: [], beta: [10] }, 7);
+    const pinned = logisticBench.model.experimentalPin(logisticBench.pins);
+    direct(() => samplePosteriorPredictive(pinned, d, { seed: 1 }), 1);
+    direct(() => logLikelihood(pinned, d), 1);
+  });
+
+  it('logits ±large, ±∞ and NaN at draws between the checked first and last; values off {0, 1}', () => {
+    // alpha scales the logits: draws of ±1e3, ±1e308 (×60 rows overflows to ±∞), 0 and NaN in the middle draws.
+    const alpha = new Tensor(Float64Array.from([0.3, 1e3, -1e3, 1e308, -1e308, Number.NaN, 0, -0, 40, -0.2]), [5, 2], 'float64');
+    const beta = normal(key(4), [5, 2, 3]);
+    const model = new JointDistributionNamed({
+      alpha: new Normal({ loc: 0, scale: 1 }),
+      beta: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 3 }),
+      y: (alpha: Tensor, beta: Tensor) => new Independent({ distribution: new Bernoulli({ logits: add(mul(alpha, 1000), matmul(XL, beta)) }), reinterpretedBatchNdims: 1 }),
+    });
+    direct(() => samplePosteriorPredictive(model, { alpha, beta }, { seed: 2 }), 1);
+    const y = Float64Array.from(YL.data as Int32Array);
+    y[1] = 2; y[2] = 0.5; y[3] = -0; y[4] = -1;   // (NaN would pin a y_missing node)
+    const ll = direct(() => logLikelihood(model, { alpha, beta }, { y: new Tensor(y, [60], 'float64') }), 1);
+    expect(ll.y!.data[1]).toBe(-Infinity);
+    expect(ll.y!.data[4]).toBe(-Infinity);
+    expect(Number.isNaN(ll.y!.data[5 * 60])).toBe(true);   // draw (2, 1): alpha NaN
+  });
+
+  it('probs, including 0 and 1 exactly, and float sample dtypes', () => {
+    // p = sigmoid(a·x) rounds to exactly 0 and 1 at the large draws.
+    const x = tensor([-800, -40, -1, 0, 1, 40, 800]);
+    const model = (dtype: 'int32' | 'float32' | 'float64') => new JointDistributionNamed({
+      a: new Normal({ loc: 0, scale: 1 }),
+      y: (a: Tensor) => new Independent({ distribution: new Bernoulli({ probs: sigmoid(mul(a, x)), dtype }), reinterpretedBatchNdims: 1 }),
+    });
+    const a = new Tensor(Float64Array.from([1, -1, 2, 0.5, -3, 1e-3]), [3, 2], 'float64');
+    expect(sigmoid(mul(2, x)).data[0]).toBe(0);
+    expect(sigmoid(mul(2, x)).data[6]).toBe(1);
+    for (const dtype of ['int32', 'float32', 'float64'] as const) {
+      expect(direct(() => samplePosteriorPredictive(model(dtype), { a }, { seed: 3 }), 1).y!.dtype).toBe(dtype === 'int32' ? 'int32' : 'float64');
+    }
+    const yv = tensor([0, 0, 1, 0, 1, 1, 1]);
+    const ll = direct(() => logLikelihood(model('int32'), { a }, { y: yv }), 1);
+    expect(ll.y!.data[0] === 0).toBe(true);   // log(1 − 0), as detLog1p(−0) = −0
+  });
+
+  it('plates: Sample over a scalar leaf and a 2-D batch are direct; Sample over a batch (transposed) is refused and falls back', () => {
+    const iid = new JointDistributionNamed({
+      t: new Normal({ loc: 0, scale: 1 }),
+      y: (t: Tensor) => new Sample({ distribution: new Bernoulli({ logits: t }), sampleShape: [3, 4] }),
+    });
+    const dt = draws(6, 2, { t: [] });
+    direct(() => samplePosteriorPredictive(iid, dt, { seed: 4 }), 1);
+    direct(() => logLikelihood(iid, dt, { y: tensor([[1, 0, 0, 1], [1, 1, 1, 0], [0, 0, 0, 1]]) }), 1);
+    const grid = new JointDistributionNamed({
+      m: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: [2, 3] }),
+      y: (m: Tensor) => new Independent({ distribution: new Bernoulli({ logits: m }), reinterpretedBatchNdims: 2 }),
+    });
+    const dm = draws(5, 2, { m: [2, 3] });
+    direct(() => samplePosteriorPredictive(grid, dm, { seed: 5 }), 1);
+    direct(() => logLikelihood(grid, dm, { y: tensor([[1, 0, 1], [0, 0, 1]]) }), 1);
+    const plate = new JointDistributionNamed({
+      m: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 4 }),
+      y: (m: Tensor) => new Sample({ distribution: new Bernoulli({ logits: m }), sampleShape: 3 }),
+    });
+    const dp = draws(5, 2, { m: [4] });
+    direct(() => samplePosteriorPredictive(plate, dp, { seed: 6 }), 0);
+    direct(() => logLikelihood(plate, dp, { y: tensor([[1, 0, 1], [0, 0, 1], [1, 1, 1], [0, 0, 0]]) }), 0);
+  });
+
+  it('validateArgs leaves are rebuilt and checked per draw; float32 logits decline the compiled path', () => {
+    const checked = new JointDistributionNamed({
+      t: new Normal({ loc: 0, scale: 1 }),
+      y: (t: Tensor) => new Independent({ distribution: new Bernoulli({ logits: add(t, tensor([0, 1])), validateArgs: true }), reinterpretedBatchNdims: 1 }),
+    });
+    const dt = draws(4, 2, { t: [] });
+    direct(() => samplePosteriorPredictive(checked, dt, { seed: 1 }), 0);
+    direct(() => logLikelihood(checked, dt, { y: tensor([1, 0]) }), 0);
+    const f32 = new JointDistributionNamed({
+      t: new Normal({ loc: 0, scale: 1 }),
+      y: (t: Tensor) => new Bernoulli({ logits: t.astype('float32') }),
+    });
+    both(() => samplePosteriorPredictive(f32, dt, { seed: 1 }), 'tape');
   });
 });
