@@ -2,7 +2,8 @@
  * A node's distribution opened down to its leaf (inside `Independent` and `Sample` wrappers), with
  * the leaf's tensor parameters as outputs of a traced program, and the leaves whose draws and
  * pointwise log densities the compiled paths compute straight from those outputs without
- * rebuilding the distribution: `Normal` draws (z · scale + loc), `Bernoulli` draws (u < p) and
+ * rebuilding the distribution: `Normal` draws (z · scale + loc), `Bernoulli` draws (u < p),
+ * `Poisson` draws (TFP's sampler at the log rates) and
  * `Bernoulli` pointwise log masses. Each is the distribution's own arithmetic on the same values
  * (the same key, the same scalar functions), so the bits are the distribution's; the callers
  * still compare the first and last draws with the model run and fall back when they differ.
@@ -20,6 +21,9 @@ import { Bernoulli, logProbProbs as bernoulliLogProbProbs } from '../../distribu
 import { Distribution } from '../../distributions/distribution.js';
 import { Independent } from '../../distributions/independent.js';
 import { Normal } from '../../distributions/normal.js';
+import { Poisson } from '../../distributions/poisson.js';
+import { randomPoisson } from '../../distributions/internal/tfp-random-poisson.js';
+import { detLog } from '../../src/math/index.js';
 import { Sample } from '../../distributions/sample.js';
 
 /** A node's distribution: wrappers (outermost first) around a leaf whose tensor parameters are program outputs. */
@@ -113,6 +117,8 @@ export interface DirectDraw {
  * and sampled instead):
  * - `Normal` (float64): its `sampleN` is `samplers.normal([n, ...batch], { seed })` (the key as
  *   given: `normalFill`) times `scale` plus `loc`, the same two roundings per element here;
+ * - `Poisson` (float64) with `logRate` or `rate`: its `sampleN` is TFP's sampler
+ *   (`randomPoisson`) at log λ (`detLog` of the rate, as the `log` op takes it), the key as given;
  * - `Bernoulli` with float64 `logits` or `probs` (any sample dtype): its `sampleN` is u =
  *   `samplers.uniform([n, ...batch], { seed })` in float64 (the key as given: `uniformFill`) and
  *   the draw u < p, with p = sigmoid(logits) by `sigmoidScalar` (the `sigmoid` op's function) or
@@ -163,6 +169,28 @@ export function directDraw(plan: NodePlan, shapes: readonly (readonly number[])[
           out[k] = u[k]! < probs[b]! ? 1 : 0;
           if (++b === batch) b = 0;
         }
+      },
+    };
+  }
+  if (leaf instanceof Poisson) {
+    if (leaf.dtype !== 'float64') return undefined;
+    const isLog = leaf.logRate !== undefined;
+    const p = paramsAt(plan, shapes, size, [isLog ? 'logRate' : 'rate']);
+    if (p === undefined) return undefined;
+    const [param] = p.at as [ParamAt];
+    const { batch } = p;
+    // The shape its sampleN draws: [n, ...batch], n = size / batch.
+    const shape = [size / batch, ...leaf.batchShape];
+    const logRates = new Float64Array(size);
+    return {
+      dtype: 'float64',
+      fill(key, out, outputs) {
+        const lr = outputs[param.out]!, step = param.step;
+        for (let k = 0, b = 0; k < size; k++) {
+          logRates[k] = isLog ? lr[b * step]! : detLog(lr[b * step]!);
+          if (++b === batch) b = 0;
+        }
+        (out as Float64Array).set(randomPoisson(shape, logRates, key));
       },
     };
   }

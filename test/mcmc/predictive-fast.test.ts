@@ -82,13 +82,23 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     expect(both(() => samplePosteriorPredictive(grid, draws(1, 3, { m: [4, 3], sigma: [] }), { seed: 5 }), 'compiled').y!.shape).toEqual([1, 3, 4, 3]);
   });
 
-  it('a discrete leaf (Poisson, Bernoulli) is rebuilt per draw on the compiled path', () => {
+  it('a discrete leaf (Poisson, Bernoulli) is drawn straight from its compiled parameters', () => {
     const counts = new JointDistributionNamed({
       b: new Normal({ loc: 0, scale: 1 }),
       n: (b: Tensor) => new Independent({ distribution: new Poisson({ logRate: add(b, tensor([0, 0.5, 1])) }), reinterpretedBatchNdims: 1 }),
       z: (b: Tensor) => new Bernoulli({ logits: b }),
     });
     both(() => samplePosteriorPredictive(counts, draws(6, 2, { b: [] }), { seed: 6 }), 'compiled');
+    expect(lastDirectLeaves()).toBe(2);
+    // Rates (logged as the `log` op does) from 0 to above TFP's high-rate switch (log λ ≥ log 10),
+    // and a Sample of iid counts over one rate.
+    const rates = new JointDistributionNamed({
+      sigma: new HalfNormal({ scale: 1 }),
+      n: (sigma: Tensor) => new Independent({ distribution: new Poisson({ rate: mul(sigma, tensor([0, 0.3, 4, 30, 2e3])) }), reinterpretedBatchNdims: 1 }),
+      m: (sigma: Tensor) => new Sample({ distribution: new Poisson({ logRate: sigma }), sampleShape: 3 }),
+    });
+    both(() => samplePosteriorPredictive(rates, draws(5, 2, { sigma: [] }, 3), { seed: 7 }), 'compiled');
+    expect(lastDirectLeaves()).toBe(2);
   });
 
   it('falls back to the model run per draw for a coroutine or a discrete given node; a node drawn from a replicated one is compiled', () => {
