@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { key } from '../../src/random/keys.js';
+import { configure } from '../../src/config.js';
 import { normal } from '../../src/random/normal.js';
 import { add, exp, mul, sigmoid } from '../../src/tensor/ops/elementwise.js';
 import { matmul } from '../../src/tensor/ops/matmul.js';
@@ -190,8 +191,23 @@ describe('Bernoulli leaves drawn and scored straight from the compiled parameter
     const ll = direct(() => logLikelihood(logistic(), d, { y: YL }), 1);
     expect(ll.y!.shape).toEqual([40, 3, 60]);
     direct(() => samplePriorPredictive(logistic(), { seed: 5, samples: 30 }), 3);
-    // Philox keys (four words) through the raw-word key schedule.
+    // Philox keys (four words) through the raw-word key schedule, and Threefry's other split mode.
     direct(() => samplePosteriorPredictive(logistic(), d, { seed: philoxKey(3, { impl: 'philox4x32' }) }), 1);
+    const was = configure({ threefryPartitionable: false });
+    try { direct(() => samplePosteriorPredictive(logistic(), d, { seed: 4 }), 1); } finally { configure(was); }
+  });
+
+  it('a Poisson regression\'s log-likelihood runs as generated code (its log mass inline), with the tape path\'s values', () => {
+    const model = new JointDistributionNamed({
+      a: new Normal({ loc: 0, scale: 1 }),
+      beta: new Sample({ distribution: new Normal({ loc: 0, scale: 0.3 }), sampleShape: 3 }),
+      n: (a: Tensor, beta: Tensor) => new Independent({ distribution: new Poisson({ logRate: add(a, matmul(XL, beta)) }), reinterpretedBatchNdims: 1 }),
+    });
+    const d = draws(20, 2, { a: [], beta: [3] });
+    const n = model.sample([], { seed: 3 }).n!;
+    expect(both(() => logLikelihood(model, d, { n }), 'compiled').n!.shape).toEqual([20, 2, 60]);
+    expect(lastDirectLeaves()).toBe(0);
+    direct(() => samplePosteriorPredictive(model, d, { seed: 3 }), 1);
   });
 
   it('the bench model (1000 rows) over 8 draws', () => {
