@@ -22,8 +22,11 @@
  * for the log-likelihood, log prior and derived values); otherwise the model runs once per draw
  * on the tape. The keys above are the same on both paths and so are the bits: the compiled
  * code calls the eager kernels, each drawn node is sampled by its own distribution's code (a
- * `Normal` straight into the result, as `z · scale + loc`), and the first and last draws are
- * compared bit for bit with the model run before the compiled path is used for the rest. Every
+ * `Normal` straight into the result, as `z · scale + loc`, a `Bernoulli` as u < p, a `Poisson`
+ * by TFP's sampler; an observed `Bernoulli`'s log mass from its compiled logits or probs:
+ * `internal/leaf-kernels.ts`), the node keys are derived as raw words (`nodeSeedWords`), and the
+ * first and last draws are compared bit for bit with the model run before the compiled path is
+ * used for the rest. Every
  * call takes the tape path for a model the tracer cannot follow (it reads values in JavaScript:
  * `item()`) or a discrete (int32) or float32 given node; the predictive draws also for a
  * `JointDistributionCoroutine` (its structure may follow the values), a node with imputed missing

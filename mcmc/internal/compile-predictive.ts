@@ -4,9 +4,10 @@
  * (leaf) distribution, traced once (`src/compile/`, the
  * machinery `compile-derived.ts` uses) and run per draw as generated code over Float64Arrays;
  * each replicated node is then drawn from its distribution rebuilt around those parameters
- * (`copy`), with the key the model run would give it, or, for a `Normal` or `Bernoulli` leaf,
- * straight into the result by that distribution's own arithmetic (leaf-kernels.ts). Why: running the model per draw rebuilds
- * every distribution and tensor (a 600 × 3 matmul, broadcasts, checks) only to draw one node.
+ * (`copy`), with the key the model run would give it, or, for a `Normal`, `Bernoulli` or
+ * `Poisson` leaf, straight into the result by that distribution's own arithmetic
+ * (leaf-kernels.ts). Why: running the model per draw rebuilds every distribution and tensor (a
+ * 600 × 3 matmul, broadcasts, checks) only to draw one node.
  *
  * The draw is the model's own sampling code at bit-identical parameters (the compiler calls the
  * eager kernels), so the bits are the tape path's; the caller checks that at the first and the
@@ -30,7 +31,7 @@ export interface PredictiveProgram {
   readonly inputs: readonly Float64Array[];
   /**
    * The dtype of replicated node j when it is drawn straight into a caller's array of that dtype
-   * (a `Normal` or `Bernoulli` leaf: see `directDraw` in leaf-kernels.ts), else undefined; its
+   * (a `Normal`, `Bernoulli` or `Poisson` leaf: `directDraw` in leaf-kernels.ts), else undefined; its
    * value then has `size[j]` elements in row-major order.
    */
   readonly direct: readonly (DirectDtype | undefined)[];
@@ -135,9 +136,9 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
       // The keys executeSample gives the nodes, as raw words (no per-draw key objects or seed
       // checks): the draw's key samplers.foldIn(chainKey, t), then nodeSeeds' schedule.
       const impl = chainKey.impl, w = impl.keyWords;
-      let j = 0;
+      let r = 0;
       nodeSeedWords(impl, impl.foldIn(chainKey.data, t >>> 0, modes), last + 1, modes, (i, words) => {
-        if (i === replicated[j]) seeds[j++] = new KeyArray(impl, words.subarray(0, w), []);
+        if (i === replicated[r]) seeds[r++] = new KeyArray(impl, words.subarray(0, w), []);
       });
       // Inputs written since the last run (the given ones, by the caller): a bit per input.
       let dirty = (1 << G) - 1;
