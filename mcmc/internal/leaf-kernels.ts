@@ -3,7 +3,7 @@
  * the leaf's tensor parameters as outputs of a traced program, and the leaves whose draws and
  * pointwise log densities the compiled paths compute straight from those outputs without
  * rebuilding the distribution: `Normal` draws (z · scale + loc), `Bernoulli` draws (u < p),
- * `Poisson` draws (TFP's sampler at the log rates) and
+ * `Poisson` and `Binomial` draws (TFP's samplers at the compiled rates, counts and p) and
  * `Bernoulli` pointwise log masses. Each is the distribution's own arithmetic on the same values
  * (the same key, the same scalar functions), so the bits are the distribution's; the callers
  * still compare the first and last draws with the model run and fall back when they differ.
@@ -22,6 +22,9 @@ import { Distribution } from '../../distributions/distribution.js';
 import { Independent } from '../../distributions/independent.js';
 import { Normal } from '../../distributions/normal.js';
 import { Poisson } from '../../distributions/poisson.js';
+import { Binomial } from '../../distributions/binomial.js';
+import { randomBinomial } from '../../distributions/internal/tfp-random-binomial.js';
+import { sanitizeSeed } from '../../src/samplers/seeds.js';
 import { randomPoisson } from '../../distributions/internal/tfp-random-poisson.js';
 import { detLog } from '../../src/math/index.js';
 import { Sample } from '../../distributions/sample.js';
@@ -119,6 +122,8 @@ export interface DirectDraw {
  *   given: `normalFill`) times `scale` plus `loc`, the same two roundings per element here;
  * - `Poisson` (float64) with `logRate` or `rate`: its `sampleN` is TFP's sampler
  *   (`randomPoisson`) at log λ (`detLog` of the rate, as the `log` op takes it), the key as given;
+ * - `Binomial` (float64) with `logits` or `probs`: TFP's sampler (`randomBinomial`) at the
+ *   counts and p (sigmoid of the logits, as below), its key salted `'binomial'` as `sampleN` salts it;
  * - `Bernoulli` with float64 `logits` or `probs` (any sample dtype): its `sampleN` is u =
  *   `samplers.uniform([n, ...batch], { seed })` in float64 (the key as given: `uniformFill`) and
  *   the draw u < p, with p = sigmoid(logits) by `sigmoidScalar` (the `sigmoid` op's function) or
@@ -191,6 +196,30 @@ export function directDraw(plan: NodePlan, shapes: readonly (readonly number[])[
           if (++b === batch) b = 0;
         }
         (out as Float64Array).set(randomPoisson(shape, logRates, key));
+      },
+    };
+  }
+  if (leaf instanceof Binomial) {
+    if (leaf.dtype !== 'float64') return undefined;
+    const logits = leaf.logits !== undefined;
+    const p = paramsAt(plan, shapes, size, ['totalCount', logits ? 'logits' : 'probs']);
+    if (p === undefined) return undefined;
+    const [count, param] = p.at as [ParamAt, ParamAt];
+    const { batch } = p;
+    const shape = [size / batch, ...leaf.batchShape];
+    const counts = new Float64Array(size), probs = new Float64Array(size), perBatch = new Float64Array(batch);
+    return {
+      dtype: 'float64',
+      fill(key, out, outputs) {
+        const n = outputs[count.out]!, t = outputs[param.out]!, ns = count.step, step = param.step;
+        if (logits) sigmoidInto(t, step, perBatch, batch);
+        else for (let b = 0; b < batch; b++) perBatch[b] = t[b * step]!;
+        for (let k = 0, b = 0; k < size; k++) {
+          counts[k] = n[b * ns]!;
+          probs[k] = perBatch[b]!;
+          if (++b === batch) b = 0;
+        }
+        (out as Float64Array).set(randomBinomial(shape, counts, probs, sanitizeSeed(key, { salt: 'binomial' }), 'float64'));
       },
     };
   }

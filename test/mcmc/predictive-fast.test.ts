@@ -12,7 +12,7 @@ import { add, exp, mul, sigmoid } from '../../src/tensor/ops/elementwise.js';
 import { matmul } from '../../src/tensor/ops/matmul.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import {
-  Bernoulli, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, Normal, Poisson, Root, Sample,
+  Bernoulli, Binomial, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, Normal, Poisson, Root, Sample,
   type CoroutineModel,
 } from '../../distributions/index.js';
 import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
@@ -83,7 +83,7 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     expect(both(() => samplePosteriorPredictive(grid, draws(1, 3, { m: [4, 3], sigma: [] }), { seed: 5 }), 'compiled').y!.shape).toEqual([1, 3, 4, 3]);
   });
 
-  it('a discrete leaf (Poisson, Bernoulli) is drawn straight from its compiled parameters', () => {
+  it('a discrete leaf (Poisson, Bernoulli, Binomial) is drawn straight from its compiled parameters', () => {
     const counts = new JointDistributionNamed({
       b: new Normal({ loc: 0, scale: 1 }),
       n: (b: Tensor) => new Independent({ distribution: new Poisson({ logRate: add(b, tensor([0, 0.5, 1])) }), reinterpretedBatchNdims: 1 }),
@@ -100,6 +100,16 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     });
     both(() => samplePosteriorPredictive(rates, draws(5, 2, { sigma: [] }, 3), { seed: 7 }), 'compiled');
     expect(lastDirectLeaves()).toBe(2);
+    // Binomial: logits and probs (0 and 1 among them), counts per element (0 to above the
+    // inversion/BTRS switch) or one for all.
+    const trials = new JointDistributionNamed({
+      b: new Normal({ loc: 0, scale: 1 }),
+      k: (b: Tensor) => new Independent({ distribution: new Binomial({ totalCount: tensor([0, 1, 7, 40, 500]), logits: add(b, tensor([-3, 0, 1, 2, -900])) }), reinterpretedBatchNdims: 1 }),
+      j: (b: Tensor) => new Sample({ distribution: new Binomial({ totalCount: 12, probs: sigmoid(mul(b, 2)) }), sampleShape: 4 }),
+      z: (b: Tensor) => new Independent({ distribution: new Binomial({ totalCount: 30, probs: sigmoid(mul(b, tensor([1e4, -1e4, 0.5]))) }), reinterpretedBatchNdims: 1 }),
+    });
+    both(() => samplePosteriorPredictive(trials, draws(5, 2, { b: [] }, 5), { seed: 8 }), 'compiled');
+    expect(lastDirectLeaves()).toBe(3);
   });
 
   it('falls back to the model run per draw for a coroutine or a discrete given node; a node drawn from a replicated one is compiled', () => {
