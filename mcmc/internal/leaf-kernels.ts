@@ -14,7 +14,7 @@ import type { KeyArray } from '../../src/random/key-array.js';
 import { normalFill } from '../../src/random/normal.js';
 import { uniformFill } from '../../src/random/uniform.js';
 import { UntraceableError } from '../../src/tensor/lowering.js';
-import { detExpInto, detLog1pInto } from '../../src/compile/det-maps.js';
+import { detExpInto, detLog1pOfExpInto } from '../../src/compile/det-maps.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { Bernoulli, logProbProbs as bernoulliLogProbProbs } from '../../distributions/bernoulli.js';
@@ -283,8 +283,7 @@ export function directLogProb(plan: NodePlan, shapes: readonly (readonly number[
       l[k] = -Math.abs(t[b * step]!);
       if (++b === nb) b = 0;
     }
-    detExpInto(l, l);
-    detLog1pInto(l, l);
+    detLog1pOfExpInto(l, l);
     for (let k = 0, b = 0; k < size; k++) {
       const v = x[k]!, tb = t[b * step]!, s = v === 1 ? -tb : tb;
       // NaN and values off {0, 1} as logProbScalar takes them (a NaN logit gives L = NaN anyway).

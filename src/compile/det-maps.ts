@@ -1,7 +1,8 @@
 /**
- * The deterministic exp and log1p element by element over an array — out[i] = detExp(x[i]),
- * out[i] = detLog1p(x[i]) — in WebAssembly (wasm/detmath.wat's `detExpPairs`, `detLog1pPairs`:
- * two lanes at a time, each lane the scalar function operation for operation), so the same bits
+ * The deterministic exp, and log1p of it, element by element over an array — out[i] =
+ * detExp(x[i]), out[i] = detLog1p(detExp(x[i])) — in WebAssembly (wasm/detmath.wat's
+ * `detExpPairs`, then `detLog1pPairs`: two lanes at a time, each lane the scalar function
+ * operation for operation), so the same bits
  * as the JavaScript loops, which are the fallback without WebAssembly SIMD. For the compiled
  * predictive draws and log-likelihood of `Bernoulli` nodes (mcmc/internal/leaf-kernels.ts), where
  * sigmoid and softplus of every observation's logit per draw are most of the time;
@@ -48,7 +49,10 @@ function instance(): { k: MapExports; src: Float64Array; dst: Float64Array } | n
 /** Below this length the JavaScript loop is as fast as the copies and the call. */
 const MIN_WASM = 16;
 
-function map(f: (x: number) => number, which: 'detExpPairs' | 'detLog1pPairs', x: Float64Array, out: Float64Array, n: number): void {
+type Pairs = 'detExpPairs' | 'detLog1pPairs';
+
+/** out[i] = f(x[i]), f the pair functions `which` applied in turn (in wasm memory, one copy in and out). */
+function map(f: (x: number) => number, which: readonly Pairs[], x: Float64Array, out: Float64Array, n: number): void {
   const w = enabled && n >= MIN_WASM ? instance() : null;
   if (w === null) {
     for (let i = 0; i < n; i++) out[i] = f(x[i]!);
@@ -59,10 +63,13 @@ function map(f: (x: number) => number, which: 'detExpPairs' | 'detLog1pPairs', x
     const m = Math.min(CHUNK, n - i);
     for (let e = 0; e < m; e++) src[e] = x[i + e]!;
     // An odd count reads one stale lane past the end; its result is not copied out.
-    k[which](SRC, DST, (m + 1) >> 1);
+    for (let s = 0; s < which.length; s++) k[which[s]!](s === 0 ? SRC : DST, DST, (m + 1) >> 1);
     for (let e = 0; e < m; e++) out[i + e] = dst[e]!;
   }
 }
+
+const EXP: readonly Pairs[] = ['detExpPairs'], LOG1P_EXP: readonly Pairs[] = ['detExpPairs', 'detLog1pPairs'];
+const log1pOfExp = (x: number): number => detLog1p(detExp(x));
 
 /**
  * out[i] = detExp(x[i]) for i < n (default x.length); `out` may be `x`.
@@ -72,16 +79,17 @@ function map(f: (x: number) => number, which: 'detExpPairs' | 'detLog1pPairs', x
  * detExpInto(Float64Array.of(0, 1), out);   // [1, detExp(1)]
  */
 export function detExpInto(x: Float64Array, out: Float64Array, n = x.length): void {
-  map(detExp, 'detExpPairs', x, out, n);
+  map(detExp, EXP, x, out, n);
 }
 
 /**
- * out[i] = detLog1p(x[i]) for i < n (default x.length); `out` may be `x`.
+ * out[i] = detLog1p(detExp(x[i])) for i < n (default x.length) — softplus's term — with one copy
+ * into WebAssembly memory and out; `out` may be `x`.
  *
  * @example
- * const out = new Float64Array(2);
- * detLog1pInto(Float64Array.of(0, 1), out);   // [0, detLog1p(1)]
+ * const out = new Float64Array(1);
+ * detLog1pOfExpInto(Float64Array.of(0), out);   // [detLog1p(1)] = [ln 2]
  */
-export function detLog1pInto(x: Float64Array, out: Float64Array, n = x.length): void {
-  map(detLog1p, 'detLog1pPairs', x, out, n);
+export function detLog1pOfExpInto(x: Float64Array, out: Float64Array, n = x.length): void {
+  map(log1pOfExp, LOG1P_EXP, x, out, n);
 }
