@@ -161,7 +161,13 @@ function logProbScalar(k: number, t: number, isLogits: boolean): number {
  * no double is boxed per element.
  */
 function logProbLogits(k: number, t: number): number { return logProbScalar(k, t, true); }
-function logProbProbs(k: number, t: number): number { return logProbScalar(k, t, false); }
+/**
+ * The log mass of k at probability t (exported for the compiled log-likelihood, which applies it
+ * element by element as `logProb` does: mcmc/internal/leaf-kernels.ts). @internal
+ * @example
+ * logProbProbs(0, 0.25);   // log 0.75
+ */
+export function logProbProbs(k: number, t: number): number { return logProbScalar(k, t, false); }
 /** ∂/∂t (the value gets none): k − σ(t) for logits, ±1/p for probabilities; 0 off the support. */
 function dLogits(k: number, t: number): number { return k !== 0 && k !== 1 ? 0 : k - sigmoidScalar(t); }
 function dProbs(k: number, t: number): number { return k !== 0 && k !== 1 ? 0 : k === 1 ? 1 / t : -1 / (1 - t); }

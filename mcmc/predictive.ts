@@ -22,8 +22,11 @@
  * for the log-likelihood, log prior and derived values); otherwise the model runs once per draw
  * on the tape. The keys above are the same on both paths and so are the bits: the compiled
  * code calls the eager kernels, each drawn node is sampled by its own distribution's code (a
- * `Normal` straight into the result, as `z · scale + loc`), and the first and last draws are
- * compared bit for bit with the model run before the compiled path is used for the rest. Every
+ * `Normal` straight into the result, as `z · scale + loc`, a `Bernoulli` as u < p, a `Poisson`
+ * by TFP's sampler; an observed `Bernoulli`'s log mass from its compiled logits or probs:
+ * `internal/leaf-kernels.ts`), the node keys are derived as raw words (`nodeSeedWords`), and the
+ * first and last draws are compared bit for bit with the model run before the compiled path is
+ * used for the rest. Every
  * call takes the tape path for a model the tracer cannot follow (it reads values in JavaScript:
  * `item()`) or a discrete (int32) or float32 given node; the predictive draws also for a
  * `JointDistributionCoroutine` (its structure may follow the values), a node with imputed missing
@@ -56,14 +59,22 @@ import { MISSING_SUFFIX } from '../distributions/joint/impute-missing.js';
 import { enumerationPlan } from '../distributions/enumerate/enumerate.js';
 import { asTensor } from '../src/tensor/core.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { compileDerived, type DerivedValues } from './internal/compile-derived.js';
+import { compileDerived, compileLogLikelihood, type DerivedProgram, type DerivedValues } from './internal/compile-derived.js';
 import { compilePredictive } from './internal/compile-predictive.js';
+import type { DirectArray, DirectDtype } from './internal/leaf-kernels.js';
+import { allocate } from '../src/tensor/dtype.js';
 import type { KeyArray } from '../src/random/key-array.js';
 
 let fastPaths = true;
 let lastPath: 'compiled' | 'tape' | undefined;
+let lastDirect = 0;
 /** @internal The path the last per-draw call took (`'compiled'` or `'tape'`), for tests. */
 export function lastPredictivePath(): 'compiled' | 'tape' | undefined { return lastPath; }
+/**
+ * @internal How many nodes the last compiled call drew or scored straight from their leaf's
+ * parameters (leaf-kernels.ts: `directDraw`, `directLogProb`), for tests.
+ */
+export function lastDirectLeaves(): number { return lastDirect; }
 /** @internal Runs `f` with the compiled paths on or off (tests and the benchmark compare them). */
 export function withFastPaths<T>(on: boolean, f: () => T): T {
   const was = fastPaths;
@@ -105,10 +116,12 @@ class Stacker {
     for (let k = 0; k < size; k++) out[index * size + k] = Number(t.data[k]);
   }
 
-  /** The float64 storage of every draw's value of this shape (draw i's at `i * size`), for writing straight into. */
-  float64(shape: readonly number[]): Float64Array {
-    this.allocate(shape, 'float64');
-    return this.data as Float64Array;
+  /** The storage of every draw's value of this shape (draw i's at `i * size`), for writing straight into. */
+  storage(shape: readonly number[], dtype: 'float64'): Float64Array;
+  storage(shape: readonly number[], dtype: 'float64' | 'int32'): Float64Array | Int32Array;
+  storage(shape: readonly number[], dtype: 'float64' | 'int32'): Float64Array | Int32Array {
+    this.allocate(shape, dtype);
+    return this.data as Float64Array | Int32Array;
   }
 
   private allocate(shape: readonly number[], dtype: 'float64' | 'int32' | 'bool'): void {
@@ -255,6 +268,9 @@ function asRecord(jd: JointDistribution<StructKind>, values: readonly (Tensor | 
   return out;
 }
 
+/** A compiled path tried before `compileDerived` (`compileLogLikelihood`): the drawn nodes, the values at the first and last draws. */
+type CompileDirect = (drawn: readonly number[], first: readonly (Tensor | undefined)[], last: readonly (Tensor | undefined)[]) => DerivedProgram | undefined;
+
 /**
  * For every draw (t, c), the tensors `f` makes of its node values (the draw's, and `base` for the
  * other nodes), stacked by name into `stacks` (in the order of `names`). Fast path: `f` traced
@@ -263,11 +279,18 @@ function asRecord(jd: JointDistribution<StructKind>, values: readonly (Tensor | 
  * throws (cholesky) throws at the same draw.
  */
 function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: readonly (Tensor | undefined)[],
-  f: DerivedValues, names: readonly string[], stacks: readonly Stacker[]): void {
+  f: DerivedValues, names: readonly string[], stacks: readonly Stacker[], direct?: CompileDirect): void {
   const { draws: N, chains: C } = table;
   const valuesAt = (t: number, c: number) => drawValues(jd, table, t, c, base);
   const drawn = [...table.nodes.keys()];
-  const program = fastPaths ? compileDerived(f, names, drawn, valuesAt(0, 0), valuesAt(N - 1, C - 1)) : undefined;
+  let program: DerivedProgram | undefined;
+  lastDirect = 0;
+  if (fastPaths) {
+    const first = valuesAt(0, 0), last = valuesAt(N - 1, C - 1);
+    program = direct?.(drawn, first, last);
+    if (program !== undefined) lastDirect = names.length;
+    else program = compileDerived(f, names, drawn, first, last);
+  }
   lastPath = program === undefined ? 'tape' : 'compiled';
   if (program === undefined) {
     for (let c = 0; c < C; c++) {
@@ -279,7 +302,7 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
     return;
   }
   const from = drawn.map((i) => table.nodes.get(i)!.data as Float64Array);
-  const to = stacks.map((s, k) => s.float64(program.shapes[k]!));
+  const to = stacks.map((s, k) => s.storage(program.shapes[k]!, 'float64'));
   const { inputs, outputs } = program;
   // Draw (t, c) is at t * C + c in the draws and in the stacked values alike.
   for (let c = 0; c < C; c++) {
@@ -299,6 +322,11 @@ function perDraw(jd: JointDistribution<StructKind>, table: DrawTable, base: read
 }
 
 // ---- posterior predictive ------------------------------------------------------------------
+
+/** The dtype of a direct draw's array. */
+function dtypeOf(a: DirectArray): DirectDtype {
+  return a instanceof Int32Array ? 'int32' : a instanceof Float32Array ? 'float32' : 'float64';
+}
 
 /** Same shape, dtype and bits (NaN payloads aside: `Object.is`). */
 function sameBits(a: Tensor | undefined, b: Tensor | undefined): boolean {
@@ -325,41 +353,53 @@ function predictiveFast(jd: JointDistribution<StructKind>, table: DrawTable, rep
   const at = drawValues(jd, table, 0, 0, jd.nodeNames.map(() => undefined));
   replicated.forEach((i) => { at[i] = first[jd.nodeNames[i]!]; });
   const program = compilePredictive(jd, given, replicated, derivedNames, at as Tensor[]);
+  lastDirect = 0;
   if (program === undefined) return false;
   const from = given.map((i) => table.nodes.get(i)!.data as Float64Array);
   const { inputs, derived, derivedShapes, direct, size } = program;
   const R = replicated.length;
   const shapeOf = (j: number) => first[names[j]!]!.shape;
-  // Draw (t, c)'s values, replicated nodes then derived values. A directly drawn node is written
-  // into `into(j)`; the derived values view the program's buffers until the next draw.
-  const draw = (t: number, c: number, into: (j: number) => Float64Array | undefined): Tensor[] => {
+  // Draw (t, c): the given values into the program's inputs, then the replicated nodes drawn
+  // (a directly drawn node into `into[j]`, the others returned) and the derived values computed
+  // into the program's buffers.
+  const draw = (t: number, c: number, into: readonly (DirectArray | undefined)[]): (Tensor | undefined)[] => {
     const d = t * C + c;
     for (let q = 0; q < inputs.length; q++) {
       const buf = inputs[q]!, src = from[q]!, n = buf.length, off = d * n;
       for (let e = 0; e < n; e++) buf[e] = src[off + e]!;
     }
-    const targets = direct.map((dir, j) => (dir ? into(j) : undefined));
-    const xs = program.sample(foldIn(chainKeys[c]!, t), targets).map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), 'float64'));
-    for (let k = 0; k < derived.length; k++) xs.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));
-    return xs;
+    return program.sample(chainKeys[c]!, t, into);
   };
   const checks: [number, number, Record<string, Tensor>][] = [[0, 0, first], [N - 1, C - 1, tape(N - 1, C - 1)]];
   for (const [t, c, expected] of checks) {
-    let got: Tensor[];
-    try { got = draw(t, c, (j) => new Float64Array(size[j]!)); } catch { return false; }
+    const targets = direct.map((dir, j) => (dir ? allocate(dir, size[j]!) : undefined));
+    let got: (Tensor | undefined)[];
+    try { got = draw(t, c, targets); } catch { return false; }
+    got = got.map((x, j) => x ?? new Tensor(targets[j]!, shapeOf(j), dtypeOf(targets[j]!)));
+    for (let k = 0; k < derived.length; k++) got.push(new Tensor(derived[k] as Float64Array, derivedShapes[k]!, 'float64'));
     if (!names.every((n, k) => sameBits(got[k], expected[n]))) return false;
   }
-  // Directly drawn nodes go straight into their stack's storage, draw (t, c) at (t·C + c)·size.
-  const storage = direct.map((dir, j) => (dir ? stacks[j]!.float64(shapeOf(j)) : undefined));
+  // Directly drawn nodes go straight into their stack's storage, draw (t, c) at (t·C + c)·size
+  // (as `Stacker.put` stores them: float32 draws as float64), and so do the derived values.
+  const storage = direct.map((dir, j) => (dir ? stacks[j]!.storage(shapeOf(j), dir === 'int32' ? 'int32' : 'float64') : undefined));
+  const derivedStorage = derived.map((_, k) => stacks[R + k]!.storage(derivedShapes[k]!, 'float64'));
+  const targets: (DirectArray | undefined)[] = direct.map(() => undefined);
+  lastDirect = direct.filter((dir) => dir !== undefined).length;
   try {
     for (let c = 0; c < C; c++) {
       for (let t = 0; t < N; t++) {
         const d = t * C + c;
-        const xs = draw(t, c, (j) => storage[j]!.subarray(d * size[j]!, (d + 1) * size[j]!));
-        for (let k = 0; k < xs.length; k++) if (k >= R || !direct[k]) stacks[k]!.put(d, xs[k]!);
+        for (let j = 0; j < R; j++) if (direct[j]) targets[j] = storage[j]!.subarray(d * size[j]!, (d + 1) * size[j]!);
+        const xs = draw(t, c, targets);
+        for (let j = 0; j < R; j++) if (!direct[j]) stacks[j]!.put(d, xs[j]!);
+        for (let k = 0; k < derived.length; k++) {
+          const src = derived[k]!, dst = derivedStorage[k]!, n = src.length, off = d * n;
+          for (let e = 0; e < n; e++) dst[off + e] = src[e]!;
+        }
       }
     }
   } catch {
+    lastDirect = 0;
     return false;
   }
   return true;
@@ -538,15 +578,21 @@ export function logLikelihood(model: PredictiveModel, draws: PosteriorDraws, pin
   const pinnedValues = names.map((n) => full.pins[n]);
   const observedNames = observed.map((i) => names[i]!);
   const stacks = observed.map((i) => new Stacker(fn, `the log-likelihood of \`${names[i]}\``, [table.draws, table.chains]));
+  // The observed nodes' distributions at model-order values (every node given: nothing is drawn).
+  const observedAt = (values: readonly (Tensor | undefined)[]): Distribution[] => {
+    const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });
+    return observed.map((i) => (Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!));
+  };
   const pointwise = (values: readonly (Tensor | undefined)[]): Record<string, Tensor> => {
-    const [dists] = jd.sampleDistributions([], { seed: zerosSeed(), value: asRecord(jd, values) });   // every node given: nothing is drawn
-    return Object.fromEntries(observed.map((i) => {
-      const d = Array.isArray(dists) ? dists[i]! : (dists as Record<string, Distribution>)[names[i]!]!;
-      const lp = pointwiseLogProb(d, values[i]!);
+    const dists = observedAt(values);
+    return Object.fromEntries(observed.map((i, k) => {
+      const lp = pointwiseLogProb(dists[k]!, values[i]!);
       return [names[i]!, lp.dtype === 'float64' ? lp : lp.astype('float64')];
     }));
   };
-  perDraw(jd, table, pinnedValues, pointwise, observedNames, stacks);
+  const data = observed.map((i) => pinnedValues[i]!);
+  perDraw(jd, table, pinnedValues, pointwise, observedNames, stacks,
+    (drawn, first, last) => compileLogLikelihood(observedAt, data, pointwise, observedNames, drawn, first, last));
   return Object.fromEntries(observedNames.map((n, j) => [n, stacks[j]!.tensor()]));
 }
 

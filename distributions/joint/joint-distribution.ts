@@ -20,6 +20,9 @@ import { brand } from '../../src/brand.js';
 import { checkOptions, checkShape, fail } from '../../src/checks.js';
 import { sanitizeSeed, splitSeed, zerosSeed, type Seed } from '../../src/samplers/seeds.js';
 import type { KeyArray } from '../../src/random/key-array.js';
+import type { PrngImpl } from '../../src/random/impl.js';
+import type { Modes } from '../../src/config.js';
+import { saltToInt } from '../../src/sha512.js';
 import { zeros } from '../../src/tensor/ops/create.js';
 import type { DType } from '../../src/tensor/dtype.js';
 import { add } from '../../src/tensor/ops/elementwise.js';
@@ -74,6 +77,26 @@ export function nodeSeeds(seed: Seed): () => KeyArray {
     return nodeSeed!;
   };
 }
+
+/**
+ * `nodeSeeds(seed)`'s keys as raw words, for the compiled predictive draws (no key objects or
+ * seed checks per draw): `key` a single key's words under `impl`, salted as `sanitizeSeed` salts it,
+ * then split as `splitSeed` splits it; `take(i, words)` gets node i's key for i < count (`words`
+ * is a fresh array the callee may keep; the key is its first `impl.keyWords` words). @internal
+ * @example
+ * nodeSeedWords(threefry2x32, random.key(0).data, 2, getModes(), (i, w) => console.log(i, w));
+ */
+export function nodeSeedWords(impl: PrngImpl, key: Uint32Array, count: number, modes: Modes, take: (i: number, words: Uint32Array) => void): void {
+  jointSalt ??= saltToInt('JointDistribution');
+  const w = impl.keyWords;
+  let s = impl.foldIn(key, jointSalt, modes);
+  for (let i = 0; i < count; i++) {
+    const words = impl.split(s, 2, modes);
+    take(i, words);
+    s = words.subarray(w, 2 * w);
+  }
+}
+let jointSalt: number | undefined;
 
 export function withWhere(e: RangeError | TypeError, where: string): RangeError | TypeError {
   const Err = e instanceof RangeError ? RangeError : e instanceof UntraceableError ? UntraceableError : TypeError;

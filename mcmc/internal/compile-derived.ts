@@ -4,11 +4,18 @@
  * tensors, traced once (`src/compile/`) and then run per draw as generated JavaScript over
  * Float64Arrays, instead of running the model per draw through the eager ops. The generated code
  * calls the eager ops' own kernels and scalar functions, so it gives the same bits.
+ *
+ * For the log-likelihood of an observed `Bernoulli` node (a logistic regression), the program
+ * computes only the leaf's parameters and the pointwise log mass is taken from them by the leaf's
+ * own scalar function (`compileLogLikelihood`; leaf-kernels.ts), so no per-element call goes
+ * through the generated code's generic fused-op path.
  */
 import { generate } from '../../src/compile/codegen.js';
 import { traceProgram } from '../../src/compile/trace.js';
 import { UntraceableError } from '../../src/tensor/lowering.js';
 import { Tensor } from '../../src/tensor/tensor.js';
+import type { Distribution } from '../../distributions/distribution.js';
+import { directLogProb, planOf, type NodePlan } from './leaf-kernels.js';
 
 /** The named values at model-order node values (the eager path: the model run once). */
 export type DerivedValues = (values: readonly (Tensor | undefined)[]) => Record<string, Tensor>;
@@ -63,8 +70,60 @@ export function compileDerived(derived: DerivedValues, names: readonly string[],
   const compiled: DerivedProgram = { inputs: c.inputs, outputs: c.outputs, shapes: c.outputShapes, run: () => c.run(false) };
   drawn.forEach((i, q) => compiled.inputs[q]!.set(check[i]!.data as Float64Array));
   compiled.run();
-  const expected = run(drawn.map((i) => check[i]!));
-  const same = expected !== undefined && expected.every((t, k) => t.shape.length === compiled.shapes[k]!.length
-    && t.shape.every((d, a) => d === compiled.shapes[k]![a]) && t.data.every((x, e) => Object.is(x, compiled.outputs[k]![e])));
-  return same ? compiled : undefined;
+  return sameValues(run(drawn.map((i) => check[i]!)), compiled.outputs, compiled.shapes) ? compiled : undefined;
+}
+
+/** Whether the compiled values at `compiled` are `expected`'s, shape and bits. */
+function sameValues(expected: readonly Tensor[] | undefined, outputs: readonly ArrayLike<number>[], shapes: readonly (readonly number[])[]): boolean {
+  return expected !== undefined && expected.every((t, k) => t.shape.length === shapes[k]!.length
+    && t.shape.every((d, a) => d === shapes[k]![a]) && t.data.every((x, e) => Object.is(x, outputs[k]![e])));
+}
+
+/**
+ * `logLikelihood`'s pointwise log densities with each observed node's leaf parameters as the
+ * program (traced at `at` as functions of the `drawn` nodes) and the log density taken from them
+ * by `directLogProb` (leaf-kernels.ts). `observedAt(values)` gives the observed nodes'
+ * distributions at model-order values, `data` their values; `pointwise` is the eager path, and
+ * the result is compared bit for bit with it at `at` and at `check`.
+ *
+ * Returns undefined (the caller tries `compileDerived`) when an observed leaf has no direct log
+ * density, a value is not float64, the model cannot be traced, or a check disagrees.
+ */
+export function compileLogLikelihood(observedAt: (values: readonly (Tensor | undefined)[]) => Distribution[], data: readonly Tensor[],
+  pointwise: DerivedValues, names: readonly string[], drawn: readonly number[],
+  at: readonly (Tensor | undefined)[], check: readonly (Tensor | undefined)[]): DerivedProgram | undefined {
+  if (drawn.some((i) => at[i]!.dtype !== 'float64')) return undefined;
+  const plans: NodePlan[] = [];
+  let c;
+  try {
+    c = generate(traceProgram('compileLogLikelihood', (...xs) => {
+      const values = [...at];
+      drawn.forEach((i, q) => { values[i] = xs[q]; });
+      const outputs: Tensor[] = [];
+      plans.push(...observedAt(values).map((d) => planOf(d, outputs)));
+      if (outputs.length === 0) throw new UntraceableError('compileLogLikelihood: no parameter to compile');
+      return outputs;
+    }, drawn.map((i) => at[i]!)), false);
+  } catch (e) {
+    if (e instanceof UntraceableError) return undefined;
+    throw e;
+  }
+  const params = c.outputs.map((o) => (o instanceof Float64Array ? o : Float64Array.from(o)));
+  const kernels = plans.map((p, k) => directLogProb(p, c.outputShapes, data[k]!));
+  if (kernels.some((f) => f === undefined)) return undefined;
+  const outputs = data.map((x) => new Float64Array(x.size));
+  const compiled: DerivedProgram = {
+    inputs: c.inputs, outputs, shapes: data.map((x) => x.shape),
+    run: () => {
+      c.run(false);
+      for (let k = 0; k < kernels.length; k++) kernels[k]!(params, outputs[k]!);
+    },
+  };
+  for (const point of [at, check]) {
+    drawn.forEach((i, q) => compiled.inputs[q]!.set(point[i]!.data as Float64Array));
+    compiled.run();
+    const out = pointwise(point);
+    if (!sameValues(names.map((n) => out[n]!), outputs, compiled.shapes)) return undefined;
+  }
+  return compiled;
 }

@@ -4,8 +4,10 @@
  * (leaf) distribution, traced once (`src/compile/`, the
  * machinery `compile-derived.ts` uses) and run per draw as generated code over Float64Arrays;
  * each replicated node is then drawn from its distribution rebuilt around those parameters
- * (`copy`), with the key the model run would give it. Why: running the model per draw rebuilds
- * every distribution and tensor (a 600 × 3 matmul, broadcasts, checks) only to draw one node.
+ * (`copy`), with the key the model run would give it, or, for a `Normal`, `Bernoulli` or
+ * `Poisson` leaf, straight into the result by that distribution's own arithmetic
+ * (leaf-kernels.ts). Why: running the model per draw rebuilds every distribution and tensor (a
+ * 600 × 3 matmul, broadcasts, checks) only to draw one node.
  *
  * The draw is the model's own sampling code at bit-identical parameters (the compiler calls the
  * eager kernels), so the bits are the tape path's; the caller checks that at the first and the
@@ -13,17 +15,13 @@
  */
 import { generate } from '../../src/compile/codegen.js';
 import { traceProgram } from '../../src/compile/trace.js';
-import type { KeyArray } from '../../src/random/key-array.js';
-import { UntraceableError, type TraceNode } from '../../src/tensor/lowering.js';
+import { KeyArray } from '../../src/random/key-array.js';
+import type { TraceNode } from '../../src/tensor/lowering.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { Distribution } from '../../distributions/distribution.js';
-import { Independent } from '../../distributions/independent.js';
-import { Normal } from '../../distributions/normal.js';
+import type { Distribution } from '../../distributions/distribution.js';
 import { getModes } from '../../src/config.js';
-import { normalFill } from '../../src/random/normal.js';
-import { sizeOf } from '../../src/tensor/shapes.js';
-import { Sample } from '../../distributions/sample.js';
-import { nodeSeeds, type JointDistribution } from '../../distributions/joint/joint-distribution.js';
+import { decline, directDraw, planOf, type DirectArray, type DirectDtype, type NodePlan } from './leaf-kernels.js';
+import { nodeSeedWords, type JointDistribution } from '../../distributions/joint/joint-distribution.js';
 import { JointDistributionCoroutine } from '../../distributions/joint/joint-distribution-coroutine.js';
 import { toValue, type StructKind } from '../../distributions/joint/values.js';
 
@@ -32,84 +30,23 @@ export interface PredictiveProgram {
   /** One buffer per given node, in the order given to {@link compilePredictive}: write a draw here, then `sample`. */
   readonly inputs: readonly Float64Array[];
   /**
-   * Whether replicated node j is drawn straight into a caller's Float64Array (a `Normal` leaf:
-   * see {@link directNormal}); its value then has `size[j]` elements in row-major order.
+   * The dtype of replicated node j when it is drawn straight into a caller's array of that dtype
+   * (a `Normal`, `Bernoulli` or `Poisson` leaf: `directDraw` in leaf-kernels.ts), else undefined; its
+   * value then has `size[j]` elements in row-major order.
    */
-  readonly direct: readonly boolean[];
+  readonly direct: readonly (DirectDtype | undefined)[];
   readonly size: readonly number[];
   /**
-   * The replicated nodes' draws given the values in `inputs`, in model order, with that draw's
-   * model key (what `executeSample` passes to the model as `seed`): node j is written into
+   * The replicated nodes' draws given the values in `inputs`, in model order, with the model key
+   * `samplers.foldIn(chainKey, t)` (what `executeSample` is passed as `seed`): node j is written into
    * `into[j]` when it is drawn directly (the result's entry is then undefined), else returned as
    * a tensor. The program runs before a node whose parameters read inputs written since its last
    * run; the derived values are those of the draw.
    */
-  sample(key: KeyArray, into: readonly (Float64Array | undefined)[]): (Tensor | undefined)[];
+  sample(chainKey: KeyArray, t: number, into: readonly (DirectArray | undefined)[]): (Tensor | undefined)[];
   /** One buffer per derived value, in the order of `derivedNames` (their values after `sample`), and their shapes. */
   readonly derived: readonly ArrayLike<number>[];
   readonly derivedShapes: readonly (readonly number[])[];
-}
-
-/** Ends a trace the fast path does not take. */
-function decline(why: string): never {
-  throw new UntraceableError(`compilePredictive: ${why}`);
-}
-
-/** A replicated node's distribution: wrappers (outermost first) around a leaf whose tensor parameters come from the program. */
-interface NodePlan {
-  readonly wrappers: readonly Distribution[];
-  readonly leaf: Distribution;
-  /** Leaf parameter name → output index. */
-  readonly params: readonly (readonly [string, number])[];
-}
-
-/** Node j drawn straight into an array: z ~ N(0, 1) by the key, then z · scale + loc. */
-interface DirectNormal {
-  readonly size: number;
-  /** Output indices of loc and scale, and their index steps: 0 (one value) or 1 (one per batch element). */
-  readonly loc: number;
-  readonly scale: number;
-  readonly locStep: 0 | 1;
-  readonly scaleStep: 0 | 1;
-  /** The leaf's batch size: loc and scale repeat every `batch` elements. */
-  readonly batch: number;
-}
-
-/**
- * The one leaf drawn without rebuilding it: `Normal`, whose `sampleN` is `samplers.normal([n,
- * ...batch], { seed })` (the key as given: `normalFill`) times `scale` plus `loc` — the same two
- * roundings per element here. Only when the wrappers keep that order (no `Sample` over a batch,
- * which transposes) and loc and scale are either one value or the whole batch; the first and last
- * draws are checked against the model run anyway.
- */
-function directNormal(plan: NodePlan, shapes: readonly (readonly number[])[], size: number): DirectNormal | undefined {
-  const { leaf } = plan;
-  // validateArgs checks the parameters when a distribution is built: those are rebuilt per draw.
-  if (!(leaf instanceof Normal) || leaf.dtype !== 'float64' || leaf.validateArgs || plan.wrappers.some((w) => w.validateArgs)) return undefined;
-  if (plan.wrappers.some((w) => w instanceof Sample && w.sampleShape.length > 0 && w.distribution.batchShape.length > 0)) return undefined;
-  const batch = leaf.batchShape;
-  const nb = sizeOf(batch);
-  if (nb === 0 || size % nb !== 0) return undefined;
-  const at = (name: string) => plan.params.find(([k]) => k === name)?.[1];
-  const loc = at('loc'), scale = at('scale');
-  if (loc === undefined || scale === undefined) return undefined;
-  const step = (k: number): 0 | 1 | undefined => {
-    const sh = shapes[k]!;
-    if (sizeOf(sh) === 1) return 0;
-    return sh.length === batch.length && sh.every((d, a) => d === batch[a]) ? 1 : undefined;
-  };
-  const locStep = step(loc), scaleStep = step(scale);
-  if (locStep === undefined || scaleStep === undefined) return undefined;
-  return { size, loc, scale, locStep, scaleStep, batch: nb };
-}
-
-function fillNormal(d: DirectNormal, key: KeyArray, out: Float64Array, outputs: readonly Float64Array[]): void {
-  normalFill(key, out, getModes());
-  const locs = outputs[d.loc]!, scales = outputs[d.scale]!, { locStep, scaleStep, batch } = d;
-  for (let k = 0, b = 0; k < d.size; k++) {
-    out[k] = out[k]! * scales[b * scaleStep]! + locs[b * locStep]!;
-    if (++b === batch) b = 0;
-  }
 }
 
 /**
@@ -185,26 +122,33 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
   // Nodes are keyed in model order: node i takes the (i + 1)-th split of the salted key.
   const last = Math.max(...replicated);
   const size = replicated.map((i) => at[i]!.size);
-  const direct = plans.map((p, j) => directNormal(p, shapes, size[j]!));
+  const direct = plans.map((p, j) => directDraw(p, shapes, size[j]!));
+  const modes = getModes();
   // A node whose parameters read no input is the same distribution in every draw: the traced one, not rebuilt.
   const fixed = plans.map((p, j) => (needs[j] === 0 ? p.wrappers[0] ?? p.leaf : undefined));
   const replicatedInputs = c.inputs.slice(G);
+  const seeds: KeyArray[] = [];
   return {
     inputs: c.inputs.slice(0, G),
-    direct: direct.map((d) => d !== undefined),
+    direct: direct.map((d) => d?.dtype),
     size,
-    sample: (key, into) => {
-      const next = nodeSeeds(key);
-      const seeds = Array.from({ length: last + 1 }, () => next());
+    sample: (chainKey, t, into) => {
+      // The keys executeSample gives the nodes, as raw words (no per-draw key objects or seed
+      // checks): the draw's key samplers.foldIn(chainKey, t), then nodeSeeds' schedule.
+      const impl = chainKey.impl, w = impl.keyWords;
+      let r = 0;
+      nodeSeedWords(impl, impl.foldIn(chainKey.data, t >>> 0, modes), last + 1, modes, (i, words) => {
+        if (i === replicated[r]) seeds[r++] = new KeyArray(impl, words.subarray(0, w), []);
+      });
       // Inputs written since the last run (the given ones, by the caller): a bit per input.
       let dirty = (1 << G) - 1;
       const xs: (Tensor | undefined)[] = [];
       for (let j = 0; j < replicated.length; j++) {
         if ((needs[j]! & dirty) !== 0) { c.run(false); dirty = 0; }
-        const dn = direct[j], seed = seeds[replicated[j]!]!;
+        const dn = direct[j], seed = seeds[j]!;
         let x: Tensor | undefined;
         if (dn === undefined) x = (fixed[j] ?? rebuild(plans[j]!, outputs, shapes)).sample([], { seed });
-        else fillNormal(dn, seed, into[j]!, outputs);
+        else dn.fill(seed, into[j]!, outputs, modes);
         xs.push(x);
         if (readBack[j]) {
           const buf = replicatedInputs[j]!, src = (x?.data ?? into[j]!) as ArrayLike<number>;
@@ -218,33 +162,6 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
     derived: outputs.slice(paramCount),
     derivedShapes: shapes.slice(paramCount),
   };
-}
-
-/** Opens `Independent`/`Sample` wrappers and lists the leaf's tensor parameters as outputs. */
-function planOf(d: Distribution, outputs: Tensor[]): NodePlan {
-  const wrappers: Distribution[] = [];
-  let leaf = d;
-  while (leaf instanceof Independent || leaf instanceof Sample) {
-    wrappers.push(leaf);
-    leaf = leaf.distribution;
-  }
-  // A node with imputed missing values (impute-missing.ts) draws through its wrapper model: not rebuilt here.
-  if (typeof (leaf as { observedPointwiseLogProb?: unknown }).observedPointwiseLogProb === 'function') decline('a node with imputed missing values');
-  const table = (leaf.constructor as typeof Distribution).parameterProperties;
-  const converted = (leaf as unknown as { params: Readonly<Record<string, Tensor>> }).params;
-  const params: [string, number][] = [];
-  for (const [key, value] of Object.entries(leaf.parameters)) {
-    if (key in table) {
-      const t = converted[key];
-      if (t === undefined) continue;
-      if (t.dtype !== 'float64') decline(`parameter ${key} is not float64`);
-      params.push([key, outputs.length]);
-      outputs.push(t);
-    } else if (value !== null && typeof value === 'object') {
-      decline(`option ${key} of ${leaf.constructor.name} is an object`);
-    }
-  }
-  return { wrappers, leaf, params };
 }
 
 /** The replicated node's distribution at the program's current outputs. */
