@@ -36,34 +36,165 @@ export function tailLength(s: number, reff: number): number {
  * `tail` is {@link tailLength}(S, r_eff) (at most S − 1).
  */
 export function psisSmooth(lw: Float64Array, tail: number): number {
+  const k = psisSmoothFrom(lw, lw, tail, false, undefined);
+  const norm = logSumExpMax(lw, smoothedMax, 1);
+  for (let i = 0; i < lw.length; i++) lw[i] = lw[i]! - norm;
+  return k;
+}
+
+/**
+ * The maximum of the log weights {@link psisSmoothFrom} left (the first of its log-sum-exp's two
+ * passes, found from the tail alone on the fast path).
+ */
+export let smoothedMax = 0;
+
+/** Scratch of {@link psisSmoothFrom}: the heap of the tail + 1 largest raw weights (values, indices) and the sorted tail. */
+let heapV = new Float64Array(0), heapI = new Int32Array(0), tailV = new Float64Array(0), tailI = new Int32Array(0);
+
+/**
+ * {@link psisSmooth} without the final normalization, on `lw` = `src` (negated when `negate`,
+ * as −log-likelihood, then plus `correction` when given), written into `lw` (which may be
+ * `src`): leaves the smoothed log weights (max subtracted) in `lw`, their maximum in
+ * {@link smoothedMax}, and returns k. The same bits as the steps written out one pass each.
+ *
+ * The fast path (no NaN, a finite maximum) finds the cutoff and the tail in the pass that finds
+ * the maximum, with a min-heap of the tail + 1 largest raw weights: subtracting the maximum is
+ * monotone, so the (tail + 1)-th largest of the shifted weights is the shifted (tail + 1)-th
+ * largest raw weight, and every weight above it is in the heap. The slow path is the selection.
+ */
+export function psisSmoothFrom(lw: Float64Array, src: Float64Array, tail: number, negate: boolean, correction: Float64Array | undefined): number {
   const s = lw.length;
-  let max = -Infinity;
-  for (let i = 0; i < s; i++) if (lw[i]! > max) max = lw[i]!;
+  const cap = tail + 1;
+  if (heapV.length < cap) { heapV = new Float64Array(2 * cap); heapI = new Int32Array(2 * cap); tailV = new Float64Array(2 * cap); tailI = new Int32Array(2 * cap); }
+  const hv = heapV, hi = heapI;
+  let max = -Infinity, nan = false, h = 0;
+  for (let i = 0; i < s; i++) {
+    let v = negate ? -src[i]! : src[i]!;
+    if (correction !== undefined) v = v + correction[i]!;
+    lw[i] = v;
+    if (v > max) max = v;
+    else if (v !== v) nan = true;
+    if (h < cap) {
+      // sift up
+      let c = h++;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (!(hv[p]! > v)) break;
+        hv[c] = hv[p]!; hi[c] = hi[p]!; c = p;
+      }
+      hv[c] = v; hi[c] = i;
+    } else if (v > hv[0]!) {
+      // replace the root, sift down
+      let c = 0;
+      for (;;) {
+        let l = 2 * c + 1;
+        if (l >= cap) break;
+        if (l + 1 < cap && hv[l + 1]! < hv[l]!) l++;
+        if (!(hv[l]! < v)) break;
+        hv[c] = hv[l]!; hi[c] = hi[l]!; c = l;
+      }
+      hv[c] = v; hi[c] = i;
+    }
+  }
+  if (nan || !(max > -Infinity && max < Infinity) || cap > s) return smoothSlow(lw, tail, max);
+  for (let i = 0; i < s; i++) lw[i] = lw[i]! - max;
+  const cutoff = Math.max(hv[0]! - max, LOG_TINY);
+  const tv = tailV, ti = tailI;
+  let m = 0;
+  for (let e = 0; e < cap; e++) {
+    const v = lw[hi[e]!]!;
+    if (v > cutoff) { tv[m] = v; ti[m] = hi[e]!; m++; }
+  }
+  sortPairs(tv, ti, m);
+  const k = smoothTail(lw, tv, ti, m, cutoff);
+  // every weight outside the heap is at most the heap's smallest: the maximum is in the heap
+  let mx = -Infinity;
+  for (let e = 0; e < cap; e++) { const v = lw[hi[e]!]!; if (v > mx) mx = v; }
+  smoothedMax = mx;
+  return k;
+}
+
+/** The general path (NaN weights, an infinite maximum, or a tail as long as the draws): select the cutoff. */
+function smoothSlow(lw: Float64Array, tail: number, max: number): number {
+  const s = lw.length;
   for (let i = 0; i < s; i++) lw[i] = lw[i]! - max;
   // only the (tail + 1)-th largest value is needed, not the whole order: select, O(S)
   const cutoff = Math.max(orderStatistic(lw, s - tail - 1), LOG_TINY);
+  let m = 0;
+  for (let i = 0; i < s; i++) if (lw[i]! > cutoff) m++;
+  if (tailV.length < m) { tailV = new Float64Array(m); tailI = new Int32Array(m); }
+  const tv = tailV, ti = tailI;
+  m = 0;
+  for (let i = 0; i < s; i++) if (lw[i]! > cutoff) { tv[m] = lw[i]!; ti[m] = i; m++; }
+  sortPairs(tv, ti, m);
+  const k = smoothTail(lw, tv, ti, m, cutoff);
+  let mx = -Infinity;
+  for (let i = 0; i < s; i++) if (lw[i]! > mx) mx = lw[i]!;
+  smoothedMax = mx;
+  return k;
+}
+
+/** Scratch for the tail's exceedances. */
+let zBuf = new Float64Array(0);
+
+/**
+ * Fits the generalized Pareto distribution to the `m` tail weights `tv` (ascending, at indices
+ * `ti` of `lw`, all above `cutoff`) and, when the fit is usable, writes its quantiles over them
+ * (capped at 0, the largest raw weight). Returns k (∞ for fewer than 5 tail weights).
+ */
+function smoothTail(lw: Float64Array, tv: Float64Array, ti: Int32Array, m: number, cutoff: number): number {
+  if (m <= 4) return Infinity;
   const expCutoff = detExp(cutoff);
-  const tailIdx: number[] = [];
-  for (let i = 0; i < s; i++) if (lw[i]! > cutoff) tailIdx.push(i);
-  const m = tailIdx.length;
-  let k = Infinity;
-  if (m > 4) {
-    // exceedances over the cutoff, ascending
-    tailIdx.sort((a, b) => lw[a]! - lw[b]! || a - b);
-    const z = Float64Array.from(tailIdx, (i) => detExp(lw[i]!) - expCutoff);
-    const fit = gpdFit(z);
-    k = fit.k;
-    if (Number.isFinite(k) && fit.sigma > 0) {
-      for (let j = 0; j < m; j++) {
-        const q = gpdQuantile((j + 0.5) / m, k, fit.sigma);
-        lw[tailIdx[j]!] = detLog(q + expCutoff);
-      }
-      for (let i = 0; i < s; i++) if (lw[i]! > 0) lw[i] = 0;
+  if (zBuf.length < m) zBuf = new Float64Array(Math.max(m, 2 * zBuf.length));
+  const z = zBuf.subarray(0, m);
+  // exceedances over the cutoff, ascending
+  for (let j = 0; j < m; j++) z[j] = detExp(tv[j]!) - expCutoff;
+  const fit = gpdFit(z);
+  const k = fit.k;
+  if (Number.isFinite(k) && fit.sigma > 0) {
+    for (let j = 0; j < m; j++) {
+      const q = detLog(gpdQuantile((j + 0.5) / m, k, fit.sigma) + expCutoff);
+      // every other weight is at most 0 (the maximum subtracted): only the tail can exceed it
+      lw[ti[j]!] = q > 0 ? 0 : q;
     }
   }
-  const norm = logSumExp(lw);
-  for (let i = 0; i < s; i++) lw[i] = lw[i]! - norm;
   return k;
+}
+
+/**
+ * Sorts the first n pairs (v[i], ix[i]) ascending by value, then index (the indices are distinct,
+ * so the order is unique: ±0 compare equal, as `(a, b) => v[a] − v[b] || a − b` has them).
+ */
+function sortPairs(v: Float64Array, ix: Int32Array, n: number): void {
+  const less = (a: number, ia: number, b: number, ib: number) => a < b || (a === b && ia < ib);
+  // quicksort on [lo, hi], insertion sort below 16
+  const stack: number[] = [0, n - 1];
+  while (stack.length > 0) {
+    const hi0 = stack.pop()!, lo0 = stack.pop()!;
+    let lo = lo0, hi = hi0;
+    if (hi - lo < 16) {
+      for (let i = lo + 1; i <= hi; i++) {
+        const x = v[i]!, xi = ix[i]!;
+        let j = i - 1;
+        while (j >= lo && less(x, xi, v[j]!, ix[j]!)) { v[j + 1] = v[j]!; ix[j + 1] = ix[j]!; j--; }
+        v[j + 1] = x; ix[j + 1] = xi;
+      }
+      continue;
+    }
+    const mid = (lo + hi) >>> 1;
+    const pv = v[mid]!, pi = ix[mid]!;
+    while (lo <= hi) {
+      while (less(v[lo]!, ix[lo]!, pv, pi)) lo++;
+      while (less(pv, pi, v[hi]!, ix[hi]!)) hi--;
+      if (lo <= hi) {
+        const t = v[lo]!; v[lo] = v[hi]!; v[hi] = t;
+        const u = ix[lo]!; ix[lo] = ix[hi]!; ix[hi] = u;
+        lo++; hi--;
+      }
+    }
+    if (lo0 < hi) stack.push(lo0, hi);
+    if (lo < hi0) stack.push(lo, hi0);
+  }
 }
 
 /** Scratch for {@link orderStatistic}, grown on demand (psisSmooth runs once per observation). */
@@ -170,13 +301,15 @@ export function gpdQuantile(p: number, k: number, sigma: number): number {
 export function logSumExp(x: ArrayLike<number>, bInv = 1): number {
   let max = -Infinity;
   for (let i = 0; i < x.length; i++) if (x[i]! > max) max = x[i]!;
-  let sum: number;
-  if (x instanceof Float64Array) sum = detExpSumShifted(x, max);
-  else {
-    sum = 0;
-    for (let i = 0; i < x.length; i++) sum += detExp(x[i]! - max);
-  }
+  if (x instanceof Float64Array) return logSumExpMax(x, max, bInv);
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) sum += detExp(x[i]! - max);
   return detLog(sum) + (max - detLog(bInv));
+}
+
+/** {@link logSumExp} of `x` whose maximum (over its non-NaN values) is `max`. */
+export function logSumExpMax(x: Float64Array, max: number, bInv: number): number {
+  return detLog(detExpSumShifted(x, max)) + (max - detLog(bInv));
 }
 
 /**
