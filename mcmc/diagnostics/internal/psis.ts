@@ -48,8 +48,11 @@ export function psisSmooth(lw: Float64Array, tail: number): number {
  */
 export let smoothedMax = 0;
 
-/** Scratch of {@link psisSmoothFrom}: the heap of the tail + 1 largest raw weights (values, indices) and the sorted tail. */
-let heapV = new Float64Array(0), heapI = new Int32Array(0), tailV = new Float64Array(0), tailI = new Int32Array(0);
+/** Scratch of {@link psisSmoothFrom}: a sample of the weights, and the candidates for the tail (values, indices). */
+let sampleBuf = new Float64Array(0), candV = new Float64Array(0), candI = new Int32Array(0);
+
+/** Weights sampled (evenly spaced) to set the threshold for the tail's candidates. */
+const SAMPLE = 256;
 
 /**
  * {@link psisSmooth} without the final normalization, on `lw` = `src` (negated when `negate`,
@@ -57,77 +60,77 @@ let heapV = new Float64Array(0), heapI = new Int32Array(0), tailV = new Float64A
  * `src`): leaves the smoothed log weights (max subtracted) in `lw`, their maximum in
  * {@link smoothedMax}, and returns k. The same bits as the steps written out one pass each.
  *
- * The fast path (no NaN, a finite maximum) finds the cutoff and the tail in the pass that finds
- * the maximum, with a min-heap of the tail + 1 largest raw weights: subtracting the maximum is
- * monotone, so the (tail + 1)-th largest of the shifted weights is the shifted (tail + 1)-th
- * largest raw weight, and every weight above it is in the heap. The slow path is the selection.
+ * The fast path (no NaN, a finite maximum) needs no selection over all S weights: a threshold
+ * from an evenly spaced sample keeps about 1.5 × (tail + 1) candidates in the pass that finds
+ * the maximum, and their sort gives the cutoff and the sorted tail. Subtracting the maximum is
+ * monotone, so the (tail + 1)-th largest shifted weight is the shifted (tail + 1)-th largest raw
+ * weight, which is among the candidates whenever at least tail + 1 of them passed the threshold
+ * (else, and for NaN or infinite weights, the selection of the general path).
  */
 export function psisSmoothFrom(lw: Float64Array, src: Float64Array, tail: number, negate: boolean, correction: Float64Array | undefined): number {
   const s = lw.length;
   const cap = tail + 1;
-  if (heapV.length < cap) { heapV = new Float64Array(2 * cap); heapI = new Int32Array(2 * cap); tailV = new Float64Array(2 * cap); tailI = new Int32Array(2 * cap); }
-  const hv = heapV, hi = heapI;
-  let max = -Infinity, nan = false, h = 0;
+  if (cap > s) return smoothSlow(lw, src, tail, negate, correction);
+  // the threshold: the r-th largest of the sample, r sized for ~1.5·cap candidates (plus a margin)
+  const step = Math.max(1, Math.floor(s / SAMPLE));
+  if (sampleBuf.length < SAMPLE + 1) sampleBuf = new Float64Array(2 * SAMPLE);
+  if (candV.length < s) { candV = new Float64Array(s); candI = new Int32Array(s); }
+  let kn = 0;
+  for (let i = 0; i < s; i += step) {
+    let v = negate ? -src[i]! : src[i]!;
+    if (correction !== undefined) v = v + correction[i]!;
+    if (v === v) sampleBuf[kn++] = v;
+  }
+  const r = Math.ceil((1.5 * cap * kn) / s) + 8;
+  const thr = r >= kn ? -Infinity : orderStatistic(sampleBuf.subarray(0, kn), kn - r);
+  const cv = candV, ci = candI;
+  let max = -Infinity, nan = false, c = 0;
   for (let i = 0; i < s; i++) {
     let v = negate ? -src[i]! : src[i]!;
     if (correction !== undefined) v = v + correction[i]!;
     lw[i] = v;
     if (v > max) max = v;
     else if (v !== v) nan = true;
-    if (h < cap) {
-      // sift up
-      let c = h++;
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        if (!(hv[p]! > v)) break;
-        hv[c] = hv[p]!; hi[c] = hi[p]!; c = p;
-      }
-      hv[c] = v; hi[c] = i;
-    } else if (v > hv[0]!) {
-      // replace the root, sift down
-      let c = 0;
-      for (;;) {
-        let l = 2 * c + 1;
-        if (l >= cap) break;
-        if (l + 1 < cap && hv[l + 1]! < hv[l]!) l++;
-        if (!(hv[l]! < v)) break;
-        hv[c] = hv[l]!; hi[c] = hi[l]!; c = l;
-      }
-      hv[c] = v; hi[c] = i;
-    }
+    if (v >= thr) { cv[c] = v; ci[c] = i; c++; }
   }
-  if (nan || !(max > -Infinity && max < Infinity) || cap > s) return smoothSlow(lw, tail, max);
+  if (nan || !(max > -Infinity && max < Infinity) || c < cap) return smoothSlow(lw, lw, tail, false, undefined);
   for (let i = 0; i < s; i++) lw[i] = lw[i]! - max;
-  const cutoff = Math.max(hv[0]! - max, LOG_TINY);
-  const tv = tailV, ti = tailI;
-  let m = 0;
-  for (let e = 0; e < cap; e++) {
-    const v = lw[hi[e]!]!;
-    if (v > cutoff) { tv[m] = v; ti[m] = hi[e]!; m++; }
-  }
-  sortPairs(tv, ti, m);
-  const k = smoothTail(lw, tv, ti, m, cutoff);
-  // every weight outside the heap is at most the heap's smallest: the maximum is in the heap
+  for (let e = 0; e < c; e++) cv[e] = cv[e]! - max;
+  // the (tail + 1)-th largest, and the tail: the candidates above it (and above LOG_TINY), sorted
+  selectPairs(cv, ci, c, c - cap);
+  const cutoff = Math.max(cv[c - cap]!, LOG_TINY);
+  sortPairs(cv, ci, c - cap + 1, c - 1);
+  let from = c;
+  while (from > 0 && cv[from - 1]! > cutoff) from--;
+  const k = smoothTail(lw, cv, ci, from, c - from, cutoff);
+  // every other weight is at most the smallest candidate: the maximum is among the candidates
   let mx = -Infinity;
-  for (let e = 0; e < cap; e++) { const v = lw[hi[e]!]!; if (v > mx) mx = v; }
+  for (let e = 0; e < c; e++) { const v = lw[ci[e]!]!; if (v > mx) mx = v; }
   smoothedMax = mx;
   return k;
 }
 
-/** The general path (NaN weights, an infinite maximum, or a tail as long as the draws): select the cutoff. */
-function smoothSlow(lw: Float64Array, tail: number, max: number): number {
+/** The general path (NaN weights, an infinite maximum, or a long tail): select the cutoff. */
+function smoothSlow(lw: Float64Array, src: Float64Array, tail: number, negate: boolean, correction: Float64Array | undefined): number {
   const s = lw.length;
+  let max = -Infinity;
+  for (let i = 0; i < s; i++) {
+    let v = negate ? -src[i]! : src[i]!;
+    if (correction !== undefined) v = v + correction[i]!;
+    lw[i] = v;
+    if (v > max) max = v;
+  }
   for (let i = 0; i < s; i++) lw[i] = lw[i]! - max;
   // only the (tail + 1)-th largest value is needed, not the whole order: select, O(S)
   const cutoff = Math.max(orderStatistic(lw, s - tail - 1), LOG_TINY);
   let m = 0;
   for (let i = 0; i < s; i++) if (lw[i]! > cutoff) m++;
-  if (tailV.length < m) { tailV = new Float64Array(m); tailI = new Int32Array(m); }
-  const tv = tailV, ti = tailI;
+  if (candV.length < m) { candV = new Float64Array(m); candI = new Int32Array(m); }
+  const tv = candV, ti = candI;
   m = 0;
   for (let i = 0; i < s; i++) if (lw[i]! > cutoff) { tv[m] = lw[i]!; ti[m] = i; m++; }
-  sortPairs(tv, ti, m);
-  const k = smoothTail(lw, tv, ti, m, cutoff);
+  sortPairs(tv, ti, 0, m - 1);
+  const k = smoothTail(lw, tv, ti, 0, m, cutoff);
   let mx = -Infinity;
   for (let i = 0; i < s; i++) if (lw[i]! > mx) mx = lw[i]!;
   smoothedMax = mx;
@@ -138,62 +141,95 @@ function smoothSlow(lw: Float64Array, tail: number, max: number): number {
 let zBuf = new Float64Array(0);
 
 /**
- * Fits the generalized Pareto distribution to the `m` tail weights `tv` (ascending, at indices
- * `ti` of `lw`, all above `cutoff`) and, when the fit is usable, writes its quantiles over them
- * (capped at 0, the largest raw weight). Returns k (∞ for fewer than 5 tail weights).
+ * Fits the generalized Pareto distribution to the `m` tail weights `tv[from…]` (ascending, at
+ * indices `ti[from…]` of `lw`, all above `cutoff`) and, when the fit is usable, writes its
+ * quantiles over them (capped at 0, the largest raw weight). Returns k (∞ for fewer than 5).
  */
-function smoothTail(lw: Float64Array, tv: Float64Array, ti: Int32Array, m: number, cutoff: number): number {
+function smoothTail(lw: Float64Array, tv: Float64Array, ti: Int32Array, from: number, m: number, cutoff: number): number {
   if (m <= 4) return Infinity;
   const expCutoff = detExp(cutoff);
   if (zBuf.length < m) zBuf = new Float64Array(Math.max(m, 2 * zBuf.length));
   const z = zBuf.subarray(0, m);
   // exceedances over the cutoff, ascending
-  for (let j = 0; j < m; j++) z[j] = detExp(tv[j]!) - expCutoff;
+  for (let j = 0; j < m; j++) z[j] = detExp(tv[from + j]!) - expCutoff;
   const fit = gpdFit(z);
   const k = fit.k;
   if (Number.isFinite(k) && fit.sigma > 0) {
     for (let j = 0; j < m; j++) {
       const q = detLog(gpdQuantile((j + 0.5) / m, k, fit.sigma) + expCutoff);
       // every other weight is at most 0 (the maximum subtracted): only the tail can exceed it
-      lw[ti[j]!] = q > 0 ? 0 : q;
+      lw[ti[from + j]!] = q > 0 ? 0 : q;
     }
   }
   return k;
 }
 
+/** (a, ia) before (b, ib): by value, then index (±0 equal, as `(x, y) => v[x] − v[y] || x − y` has them). */
+function before(a: number, ia: number, b: number, ib: number): boolean {
+  return a < b || (a === b && ia < ib);
+}
+
 /**
- * Sorts the first n pairs (v[i], ix[i]) ascending by value, then index (the indices are distinct,
- * so the order is unique: ±0 compare equal, as `(a, b) => v[a] − v[b] || a − b` has them).
+ * Sorts the pairs (v[i], ix[i]), lo ≤ i ≤ hi, ascending by value, then index. The indices are
+ * distinct, so the order is unique. Quicksort (median of three), insertion sort below 16.
  */
-function sortPairs(v: Float64Array, ix: Int32Array, n: number): void {
-  const less = (a: number, ia: number, b: number, ib: number) => a < b || (a === b && ia < ib);
-  // quicksort on [lo, hi], insertion sort below 16
-  const stack: number[] = [0, n - 1];
-  while (stack.length > 0) {
-    const hi0 = stack.pop()!, lo0 = stack.pop()!;
-    let lo = lo0, hi = hi0;
-    if (hi - lo < 16) {
-      for (let i = lo + 1; i <= hi; i++) {
-        const x = v[i]!, xi = ix[i]!;
-        let j = i - 1;
-        while (j >= lo && less(x, xi, v[j]!, ix[j]!)) { v[j + 1] = v[j]!; ix[j + 1] = ix[j]!; j--; }
-        v[j + 1] = x; ix[j + 1] = xi;
-      }
-      continue;
-    }
+function sortPairs(v: Float64Array, ix: Int32Array, lo: number, hi: number): void {
+  while (hi - lo >= 16) {
     const mid = (lo + hi) >>> 1;
-    const pv = v[mid]!, pi = ix[mid]!;
-    while (lo <= hi) {
-      while (less(v[lo]!, ix[lo]!, pv, pi)) lo++;
-      while (less(pv, pi, v[hi]!, ix[hi]!)) hi--;
-      if (lo <= hi) {
-        const t = v[lo]!; v[lo] = v[hi]!; v[hi] = t;
-        const u = ix[lo]!; ix[lo] = ix[hi]!; ix[hi] = u;
-        lo++; hi--;
-      }
+    // median of three into mid
+    if (before(v[mid]!, ix[mid]!, v[lo]!, ix[lo]!)) swapPairs(v, ix, mid, lo);
+    if (before(v[hi]!, ix[hi]!, v[mid]!, ix[mid]!)) {
+      swapPairs(v, ix, hi, mid);
+      if (before(v[mid]!, ix[mid]!, v[lo]!, ix[lo]!)) swapPairs(v, ix, mid, lo);
     }
-    if (lo0 < hi) stack.push(lo0, hi);
-    if (lo < hi0) stack.push(lo, hi0);
+    const pv = v[mid]!, pi = ix[mid]!;
+    let i = lo, j = hi;
+    while (i <= j) {
+      while (before(v[i]!, ix[i]!, pv, pi)) i++;
+      while (before(pv, pi, v[j]!, ix[j]!)) j--;
+      if (i <= j) { swapPairs(v, ix, i, j); i++; j--; }
+    }
+    // recurse into the smaller side, loop on the larger (stack depth ≤ log₂ n)
+    if (j - lo < hi - i) { sortPairs(v, ix, lo, j); lo = i; } else { sortPairs(v, ix, i, hi); hi = j; }
+  }
+  for (let i = lo + 1; i <= hi; i++) {
+    const x = v[i]!, xi = ix[i]!;
+    let j = i - 1;
+    while (j >= lo && before(x, xi, v[j]!, ix[j]!)) { v[j + 1] = v[j]!; ix[j + 1] = ix[j]!; j--; }
+    v[j + 1] = x; ix[j + 1] = xi;
+  }
+}
+
+function swapPairs(v: Float64Array, ix: Int32Array, a: number, b: number): void {
+  const t = v[a]!; v[a] = v[b]!; v[b] = t;
+  const u = ix[a]!; ix[a] = ix[b]!; ix[b] = u;
+}
+
+/**
+ * Reorders the first n pairs so that position `pos` holds the value a sort would put there, with
+ * no larger value before it and no smaller after (selection by value; the indices ride along).
+ * Hoare partitioning; after ~2·log₂ n rounds without convergence the rest is sorted.
+ */
+function selectPairs(v: Float64Array, ix: Int32Array, n: number, pos: number): void {
+  let lo = 0, hi = n - 1;
+  let budget = 2 * (32 - Math.clz32(n)) + 8;
+  while (hi > lo) {
+    if (budget-- === 0) { sortPairs(v, ix, lo, hi); return; }
+    const mid = (lo + hi) >>> 1;
+    let p0 = v[lo]!, p1 = v[mid]!, t: number;
+    const p2 = v[hi]!;
+    if (p1 < p0) { t = p0; p0 = p1; p1 = t; }
+    if (p2 < p1) { p1 = p2; if (p1 < p0) p1 = p0; }
+    const pivot = p1;
+    let i = lo - 1, j = hi + 1;
+    for (;;) {
+      do i++; while (v[i]! < pivot);
+      do j--; while (v[j]! > pivot);
+      if (i >= j) break;
+      swapPairs(v, ix, i, j);
+    }
+    if (pos <= j) hi = j;
+    else lo = j + 1;
   }
 }
 
