@@ -39,7 +39,7 @@ function makeCase(name: string, D: number, C: number, n: number, seed: number): 
   const nrm = () => Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u());
   const v = new Float64Array(S * n);
   for (let j = 0; j < n; j++) {
-    const kind = j % 10;
+    const kind = j % 11;
     const scale = 0.1 + 3 * u(), y = nrm() * 2;
     for (let s = 0; s < S; s++) {
       const mu = nrm() * scale;
@@ -54,7 +54,8 @@ function makeCase(name: string, D: number, C: number, n: number, seed: number): 
         case 6: x = u() < 0.02 ? Number.NaN : -0.5 * mu * mu; break;                // NaN
         case 7: x = s % 2 === 0 ? 0 : -0; break;                                    // ±0 only
         case 8: x = -700 - 50 * u(); break;                                         // far below 0: exp underflows
-        default: x = -0.5 * (y - mu) ** 2 / (1 + u()) - 5; break;
+        case 9: x = s % Math.max(1, Math.floor(S / 256)) === 0 ? -10 - u() : -u(); break;   // the sampled draws largest: too few candidates
+        default: x = -0.5 * (y - mu) ** 2 / (1 + u()) - 5; break;                  // case 10
       }
       v[(s % D * C + Math.floor(s / D)) * n + j] = x;
     }
@@ -63,7 +64,7 @@ function makeCase(name: string, D: number, C: number, n: number, seed: number): 
 }
 
 const CASES: Case[] = [
-  makeCase('4000 × 30 (4 chains)', 1000, 4, 30, 1),
+  makeCase('4000 × 33 (4 chains)', 1000, 4, 33, 1),
   makeCase('1000 × 20 (one chain)', 1000, 1, 20, 2),
   makeCase('2 draws', 2, 1, 10, 3),
   makeCase('3 draws', 3, 1, 10, 4),
