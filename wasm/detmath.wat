@@ -329,7 +329,7 @@
       (then (local.set $s (f64.add (local.get $s) (call $dm_exp (f64.sub (f64.load (local.get $src)) (local.get $shift)))))))
     (local.get $s))
   ;; Σ detLog1p(−b·z[i]), i < n ((−b)·z[i], as JavaScript's `-b * z[i]`).
-  (func (export "detLog1pSumScaled") (param $src i32) (param $n i32) (param $b f64) (result f64)
+  (func $dm_log1pSumScaled (export "detLog1pSumScaled") (param $src i32) (param $n i32) (param $b f64) (result f64)
     (local $s f64) (local $v v128) (local $mb v128) (local $end i32)
     (local.set $mb (f64x2.splat (f64.neg (local.get $b))))
     (local.set $end (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
@@ -342,3 +342,13 @@
     (if (i32.and (local.get $n) (i32.const 1))
       (then (local.set $s (f64.add (local.get $s) (call $dm_log1p (f64.mul (f64.neg (local.get $b)) (f64.load (local.get $src))))))))
     (local.get $s))
+  ;; The sums above for a grid of m scales at once (the Pareto fit's grid): dst[j] = Σᵢ detLog1p(−b[j]·z[i]),
+  ;; j < m, each sum as detLog1pSumScaled computes it (one call instead of m, z copied in once).
+  (func (export "detLog1pSumsGrid") (param $src i32) (param $n i32) (param $b i32) (param $m i32) (param $dst i32)
+    (block $done (loop $l
+      (br_if $done (i32.eqz (local.get $m)))
+      (f64.store (local.get $dst) (call $dm_log1pSumScaled (local.get $src) (local.get $n) (f64.load (local.get $b))))
+      (local.set $b (i32.add (local.get $b) (i32.const 8)))
+      (local.set $dst (i32.add (local.get $dst) (i32.const 8)))
+      (local.set $m (i32.sub (local.get $m) (i32.const 1)))
+      (br $l))))

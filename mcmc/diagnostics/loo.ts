@@ -13,6 +13,7 @@ import { mean, variance } from './internal/chains.js';
 import { logSumExp, logSumExpMax, paretoKThreshold, psisSmooth, psisSmoothFrom, smoothedMax, tailLength } from './internal/psis.js';
 import { stackingWeights } from './internal/stacking.js';
 import { detExp } from '../../src/math/index.js';
+import { detSumsArena } from '../../src/compile/det-sums.js';
 
 /** ArviZ's output scales: `'log'` (elpd, higher is better), `'negative_log'` (−elpd), `'deviance'` (−2·elpd). */
 export type IcScale = 'log' | 'negative_log' | 'deviance';
@@ -396,8 +397,8 @@ function perDraw(fn: string, arg: string, x: unknown, m: LogLikValues): Float64A
   return v;
 }
 
-/** Observations gathered per pass over the log-likelihood in {@link looOf} (8 doubles: a cache line). */
-const LOO_BLOCK = 8;
+/** Observations gathered per pass over the log-likelihood in {@link looOf} (two cache lines of each draw). */
+const LOO_BLOCK = 16;
 
 /** PSIS-LOO; with `correction` (logP − logQ per draw) importance-weighted LOO for approximate draws. */
 function looOf(m: LogLikValues, reff: number, scale: IcScale, correction?: Float64Array): LooResult {
@@ -406,8 +407,11 @@ function looOf(m: LogLikValues, reff: number, scale: IcScale, correction?: Float
   const k = new Float64Array(n);
   const looI = new Float64Array(n);
   const tail = tailLength(S, reff);
-  const block = new Float64Array(Math.min(LOO_BLOCK, n) * S);
-  const lw = new Float64Array(S);
+  // the rows and the weights where the WebAssembly sums read them without a copy
+  const nb = Math.min(LOO_BLOCK, n);
+  const arena = detSumsArena((nb + 1) * S);
+  const block = arena.subarray(0, nb * S);
+  const lw = arena.subarray(nb * S);
   let lppd = 0;
   for (let j0 = 0; j0 < n; j0 += LOO_BLOCK) {
     const count = Math.min(LOO_BLOCK, n - j0);

@@ -20,7 +20,7 @@
  */
 import { detExp, detExpm1, detLog, detLog10, detLog1p } from '../../../src/math/index.js';
 // The two sums that take most of PSIS's time, in WebAssembly with the loops' bits.
-import { detExpSumShifted, detLog1pSumScaled } from '../../../src/compile/det-sums.js';
+import { detExpSumShifted, detLog1pSumScaled, detLog1pSumsGrid } from '../../../src/compile/det-sums.js';
 
 /** log of the smallest positive normal double (NumPy's `log(finfo(float).tiny)`). */
 const LOG_TINY = detLog(2.2250738585072014e-308);
@@ -289,37 +289,43 @@ export function gpdFit(z: Float64Array): { k: number; sigma: number } {
   const mEst = 30 + Math.floor(Math.sqrt(n));
   const quart = z[Math.floor(n / 4 + 0.5) - 1]!;
   const zMax = z[n - 1]!;
-  const b = new Float64Array(mEst);
-  const kHat = new Float64Array(mEst);
-  const ell = new Float64Array(mEst);
+  if (gridB.length < mEst) { gridB = new Float64Array(2 * mEst); gridSum = new Float64Array(2 * mEst); gridEll = new Float64Array(2 * mEst); }
+  const b = gridB.subarray(0, mEst), sums = gridSum.subarray(0, mEst), ell = gridEll.subarray(0, mEst);
   for (let j = 0; j < mEst; j++) {
     let bj = 1 - Math.sqrt(mEst / (j + 1 - 0.5));
     bj /= priorBs * quart;
     bj += 1 / zMax;
     b[j] = bj;
-    kHat[j] = meanLog1p(z, bj);
-    ell[j] = n * (detLog(-(bj / kHat[j]!)) - kHat[j]! - 1);
+  }
+  // k̂_j = mean of log1p(−b_j·zᵢ), every grid point in one call
+  detLog1pSumsGrid(z, b, sums);
+  for (let j = 0; j < mEst; j++) {
+    const kHat = sums[j]! / n;
+    ell[j] = n * (detLog(-(b[j]! / kHat)) - kHat - 1);
   }
   // grid weights ∝ exp(ℓ_j): w_j = 1 / Σ_i exp(ℓ_i − ℓ_j); the negligible ones dropped
-  const keepB: number[] = [];
-  const keepW: number[] = [];
   let ellMax = -Infinity;
   for (let j = 0; j < mEst; j++) if (ell[j]! > ellMax) ellMax = ell[j]!;
+  let nKeep = 0;
   for (let j = 0; j < mEst; j++) {
     // exp(ℓ_max − ℓ_j) overflows: the sum is ∞ (or NaN) and w_j = 0 (or NaN), dropped below anyway
     if (ellMax - ell[j]! > 709.782712893384) continue;
     const w = 1 / detExpSumShifted(ell, ell[j]!);   // Σᵢ exp(ℓ_i − ℓ_j), i ascending
-    if (w >= 10 * EPS) { keepB.push(b[j]!); keepW.push(w); }
+    // kept weights over the sums (j ascending: a kept j's sum is no longer needed)
+    if (w >= 10 * EPS) { b[nKeep] = b[j]!; sums[nKeep] = w; nKeep++; }
   }
   let wSum = 0;
-  for (const w of keepW) wSum += w;
+  for (let j = 0; j < nKeep; j++) wSum += sums[j]!;
   let bPost = 0;
-  for (let j = 0; j < keepB.length; j++) bPost += keepB[j]! * (keepW[j]! / wSum);
+  for (let j = 0; j < nKeep; j++) bPost += b[j]! * (sums[j]! / wSum);
   let k = meanLog1p(z, bPost);
   const sigma = -k / bPost;
   k = (n * k + priorK * 0.5) / (n + priorK);
   return { k, sigma };
 }
+
+/** Scratch of {@link gpdFit}: the grid's b, sums (then kept weights) and ℓ. */
+let gridB = new Float64Array(0), gridSum = new Float64Array(0), gridEll = new Float64Array(0);
 
 /** mean of log1p(−b·zᵢ). */
 function meanLog1p(z: Float64Array, b: number): number {
