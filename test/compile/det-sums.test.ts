@@ -3,7 +3,7 @@
 // and outside the f64x2 fast domains (exp below −707, log1p below −0.5), ±∞, NaN, subnormals — and
 // so LOO (whose PSIS uses them) gives the same numbers with and without them. Exact comparison.
 import { afterEach, describe, expect, it } from 'vitest';
-import { detExpSumShifted, detLog1pSumScaled, setDetSumsWasm } from '../../src/compile/det-sums.js';
+import { detExpSumShifted, detLog1pSumScaled, detLog1pSumsGrid, detSumsArena, setDetSumsWasm } from '../../src/compile/det-sums.js';
 import { glmWasmDetMath } from '../../src/compile/glm.js';
 import { loo } from '../../mcmc/diagnostics/loo.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -64,6 +64,39 @@ describe.runIf(simd)('detExpSumShifted / detLog1pSumScaled: WebAssembly = the Ja
         expect(w).toBe(j);
       }
     }
+  });
+});
+
+describe('detLog1pSumsGrid and detSumsArena', () => {
+  it('the grid equals detLog1pSumScaled per scale, with and without WebAssembly, bit for bit', () => {
+    const u = lcg(21);
+    for (const n of [5, 16, 17, 135, 800]) {
+      const z = Float64Array.from({ length: n }, () => -Math.log(u()) * 2).sort();
+      const zMax = z[n - 1]!;
+      const b = Float64Array.from({ length: 41 }, (_, j) => 1 / zMax + (1 - Math.sqrt(41 / (j + 0.5))) / (3 * z[Math.floor(n / 4 + 0.5) - 1]!));
+      b[3] = 0; b[4] = 1e-9; b[5] = -3 / zMax; b[6] = 2 / zMax;   // 0, tiny, and terms beyond the fast domain (−b·z < −0.5)
+      for (const on of [true, false]) {
+        setDetSumsWasm(on);
+        const out = new Float64Array(b.length);
+        detLog1pSumsGrid(z, b, out);
+        b.forEach((bj, j) => expect(bits(out[j]!), `n ${n}, j ${j}, wasm ${on}`).toBe(bits(detLog1pSumScaled(z, bj))));
+      }
+      setDetSumsWasm(true);
+    }
+  });
+
+  it('sums over arena views (no copy) equal sums over copies, and a view survives sums over shorter arrays', () => {
+    const u = lcg(22);
+    const n = 3000;
+    const arena = detSumsArena(2 * n);
+    const a = arena.subarray(0, n), c = arena.subarray(n, 2 * n);
+    for (let i = 0; i < n; i++) { a[i] = -20 * u(); c[i] = 3 * u(); }
+    const want = [detExpSumShifted(Float64Array.from(a), -1), detLog1pSumScaled(Float64Array.from(c), 0.1)];
+    // a sum over a foreign array (copied after the arena) must not touch the arena
+    detExpSumShifted(Float64Array.from({ length: 2 * n }, () => u()), 0);
+    expect(a.length).toBe(n);
+    expect([bits(detExpSumShifted(a, -1)), bits(detLog1pSumScaled(c, 0.1))]).toEqual(want.map(bits));
+    expect(detExpSumShifted(a.subarray(7, 1007), 0)).toBe(detExpSumShifted(Float64Array.from(a.subarray(7, 1007)), 0));
   });
 });
 
