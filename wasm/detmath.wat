@@ -315,7 +315,7 @@
   ;; (`let s = 0; for (…) s += f(x[i])`), the terms two at a time: the same bits as that loop. For
   ;; the PSIS of LOO (mcmc/diagnostics/internal/psis.ts), through src/compile/det-sums.ts.
   ;; Σ detExp(x[i] − shift), i < n.
-  (func (export "detExpSumShifted") (param $src i32) (param $n i32) (param $shift f64) (result f64)
+  (func $dm_expSumShifted (export "detExpSumShifted") (param $src i32) (param $n i32) (param $shift f64) (result f64)
     (local $s f64) (local $v v128) (local $sh v128) (local $end i32)
     (local.set $sh (f64x2.splat (local.get $shift)))
     (local.set $end (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
@@ -352,3 +352,14 @@
       (local.set $dst (i32.add (local.get $dst) (i32.const 8)))
       (local.set $m (i32.sub (local.get $m) (i32.const 1)))
       (br $l))))
+  ;; dst[j] = Σᵢ detExp(x[i] − x[j]) for every j < n, each sum as detExpSumShifted computes it (the
+  ;; Pareto fit's grid weights: one call instead of n).
+  (func (export "detExpSumsSelfShifted") (param $src i32) (param $n i32) (param $dst i32)
+    (local $j i32)
+    (block $done (loop $l
+      (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
+      (f64.store (i32.add (local.get $dst) (i32.shl (local.get $j) (i32.const 3)))
+        (call $dm_expSumShifted (local.get $src) (local.get $n) (f64.load (i32.add (local.get $src) (i32.shl (local.get $j) (i32.const 3))))))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $l))))
+

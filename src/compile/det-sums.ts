@@ -18,6 +18,7 @@ interface SumExports {
   detExpSumShifted(src: number, n: number, shift: number): number;
   detLog1pSumScaled(src: number, n: number, b: number): number;
   detLog1pSumsGrid(src: number, n: number, b: number, m: number, dst: number): void;
+  detExpSumsSelfShifted(src: number, n: number, dst: number): void;
 }
 
 /** One instance, its memory grown to the longest array seen (the arrays are copied in after the detmath tables). */
@@ -142,3 +143,26 @@ export function detLog1pSumsGrid(z: Float64Array, b: Float64Array, out: Float64A
     out[j] = s;
   }
 }
+
+/**
+ * {@link detExpSumShifted}(x, x[j]) into out[j] for every j < x.length: the Pareto fit's grid
+ * weights in one call (x copied in once).
+ *
+ * @example
+ * const out = new Float64Array(2);
+ * detExpSumsSelfShifted(Float64Array.of(0, 1), out);   // out[0] = detExp(0) + detExp(1)
+ */
+export function detExpSumsSelfShifted(x: Float64Array, out: Float64Array): void {
+  const n = x.length;
+  const w = enabled && n >= MIN_WASM ? instance(2 * n) : null;
+  if (w !== null) {
+    const at = arenaDoubles;
+    w.view.set(x, at);
+    const base = GLM_DATA_START + 8 * at;
+    w.k.detExpSumsSelfShifted(base, n, base + 8 * n);
+    out.set(w.view.subarray(at + n, at + 2 * n));
+    return;
+  }
+  for (let j = 0; j < n; j++) out[j] = detExpSumShifted(x, x[j]!);
+}
+

@@ -3,7 +3,7 @@
 // and outside the f64x2 fast domains (exp below −707, log1p below −0.5), ±∞, NaN, subnormals — and
 // so LOO (whose PSIS uses them) gives the same numbers with and without them. Exact comparison.
 import { afterEach, describe, expect, it } from 'vitest';
-import { detExpSumShifted, detLog1pSumScaled, detLog1pSumsGrid, detSumsArena, setDetSumsWasm } from '../../src/compile/det-sums.js';
+import { detExpSumShifted, detExpSumsSelfShifted, detLog1pSumScaled, detLog1pSumsGrid, detSumsArena, setDetSumsWasm } from '../../src/compile/det-sums.js';
 import { glmWasmDetMath } from '../../src/compile/glm.js';
 import { loo } from '../../mcmc/diagnostics/loo.js';
 import { Tensor } from '../../src/tensor/tensor.js';
@@ -80,6 +80,20 @@ describe('detLog1pSumsGrid and detSumsArena', () => {
         const out = new Float64Array(b.length);
         detLog1pSumsGrid(z, b, out);
         b.forEach((bj, j) => expect(bits(out[j]!), `n ${n}, j ${j}, wasm ${on}`).toBe(bits(detLog1pSumScaled(z, bj))));
+      }
+      setDetSumsWasm(true);
+    }
+  });
+
+  it('detExpSumsSelfShifted equals detExpSumShifted(x, x[j]) for every j, with and without WebAssembly, bit for bit', () => {
+    const u = lcg(23);
+    for (const n of [3, 16, 31, 41, 200]) {
+      const x = Float64Array.from({ length: n }, (_, i) => (i === 2 ? -800 : i === 5 ? Number.NaN : -40 * u()));
+      for (const on of [true, false]) {
+        setDetSumsWasm(on);
+        const out = new Float64Array(n);
+        detExpSumsSelfShifted(x, out);
+        x.forEach((xj, j) => expect(bits(out[j]!), `n ${n}, j ${j}, wasm ${on}`).toBe(bits(detExpSumShifted(x, xj))));
       }
       setDetSumsWasm(true);
     }

@@ -20,7 +20,7 @@
  */
 import { detExp, detExpm1, detLog, detLog10, detLog1p } from '../../../src/math/index.js';
 // The two sums that take most of PSIS's time, in WebAssembly with the loops' bits.
-import { detExpSumShifted, detLog1pSumScaled, detLog1pSumsGrid } from '../../../src/compile/det-sums.js';
+import { detExpSumShifted, detExpSumsSelfShifted, detLog1pSumScaled, detLog1pSumsGrid } from '../../../src/compile/det-sums.js';
 
 /** log of the smallest positive normal double (NumPy's `log(finfo(float).tiny)`). */
 const LOG_TINY = detLog(2.2250738585072014e-308);
@@ -155,8 +155,9 @@ function smoothTail(lw: Float64Array, tv: Float64Array, ti: Int32Array, from: nu
   const fit = gpdFit(z);
   const k = fit.k;
   if (Number.isFinite(k) && fit.sigma > 0) {
+    const l1p = log1pOfMinusP(m);
     for (let j = 0; j < m; j++) {
-      const q = detLog(gpdQuantile((j + 0.5) / m, k, fit.sigma) + expCutoff);
+      const q = detLog(gpdQuantileAt(l1p[j]!, k, fit.sigma) + expCutoff);
       // every other weight is at most 0 (the maximum subtracted): only the tail can exceed it
       lw[ti[from + j]!] = q > 0 ? 0 : q;
     }
@@ -306,11 +307,13 @@ export function gpdFit(z: Float64Array): { k: number; sigma: number } {
   // grid weights ∝ exp(ℓ_j): w_j = 1 / Σ_i exp(ℓ_i − ℓ_j); the negligible ones dropped
   let ellMax = -Infinity;
   for (let j = 0; j < mEst; j++) if (ell[j]! > ellMax) ellMax = ell[j]!;
+  // Σᵢ exp(ℓ_i − ℓ_j), i ascending, for every j at once (into sums: the k̂ sums are used)
+  detExpSumsSelfShifted(ell, sums);
   let nKeep = 0;
   for (let j = 0; j < mEst; j++) {
     // exp(ℓ_max − ℓ_j) overflows: the sum is ∞ (or NaN) and w_j = 0 (or NaN), dropped below anyway
     if (ellMax - ell[j]! > 709.782712893384) continue;
-    const w = 1 / detExpSumShifted(ell, ell[j]!);   // Σᵢ exp(ℓ_i − ℓ_j), i ascending
+    const w = 1 / sums[j]!;
     // kept weights over the sums (j ascending: a kept j's sum is no longer needed)
     if (w >= 10 * EPS) { b[nKeep] = b[j]!; sums[nKeep] = w; nKeep++; }
   }
@@ -334,9 +337,25 @@ function meanLog1p(z: Float64Array, b: number): number {
 
 /** Quantile function of the generalized Pareto distribution (location 0) at p ∈ (0, 1). */
 export function gpdQuantile(p: number, k: number, sigma: number): number {
+  return gpdQuantileAt(detLog1p(-p), k, sigma);
+}
+
+/** {@link gpdQuantile} given log1p(−p). */
+function gpdQuantileAt(log1pMinusP: number, k: number, sigma: number): number {
   if (!(sigma > 0)) return Number.NaN;
-  const x = Math.abs(k) < EPS ? -detLog1p(-p) : detExpm1(-k * detLog1p(-p)) / k;
+  const x = Math.abs(k) < EPS ? -log1pMinusP : detExpm1(-k * log1pMinusP) / k;
   return x * sigma;
+}
+
+/** detLog1p(−(j + ½)/m) for j < m: the same for every observation with a tail of m (cached for the last m). */
+let l1pM = -1, l1pCache = new Float64Array(0);
+function log1pOfMinusP(m: number): Float64Array {
+  if (m !== l1pM) {
+    if (l1pCache.length < m) l1pCache = new Float64Array(m);
+    for (let j = 0; j < m; j++) l1pCache[j] = detLog1p(-((j + 0.5) / m));
+    l1pM = m;
+  }
+  return l1pCache;
 }
 
 /** log Σ exp(xᵢ), shifted by the maximum (ArviZ's `_logsumexp`), optionally divided by `bInv`. */
