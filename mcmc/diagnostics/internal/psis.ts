@@ -85,13 +85,24 @@ export function psisSmoothFrom(lw: Float64Array, src: Float64Array, tail: number
   const thr = r >= kn ? -Infinity : orderStatistic(sampleBuf.subarray(0, kn), kn - r);
   const cv = candV, ci = candI;
   let max = -Infinity, nan = false, c = 0;
-  for (let i = 0; i < s; i++) {
-    let v = negate ? -src[i]! : src[i]!;
-    if (correction !== undefined) v = v + correction[i]!;
-    lw[i] = v;
-    if (v > max) max = v;
-    else if (v !== v) nan = true;
-    if (v >= thr) { cv[c] = v; ci[c] = i; c++; }
+  // every weight written as a candidate, kept by advancing c (no branch to mispredict)
+  if (negate && correction === undefined) {
+    for (let i = 0; i < s; i++) {
+      const v = -src[i]!;
+      lw[i] = v;
+      if (v > max) max = v;
+      else if (v !== v) nan = true;
+      cv[c] = v; ci[c] = i; c += +(v >= thr);
+    }
+  } else {
+    for (let i = 0; i < s; i++) {
+      let v = negate ? -src[i]! : src[i]!;
+      if (correction !== undefined) v = v + correction[i]!;
+      lw[i] = v;
+      if (v > max) max = v;
+      else if (v !== v) nan = true;
+      cv[c] = v; ci[c] = i; c += +(v >= thr);
+    }
   }
   if (nan || !(max > -Infinity && max < Infinity) || c < cap) return smoothSlow(lw, lw, tail, false, undefined);
   for (let i = 0; i < s; i++) lw[i] = lw[i]! - max;
