@@ -10,10 +10,10 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { type Draws, type DrawsStructure, componentChains, drawsLayout, float64Values, isPartRecord, mapStructure, toTensor } from './draws.js';
 import { essMeanOf } from './internal/arviz-stats.js';
 import { mean, variance } from './internal/chains.js';
-import { logSumExp, logSumExpMax, paretoKThreshold, psisSmooth, psisSmoothFrom, smoothedMax, tailLength } from './internal/psis.js';
+import { logSumExp, logSumExpMax, logSumExpOf, paretoKThreshold, psisSmooth, psisSmoothFrom, smoothedMax, tailLength } from './internal/psis.js';
 import { stackingWeights } from './internal/stacking.js';
 import { detExp } from '../../src/math/index.js';
-import { detSumsArena } from '../../src/compile/det-sums.js';
+import { afterAddMax, detExpSumAfterAdd, detSumsArena } from '../../src/compile/det-sums.js';
 
 /** ArviZ's output scales: `'log'` (elpd, higher is better), `'negative_log'` (−elpd), `'deviance'` (−2·elpd). */
 export type IcScale = 'log' | 'negative_log' | 'deviance';
@@ -422,16 +422,9 @@ function looOf(m: LogLikValues, reff: number, scale: IcScale, correction?: Float
       // lw = −ll (+ correction), smoothed; then normalized and plus ll, in one pass
       k[j] = psisSmoothFrom(lw, ll, tail, true, correction);
       const norm = logSumExpMax(lw, smoothedMax, 1);
-      let max = -Infinity, llMax = -Infinity;
-      for (let s = 0; s < S; s++) {
-        const l = ll[s]!;
-        const v = (lw[s]! - norm) + l;
-        lw[s] = v;
-        if (v > max) max = v;
-        if (l > llMax) llMax = l;
-      }
-      looI[j] = sv * logSumExpMax(lw, max, 1);
-      lppd += logSumExpMax(ll, llMax, S);
+      const sum = detExpSumAfterAdd(lw, ll, norm);
+      looI[j] = sv * logSumExpOf(sum, afterAddMax[0]!, 1);
+      lppd += logSumExpMax(ll, afterAddMax[1]!, S);
     }
   }
   const elpd = sum(looI);

@@ -19,6 +19,7 @@ interface SumExports {
   detLog1pSumScaled(src: number, n: number, b: number): number;
   detLog1pSumsGrid(src: number, n: number, b: number, m: number, dst: number): void;
   detExpSumsSelfShifted(src: number, n: number, dst: number): void;
+  detExpSumAfterAdd(lw: number, ll: number, n: number, norm: number, maxOut: number): number;
 }
 
 /** One instance, its memory grown to the longest array seen (the arrays are copied in after the detmath tables). */
@@ -78,9 +79,14 @@ export function detSumsArena(n: number): Float64Array {
   return new Float64Array(w.memory.buffer, GLM_DATA_START, n);
 }
 
+/** Whether x lives in the arena. */
+function inArena(w: { memory: WebAssembly.Memory }, x: Float64Array): boolean {
+  return x.buffer === w.memory.buffer && x.byteOffset + x.byteLength <= GLM_DATA_START + 8 * arenaDoubles;
+}
+
 /** Where the sums read x: its own place when it lives in the arena, else a copy after the arena. */
 function placed(w: { view: Float64Array; memory: WebAssembly.Memory }, x: Float64Array): number {
-  if (x.buffer === w.memory.buffer && x.byteOffset + x.byteLength <= GLM_DATA_START + 8 * arenaDoubles) return x.byteOffset;
+  if (inArena(w, x)) return x.byteOffset;
   w.view.set(x, arenaDoubles);
   return GLM_DATA_START + 8 * arenaDoubles;
 }
@@ -164,5 +170,42 @@ export function detExpSumsSelfShifted(x: Float64Array, out: Float64Array): void 
     return;
   }
   for (let j = 0; j < n; j++) out[j] = detExpSumShifted(x, x[j]!);
+}
+
+/** The maxima {@link detExpSumAfterAdd} found: of t, then of ll. */
+export const afterAddMax = new Float64Array(2);
+
+/**
+ * LOO's last pass over an observation: lw[i] = (lw[i] − norm) + ll[i] (in place), the maxima of
+ * the new lw and of ll over their non-NaN values into {@link afterAddMax}, and returns
+ * Σ detExp(lw[i] − max lw) in index order from +0 — the bits of those three JavaScript loops (of
+ * equal values, only ±0 differ, and neither the sum nor a log-sum-exp depends on which is the
+ * maximum). In WebAssembly when both arrays live in {@link detSumsArena}.
+ *
+ * @example
+ * const lw = Float64Array.of(0, -1), ll = Float64Array.of(-2, -3);
+ * detExpSumAfterAdd(lw, ll, 0.5);   // lw = [-2.5, -4.5]; detExp(0) + detExp(-2); afterAddMax = [-2.5, -2]
+ */
+export function detExpSumAfterAdd(lw: Float64Array, ll: Float64Array, norm: number): number {
+  const n = lw.length;
+  const w = enabled && n >= MIN_WASM && ll.length === n ? instance(2) : null;
+  if (w !== null && inArena(w, lw) && inArena(w, ll)) {
+    const out = GLM_DATA_START + 8 * arenaDoubles;
+    const sum = w.k.detExpSumAfterAdd(lw.byteOffset, ll.byteOffset, n, norm, out);
+    afterAddMax[0] = w.view[arenaDoubles]!;
+    afterAddMax[1] = w.view[arenaDoubles + 1]!;
+    return sum;
+  }
+  let max = -Infinity, llMax = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const l = ll[i]!;
+    const v = (lw[i]! - norm) + l;
+    lw[i] = v;
+    if (v > max) max = v;
+    if (l > llMax) llMax = l;
+  }
+  afterAddMax[0] = max;
+  afterAddMax[1] = llMax;
+  return detExpSumShifted(lw, max);
 }
 

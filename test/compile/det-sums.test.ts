@@ -3,9 +3,10 @@
 // and outside the f64x2 fast domains (exp below −707, log1p below −0.5), ±∞, NaN, subnormals — and
 // so LOO (whose PSIS uses them) gives the same numbers with and without them. Exact comparison.
 import { afterEach, describe, expect, it } from 'vitest';
-import { detExpSumShifted, detExpSumsSelfShifted, detLog1pSumScaled, detLog1pSumsGrid, detSumsArena, setDetSumsWasm } from '../../src/compile/det-sums.js';
+import { afterAddMax, detExpSumAfterAdd, detExpSumShifted, detExpSumsSelfShifted, detLog1pSumScaled, detLog1pSumsGrid, detSumsArena, setDetSumsWasm } from '../../src/compile/det-sums.js';
 import { glmWasmDetMath } from '../../src/compile/glm.js';
 import { loo } from '../../mcmc/diagnostics/loo.js';
+import { logSumExpMax, logSumExpOf } from '../../mcmc/diagnostics/internal/psis.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
 const simd = glmWasmDetMath() !== null;
@@ -96,6 +97,33 @@ describe('detLog1pSumsGrid and detSumsArena', () => {
         x.forEach((xj, j) => expect(bits(out[j]!), `n ${n}, j ${j}, wasm ${on}`).toBe(bits(detExpSumShifted(x, xj))));
       }
       setDetSumsWasm(true);
+    }
+  });
+
+  it('detExpSumAfterAdd in the arena (WebAssembly) equals its JavaScript loops: lw, the sum and both log-sum-exps, bit for bit', () => {
+    const u = lcg(24);
+    for (const n of [16, 17, 101, 4000, 4001]) {
+      for (const kind of ['plain', 'edges', '±0 maxima'] as const) {
+        const lw0 = Float64Array.from({ length: n }, () => -30 * u());
+        const ll0 = Float64Array.from({ length: n }, () => -5 * u());
+        if (kind === 'edges') {
+          // NaN first in a lane, −∞, a term below −707, the odd last term the largest
+          lw0[0] = Number.NaN; ll0[1] = Number.NaN; lw0[2] = -Infinity; lw0[5] = -800;
+          lw0[n - 1] = 3; ll0[n - 1] = 1;
+        }
+        if (kind === '±0 maxima') {
+          // +0 before −0 in different lanes: the loop keeps +0, the lanes may give −0; the results may not differ
+          ll0[3] = 0; ll0[4] = -0; lw0[3] = 0.75; lw0[4] = 0.75;
+        }
+        const arena = detSumsArena(2 * n);
+        const lw = arena.subarray(0, n), ll = arena.subarray(n, 2 * n);
+        lw.set(lw0); ll.set(ll0);
+        const sum = detExpSumAfterAdd(lw, ll, 0.75);
+        const got = [bits(sum), bits(logSumExpOf(sum, afterAddMax[0]!, 1)), bits(logSumExpMax(Float64Array.from(ll0), afterAddMax[1]!, n)), ...Array.from(lw, bits)];
+        const jl = Float64Array.from(lw0);
+        const js = detExpSumAfterAdd(jl, Float64Array.from(ll0), 0.75);   // plain arrays: the JavaScript loops
+        expect(got).toEqual([bits(js), bits(logSumExpOf(js, afterAddMax[0]!, 1)), bits(logSumExpMax(Float64Array.from(ll0), afterAddMax[1]!, n)), ...Array.from(jl, bits)]);
+      }
     }
   });
 

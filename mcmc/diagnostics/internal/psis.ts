@@ -381,7 +381,12 @@ export function logSumExp(x: ArrayLike<number>, bInv = 1): number {
 
 /** {@link logSumExp} of `x` whose maximum (over its non-NaN values) is `max`. */
 export function logSumExpMax(x: Float64Array, max: number, bInv: number): number {
-  return detLog(detExpSumShifted(x, max)) + (max - detLog(bInv));
+  return logSumExpOf(detExpSumShifted(x, max), max, bInv);
+}
+
+/** {@link logSumExp} from its sum Σ exp(xᵢ − max) and its maximum. */
+export function logSumExpOf(sum: number, max: number, bInv: number): number {
+  return detLog(sum) + (max - detLog(bInv));
 }
 
 /**
