@@ -62,7 +62,8 @@ const SAMPLE = 256;
  *
  * The fast path (no NaN, a finite maximum) needs no selection over all S weights: a threshold
  * from an evenly spaced sample keeps about 1.5 × (tail + 1) candidates in the pass that finds
- * the maximum, and their sort gives the cutoff and the sorted tail. Subtracting the maximum is
+ * the maximum; a selection among them gives the cutoff, and a sort of the few above it the
+ * sorted tail. Subtracting the maximum is
  * monotone, so the (tail + 1)-th largest shifted weight is the shifted (tail + 1)-th largest raw
  * weight, which is among the candidates whenever at least tail + 1 of them passed the threshold
  * (else, and for NaN or infinite weights, the selection of the general path).
