@@ -315,7 +315,7 @@
   ;; (`let s = 0; for (…) s += f(x[i])`), the terms two at a time: the same bits as that loop. For
   ;; the PSIS of LOO (mcmc/diagnostics/internal/psis.ts), through src/compile/det-sums.ts.
   ;; Σ detExp(x[i] − shift), i < n.
-  (func (export "detExpSumShifted") (param $src i32) (param $n i32) (param $shift f64) (result f64)
+  (func $dm_expSumShifted (export "detExpSumShifted") (param $src i32) (param $n i32) (param $shift f64) (result f64)
     (local $s f64) (local $v v128) (local $sh v128) (local $end i32)
     (local.set $sh (f64x2.splat (local.get $shift)))
     (local.set $end (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
@@ -329,7 +329,7 @@
       (then (local.set $s (f64.add (local.get $s) (call $dm_exp (f64.sub (f64.load (local.get $src)) (local.get $shift)))))))
     (local.get $s))
   ;; Σ detLog1p(−b·z[i]), i < n ((−b)·z[i], as JavaScript's `-b * z[i]`).
-  (func (export "detLog1pSumScaled") (param $src i32) (param $n i32) (param $b f64) (result f64)
+  (func $dm_log1pSumScaled (export "detLog1pSumScaled") (param $src i32) (param $n i32) (param $b f64) (result f64)
     (local $s f64) (local $v v128) (local $mb v128) (local $end i32)
     (local.set $mb (f64x2.splat (f64.neg (local.get $b))))
     (local.set $end (i32.add (local.get $src) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
@@ -342,3 +342,65 @@
     (if (i32.and (local.get $n) (i32.const 1))
       (then (local.set $s (f64.add (local.get $s) (call $dm_log1p (f64.mul (f64.neg (local.get $b)) (f64.load (local.get $src))))))))
     (local.get $s))
+  ;; The sums above for a grid of m scales at once (the Pareto fit's grid): dst[j] = Σᵢ detLog1p(−b[j]·z[i]),
+  ;; j < m, each sum as detLog1pSumScaled computes it (one call instead of m, z copied in once).
+  (func (export "detLog1pSumsGrid") (param $src i32) (param $n i32) (param $b i32) (param $m i32) (param $dst i32)
+    (block $done (loop $l
+      (br_if $done (i32.eqz (local.get $m)))
+      (f64.store (local.get $dst) (call $dm_log1pSumScaled (local.get $src) (local.get $n) (f64.load (local.get $b))))
+      (local.set $b (i32.add (local.get $b) (i32.const 8)))
+      (local.set $dst (i32.add (local.get $dst) (i32.const 8)))
+      (local.set $m (i32.sub (local.get $m) (i32.const 1)))
+      (br $l))))
+  ;; dst[j] = Σᵢ detExp(x[i] − x[j]) for every j < n, each sum as detExpSumShifted computes it (the
+  ;; Pareto fit's grid weights: one call instead of n).
+  (func (export "detExpSumsSelfShifted") (param $src i32) (param $n i32) (param $dst i32)
+    (local $j i32)
+    (block $done (loop $l
+      (br_if $done (i32.ge_u (local.get $j) (local.get $n)))
+      (f64.store (i32.add (local.get $dst) (i32.shl (local.get $j) (i32.const 3)))
+        (call $dm_expSumShifted (local.get $src) (local.get $n) (f64.load (i32.add (local.get $src) (i32.shl (local.get $j) (i32.const 3))))))
+      (local.set $j (i32.add (local.get $j) (i32.const 1)))
+      (br $l))))
+  ;; LOO's last pass (mcmc/diagnostics/loo.ts): t[i] = (lw[i] − norm) + ll[i], written over lw, the
+  ;; maxima of t and of ll over their non-NaN values (as `if (v > max) max = v` from −∞; of equal
+  ;; values only ±0 differ, and no sum depends on which), stored at maxOut and maxOut + 8, and
+  ;; Σ detExp(t[i] − max t) returned, as detExpSumShifted computes it.
+  (func (export "detExpSumAfterAdd") (param $lw i32) (param $ll i32) (param $n i32) (param $norm f64) (param $maxOut i32) (result f64)
+    (local $p i32) (local $q i32) (local $end i32) (local $v v128) (local $l v128) (local $nv v128)
+    (local $mt v128) (local $ml v128) (local $a f64) (local $b f64) (local $t f64) (local $x f64)
+    (local.set $nv (f64x2.splat (local.get $norm)))
+    (local.set $a (f64.const -inf))
+    (local.set $mt (f64x2.splat (local.get $a)))
+    (local.set $ml (local.get $mt))
+    (local.set $p (local.get $lw))
+    (local.set $q (local.get $ll))
+    (local.set $end (i32.add (local.get $lw) (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3))))
+    (block $done (loop $l1
+      (br_if $done (i32.ge_u (local.get $p) (local.get $end)))
+      (local.set $l (v128.load (local.get $q)))
+      (local.set $v (f64x2.add (f64x2.sub (v128.load (local.get $p)) (local.get $nv)) (local.get $l)))
+      (v128.store (local.get $p) (local.get $v))
+      (local.set $mt (v128.bitselect (local.get $v) (local.get $mt) (f64x2.gt (local.get $v) (local.get $mt))))
+      (local.set $ml (v128.bitselect (local.get $l) (local.get $ml) (f64x2.gt (local.get $l) (local.get $ml))))
+      (local.set $p (i32.add (local.get $p) (i32.const 16)))
+      (local.set $q (i32.add (local.get $q) (i32.const 16)))
+      (br $l1)))
+    ;; the lanes' maxima (neither is NaN), then the odd last term
+    (local.set $a (f64x2.extract_lane 0 (local.get $mt)))
+    (local.set $b (f64x2.extract_lane 1 (local.get $mt)))
+    (local.set $t (select (local.get $b) (local.get $a) (f64.gt (local.get $b) (local.get $a))))
+    (local.set $a (f64x2.extract_lane 0 (local.get $ml)))
+    (local.set $b (f64x2.extract_lane 1 (local.get $ml)))
+    (local.set $x (select (local.get $b) (local.get $a) (f64.gt (local.get $b) (local.get $a))))
+    (if (i32.and (local.get $n) (i32.const 1))
+      (then
+        (local.set $a (f64.load (local.get $q)))
+        (local.set $b (f64.add (f64.sub (f64.load (local.get $p)) (local.get $norm)) (local.get $a)))
+        (f64.store (local.get $p) (local.get $b))
+        (if (f64.gt (local.get $b) (local.get $t)) (then (local.set $t (local.get $b))))
+        (if (f64.gt (local.get $a) (local.get $x)) (then (local.set $x (local.get $a))))))
+    (f64.store (local.get $maxOut) (local.get $t))
+    (f64.store offset=8 (local.get $maxOut) (local.get $x))
+    (call $dm_expSumShifted (local.get $lw) (local.get $n) (local.get $t)))
+

@@ -10,9 +10,10 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { type Draws, type DrawsStructure, componentChains, drawsLayout, float64Values, isPartRecord, mapStructure, toTensor } from './draws.js';
 import { essMeanOf } from './internal/arviz-stats.js';
 import { mean, variance } from './internal/chains.js';
-import { logSumExp, paretoKThreshold, psisSmooth, tailLength } from './internal/psis.js';
+import { logSumExp, logSumExpMax, logSumExpOf, paretoKThreshold, psisSmooth, psisSmoothFrom, smoothedMax, tailLength } from './internal/psis.js';
 import { stackingWeights } from './internal/stacking.js';
 import { detExp } from '../../src/math/index.js';
+import { afterAddMax, detExpSumAfterAdd, detSumsArena } from '../../src/compile/det-sums.js';
 
 /** ArviZ's output scales: `'log'` (elpd, higher is better), `'negative_log'` (−elpd), `'deviance'` (−2·elpd). */
 export type IcScale = 'log' | 'negative_log' | 'deviance';
@@ -135,9 +136,9 @@ function isElpd(x: unknown): x is LooResult | WaicResult {
   return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[BRAND] === true;
 }
 
-/** The log-likelihood as an observation-major matrix: row j holds observation j's S draws, chain-major (ArviZ's `(chain, draw)` stacking). */
-export interface LogLikMatrix {
-  readonly rows: Float64Array;
+/** The log-likelihood's values as given, `[draws, chains, ...observations]` (row-major), with its sizes. */
+export interface LogLikValues {
+  readonly values: Float64Array;
   readonly nSamples: number;
   readonly draws: number;
   readonly chains: number;
@@ -145,7 +146,13 @@ export interface LogLikMatrix {
   readonly obsShape: readonly number[];
 }
 
-export function logLikMatrix(fn: string, arg: string, x: unknown, varName: string | undefined): LogLikMatrix {
+/** The log-likelihood as an observation-major matrix: row j holds observation j's S draws, chain-major (ArviZ's `(chain, draw)` stacking). */
+export interface LogLikMatrix extends LogLikValues {
+  readonly rows: Float64Array;
+}
+
+/** The one log-likelihood array of `x` (picked by `varName` from a record), checked, with at least 2 draws. */
+export function logLikValues(fn: string, arg: string, x: unknown, varName: string | undefined): LogLikValues {
   let part: unknown = x;
   let where = arg;
   if (isPartRecord(x)) {
@@ -166,18 +173,28 @@ export function logLikMatrix(fn: string, arg: string, x: unknown, varName: strin
   const layout = drawsLayout(fn, where, t);
   const S = layout.draws * layout.chains;
   if (S < 2) fail('range', fn, where, 'must have at least 2 draws (draws × chains) for Pareto smoothing', [...t.shape]);
-  const values = float64Values(t);
-  const n = layout.eventSize;
-  const rows = new Float64Array(n * S);
-  // one pass over the values in memory order (componentChains per observation would read them n times)
-  const { draws: D, chains: C } = layout;
-  for (let d = 0, at = 0; d < D; d++) {
-    for (let c = 0; c < C; c++, at += n) {
-      const s = c * D + d;
-      for (let j = 0; j < n; j++) rows[j * S + s] = values[at + j]!;
+  return { values: float64Values(t), nSamples: S, draws: layout.draws, chains: layout.chains, nData: layout.eventSize, obsShape: layout.eventShape };
+}
+
+/**
+ * Rows j0 … j0 + count − 1 of the observation-major matrix into `out` (row q at q·S). Reads the
+ * values in memory order, a few neighbouring observations at a time (one cache line each draw).
+ */
+export function logLikRows(v: LogLikValues, j0: number, count: number, out: Float64Array): void {
+  const { values, draws: D, chains: C, nData: n, nSamples: S } = v;
+  for (let d = 0; d < D; d++) {
+    for (let c = 0; c < C; c++) {
+      const at = (d * C + c) * n + j0, s = c * D + d;
+      for (let q = 0; q < count; q++) out[q * S + s] = values[at + q]!;
     }
   }
-  return { rows, nSamples: S, draws: layout.draws, chains: layout.chains, nData: n, obsShape: layout.eventShape };
+}
+
+export function logLikMatrix(fn: string, arg: string, x: unknown, varName: string | undefined): LogLikMatrix {
+  const v = logLikValues(fn, arg, x, varName);
+  const rows = new Float64Array(v.nData * v.nSamples);
+  logLikRows(v, 0, v.nData, rows);
+  return { ...v, rows };
 }
 
 function scaleOf(fn: string, x: unknown): IcScale {
@@ -355,7 +372,7 @@ export function loo(logLik: LogLikelihoodInput, options?: LooOptions): LooResult
   const fn = 'loo';
   const o = checkOptions(fn, options, ['reff', 'posterior', 'scale', 'varName', 'logP', 'logQ']);
   const scale = scaleOf(fn, o.scale);
-  const m = logLikMatrix(fn, 'logLik', logLik, varNameOf(fn, o.varName));
+  const m = logLikValues(fn, 'logLik', logLik, varNameOf(fn, o.varName));
   if (o.reff !== undefined && o.posterior !== undefined) fail('range', fn, 'options', 'give `reff` or `posterior`, not both', options);
   if ((o.logP === undefined) !== (o.logQ === undefined)) fail('range', fn, o.logP === undefined ? 'logP' : 'logQ', 'must be given with `' + (o.logP === undefined ? 'logQ' : 'logP') + '` (the log densities of the posterior and of the approximation at each draw)', undefined);
   if (o.logP !== undefined) {
@@ -369,7 +386,7 @@ export function loo(logLik: LogLikelihoodInput, options?: LooOptions): LooResult
 }
 
 /** logP or logQ as one value per draw, chain-major like the log-likelihood's rows; −∞ allowed (a draw where the density failed). */
-function perDraw(fn: string, arg: string, x: unknown, m: LogLikMatrix): Float64Array {
+function perDraw(fn: string, arg: string, x: unknown, m: LogLikValues): Float64Array {
   const t = toTensor(fn, arg, x);
   const layout = drawsLayout(fn, arg, t);
   if (layout.eventSize !== 1 || layout.draws !== m.draws || layout.chains !== m.chains) {
@@ -380,23 +397,35 @@ function perDraw(fn: string, arg: string, x: unknown, m: LogLikMatrix): Float64A
   return v;
 }
 
+/** Observations gathered per pass over the log-likelihood in {@link looOf} (two cache lines of each draw). */
+const LOO_BLOCK = 16;
+
 /** PSIS-LOO; with `correction` (logP − logQ per draw) importance-weighted LOO for approximate draws. */
-function looOf(m: LogLikMatrix, reff: number, scale: IcScale, correction?: Float64Array): LooResult {
-  const { rows, nSamples: S, nData: n } = m;
+function looOf(m: LogLikValues, reff: number, scale: IcScale, correction?: Float64Array): LooResult {
+  const { nSamples: S, nData: n } = m;
   const sv = SCALES[scale];
   const k = new Float64Array(n);
   const looI = new Float64Array(n);
   const tail = tailLength(S, reff);
-  const lw = new Float64Array(S);
+  // the rows and the weights where the WebAssembly sums read them without a copy
+  const nb = Math.min(LOO_BLOCK, n);
+  const arena = detSumsArena((nb + 1) * S);
+  const block = arena.subarray(0, nb * S);
+  const lw = arena.subarray(nb * S);
   let lppd = 0;
-  for (let j = 0; j < n; j++) {
-    const ll = rows.subarray(j * S, (j + 1) * S);
-    for (let s = 0; s < S; s++) lw[s] = -ll[s]!;
-    if (correction !== undefined) for (let s = 0; s < S; s++) lw[s] = lw[s]! + correction[s]!;
-    k[j] = psisSmooth(lw, tail);
-    for (let s = 0; s < S; s++) lw[s] = lw[s]! + ll[s]!;
-    looI[j] = sv * logSumExp(lw);
-    lppd += logSumExp(ll, S);
+  for (let j0 = 0; j0 < n; j0 += LOO_BLOCK) {
+    const count = Math.min(LOO_BLOCK, n - j0);
+    logLikRows(m, j0, count, block);
+    for (let q = 0; q < count; q++) {
+      const j = j0 + q;
+      const ll = block.subarray(q * S, (q + 1) * S);
+      // lw = −ll (+ correction), smoothed; then normalized and plus ll, in one pass
+      k[j] = psisSmoothFrom(lw, ll, tail, true, correction);
+      const norm = logSumExpMax(lw, smoothedMax, 1);
+      const sum = detExpSumAfterAdd(lw, ll, norm);
+      looI[j] = sv * logSumExpOf(sum, afterAddMax[0]!, 1);
+      lppd += logSumExpMax(ll, afterAddMax[1]!, S);
+    }
   }
   const elpd = sum(looI);
   const goodK = paretoKThreshold(S);
@@ -437,11 +466,13 @@ export function waic(logLik: LogLikelihoodInput, options?: WaicOptions): WaicRes
   const fn = 'waic';
   const o = checkOptions(fn, options, ['scale', 'varName']);
   const scale = scaleOf(fn, o.scale);
-  return waicOf(logLikMatrix(fn, 'logLik', logLik, varNameOf(fn, o.varName)), scale);
+  return waicOf(logLikValues(fn, 'logLik', logLik, varNameOf(fn, o.varName)), scale);
 }
 
-function waicOf(m: LogLikMatrix, scale: IcScale): WaicResult {
-  const { rows, nSamples: S, nData: n } = m;
+function waicOf(m: LogLikValues, scale: IcScale): WaicResult {
+  const { nSamples: S, nData: n } = m;
+  const rows = new Float64Array(n * S);
+  logLikRows(m, 0, n, rows);
   const sv = SCALES[scale];
   const waicI = new Float64Array(n);
   let pWaic = 0;
@@ -588,9 +619,9 @@ export function compare(models: { readonly [name: string]: LogLikelihoodInput | 
   const results = names.map((n) => {
     const x = models[n];
     if (isElpd(x)) return x;
-    let m: LogLikMatrix;
+    let m: LogLikValues;
     try {
-      m = logLikMatrix(fn, `models.${n}`, x, undefined);
+      m = logLikValues(fn, `models.${n}`, x, undefined);
     } catch (e) {
       if (e instanceof TypeError) fail('type', fn, `models.${n}`, 'must be a pointwise log-likelihood [draws, chains, ...observations] or a loo/waic result', x);
       throw e;

@@ -3,9 +3,10 @@
 // and outside the f64x2 fast domains (exp below −707, log1p below −0.5), ±∞, NaN, subnormals — and
 // so LOO (whose PSIS uses them) gives the same numbers with and without them. Exact comparison.
 import { afterEach, describe, expect, it } from 'vitest';
-import { detExpSumShifted, detLog1pSumScaled, setDetSumsWasm } from '../../src/compile/det-sums.js';
+import { afterAddMax, detExpSumAfterAdd, detExpSumShifted, detExpSumsSelfShifted, detLog1pSumScaled, detLog1pSumsGrid, detSumsArena, setDetSumsWasm } from '../../src/compile/det-sums.js';
 import { glmWasmDetMath } from '../../src/compile/glm.js';
 import { loo } from '../../mcmc/diagnostics/loo.js';
+import { logSumExpMax, logSumExpOf } from '../../mcmc/diagnostics/internal/psis.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
 const simd = glmWasmDetMath() !== null;
@@ -64,6 +65,80 @@ describe.runIf(simd)('detExpSumShifted / detLog1pSumScaled: WebAssembly = the Ja
         expect(w).toBe(j);
       }
     }
+  });
+});
+
+describe('detLog1pSumsGrid and detSumsArena', () => {
+  it('the grid equals detLog1pSumScaled per scale, with and without WebAssembly, bit for bit', () => {
+    const u = lcg(21);
+    for (const n of [5, 16, 17, 135, 800]) {
+      const z = Float64Array.from({ length: n }, () => -Math.log(u()) * 2).sort();
+      const zMax = z[n - 1]!;
+      const b = Float64Array.from({ length: 41 }, (_, j) => 1 / zMax + (1 - Math.sqrt(41 / (j + 0.5))) / (3 * z[Math.floor(n / 4 + 0.5) - 1]!));
+      b[3] = 0; b[4] = 1e-9; b[5] = -3 / zMax; b[6] = 2 / zMax;   // 0, tiny, and terms beyond the fast domain (−b·z < −0.5)
+      for (const on of [true, false]) {
+        setDetSumsWasm(on);
+        const out = new Float64Array(b.length);
+        detLog1pSumsGrid(z, b, out);
+        b.forEach((bj, j) => expect(bits(out[j]!), `n ${n}, j ${j}, wasm ${on}`).toBe(bits(detLog1pSumScaled(z, bj))));
+      }
+      setDetSumsWasm(true);
+    }
+  });
+
+  it('detExpSumsSelfShifted equals detExpSumShifted(x, x[j]) for every j, with and without WebAssembly, bit for bit', () => {
+    const u = lcg(23);
+    for (const n of [3, 16, 31, 41, 200]) {
+      const x = Float64Array.from({ length: n }, (_, i) => (i === 2 ? -800 : i === 5 ? Number.NaN : -40 * u()));
+      for (const on of [true, false]) {
+        setDetSumsWasm(on);
+        const out = new Float64Array(n);
+        detExpSumsSelfShifted(x, out);
+        x.forEach((xj, j) => expect(bits(out[j]!), `n ${n}, j ${j}, wasm ${on}`).toBe(bits(detExpSumShifted(x, xj))));
+      }
+      setDetSumsWasm(true);
+    }
+  });
+
+  it('detExpSumAfterAdd in the arena (WebAssembly) equals its JavaScript loops: lw, the sum and both log-sum-exps, bit for bit', () => {
+    const u = lcg(24);
+    for (const n of [16, 17, 101, 4000, 4001]) {
+      for (const kind of ['plain', 'edges', '±0 maxima'] as const) {
+        const lw0 = Float64Array.from({ length: n }, () => -30 * u());
+        const ll0 = Float64Array.from({ length: n }, () => -5 * u());
+        if (kind === 'edges') {
+          // NaN first in a lane, −∞, a term below −707, the odd last term the largest
+          lw0[0] = Number.NaN; ll0[1] = Number.NaN; lw0[2] = -Infinity; lw0[5] = -800;
+          lw0[n - 1] = 3; ll0[n - 1] = 1;
+        }
+        if (kind === '±0 maxima') {
+          // +0 before −0 in different lanes: the loop keeps +0, the lanes may give −0; the results may not differ
+          ll0[3] = 0; ll0[4] = -0; lw0[3] = 0.75; lw0[4] = 0.75;
+        }
+        const arena = detSumsArena(2 * n);
+        const lw = arena.subarray(0, n), ll = arena.subarray(n, 2 * n);
+        lw.set(lw0); ll.set(ll0);
+        const sum = detExpSumAfterAdd(lw, ll, 0.75);
+        const got = [bits(sum), bits(logSumExpOf(sum, afterAddMax[0]!, 1)), bits(logSumExpMax(Float64Array.from(ll0), afterAddMax[1]!, n)), ...Array.from(lw, bits)];
+        const jl = Float64Array.from(lw0);
+        const js = detExpSumAfterAdd(jl, Float64Array.from(ll0), 0.75);   // plain arrays: the JavaScript loops
+        expect(got).toEqual([bits(js), bits(logSumExpOf(js, afterAddMax[0]!, 1)), bits(logSumExpMax(Float64Array.from(ll0), afterAddMax[1]!, n)), ...Array.from(jl, bits)]);
+      }
+    }
+  });
+
+  it('sums over arena views (no copy) equal sums over copies, and a view survives sums over shorter arrays', () => {
+    const u = lcg(22);
+    const n = 3000;
+    const arena = detSumsArena(2 * n);
+    const a = arena.subarray(0, n), c = arena.subarray(n, 2 * n);
+    for (let i = 0; i < n; i++) { a[i] = -20 * u(); c[i] = 3 * u(); }
+    const want = [detExpSumShifted(Float64Array.from(a), -1), detLog1pSumScaled(Float64Array.from(c), 0.1)];
+    // a sum over a foreign array (copied after the arena) must not touch the arena
+    detExpSumShifted(Float64Array.from({ length: 2 * n }, () => u()), 0);
+    expect(a.length).toBe(n);
+    expect([bits(detExpSumShifted(a, -1)), bits(detLog1pSumScaled(c, 0.1))]).toEqual(want.map(bits));
+    expect(detExpSumShifted(a.subarray(7, 1007), 0)).toBe(detExpSumShifted(Float64Array.from(a.subarray(7, 1007)), 0));
   });
 });
 
