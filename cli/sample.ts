@@ -17,7 +17,8 @@ import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { reportHtmlWith } from './report/report-html.js';
 import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
-import { outputTasks, startOutputsWorker } from './outputs.js';
+import { outputTasks, startOutputsWorker, type OutputTask } from './outputs.js';
+import { inferenceDataStaged } from './report/inference-data.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
@@ -201,12 +202,15 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   };
   // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
   let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...labelsOf(result, model) };
+  // LOO goes to the outputs worker as soon as the log-likelihood is drawn, beside the predictive draws here.
+  let looTask: OutputTask<string | undefined> | undefined;
   if (model.kind === 'joint') {
     const predictive = flags.get('no-predictive') !== true;
     const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 };
     try {
-      idata = await jointInferenceData(model, result, groups);
+      idata = await jointInferenceData(model, result, groups, (partial) => { looTask = outputTasks({ idata: partial }, ['loo']).loo; });
     } catch (e) {
+      looTask = undefined;
       // A model without a pointwise log-likelihood (observations linked by a discrete node) keeps its other groups.
       let kept = false;
       if (predictive) {
@@ -230,7 +234,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
       ...(folder.dir === undefined ? {} : { folder: folder.dir }),
-    }, ['drawsFiles', 'csv', 'loo', 'ppc']);
+    }, looTask === undefined ? ['drawsFiles', 'csv', 'loo', 'ppc'] as const : ['drawsFiles', 'csv', 'ppc'] as const);
+    const loo = looTask ?? tasks.loo;
     const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = (e: unknown): CliError => {
@@ -249,7 +254,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     let report: string | undefined;
     try {
       report = reportHtmlWith({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) },
-        { ppc: () => tasks.ppc.take(), loo: () => tasks.loo.take() });
+        { ppc: () => tasks.ppc.take(), loo: () => loo.take() });
     } catch (e) {
       io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
     }
@@ -344,12 +349,13 @@ function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefine
  * uses that chain's key, so merged files equal the all-chains run). `dims` and `coords` come
  * from the module (its exports of those names, which the run carries).
  */
-async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number }): Promise<InferenceData> {
-  return inferenceData(model.model, run as Parameters<typeof inferenceData>[1], {
+async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number },
+  onLogLikelihood?: Parameters<typeof inferenceDataStaged>[3]): Promise<InferenceData> {
+  return inferenceDataStaged(model.model, run as Parameters<typeof inferenceData>[1], {
     ...(model.pins === undefined ? {} : { pins: model.pins }),
     seed: o.seed, logLikelihood: o.logLikelihood, posteriorPredictive: o.predictive, prior: o.prior,
     ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
-  });
+  }, onLogLikelihood);
 }
 
 /** Sample statistics a run keeps per draw besides the parameters (an upper estimate). */

@@ -128,6 +128,16 @@ const FN = 'inferenceData';
  * Object.keys(approx.sampleStats as object);   // ['logP', 'logQ']
  */
 export function inferenceData(model: PredictiveModel, run: SamplingRun, options?: InferenceDataOptions): InferenceData {
+  return inferenceDataStaged(model, run, options);
+}
+
+/**
+ * {@link inferenceData}, calling `onLogLikelihood` with the posterior and the log-likelihood as
+ * soon as they are computed, before the predictive draws (the CLI starts LOO on another thread
+ * then). @internal
+ */
+export function inferenceDataStaged(model: PredictiveModel, run: SamplingRun, options?: InferenceDataOptions,
+  onLogLikelihood?: (partial: Pick<InferenceData, 'posterior' | 'logLikelihood'>) => void): InferenceData {
   const o = checkOptions(FN, options, ['pins', 'seed', 'logLikelihood', 'posteriorPredictive', 'prior', 'chains', 'coords', 'dims']);
   let pinned: JointDistributionPinned<StructKind> | undefined;
   let jd: JointDistribution<StructKind>;
@@ -168,7 +178,10 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   else if (run.trace !== undefined) idata.sampleStats = run.trace;
   if (observedNames.length > 0) {
     // With enumerated nodes: each observation's likelihood with its discrete parents summed out, as NUTS sampled it.
-    if (withLogLik) idata.logLikelihood = enumerated ? marginalLogLikelihood(full!, draws) : logLikelihood(full!, draws);
+    if (withLogLik) {
+      idata.logLikelihood = enumerated ? marginalLogLikelihood(full!, draws) : logLikelihood(full!, draws);
+      onLogLikelihood?.({ posterior, logLikelihood: idata.logLikelihood });
+    }
     if (withPredictive) {
       // Only the observed nodes: enumerated ones are replicated on the way (the model's predictive), not kept.
       const replicated = samplePosteriorPredictive(full!, draws, { seed: o.seed, ...(o.chains === undefined ? {} : { chains: o.chains }) });

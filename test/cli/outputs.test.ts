@@ -41,10 +41,10 @@ describe('stochax sample with its outputs worker', () => {
       outputsTuning.steal = false;
       const two = await sample(`${format}-worker`, true, ['--draws-format', format]);
       outputsTuning.steal = true;
-      expect(outputsTuning.sent).toBe(sent + 1);
+      expect(outputsTuning.sent).toBe(sent + 2);   // LOO as soon as the log-likelihood is drawn, then the others
       expect(outputsTuning.fromWorker).toBe(fromWorker + 4);   // the worker made all four: LOO, PPC, draws files, CSV
       const one = await sample(`${format}-one`, false, ['--draws-format', format]);
-      expect(outputsTuning.sent).toBe(sent + 1);
+      expect(outputsTuning.sent).toBe(sent + 2);
       const shared = await sample(`${format}-shared`, true, ['--draws-format', format]);   // the main thread takes what the worker has not started
       expect(two.code, two.err).toBe(0);
       expect(two).toEqual(one);
