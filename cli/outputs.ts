@@ -15,6 +15,7 @@
  */
 import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { decodeValue, encodeValue } from '../src/effects/clone.js';
+import { Tensor } from '../src/tensor/tensor.js';
 import { nodeWorker } from '../mcmc/parallel/platform-node.js';
 import { OUTPUT_TASKS, type OutputTaskInput, type OutputTaskName, type OutputTaskResult } from './report/output-tasks.js';
 
@@ -60,6 +61,37 @@ export function startOutputsWorker(): void {
   }
 }
 
+/** Tensors at least this large (values) cross to the worker in shared memory instead of being copied into the message. */
+const SHARE_VALUES = 1 << 16;
+/** Each large tensor's shared copy, so that a tensor sent in two batches is copied once. */
+const sharedCopies = new WeakMap<Tensor, Tensor>();
+
+/**
+ * `value` with every large tensor replaced by one with the same values in a SharedArrayBuffer:
+ * posting it then costs nothing on either side (one copy here instead of a serialization here
+ * and a deserialization on the worker, which held LOO back by ~60 ms for 41 MB). Both threads
+ * only read the draws.
+ */
+function shareLarge(value: unknown): unknown {
+  if (value instanceof Tensor) {
+    if (value.size < SHARE_VALUES || value.data.buffer instanceof SharedArrayBuffer) return value;
+    let copy = sharedCopies.get(value);
+    if (copy === undefined) {
+      const data = value.data as Exclude<Tensor['data'], readonly unknown[]>;
+      const Ctor = data.constructor as new (b: SharedArrayBuffer) => typeof data;
+      const shared = new Ctor(new SharedArrayBuffer(data.byteLength));
+      (shared as unknown as { set(a: ArrayLike<unknown>): void }).set(data as ArrayLike<unknown>);
+      sharedCopies.set(value, copy = new Tensor(shared as Tensor['data'], value.shape, value.dtype));
+    }
+    return copy;
+  }
+  if (Array.isArray(value)) return value.map(shareLarge);
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shareLarge(v)]));
+  }
+  return value;
+}
+
 /** A task's result, taken synchronously where it is needed. */
 export interface OutputTask<T> {
   /** The result (waiting for the worker if it runs there); the task's own error if it throws. */
@@ -89,7 +121,7 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
     const { port1, port2 } = new MessageChannel();
     return { name, port: port2, mine: port1, state: new Int32Array(new SharedArrayBuffer(4)) };
   });
-  w.postMessage({ input: encodeValue('outputs', 'input', input), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
+  w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(input)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
   outputsTuning.sent++;
   for (const t of tasks) {
     const fallback = here(t.name);

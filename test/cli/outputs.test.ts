@@ -61,6 +61,26 @@ describe('stochax sample with its outputs worker', () => {
 });
 
 describe('outputTasks', () => {
+  it('large tensors cross in shared memory: the worker reads the same values (draws.csv, draws.json and LOO of 4000 × 20 draws)', () => {
+    const draws = 2000, chains = 2, n = 20;
+    const v = (i: number) => Math.sin(i * 12.9898) * 3 - (i % 7) / 3;   // any fixed values, no generator needed
+    const big = { mu: new Tensor(Float64Array.from({ length: draws * chains }, (_, i) => v(i)), [draws, chains], 'float64') };
+    const ll = { y: new Tensor(Float64Array.from({ length: draws * chains * n }, (_, i) => -1 - Math.abs(v(i + 7))), [draws, chains, n], 'float64') };
+    const idata = { posterior: big, logLikelihood: ll };
+    expect(ll.y.size).toBeGreaterThanOrEqual(1 << 16);   // above the sharing threshold
+    outputsTuning.steal = false;
+    const fromWorker = outputsTuning.fromWorker;
+    const t = outputTasks({ idata }, ['csv', 'loo', 'drawsFiles']);
+    const got = { csv: t.csv.take(), loo: t.loo.take(), drawsFiles: t.drawsFiles.take() };
+    outputsTuning.steal = true;
+    expect(outputsTuning.fromWorker).toBe(fromWorker + 3);
+    outputsTuning.worker = false;
+    const one = outputTasks({ idata }, ['csv', 'loo', 'drawsFiles']);
+    outputsTuning.worker = true;
+    expect(got).toEqual({ csv: one.csv.take(), loo: one.loo.take(), drawsFiles: one.drawsFiles.take() });
+    expect(ll.y.data.buffer).toBeInstanceOf(ArrayBuffer);   // the caller's tensors are left as they were
+  }, 30_000);
+
   const posterior = { mu: new Tensor(Float64Array.from({ length: 8 }, (_, i) => i / 8), [4, 2], 'float64') };
   it('a task that fails on the worker throws the error it throws in one thread', () => {
     const bad = { posterior, posteriorPredictive: { y: new Tensor(new Float64Array(12), [4, 3], 'float64') }, observedData: { y: tensor([1, 2]) } };
