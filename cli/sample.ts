@@ -15,6 +15,7 @@ import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
+import { sharingNumberTexts } from './report/number-text.js';
 import { AUTO_NETCDF_VALUES, runDrawsFiles, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
@@ -215,17 +216,26 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       if (!kept) io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
     }
   }
-  const drawsFiles = runDrawsFiles(idata, { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) });
+  const posterior = idata.posterior;
+  const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
+  // draws.json and draws.csv print the posterior's and the statistics' numbers once between them;
+  // the CSV's error, if any, is reported where the summary's would be
+  let csv: { text: string } | { error: unknown } = { text: '' };
+  const drawsFiles = sharingNumberTexts(() => {
+    const files = runDrawsFiles(idata, { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) });
+    try { csv = { text: toDrawsCsv(posterior, result.trace, labels) }; } catch (e) { csv = { error: e }; }
+    return files;
+  });
   const texts: Record<string, string | Uint8Array> = { ...drawsFiles.files };
   // The netCDF groups (the bulk of the bytes) are written while the summary and the report are computed.
   const folder = startRunFolder(out, Object.fromEntries(Object.entries(drawsFiles.files).filter(([f]) => f.startsWith('idata/'))));
-  const posterior = idata.posterior;
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   let s;
   try {
-    const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
     s = summary({ allStates: posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
-    texts['draws.csv'] = toDrawsCsv(posterior, result.trace, labels);
+    const done = csv as { text: string } | { error: unknown };
+    if ('error' in done) throw done.error;
+    texts['draws.csv'] = done.text;
   } catch (e) {
     await folder.finish(texts);
     throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
