@@ -4,7 +4,7 @@
  */
 import { checkOptions, fail } from '../../../src/checks.js';
 import { gridGaussianKde, linspace, scottBandwidth } from './kde.js';
-import { axes, coord, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
+import { axes, coord, coordTexts, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
 
 /** What {@link ppcPlot} compares: one observed node's data and its replicates. */
 export interface PpcSeries {
@@ -79,10 +79,11 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   for (const d of [obsKde, meanKde, ...shown]) for (const v of d) if (v > top) top = v;
   const x = linearScale(lo, hi, box.x, box.x + box.w), y = linearScale(0, top * 1.08, box.y + box.h, box.y);
   const px = Array.from(grid, x);
+  const pxText = coordTexts(px);
   const body = [axes(box, x, y, { xLabel: series.name, yLabel: 'density', title })];
-  body.push(`<g stroke="#6baed6" stroke-opacity="0.35" stroke-width="0.8">${shown.map((d) => polyline(px, Array.from(d, y), '')).join('')}</g>`);
-  body.push(polyline(px, Array.from(meanKde, y), 'stroke="#ff7f0e" stroke-width="1.6" stroke-dasharray="5 3"'));
-  body.push(polyline(px, Array.from(obsKde, y), 'stroke="#111" stroke-width="2"'));
+  body.push(`<g stroke="#6baed6" stroke-opacity="0.35" stroke-width="0.8">${shown.map((d) => polyline(px, Array.from(d, y), '', pxText)).join('')}</g>`);
+  body.push(polyline(px, Array.from(meanKde, y), 'stroke="#ff7f0e" stroke-width="1.6" stroke-dasharray="5 3"', pxText));
+  body.push(polyline(px, Array.from(obsKde, y), 'stroke="#111" stroke-width="2"', pxText));
   body.push(legend(box.x, height - 10, [['observed', '#111'], [`replicated (${shown.length} of ${reps.length})`, '#6baed6'], ['replicated, pooled', '#ff7f0e']]));
   return svgDocument(width, height, body.join(''), `Posterior predictive check of ${series.name}`);
 }

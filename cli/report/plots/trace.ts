@@ -72,18 +72,21 @@ export function tracePlot(series: ChainSeries, options: TracePlotOptions = {}): 
   const x = linearScale(0, Math.max(1, s.draws - 1), box.x, box.x + box.w);
   const y = linearScale(min - pad, max + pad, box.y + box.h, box.y);
   const body: string[] = [axes(box, x, y, { xLabel: 'draw', title: `${s.name}: trace` })];
+  // each draw's x text printed once for every chain and divergence tick
+  const xText: string[] = [];
+  const xAt = (d: number): string => (xText[d] ??= coord(x(d)));
   for (let c = 0; c < s.chains; c++) {
     const { xs, ys } = thin(s.values, c * s.draws, s.draws, Math.ceil(box.w));
     const px = xs.map(x);
     const py = ys.map((v) => (Number.isFinite(v) ? y(v) : NaN));
-    body.push(polyline(px, py, `stroke="${chainColor(c)}" stroke-width="0.9" stroke-opacity="0.75"`));
+    body.push(polyline(px, py, `stroke="${chainColor(c)}" stroke-width="0.9" stroke-opacity="0.75"`, xs.map(xAt)));
   }
   if (divergent !== undefined) {
     const ticks: string[] = [];
     for (let c = 0; c < s.chains; c++) {
       for (let d = 0; d < s.draws; d++) {
         if (divergent[c * s.draws + d] === 0 || Number.isNaN(divergent[c * s.draws + d])) continue;
-        const px = coord(x(d));
+        const px = xAt(d);
         ticks.push(`<line x1="${px}" y1="${coord(box.y + box.h - 8)}" x2="${px}" y2="${coord(box.y + box.h)}"/>`);
       }
     }
