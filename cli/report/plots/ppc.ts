@@ -61,7 +61,8 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   // they are few integers (no copy of the millions of replicated values)
   const scan = new RangeScan(30);
   scan.add(obs);
-  for (const r of reps) scan.add(r);
+  let repsFinite = true;
+  for (const r of reps) { scan.add(r); if (scan.nonFinite) repsFinite = false; }
   if (!Number.isFinite(scan.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
   const title = `${series.name}: observed vs replicated`;
   if (scan.few) return discretePpc(series.name, obs, reps, [scan.min, scan.max], { width, height, box, title });
@@ -74,7 +75,7 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   };
   const step = Math.max(1, Math.floor(reps.length / lines));
   const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map((r) => kde(finiteRange(r).values));
-  const obsKde = kde(finiteRange(obs).values), meanKde = kde(pooledFinite(reps));
+  const obsKde = kde(finiteRange(obs).values), meanKde = kde(pooledFinite(reps, repsFinite));
   let top = 1e-300;
   for (const d of [obsKde, meanKde, ...shown]) for (const v of d) if (v > top) top = v;
   const x = linearScale(lo, hi, box.x, box.x + box.w), y = linearScale(0, top * 1.08, box.y + box.h, box.y);
@@ -127,15 +128,15 @@ class RangeScan {
 
 /**
  * The replicates' finite values in order, pooled: a view of their buffer when they are its
- * consecutive rows (as the report passes them) and all finite, else a copy.
+ * consecutive rows (as the report passes them) and all finite (`allFinite`: the range scan saw
+ * no other value), else a copy.
  */
-function pooledFinite(reps: readonly Float64Array[]): Float64Array {
+function pooledFinite(reps: readonly Float64Array[], allFinite: boolean): Float64Array {
   const n = reps[0]!.length, first = reps[0]!;
-  let view = true;
+  let view = allFinite;
   for (let i = 0; i < reps.length && view; i++) {
     const r = reps[i]!;
     view = r.buffer === first.buffer && r.byteOffset === first.byteOffset + 8 * n * i;
-    for (let j = 0; j < n && view; j++) if (!Number.isFinite(r[j]!)) view = false;
   }
   if (view) return new Float64Array(first.buffer, first.byteOffset, n * reps.length);
   const out = new Float64Array(n * reps.length);
