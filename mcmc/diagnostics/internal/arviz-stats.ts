@@ -121,8 +121,9 @@ export interface MultichainStatistics {
  */
 export function multichainStatistics(a: Chains): MultichainStatistics {
   if (notValid(a, 4, 1)) return { mcseMean: Number.NaN, mcseSd: Number.NaN, essBulk: Number.NaN, essTail: Number.NaN, rHat: Number.NaN };
-  const zSplit = zScale(splitChains(a));
   const x = sorted(a.data);
+  // with an even number of draws the split chains hold every draw: their sort is x
+  const zSplit = zScale(splitChains(a), a.draws % 2 === 0 ? x : undefined);
   const essTail = pyMin(essIndicator(a, mquantile(x, 0.05), false), essIndicator(a, mquantile(x, 0.95), false));
   let rHat = Number.NaN;
   if (!notValid(a, 4, 2)) {
