@@ -18,6 +18,12 @@ export interface TracePlotOptions {
   readonly height?: number;
 }
 
+/** Whether any flag is set (nonzero and not NaN). */
+function anyFlag(flags: ArrayLike<number>): boolean {
+  for (let i = 0; i < flags.length; i++) if (flags[i] !== 0 && !Number.isNaN(flags[i])) return true;
+  return false;
+}
+
 /**
  * One chain's points to draw: all of them when they fit, else per pixel column the first,
  * smallest and largest draw (in draw order), so spikes survive the thinning.
@@ -93,7 +99,7 @@ export function tracePlot(series: ChainSeries, options: TracePlotOptions = {}): 
     if (ticks.length > 0) body.push(`<g class="divergences" stroke="${TICK_COLOR}" stroke-width="1.2" stroke-opacity="0.8">${ticks.join('')}</g>`);
   }
   const entries: [string, string][] = Array.from({ length: Math.min(s.chains, 10) }, (_, c) => [`chain ${c}`, chainColor(c)]);
-  if (divergent !== undefined && divergent.length > 0 && Array.from(divergent).some((v) => v !== 0 && !Number.isNaN(v))) {
+  if (divergent !== undefined && anyFlag(divergent)) {
     entries.push(['divergent', TICK_COLOR]);
   }
   body.push(legend(box.x + box.w - entries.reduce((a, [l]) => a + 22 + 6.5 * l.length, 0), 12, entries));

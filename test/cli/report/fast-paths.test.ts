@@ -7,6 +7,7 @@ import { ranks } from '../../../cli/report/plots/rank.js';
 import { ppcPlot } from '../../../cli/report/plots/ppc.js';
 import { coord } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
+import { checkFlags } from '../../../cli/report/parameters.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 
 /** scipy's rankdata by an index sort with a comparator: what ranks() computed before. */
@@ -32,6 +33,12 @@ describe('report fast paths', () => {
       const x = Float64Array.from({ length: n }, () => { const u = rnd(); return u < 0.1 ? specials[Math.floor(rnd() * 5)]! : u < 0.5 ? Math.floor(u * 20) : u; });
       expect(Array.from(ranks(x))).toEqual(Array.from(referenceRanks(x)));
     }
+  });
+
+  it('checkFlags converts typed arrays natively and other array-likes one by one, both as Number(v)', () => {
+    const cases: ArrayLike<number | boolean>[] = [Float64Array.of(0.1, 1, NaN, -0), Uint8Array.of(0, 1, 255, 2), Int8Array.of(-1, 0, 1, 5), Float32Array.of(0.5, 0, 1, NaN), [true, false, true, false], [0, 1, 2, NaN]];
+    for (const f of cases) expect(Array.from(checkFlags('f', 'flags', f, 4)!)).toEqual(Array.from(f as ArrayLike<number>, Number));
+    expect(() => checkFlags('f', 'flags', Uint8Array.of(1), 4)).toThrow(RangeError);
   });
 
   it('float64Values converts every dtype as Number(v) does', () => {
