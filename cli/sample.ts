@@ -16,6 +16,7 @@ import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../m
 import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, reportHtml, toDrawsCsv, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { sharingNumberTexts } from './report/number-text.js';
+import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
 import { AUTO_NETCDF_VALUES, runDrawsFiles, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
@@ -230,22 +231,29 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   // The netCDF groups (the bulk of the bytes) are written while the summary and the report are computed.
   const folder = startRunFolder(out, Object.fromEntries(Object.entries(drawsFiles.files).filter(([f]) => f.startsWith('idata/'))));
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
-  let s;
-  try {
-    s = summary({ allStates: posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
-    const done = csv as { text: string } | { error: unknown };
-    if ('error' in done) throw done.error;
-    texts['draws.csv'] = done.text;
-  } catch (e) {
+  // the summary and the report's rank plots and histograms sort each quantity's draws once between them
+  const summarized = sharingSortedDraws((): { error: unknown } | undefined => {
+    let s;
+    try {
+      s = summary({ allStates: posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
+      const done = csv as { text: string } | { error: unknown };
+      if ('error' in done) throw done.error;
+      texts['draws.csv'] = done.text;
+    } catch (e) {
+      return { error: e };
+    }
+    io.stdout(`${s.format()}\n`);
+    printWarnings(io, warnings);
+    try {
+      texts['report.html'] = reportHtml({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) });
+    } catch (e) {
+      io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
+    }
+    return undefined;
+  });
+  if (summarized !== undefined) {
     await folder.finish(texts);
-    throw new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
-  }
-  io.stdout(`${s.format()}\n`);
-  printWarnings(io, warnings);
-  try {
-    texts['report.html'] = reportHtml({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) });
-  } catch (e) {
-    io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
+    throw new CliError(`sampled, but could not summarize the draws (${oneLine(summarized.error)}); they were written to ${join(out, 'draws.json')}`);
   }
   await folder.finish(texts);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);

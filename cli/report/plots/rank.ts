@@ -7,6 +7,7 @@ import { checkOptions, fail } from '../../../src/checks.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { axes, chainColor, coord, escapeXml, linearScale, svgDocument } from './svg.js';
 import { detLog2 } from '../../../src/math/index.js';
+import { sorted } from '../../../mcmc/diagnostics/internal/quantile.js';
 
 /**
  * Ranks of `values` among themselves, 1-based, ties averaged (scipy's `rankdata`); NaN stays NaN.
@@ -17,7 +18,7 @@ import { detLog2 } from '../../../src/math/index.js';
 export function ranks(values: Float64Array): Float64Array {
   // the engine's numeric sort of a copy (NaN last), each tie run's mean rank, then each value's
   // run found by binary search: no index array sorted by a comparator
-  const s = Float64Array.from(values).sort();
+  const s = sorted(values);   // read only (shared with the summary inside sharingSortedDraws)
   let m = s.length;
   while (m > 0 && Number.isNaN(s[m - 1]!)) m--;
   const runRank = new Float64Array(m);   // at each run's first position: the run's mean rank
