@@ -59,10 +59,8 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   const box = { x: 56, y: 26, w: width - 76, h: height - 78 };
   // one pass over the observed values and every replicate: the finite values' range and whether
   // they are few integers (no copy of the millions of replicated values)
-  const scan = new RangeScan(30);
-  scan.add(obs);
-  let repsFinite = true;
-  for (const r of reps) { scan.add(r); if (scan.nonFinite) repsFinite = false; }
+  const scan = rangeScan([obs, ...reps], 30);
+  const repsFinite = scan.finiteFrom <= 1;   // no non-finite value after the observed ones
   if (!Number.isFinite(scan.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
   const title = `${series.name}: observed vs replicated`;
   if (scan.few) return discretePpc(series.name, obs, reps, [scan.min, scan.max], { width, height, box, title });
@@ -95,35 +93,39 @@ function asFloat64(x: ArrayLike<number>): Float64Array {
 }
 
 /**
- * The finite values' minimum and maximum over arrays added in turn, and `few`: every finite value
- * is an integer and there are at most `limit` distinct ones (checked until it fails).
+ * The finite values' minimum and maximum over `arrays`, and `few`: every finite value is an
+ * integer and there are at most `limit` distinct ones. `finiteFrom`: the index after the last
+ * array holding a non-finite value (0 when every value is finite).
  */
-class RangeScan {
-  min = Infinity;
-  max = -Infinity;
-  few = true;
-  /** Whether the last array added had a non-finite value. */
-  nonFinite = false;
-  // at most limit + 1 values are ever kept, so a short list (and the last value seen) beats a Set
-  private readonly seen: number[] = [];
-  private last = Number.NaN;
-  constructor(private readonly limit: number) {}
-  add(x: Float64Array): void {
-    let min = this.min, max = this.max, nonFinite = false;
+function rangeScan(arrays: readonly Float64Array[], limit: number): { min: number; max: number; few: boolean; finiteFrom: number } {
+  // one pass for the range and whether all are integers (branches that rarely change: it runs
+  // over millions of replicated values), then, for integers, the distinct ones counted
+  let min = Infinity, max = -Infinity, integers = true, finiteFrom = 0;
+  for (let a = 0; a < arrays.length; a++) {
+    const x = arrays[a]!;
     for (let i = 0; i < x.length; i++) {
       const v = x[i]!;
-      if (!Number.isFinite(v)) { nonFinite = true; continue; }
+      if (!Number.isFinite(v)) { finiteFrom = a + 1; continue; }
       if (v < min) min = v;
       if (v > max) max = v;
-      if (this.few && v !== this.last) this.integer(v);
+      if (integers && Math.floor(v) !== v) integers = false;
     }
-    this.min = min; this.max = max; this.nonFinite = nonFinite;
   }
-  private integer(v: number): void {
-    if (!Number.isInteger(v)) { this.few = false; return; }
-    if (!this.seen.includes(v)) { this.seen.push(v); if (this.seen.length > this.limit) { this.few = false; return; } }
-    this.last = v;
+  return { min, max, few: integers && Number.isFinite(min) && fewDistinct(arrays, min, max, limit), finiteFrom };
+}
+
+/** Whether the finite values (integers in [min, max]) take at most `limit` distinct values. */
+function fewDistinct(arrays: readonly Float64Array[], min: number, max: number, limit: number): boolean {
+  if (max - min < 1 << 20) {
+    const seen = new Uint8Array(max - min + 1);
+    for (const x of arrays) for (let i = 0; i < x.length; i++) { const k = x[i]! - min; if (k >= 0 && k < seen.length) seen[k] = 1; }
+    let n = 0;
+    for (let k = 0; k < seen.length; k++) n += seen[k]!;
+    return n <= limit;
   }
+  const seen = new Set<number>();   // a wide range: its distinct values one by one
+  for (const x of arrays) for (let i = 0; i < x.length; i++) { const v = x[i]!; if (Number.isFinite(v)) { seen.add(v); if (seen.size > limit) return false; } }
+  return true;
 }
 
 /**
@@ -148,15 +150,16 @@ function pooledFinite(reps: readonly Float64Array[], allFinite: boolean): Float6
 function discretePpc(name: string, obs: Float64Array, reps: readonly Float64Array[], [min, max]: [number, number], o: { width: number; height: number; box: { x: number; y: number; w: number; h: number }; title: string }): string {
   const values = Array.from({ length: max - min + 1 }, (_, k) => min + k);
   // one counting pass per data set (values are the integers min..max; non-finite ones are not counted)
-  const share = (v: Float64Array) => {
-    const counts = new Array<number>(values.length).fill(0);
-    for (let i = 0; i < v.length; i++) { const k = v[i]! - min; if (k >= 0 && k < counts.length && Number.isInteger(k)) counts[k]!++; }
+  const counts = new Float64Array(values.length);
+  const share = (v: Float64Array): Float64Array => {
+    counts.fill(0);
+    for (let i = 0; i < v.length; i++) { const k = v[i]! - min; if (k >= 0 && k < counts.length) counts[k]!++; }   // every finite value is an integer here
     return counts.map((c) => c / v.length);
   };
   const observed = share(obs);
   const perRep = reps.map(share);
   const stats = values.map((_, k) => {
-    const col = perRep.map((r) => r[k]!).sort((a, b) => a - b);
+    const col = Float64Array.from(perRep, (r) => r[k]!).sort();   // shares: finite, non-negative (no −0), so the numeric sort is the comparator's
     const q = (p: number) => col[Math.min(col.length - 1, Math.floor(p * (col.length - 1) + 0.5))]!;
     return { mean: col.reduce((a, b) => a + b, 0) / col.length, lo: q(0.05), hi: q(0.95) };
   });

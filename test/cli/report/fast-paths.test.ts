@@ -64,6 +64,13 @@ describe('report fast paths', () => {
     expect(ppcPlot({ name: 'y', observed: ints(30), replicated: [ints(30)] })).toContain('share of observations');   // 30 values: discrete
     expect(ppcPlot({ name: 'y', observed: ints(31), replicated: [ints(30)] })).not.toContain('share of observations'); // 31: densities
     expect(ppcPlot({ name: 'y', observed: Float64Array.of(0, 1, 0.5), replicated: [Float64Array.of(1, 1, 1)] })).not.toContain('share of observations');
+    // integers over a wide range (counted one by one): 31 distinct is too many (30 would plot one bar per integer between)
+    const wide = (k: number) => Float64Array.from({ length: 40 }, (_, i) => (i % k) * 1e7);
+    expect(ppcPlot({ name: 'y', observed: wide(31), replicated: [wide(30)] })).not.toContain('share of observations');
+    // −0 and 0 as one value, non-finite values left out
+    const signed = Float64Array.from({ length: 40 }, (_, i) => (i === 0 ? -0 : i === 1 ? NaN : i === 2 ? Infinity : i % 30));
+    expect(ppcPlot({ name: 'y', observed: signed, replicated: [ints(30)] })).toContain('share of observations');   // 0..29 (−0 is 0)
+    expect(ppcPlot({ name: 'y', observed: Float64Array.of(-0.5, 1), replicated: [ints(2).subarray(0, 2)] })).not.toContain('share of observations');
   });
 
   it('ppcPlot draws the same densities from replicates that are rows of one buffer (pooled as a view) and from separate arrays (pooled by copying)', () => {
