@@ -228,7 +228,9 @@ export function polyline(xs: ArrayLike<number>, ys: ArrayLike<number>, attrs: st
  * coordTexts([1.234, NaN]); // ['1.23', undefined]
  */
 export function coordTexts(xs: ArrayLike<number>): (string | undefined)[] {
-  return Array.from(xs, (v) => (Number.isFinite(v) ? coord(v) : undefined));
+  const out = new Array<string | undefined>(xs.length);
+  for (let i = 0; i < xs.length; i++) { const v = xs[i]!; out[i] = Number.isFinite(v) ? coord(v) : undefined; }
+  return out;
 }
 
 /** The shared look of every plot (scoped to the SVG). */
