@@ -3,7 +3,7 @@
 // Number(v); ppcPlot reads the caller's arrays without changing them, and its integer test
 // (≤ 30 distinct integers: the discrete plot) decides as a Set would. Fixed data: exact checks.
 import { describe, expect, it } from 'vitest';
-import { ranks } from '../../../cli/report/plots/rank.js';
+import { rankCounts, ranks } from '../../../cli/report/plots/rank.js';
 import { ppcPlot } from '../../../cli/report/plots/ppc.js';
 import { coord } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
@@ -32,6 +32,22 @@ describe('report fast paths', () => {
     for (const n of [0, 1, 2, 7, 100, 4000]) {
       const x = Float64Array.from({ length: n }, () => { const u = rnd(); return u < 0.1 ? specials[Math.floor(rnd() * 5)]! : u < 0.5 ? Math.floor(u * 20) : u; });
       expect(Array.from(ranks(x))).toEqual(Array.from(referenceRanks(x)));
+    }
+  });
+
+  it('rankCounts, walking each chain\'s sorted draws, counts what binning ranks() per draw counted (ties, NaN, ±0, ±∞)', () => {
+    let s = 5;
+    const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
+    const specials = [NaN, -0, 0, Infinity, -Infinity];
+    for (const [chains, draws, bins] of [[1, 1, 1], [2, 7, 3], [4, 1000, 21], [3, 50, 60]] as const) {
+      const values = Float64Array.from({ length: chains * draws }, () => { const u = rnd(); return u < 0.1 ? specials[Math.floor(rnd() * 5)]! : u < 0.5 ? Math.floor(u * 20) : u; });
+      const r = referenceRanks(values);
+      const want = Array.from({ length: chains }, (_, c) => {
+        const row = new Array<number>(bins).fill(0);
+        for (let d = 0; d < draws; d++) { const v = r[c * draws + d]!; if (!Number.isNaN(v)) row[Math.min(bins - 1, Math.floor(((v - 1) / values.length) * bins))]! += 1; }
+        return row;
+      });
+      expect(rankCounts({ name: 'x', chains, draws, values }, bins).counts).toEqual(want);
     }
   });
 
