@@ -19,6 +19,7 @@ import { reportHtmlWith } from './report/report-html.js';
 import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
 import { outputTasks, startOutputsWorker, type OutputTask } from './outputs.js';
 import { inferenceDataStaged } from './report/inference-data.js';
+import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
@@ -229,12 +230,12 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   let texts: Record<string, string | Uint8Array>, drawsFiles;
   try {
     // What needs no model runs on the outputs worker, beside the summary and the report's plots here. The worker
-    // starts from the end of this thread's order (the report's PPC and LOO sections, draws.csv, the draws files):
-    // this thread runs what the worker has not started when it gets there, and the two meet in the middle.
+    // starts from the end of this thread's order (the report's PPC and LOO sections, then the draws files and
+    // draws.csv): this thread runs what the worker has not started when it gets there, and the two meet in the middle.
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
       ...(folder.dir === undefined ? {} : { folder: folder.dir }),
-    }, looTask === undefined ? ['drawsFiles', 'csv', 'loo', 'ppc'] as const : ['drawsFiles', 'csv', 'ppc'] as const);
+    }, looTask === undefined ? ['drawsFiles', 'loo', 'ppc'] as const : ['drawsFiles', 'ppc'] as const);
     const loo = looTask ?? tasks.loo;
     const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
@@ -243,29 +244,28 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       folder.finish(d.files, d.written);
       return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
     };
-    let s;
-    try {
-      s = summary({ allStates: idata.posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
-    } catch (e) {
-      throw unsummarized(e);
-    }
-    io.stdout(`${s.format()}\n`);
-    printWarnings(io, warnings);
-    let report: string | undefined;
-    try {
-      report = reportHtmlWith({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) },
-        { ppc: () => tasks.ppc.take(), loo: () => loo.take() });
-    } catch (e) {
-      io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
-    }
-    let csv: string;
-    try {
-      csv = tasks.csv.take();
-    } catch (e) {
-      throw unsummarized(e);
-    }
+    // The summary and the report's rank plots and histograms sort each quantity's draws once between them.
+    const report = sharingSortedDraws(() => {
+      let s;
+      try {
+        s = summary({ allStates: idata.posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
+      } catch (e) {
+        throw unsummarized(e);
+      }
+      io.stdout(`${s.format()}\n`);
+      printWarnings(io, warnings);
+      try {
+        return reportHtmlWith({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) },
+          { ppc: () => tasks.ppc.take(), loo: () => loo.take() });
+      } catch (e) {
+        io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
+        return undefined;
+      }
+    });
     drawsFiles = tasks.drawsFiles.take();
-    texts = { ...drawsFiles.files, 'draws.csv': csv, ...(report === undefined ? {} : { 'report.html': report }) };
+    // draws.csv fails where the summary would (it is made with draws.json, which prints each number once for both).
+    if ('error' in drawsFiles.csv) throw unsummarized(drawsFiles.csv.error);
+    texts = { ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
   } catch (e) {
     folder.discard();
     throw e;

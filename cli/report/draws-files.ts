@@ -5,27 +5,16 @@
  */
 import { checkOptions, fail } from '../../src/checks.js';
 import { Tensor } from '../../src/tensor/tensor.js';
-import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
+import { isPartRecord } from '../../mcmc/diagnostics/draws.js';
 import { sizeOf } from '../../src/tensor/shapes.js';
-import { flattenParameters, type ReportDraws } from './parameters.js';
+import { flattenParameters, namedParts, type ReportDraws } from './parameters.js';
 import { sampleStats, statColumns, traceKey } from './sample-stats.js';
 import type { RunSettings } from './settings.js';
 import type { CoordsDims } from '../../mcmc/diagnostics/coords.js';
+import { JSON_MINUS_ZERO, valueTexts } from './number-text.js';
 import { checkInferenceData, inferenceDataText, netcdfFiles, readInferenceDataGroups, writeInferenceData, type InferenceData, type InferenceDataGroups } from './inference-data-groups.js';
 
-/** A number as JSON that Python's `json` reads back bit for bit (`NaN`, `Infinity` as Python writes them). @internal */
-export function jsonNumber(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Infinity';
-  if (x === -Infinity) return '-Infinity';
-  if (Object.is(x, -0)) return '-0.0';
-  return String(x);
-}
-
-/** A number as a CSV cell (shortest round-trip form; `NaN`, `Infinity`, `-Infinity`). */
-function csvNumber(x: number): string {
-  return Object.is(x, -0) ? '-0' : String(x);
-}
+export { jsonNumber } from './number-text.js';
 
 /** RFC 4180 quoting for a header cell (`L[1, 0]` contains a comma). */
 function csvCell(s: string): string {
@@ -70,18 +59,34 @@ export function toDrawsCsv(draws: unknown, trace?: unknown, options?: CoordsDims
   const params = flattenParameters(FN, draws, o);
   if (params.length === 0) fail('range', FN, 'draws', 'must have at least one part', draws);
   const { draws: nDraws, chains: nChains } = params[0]!;
-  const columns = [
-    ...params.map((p) => ({ label: p.name, values: p.values })),
-    ...sampleStats(FN, trace, nDraws, nChains).flatMap((s) => statColumns(s)),
-  ];
-  const lines = [['chain', 'draw', ...columns.map((c) => c.label)].map(csvCell).join(',')];
+  // Each column reads its tensor's value texts (printed once, shared with draws.json: number-text.ts)
+  // at element e of [draws, chains, ...event]; labels and checks from flattenParameters and statColumns.
+  const columns: { label: string; texts: readonly string[]; e: number; eventSize: number }[] = [];
+  const parts = new Map(namedParts(FN, draws));
+  let e = 0, texts: readonly string[] = [];
+  params.forEach((p, k) => {
+    const t = parts.get(p.part)!;
+    if (k > 0 && params[k - 1]!.part === p.part) e++;
+    else { e = 0; texts = valueTexts(t); }
+    columns.push({ label: p.name, texts, e, eventSize: t.size / (nDraws * nChains) });
+  });
+  for (const s of sampleStats(FN, trace, nDraws, nChains)) {
+    const texts = valueTexts(s.tensor);
+    const eventSize = s.tensor.size / (nDraws * nChains);
+    statColumns(s).forEach((col, j) => columns.push({ label: col.label, texts, e: j, eventSize }));
+  }
+  let text = `${['chain', 'draw', ...columns.map((c) => c.label)].map(csvCell).join(',')}\n`;
   for (let c = 0; c < nChains; c++) {
     for (let d = 0; d < nDraws; d++) {
-      const i = c * nDraws + d;
-      lines.push(`${c},${d},${columns.map((col) => csvNumber(col.values[i]!)).join(',')}`);
+      let row = `${c},${d}`;
+      for (const col of columns) {
+        const cell = col.texts[(d * nChains + c) * col.eventSize + col.e]!;
+        row += cell === JSON_MINUS_ZERO ? ',-0' : `,${cell}`;
+      }
+      text += `${row}\n`;
     }
   }
-  return lines.join('\n') + '\n';
+  return text;
 }
 
 /** Options of {@link toArvizJson}. */
@@ -97,32 +102,42 @@ export function arvizArray(t: Tensor): string {
   const event = t.shape.slice(2);
   const eventSize = sizeOf(event);
   const nest = jsonNester(t);
-  const chains: string[] = [];
+  // one string built by appending (no array of rows per chain to join)
+  let s = '[';
   for (let c = 0; c < nChains; c++) {
-    const rows: string[] = [];
-    for (let d = 0; d < nDraws; d++) rows.push(nest((d * nChains + c) * eventSize, event, eventSize));
-    chains.push(`[${rows.join(', ')}]`);
+    s += c === 0 ? '[' : ', [';
+    for (let d = 0; d < nDraws; d++) {
+      if (d > 0) s += ', ';
+      s += nest((d * nChains + c) * eventSize, event, eventSize);
+    }
+    s += ']';
   }
-  return `[${chains.join(', ')}]`;
+  return `${s}]`;
 }
 
 /**
  * `nest(base, dims, stride)`: the block of t's values at `base` with shape `dims` (`stride`
- * values) as nested JSON arrays — booleans as true/false, 64-bit integers exactly. @internal
+ * values) as nested JSON arrays — booleans as true/false, 64-bit integers exactly, other numbers
+ * by {@link valueTexts}. @internal
  */
 export function jsonNester(t: Tensor): (base: number, dims: readonly number[], stride: number) => string {
-  const bool = t.dtype === 'bool';
-  const values = float64Values(t);
   const big = t.data instanceof BigInt64Array || t.data instanceof BigUint64Array ? t.data : undefined;
-  const leaf = (i: number): string => (bool ? (values[i] !== 0 ? 'true' : 'false') : big !== undefined ? String(big[i]) : jsonNumber(values[i]!));
-  const nest = (base: number, dims: readonly number[], stride: number): string => {
-    if (dims.length === 0) return leaf(base);
-    const inner = stride / dims[0]!;
-    const items: string[] = [];
-    for (let k = 0; k < dims[0]!; k++) items.push(nest(base + k * inner, dims.slice(1), inner));
-    return `[${items.join(', ')}]`;
+  const bool = t.dtype === 'bool' ? t.data as ArrayLike<number> : undefined;
+  const texts = big === undefined && bool === undefined ? valueTexts(t) : undefined;
+  const leaf = (i: number): string => (texts !== undefined ? texts[i]! : bool !== undefined ? (bool[i] !== 0 ? 'true' : 'false') : String(big![i]));
+  // axis by axis over the same dims (no slice per level), each level one appended string
+  const block = (base: number, dims: readonly number[], axis: number, stride: number): string => {
+    const n = dims[axis]!;
+    const inner = stride / n;
+    const last = axis === dims.length - 1;
+    let s = '[';
+    for (let k = 0; k < n; k++) {
+      if (k > 0) s += ', ';
+      s += last ? leaf(base + k * inner) : block(base + k * inner, dims, axis + 1, inner);
+    }
+    return `${s}]`;
   };
-  return nest;
+  return (base, dims, stride) => (dims.length === 0 ? leaf(base) : block(base, dims, 0, stride));
 }
 
 /** A JSON object of pre-written values, one entry a line. @internal */

@@ -8,6 +8,7 @@ import { looSection, ppcSection } from './report-html.js';
 import type { InferenceData } from './inference-data-groups.js';
 import type { CoordsDims } from '../../mcmc/diagnostics/coords.js';
 import { writeFiles } from '../output.js';
+import { sharingNumberTexts } from './number-text.js';
 
 /** What one after-sampling task is given: the InferenceData, and its own options. */
 export interface OutputTaskInput {
@@ -16,7 +17,7 @@ export interface OutputTaskInput {
   readonly files?: RunDrawsFilesOptions;
   /** `drawsFiles`: the run's temporary folder (`startRunFolder`), where the `idata/` files are written at once. */
   readonly folder?: string;
-  /** `csv`: the trace and labels the CLI's draws.csv uses. */
+  /** `drawsFiles`: the trace and labels the CLI's draws.csv uses. */
   readonly csv?: { readonly trace: unknown; readonly labels: CoordsDims };
 }
 
@@ -24,13 +25,19 @@ export interface OutputTaskInput {
 export const OUTPUT_TASKS = {
   ppc: (t: OutputTaskInput): string | undefined => ppcSection('reportHtml', t.idata),
   loo: (t: OutputTaskInput): string | undefined => looSection(t.idata),
-  drawsFiles: (t: OutputTaskInput): RunDrawsFiles & { readonly written: readonly string[] } => {
+  /** draws.json, the netCDF groups and draws.csv, which print each number once between them. */
+  drawsFiles: (t: OutputTaskInput): RunDrawsFiles & { readonly written: readonly string[]; readonly csv: { readonly text: string } | { readonly error: unknown } } => sharingNumberTexts(() => {
     const d = runDrawsFiles(t.idata, t.files);
+    let csv: { text: string } | { error: unknown };
+    try {
+      csv = { text: toDrawsCsv(t.idata.posterior, t.csv?.trace, t.csv?.labels) };
+    } catch (e) {
+      csv = { error: e };
+    }
     // The netCDF groups (the bulk of the bytes) go to disk from this thread, and only their names come back.
     const written = t.folder === undefined ? [] : writeFiles(t.folder, Object.fromEntries(Object.entries(d.files).filter(([f]) => f.startsWith('idata/'))));
-    return { ...d, files: Object.fromEntries(Object.entries(d.files).filter(([f]) => !written.includes(f))), written };
-  },
-  csv: (t: OutputTaskInput): string => toDrawsCsv(t.idata.posterior, t.csv?.trace, t.csv?.labels),
+    return { ...d, files: Object.fromEntries(Object.entries(d.files).filter(([f]) => !written.includes(f))), written, csv };
+  }),
 } as const;
 
 export type OutputTaskName = keyof typeof OUTPUT_TASKS;

@@ -162,5 +162,7 @@ export function checkFlags(fn: string, arg: string, flags: unknown, length: numb
   }
   const f = flags as ArrayLike<number | boolean>;
   if (f.length !== length) fail('range', fn, arg, `must hold ${length} flags (chains · draws)`, f.length);
+  // a typed array converts natively (the same numbers as Number(v)); other array-likes one by one
+  if (ArrayBuffer.isView(f) && !(f instanceof DataView) && !(f instanceof BigInt64Array) && !(f instanceof BigUint64Array)) return new Float64Array(f as unknown as ArrayLike<number>);
   return Float64Array.from({ length }, (_, i) => Number(f[i]));
 }

@@ -27,7 +27,11 @@ export function hdiOf(values: ArrayLike<number>, prob: number, skipNa = false): 
     const kept = x.filter((v) => v === v);
     if (kept.length > 0) x = kept;
   }
-  x.sort();
+  return hdiOfSorted(x.sort(), prob);
+}
+
+/** {@link hdiOf} of draws already sorted (ascending, NaN last; for a caller that has them sorted). @internal */
+export function hdiOfSorted(x: Float64Array, prob: number): [number, number] | undefined {
   const n = x.length;
   const inc = Math.floor(prob * n);
   const count = n - inc;

@@ -9,7 +9,7 @@ import {
   type Draws, type DrawsStructure, componentChains, drawsLayout, float64Values, isPartList, isPartRecord, toTensor,
 } from './draws.js';
 import { sharedMultichainStatistics } from './internal/arviz-stats.js';
-import { checkHdiProb, hdiOf } from './hdi.js';
+import { checkHdiProb, hdiOfSorted } from './hdi.js';
 import { anyNaN, mean, variance } from './internal/chains.js';
 import { numpyQuantile, sorted } from './internal/quantile.js';
 import { coordLabel, groupCoordsDims, type Coords, type Dims } from './coords.js';
@@ -263,7 +263,7 @@ export function summary(draws: DrawsStructure | SampleChainLike | DrawsResultLik
       const nan = anyNaN(a.data);
       const x = sorted(a.data);
       const q = (p: number): number => (nan ? Number.NaN : numpyQuantile(x, p));
-      const h = hdiOf(a.data, hdiProb);
+      const h = hdiOfSorted(x, hdiProb);   // hdiOf(a.data, hdiProb) without sorting the draws again
       if (h === undefined) fail('range', FN, 'hdiProb', `leaves too few draws for an interval (⌊hdiProb·n⌋ = ${Math.floor(hdiProb * a.data.length)} of n = ${a.data.length} draws)`, hdiProb);
       rows.push({
         name: coordLabel(name, layout.eventShape, e, labels.coords, labels.dims),

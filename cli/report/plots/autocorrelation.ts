@@ -5,7 +5,7 @@
 import { checkOptions, fail } from '../../../src/checks.js';
 import { laggedProductSums } from '../../../mcmc/diagnostics/internal/autocov.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
-import { axes, chainColor, coord, legend, linearScale, polyline, svgDocument } from './svg.js';
+import { axes, chainColor, coord, coordTexts, legend, linearScale, polyline, svgDocument } from './svg.js';
 
 /**
  * The sample autocorrelation `ρ_k = Σ_t (x_t − x̄)(x_{t+k} − x̄) / Σ_t (x_t − x̄)²` for lags
@@ -73,9 +73,10 @@ export function autocorrelationPlot(series: ChainSeries, options: Autocorrelatio
   const zero = coord(y(0));
   body.push(`<line x1="${coord(box.x)}" y1="${zero}" x2="${coord(box.x + box.w)}" y2="${zero}" stroke="#666" stroke-width="1"/>`);
   const lags = Array.from({ length: maxLag + 1 }, (_, k) => x(k));
+  const lagText = coordTexts(lags);
   for (let c = 0; c < s.chains; c++) {
     const rho = autocorrelation(s.values.subarray(c * s.draws, (c + 1) * s.draws), maxLag);
-    body.push(polyline(lags, Array.from(rho, (r) => (Number.isFinite(r) ? y(Math.max(-1, Math.min(1, r))) : NaN)), `stroke="${chainColor(c)}" stroke-width="1.2" stroke-opacity="0.85"`));
+    body.push(polyline(lags, Array.from(rho, (r) => (Number.isFinite(r) ? y(Math.max(-1, Math.min(1, r))) : NaN)), `stroke="${chainColor(c)}" stroke-width="1.2" stroke-opacity="0.85"`, lagText));
   }
   const entries: [string, string][] = Array.from({ length: Math.min(s.chains, 10) }, (_, c) => [`${c}`, chainColor(c)]);
   body.push(legend(box.x + box.w - entries.length * 28.5, box.y + 12, entries));

@@ -7,6 +7,7 @@ import { checkSeries, type ChainSeries } from '../parameters.js';
 import { gridGaussianKde, linspace, scottBandwidth } from './kde.js';
 import { axes, coord, finiteRange, linearScale, polyline, svgDocument } from './svg.js';
 import { detPow } from '../../../src/math/index.js';
+import { sorted } from '../../../mcmc/diagnostics/internal/quantile.js';
 
 /**
  * Bin edges for `x` (finite values): the Freedman–Diaconis width `2·IQR·n^(−1/3)`, the count
@@ -21,7 +22,7 @@ export function histogramEdges(x: Float64Array, bins?: number): Float64Array {
   if (max === min) return Float64Array.of(min - 0.5, max + 0.5);
   let n = bins;
   if (n === undefined) {
-    const s = Float64Array.from(x).sort();
+    const s = sorted(x);   // read only (shared with the summary inside sharingSortedDraws)
     const q = (p: number): number => {
       const h = (s.length - 1) * p;
       const i = Math.floor(h);

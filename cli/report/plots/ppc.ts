@@ -4,7 +4,7 @@
  */
 import { checkOptions, fail } from '../../../src/checks.js';
 import { gridGaussianKde, linspace, scottBandwidth } from './kde.js';
-import { axes, coord, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
+import { axes, coord, coordTexts, escapeXml, finiteRange, legend, linearScale, polyline, svgDocument } from './svg.js';
 
 /** What {@link ppcPlot} compares: one observed node's data and its replicates. */
 export interface PpcSeries {
@@ -59,9 +59,8 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   const box = { x: 56, y: 26, w: width - 76, h: height - 78 };
   // one pass over the observed values and every replicate: the finite values' range and whether
   // they are few integers (no copy of the millions of replicated values)
-  const scan = new RangeScan(30);
-  scan.add(obs);
-  for (const r of reps) scan.add(r);
+  const scan = rangeScan([obs, ...reps], 30);
+  const repsFinite = scan.finiteFrom <= 1;   // no non-finite value after the observed ones
   if (!Number.isFinite(scan.min)) return svgDocument(width, height, `<text x="10" y="20">${escapeXml(series.name)}: no finite values</text>`, `Posterior predictive check of ${series.name}`);
   const title = `${series.name}: observed vs replicated`;
   if (scan.few) return discretePpc(series.name, obs, reps, [scan.min, scan.max], { width, height, box, title });
@@ -74,15 +73,16 @@ export function ppcPlot(series: PpcSeries, options: PpcPlotOptions = {}): string
   };
   const step = Math.max(1, Math.floor(reps.length / lines));
   const shown = reps.filter((_, i) => i % step === 0).slice(0, lines).map((r) => kde(finiteRange(r).values));
-  const obsKde = kde(finiteRange(obs).values), meanKde = kde(pooledFinite(reps));
+  const obsKde = kde(finiteRange(obs).values), meanKde = kde(pooledFinite(reps, repsFinite));
   let top = 1e-300;
   for (const d of [obsKde, meanKde, ...shown]) for (const v of d) if (v > top) top = v;
   const x = linearScale(lo, hi, box.x, box.x + box.w), y = linearScale(0, top * 1.08, box.y + box.h, box.y);
   const px = Array.from(grid, x);
+  const pxText = coordTexts(px);
   const body = [axes(box, x, y, { xLabel: series.name, yLabel: 'density', title })];
-  body.push(`<g stroke="#6baed6" stroke-opacity="0.35" stroke-width="0.8">${shown.map((d) => polyline(px, Array.from(d, y), '')).join('')}</g>`);
-  body.push(polyline(px, Array.from(meanKde, y), 'stroke="#ff7f0e" stroke-width="1.6" stroke-dasharray="5 3"'));
-  body.push(polyline(px, Array.from(obsKde, y), 'stroke="#111" stroke-width="2"'));
+  body.push(`<g stroke="#6baed6" stroke-opacity="0.35" stroke-width="0.8">${shown.map((d) => polyline(px, Array.from(d, y), '', pxText)).join('')}</g>`);
+  body.push(polyline(px, Array.from(meanKde, y), 'stroke="#ff7f0e" stroke-width="1.6" stroke-dasharray="5 3"', pxText));
+  body.push(polyline(px, Array.from(obsKde, y), 'stroke="#111" stroke-width="2"', pxText));
   body.push(legend(box.x, height - 10, [['observed', '#111'], [`replicated (${shown.length} of ${reps.length})`, '#6baed6'], ['replicated, pooled', '#ff7f0e']]));
   return svgDocument(width, height, body.join(''), `Posterior predictive check of ${series.name}`);
 }
@@ -93,48 +93,52 @@ function asFloat64(x: ArrayLike<number>): Float64Array {
 }
 
 /**
- * The finite values' minimum and maximum over arrays added in turn, and `few`: every finite value
- * is an integer and there are at most `limit` distinct ones (checked until it fails).
+ * The finite values' minimum and maximum over `arrays`, and `few`: every finite value is an
+ * integer and there are at most `limit` distinct ones. `finiteFrom`: the index after the last
+ * array holding a non-finite value (0 when every value is finite).
  */
-class RangeScan {
-  min = Infinity;
-  max = -Infinity;
-  few = true;
-  /** Whether the last array added had a non-finite value. */
-  nonFinite = false;
-  // at most limit + 1 values are ever kept, so a short list (and the last value seen) beats a Set
-  private readonly seen: number[] = [];
-  private last = Number.NaN;
-  constructor(private readonly limit: number) {}
-  add(x: Float64Array): void {
-    let min = this.min, max = this.max, nonFinite = false;
+function rangeScan(arrays: readonly Float64Array[], limit: number): { min: number; max: number; few: boolean; finiteFrom: number } {
+  // one pass for the range and whether all are integers (branches that rarely change: it runs
+  // over millions of replicated values), then, for integers, the distinct ones counted
+  let min = Infinity, max = -Infinity, integers = true, finiteFrom = 0;
+  for (let a = 0; a < arrays.length; a++) {
+    const x = arrays[a]!;
     for (let i = 0; i < x.length; i++) {
       const v = x[i]!;
-      if (!Number.isFinite(v)) { nonFinite = true; continue; }
+      if (!Number.isFinite(v)) { finiteFrom = a + 1; continue; }
       if (v < min) min = v;
       if (v > max) max = v;
-      if (this.few && v !== this.last) this.integer(v);
+      if (integers && Math.floor(v) !== v) integers = false;
     }
-    this.min = min; this.max = max; this.nonFinite = nonFinite;
   }
-  private integer(v: number): void {
-    if (!Number.isInteger(v)) { this.few = false; return; }
-    if (!this.seen.includes(v)) { this.seen.push(v); if (this.seen.length > this.limit) { this.few = false; return; } }
-    this.last = v;
+  return { min, max, few: integers && Number.isFinite(min) && fewDistinct(arrays, min, max, limit), finiteFrom };
+}
+
+/** Whether the finite values (integers in [min, max]) take at most `limit` distinct values. */
+function fewDistinct(arrays: readonly Float64Array[], min: number, max: number, limit: number): boolean {
+  if (max - min < 1 << 20) {
+    const seen = new Uint8Array(max - min + 1);
+    for (const x of arrays) for (let i = 0; i < x.length; i++) { const k = x[i]! - min; if (k >= 0 && k < seen.length) seen[k] = 1; }
+    let n = 0;
+    for (let k = 0; k < seen.length; k++) n += seen[k]!;
+    return n <= limit;
   }
+  const seen = new Set<number>();   // a wide range: its distinct values one by one
+  for (const x of arrays) for (let i = 0; i < x.length; i++) { const v = x[i]!; if (Number.isFinite(v)) { seen.add(v); if (seen.size > limit) return false; } }
+  return true;
 }
 
 /**
  * The replicates' finite values in order, pooled: a view of their buffer when they are its
- * consecutive rows (as the report passes them) and all finite, else a copy.
+ * consecutive rows (as the report passes them) and all finite (`allFinite`: the range scan saw
+ * no other value), else a copy.
  */
-function pooledFinite(reps: readonly Float64Array[]): Float64Array {
+function pooledFinite(reps: readonly Float64Array[], allFinite: boolean): Float64Array {
   const n = reps[0]!.length, first = reps[0]!;
-  let view = true;
+  let view = allFinite;
   for (let i = 0; i < reps.length && view; i++) {
     const r = reps[i]!;
     view = r.buffer === first.buffer && r.byteOffset === first.byteOffset + 8 * n * i;
-    for (let j = 0; j < n && view; j++) if (!Number.isFinite(r[j]!)) view = false;
   }
   if (view) return new Float64Array(first.buffer, first.byteOffset, n * reps.length);
   const out = new Float64Array(n * reps.length);
@@ -146,15 +150,16 @@ function pooledFinite(reps: readonly Float64Array[]): Float64Array {
 function discretePpc(name: string, obs: Float64Array, reps: readonly Float64Array[], [min, max]: [number, number], o: { width: number; height: number; box: { x: number; y: number; w: number; h: number }; title: string }): string {
   const values = Array.from({ length: max - min + 1 }, (_, k) => min + k);
   // one counting pass per data set (values are the integers min..max; non-finite ones are not counted)
-  const share = (v: Float64Array) => {
-    const counts = new Array<number>(values.length).fill(0);
-    for (let i = 0; i < v.length; i++) { const k = v[i]! - min; if (k >= 0 && k < counts.length && Number.isInteger(k)) counts[k]!++; }
+  const counts = new Float64Array(values.length);
+  const share = (v: Float64Array): Float64Array => {
+    counts.fill(0);
+    for (let i = 0; i < v.length; i++) { const k = v[i]! - min; if (k >= 0 && k < counts.length) counts[k]!++; }   // every finite value is an integer here
     return counts.map((c) => c / v.length);
   };
   const observed = share(obs);
   const perRep = reps.map(share);
   const stats = values.map((_, k) => {
-    const col = perRep.map((r) => r[k]!).sort((a, b) => a - b);
+    const col = Float64Array.from(perRep, (r) => r[k]!).sort();   // shares: finite, non-negative (no −0), so the numeric sort is the comparator's
     const q = (p: number) => col[Math.min(col.length - 1, Math.floor(p * (col.length - 1) + 0.5))]!;
     return { mean: col.reduce((a, b) => a + b, 0) / col.length, lo: q(0.05), hi: q(0.95) };
   });

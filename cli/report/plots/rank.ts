@@ -7,6 +7,7 @@ import { checkOptions, fail } from '../../../src/checks.js';
 import { checkSeries, type ChainSeries } from '../parameters.js';
 import { axes, chainColor, coord, escapeXml, linearScale, svgDocument } from './svg.js';
 import { detLog2 } from '../../../src/math/index.js';
+import { sorted } from '../../../mcmc/diagnostics/internal/quantile.js';
 
 /**
  * Ranks of `values` among themselves, 1-based, ties averaged (scipy's `rankdata`); NaN stays NaN.
@@ -17,16 +18,9 @@ import { detLog2 } from '../../../src/math/index.js';
 export function ranks(values: Float64Array): Float64Array {
   // the engine's numeric sort of a copy (NaN last), each tie run's mean rank, then each value's
   // run found by binary search: no index array sorted by a comparator
-  const s = Float64Array.from(values).sort();
-  let m = s.length;
-  while (m > 0 && Number.isNaN(s[m - 1]!)) m--;
-  const runRank = new Float64Array(m);   // at each run's first position: the run's mean rank
-  for (let i = 0; i < m;) {
-    let j = i;
-    while (j + 1 < m && s[j + 1] === s[i]) j++;
-    runRank[i] = (i + j) / 2 + 1;
-    i = j + 1;
-  }
+  const s = sorted(values);   // read only (shared with the summary inside sharingSortedDraws)
+  const runRank = runRanks(s);
+  const m = runRank.length;
   const out = new Float64Array(values.length).fill(NaN);
   for (let k = 0; k < values.length; k++) {
     const v = values[k]!;
@@ -42,6 +36,20 @@ export function ranks(values: Float64Array): Float64Array {
   return out;
 }
 
+/** At each tie run's first position of the ascending `s` (NaN last, not ranked), the run's mean 1-based rank. */
+function runRanks(s: Float64Array): Float64Array {
+  let m = s.length;
+  while (m > 0 && Number.isNaN(s[m - 1]!)) m--;
+  const runRank = new Float64Array(m);
+  for (let i = 0; i < m;) {
+    let j = i;
+    while (j + 1 < m && s[j + 1] === s[i]) j++;
+    runRank[i] = (i + j) / 2 + 1;
+    i = j + 1;
+  }
+  return runRank;
+}
+
 /**
  * Per-chain counts of ranks in `bins` equal bins: rank `r` (1..N, N = chains · draws) goes to
  * bin `⌊(r − 1)·bins/N⌋`, so each bin holds N/bins ranks in all (ArviZ's edges over `[0, N]`
@@ -52,14 +60,22 @@ export function ranks(values: Float64Array): Float64Array {
  * // { counts: [[2, 0], [0, 2]], expected: 1 }
  */
 export function rankCounts(series: ChainSeries, bins: number): { counts: number[][]; expected: number } {
-  const r = ranks(series.values);
+  // the ranks of {@link ranks}, found by walking each chain's sorted draws up the pooled sort
+  // (one pass per chain) instead of a binary search per draw; the counts do not depend on the order
+  const s = sorted(series.values);
+  const runRank = runRanks(s);
+  const m = runRank.length;
   const total = series.values.length;
   const counts = Array.from({ length: series.chains }, () => new Array<number>(bins).fill(0));
   for (let c = 0; c < series.chains; c++) {
-    for (let d = 0; d < series.draws; d++) {
-      const v = r[c * series.draws + d]!;
-      if (Number.isNaN(v)) continue;
-      counts[c]![Math.min(bins - 1, Math.floor(((v - 1) / total) * bins))]! += 1;
+    const chain = series.values.slice(c * series.draws, (c + 1) * series.draws).sort();
+    const row = counts[c]!;
+    let lo = 0;
+    for (let d = 0; d < chain.length; d++) {
+      const v = chain[d]!;
+      if (Number.isNaN(v)) break;   // NaN sorts last: the rest are NaN
+      while (lo < m && s[lo]! < v) lo++;
+      row[Math.min(bins - 1, Math.floor(((runRank[lo]! - 1) / total) * bins))]! += 1;
     }
   }
   return { counts, expected: series.draws / bins };

@@ -58,11 +58,12 @@ export function coord(x: number): string {
   // an ulp below 1e−5); written from the integer k, it costs ~2.5× less than the engine's printing
   // (the report prints ~10⁵ coordinates). Beyond that (never a pixel) the division and String.
   if (!(Math.abs(k) < 2 ** 40)) { const r = k / 100; return String(Object.is(r, -0) ? 0 : r); }
-  const a = Math.abs(k), int = Math.floor(a / 100), frac = a - 100 * int;
-  const sign = k < 0 ? '-' : '';
-  if (frac === 0) return k === 0 ? '0' : `${sign}${int}`;
-  return `${sign}${int}.${frac < 10 ? `0${frac}` : frac % 10 === 0 ? frac / 10 : frac}`;
+  const a = Math.abs(k), int = Math.floor(a / 100);
+  return k < 0 ? `-${int}${FRACTIONS[a - 100 * int]!}` : k === 0 ? '0' : `${int}${FRACTIONS[a - 100 * int]!}`;
 }
+
+/** The text after the integer part of a coordinate, by hundredths: '', '.01', …, '.1', …, '.99' (trailing zeros dropped). */
+const FRACTIONS = Array.from({ length: 100 }, (_, f) => (f === 0 ? '' : `.${f < 10 ? `0${f}` : f % 10 === 0 ? f / 10 : f}`));
 
 /** A linear map from a data interval to a pixel interval. */
 export interface Scale {
@@ -199,22 +200,37 @@ function inRange(v: number, a: number, b: number): boolean {
 
 /**
  * A polyline through `(xs[i], ys[i])`, skipping points where either is non-finite (the line
- * breaks there: one `<polyline>` per finite run).
+ * breaks there: one `<polyline>` per finite run). `xText`, the {@link coordTexts} of `xs`, saves
+ * printing the same x values again for each of many lines over them (chains, replicates).
  *
  * @example
  * polyline([10, 20, 30], [5, 8, 6], 'stroke="#1f77b4"'); // '<polyline points="10,5 20,8 30,6" fill="none" stroke="#1f77b4"/>'
  */
-export function polyline(xs: ArrayLike<number>, ys: ArrayLike<number>, attrs: string): string {
-  const runs: string[][] = [];
-  let run: string[] = [];
+export function polyline(xs: ArrayLike<number>, ys: ArrayLike<number>, attrs: string, xText?: readonly (string | undefined)[]): string {
+  let out = '';
+  let run = '';   // the current run's points, appended (no array of point strings to join)
   for (let i = 0; i < xs.length; i++) {
     const a = xs[i]!;
     const b = ys[i]!;
-    if (Number.isFinite(a) && Number.isFinite(b)) run.push(`${coord(a)},${coord(b)}`);
-    else if (run.length > 0) { runs.push(run); run = []; }
+    if (Number.isFinite(a) && Number.isFinite(b)) {
+      const point = `${xText === undefined ? coord(a) : xText[i]!},${coord(b)}`;
+      run = run === '' ? point : `${run} ${point}`;
+    } else if (run !== '') { out += `<polyline points="${run}" fill="none" ${attrs}/>`; run = ''; }
   }
-  if (run.length > 0) runs.push(run);
-  return runs.map((r) => `<polyline points="${r.join(' ')}" fill="none" ${attrs}/>`).join('');
+  if (run !== '') out += `<polyline points="${run}" fill="none" ${attrs}/>`;
+  return out;
+}
+
+/**
+ * {@link coord} of each value (undefined where it is not finite), for {@link polyline}'s `xText`.
+ *
+ * @example
+ * coordTexts([1.234, NaN]); // ['1.23', undefined]
+ */
+export function coordTexts(xs: ArrayLike<number>): (string | undefined)[] {
+  const out = new Array<string | undefined>(xs.length);
+  for (let i = 0; i < xs.length; i++) { const v = xs[i]!; out[i] = Number.isFinite(v) ? coord(v) : undefined; }
+  return out;
 }
 
 /** The shared look of every plot (scoped to the SVG). */

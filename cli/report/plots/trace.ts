@@ -18,6 +18,12 @@ export interface TracePlotOptions {
   readonly height?: number;
 }
 
+/** Whether any flag is set (nonzero and not NaN). */
+function anyFlag(flags: ArrayLike<number>): boolean {
+  for (let i = 0; i < flags.length; i++) if (flags[i] !== 0 && !Number.isNaN(flags[i])) return true;
+  return false;
+}
+
 /**
  * One chain's points to draw: all of them when they fit, else per pixel column the first,
  * smallest and largest draw (in draw order), so spikes survive the thinning.
@@ -72,25 +78,28 @@ export function tracePlot(series: ChainSeries, options: TracePlotOptions = {}): 
   const x = linearScale(0, Math.max(1, s.draws - 1), box.x, box.x + box.w);
   const y = linearScale(min - pad, max + pad, box.y + box.h, box.y);
   const body: string[] = [axes(box, x, y, { xLabel: 'draw', title: `${s.name}: trace` })];
+  // each draw's x text printed once for every chain and divergence tick
+  const xText: string[] = [];
+  const xAt = (d: number): string => (xText[d] ??= coord(x(d)));
   for (let c = 0; c < s.chains; c++) {
     const { xs, ys } = thin(s.values, c * s.draws, s.draws, Math.ceil(box.w));
     const px = xs.map(x);
     const py = ys.map((v) => (Number.isFinite(v) ? y(v) : NaN));
-    body.push(polyline(px, py, `stroke="${chainColor(c)}" stroke-width="0.9" stroke-opacity="0.75"`));
+    body.push(polyline(px, py, `stroke="${chainColor(c)}" stroke-width="0.9" stroke-opacity="0.75"`, xs.map(xAt)));
   }
   if (divergent !== undefined) {
     const ticks: string[] = [];
     for (let c = 0; c < s.chains; c++) {
       for (let d = 0; d < s.draws; d++) {
         if (divergent[c * s.draws + d] === 0 || Number.isNaN(divergent[c * s.draws + d])) continue;
-        const px = coord(x(d));
+        const px = xAt(d);
         ticks.push(`<line x1="${px}" y1="${coord(box.y + box.h - 8)}" x2="${px}" y2="${coord(box.y + box.h)}"/>`);
       }
     }
     if (ticks.length > 0) body.push(`<g class="divergences" stroke="${TICK_COLOR}" stroke-width="1.2" stroke-opacity="0.8">${ticks.join('')}</g>`);
   }
   const entries: [string, string][] = Array.from({ length: Math.min(s.chains, 10) }, (_, c) => [`chain ${c}`, chainColor(c)]);
-  if (divergent !== undefined && divergent.length > 0 && Array.from(divergent).some((v) => v !== 0 && !Number.isNaN(v))) {
+  if (divergent !== undefined && anyFlag(divergent)) {
     entries.push(['divergent', TICK_COLOR]);
   }
   body.push(legend(box.x + box.w - entries.reduce((a, [l]) => a + 22 + 6.5 * l.length, 0), 12, entries));

@@ -10,7 +10,7 @@ import { essOf } from './arviz-ess.js';
 import {
   chainMeans, mapChains, mean, notValid, pyMax, pyMin, splitChains, variance, zScale, type Chains,
 } from './chains.js';
-import { median, mquantile, sorted } from './quantile.js';
+import { median, mquantile, sameBits, sorted } from './quantile.js';
 
 /** `_rhat`: the classic (non-split) R-hat, `√((B/W + n − 1)/n)`. */
 export function rhatCore(a: Chains): number {
@@ -121,8 +121,9 @@ export interface MultichainStatistics {
  */
 export function multichainStatistics(a: Chains): MultichainStatistics {
   if (notValid(a, 4, 1)) return { mcseMean: Number.NaN, mcseSd: Number.NaN, essBulk: Number.NaN, essTail: Number.NaN, rHat: Number.NaN };
-  const zSplit = zScale(splitChains(a));
   const x = sorted(a.data);
+  // with an even number of draws the split chains hold every draw: their sort is x
+  const zSplit = zScale(splitChains(a), a.draws % 2 === 0 ? x : undefined);
   const essTail = pyMin(essIndicator(a, mquantile(x, 0.05), false), essIndicator(a, mquantile(x, 0.95), false));
   let rHat = Number.NaN;
   if (!notValid(a, 4, 2)) {
@@ -146,14 +147,6 @@ export function multichainStatistics(a: Chains): MultichainStatistics {
  * never answered from the cache.
  */
 const statsCache = new WeakMap<Float64Array, Map<string, { readonly data: Float64Array; readonly chains: number; readonly stats: MultichainStatistics }>>();
-
-/** The draws of `a` and `b` equal bit for bit (NaN payloads and the sign of zero included). */
-function sameBits(a: Float64Array, b: Float64Array): boolean {
-  if (a.length !== b.length) return false;
-  const x = new Int32Array(a.buffer, a.byteOffset, 2 * a.length), y = new Int32Array(b.buffer, b.byteOffset, 2 * b.length);
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
-}
 
 /**
  * {@link multichainStatistics} of `a`, a quantity read from `source` (a part's values) at `where`

@@ -62,12 +62,14 @@ export function chainMeans(a: Chains): Float64Array {
 
 /**
  * ArviZ's `_z_scale`: average ranks over all draws (ties share their mean rank), Blom's
- * fractional offset `(r − 3/8) / (S − 3/4 + 1)`, then the normal quantile.
+ * fractional offset `(r − 3/8) / (S − 3/4 + 1)`, then the normal quantile. `sortedData`, when
+ * the caller has it, is `a.data` sorted (the same values in any order sort to the same bits), so
+ * the draws are not sorted again.
  */
-export function zScale(a: Chains): Chains {
+export function zScale(a: Chains, sortedData?: Float64Array): Chains {
   const x = a.data;
   const size = x.length;
-  const sortedX = Float64Array.from(x).sort();
+  const sortedX = sortedData ?? Float64Array.from(x).sort();
   const c = 3 / 8;
   const denom = size - 2 * c + 1;
   // Score of each sorted position: ties at positions [i, j) share the mean 1-based rank (i+1+j)/2.

@@ -5,9 +5,52 @@
  * steps, so a draw equal to a quantile compares equal here too.
  */
 
-/** Ascending copy of `x` (NaN last). */
+/**
+ * Ascending copy of `x` (NaN last). Inside {@link sharingSortedDraws} the copy is kept and given
+ * again for the same values (checked bit for bit), so callers treat it as read only.
+ */
 export function sorted(x: Float64Array): Float64Array {
-  return Float64Array.from(x).sort();
+  if (shared === undefined) return Float64Array.from(x).sort();
+  const key = `${x.length}:${x[0]}:${x[x.length >> 1]}:${x[x.length - 1]}`;   // a cheap first sieve; sameBits decides
+  let entries = shared.byKey.get(key);
+  for (const e of entries ?? []) if (sameBits(e.data, x)) return e.sorted;
+  const out = Float64Array.from(x).sort();
+  if (shared.values + x.length <= SHARED_VALUES) {
+    if (entries === undefined) shared.byKey.set(key, (entries = []));
+    entries.push({ data: Float64Array.from(x), sorted: out });   // a copy: the caller may change x later
+    shared.values += x.length;
+  }
+  return out;
+}
+
+/** The sorted copies kept inside {@link sharingSortedDraws}, by a sieve key, with the draws they sort. */
+let shared: { byKey: Map<string, { data: Float64Array; sorted: Float64Array }[]>; values: number } | undefined;
+/** At most this many draws kept (twice: the draws and their sort, 128 MB). */
+const SHARED_VALUES = 1 << 23;
+
+/**
+ * Runs `f` with {@link sorted}'s copies kept for reuse: the summary, the rank plots and the
+ * histograms of one run sort the same draws, each once this way. Nested calls share the outer scope.
+ *
+ * @example
+ * const [table, html] = sharingSortedDraws(() => { const s = summary(draws); return [s, reportHtml({ draws, summary: s })]; });
+ */
+export function sharingSortedDraws<T>(f: () => T): T {
+  if (shared !== undefined) return f();
+  shared = { byKey: new Map(), values: 0 };
+  try {
+    return f();
+  } finally {
+    shared = undefined;
+  }
+}
+
+/** The draws of `a` and `b` equal bit for bit (NaN payloads and the sign of zero included). @internal */
+export function sameBits(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  const x = new Int32Array(a.buffer, a.byteOffset, 2 * a.length), y = new Int32Array(b.buffer, b.byteOffset, 2 * b.length);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
 }
 
 /** `mquantiles(x, p, alphap=1, betap=1)` of an ascending array. */

@@ -3,10 +3,11 @@
 // Number(v); ppcPlot reads the caller's arrays without changing them, and its integer test
 // (≤ 30 distinct integers: the discrete plot) decides as a Set would. Fixed data: exact checks.
 import { describe, expect, it } from 'vitest';
-import { ranks } from '../../../cli/report/plots/rank.js';
+import { rankCounts, ranks } from '../../../cli/report/plots/rank.js';
 import { ppcPlot } from '../../../cli/report/plots/ppc.js';
 import { coord } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
+import { checkFlags } from '../../../cli/report/parameters.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 
 /** scipy's rankdata by an index sort with a comparator: what ranks() computed before. */
@@ -34,6 +35,28 @@ describe('report fast paths', () => {
     }
   });
 
+  it('rankCounts, walking each chain\'s sorted draws, counts what binning ranks() per draw counted (ties, NaN, ±0, ±∞)', () => {
+    let s = 5;
+    const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
+    const specials = [NaN, -0, 0, Infinity, -Infinity];
+    for (const [chains, draws, bins] of [[1, 1, 1], [2, 7, 3], [4, 1000, 21], [3, 50, 60]] as const) {
+      const values = Float64Array.from({ length: chains * draws }, () => { const u = rnd(); return u < 0.1 ? specials[Math.floor(rnd() * 5)]! : u < 0.5 ? Math.floor(u * 20) : u; });
+      const r = referenceRanks(values);
+      const want = Array.from({ length: chains }, (_, c) => {
+        const row = new Array<number>(bins).fill(0);
+        for (let d = 0; d < draws; d++) { const v = r[c * draws + d]!; if (!Number.isNaN(v)) row[Math.min(bins - 1, Math.floor(((v - 1) / values.length) * bins))]! += 1; }
+        return row;
+      });
+      expect(rankCounts({ name: 'x', chains, draws, values }, bins).counts).toEqual(want);
+    }
+  });
+
+  it('checkFlags converts typed arrays natively and other array-likes one by one, both as Number(v)', () => {
+    const cases: ArrayLike<number | boolean>[] = [Float64Array.of(0.1, 1, NaN, -0), Uint8Array.of(0, 1, 255, 2), Int8Array.of(-1, 0, 1, 5), Float32Array.of(0.5, 0, 1, NaN), [true, false, true, false], [0, 1, 2, NaN]];
+    for (const f of cases) expect(Array.from(checkFlags('f', 'flags', f, 4)!)).toEqual(Array.from(f as ArrayLike<number>, Number));
+    expect(() => checkFlags('f', 'flags', Uint8Array.of(1), 4)).toThrow(RangeError);
+  });
+
   it('float64Values converts every dtype as Number(v) does', () => {
     const cases: Tensor[] = [
       new Tensor(Int32Array.of(-3, 0, 2147483647), [3], 'int32'),
@@ -57,6 +80,13 @@ describe('report fast paths', () => {
     expect(ppcPlot({ name: 'y', observed: ints(30), replicated: [ints(30)] })).toContain('share of observations');   // 30 values: discrete
     expect(ppcPlot({ name: 'y', observed: ints(31), replicated: [ints(30)] })).not.toContain('share of observations'); // 31: densities
     expect(ppcPlot({ name: 'y', observed: Float64Array.of(0, 1, 0.5), replicated: [Float64Array.of(1, 1, 1)] })).not.toContain('share of observations');
+    // integers over a wide range (counted one by one): 31 distinct is too many (30 would plot one bar per integer between)
+    const wide = (k: number) => Float64Array.from({ length: 40 }, (_, i) => (i % k) * 1e7);
+    expect(ppcPlot({ name: 'y', observed: wide(31), replicated: [wide(30)] })).not.toContain('share of observations');
+    // −0 and 0 as one value, non-finite values left out
+    const signed = Float64Array.from({ length: 40 }, (_, i) => (i === 0 ? -0 : i === 1 ? NaN : i === 2 ? Infinity : i % 30));
+    expect(ppcPlot({ name: 'y', observed: signed, replicated: [ints(30)] })).toContain('share of observations');   // 0..29 (−0 is 0)
+    expect(ppcPlot({ name: 'y', observed: Float64Array.of(-0.5, 1), replicated: [ints(2).subarray(0, 2)] })).not.toContain('share of observations');
   });
 
   it('ppcPlot draws the same densities from replicates that are rows of one buffer (pooled as a view) and from separate arrays (pooled by copying)', () => {
