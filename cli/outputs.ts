@@ -112,7 +112,8 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
     return { take: () => (got ??= { value: OUTPUT_TASKS[name](input) as OutputTaskResult<N> }).value };
   };
   const out = {} as { [N in K]: OutputTask<OutputTaskResult<N>> };
-  const w = outputsTuning.worker && shared != null && Atomics.load(shared.ready, 0) === 1 ? shared.worker : undefined;
+  // Sent even before the worker is ready (it reads its messages once loaded): this thread takes back what it has not started.
+  const w = outputsTuning.worker && shared != null ? shared.worker : undefined;
   if (w === undefined) {
     for (const n of names) out[n] = here(n) as never;
     return out;

@@ -227,21 +227,21 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
   // The run's temporary folder now, so the outputs worker can write the netCDF groups into it.
   const folder = startRunFolder(out);
-  let texts: Record<string, string | Uint8Array>, drawsFiles;
+  let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
   try {
     // What needs no model runs on the outputs worker, beside the summary and the report's plots here. The worker
-    // starts from the end of this thread's order (the report's PPC and LOO sections, then the draws files and
-    // draws.csv): this thread runs what the worker has not started when it gets there, and the two meet in the middle.
+    // starts from the end of this thread's order (the report's PPC and LOO sections, then draws.json with draws.csv,
+    // then the netCDF groups): this thread runs what the worker has not started when it gets there, and the two meet.
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
       ...(folder.dir === undefined ? {} : { folder: folder.dir }),
-    }, looTask === undefined ? ['drawsFiles', 'loo', 'ppc'] as const : ['drawsFiles', 'ppc'] as const);
+    }, looTask === undefined ? ['netcdf', 'drawsFiles', 'loo', 'ppc'] as const : ['netcdf', 'drawsFiles', 'ppc'] as const);
     const loo = looTask ?? tasks.loo;
     const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = (e: unknown): CliError => {
-      const d = tasks.drawsFiles.take();
-      folder.finish(d.files, d.written);
+      const nc = tasks.netcdf.take();
+      folder.finish({ ...nc.files, ...tasks.drawsFiles.take().files }, nc.written);
       return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
     };
     // The summary and the report's rank plots and histograms sort each quantity's draws once between them.
@@ -265,15 +265,16 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     drawsFiles = tasks.drawsFiles.take();
     // draws.csv fails where the summary would (it is made with draws.json, which prints each number once for both).
     if ('error' in drawsFiles.csv) throw unsummarized(drawsFiles.csv.error);
-    texts = { ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
+    netcdf = tasks.netcdf.take();
+    texts = { ...netcdf.files, ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
   } catch (e) {
     folder.discard();
     throw e;
   }
-  folder.finish(texts, drawsFiles.written);
+  folder.finish(texts, netcdf.written);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
-  io.stdout(writtenList(out, [...Object.keys(texts), ...drawsFiles.written]));
+  io.stdout(writtenList(out, [...Object.keys(texts), ...netcdf.written]));
   return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;
 }
 

@@ -331,6 +331,8 @@ export interface RunDrawsFilesOptions {
   readonly autoValues?: number;
   readonly settings?: RunSettings;
   readonly warnings?: readonly { readonly kind: string; readonly message: string }[];
+  /** Which files to make: `all` (default), `netcdf` (only the `idata/` files) or `json` (only draws.json), so two threads can share the work. */
+  readonly part?: 'all' | 'netcdf' | 'json';
 }
 
 /** What {@link runDrawsFiles} gives: the files by path in the run folder, and what went where. */
@@ -362,7 +364,9 @@ export interface RunDrawsFiles {
  */
 export function runDrawsFiles(idata: InferenceData, options?: RunDrawsFilesOptions): RunDrawsFiles {
   const FN = 'runDrawsFiles';
-  const o = checkOptions(FN, options, ['format', 'dtype', 'autoValues', 'settings', 'warnings']);
+  const o = checkOptions(FN, options, ['format', 'dtype', 'autoValues', 'settings', 'warnings', 'part']);
+  const part = o.part ?? 'all';
+  if (part !== 'all' && part !== 'netcdf' && part !== 'json') fail('range', FN, 'options.part', "must be 'all', 'netcdf' or 'json'", part);
   const format = o.format ?? 'auto';
   if (format !== 'json' && format !== 'netcdf' && format !== 'auto') fail('range', FN, 'options.format', "must be 'json', 'netcdf' or 'auto'", format);
   const dtype = o.dtype ?? 'float64';
@@ -372,14 +376,18 @@ export function runDrawsFiles(idata: InferenceData, options?: RunDrawsFilesOptio
   const checked = checkInferenceData('inferenceDataJson', idata, o.settings, o.warnings);
   const values = checked.groups.reduce((s, g) => s + g.vars.reduce((n, [, t]) => n + t.size, 0), 0);
   const netcdf = format === 'netcdf' || (format === 'auto' && values > limit);
-  if (!netcdf) return { files: { 'draws.json': inferenceDataText(checked) }, values, netcdf, netcdfOnly: [] };
-  const only = checked.groups.map((g) => g.name).filter((g) => NETCDF_ONLY_GROUPS.includes(g));
-  const nc = netcdfFiles(checked, new Set(dtype === 'float32' ? only : []));
+  if (!netcdf) return { files: part === 'netcdf' ? {} : { 'draws.json': inferenceDataText(checked) }, values, netcdf, netcdfOnly: [] };
+  const names = checked.groups.map((g) => g.name);
+  const only = names.filter((g) => NETCDF_ONLY_GROUPS.includes(g));
   const files: Record<string, string | Uint8Array> = {};
-  for (const [g, bytes] of Object.entries(nc)) files[`idata/${g}.nc`] = bytes;
-  files['draws.json'] = inferenceDataText(checked, {
-    omit: new Set(only),
-    extraAttrs: [['netcdf_files', Object.keys(nc).map((g) => `idata/${g}.nc`).join(',')], ['netcdf_only_groups', only.join(',')]],
-  });
+  if (part !== 'json') {
+    for (const [g, bytes] of Object.entries(netcdfFiles(checked, new Set(dtype === 'float32' ? only : [])))) files[`idata/${g}.nc`] = bytes;
+  }
+  if (part !== 'netcdf') {
+    files['draws.json'] = inferenceDataText(checked, {
+      omit: new Set(only),
+      extraAttrs: [['netcdf_files', names.map((g) => `idata/${g}.nc`).join(',')], ['netcdf_only_groups', only.join(',')]],
+    });
+  }
   return { files, values, netcdf, netcdfOnly: only };
 }

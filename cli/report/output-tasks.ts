@@ -13,9 +13,9 @@ import { sharingNumberTexts } from './number-text.js';
 /** What one after-sampling task is given: the InferenceData, and its own options. */
 export interface OutputTaskInput {
   readonly idata: InferenceData;
-  /** `drawsFiles`: runDrawsFiles's options. */
+  /** `netcdf` and `drawsFiles`: runDrawsFiles's options (each task makes its part). */
   readonly files?: RunDrawsFilesOptions;
-  /** `drawsFiles`: the run's temporary folder (`startRunFolder`), where the `idata/` files are written at once. */
+  /** `netcdf`: the run's temporary folder (`startRunFolder`), where the `idata/` files are written at once. */
   readonly folder?: string;
   /** `drawsFiles`: the trace and labels the CLI's draws.csv uses. */
   readonly csv?: { readonly trace: unknown; readonly labels: CoordsDims };
@@ -25,18 +25,22 @@ export interface OutputTaskInput {
 export const OUTPUT_TASKS = {
   ppc: (t: OutputTaskInput): string | undefined => ppcSection('reportHtml', t.idata),
   loo: (t: OutputTaskInput): string | undefined => looSection(t.idata),
-  /** draws.json, the netCDF groups and draws.csv, which print each number once between them. */
-  drawsFiles: (t: OutputTaskInput): RunDrawsFiles & { readonly written: readonly string[]; readonly csv: { readonly text: string } | { readonly error: unknown } } => sharingNumberTexts(() => {
-    const d = runDrawsFiles(t.idata, t.files);
+  /** The netCDF groups (`idata/*.nc`, when the run writes them), written to the run's folder from this thread: only their names come back. */
+  netcdf: (t: OutputTaskInput): RunDrawsFiles & { readonly written: readonly string[] } => {
+    const d = runDrawsFiles(t.idata, { ...t.files, part: 'netcdf' });
+    const written = t.folder === undefined ? [] : writeFiles(t.folder, d.files);
+    return { ...d, files: Object.fromEntries(Object.entries(d.files).filter(([f]) => !written.includes(f))), written };
+  },
+  /** draws.json and draws.csv, which print each number once between them. */
+  drawsFiles: (t: OutputTaskInput): RunDrawsFiles & { readonly csv: { readonly text: string } | { readonly error: unknown } } => sharingNumberTexts(() => {
+    const d = runDrawsFiles(t.idata, { ...t.files, part: 'json' });
     let csv: { text: string } | { error: unknown };
     try {
       csv = { text: toDrawsCsv(t.idata.posterior, t.csv?.trace, t.csv?.labels) };
     } catch (e) {
       csv = { error: e };
     }
-    // The netCDF groups (the bulk of the bytes) go to disk from this thread, and only their names come back.
-    const written = t.folder === undefined ? [] : writeFiles(t.folder, Object.fromEntries(Object.entries(d.files).filter(([f]) => f.startsWith('idata/'))));
-    return { ...d, files: Object.fromEntries(Object.entries(d.files).filter(([f]) => !written.includes(f))), written, csv };
+    return { ...d, csv };
   }),
 } as const;
 

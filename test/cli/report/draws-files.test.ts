@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fromArvizJson, toArvizJson, toDrawsCsv } from '../../../cli/report/draws-files.js';
+import { fromArvizJson, runDrawsFiles, toArvizJson, toDrawsCsv } from '../../../cli/report/draws-files.js';
 import { bfmi, summary } from '../../../mcmc/diagnostics/index.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
 import expected from './fixtures/arviz-summary.json' with { type: 'json' };
@@ -186,5 +186,22 @@ describe(`draws.json loads in ArviZ ${expected.versions.arviz} (fixtures/load-ar
   it('E-BFMI per chain matches az.bfmi', () => {
     const b = bfmi(trace.energy!);
     expected.bfmi.forEach((want, c) => close(Number(b.data[c]), want, `bfmi chain ${c}`));
+  });
+});
+
+describe('runDrawsFiles part (the netCDF groups and draws.json made on two threads)', () => {
+  const idata = { posterior: { mu: coded(3, 2), theta: coded(3, 2, [4]) }, sampleStats: trace, logLikelihood: { y: coded(3, 2, [5]) }, observedData: { y: new Tensor(Float64Array.of(1, 2, 3, 4, 5), [5], 'float64') } };
+  for (const format of ['json', 'netcdf'] as const) {
+    it(`'netcdf' and 'json' together are 'all', byte for byte (--draws-format ${format})`, () => {
+      const all = runDrawsFiles(idata, { format });
+      const nc = runDrawsFiles(idata, { format, part: 'netcdf' }), json = runDrawsFiles(idata, { format, part: 'json' });
+      expect(Object.keys(nc.files).every((f) => f.startsWith('idata/'))).toBe(true);
+      expect(Object.keys(json.files)).toEqual(['draws.json']);
+      expect({ ...nc, files: { ...nc.files, ...json.files } }).toEqual(all);
+      expect(Object.keys(nc.files).length).toBe(format === 'netcdf' ? 4 : 0);
+    });
+  }
+  it('refuses an unknown part', () => {
+    expect(() => runDrawsFiles(idata, { part: 'csv' as never })).toThrow(/runDrawsFiles: `options.part` must be 'all', 'netcdf' or 'json'/);
   });
 });
