@@ -229,15 +229,15 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const folder = startRunFolder(out);
   let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
   try {
-    // What needs no model runs on the outputs worker, beside the summary and the report's plots here. The worker
-    // starts from the end of this thread's order (the report's PPC and LOO sections, then draws.json with draws.csv,
-    // then the netCDF groups): this thread runs what the worker has not started when it gets there, and the two meet.
+    // What needs no model runs on the outputs worker, beside the summary here. The worker starts with the report's
+    // plots and this thread, once the summary is printed, from the other end (the PPC plot, LOO, draws.json with
+    // draws.csv, the netCDF groups): each runs what the other has not started when it gets there.
+    const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
-      ...(folder.dir === undefined ? {} : { folder: folder.dir }),
-    }, looTask === undefined ? ['netcdf', 'drawsFiles', 'loo', 'ppc'] as const : ['netcdf', 'drawsFiles', 'ppc'] as const);
+      ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }),
+    }, looTask === undefined ? ['plots', 'netcdf', 'drawsFiles', 'loo', 'ppc'] as const : ['plots', 'netcdf', 'drawsFiles', 'ppc'] as const);
     const loo = looTask ?? tasks.loo;
-    const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = (e: unknown): CliError => {
       const nc = tasks.netcdf.take();
@@ -255,8 +255,10 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       io.stdout(`${s.format()}\n`);
       printWarnings(io, warnings);
       try {
+        // The PPC plot first: the worker starts with the report's plots, and this thread takes from the other end.
+        tasks.ppc.take();
         return reportHtmlWith({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) },
-          { ppc: () => tasks.ppc.take(), loo: () => loo.take() });
+          { plots: () => tasks.plots.take(), ppc: () => tasks.ppc.take(), loo: () => loo.take() });
       } catch (e) {
         io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
         return undefined;

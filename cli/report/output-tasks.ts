@@ -4,7 +4,7 @@
  * the files are the same bytes wherever they were made.
  */
 import { runDrawsFiles, toDrawsCsv, type RunDrawsFiles, type RunDrawsFilesOptions } from './draws-files.js';
-import { looSection, ppcSection } from './report-html.js';
+import { looSection, ppcSection, reportPlots } from './report-html.js';
 import type { InferenceData } from './inference-data-groups.js';
 import type { CoordsDims } from '../../mcmc/diagnostics/coords.js';
 import { writeFiles } from '../output.js';
@@ -19,10 +19,13 @@ export interface OutputTaskInput {
   readonly folder?: string;
   /** `drawsFiles`: the trace and labels the CLI's draws.csv uses. */
   readonly csv?: { readonly trace: unknown; readonly labels: CoordsDims };
+  /** `plots`: the report's variables (`reportHtml`'s varNames). */
+  readonly varNames?: readonly string[];
 }
 
 /** The tasks by name. */
 export const OUTPUT_TASKS = {
+  plots: (t: OutputTaskInput): string[] => reportPlots({ inferenceData: t.idata, ...(t.varNames === undefined ? {} : { varNames: t.varNames }) }),
   ppc: (t: OutputTaskInput): string | undefined => ppcSection('reportHtml', t.idata),
   loo: (t: OutputTaskInput): string | undefined => looSection(t.idata),
   /** The netCDF groups (`idata/*.nc`, when the run writes them), written to the run's folder from this thread: only their names come back. */

@@ -198,17 +198,18 @@ export function reportHtml(input: ReportInput): string {
 }
 
 /**
- * The report's posterior predictive and LOO sections, when another thread computes them
- * (`ppcSection` and `looSection` of the same InferenceData, e.g. through the CLI's outputs
- * worker): each is called once, after every other section is built. @internal
+ * The report's plot, posterior predictive and LOO sections, when another thread computes them
+ * (`reportPlots`, `ppcSection` and `looSection` of the same input, e.g. through the CLI's
+ * outputs worker): each is called once, after every other section is built. @internal
  */
 export interface ReportSections {
+  readonly plots: () => string[];
   readonly ppc: () => string | undefined;
   readonly loo: () => string | undefined;
 }
 
-/** {@link reportHtml}, with the PPC and LOO sections given by `sections` instead of computed here. @internal */
-export function reportHtmlWith(input: ReportInput, sections?: ReportSections): string {
+/** What the report's sections are made from: the input checked, its parameters flattened, the trace's statistics. */
+function prepare(input: ReportInput) {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
   checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings', 'coords', 'dims']);
@@ -230,14 +231,6 @@ export function reportHtmlWith(input: ReportInput, sections?: ReportSections): s
   const { chains, draws } = params[0]!;
   const stats = sampleStats(FN, traceIn, draws, chains);
   const divergent = statValues(stats, 'diverging');
-  let divergences: number | undefined;
-  if (divergent !== undefined) divergences = divergent.reduce((a, b) => a + (b !== 0 && !Number.isNaN(b) ? 1 : 0), 0);
-  if (input.summary !== undefined && !(input.summary instanceof Summary)) fail('type', FN, 'input.summary', 'must be a Summary (from summary())', input.summary);
-  const table = input.summary ?? summarize(drawsIn, { ...(divergent === undefined ? {} : { divergences: divergences! }), ...(varNames === undefined ? {} : { varNames }), ...labels });
-  divergences = table.divergences ?? divergences;
-  const settings = input.settings;
-  const flat = flatSettings(FN, settings);
-
   const pairNames = input.pairParameters ?? params.slice(0, PAIR_DEFAULT).map((p) => p.name);
   if (!Array.isArray(pairNames)) fail('type', FN, 'input.pairParameters', 'must be an array of parameter labels', pairNames);
   const pairs = pairNames.map((n, i) => {
@@ -245,26 +238,24 @@ export function reportHtmlWith(input: ReportInput, sections?: ReportSections): s
     if (p === undefined) fail('range', FN, `input.pairParameters[${i}]`, `must name a parameter (${params.slice(0, 6).map((q) => q.name).join(', ')}, …)`, n);
     return p;
   });
+  return { FN, idata, drawsIn, traceIn, labels, allParams, varNames, parts, params, chains, draws, stats, divergent, pairs };
+}
 
-  const model = typeof settings?.model === 'string' ? settings.model : undefined;
-  const title = input.title ?? `stochax report${model === undefined ? '' : `: ${model}`}`;
-  const get = (k: string) => flat.find(([name]) => name === k)?.[1];
-  const lede = [
-    `${chains} chain${chains === 1 ? '' : 's'} × ${draws} draws`,
-    get('warmup') === undefined ? undefined : `${String(get('warmup'))} warm-up steps`,
-    get('seed') === undefined ? undefined : `seed ${String(get('seed'))}`,
-    divergences === undefined ? undefined : `${divergences} divergence${divergences === 1 ? '' : 's'}`,
-  ].filter((s) => s !== undefined).join(' · ');
+/** One section of the page. */
+function section(id: (typeof SECTIONS)[number][0], content: string): string {
+  return `<section id="${id}"><h2>${escapeXml(SECTIONS.find(([s]) => s === id)![1])}</h2>${content}</section>`;
+}
 
-  const section = (id: (typeof SECTIONS)[number][0], content: string): string =>
-    `<section id="${id}"><h2>${escapeXml(SECTIONS.find(([s]) => s === id)![1])}</h2>${content}</section>`;
+/**
+ * The report's plot sections (trace and rank, marginals, autocorrelation, pairs, energy) of
+ * `input`, as {@link reportHtml} makes them: the bulk of its work, which the CLI's outputs
+ * worker makes beside the summary (`ReportSections.plots`). @internal
+ */
+export function reportPlots(input: ReportInput): string[] {
+  const { allParams, params, chains, draws, stats, divergent, pairs } = prepare(input);
   const divOpt = divergent === undefined ? {} : { divergent };
   const energy = statValues(stats, 'energy');
-
-  const plots = [
-    section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn)),
-    section('summary', summaryTable(table, divergences) + coordsTable(labels, parts)),
-    section('sampler', samplerTable(stats, chains, draws)),
+  return [
     section('trace', params.map((p) => `<div class="row">${inline(tracePlot(p, divOpt))}${inline(rankPlot(p))}</div>`).join('')),
     section('marginals', `<div class="grid">${params.map((p) => inline(histogramPlot(p))).join('')}</div>`),
     section('autocorrelation', draws < 2
@@ -278,13 +269,43 @@ export function reportHtmlWith(input: ReportInput, sections?: ReportSections): s
       : inline(energyPlot({ name: 'energy', chains, draws, values: energy }))
         + '<p class="note">E-BFMI below 0.3 suggests the sampler explores the energy distribution poorly.</p>'),
   ];
+}
+
+/** {@link reportHtml}, with the plots, PPC and LOO sections given by `sections` instead of computed here. @internal */
+export function reportHtmlWith(input: ReportInput, sections?: ReportSections): string {
+  const { FN, idata, drawsIn, traceIn, labels, varNames, parts, params, chains, draws, stats, divergent } = prepare(input);
+  let divergences: number | undefined;
+  if (divergent !== undefined) divergences = divergent.reduce((a, b) => a + (b !== 0 && !Number.isNaN(b) ? 1 : 0), 0);
+  if (input.summary !== undefined && !(input.summary instanceof Summary)) fail('type', FN, 'input.summary', 'must be a Summary (from summary())', input.summary);
+  const table = input.summary ?? summarize(drawsIn, { ...(divergent === undefined ? {} : { divergences: divergences! }), ...(varNames === undefined ? {} : { varNames }), ...labels });
+  divergences = table.divergences ?? divergences;
+  const settings = input.settings;
+  const flat = flatSettings(FN, settings);
+
+  const model = typeof settings?.model === 'string' ? settings.model : undefined;
+  const title = input.title ?? `stochax report${model === undefined ? '' : `: ${model}`}`;
+  const get = (k: string) => flat.find(([name]) => name === k)?.[1];
+  const lede = [
+    `${chains} chain${chains === 1 ? '' : 's'} × ${draws} draws`,
+    get('warmup') === undefined ? undefined : `${String(get('warmup'))} warm-up steps`,
+    get('seed') === undefined ? undefined : `seed ${String(get('seed'))}`,
+    divergences === undefined ? undefined : `${divergences} divergence${divergences === 1 ? '' : 's'}`,
+  ].filter((s) => s !== undefined).join(' · ');
+
+  const head = [
+    section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn)),
+    section('summary', summaryTable(table, divergences) + coordsTable(labels, parts)),
+    section('sampler', samplerTable(stats, chains, draws)),
+  ];
   // Last, so that another thread computing them overlaps everything above.
+  const plots = sections === undefined ? reportPlots(input) : sections.plots();
   const ppc = sections === undefined ? ppcSection(FN, idata) : sections.ppc();
   const looPart = sections === undefined ? looSection(idata) : sections.loo();
   const shown = SECTIONS.filter(([id]) => (id !== 'ppc' || ppc !== undefined) && (id !== 'loo' || looPart !== undefined));
   const body = [
     `<header><h1>${escapeXml(title)}</h1><p class="lede">${escapeXml(lede)}</p>`,
     `<nav>${shown.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,
+    ...head,
     ...plots,
     ...(ppc === undefined ? [] : [section('ppc', ppc)]),
     ...(looPart === undefined ? [] : [section('loo', looPart)]),

@@ -42,7 +42,7 @@ describe('stochax sample with its outputs worker', () => {
       const two = await sample(`${format}-worker`, true, ['--draws-format', format]);
       outputsTuning.steal = true;
       expect(outputsTuning.sent).toBe(sent + 2);   // LOO as soon as the log-likelihood is drawn, then the others
-      expect(outputsTuning.fromWorker).toBe(fromWorker + 4);   // the worker made all four: LOO, PPC, the netCDF groups, draws.json with draws.csv
+      expect(outputsTuning.fromWorker).toBe(fromWorker + 5);   // the worker made all five: the plots, LOO, PPC, the netCDF groups, draws.json with draws.csv
       const one = await sample(`${format}-one`, false, ['--draws-format', format]);
       expect(outputsTuning.sent).toBe(sent + 2);
       const shared = await sample(`${format}-shared`, true, ['--draws-format', format]);   // the main thread takes what the worker has not started
