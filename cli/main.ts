@@ -11,10 +11,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CliError, oneLine, type CliIo } from './errors.js';
-import { METHOD_HELP, methodCommand } from './approximate.js';
-import { MERGE_HELP, mergeCommand } from './merge.js';
-import { SAMPLE_HELP, sampleCommand } from './sample.js';
-import { SUMMARY_HELP, summaryCommand } from './summary.js';
+import { startOutputsWorker } from './outputs-start.js';
 import { stochaxVersion } from './version.js';
 
 export type { CliIo } from './errors.js';
@@ -67,11 +64,16 @@ Examples:
   stochax merge c0/draws.json c1/draws.json --out all/draws.json
 `;
 
-const COMMANDS: Readonly<Record<string, { run: (argv: readonly string[], io: CliIo) => Promise<number>; help: string }>> = {
-  sample: { run: sampleCommand, help: SAMPLE_HELP },
-  summary: { run: summaryCommand, help: SUMMARY_HELP },
-  merge: { run: mergeCommand, help: MERGE_HELP },
-  ...Object.fromEntries((['optimize', 'laplace', 'pathfinder', 'variational'] as const).map((m) => [m, { run: (argv: readonly string[], io: CliIo) => methodCommand(m, argv, io), help: METHOD_HELP[m] }])),
+interface Command { run: (argv: readonly string[], io: CliIo) => Promise<number>; help: string }
+/** Each command's module, imported when the command runs (so `sample` starts its outputs worker before loading the rest). */
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  sample: async () => { const m = await import('./sample.js'); return { run: m.sampleCommand, help: m.SAMPLE_HELP }; },
+  summary: async () => { const m = await import('./summary.js'); return { run: m.summaryCommand, help: m.SUMMARY_HELP }; },
+  merge: async () => { const m = await import('./merge.js'); return { run: m.mergeCommand, help: m.MERGE_HELP }; },
+  ...Object.fromEntries((['optimize', 'laplace', 'pathfinder', 'variational'] as const).map((name) => [name, async (): Promise<Command> => {
+    const m = await import('./approximate.js');
+    return { run: (argv: readonly string[], io: CliIo) => m.methodCommand(name, argv, io), help: m.METHOD_HELP[name] };
+  }])),
 };
 
 /** The process's streams. */
@@ -95,17 +97,19 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     const topic = command === 'help' ? rest[0] : undefined;
-    io.stdout(topic !== undefined && COMMANDS[topic] !== undefined ? COMMANDS[topic].help : HELP);
+    io.stdout(topic !== undefined && COMMANDS[topic] !== undefined ? (await COMMANDS[topic]()).help : HELP);
     return command === undefined ? 1 : 0;
   }
   if (command === '--version' || command === '-v') { io.stdout(`stochax ${stochaxVersion()}\n`); return 0; }
-  const cmd = COMMANDS[command];
-  if (cmd === undefined) {
+  const load = COMMANDS[command];
+  if (load === undefined) {
     io.stderr(`stochax: unknown command '${command}' (commands: ${Object.keys(COMMANDS).join(', ')}; see stochax --help)\n`);
     return 1;
   }
+  // The work after sampling has a second thread, which loads while this one loads the CLI and samples.
+  if (command === 'sample' && !rest.includes('--help') && !rest.includes('-h')) startOutputsWorker();
   try {
-    return await cmd.run(rest, io);
+    return await (await load()).run(rest, io);
   } catch (e) {
     io.stderr(`stochax ${command}: ${oneLine(e)}\n`);
     if (!(e instanceof CliError) && process.env.STOCHAX_DEBUG && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);

@@ -13,10 +13,10 @@
  *
  * One worker per process, reused by later runs and unref'd so it never keeps the process alive.
  */
-import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { decodeValue, encodeValue } from '../src/effects/clone.js';
 import { Tensor } from '../src/tensor/tensor.js';
-import { nodeWorker } from '../mcmc/parallel/platform-node.js';
+import { outputsTuning, outputsWorker } from './outputs-start.js';
 import { OUTPUT_TASKS, type OutputTaskInput, type OutputTaskName, type OutputTaskResult } from './report/output-tasks.js';
 
 /** One batch posted to the worker (see outputs-worker.ts). @internal */
@@ -28,38 +28,10 @@ export interface OutputsBatch {
 /** A task's shared state: queued, taken by the worker, done there (its result on the port), taken by the main thread. @internal */
 export const QUEUED = 0, WORKER = 1, DONE = 2, HERE = 3;
 
-/**
- * For tests: `worker: false` runs every task in this thread; `steal: false` leaves every task
- * sent to the worker there; `sent` counts the batches sent, `fromWorker` the results received.
- */
-export const outputsTuning: { worker: boolean; steal: boolean; sent: number; fromWorker: number } = { worker: true, steal: true, sent: 0, fromWorker: 0 };
+export { outputsTuning, outputsWorkerReady, startOutputsWorker } from './outputs-start.js';
 
 /** Seconds to wait for a task on the worker before running it here (a worker that died never answers). */
 const TAKE_TIMEOUT_S = 300;
-
-let shared: { worker: Worker; ready: Int32Array } | null | undefined;
-
-/**
- * Starts the outputs worker if there is none (a no-op after the first call, or where worker
- * threads cannot start): call it before sampling so the worker loads while the chains run.
- *
- * @example
- * startOutputsWorker();
- */
-export function startOutputsWorker(): void {
-  if (shared !== undefined || !outputsTuning.worker) return;
-  try {
-    const worker = nodeWorker(new URL(/\.[mc]?tsx?$/.test(new URL(import.meta.url).pathname) ? './outputs-worker.ts' : './outputs-worker.js', import.meta.url));
-    worker.unref();
-    const ready = new Int32Array(new SharedArrayBuffer(4));
-    worker.postMessage({ ready });
-    worker.on('error', () => { shared = null; });
-    worker.on('exit', () => { shared = null; });
-    shared = { worker, ready };
-  } catch {
-    shared = null;
-  }
-}
 
 /** Tensors at least this large (values) cross to the worker in shared memory instead of being copied into the message. */
 const SHARE_VALUES = 1 << 16;
@@ -113,7 +85,7 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
   };
   const out = {} as { [N in K]: OutputTask<OutputTaskResult<N>> };
   // Sent even before the worker is ready (it reads its messages once loaded): this thread takes back what it has not started.
-  const w = outputsTuning.worker && shared != null ? shared.worker : undefined;
+  const w = outputsTuning.worker ? outputsWorker() : undefined;
   if (w === undefined) {
     for (const n of names) out[n] = here(n) as never;
     return out;
@@ -149,9 +121,4 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
     } as never;
   }
   return out;
-}
-
-/** Whether the outputs worker has started and is taking tasks (for tests and the bench). */
-export function outputsWorkerReady(): boolean {
-  return shared != null && Atomics.load(shared.ready, 0) === 1;
 }

@@ -230,13 +230,13 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
   try {
     // What needs no model runs on the outputs worker, beside the summary here. The worker starts with the report's
-    // plots and this thread, once the summary is printed, from the other end (the PPC plot, LOO, draws.json with
-    // draws.csv, the netCDF groups): each runs what the other has not started when it gets there.
+    // plots, then draws.json with draws.csv, then the netCDF groups; this thread, once the summary is printed, takes
+    // from the other end (the PPC plot first): each runs what the other has not started when it gets there.
     const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
       ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }),
-    }, looTask === undefined ? ['plots', 'netcdf', 'drawsFiles', 'loo', 'ppc'] as const : ['plots', 'netcdf', 'drawsFiles', 'ppc'] as const);
+    }, looTask === undefined ? ['plots', 'drawsFiles', 'netcdf', 'loo', 'ppc'] as const : ['plots', 'drawsFiles', 'netcdf', 'ppc'] as const);
     const loo = looTask ?? tasks.loo;
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = (e: unknown): CliError => {
@@ -264,10 +264,10 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
         return undefined;
       }
     });
+    netcdf = tasks.netcdf.take();
     drawsFiles = tasks.drawsFiles.take();
     // draws.csv fails where the summary would (it is made with draws.json, which prints each number once for both).
     if ('error' in drawsFiles.csv) throw unsummarized(drawsFiles.csv.error);
-    netcdf = tasks.netcdf.take();
     texts = { ...netcdf.files, ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
   } catch (e) {
     folder.discard();
