@@ -7,10 +7,16 @@ import type { Worker } from 'node:worker_threads';
 import { nodeWorker } from '../mcmc/parallel/platform-node.js';
 
 /**
+ * `minValues`: the run size (values in all groups of its InferenceData) from which `stochax
+ * sample` uses the outputs worker. Below, one thread is faster: the worker's isolate pays V8's
+ * warm-up again for all it runs (eight schools, ~0.15 M values: 0.39–0.48 s after sampling with
+ * it, 0.30–0.36 s without; fresh processes, 2 cores); above, it pays (8 M values: 0.68–0.86 s
+ * against 0.75–0.88 s; 24 M values: 2.2–2.6 s against 2.8–3.3 s).
+ *
  * For tests: `worker: false` runs every task in this thread; `steal: false` leaves every task
  * sent to the worker there; `sent` counts the batches sent, `fromWorker` the results received.
  */
-export const outputsTuning: { worker: boolean; steal: boolean; sent: number; fromWorker: number } = { worker: true, steal: true, sent: 0, fromWorker: 0 };
+export const outputsTuning: { minValues: number; worker: boolean; steal: boolean; sent: number; fromWorker: number } = { minValues: 1_000_000, worker: true, steal: true, sent: 0, fromWorker: 0 };
 
 let shared: { worker: Worker; ready: Int32Array } | null | undefined;
 

@@ -1,15 +1,16 @@
 /**
- * The CLI's after-sampling work on two threads. `stochax sample` starts one outputs worker
- * (`outputs-worker.ts`) before sampling, when the second core is idle (chains of a small run
- * sample in process); after sampling it hands the worker the tasks that need no model (LOO,
- * the posterior predictive plots, draws.json and the netCDF bytes, draws.csv: see
- * `report/output-tasks.ts`) while this thread builds the summary and the
- * report's other sections. When this thread asks for a result the worker has not started, it
- * runs that task itself rather than wait (each task's state is one shared word both threads
- * claim with compare-and-swap), so the two balance their work whatever each part costs. Both
- * threads run the same functions on the same values, so every output is the same bytes as in one
- * thread; a task the worker cannot take (not started yet, no worker threads, a failure there)
- * runs here instead, when its result is first asked for.
+ * The CLI's after-sampling work on two threads, for large runs (from `outputsTuning.minValues`
+ * values; smaller ones are faster in one thread). `stochax sample` starts one outputs worker
+ * (`outputs-worker.ts`, started by `outputs-start.ts` before the CLI loads the sample command, so
+ * it loads beside the CLI and the model). After sampling a large run hands the worker the tasks
+ * that need no model (`report/output-tasks.ts`: LOO as soon as the log-likelihood is drawn, then
+ * the report's plots, draws.json with draws.csv, the netCDF groups, the PPC plot) while this
+ * thread draws the predictive and prints the summary. When this thread asks for a result the
+ * worker has not started, it runs that task itself rather than wait (each task's state is one
+ * shared word both threads claim with compare-and-swap), so the two balance their work whatever
+ * each part costs. Both threads run the same functions on the same values, so every output is
+ * the same bytes as in one thread; a task the worker cannot take (no worker, no worker threads,
+ * a failure there) runs here, when its result is first asked for.
  *
  * One worker per process, reused by later runs and unref'd so it never keeps the process alive.
  */
@@ -71,21 +72,21 @@ export interface OutputTask<T> {
 }
 
 /**
- * Runs the named tasks on the worker if it is ready, in the order given; a task not sent, or
- * not yet started there when it is taken, runs in this thread then.
+ * Runs the named tasks on the worker (if there is one and `useWorker`), in the order given; a
+ * task not sent, or not yet started there when it is taken, runs in this thread then.
  *
  * @example
  * const t = outputTasks({ idata }, ['loo', 'drawsFiles']);
  * const files = t.drawsFiles.take();
  */
-export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, names: readonly K[]): { [N in K]: OutputTask<OutputTaskResult<N>> } {
+export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, names: readonly K[], useWorker = true): { [N in K]: OutputTask<OutputTaskResult<N>> } {
   const here = <N extends OutputTaskName>(name: N): OutputTask<OutputTaskResult<N>> => {
     let got: { value: OutputTaskResult<N> } | undefined;
     return { take: () => (got ??= { value: OUTPUT_TASKS[name](input) as OutputTaskResult<N> }).value };
   };
   const out = {} as { [N in K]: OutputTask<OutputTaskResult<N>> };
   // Sent even before the worker is ready (it reads its messages once loaded): this thread takes back what it has not started.
-  const w = outputsTuning.worker ? outputsWorker() : undefined;
+  const w = outputsTuning.worker && useWorker ? outputsWorker() : undefined;
   if (w === undefined) {
     for (const n of names) out[n] = here(n) as never;
     return out;

@@ -17,7 +17,7 @@ import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { reportHtmlWith } from './report/report-html.js';
 import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
-import { outputTasks, startOutputsWorker, type OutputTask } from './outputs.js';
+import { outputTasks, outputsTuning, startOutputsWorker, type OutputTask } from './outputs.js';
 import { inferenceDataStaged } from './report/inference-data.js';
 import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
 import { parseArgs, type FlagSpec } from './args.js';
@@ -176,11 +176,12 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   checkRunSize(kept, nDraws, 1);
   checkRunFolder(out, flags.get('force') === true);
 
-  // The second thread of the work after sampling loads while the chains run.
-  startOutputsWorker();
   const model = await guardExit(positionals[0]!, () => loadModel(positionals[0]!, cwd));
   // With netCDF possible, the predictive groups never go into draws.json when they are large.
   if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, drawsFormat === 'json' && flags.get('no-predictive') !== true));
+  // Large outputs get a second thread (started by `run` already; small ones are faster in one).
+  startOutputsWorker();
+  const twoThreads = model.kind === 'joint' && kept * nDraws * jointSize(model, flags.get('no-predictive') !== true) >= outputsTuning.minValues;
   const started = Date.now();
   // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
@@ -209,7 +210,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     const predictive = flags.get('no-predictive') !== true;
     const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 };
     try {
-      idata = await jointInferenceData(model, result, groups, (partial) => { looTask = outputTasks({ idata: partial }, ['loo']).loo; });
+      idata = await jointInferenceData(model, result, groups, (partial) => { looTask = outputTasks({ idata: partial }, ['loo'], twoThreads).loo; });
     } catch (e) {
       looTask = undefined;
       // A model without a pointwise log-likelihood (observations linked by a discrete node) keeps its other groups.
@@ -236,7 +237,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
       ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }),
-    }, looTask === undefined ? ['plots', 'drawsFiles', 'netcdf', 'loo', 'ppc'] as const : ['plots', 'drawsFiles', 'netcdf', 'ppc'] as const);
+    }, looTask === undefined ? ['plots', 'drawsFiles', 'netcdf', 'loo', 'ppc'] as const : ['plots', 'drawsFiles', 'netcdf', 'ppc'] as const, twoThreads);
     const loo = looTask ?? tasks.loo;
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = (e: unknown): CliError => {

@@ -14,12 +14,13 @@ import { FLAGS, here } from '../fixtures/coords/make.js';
 
 const out = mkdtempSync(join(tmpdir(), 'stochax-outputs-'));
 beforeAll(async () => {
+  outputsTuning.minValues = 0;   // these runs are small: the CLI would keep them in one thread
   startOutputsWorker();
   // The worker loads in a second or two (under tsx, on a loaded machine longer).
   for (let i = 0; i < 1200 && !outputsWorkerReady(); i++) await new Promise((r) => setTimeout(r, 50));
   expect(outputsWorkerReady()).toBe(true);
 }, 70_000);
-afterAll(() => { outputsTuning.worker = true; outputsTuning.steal = true; rmSync(out, { recursive: true, force: true }); });
+afterAll(() => { outputsTuning.worker = true; outputsTuning.steal = true; outputsTuning.minValues = 1_000_000; rmSync(out, { recursive: true, force: true }); });
 
 /** Every file under `d` (relative path → base64). */
 const tree = (d: string): Record<string, string> => Object.fromEntries(readdirSync(d, { recursive: true, withFileTypes: true })
@@ -58,6 +59,17 @@ describe('stochax sample with its outputs worker', () => {
       expect(readdirSync(out).filter((f) => f.startsWith('.'))).toEqual([]);   // no temporary folder left
     }, 60_000);
   }
+});
+
+describe('stochax sample below outputsTuning.minValues', () => {
+  it('keeps a small run in one thread (a second isolate would start cold)', async () => {
+    outputsTuning.minValues = 1_000_000;
+    const sent = outputsTuning.sent;
+    const r = await sample('small', true, []);
+    outputsTuning.minValues = 0;
+    expect(r.code, r.err).toBe(0);
+    expect(outputsTuning.sent).toBe(sent);
+  }, 60_000);
 });
 
 describe('outputTasks', () => {
