@@ -17,6 +17,11 @@
  * report.html. An argument is passed on as --draws-format (`json` measures the single-draws.json
  * output that was the only one before netCDF).
  *
+ * Latest (quiet 2-core VM, three sets of rounds; README, "Performance"): after/sampling 1.7–2.1×
+ * (eight schools), 1.6–2.0× (regression), 0.52–0.68× (logistic); the target is met for the
+ * logistic regression only. The code before this stop's work, same bench back to back: 1.79–1.86×,
+ * 2.20–2.29×, 0.80–0.87×.
+ *
  * Run: npx tsx bench/cli-outputs.ts [json|netcdf|auto]   (npm run bench runs it with the default, auto)
  */
 import { execFileSync } from 'node:child_process';
