@@ -106,7 +106,7 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     io.stderr(`stochax: unknown command '${command}' (commands: ${Object.keys(COMMANDS).join(', ')}; see stochax --help)\n`);
     return 1;
   }
-  // The work after sampling has a second thread, which loads while this one loads the CLI and samples.
+  // A large run's work after sampling gets a second thread, which loads while this one loads the CLI and samples.
   if (command === 'sample' && !rest.includes('--help') && !rest.includes('-h')) startOutputsWorker();
   try {
     return await (await load()).run(rest, io);

@@ -230,7 +230,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const folder = startRunFolder(out);
   let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
   try {
-    // What needs no model runs on the outputs worker, beside the summary here. The worker starts with the report's
+    // A large run's work that needs no model goes to the outputs worker, beside the summary here. The worker starts with the report's
     // plots, then draws.json with draws.csv, then the netCDF groups; this thread, once the summary is printed, takes
     // from the other end (the PPC plot first): each runs what the other has not started when it gets there.
     const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
