@@ -29,8 +29,9 @@ export interface PpcPlotOptions {
  * A posterior predictive check as a standalone SVG. Continuous data: the Gaussian KDE (Scott's
  * bandwidth) of the observed values (black), of `lines` replicated data sets (thin blue) and of
  * all replicates pooled (dashed orange, ArviZ's "posterior predictive mean"). Integer data with
- * at most 30 distinct values: the share of each value among the observations (black dots)
- * against the replicates' mean share, with the 5–95% range over the replicates (blue bars).
+ * at most 30 distinct values, spanning fewer than 1,000 integers: the share of each integer
+ * among the observations (black dots) against the replicates' mean share, with the 5–95% range
+ * over the replicates (blue bars).
  *
  * @param series - `{ name, observed, replicated }`.
  * @param options - `lines`, `width`, `height`.
@@ -111,21 +112,23 @@ function rangeScan(arrays: readonly Float64Array[], limit: number): { min: numbe
       if (integers && Math.floor(v) !== v) integers = false;
     }
   }
-  return { min, max, few: integers && Number.isFinite(min) && fewDistinct(arrays, min, max, limit), finiteFrom };
+  return { min, max, few: integers && Number.isFinite(min) && max - min < DISCRETE_SPAN && fewDistinct(arrays, min, max, limit), finiteFrom };
 }
 
-/** Whether the finite values (integers in [min, max]) take at most `limit` distinct values. */
+/**
+ * The widest range of integers the discrete plot takes: it draws a bar for every integer between
+ * the smallest and the largest value (a few integers spread wide, {0, 10⁹}, would otherwise
+ * allocate one entry per integer between).
+ */
+const DISCRETE_SPAN = 1000;
+
+/** Whether the finite values (integers in [min, max], max − min < DISCRETE_SPAN) take at most `limit` distinct values. */
 function fewDistinct(arrays: readonly Float64Array[], min: number, max: number, limit: number): boolean {
-  if (max - min < 1 << 20) {
-    const seen = new Uint8Array(max - min + 1);
-    for (const x of arrays) for (let i = 0; i < x.length; i++) { const k = x[i]! - min; if (k >= 0 && k < seen.length) seen[k] = 1; }
-    let n = 0;
-    for (let k = 0; k < seen.length; k++) n += seen[k]!;
-    return n <= limit;
-  }
-  const seen = new Set<number>();   // a wide range: its distinct values one by one
-  for (const x of arrays) for (let i = 0; i < x.length; i++) { const v = x[i]!; if (Number.isFinite(v)) { seen.add(v); if (seen.size > limit) return false; } }
-  return true;
+  const seen = new Uint8Array(max - min + 1);
+  for (const x of arrays) for (let i = 0; i < x.length; i++) { const k = x[i]! - min; if (k >= 0 && k < seen.length) seen[k] = 1; }
+  let n = 0;
+  for (let k = 0; k < seen.length; k++) n += seen[k]!;
+  return n <= limit;
 }
 
 /**

@@ -80,9 +80,11 @@ describe('report fast paths', () => {
     expect(ppcPlot({ name: 'y', observed: ints(30), replicated: [ints(30)] })).toContain('share of observations');   // 30 values: discrete
     expect(ppcPlot({ name: 'y', observed: ints(31), replicated: [ints(30)] })).not.toContain('share of observations'); // 31: densities
     expect(ppcPlot({ name: 'y', observed: Float64Array.of(0, 1, 0.5), replicated: [Float64Array.of(1, 1, 1)] })).not.toContain('share of observations');
-    // integers over a wide range (counted one by one): 31 distinct is too many (30 would plot one bar per integer between)
+    // integers over a wide range: densities, even when few (one bar per integer between would be 10⁷ bars)
     const wide = (k: number) => Float64Array.from({ length: 40 }, (_, i) => (i % k) * 1e7);
     expect(ppcPlot({ name: 'y', observed: wide(31), replicated: [wide(30)] })).not.toContain('share of observations');
+    expect(ppcPlot({ name: 'y', observed: wide(2), replicated: [wide(2), Float64Array.from({ length: 40 }, (_, i) => (i % 2) * 1e9)] })).not.toContain('share of observations');
+    expect(ppcPlot({ name: 'y', observed: Float64Array.of(0, 999), replicated: [Float64Array.of(0, 999)] })).toContain('share of observations');   // 1,000 integers: bars
     // −0 and 0 as one value, non-finite values left out
     const signed = Float64Array.from({ length: 40 }, (_, i) => (i === 0 ? -0 : i === 1 ? NaN : i === 2 ? Infinity : i % 30));
     expect(ppcPlot({ name: 'y', observed: signed, replicated: [ints(30)] })).toContain('share of observations');   // 0..29 (−0 is 0)
