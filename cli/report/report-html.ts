@@ -252,7 +252,11 @@ function section(id: (typeof SECTIONS)[number][0], content: string): string {
  * worker makes beside the summary (`ReportSections.plots`). @internal
  */
 export function reportPlots(input: ReportInput): string[] {
-  const { allParams, params, chains, draws, stats, divergent, pairs } = prepare(input);
+  return plotSections(prepare(input));
+}
+
+/** {@link reportPlots} of an input already prepared. */
+function plotSections({ allParams, params, chains, draws, stats, divergent, pairs }: ReturnType<typeof prepare>): string[] {
   const divOpt = divergent === undefined ? {} : { divergent };
   const energy = statValues(stats, 'energy');
   return [
@@ -273,7 +277,8 @@ export function reportPlots(input: ReportInput): string[] {
 
 /** {@link reportHtml}, with the plots, PPC and LOO sections given by `sections` instead of computed here. @internal */
 export function reportHtmlWith(input: ReportInput, sections?: ReportSections): string {
-  const { FN, idata, drawsIn, traceIn, labels, varNames, parts, params, chains, draws, stats, divergent } = prepare(input);
+  const prepared = prepare(input);
+  const { FN, idata, drawsIn, traceIn, labels, varNames, parts, params, chains, draws, stats, divergent } = prepared;
   let divergences: number | undefined;
   if (divergent !== undefined) divergences = divergent.reduce((a, b) => a + (b !== 0 && !Number.isNaN(b) ? 1 : 0), 0);
   if (input.summary !== undefined && !(input.summary instanceof Summary)) fail('type', FN, 'input.summary', 'must be a Summary (from summary())', input.summary);
@@ -298,7 +303,7 @@ export function reportHtmlWith(input: ReportInput, sections?: ReportSections): s
     section('sampler', samplerTable(stats, chains, draws)),
   ];
   // Last, so that another thread computing them overlaps everything above.
-  const plots = sections === undefined ? reportPlots(input) : sections.plots();
+  const plots = sections === undefined ? plotSections(prepared) : sections.plots();
   const ppc = sections === undefined ? ppcSection(FN, idata) : sections.ppc();
   const looPart = sections === undefined ? looSection(idata) : sections.loo();
   const shown = SECTIONS.filter(([id]) => (id !== 'ppc' || ppc !== undefined) && (id !== 'loo' || looPart !== undefined));
