@@ -179,9 +179,9 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const model = await guardExit(positionals[0]!, () => loadModel(positionals[0]!, cwd));
   // With netCDF possible, the predictive groups never go into draws.json when they are large.
   if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, drawsFormat === 'json' && flags.get('no-predictive') !== true));
-  // Large outputs get a second thread (started by `run` already; small ones are faster in one).
-  startOutputsWorker();
+  // Large outputs get a second thread (`run` started it before loading this command; small ones are faster in one).
   const twoThreads = model.kind === 'joint' && kept * nDraws * jointSize(model, flags.get('no-predictive') !== true) >= outputsTuning.minValues;
+  if (twoThreads) startOutputsWorker();
   const started = Date.now();
   // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
