@@ -18,7 +18,10 @@ import { nodeWorker } from '../mcmc/parallel/platform-node.js';
  */
 export const outputsTuning: { minValues: number; worker: boolean; steal: boolean; sent: number; fromWorker: number } = { minValues: 1_000_000, worker: true, steal: true, sent: 0, fromWorker: 0 };
 
-let shared: { worker: Worker; ready: Int32Array } | null | undefined;
+/** The words the main thread and the worker share: the worker is ready; the main thread has started sampling (stop warming up); the worker ran every warm-up task. @internal */
+export const READY = 0, SAMPLING = 1, WARMED = 2;
+
+let shared: { worker: Worker; words: Int32Array } | null | undefined;
 
 /**
  * Starts the outputs worker if there is none (a no-op after the first call, or where worker
@@ -32,11 +35,11 @@ export function startOutputsWorker(): void {
   try {
     const worker = nodeWorker(new URL(/\.[mc]?tsx?$/.test(new URL(import.meta.url).pathname) ? './outputs-worker.ts' : './outputs-worker.js', import.meta.url));
     worker.unref();
-    const ready = new Int32Array(new SharedArrayBuffer(4));
-    worker.postMessage({ ready });
+    const words = new Int32Array(new SharedArrayBuffer(12));
+    worker.postMessage({ words });
     worker.on('error', () => { shared = null; });
     worker.on('exit', () => { shared = null; });
-    shared = { worker, ready };
+    shared = { worker, words };
   } catch {
     shared = null;
   }
@@ -49,5 +52,21 @@ export function outputsWorker(): Worker | undefined {
 
 /** Whether the outputs worker has started and is taking tasks (for tests and the bench). */
 export function outputsWorkerReady(): boolean {
-  return shared != null && Atomics.load(shared.ready, 0) === 1;
+  return shared != null && Atomics.load(shared.words, READY) === 1;
+}
+
+/**
+ * Tells the outputs worker that sampling starts: it stops warming up (after the task it is on),
+ * so it leaves the second core to the sampler's own compiler and garbage-collector threads.
+ *
+ * @example
+ * outputsSamplingStarts();
+ */
+export function outputsSamplingStarts(): void {
+  if (shared != null) Atomics.store(shared.words, SAMPLING, 1);
+}
+
+/** Whether the outputs worker ran every warm-up task (`warmOutputTasks`) before sampling started: then even a small run's outputs are faster on two threads. */
+export function outputsWorkerWarm(): boolean {
+  return shared != null && Atomics.load(shared.words, WARMED) === 1;
 }

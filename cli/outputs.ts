@@ -29,7 +29,7 @@ export interface OutputsBatch {
 /** A task's shared state: queued, taken by the worker, done there (its result on the port), taken by the main thread. @internal */
 export const QUEUED = 0, WORKER = 1, DONE = 2, HERE = 3;
 
-export { outputsTuning, outputsWorkerReady, startOutputsWorker } from './outputs-start.js';
+export { outputsSamplingStarts, outputsTuning, outputsWorkerReady, outputsWorkerWarm, startOutputsWorker } from './outputs-start.js';
 
 /** Seconds to wait for a task on the worker before running it here (a worker that died never answers). */
 const TAKE_TIMEOUT_S = 300;
@@ -65,6 +65,9 @@ function shareLarge(value: unknown): unknown {
   return value;
 }
 
+/** The tasks sent to the worker that this thread may still take over (each a no-op once started anywhere). */
+const queued: (() => boolean)[] = [];
+
 /** A task's result, taken synchronously where it is needed. */
 export interface OutputTask<T> {
   /** The result (waiting for the worker if it runs there); the task's own error if it throws. */
@@ -98,26 +101,44 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
   w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(input)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
   outputsTuning.sent++;
   for (const t of tasks) {
-    const fallback = here(t.name);
-    let got: { value: unknown } | undefined;
+    let got: { value: unknown } | { error: unknown } | undefined;
+    const runHere = (): void => {
+      try {
+        got = { value: OUTPUT_TASKS[t.name](input) };
+      } catch (e) {
+        got = { error: e };
+      }
+    };
+    // Not started on the worker: this thread, which would only wait, runs it (the threads balance their work).
+    const steal = (): boolean => {
+      if (!outputsTuning.steal || Atomics.compareExchange(t.state, 0, QUEUED, HERE) !== QUEUED) return false;
+      t.mine.close();
+      runHere();
+      return true;
+    };
+    queued.push(steal);
     out[t.name] = {
       take: () => {
-        if (got !== undefined) return got.value;
-        // Not started on the worker: this thread, which would only wait, runs it (the threads balance their work).
-        if (outputsTuning.steal && Atomics.compareExchange(t.state, 0, QUEUED, HERE) === QUEUED) {
-          t.mine.close();
-          return (got = { value: fallback.take() }).value;
+        if (got === undefined && !steal()) {
+          // Running on the worker: first the tasks still queued (the last sent first, as the worker takes the first), then wait.
+          for (let i = queued.length - 1; i >= 0; i--) queued[i]!();
+          queued.length = 0;
+          let m: { value?: unknown; failed?: true } | undefined;
+          try {
+            const deadline = performance.now() + TAKE_TIMEOUT_S * 1000;
+            while (Atomics.load(t.state, 0) !== DONE && performance.now() < deadline) Atomics.wait(t.state, 0, Atomics.load(t.state, 0), 1000);
+            m = receiveMessageOnPort(t.mine)?.message as typeof m;
+            t.mine.close();
+          } catch { /* a runtime without these: the task runs here */ }
+          if (m !== undefined && m.failed !== true) {
+            outputsTuning.fromWorker++;
+            got = { value: decodeValue(m.value) };
+          } else {
+            runHere();
+          }
         }
-        let m: { value?: unknown; failed?: true } | undefined;
-        try {
-          const deadline = performance.now() + TAKE_TIMEOUT_S * 1000;
-          while (Atomics.load(t.state, 0) !== DONE && performance.now() < deadline) Atomics.wait(t.state, 0, Atomics.load(t.state, 0), 1000);
-          m = receiveMessageOnPort(t.mine)?.message as typeof m;
-          t.mine.close();
-        } catch { /* a runtime without these: the task runs here */ }
-        if (m !== undefined && m.failed !== true) outputsTuning.fromWorker++;
-        got = m === undefined || m.failed === true ? { value: fallback.take() } : { value: decodeValue(m.value) };
-        return got.value;
+        if ('error' in got!) throw got.error;
+        return got!.value;
       },
     } as never;
   }

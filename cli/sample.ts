@@ -17,8 +17,9 @@ import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { reportHtmlWith } from './report/report-html.js';
 import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
-import { outputTasks, outputsTuning, startOutputsWorker, type OutputTask } from './outputs.js';
-import { inferenceDataStaged } from './report/inference-data.js';
+import { outputTasks, outputsSamplingStarts, outputsTuning, outputsWorkerWarm, startOutputsWorker, type OutputTask } from './outputs.js';
+import { inferenceDataStaged, type InferenceDataStage } from './report/inference-data.js';
+import type { OutputTaskResult } from './report/output-tasks.js';
 import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
@@ -180,8 +181,9 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   // With netCDF possible, the predictive groups never go into draws.json when they are large.
   if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, drawsFormat === 'json' && flags.get('no-predictive') !== true));
   // Large outputs get a second thread (`run` started it before loading this command; small ones are faster in one).
-  const twoThreads = model.kind === 'joint' && kept * nDraws * jointSize(model, flags.get('no-predictive') !== true) >= outputsTuning.minValues;
-  if (twoThreads) startOutputsWorker();
+  const large = model.kind === 'joint' && kept * nDraws * jointSize(model, flags.get('no-predictive') !== true) >= outputsTuning.minValues;
+  if (large) startOutputsWorker();
+  outputsSamplingStarts();
   const started = Date.now();
   // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
@@ -189,6 +191,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io) : runSetup(model, o, io)));
   const sampled = Date.now();
   io.stderr(`sampled in ${((sampled - started) / 1000).toFixed(1)} s\n`);
+  // A small run's outputs are faster on two threads only when the worker warmed up while the model loaded.
+  const twoThreads = large || outputsWorkerWarm();
   const warnings = runWarnings(result, io);
 
   const settings: RunSettings = {
@@ -204,23 +208,29 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   };
   // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
   let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...labelsOf(result, model) };
-  // LOO goes to the outputs worker as soon as the log-likelihood is drawn, beside the predictive draws here.
-  let looTask: OutputTask<string | undefined> | undefined;
+  const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  // The outputs that need only some groups go to the outputs worker as soon as those are drawn, beside the next draws here:
+  // the report's plots after the posterior, LOO after the log-likelihood, the PPC plot after the posterior predictive.
+  let early: Partial<{ [N in (typeof STAGE_TASKS)[InferenceDataStage]]: OutputTask<OutputTaskResult<N>> }> = {};
+  const onStage = (stage: InferenceDataStage, partial: InferenceData): void => {
+    const name = STAGE_TASKS[stage];
+    early = { ...early, [name]: outputTasks({ idata: partial, ...(varNames === undefined ? {} : { varNames }) }, [name], twoThreads)[name] };
+  };
   if (model.kind === 'joint') {
     const predictive = flags.get('no-predictive') !== true;
     const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 };
     try {
-      idata = await jointInferenceData(model, result, groups, (partial) => { looTask = outputTasks({ idata: partial }, ['loo'], twoThreads).loo; });
+      idata = await jointInferenceData(model, result, groups, onStage);
     } catch (e) {
-      looTask = undefined;
+      early = {};   // made from groups the run may not keep
       // A model without a pointwise log-likelihood (observations linked by a discrete node) keeps its other groups.
       let kept = false;
       if (predictive) {
         try {
-          idata = await jointInferenceData(model, result, { ...groups, logLikelihood: false });
+          idata = await jointInferenceData(model, result, { ...groups, logLikelihood: false }, onStage);
           io.stderr(`note: draws.json has no log_likelihood group: ${oneLine(e)}\n`);
           kept = true;
-        } catch { /* the first error says why */ }
+        } catch { early = {}; /* the first error says why */ }
       }
       if (!kept) io.stderr(`note: draws.json holds only the posterior and sample_stats: ${oneLine(e)}\n`);
     }
@@ -230,15 +240,13 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const folder = startRunFolder(out);
   let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
   try {
-    // A large run's work that needs no model goes to the outputs worker, beside the summary here. The worker starts with the report's
-    // plots, then draws.json with draws.csv, then the netCDF groups; this thread, once the summary is printed, takes
-    // from the other end (the PPC plot first): each runs what the other has not started when it gets there.
-    const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+    // The rest (draws.json with draws.csv, the netCDF groups, and what no stage sent) goes to the worker now, beside the summary
+    // here. This thread takes each result when it needs it, running itself what the worker has not started.
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
       ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }),
-    }, looTask === undefined ? ['plots', 'drawsFiles', 'netcdf', 'loo', 'ppc'] as const : ['plots', 'drawsFiles', 'netcdf', 'ppc'] as const, twoThreads);
-    const loo = looTask ?? tasks.loo;
+    }, ['drawsFiles', 'netcdf', ...(['plots', 'loo', 'ppc'] as const).filter((n) => early[n] === undefined)], twoThreads);
+    const plots = early.plots ?? tasks.plots, loo = early.loo ?? tasks.loo, ppc = early.ppc ?? tasks.ppc;
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = (e: unknown): CliError => {
       const nc = tasks.netcdf.take();
@@ -256,10 +264,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       io.stdout(`${s.format()}\n`);
       printWarnings(io, warnings);
       try {
-        // The PPC plot first: the worker starts with the report's plots, and this thread takes from the other end.
-        tasks.ppc.take();
         return reportHtmlWith({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) },
-          { plots: () => tasks.plots.take(), ppc: () => tasks.ppc.take(), loo: () => loo.take() });
+          { plots: () => plots.take(), ppc: () => ppc.take(), loo: () => loo.take() });
       } catch (e) {
         io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);
         return undefined;
@@ -354,13 +360,16 @@ function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefine
  * from the module (its exports of those names, which the run carries).
  */
 async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number },
-  onLogLikelihood?: Parameters<typeof inferenceDataStaged>[3]): Promise<InferenceData> {
+  onStage?: Parameters<typeof inferenceDataStaged>[3]): Promise<InferenceData> {
   return inferenceDataStaged(model.model, run as Parameters<typeof inferenceData>[1], {
     ...(model.pins === undefined ? {} : { pins: model.pins }),
     seed: o.seed, logLikelihood: o.logLikelihood, posteriorPredictive: o.predictive, prior: o.prior,
     ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
-  }, onLogLikelihood);
+  }, onStage);
 }
+
+/** The output each stage of the InferenceData lets start (see `inferenceDataStaged`). */
+const STAGE_TASKS = { posterior: 'plots', logLikelihood: 'loo', posteriorPredictive: 'ppc' } as const;
 
 /** Sample statistics a run keeps per draw besides the parameters (an upper estimate). */
 const STATS_PER_DRAW = 10;

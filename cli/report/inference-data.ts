@@ -131,13 +131,18 @@ export function inferenceData(model: PredictiveModel, run: SamplingRun, options?
   return inferenceDataStaged(model, run, options);
 }
 
+/** The stages at which {@link inferenceDataStaged} hands out the groups computed so far. @internal */
+export type InferenceDataStage = 'posterior' | 'logLikelihood' | 'posteriorPredictive';
+
 /**
- * {@link inferenceData}, calling `onLogLikelihood` with the posterior and the log-likelihood as
- * soon as they are computed, before the predictive draws (the CLI starts LOO on another thread
- * then). @internal
+ * {@link inferenceData}, calling `onStage` with the groups each later output needs as soon as
+ * they are computed: the posterior with the sample statistics, coords and dims (the report's
+ * plots), then the log-likelihood (LOO), then the posterior predictive with the observed data
+ * (the PPC plot), each a new object, before the next draws (the CLI's outputs worker starts on
+ * each then). @internal
  */
 export function inferenceDataStaged(model: PredictiveModel, run: SamplingRun, options?: InferenceDataOptions,
-  onLogLikelihood?: (partial: Pick<InferenceData, 'posterior' | 'logLikelihood'>) => void): InferenceData {
+  onStage?: (stage: InferenceDataStage, partial: InferenceData) => void): InferenceData {
   const o = checkOptions(FN, options, ['pins', 'seed', 'logLikelihood', 'posteriorPredictive', 'prior', 'chains', 'coords', 'dims']);
   let pinned: JointDistributionPinned<StructKind> | undefined;
   let jd: JointDistribution<StructKind>;
@@ -176,16 +181,24 @@ export function inferenceDataStaged(model: PredictiveModel, run: SamplingRun, op
   const idata: { -readonly [K in keyof InferenceData]: InferenceData[K] } = { posterior };
   if (approximate) idata.sampleStats = { ...(isPartRecord(run.trace) ? run.trace : {}), logP: run.logP, logQ: run.logQ };
   else if (run.trace !== undefined) idata.sampleStats = run.trace;
+  // Every variable of the model may have dims (a typo is an error); sizes from the posterior and the data.
+  const shapes = new Map<string, readonly number[] | undefined>([...jd.nodeNames, ...jd.deterministicNames].map((n) => [n, undefined]));
+  for (const [k, t] of Object.entries(posterior)) shapes.set(k, t.shape.slice(2));
+  for (const [k, t] of Object.entries(observed)) shapes.set(k, t.shape);
+  const { coords, dims } = checkCoordsDims(FN, o.coords ?? run.coords, o.dims ?? run.dims, shapes, o.coords === undefined && o.dims === undefined ? 'run.' : 'options.');
+  const labels = { ...(coords === undefined ? {} : { coords }), ...(dims === undefined ? {} : { dims }) };
+  onStage?.('posterior', { posterior, ...(idata.sampleStats === undefined ? {} : { sampleStats: idata.sampleStats }), ...labels });
   if (observedNames.length > 0) {
     // With enumerated nodes: each observation's likelihood with its discrete parents summed out, as NUTS sampled it.
     if (withLogLik) {
       idata.logLikelihood = enumerated ? marginalLogLikelihood(full!, draws) : logLikelihood(full!, draws);
-      onLogLikelihood?.({ posterior, logLikelihood: idata.logLikelihood });
+      onStage?.('logLikelihood', { posterior, logLikelihood: idata.logLikelihood });
     }
     if (withPredictive) {
       // Only the observed nodes: enumerated ones are replicated on the way (the model's predictive), not kept.
       const replicated = samplePosteriorPredictive(full!, draws, { seed: o.seed, ...(o.chains === undefined ? {} : { chains: o.chains }) });
       idata.posteriorPredictive = Object.fromEntries(Object.entries(replicated).filter(([k]) => observedNames.includes(k)));
+      onStage?.('posteriorPredictive', { posterior, posteriorPredictive: idata.posteriorPredictive, observedData: { ...observed } });
     }
   }
   if (priorSamples > 0) {
@@ -194,11 +207,6 @@ export function inferenceDataStaged(model: PredictiveModel, run: SamplingRun, op
     if (observedNames.length > 0) idata.priorPredictive = Object.fromEntries(Object.entries(prior).filter(([k]) => observedNames.includes(k)));
   }
   if (observedNames.length > 0) idata.observedData = { ...observed };
-  // Every variable of the model may have dims (a typo is an error); sizes from the posterior and the data.
-  const shapes = new Map<string, readonly number[] | undefined>([...jd.nodeNames, ...jd.deterministicNames].map((n) => [n, undefined]));
-  for (const [k, t] of Object.entries(posterior)) shapes.set(k, t.shape.slice(2));
-  for (const [k, t] of Object.entries(observed)) shapes.set(k, t.shape);
-  const { coords, dims } = checkCoordsDims(FN, o.coords ?? run.coords, o.dims ?? run.dims, shapes, o.coords === undefined && o.dims === undefined ? 'run.' : 'options.');
   if (coords !== undefined) idata.coords = coords;
   if (dims !== undefined) idata.dims = dims;
   return idata;
