@@ -118,11 +118,14 @@ export function gridGaussianKde(x: Float64Array, lo: number, hi: number, n: numb
     w[k]! += 1 - f;
     w[k + 1]! += f;
   }
-  const kernel = new Float64Array(reach + 1);
-  for (let o = 0; o <= reach; o++) {
+  // the kernel at o bins, computed where first needed (a sparse sum taps few offsets)
+  const kernel = new Float64Array(reach + 1).fill(Number.NaN);
+  const tap = (o: number): number => {
     const u = (o * delta) / h;
-    kernel[o] = detExp(-0.5 * u * u);
-  }
+    return (kernel[o] = detExp(-0.5 * u * u));
+  };
+  tap(0);
+  let full = false;
   const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
   // Few points (a replicate of 8 observations) leave most bins empty: where a grid point's window
   // holds few filled bins, the taps visit only those, in the same order of o. A skipped tap adds
@@ -136,6 +139,7 @@ export function gridGaussianKde(x: Float64Array, lo: number, hi: number, n: numb
     const c = reach + j * r;
     let sum = w[c]! * kernel[0]!;
     if (4 * (before[c + reach + 1]! - before[c - reach]!) >= reach) {
+      if (!full) { for (let o = 1; o <= reach; o++) if (Number.isNaN(kernel[o]!)) tap(o); full = true; }
       for (let o = 1; o <= reach; o++) sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
     } else {
       // merge the filled bins left and right of c by distance o
@@ -144,7 +148,8 @@ export function gridGaussianKde(x: Float64Array, lo: number, hi: number, n: numb
         const oL = left >= 0 ? c - filled[left]! : Infinity, oR = right < m ? filled[right]! - c : Infinity;
         const o = Math.min(oL, oR);
         if (!(o <= reach)) break;
-        sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
+        const k = kernel[o]!;
+        sum += (w[c - o]! + w[c + o]!) * (Number.isNaN(k) ? tap(o) : k);
         if (oL === o) left--;
         if (oR === o) right++;
       }

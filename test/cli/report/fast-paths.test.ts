@@ -4,7 +4,7 @@
 // (≤ 30 distinct integers: the discrete plot) decides as a Set would. Fixed data: exact checks.
 import { describe, expect, it } from 'vitest';
 import { rankCounts, ranks } from '../../../cli/report/plots/rank.js';
-import { ppcPlot } from '../../../cli/report/plots/ppc.js';
+import { ppcPlot, ppcRowsPlot } from '../../../cli/report/plots/ppc.js';
 import { coord } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
 import { checkFlags } from '../../../cli/report/parameters.js';
@@ -102,9 +102,20 @@ describe('report fast paths', () => {
       const observed = Float64Array.from({ length: n }, (_, i) => i + 0.5);
       const viaView = ppcPlot({ name: 'y', observed, replicated: rows });
       expect(viaView).toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+      expect(ppcRowsPlot('y', observed, buf, draws)).toBe(viaView);   // the report's path: rows of one buffer, no view per row
       expect(viaView).toContain('replicated, pooled');
       // the pooled curve is the density of every replicate: a different pool (the last row left out) changes it
       expect(ppcPlot({ name: 'y', observed, replicated: rows.slice(0, -1) })).not.toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+      // integers: the discrete plot counts each row of the buffer
+      const ints = Float64Array.from(buf, (v) => (Number.isNaN(v) ? v : Math.floor(v)));
+      const intRows = Array.from({ length: draws }, (_, d) => Float64Array.from(ints.subarray(d * n, (d + 1) * n)));
+      const discrete = ppcPlot({ name: 'y', observed: Float64Array.from(observed, Math.floor), replicated: intRows });
+      expect(discrete).toContain('share of observations');
+      expect(ppcRowsPlot('y', Float64Array.from(observed, Math.floor), ints, draws)).toBe(discrete);
+      // shares and their 5–95% range do not depend on the replicates' order (each row counted as a row)
+      const reversed = new Float64Array(ints.length);
+      intRows.forEach((r, d) => reversed.set(r, (draws - 1 - d) * n));
+      expect(ppcRowsPlot('y', Float64Array.from(observed, Math.floor), reversed, draws)).toBe(discrete);
     }
   });
 
