@@ -35,7 +35,7 @@ describe('report fast paths', () => {
     }
   });
 
-  it('rankCounts, walking each chain\'s sorted draws, counts what binning ranks() per draw counted (ties, NaN, ±0, ±∞)', () => {
+  it('rankCounts, by each bin\'s first value in the pooled sort, counts what binning ranks() per draw counted (ties, NaN, ±0, ±∞)', () => {
     let s = 5;
     const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
     const specials = [NaN, -0, 0, Infinity, -Infinity];
