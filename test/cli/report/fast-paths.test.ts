@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankCounts, ranks } from '../../../cli/report/plots/rank.js';
 import { ppcPlot, ppcRowsPlot } from '../../../cli/report/plots/ppc.js';
-import { coord } from '../../../cli/report/plots/svg.js';
+import { coord, coordTexts, polyline } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
 import { checkFlags } from '../../../cli/report/parameters.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
@@ -116,6 +116,33 @@ describe('report fast paths', () => {
       const reversed = new Float64Array(ints.length);
       intRows.forEach((r, d) => reversed.set(r, (draws - 1 - d) * n));
       expect(ppcRowsPlot('y', Float64Array.from(observed, Math.floor), reversed, draws)).toBe(discrete);
+    }
+  });
+
+  it('polyline, writing bytes, prints what joining coord\'s texts printed (breaks at non-finite points, −0, huge values, x texts changed between calls)', () => {
+    const plain = (xs: ArrayLike<number>, ys: ArrayLike<number>, attrs: string, xText?: readonly (string | undefined)[]) => {
+      let out = '', run: string[] = [];
+      const flush = () => { if (run.length > 0) out += `<polyline points="${run.join(' ')}" fill="none" ${attrs}/>`; run = []; };
+      for (let i = 0; i < xs.length; i++) {
+        if (Number.isFinite(xs[i]!) && Number.isFinite(ys[i]!)) run.push(`${xText === undefined ? coord(xs[i]!) : xText[i]!},${coord(ys[i]!)}`);
+        else flush();
+      }
+      flush();
+      return out;
+    };
+    let st = 11;
+    const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
+    const specials = [NaN, Infinity, -0, 0, 0.004, -0.004, 0.005, -0.005, 1e13, -3e12, 1e300, 123456789.987];
+    for (const n of [0, 1, 2, 50, 3000]) {
+      const xs = Float64Array.from({ length: n }, (_, i) => (u() < 0.05 ? specials[Math.floor(u() * specials.length)]! : 40 + i * 0.37));
+      const ys = Float64Array.from({ length: n }, () => (u() < 0.1 ? specials[Math.floor(u() * specials.length)]! : (u() - 0.3) * 300));
+      const xText = coordTexts(xs);
+      expect(polyline(xs, ys, 'stroke="red"')).toBe(plain(xs, ys, 'stroke="red"'));
+      expect(polyline(xs, ys, '', xText)).toBe(plain(xs, ys, '', xText));
+      if (n > 0) {   // the same array with other texts: not the bytes kept from the first call
+        const i = xText.findIndex((t) => t !== undefined);
+        if (i >= 0) { xText[i] = '7.77'; expect(polyline(xs, ys, '', xText)).toBe(plain(xs, ys, '', xText)); }
+      }
     }
   });
 
