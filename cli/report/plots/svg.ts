@@ -272,7 +272,12 @@ const FRACTION_BYTES = FRACTIONS.map((t) => Uint8Array.from(t, (c) => c.charCode
 const xTextBytes = new WeakMap<readonly (string | undefined)[], { texts: (string | undefined)[]; codes: Uint8Array; start: Int32Array }>();
 function textBytes(texts: readonly (string | undefined)[]): { codes: Uint8Array; start: Int32Array } {
   let e = xTextBytes.get(texts);
-  if (e !== undefined && e.texts.length === texts.length && e.texts.every((t, i) => t === texts[i])) return e;   // unchanged since
+  if (e !== undefined && e.texts.length === texts.length) {   // unchanged since?
+    const kept = e.texts;
+    let i = 0;
+    while (i < texts.length && kept[i] === texts[i]) i++;
+    if (i === texts.length) return e;
+  }
   const start = new Int32Array(texts.length + 1);
   for (let i = 0; i < texts.length; i++) start[i + 1] = start[i]! + (texts[i]?.length ?? 0);
   const codes = new Uint8Array(start[texts.length]!);
