@@ -4,7 +4,7 @@
 // (≤ 30 distinct integers: the discrete plot) decides as a Set would. Fixed data: exact checks.
 import { describe, expect, it } from 'vitest';
 import { rankCounts, ranks } from '../../../cli/report/plots/rank.js';
-import { ppcPlot, ppcRowsPlot } from '../../../cli/report/plots/ppc.js';
+import { ppcPlot, ppcRowsPlot, rangeScan } from '../../../cli/report/plots/ppc.js';
 import { coord, coordTexts, polyline } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
 import { checkFlags } from '../../../cli/report/parameters.js';
@@ -89,6 +89,23 @@ describe('report fast paths', () => {
     const signed = Float64Array.from({ length: 40 }, (_, i) => (i === 0 ? -0 : i === 1 ? NaN : i === 2 ? Infinity : i % 30));
     expect(ppcPlot({ name: 'y', observed: signed, replicated: [ints(30)] })).toContain('share of observations');   // 0..29 (−0 is 0)
     expect(ppcPlot({ name: 'y', observed: Float64Array.of(-0.5, 1), replicated: [ints(2).subarray(0, 2)] })).not.toContain('share of observations');
+  });
+
+  it('the PPC\'s range scan: range, integers, where non-finite values are, and the last array summed as scottBandwidth sums it', () => {
+    let st = 9;
+    const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
+    const specials = [NaN, Infinity, -Infinity, -0];
+    const make = (n: number, ints: boolean, odd: number) => Float64Array.from({ length: n }, () => { const r = u(); return r < odd ? specials[Math.floor(u() * 4)]! : ints ? Math.floor(r * 9) - 4 : (r - 0.5) * 7; });
+    for (const [obsInts, repInts, odd] of [[true, true, 0], [true, false, 0], [false, false, 0], [true, false, 0.01], [false, true, 0.02], [true, true, 0.01]] as const) {
+      const obs = make(30, obsInts, odd), flat = make(3000, repInts, odd);
+      const got = rangeScan([obs, flat], 30);
+      let min = Infinity, max = -Infinity, integers = true, finiteFrom = 0, sum = 0;
+      [obs, flat].forEach((x, a) => x.forEach((v) => { if (!Number.isFinite(v)) finiteFrom = a + 1; else { min = Math.min(min, v); max = Math.max(max, v); integers &&= Number.isInteger(v); } }));
+      for (const v of flat) sum += v;   // scottBandwidth's order
+      expect([got.min, got.max, got.finiteFrom]).toEqual([min, max, finiteFrom]);
+      expect(got.few).toBe(integers && new Set([...obs, ...flat].filter(Number.isFinite)).size <= 30);
+      expect(Object.is(got.lastSum, sum)).toBe(true);
+    }
   });
 
   it('ppcPlot draws the same densities from replicates that are rows of one buffer (pooled as a view) and from separate arrays (pooled by copying)', () => {
