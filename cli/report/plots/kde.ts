@@ -13,11 +13,15 @@ import { detExp, detPow } from '../../../src/math/index.js';
  * scottBandwidth(Float64Array.of(1, 2, 3, 4)); // ≈ 0.9996 (σ̂ ≈ 1.291, n^(−1/5) ≈ 0.758)
  */
 export function scottBandwidth(x: Float64Array): number {
-  const n = x.length;
-  if (n < 2) return NaN;
+  // no loop here (see gridGaussianKde): the sum's own function, then the rest
+  return x.length < 2 ? NaN : scottBandwidthOfSum(x, sumInOrder(x));
+}
+
+/** `x[0] + x[1] + …`, in order from 0. */
+function sumInOrder(x: Float64Array): number {
   let m = 0;
-  for (let i = 0; i < n; i++) m += x[i]!;
-  return scottBandwidthOfSum(x, m);
+  for (let i = 0; i < x.length; i++) m += x[i]!;
+  return m;
 }
 
 /**
@@ -119,7 +123,20 @@ export function gridGaussianKde(x: Float64Array, lo: number, hi: number, n: numb
   const bins = (n - 1) * r + 1 + 2 * reach;
   if (!(bins <= 1 << 22)) return gaussianKde(x, linspace(lo, hi, n), h);
   // bin b is centred at lo + (b − reach)·δ; grid point j at bin reach + j·r
-  const origin = lo - reach * delta;
+  const w = linearBins(x, lo - reach * delta, delta, bins);
+  const kernel = kernelTable(reach, delta, h);
+  const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
+  // Fewer points than bins (a replicate of 8 observations fills 16 of ~1,400) leave most bins
+  // empty: see sparseGridSums. More points keep the plain loop alone. (Every loop is in a function
+  // of its own and none here: a loop here would be compiled on the spot (OSR) during the first
+  // plots, without the sparse call's feedback, and that code would deoptimise at every later call.)
+  if (2 * x.length < bins) sparseGridSums(w, kernel, n, r, reach, norm, out);
+  else denseGridSums(w, kernel, n, r, reach, norm, out);
+  return out;
+}
+
+/** `x` linearly binned onto `bins` bins of width `delta`, bin b centred at origin + b·δ; values beyond them (and NaN) left out. */
+function linearBins(x: Float64Array, origin: number, delta: number, bins: number): Float64Array {
   const w = new Float64Array(bins);
   const last = bins - 1;
   for (let i = 0; i < x.length; i++) {
@@ -131,68 +148,59 @@ export function gridGaussianKde(x: Float64Array, lo: number, hi: number, n: numb
     w[k]! += 1 - f;
     w[k + 1]! += f;
   }
-  // the kernel at o bins, computed where first needed (a sparse sum taps few offsets)
-  const kernel = new Float64Array(reach + 1).fill(Number.NaN);
-  const tap = (o: number): number => {
+  return w;
+}
+
+/** The kernel e^(−u²/2) at 0..reach bins of width `delta`, bandwidth `h`. */
+function kernelTable(reach: number, delta: number, h: number): Float64Array {
+  const kernel = new Float64Array(reach + 1);
+  for (let o = 0; o <= reach; o++) {
     const u = (o * delta) / h;
-    return (kernel[o] = detExp(-0.5 * u * u));
-  };
-  tap(0);
-  let full = false;
-  const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
-  // Few points (a replicate of 8 observations) leave most bins empty: where a grid point's window
-  // holds few filled bins, the taps visit only those, in the same order of o. A skipped tap adds
-  // (0 + 0)·k = +0 to a sum ≥ +0, so the bits are the dense loop's.
-  const filled = new Int32Array(bins);   // filled bins' indices, ascending
-  const before = new Int32Array(bins + 1);   // before[b]: filled bins below b
+    kernel[o] = detExp(-0.5 * u * u);
+  }
+  return kernel;
+}
+
+/** The kernel sums at grid points j (bin reach + j·r), every tap summed, times `norm`, into `out`. */
+function denseGridSums(w: Float64Array, kernel: Float64Array, n: number, r: number, reach: number, norm: number, out: Float64Array): void {
+  for (let j = 0; j < n; j++) {
+    const c = reach + j * r;
+    let sum = w[c]! * kernel[0]!;
+    for (let o = 1; o <= reach; o++) sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
+    out[j] = sum * norm;
+  }
+}
+
+/**
+ * {@link denseGridSums} where most bins are empty: where a grid point's window holds few filled
+ * bins, the taps visit only those, in the same order of o. A skipped tap adds (0 + 0)·k = +0 to a
+ * sum ≥ +0, so the bits are the dense loop's.
+ */
+function sparseGridSums(w: Float64Array, kernel: Float64Array, n: number, r: number, reach: number, norm: number, out: Float64Array): void {
+  const bins = w.length;
+  const filled = new Int32Array(bins), before = new Int32Array(bins + 1);   // filled bins ascending; before[b]: filled bins below b
   let m = 0;
   for (let b = 0; b < bins; b++) { before[b] = m; if (w[b] !== 0) filled[m++] = b; }
   before[bins] = m;
-  const dense = (j: number): boolean => {
-    const c = reach + j * r;
-    return 4 * (before[c + reach + 1]! - before[c - reach]!) >= reach;
-  };
-  const fillKernel = (): void => {
-    if (!full) { for (let o = 1; o <= reach; o++) if (Number.isNaN(kernel[o]!)) tap(o); full = true; }
-  };
-  for (let j = 0; j < n;) {
-    if (j + 3 < n && dense(j) && dense(j + 1) && dense(j + 2) && dense(j + 3)) {
-      // four grid points at once, each summed in its own order: the kernel read once for four
-      fillKernel();
-      const c0 = reach + j * r, c1 = c0 + r, c2 = c1 + r, c3 = c2 + r, k0 = kernel[0]!;
-      let s0 = w[c0]! * k0, s1 = w[c1]! * k0, s2 = w[c2]! * k0, s3 = w[c3]! * k0;
-      for (let o = 1; o <= reach; o++) {
-        const k = kernel[o]!;
-        s0 += (w[c0 - o]! + w[c0 + o]!) * k;
-        s1 += (w[c1 - o]! + w[c1 + o]!) * k;
-        s2 += (w[c2 - o]! + w[c2 + o]!) * k;
-        s3 += (w[c3 - o]! + w[c3 + o]!) * k;
-      }
-      out[j] = s0 * norm; out[j + 1] = s1 * norm; out[j + 2] = s2 * norm; out[j + 3] = s3 * norm;
-      j += 4;
-      continue;
-    }
+  for (let j = 0; j < n; j++) {
     const c = reach + j * r;
     let sum = w[c]! * kernel[0]!;
-    if (dense(j)) {
-      fillKernel();
+    if (4 * (before[c + reach + 1]! - before[c - reach]!) >= reach) {
       for (let o = 1; o <= reach; o++) sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
     } else {
-      // merge the filled bins left and right of c by distance o
+      // the filled bins left of c (from index `left` of `filled` down) and right of it (from `right` up), merged by distance o
       let left = before[c]! - 1, right = before[c + 1]!;
       for (;;) {
-        const oL = left >= 0 ? c - filled[left]! : Infinity, oR = right < m ? filled[right]! - c : Infinity;
-        const o = Math.min(oL, oR);
-        if (!(o <= reach)) break;
-        const k = kernel[o]!;
-        sum += (w[c - o]! + w[c + o]!) * (Number.isNaN(k) ? tap(o) : k);
+        const oL = left >= 0 ? c - filled[left]! : reach + 1, oR = right < m ? filled[right]! - c : reach + 1;
+        const o = oL < oR ? oL : oR;
+        if (o > reach) break;
+        sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
         if (oL === o) left--;
         if (oR === o) right++;
       }
     }
-    out[j++] = sum * norm;
+    out[j] = sum * norm;
   }
-  return out;
 }
 
 /** First index with `s[i] ≥ v` in sorted `s`. */

@@ -207,83 +207,18 @@ function inRange(v: number, a: number, b: number): boolean {
  * polyline([10, 20, 30], [5, 8, 6], 'stroke="#1f77b4"'); // '<polyline points="10,5 20,8 30,6" fill="none" stroke="#1f77b4"/>'
  */
 export function polyline(xs: ArrayLike<number>, ys: ArrayLike<number>, attrs: string, xText?: readonly (string | undefined)[]): string {
-  // the points' characters are written as bytes into one buffer and decoded once per run: the
-  // report prints ~10⁵ points, and a string per coordinate and per point cost most of the time
-  const xs8 = xText === undefined ? undefined : textBytes(xText);
   let out = '';
-  let len = 0;   // the current run's bytes in `bytes`
+  let run = '';   // the current run's points, appended (no array of point strings to join)
   for (let i = 0; i < xs.length; i++) {
     const a = xs[i]!;
     const b = ys[i]!;
     if (Number.isFinite(a) && Number.isFinite(b)) {
-      if (len + 64 > bytes.length) grow(len + 64, len);
-      if (len > 0) bytes[len++] = 32;   // ' '
-      if (xs8 === undefined) len = writeCoord(a, len);
-      else {
-        const from = xs8.start[i]!, to = xs8.start[i + 1]!;
-        if (len + (to - from) + 32 > bytes.length) grow(len + (to - from) + 32, len);
-        const codes = xs8.codes;
-        for (let j = from; j < to; j++) bytes[len++] = codes[j]!;
-      }
-      bytes[len++] = 44;   // ','
-      len = writeCoord(b, len);
-    } else if (len > 0) { out += `<polyline points="${ascii.decode(bytes.subarray(0, len))}" fill="none" ${attrs}/>`; len = 0; }
+      const point = `${xText === undefined ? coord(a) : xText[i]!},${coord(b)}`;
+      run = run === '' ? point : `${run} ${point}`;
+    } else if (run !== '') { out += `<polyline points="${run}" fill="none" ${attrs}/>`; run = ''; }
   }
-  if (len > 0) out += `<polyline points="${ascii.decode(bytes.subarray(0, len))}" fill="none" ${attrs}/>`;
+  if (run !== '') out += `<polyline points="${run}" fill="none" ${attrs}/>`;
   return out;
-}
-
-/** {@link polyline}'s buffer for a run's points (grown as needed, reused). */
-let bytes = new Uint8Array(1 << 16);
-const ascii = new TextDecoder();
-function grow(need: number, keep: number): void {
-  const b = new Uint8Array(Math.max(need, 2 * bytes.length));
-  b.set(bytes.subarray(0, keep));
-  bytes = b;
-}
-
-/** {@link coord}'s text of `x` written at `at` in {@link bytes} (room for 20 bytes assured by the caller); returns the end. */
-function writeCoord(x: number, at: number): number {
-  const k = Math.round(x * 100);
-  if (!(Math.abs(k) < 2 ** 40)) {   // coord's own fallback (no pixel is this far)
-    const t = coord(x);
-    if (at + t.length + 32 > bytes.length) grow(at + t.length + 32, at);
-    for (let i = 0; i < t.length; i++) bytes[at + i] = t.charCodeAt(i);
-    return at + t.length;
-  }
-  if (k === 0) { bytes[at] = 48; return at + 1; }   // '0' (−0 too)
-  if (k < 0) bytes[at++] = 45;   // '-'
-  const a = Math.abs(k);
-  let int = Math.floor(a / 100);
-  const f = a - 100 * int;
-  let digits = 1;
-  for (let p = 10; p <= int; p *= 10) digits++;
-  for (let d = at + digits - 1; d >= at; d--) { const q = Math.floor(int / 10); bytes[d] = 48 + (int - 10 * q); int = q; }
-  at += digits;
-  const fc = FRACTION_BYTES[f]!;
-  for (let i = 0; i < fc.length; i++) bytes[at + i] = fc[i]!;
-  return at + fc.length;
-}
-
-/** {@link FRACTIONS} as bytes. */
-const FRACTION_BYTES = FRACTIONS.map((t) => Uint8Array.from(t, (c) => c.charCodeAt(0)));
-
-/** The bytes of an `xText` array (kept per array: the report draws many lines over the same x texts). */
-const xTextBytes = new WeakMap<readonly (string | undefined)[], { texts: (string | undefined)[]; codes: Uint8Array; start: Int32Array }>();
-function textBytes(texts: readonly (string | undefined)[]): { codes: Uint8Array; start: Int32Array } {
-  let e = xTextBytes.get(texts);
-  if (e !== undefined && e.texts.length === texts.length) {   // unchanged since?
-    const kept = e.texts;
-    let i = 0;
-    while (i < texts.length && kept[i] === texts[i]) i++;
-    if (i === texts.length) return e;
-  }
-  const start = new Int32Array(texts.length + 1);
-  for (let i = 0; i < texts.length; i++) start[i + 1] = start[i]! + (texts[i]?.length ?? 0);
-  const codes = new Uint8Array(start[texts.length]!);
-  for (let i = 0; i < texts.length; i++) { const t = texts[i] ?? ''; for (let j = 0; j < t.length; j++) codes[start[i]! + j] = t.charCodeAt(j); }
-  xTextBytes.set(texts, (e = { texts: texts.slice(), codes, start }));
-  return e;
 }
 
 /**

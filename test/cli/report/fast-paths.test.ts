@@ -136,7 +136,7 @@ describe('report fast paths', () => {
     }
   });
 
-  it('polyline, writing bytes, prints what joining coord\'s texts printed (breaks at non-finite points, −0, huge values, x texts changed between calls)', () => {
+  it('polyline prints what joining coord\'s texts prints (breaks at non-finite points, −0, huge values, x texts changed between calls)', () => {
     const plain = (xs: ArrayLike<number>, ys: ArrayLike<number>, attrs: string, xText?: readonly (string | undefined)[]) => {
       let out = '', run: string[] = [];
       const flush = () => { if (run.length > 0) out += `<polyline points="${run.join(' ')}" fill="none" ${attrs}/>`; run = []; };

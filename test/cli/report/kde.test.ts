@@ -86,7 +86,7 @@ describe('gridGaussianKde (the plots\' curves: binned onto 64 bins a bandwidth)'
     expect(gridGaussianKde(Float64Array.of(1, 2), ...grid, Number.NaN).every((v) => v === 0)).toBe(true);
     expect(gridGaussianKde(Float64Array.of(1, 2), 0, 1, 0, 1)).toHaveLength(0);
   });
-  it('visits only the filled bins where a window holds few, sums four grid points at a time elsewhere, with the bits of the sum over every bin one point at a time', () => {
+  it('visits only the filled bins where a window holds few, with the bits of the sum over every bin', () => {
     // the dense tap loop gridGaussianKde ran for every grid point before (binning as it does)
     const dense = (x: Float64Array, lo: number, hi: number, n: number, h: number): Float64Array => {
       const out = new Float64Array(n), step = (hi - lo) / (n - 1), r = Math.max(1, Math.ceil((step * 64) / h)), delta = step / r;
