@@ -17,11 +17,10 @@ import { pairPlot } from './plots/pair.js';
 import { rankPlot } from './plots/rank.js';
 import { escapeXml } from './plots/svg.js';
 import { tracePlot } from './plots/trace.js';
-import { ppcPlot } from './plots/ppc.js';
+import { ppcRowsPlot } from './plots/ppc.js';
 import { paretoKPlot } from './plots/pareto-k.js';
 import { loo as psisLoo } from '../../mcmc/diagnostics/loo.js';
 import { float64Values, isPartRecord } from '../../mcmc/diagnostics/draws.js';
-import { sizeOf } from '../../src/tensor/shapes.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import type { InferenceData } from './inference-data-groups.js';
 import type { Coords, CoordsDims, Dims } from '../../mcmc/diagnostics/coords.js';
@@ -368,13 +367,6 @@ function leftOutNote(inPlot: readonly string[], shown: readonly string[], hidden
   return notes.map((n) => `<p class="note">${escapeXml(n)}</p>`).join('');
 }
 
-/** One tensor's values per leading index (`[draws, chains, ...]` → one row per draw and chain). */
-function rows(t: Tensor, lead: number): Float64Array[] {
-  const n = sizeOf(t.shape.slice(0, lead)), size = t.size / Math.max(n, 1);
-  const v = float64Values(t);   // a view of float64 data (read only below), a converted copy otherwise
-  return Array.from({ length: n }, (_, i) => v.subarray(i * size, (i + 1) * size));
-}
-
 /** Observed vs replicated densities for every observed node with replicates, or undefined. @internal */
 export function ppcSection(fn: string, idata: InferenceData | undefined): string | undefined {
   const pp = idata?.posteriorPredictive, obs = idata?.observedData;
@@ -384,7 +376,7 @@ export function ppcSection(fn: string, idata: InferenceData | undefined): string
   const plots = names.map((k) => {
     const rep = pp[k]!, o = obs[k]!;
     if (rep.ndim < 2 || rep.size !== rep.shape[0]! * rep.shape[1]! * o.size) fail('range', fn, `input.inferenceData.posteriorPredictive.${k}`, `must be [draws, chains, ...] replicates of observedData.${k} (shape [${o.shape.join(', ')}])`, [...rep.shape]);
-    return inline(ppcPlot({ name: k, observed: float64Values(o), replicated: rows(rep, 2) }));
+    return inline(ppcRowsPlot(k, float64Values(o), float64Values(rep), rep.shape[0]! * rep.shape[1]!));
   });
   return `<div class="grid">${plots.join('')}</div><p class="note">Each replicated data set is drawn from the model at one posterior draw `
     + '(samplePosteriorPredictive); the observed data should look like a typical replicate.</p>';

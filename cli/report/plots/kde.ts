@@ -13,11 +13,28 @@ import { detExp, detPow } from '../../../src/math/index.js';
  * scottBandwidth(Float64Array.of(1, 2, 3, 4)); // ≈ 0.9996 (σ̂ ≈ 1.291, n^(−1/5) ≈ 0.758)
  */
 export function scottBandwidth(x: Float64Array): number {
+  // no loop here (see gridGaussianKde): the sum's own function, then the rest
+  return x.length < 2 ? NaN : scottBandwidthOfSum(x, sumInOrder(x));
+}
+
+/** `x[0] + x[1] + …`, in order from 0. */
+function sumInOrder(x: Float64Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m += x[i]!;
+  return m;
+}
+
+/**
+ * {@link scottBandwidth} given `sum`, the values summed in order from 0 (as it sums them: the
+ * same bits), when a caller's own pass over millions of values has summed them. @internal
+ *
+ * @example
+ * scottBandwidthOfSum(Float64Array.of(1, 2, 3, 4), 10); // = scottBandwidth(Float64Array.of(1, 2, 3, 4))
+ */
+export function scottBandwidthOfSum(x: Float64Array, sum: number): number {
   const n = x.length;
   if (n < 2) return NaN;
-  let m = 0;
-  for (let i = 0; i < n; i++) m += x[i]!;
-  m /= n;
+  const m = sum / n;
   let s = 0;
   for (let i = 0; i < n; i++) s += (x[i]! - m) ** 2;
   return Math.sqrt(s / (n - 1)) * detPow(n, -0.2);
@@ -106,28 +123,84 @@ export function gridGaussianKde(x: Float64Array, lo: number, hi: number, n: numb
   const bins = (n - 1) * r + 1 + 2 * reach;
   if (!(bins <= 1 << 22)) return gaussianKde(x, linspace(lo, hi, n), h);
   // bin b is centred at lo + (b − reach)·δ; grid point j at bin reach + j·r
-  const origin = lo - reach * delta;
+  const w = linearBins(x, lo - reach * delta, delta, bins);
+  const kernel = kernelTable(reach, delta, h);
+  const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
+  // Fewer points than bins (a replicate of 8 observations fills 16 of ~1,400) leave most bins
+  // empty: see sparseGridSums. More points keep the plain loop alone. (Every loop is in a function
+  // of its own and none here: a loop here would be compiled on the spot (OSR) during the first
+  // plots, without the sparse call's feedback, and that code would deoptimise at every later call.)
+  if (2 * x.length < bins) sparseGridSums(w, kernel, n, r, reach, norm, out);
+  else denseGridSums(w, kernel, n, r, reach, norm, out);
+  return out;
+}
+
+/** `x` linearly binned onto `bins` bins of width `delta`, bin b centred at origin + b·δ; values beyond them (and NaN) left out. */
+function linearBins(x: Float64Array, origin: number, delta: number, bins: number): Float64Array {
   const w = new Float64Array(bins);
+  const last = bins - 1;
   for (let i = 0; i < x.length; i++) {
     const t = (x[i]! - origin) / delta;
-    if (!(t >= 0 && t <= bins - 1)) continue;   // beyond the span (or NaN)
-    const k = Math.min(Math.floor(t), bins - 2), f = t - k;
+    if (!(t >= 0 && t <= last)) continue;   // beyond the span (or NaN)
+    let k = t | 0;   // ⌊t⌋: 0 ≤ t < 2²²
+    if (k === last) k--;
+    const f = t - k;
     w[k]! += 1 - f;
     w[k + 1]! += f;
   }
+  return w;
+}
+
+/** The kernel e^(−u²/2) at 0..reach bins of width `delta`, bandwidth `h`. */
+function kernelTable(reach: number, delta: number, h: number): Float64Array {
   const kernel = new Float64Array(reach + 1);
   for (let o = 0; o <= reach; o++) {
     const u = (o * delta) / h;
     kernel[o] = detExp(-0.5 * u * u);
   }
-  const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
+  return kernel;
+}
+
+/** The kernel sums at grid points j (bin reach + j·r), every tap summed, times `norm`, into `out`. */
+function denseGridSums(w: Float64Array, kernel: Float64Array, n: number, r: number, reach: number, norm: number, out: Float64Array): void {
   for (let j = 0; j < n; j++) {
     const c = reach + j * r;
     let sum = w[c]! * kernel[0]!;
     for (let o = 1; o <= reach; o++) sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
     out[j] = sum * norm;
   }
-  return out;
+}
+
+/**
+ * {@link denseGridSums} where most bins are empty: where a grid point's window holds few filled
+ * bins, the taps visit only those, in the same order of o. A skipped tap adds (0 + 0)·k = +0 to a
+ * sum ≥ +0, so the bits are the dense loop's.
+ */
+function sparseGridSums(w: Float64Array, kernel: Float64Array, n: number, r: number, reach: number, norm: number, out: Float64Array): void {
+  const bins = w.length;
+  const filled = new Int32Array(bins), before = new Int32Array(bins + 1);   // filled bins ascending; before[b]: filled bins below b
+  let m = 0;
+  for (let b = 0; b < bins; b++) { before[b] = m; if (w[b] !== 0) filled[m++] = b; }
+  before[bins] = m;
+  for (let j = 0; j < n; j++) {
+    const c = reach + j * r;
+    let sum = w[c]! * kernel[0]!;
+    if (4 * (before[c + reach + 1]! - before[c - reach]!) >= reach) {
+      for (let o = 1; o <= reach; o++) sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
+    } else {
+      // the filled bins left of c (from index `left` of `filled` down) and right of it (from `right` up), merged by distance o
+      let left = before[c]! - 1, right = before[c + 1]!;
+      for (;;) {
+        const oL = left >= 0 ? c - filled[left]! : reach + 1, oR = right < m ? filled[right]! - c : reach + 1;
+        const o = oL < oR ? oL : oR;
+        if (o > reach) break;
+        sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
+        if (oL === o) left--;
+        if (oR === o) right++;
+      }
+    }
+    out[j] = sum * norm;
+  }
 }
 
 /** First index with `s[i] ≥ v` in sorted `s`. */

@@ -60,22 +60,36 @@ function runRanks(s: Float64Array): Float64Array {
  * // { counts: [[2, 0], [0, 2]], expected: 1 }
  */
 export function rankCounts(series: ChainSeries, bins: number): { counts: number[][]; expected: number } {
-  // the ranks of {@link ranks}, found by walking each chain's sorted draws up the pooled sort
-  // (one pass per chain) instead of a binary search per draw; the counts do not depend on the order
-  const s = sorted(series.values);
+  // the bins of {@link ranks}' ranks without a rank per draw: along the pooled sort the bin never
+  // decreases and is one per tie run, so bin b starts at a value `from[b]`, and a draw's bin is the
+  // number of starts ≤ it (a binary search over ≤ bins values, no per-chain sort); the counts are exact
+  const s = sorted(series.values);   // read only (shared with the summary inside sharingSortedDraws)
   const runRank = runRanks(s);
   const m = runRank.length;
   const total = series.values.length;
+  const from = new Float64Array(bins);   // from[b], b = 1..starts−1: the smallest value in bin ≥ b
+  let starts = 1;
+  for (let i = 0; i < m;) {
+    const b = Math.min(bins - 1, Math.floor(((runRank[i]! - 1) / total) * bins));
+    while (starts <= b) from[starts++] = s[i]!;
+    let j = i + 1;
+    while (j < m && s[j] === s[i]) j++;
+    i = j;
+  }
   const counts = Array.from({ length: series.chains }, () => new Array<number>(bins).fill(0));
+  const v = series.values;
   for (let c = 0; c < series.chains; c++) {
-    const chain = series.values.slice(c * series.draws, (c + 1) * series.draws).sort();
     const row = counts[c]!;
-    let lo = 0;
-    for (let d = 0; d < chain.length; d++) {
-      const v = chain[d]!;
-      if (Number.isNaN(v)) break;   // NaN sorts last: the rest are NaN
-      while (lo < m && s[lo]! < v) lo++;
-      row[Math.min(bins - 1, Math.floor(((runRank[lo]! - 1) / total) * bins))]! += 1;
+    for (let d = c * series.draws; d < (c + 1) * series.draws; d++) {
+      const x = v[d]!;
+      if (Number.isNaN(x)) continue;
+      let lo = 1, hi = starts;   // first b ≥ 1 with from[b] > x: x's bin is b − 1
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (from[mid]! <= x) lo = mid + 1;
+        else hi = mid;
+      }
+      row[lo - 1]! += 1;
     }
   }
   return { counts, expected: series.draws / bins };

@@ -25,16 +25,11 @@ function anyFlag(flags: ArrayLike<number>): boolean {
 }
 
 /**
- * One chain's points to draw: all of them when they fit, else per pixel column the first,
- * smallest and largest draw (in draw order), so spikes survive the thinning.
+ * One chain's draws to plot when they do not all fit (`n > 2·columns`): per pixel column the
+ * first, smallest and largest draw (in draw order), so spikes survive the thinning.
  */
-function thin(values: Float64Array, from: number, n: number, columns: number): { xs: number[]; ys: number[] } {
-  const xs: number[] = [];
-  const ys: number[] = [];
-  if (n <= 2 * columns) {
-    for (let d = 0; d < n; d++) { xs.push(d); ys.push(values[from + d]!); }
-    return { xs, ys };
-  }
+function thin(values: Float64Array, from: number, n: number, columns: number): number[] {
+  const ds: number[] = [];
   for (let col = 0; col < columns; col++) {
     const a = Math.floor((col * n) / columns);
     const b = Math.floor(((col + 1) * n) / columns);
@@ -45,9 +40,9 @@ function thin(values: Float64Array, from: number, n: number, columns: number): {
       if (!(v >= values[from + lo]!)) lo = Number.isNaN(v) ? lo : d;
       if (!(v <= values[from + hi]!)) hi = Number.isNaN(v) ? hi : d;
     }
-    for (const d of [...new Set([a, lo, hi])].sort((p, q) => p - q)) { xs.push(d); ys.push(values[from + d]!); }
+    for (const d of [...new Set([a, lo, hi])].sort((p, q) => p - q)) ds.push(d);
   }
-  return { xs, ys };
+  return ds;
 }
 
 /**
@@ -78,14 +73,27 @@ export function tracePlot(series: ChainSeries, options: TracePlotOptions = {}): 
   const x = linearScale(0, Math.max(1, s.draws - 1), box.x, box.x + box.w);
   const y = linearScale(min - pad, max + pad, box.y + box.h, box.y);
   const body: string[] = [axes(box, x, y, { xLabel: 'draw', title: `${s.name}: trace` })];
-  // each draw's x text printed once for every chain and divergence tick
+  // each draw's x and its text computed once for every chain and divergence tick
+  const px = new Float64Array(s.draws).fill(NaN);
   const xText: string[] = [];
-  const xAt = (d: number): string => (xText[d] ??= coord(x(d)));
+  const xAt = (d: number): string => {
+    if (xText[d] === undefined) { px[d] = x(d); xText[d] = coord(px[d]!); }
+    return xText[d]!;
+  };
+  const columns = Math.ceil(box.w);
+  const all = s.draws <= 2 * columns;
+  if (all) for (let d = 0; d < s.draws; d++) xAt(d);
+  const py = new Float64Array(all ? s.draws : 3 * columns);
   for (let c = 0; c < s.chains; c++) {
-    const { xs, ys } = thin(s.values, c * s.draws, s.draws, Math.ceil(box.w));
-    const px = xs.map(x);
-    const py = ys.map((v) => (Number.isFinite(v) ? y(v) : NaN));
-    body.push(polyline(px, py, `stroke="${chainColor(c)}" stroke-width="0.9" stroke-opacity="0.75"`, xs.map(xAt)));
+    const from = c * s.draws, attrs = `stroke="${chainColor(c)}" stroke-width="0.9" stroke-opacity="0.75"`;
+    if (all) {
+      for (let d = 0; d < s.draws; d++) { const v = s.values[from + d]!; py[d] = Number.isFinite(v) ? y(v) : NaN; }
+      body.push(polyline(px, py, attrs, xText));
+    } else {
+      const ds = thin(s.values, from, s.draws, columns);
+      const texts = ds.map(xAt);
+      body.push(polyline(ds.map((d) => px[d]!), ds.map((d) => { const v = s.values[from + d]!; return Number.isFinite(v) ? y(v) : NaN; }), attrs, texts));
+    }
   }
   if (divergent !== undefined) {
     const ticks: string[] = [];

@@ -99,3 +99,46 @@ export function laggedProductSums(x: Float64Array, offsets: readonly number[], n
   for (let k = 0; k <= maxLag; k++) out[k] = re[k]! / p;
   return out;
 }
+
+/**
+ * {@link laggedProductSums} of each series alone (lags `0..maxLag`), for plots of one curve per
+ * chain. With the FFT, two real series share each forward and inverse transform (z = x + i·y:
+ * X_k = (Z_k + conj Z_{−k})/2, Y_k = (Z_k − conj Z_{−k})/2i; the inverse of |X|² + i·|Y|² is x's
+ * sums in the real part and y's in the imaginary part): half the transforms of one series at a
+ * time, equal to them to rounding, not bit for bit. Each series is scaled to unit sum of squares
+ * first, so a series of tiny scale shares a transform's rounding with one of its own size; a series
+ * with no positive finite sum of squares (zeros, NaN) goes alone. Few lags are summed directly, as there.
+ */
+export function laggedProductSumsEach(x: Float64Array, offsets: readonly number[], n: number, maxLag: number): Float64Array[] {
+  if (maxLag <= 40 || n < 64) return offsets.map((o) => laggedProductSums(x, [o], n, maxLag));
+  const out: Float64Array[] = offsets.map(() => new Float64Array(maxLag + 1));
+  const squares = offsets.map((o) => { let s = 0; for (let i = o; i < o + n; i++) s += x[i]! * x[i]!; return s; });
+  const paired: number[] = [];
+  offsets.forEach((o, q) => { if (squares[q]! > 0 && squares[q]! < Infinity) paired.push(q); else out[q] = laggedProductSums(x, [o], n, maxLag); });
+  const p = pow2AtLeast(2 * n);
+  const re = new Float64Array(p);
+  const im = new Float64Array(p);
+  for (let t = 0; t < paired.length; t += 2) {
+    re.fill(0); im.fill(0);
+    const qa = paired[t]!, qb = paired[t + 1];
+    const a = offsets[qa]!, ka = 1 / Math.sqrt(squares[qa]!);
+    for (let i = 0; i < n; i++) re[i] = x[a + i]! * ka;
+    if (qb !== undefined) { const b = offsets[qb]!, kb = 1 / Math.sqrt(squares[qb]!); for (let i = 0; i < n; i++) im[i] = x[b + i]! * kb; }
+    fft(re, im, false);
+    // |X_k|² and |Y_k|² for k ≤ p/2 (both are even in k), then the inverse of |X|² + i·|Y|²
+    for (let k = 0; k <= p >> 1; k++) {
+      const j = (p - k) & (p - 1);
+      const sr = re[k]! + re[j]!, di = im[k]! - im[j]!, si = im[k]! + im[j]!, dr = re[k]! - re[j]!;
+      const px = (sr * sr + di * di) / 4, py = (si * si + dr * dr) / 4;
+      re[k] = px; im[k] = py; re[j] = px; im[j] = py;
+    }
+    fft(re, im, true);
+    const sa = out[qa]!, ua = squares[qa]! / p;
+    for (let k = 0; k <= maxLag; k++) sa[k] = re[k]! * ua;
+    if (qb !== undefined) {
+      const sb = out[qb]!, ub = squares[qb]! / p;
+      for (let k = 0; k <= maxLag; k++) sb[k] = im[k]! * ub;
+    }
+  }
+  return out;
+}

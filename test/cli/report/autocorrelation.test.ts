@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { autocorrelation } from '../../../cli/report/plots/autocorrelation.js';
+import { autocorrelation, chainAutocorrelations } from '../../../cli/report/plots/autocorrelation.js';
 import { normal } from '../../../src/random/normal.js';
 import { key } from '../../../src/random/keys.js';
 
@@ -49,5 +49,24 @@ describe('autocorrelation', () => {
     expect(() => autocorrelation(Float64Array.of(1, 2), 2)).toThrow(RangeError);
     expect(() => autocorrelation(Float64Array.of(1, 2), 2)).toThrow(/^autocorrelation: `maxLag` must be in \[0, 1\]/);
     expect(() => autocorrelation(Float64Array.of(1, 2), 0.5)).toThrow(TypeError);
+  });
+
+  it('chainAutocorrelations: each chain as autocorrelation gives it, two chains to a transform (odd counts, NaN and constant chains alone)', () => {
+    for (const [chains, draws, maxLag] of [[4, 1000, 100], [3, 500, 60], [5, 300, 20], [1, 200, 150]] as const) {
+      const values = new Float64Array(chains * draws);
+      for (let c = 0; c < chains; c++) values.set(ar1(0.3 + 0.15 * c, draws, 10 * c + draws).map((v) => v * (c + 1) + c), c * draws);
+      if (chains >= 3) { values[draws + 7] = NaN; values.fill(2.5, 2 * draws, 3 * draws); }   // chain 1 has a NaN, chain 2 is constant
+      if (chains >= 4) for (let i = 3 * draws; i < 4 * draws; i++) values[i] = 1 + values[i]! * 1e-9;   // a stuck chain, paired with a wide one
+      if (chains >= 5) for (let i = 4 * draws; i < 5 * draws; i++) values[i] = values[i]! * 1e9;
+      const got = chainAutocorrelations(values, chains, draws, maxLag);
+      for (let c = 0; c < chains; c++) {
+        const want = autocorrelation(values.subarray(c * draws, (c + 1) * draws), maxLag);
+        for (let k = 0; k <= maxLag; k++) {
+          if (Number.isNaN(want[k]!)) expect(got[c]![k], `chain ${c} lag ${k}`).toBeNaN();
+          else expect(Math.abs(got[c]![k]! - want[k]!), `chain ${c} lag ${k}`).toBeLessThan(1e-15);   // rounding only
+        }
+        if (maxLag <= 40) expect(Array.from(got[c]!)).toEqual(Array.from(want));   // summed directly: the same bits
+      }
+    }
   });
 });

@@ -4,8 +4,8 @@
 // (≤ 30 distinct integers: the discrete plot) decides as a Set would. Fixed data: exact checks.
 import { describe, expect, it } from 'vitest';
 import { rankCounts, ranks } from '../../../cli/report/plots/rank.js';
-import { ppcPlot } from '../../../cli/report/plots/ppc.js';
-import { coord } from '../../../cli/report/plots/svg.js';
+import { ppcPlot, ppcRowsPlot, rangeScan } from '../../../cli/report/plots/ppc.js';
+import { coord, coordTexts, polyline } from '../../../cli/report/plots/svg.js';
 import { float64Values } from '../../../mcmc/diagnostics/draws.js';
 import { checkFlags } from '../../../cli/report/parameters.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
@@ -35,7 +35,7 @@ describe('report fast paths', () => {
     }
   });
 
-  it('rankCounts, walking each chain\'s sorted draws, counts what binning ranks() per draw counted (ties, NaN, ±0, ±∞)', () => {
+  it('rankCounts, by each bin\'s first value in the pooled sort, counts what binning ranks() per draw counted (ties, NaN, ±0, ±∞)', () => {
     let s = 5;
     const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
     const specials = [NaN, -0, 0, Infinity, -Infinity];
@@ -91,6 +91,23 @@ describe('report fast paths', () => {
     expect(ppcPlot({ name: 'y', observed: Float64Array.of(-0.5, 1), replicated: [ints(2).subarray(0, 2)] })).not.toContain('share of observations');
   });
 
+  it('the PPC\'s range scan: range, integers, where non-finite values are, and the last array summed as scottBandwidth sums it', () => {
+    let st = 9;
+    const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
+    const specials = [NaN, Infinity, -Infinity, -0];
+    const make = (n: number, ints: boolean, odd: number) => Float64Array.from({ length: n }, () => { const r = u(); return r < odd ? specials[Math.floor(u() * 4)]! : ints ? Math.floor(r * 9) - 4 : (r - 0.5) * 7; });
+    for (const [obsInts, repInts, odd] of [[true, true, 0], [true, false, 0], [false, false, 0], [true, false, 0.01], [false, true, 0.02], [true, true, 0.01]] as const) {
+      const obs = make(30, obsInts, odd), flat = make(3000, repInts, odd);
+      const got = rangeScan([obs, flat], 30);
+      let min = Infinity, max = -Infinity, integers = true, finiteFrom = 0, sum = 0;
+      [obs, flat].forEach((x, a) => x.forEach((v) => { if (!Number.isFinite(v)) finiteFrom = a + 1; else { min = Math.min(min, v); max = Math.max(max, v); integers &&= Number.isInteger(v); } }));
+      for (const v of flat) sum += v;   // scottBandwidth's order
+      expect([got.min, got.max, got.finiteFrom]).toEqual([min, max, finiteFrom]);
+      expect(got.few).toBe(integers && new Set([...obs, ...flat].filter(Number.isFinite)).size <= 30);
+      expect(Object.is(got.lastSum, sum)).toBe(true);
+    }
+  });
+
   it('ppcPlot draws the same densities from replicates that are rows of one buffer (pooled as a view) and from separate arrays (pooled by copying)', () => {
     let st = 5;
     const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
@@ -102,9 +119,47 @@ describe('report fast paths', () => {
       const observed = Float64Array.from({ length: n }, (_, i) => i + 0.5);
       const viaView = ppcPlot({ name: 'y', observed, replicated: rows });
       expect(viaView).toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+      expect(ppcRowsPlot('y', observed, buf, draws)).toBe(viaView);   // the report's path: rows of one buffer, no view per row
       expect(viaView).toContain('replicated, pooled');
       // the pooled curve is the density of every replicate: a different pool (the last row left out) changes it
       expect(ppcPlot({ name: 'y', observed, replicated: rows.slice(0, -1) })).not.toBe(ppcPlot({ name: 'y', observed, replicated: copies }));
+      // integers: the discrete plot counts each row of the buffer
+      const ints = Float64Array.from(buf, (v) => (Number.isNaN(v) ? v : Math.floor(v)));
+      const intRows = Array.from({ length: draws }, (_, d) => Float64Array.from(ints.subarray(d * n, (d + 1) * n)));
+      const discrete = ppcPlot({ name: 'y', observed: Float64Array.from(observed, Math.floor), replicated: intRows });
+      expect(discrete).toContain('share of observations');
+      expect(ppcRowsPlot('y', Float64Array.from(observed, Math.floor), ints, draws)).toBe(discrete);
+      // shares and their 5–95% range do not depend on the replicates' order (each row counted as a row)
+      const reversed = new Float64Array(ints.length);
+      intRows.forEach((r, d) => reversed.set(r, (draws - 1 - d) * n));
+      expect(ppcRowsPlot('y', Float64Array.from(observed, Math.floor), reversed, draws)).toBe(discrete);
+    }
+  });
+
+  it('polyline prints what joining coord\'s texts prints (breaks at non-finite points, −0, huge values, x texts changed between calls)', () => {
+    const plain = (xs: ArrayLike<number>, ys: ArrayLike<number>, attrs: string, xText?: readonly (string | undefined)[]) => {
+      let out = '', run: string[] = [];
+      const flush = () => { if (run.length > 0) out += `<polyline points="${run.join(' ')}" fill="none" ${attrs}/>`; run = []; };
+      for (let i = 0; i < xs.length; i++) {
+        if (Number.isFinite(xs[i]!) && Number.isFinite(ys[i]!)) run.push(`${xText === undefined ? coord(xs[i]!) : xText[i]!},${coord(ys[i]!)}`);
+        else flush();
+      }
+      flush();
+      return out;
+    };
+    let st = 11;
+    const u = () => (st = (st * 16807) % 2147483647) / 2147483647;
+    const specials = [NaN, Infinity, -0, 0, 0.004, -0.004, 0.005, -0.005, 1e13, -3e12, 1e300, 123456789.987];
+    for (const n of [0, 1, 2, 50, 3000]) {
+      const xs = Float64Array.from({ length: n }, (_, i) => (u() < 0.05 ? specials[Math.floor(u() * specials.length)]! : 40 + i * 0.37));
+      const ys = Float64Array.from({ length: n }, () => (u() < 0.1 ? specials[Math.floor(u() * specials.length)]! : (u() - 0.3) * 300));
+      const xText = coordTexts(xs);
+      expect(polyline(xs, ys, 'stroke="red"')).toBe(plain(xs, ys, 'stroke="red"'));
+      expect(polyline(xs, ys, '', xText)).toBe(plain(xs, ys, '', xText));
+      if (n > 0) {   // the same array with other texts: not the bytes kept from the first call
+        const i = xText.findIndex((t) => t !== undefined);
+        if (i >= 0) { xText[i] = '7.77'; expect(polyline(xs, ys, '', xText)).toBe(plain(xs, ys, '', xText)); }
+      }
     }
   });
 

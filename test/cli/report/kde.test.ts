@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { gaussianKde, gridGaussianKde, linspace, scottBandwidth } from '../../../cli/report/plots/kde.js';
 import { normal } from '../../../src/random/normal.js';
 import { key } from '../../../src/random/keys.js';
+import { detExp } from '../../../src/math/index.js';
 
 /** The textbook sum over every point, no cut-off. */
 function directKde(x: Float64Array, g: number, h: number): number {
@@ -84,5 +85,39 @@ describe('gridGaussianKde (the plots\' curves: binned onto 64 bins a bandwidth)'
     expect(gridGaussianKde(new Float64Array(0), ...grid, 0.3).every((v) => v === 0)).toBe(true);
     expect(gridGaussianKde(Float64Array.of(1, 2), ...grid, Number.NaN).every((v) => v === 0)).toBe(true);
     expect(gridGaussianKde(Float64Array.of(1, 2), 0, 1, 0, 1)).toHaveLength(0);
+  });
+  it('visits only the filled bins where a window holds few, with the bits of the sum over every bin', () => {
+    // the dense tap loop gridGaussianKde ran for every grid point before (binning as it does)
+    const dense = (x: Float64Array, lo: number, hi: number, n: number, h: number): Float64Array => {
+      const out = new Float64Array(n), step = (hi - lo) / (n - 1), r = Math.max(1, Math.ceil((step * 64) / h)), delta = step / r;
+      const reach = Math.ceil((8.6 * h) / delta), bins = (n - 1) * r + 1 + 2 * reach, origin = lo - reach * delta;
+      const w = new Float64Array(bins);
+      for (const v of x) {
+        const t = (v - origin) / delta;
+        if (!(t >= 0 && t <= bins - 1)) continue;
+        const k = Math.min(Math.floor(t), bins - 2), f = t - k;
+        w[k]! += 1 - f; w[k + 1]! += f;
+      }
+      const kernel = Float64Array.from({ length: reach + 1 }, (_, o) => { const u = (o * delta) / h; return detExp(-0.5 * u * u); });
+      const norm = 1 / (x.length * h * Math.sqrt(2 * Math.PI));
+      for (let j = 0; j < n; j++) {
+        const c = reach + j * r;
+        let sum = w[c]! * kernel[0]!;
+        for (let o = 1; o <= reach; o++) sum += (w[c - o]! + w[c + o]!) * kernel[o]!;
+        out[j] = sum * norm;
+      }
+      return out;
+    };
+    const z = normal(key(6), [600]).data as Float64Array;
+    const cases: [Float64Array, number, number, number][] = [
+      [Float64Array.of(28, 8, -3, 7, -1, 1, 18, 12), -3, 28, 160],   // eight observations: every window sparse
+      [Float64Array.from(z, (v, i) => (i % 100 === 0 ? v * 30 : v)), -60, 60, 160],   // a dense middle, sparse tails
+      [z, -3.5, 3.5, 200],   // dense
+      [Float64Array.of(0, 0, 0, 1e-3, 5), -1, 6, 7],
+    ];
+    for (const [x, lo, hi, n] of cases) {
+      const h = scottBandwidth(x);
+      expect(Array.from(gridGaussianKde(x, lo, hi, n, h))).toEqual(Array.from(dense(x, lo, hi, n, h)));
+    }
   });
 });
