@@ -4,8 +4,8 @@
  * (leaf) distribution, traced once (`src/compile/`, the
  * machinery `compile-derived.ts` uses) and run per draw as generated code over Float64Arrays;
  * each replicated node is then drawn from its distribution rebuilt around those parameters
- * (`copy`), with the key the model run would give it, or, for a `Normal`, `Bernoulli` or
- * `Poisson` leaf, straight into the result by that distribution's own arithmetic
+ * (`copy`), with the key the model run would give it, or, for a `Normal`, `Bernoulli`, `Poisson`,
+ * `Binomial`, `HalfCauchy`, `Cauchy` or `HalfNormal` leaf, straight into the result by that distribution's own arithmetic
  * (leaf-kernels.ts). Why: running the model per draw rebuilds every distribution and tensor (a
  * 600 × 3 matmul, broadcasts, checks) only to draw one node.
  *
@@ -31,7 +31,7 @@ export interface PredictiveProgram {
   readonly inputs: readonly Float64Array[];
   /**
    * The dtype of replicated node j when it is drawn straight into a caller's array of that dtype
-   * (a `Normal`, `Bernoulli` or `Poisson` leaf: `directDraw` in leaf-kernels.ts), else undefined; its
+   * (a `Normal`, `Bernoulli`, `Poisson`, … leaf: `directDraw` in leaf-kernels.ts), else undefined; its
    * value then has `size[j]` elements in row-major order.
    */
   readonly direct: readonly (DirectDtype | undefined)[];

@@ -12,7 +12,7 @@ import { add, exp, mul, sigmoid } from '../../src/tensor/ops/elementwise.js';
 import { matmul } from '../../src/tensor/ops/matmul.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import {
-  Bernoulli, Binomial, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, Normal, Poisson, Root, Sample,
+  Bernoulli, Binomial, Cauchy, HalfCauchy, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, Normal, Poisson, Root, Sample,
   type CoroutineModel,
 } from '../../distributions/index.js';
 import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
@@ -112,6 +112,21 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     expect(lastDirectLeaves()).toBe(3);
   });
 
+  it('HalfCauchy, Cauchy and HalfNormal leaves are drawn straight: their base draw through their scalar map', () => {
+    const heavy = new JointDistributionNamed({
+      b: new Normal({ loc: 0, scale: 1 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      t: (b: Tensor, sigma: Tensor) => new HalfCauchy({ loc: b, scale: sigma }),
+      c: (b: Tensor, sigma: Tensor) => new Independent({ distribution: new Cauchy({ loc: add(b, tensor([0, -1, 1e3])), scale: sigma }), reinterpretedBatchNdims: 1 }),
+      h: (sigma: Tensor) => new Independent({ distribution: new HalfNormal({ scale: mul(sigma, tensor([1, 1e-3])) }), reinterpretedBatchNdims: 1 }),
+      s: new Sample({ distribution: new HalfCauchy({ loc: 0, scale: 5 }), sampleShape: 3 }),
+    });
+    both(() => samplePosteriorPredictive(heavy, draws(6, 2, { b: [], sigma: [] }, 2), { seed: 9 }), 'compiled');
+    expect(lastDirectLeaves()).toBe(4);
+    both(() => samplePriorPredictive(heavy, { seed: 10, samples: 30 }), 'compiled');
+    expect(lastDirectLeaves()).toBe(6);
+  });
+
   it('falls back to the model run per draw for a coroutine or a discrete given node; a node drawn from a replicated one is compiled', () => {
     const co = new JointDistributionCoroutine(function* (): CoroutineModel {
       const mu: Tensor = yield Root(new Normal({ loc: 0, scale: 1 }));
@@ -148,6 +163,7 @@ describe('samplePriorPredictive: the compiled path', () => {
   it('every node drawn in model order, each fed back to the nodes after it: the tape path\'s bits', () => {
     const prior = both(() => samplePriorPredictive(nonCentered, { seed: 3, samples: 40 }), 'compiled');
     expect(Object.keys(prior).sort()).toEqual(['mu', 'tau', 'theta', 'thetaTilde', 'y']);
+    expect(lastDirectLeaves()).toBe(4);   // τ's HalfCauchy too
     both(() => samplePriorPredictive(regression, { seed: 3, samples: 25 }), 'compiled');
     both(() => samplePriorPredictive(regression.experimentalPin({ y: Y }), { seed: 4, samples: 1 }), 'compiled');
   });
