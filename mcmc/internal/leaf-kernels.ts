@@ -13,6 +13,7 @@
 import type { Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normalFill } from '../../src/random/normal.js';
+import { wasmScratch } from '../../src/prng/wasm.js';
 import { uniformFill } from '../../src/random/uniform.js';
 import { UntraceableError } from '../../src/tensor/lowering.js';
 import { detExpInto, detLog1pOfExpInto } from '../../src/compile/det-maps.js';
@@ -79,6 +80,23 @@ export function planOf(d: Distribution, outputs: Tensor[]): NodePlan {
     }
   }
   return { wrappers, leaf, params };
+}
+
+/** Below this many values a fill copies out of wasm memory element by element anyway (wasm.ts's SMALL_FILL). */
+const SCRATCH_MIN = 65;
+let scratch = new Float64Array(0);
+
+/**
+ * A view of n float64 on the kernels' scratch region of wasm memory (`wasmScratch`: rewritten by
+ * the next fill, so read it before drawing anything else), or undefined for a small n or no wasm.
+ */
+function scratchF64(n: number): Float64Array | undefined {
+  if (n < SCRATCH_MIN) return undefined;
+  // Asked every time: the region moves to a new memory when some caller needs more room.
+  const mem = wasmScratch(8 * n);
+  if (mem === null) return undefined;
+  if (scratch.buffer !== mem.buffer || scratch.byteOffset !== mem.byteOffset || scratch.length !== n) scratch = new Float64Array(mem.buffer, mem.byteOffset, n);
+  return scratch;
 }
 
 /** A parameter read per element: output `out`, index step 0 (one value) or 1 (one per batch element). */
@@ -166,11 +184,14 @@ export function directDraw(plan: NodePlan, shapes: readonly (readonly number[])[
     return {
       dtype: 'float64',
       fill(key, out, outputs, modes) {
-        const z = out as Float64Array;
+        const x = out as Float64Array;
+        // The normals straight into wasm memory when there is room, then scaled and shifted on the
+        // way out: one pass over `out` instead of a copy out of wasm memory and a pass over it.
+        const z = scratchF64(size) ?? x;
         normalFill(key, z, modes);
         const locs = outputs[loc.out]!, scales = outputs[scale.out]!, ls = loc.step, ss = scale.step;
         for (let k = 0, b = 0; k < size; k++) {
-          z[k] = z[k]! * scales[b * ss]! + locs[b * ls]!;
+          x[k] = z[k]! * scales[b * ss]! + locs[b * ls]!;
           if (++b === batch) b = 0;
         }
       },

@@ -68,6 +68,25 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     both(() => samplePosteriorPredictive(nonCentered, schools, { seed: 7, deterministics: true, chains: [4, 5, 6, 7] }), 'compiled');
   });
 
+  it('a Normal leaf of more than 64 values (its normals drawn on wasm memory, then scaled on the way out) and of 64', () => {
+    for (const n of [64, 65, 600]) {
+      const Xn = normal(key(n), [n, 3]);
+      const wide = new JointDistributionNamed({
+        alpha: new Normal({ loc: 0, scale: 5 }),
+        beta: new Sample({ distribution: new Normal({ loc: 0, scale: 2 }), sampleShape: 3 }),
+        sigma: new HalfNormal({ scale: 2 }),
+        y: (alpha: Tensor, beta: Tensor, sigma: Tensor) => new Independent({ distribution: new Normal({ loc: add(alpha, matmul(Xn, beta)), scale: sigma }), reinterpretedBatchNdims: 1 }),
+      });
+      both(() => samplePosteriorPredictive(wide, draws(7, 2, { alpha: [], beta: [3], sigma: [] }, n), { seed: 11 }), 'compiled');
+      expect(lastDirectLeaves()).toBe(1);
+      // Every node straight, each one's normals on wasm memory before the next is drawn.
+      const iid = new JointDistributionNamed({ a: new Sample({ distribution: new Normal({ loc: 1, scale: 2 }), sampleShape: n }),
+        b: (a: Tensor) => new Independent({ distribution: new Normal({ loc: a, scale: 0.5 }), reinterpretedBatchNdims: 1 }) });
+      both(() => samplePriorPredictive(iid, { seed: 12, samples: 5 }), 'compiled');
+      expect(lastDirectLeaves()).toBe(2);
+    }
+  });
+
   it('edge shapes: scalar, Sample (with and without a batch), a 2-D node, one draw, one chain', () => {
     const scalar = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Normal({ loc: mu, scale: 0.5 }) });
     both(() => samplePosteriorPredictive(scalar, draws(20, 2, { mu: [] }), { seed: 2 }), 'compiled');
