@@ -24,6 +24,14 @@ export interface CauchyOptions extends DistributionOptions {
 
 const LOG_PI = detLog(Math.PI);
 
+/**
+ * A draw at loc m and scale s from a unit uniform p: m + s·tan(π(p − ½)) (`sampleN`'s map, and the
+ * compiled predictive draw's: mcmc/internal/leaf-kernels.ts). @internal
+ * @example
+ * cauchyFromUnit(0.5, 1, 2);   // → 1 (the median, loc)
+ */
+export function cauchyFromUnit(p: number, m: number, s: number): number { return m + s * detTan(Math.PI * (p - 0.5)); }
+
 /** log(1 + z²) without overflow for huge |z|. */
 function log1psquare(z: number): number {
   const a = Math.abs(z);
@@ -84,7 +92,7 @@ export class Cauchy extends Distribution<FloatDType> {
     const shape = [n, ...this.batchShape];
     const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype });
     return fusedMap('Cauchy.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
-      (p, m, s) => m + s * detTan(Math.PI * (p - 0.5)),
+      cauchyFromUnit,
       (out, p) => { out[1] = 1; out[2] = detTan(Math.PI * (p - 0.5)); });
   }
 

@@ -32,6 +32,14 @@ function log1psquare(z: number): number {
   return a > 1e8 ? 2 * detLog(a) + 1 / (a * a) : detLog1p(a * a);
 }
 
+/**
+ * A draw at loc m and scale s from a unit uniform p: m + s·tan(πp/2) (`sampleN`'s map, and the
+ * compiled predictive draw's: mcmc/internal/leaf-kernels.ts). @internal
+ * @example
+ * halfCauchyFromUnit(0.5, 0, 2);   // → 2 (the median, loc + scale)
+ */
+export function halfCauchyFromUnit(p: number, m: number, s: number): number { return m + s * detTan((Math.PI / 2) * p); }
+
 /** (2/π)·atan(1/z) = P(Z > z) for z ≥ 0, accurate in the upper tail. */
 function upper(z: number): number { return (2 / Math.PI) * detAtan(1 / z); }
 
@@ -73,7 +81,7 @@ export class HalfCauchy extends Distribution<FloatDType> {
     const shape = [n, ...this.batchShape];
     const u = samplersUniform(shape, { minval: 0, maxval: 1, seed, dtype: this.dtype });
     return fusedMap('HalfCauchy.sample', [['u', u], ['loc', this.loc], ['scale', this.scale]],
-      (p, m, s) => m + s * detTan((Math.PI / 2) * p),
+      halfCauchyFromUnit,
       (out, p) => { out[1] = 1; out[2] = detTan((Math.PI / 2) * p); });
   }
 

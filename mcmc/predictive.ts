@@ -23,7 +23,7 @@
  * on the tape. The keys above are the same on both paths and so are the bits: the compiled
  * code calls the eager kernels, each drawn node is sampled by its own distribution's code (a
  * `Normal` straight into the result, as `z · scale + loc`, a `Bernoulli` as u < p, a `Poisson`
- * by TFP's sampler; an observed `Bernoulli`'s log mass from its compiled logits or probs:
+ * by TFP's sampler, a `HalfCauchy` as loc + scale · tan(πu/2); an observed `Bernoulli`'s log mass from its compiled logits or probs:
  * `internal/leaf-kernels.ts`), the node keys are derived as raw words (`nodeSeedWords`), and the
  * first and last draws are compared bit for bit with the model run before the compiled path is
  * used for the rest. Every

@@ -81,19 +81,20 @@ export function nodeSeeds(seed: Seed): () => KeyArray {
 /**
  * `nodeSeeds(seed)`'s keys as raw words, for the compiled predictive draws (no key objects or
  * seed checks per draw): `key` a single key's words under `impl`, salted as `sanitizeSeed` salts it,
- * then split as `splitSeed` splits it; `take(i, words)` gets node i's key for i < count (`words`
- * is a fresh array the callee may keep; the key is its first `impl.keyWords` words). @internal
+ * then split as `splitSeed` splits it; `take(i, words)` gets node i's key for i < count (the key
+ * is the first `impl.keyWords` words of `words`, a scratch array rewritten after the call: copy
+ * what you keep). Two arrays per call, none per node: this runs once per predictive draw. @internal
  * @example
  * nodeSeedWords(threefry2x32, random.key(0).data, 2, getModes(), (i, w) => console.log(i, w));
  */
 export function nodeSeedWords(impl: PrngImpl, key: Uint32Array, count: number, modes: Modes, take: (i: number, words: Uint32Array) => void): void {
   jointSalt ??= saltToInt('JointDistribution');
   const w = impl.keyWords;
-  let s = impl.foldIn(key, jointSalt, modes);
+  const s = impl.foldIn(key, jointSalt, modes), words = new Uint32Array(2 * w);
   for (let i = 0; i < count; i++) {
-    const words = impl.split(s, 2, modes);
+    impl.split(s, 2, modes, words);
     take(i, words);
-    s = words.subarray(w, 2 * w);
+    for (let k = 0; k < w; k++) s[k] = words[w + k]!;
   }
 }
 let jointSalt: number | undefined;

@@ -4,8 +4,8 @@
  * (leaf) distribution, traced once (`src/compile/`, the
  * machinery `compile-derived.ts` uses) and run per draw as generated code over Float64Arrays;
  * each replicated node is then drawn from its distribution rebuilt around those parameters
- * (`copy`), with the key the model run would give it, or, for a `Normal`, `Bernoulli` or
- * `Poisson` leaf, straight into the result by that distribution's own arithmetic
+ * (`copy`), with the key the model run would give it, or, for a `Normal`, `Bernoulli`, `Poisson`,
+ * `Binomial`, `HalfCauchy`, `Cauchy` or `HalfNormal` leaf, straight into the result by that distribution's own arithmetic
  * (leaf-kernels.ts). Why: running the model per draw rebuilds every distribution and tensor (a
  * 600 × 3 matmul, broadcasts, checks) only to draw one node.
  *
@@ -31,7 +31,7 @@ export interface PredictiveProgram {
   readonly inputs: readonly Float64Array[];
   /**
    * The dtype of replicated node j when it is drawn straight into a caller's array of that dtype
-   * (a `Normal`, `Bernoulli` or `Poisson` leaf: `directDraw` in leaf-kernels.ts), else undefined; its
+   * (a `Normal`, `Bernoulli`, `Poisson`, … leaf: `directDraw` in leaf-kernels.ts), else undefined; its
    * value then has `size[j]` elements in row-major order.
    */
   readonly direct: readonly (DirectDtype | undefined)[];
@@ -128,6 +128,7 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
   const fixed = plans.map((p, j) => (needs[j] === 0 ? p.wrappers[0] ?? p.leaf : undefined));
   const replicatedInputs = c.inputs.slice(G);
   const seeds: KeyArray[] = [];
+  let drawKey = new Uint32Array(0);
   return {
     inputs: c.inputs.slice(0, G),
     direct: direct.map((d) => d?.dtype),
@@ -136,9 +137,10 @@ export function compilePredictive(jd: JointDistribution<StructKind>, given: read
       // The keys executeSample gives the nodes, as raw words (no per-draw key objects or seed
       // checks): the draw's key samplers.foldIn(chainKey, t), then nodeSeeds' schedule.
       const impl = chainKey.impl, w = impl.keyWords;
+      if (drawKey.length !== w) drawKey = new Uint32Array(w);
       let r = 0;
-      nodeSeedWords(impl, impl.foldIn(chainKey.data, t >>> 0, modes), last + 1, modes, (i, words) => {
-        if (i === replicated[r]) seeds[r++] = new KeyArray(impl, words.subarray(0, w), []);
+      nodeSeedWords(impl, impl.foldIn(chainKey.data, t >>> 0, modes, drawKey), last + 1, modes, (i, words) => {
+        if (i === replicated[r]) seeds[r++] = new KeyArray(impl, words.slice(0, w), []);
       });
       // Inputs written since the last run (the given ones, by the caller): a bit per input.
       let dirty = (1 << G) - 1;

@@ -3,7 +3,8 @@
  * the leaf's tensor parameters as outputs of a traced program, and the leaves whose draws and
  * pointwise log densities the compiled paths compute straight from those outputs without
  * rebuilding the distribution: `Normal` draws (z · scale + loc), `Bernoulli` draws (u < p),
- * `Poisson` and `Binomial` draws (TFP's samplers at the compiled rates, counts and p) and
+ * `Poisson` and `Binomial` draws (TFP's samplers at the compiled rates, counts and p),
+ * `HalfCauchy`, `Cauchy` and `HalfNormal` draws (a uniform or normal through their scalar map) and
  * `Bernoulli` pointwise log masses. Each is the distribution's own arithmetic on the same values
  * (the same key, the same scalar functions), so the bits are the distribution's; the callers
  * still compare the first and last draws with the model run and fall back when they differ.
@@ -12,6 +13,7 @@
 import type { Modes } from '../../src/config.js';
 import type { KeyArray } from '../../src/random/key-array.js';
 import { normalFill } from '../../src/random/normal.js';
+import { wasmScratch } from '../../src/prng/wasm.js';
 import { uniformFill } from '../../src/random/uniform.js';
 import { UntraceableError } from '../../src/tensor/lowering.js';
 import { detExpInto, detLog1pOfExpInto } from '../../src/compile/det-maps.js';
@@ -28,6 +30,9 @@ import { sanitizeSeed } from '../../src/samplers/seeds.js';
 import { randomPoisson } from '../../distributions/internal/tfp-random-poisson.js';
 import { detLog } from '../../src/math/index.js';
 import { Sample } from '../../distributions/sample.js';
+import { Cauchy, cauchyFromUnit } from '../../distributions/cauchy.js';
+import { HalfCauchy, halfCauchyFromUnit } from '../../distributions/half-cauchy.js';
+import { HalfNormal } from '../../distributions/half-normal.js';
 
 /** A node's distribution: wrappers (outermost first) around a leaf whose tensor parameters are program outputs. */
 export interface NodePlan {
@@ -77,6 +82,23 @@ export function planOf(d: Distribution, outputs: Tensor[]): NodePlan {
   return { wrappers, leaf, params };
 }
 
+/** Below this many values a fill copies out of wasm memory element by element anyway (wasm.ts's SMALL_FILL). */
+const SCRATCH_MIN = 65;
+let scratch = new Float64Array(0);
+
+/**
+ * A view of n float64 on the kernels' scratch region of wasm memory (`wasmScratch`: rewritten by
+ * the next fill, so read it before drawing anything else), or undefined for a small n or no wasm.
+ */
+function scratchF64(n: number): Float64Array | undefined {
+  if (n < SCRATCH_MIN) return undefined;
+  // Asked every time: the region moves to a new memory when some caller needs more room.
+  const mem = wasmScratch(8 * n);
+  if (mem === null) return undefined;
+  if (scratch.buffer !== mem.buffer || scratch.byteOffset !== mem.byteOffset || scratch.length !== n) scratch = new Float64Array(mem.buffer, mem.byteOffset, n);
+  return scratch;
+}
+
 /** A parameter read per element: output `out`, index step 0 (one value) or 1 (one per batch element). */
 interface ParamAt { readonly out: number; readonly step: 0 | 1 }
 
@@ -116,8 +138,26 @@ export interface DirectDraw {
 }
 
 /**
+ * Leaves whose `sampleN` maps one base draw per element — unit uniforms (`samplers.uniform` on
+ * [0, 1)) or standard normals (`samplers.normal`), the key as given — through a scalar function
+ * of it and their parameters, element by element: drawn here as the base fill then that function.
+ */
+const MAPPED: readonly {
+  readonly type: abstract new (...args: never[]) => Distribution;
+  readonly base: 'uniform' | 'normal';
+  readonly params: readonly string[];
+  readonly f: (x: number, a: number, b: number) => number;
+}[] = [
+  { type: HalfCauchy, base: 'uniform', params: ['loc', 'scale'], f: halfCauchyFromUnit },
+  { type: Cauchy, base: 'uniform', params: ['loc', 'scale'], f: cauchyFromUnit },
+  // HalfNormal's sampleN is abs(mul(z, scale)): the two ops' scalar arithmetic.
+  { type: HalfNormal, base: 'normal', params: ['scale'], f: (z, s) => Math.abs(z * s) },
+];
+
+/**
  * The direct draw of a node of `size` values, or undefined (the node's distribution is rebuilt
  * and sampled instead):
+ * - `HalfCauchy`, `Cauchy`, `HalfNormal` (float64): the base draw, then the scalar map (`MAPPED`);
  * - `Normal` (float64): its `sampleN` is `samplers.normal([n, ...batch], { seed })` (the key as
  *   given: `normalFill`) times `scale` plus `loc`, the same two roundings per element here;
  * - `Poisson` (float64) with `logRate` or `rate`: its `sampleN` is TFP's sampler
@@ -144,12 +184,37 @@ export function directDraw(plan: NodePlan, shapes: readonly (readonly number[])[
     return {
       dtype: 'float64',
       fill(key, out, outputs, modes) {
-        const z = out as Float64Array;
+        const x = out as Float64Array;
+        // The normals straight into wasm memory when there is room, then scaled and shifted on the
+        // way out: one pass over `out` instead of a copy out of wasm memory and a pass over it.
+        const z = scratchF64(size) ?? x;
         normalFill(key, z, modes);
         const locs = outputs[loc.out]!, scales = outputs[scale.out]!, ls = loc.step, ss = scale.step;
         for (let k = 0, b = 0; k < size; k++) {
-          z[k] = z[k]! * scales[b * ss]! + locs[b * ls]!;
+          x[k] = z[k]! * scales[b * ss]! + locs[b * ls]!;
           if (++b === batch) b = 0;
+        }
+      },
+    };
+  }
+  const mapped = MAPPED.find((m) => leaf instanceof m.type);
+  if (mapped !== undefined) {
+    if (leaf.dtype !== 'float64') return undefined;
+    const p = paramsAt(plan, shapes, size, mapped.params);
+    if (p === undefined) return undefined;
+    const { batch } = p;
+    const { f } = mapped, uniform = mapped.base === 'uniform';
+    const [a, b = a] = p.at as [ParamAt, ParamAt?];
+    return {
+      dtype: 'float64',
+      fill(key, out, outputs, modes) {
+        const x = out as Float64Array;
+        if (uniform) uniformFill(key, x, modes);
+        else normalFill(key, x, modes);
+        const as = outputs[a.out]!, bs = outputs[b.out]!, sa = a.step, sb = b.step;
+        for (let k = 0, j = 0; k < size; k++) {
+          x[k] = f(x[k]!, as[j * sa]!, bs[j * sb]!);
+          if (++j === batch) j = 0;
         }
       },
     };

@@ -106,6 +106,8 @@ function fuseLoops(nodes: readonly TraceNode[], live: Uint8Array, loopSize: (n: 
     let target = size > 0 ? open.get(size) : undefined;
     // Reading a group's sum needs its loop finished: that group closes, as for any outside reader.
     if (target !== undefined && n.operands.some((o) => !isConst(o) && group[o.index] === target && isTotal(o.index))) target = undefined;
+    // A matvec reads its whole vector (into locals before its loop): the vector's loop must be finished.
+    if (target !== undefined && n.op!.elementwise?.kind === 'matvec' && !isConst(n.operands[1]!) && group[n.operands[1]!.index] === target) target = undefined;
     for (const o of n.operands) {
       const h = isConst(o) ? -1 : group[o.index]!;
       if (h >= 0 && h !== target) for (const [s, q] of open) if (q === h) open.delete(s);

@@ -18,8 +18,8 @@ export interface PrngImpl {
   readonly keyWords: number;
   /** Key words for a seed already reduced to its 64-bit pattern `(hi, lo)`. */
   seed(hi: number, lo: number): Uint32Array;
-  /** `count` keys derived from `key`, concatenated (count × keyWords words). */
-  split(key: Uint32Array, count: number, modes: Modes): Uint32Array;
+  /** `count` keys derived from `key`, concatenated (count × keyWords words): written into `out` when given (not aliasing `key`), else a new array. */
+  split(key: Uint32Array, count: number, modes: Modes, out?: Uint32Array): Uint32Array;
   /** A key derived from `key` and the uint32 `data`: written into `out` when given (not aliasing `key`), else a new array. */
   foldIn(key: Uint32Array, data: number, modes: Modes, out?: Uint32Array): Uint32Array;
   /**

@@ -35,8 +35,7 @@ export const philox4x32: PrngImpl = {
     return Uint32Array.of(hi, lo);
   },
 
-  split(key, count) {
-    const out = new Uint32Array(2 * count);
+  split(key, count, _modes, out = new Uint32Array(2 * count)) {
     const blocks = new Uint32Array(4 * count);
     philoxFill(key, [0, 0, KEY_DOMAIN, 0], count, blocks);
     for (let i = 0; i < count; i++) { out[2 * i] = blocks[4 * i]!; out[2 * i + 1] = blocks[4 * i + 1]!; }

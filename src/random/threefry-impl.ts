@@ -37,16 +37,19 @@ export const threefry2x32: PrngImpl = {
     return Uint32Array.of(hi, lo);
   },
 
-  split(key, count, modes) {
+  split(key, count, modes, out) {
     checkCount(2 * count);
     if (modes.partitionable) {
       // Key i hashes the 64-bit row-major index i as (hi32(i), lo32(i)).
-      const out = new Uint32Array(2 * count);
+      out ??= new Uint32Array(2 * count);
       threefryFill('blocks', key[0]!, key[1]!, 0, 0, 0, count, out);
       return out;
     }
     // Original mode: the wrapper over iota(2·count), read as consecutive word pairs.
-    return threefryIotaWords(key, 2 * count);
+    const words = threefryIotaWords(key, 2 * count);
+    if (out === undefined) return words;
+    out.set(words);
+    return out;
   },
 
   foldIn(key, data, _modes, out = new Uint32Array(2)) {

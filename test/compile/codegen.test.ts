@@ -104,6 +104,22 @@ describe('compiled programs: the tape\'s bits', () => {
     expectTapeBits(k, [vec(3), [0.1]], [vec(3, -5, 5), [-0.7]]);
   });
 
+  it('a constant matrix times a traced vector: each row the eager product\'s bits at every width, after the loop that computes the vector', () => {
+    // Widths up to 16 sum each row as one expression over the vector in locals, wider ones in a loop;
+    // [3, 3] times exp(b) would share exp's loop of 3, but the product reads the whole vector first.
+    for (const [rows, d] of [[40, 1], [40, 3], [3, 3], [40, 16], [40, 17]] as const) {
+      const X = tensor(vec(rows * d, -3, 3)).reshape([rows, d]);
+      const f: F = (b, a) => add(matmul(X, exp(b)), a);
+      const c = compileGradient('test', f, [tensor(vec(d)), tensor([0.1])]);
+      const b = vec(d, -40, 40), a = [-0.7];
+      c.inputs[0]!.set(b); c.inputs[1]!.set(a);
+      c.run(false);
+      const expected = f(tensor(b), tensor(a)).data as Float64Array;
+      expect(Array.from(c.outputs[0]!).every((v, k) => Object.is(v, expected[k])), `${rows} × ${d}\n${c.source}`).toBe(true);
+      expectTapeBits((x, y) => sum(softplus(f(x!, y!))), [vec(d), [0.1]], [b, a]);
+    }
+  });
+
   it('a selection traced on one side is recomputed on the other (where, comparisons, maximum)', () => {
     const f: F = (x) => sum(add(where(greater(x, 0), log1p(x), expm1(x)), maximum(x, minimum(neg(x), 0.25))));
     // Traced where every element is positive, evaluated where most are not.

@@ -12,7 +12,7 @@ import { add, exp, mul, sigmoid } from '../../src/tensor/ops/elementwise.js';
 import { matmul } from '../../src/tensor/ops/matmul.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import {
-  Bernoulli, Binomial, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, Normal, Poisson, Root, Sample,
+  Bernoulli, Binomial, Cauchy, HalfCauchy, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, Normal, Poisson, Root, Sample,
   type CoroutineModel,
 } from '../../distributions/index.js';
 import { nonCentered, y as schoolsY } from '../../examples/eight-schools.js';
@@ -68,6 +68,25 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     both(() => samplePosteriorPredictive(nonCentered, schools, { seed: 7, deterministics: true, chains: [4, 5, 6, 7] }), 'compiled');
   });
 
+  it('a Normal leaf of more than 64 values (its normals drawn on wasm memory, then scaled on the way out) and of 64', () => {
+    for (const n of [64, 65, 600]) {
+      const Xn = normal(key(n), [n, 3]);
+      const wide = new JointDistributionNamed({
+        alpha: new Normal({ loc: 0, scale: 5 }),
+        beta: new Sample({ distribution: new Normal({ loc: 0, scale: 2 }), sampleShape: 3 }),
+        sigma: new HalfNormal({ scale: 2 }),
+        y: (alpha: Tensor, beta: Tensor, sigma: Tensor) => new Independent({ distribution: new Normal({ loc: add(alpha, matmul(Xn, beta)), scale: sigma }), reinterpretedBatchNdims: 1 }),
+      });
+      both(() => samplePosteriorPredictive(wide, draws(7, 2, { alpha: [], beta: [3], sigma: [] }, n), { seed: 11 }), 'compiled');
+      expect(lastDirectLeaves()).toBe(1);
+      // Every node straight, each one's normals on wasm memory before the next is drawn.
+      const iid = new JointDistributionNamed({ a: new Sample({ distribution: new Normal({ loc: 1, scale: 2 }), sampleShape: n }),
+        b: (a: Tensor) => new Independent({ distribution: new Normal({ loc: a, scale: 0.5 }), reinterpretedBatchNdims: 1 }) });
+      both(() => samplePriorPredictive(iid, { seed: 12, samples: 5 }), 'compiled');
+      expect(lastDirectLeaves()).toBe(2);
+    }
+  });
+
   it('edge shapes: scalar, Sample (with and without a batch), a 2-D node, one draw, one chain', () => {
     const scalar = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), y: (mu: Tensor) => new Normal({ loc: mu, scale: 0.5 }) });
     both(() => samplePosteriorPredictive(scalar, draws(20, 2, { mu: [] }), { seed: 2 }), 'compiled');
@@ -112,6 +131,21 @@ describe('samplePosteriorPredictive: the compiled path', () => {
     expect(lastDirectLeaves()).toBe(3);
   });
 
+  it('HalfCauchy, Cauchy and HalfNormal leaves are drawn straight: their base draw through their scalar map', () => {
+    const heavy = new JointDistributionNamed({
+      b: new Normal({ loc: 0, scale: 1 }),
+      sigma: new HalfNormal({ scale: 1 }),
+      t: (b: Tensor, sigma: Tensor) => new HalfCauchy({ loc: b, scale: sigma }),
+      c: (b: Tensor, sigma: Tensor) => new Independent({ distribution: new Cauchy({ loc: add(b, tensor([0, -1, 1e3])), scale: sigma }), reinterpretedBatchNdims: 1 }),
+      h: (sigma: Tensor) => new Independent({ distribution: new HalfNormal({ scale: mul(sigma, tensor([1, 1e-3])) }), reinterpretedBatchNdims: 1 }),
+      s: new Sample({ distribution: new HalfCauchy({ loc: 0, scale: 5 }), sampleShape: 3 }),
+    });
+    both(() => samplePosteriorPredictive(heavy, draws(6, 2, { b: [], sigma: [] }, 2), { seed: 9 }), 'compiled');
+    expect(lastDirectLeaves()).toBe(4);
+    both(() => samplePriorPredictive(heavy, { seed: 10, samples: 30 }), 'compiled');
+    expect(lastDirectLeaves()).toBe(6);
+  });
+
   it('falls back to the model run per draw for a coroutine or a discrete given node; a node drawn from a replicated one is compiled', () => {
     const co = new JointDistributionCoroutine(function* (): CoroutineModel {
       const mu: Tensor = yield Root(new Normal({ loc: 0, scale: 1 }));
@@ -148,6 +182,7 @@ describe('samplePriorPredictive: the compiled path', () => {
   it('every node drawn in model order, each fed back to the nodes after it: the tape path\'s bits', () => {
     const prior = both(() => samplePriorPredictive(nonCentered, { seed: 3, samples: 40 }), 'compiled');
     expect(Object.keys(prior).sort()).toEqual(['mu', 'tau', 'theta', 'thetaTilde', 'y']);
+    expect(lastDirectLeaves()).toBe(4);   // τ's HalfCauchy too
     both(() => samplePriorPredictive(regression, { seed: 3, samples: 25 }), 'compiled');
     both(() => samplePriorPredictive(regression.experimentalPin({ y: Y }), { seed: 4, samples: 1 }), 'compiled');
   });

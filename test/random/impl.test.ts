@@ -57,3 +57,20 @@ describe.each(Object.values(IMPLS))('$name hooks', (impl) => {
     }
   });
 });
+
+describe.each(Object.values(IMPLS))('$name split and foldIn into a given array', (impl) => {
+  it('write the keys they return, whatever the array held', () => {
+    for (const modes of MODES) {
+      for (const key of KEYS) {
+        for (const n of [1, 2, 3, 30]) {
+          const out = new Uint32Array(n * impl.keyWords).fill(0xdeadbeef);
+          expect(impl.split(key, n, modes, out)).toBe(out);
+          expect(Array.from(out)).toEqual(Array.from(impl.split(key, n, modes)));
+        }
+        const out = new Uint32Array(impl.keyWords).fill(7);
+        expect(impl.foldIn(key, 12345, modes, out)).toBe(out);
+        expect(Array.from(out)).toEqual(Array.from(impl.foldIn(key, 12345, modes)));
+      }
+    }
+  });
+});
