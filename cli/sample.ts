@@ -20,6 +20,7 @@ import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './repo
 import { outputTasks, outputsTuning, startOutputsWorker, type OutputTask } from './outputs.js';
 import { inferenceDataStaged } from './report/inference-data.js';
 import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
+import { stackingShared } from '../mcmc/predictive.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
@@ -208,7 +209,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   let looTask: OutputTask<string | undefined> | undefined;
   if (model.kind === 'joint') {
     const predictive = flags.get('no-predictive') !== true;
-    const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 };
+    const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0, twoThreads };
     try {
       idata = await jointInferenceData(model, result, groups, (partial) => { looTask = outputTasks({ idata: partial }, ['loo'], twoThreads).loo; });
     } catch (e) {
@@ -353,13 +354,14 @@ function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefine
  * uses that chain's key, so merged files equal the all-chains run). `dims` and `coords` come
  * from the module (its exports of those names, which the run carries).
  */
-async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number },
+async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number; twoThreads: boolean },
   onLogLikelihood?: Parameters<typeof inferenceDataStaged>[3]): Promise<InferenceData> {
-  return inferenceDataStaged(model.model, run as Parameters<typeof inferenceData>[1], {
+  // With the outputs worker, large groups are drawn into shared memory: the worker reads them without a copy.
+  return stackingShared(o.twoThreads ? outputsTuning.shareValues : Infinity, () => inferenceDataStaged(model.model, run as Parameters<typeof inferenceData>[1], {
     ...(model.pins === undefined ? {} : { pins: model.pins }),
     seed: o.seed, logLikelihood: o.logLikelihood, posteriorPredictive: o.predictive, prior: o.prior,
     ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
-  }, onLogLikelihood);
+  }, onLogLikelihood));
 }
 
 /** Sample statistics a run keeps per draw besides the parameters (an upper estimate). */
