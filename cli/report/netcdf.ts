@@ -84,77 +84,21 @@ function attrList(where: string, attrs: Readonly<Record<string, NcAttribute>> | 
 const nameBytes = (n: Uint8Array): number => 4 + pad4(n.length);
 const attrsBytes = (as: readonly Attr[]): number => 8 + as.reduce((s, a) => s + nameBytes(a.name) + 8 + pad4(a.values.length * SIZE[a.type]), 0);
 
-/** Whether this machine stores numbers little-endian (every platform Node runs on today); else the DataView path. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/** A 32-bit word with its bytes reversed. */
-const bswap = (x: number): number => ((x & 0xff) << 24) | ((x & 0xff00) << 8) | ((x >>> 8) & 0xff00) | (x >>> 24);
-
 /**
- * `src` as a typed array of `type`'s native representation: itself when it already is one (no
- * copy), else converted as a DataView's setter converts each value (float32 rounds to nearest,
- * integers wrap), so both paths give the same bytes.
- */
-function nativeValues(type: NcType, src: ArrayLike<number>): Float64Array | Float32Array | Int32Array | Uint8Array {
-  if (type === 'float64') return src instanceof Float64Array ? src : Float64Array.from(src);
-  if (type === 'float32') return src instanceof Float32Array ? src : Float32Array.from(src);
-  if (type === 'int32') return src instanceof Int32Array ? src : Int32Array.from(src);
-  if (src instanceof Uint8Array || src instanceof Int8Array) return new Uint8Array(src.buffer, src.byteOffset, src.length);
-  return Uint8Array.from(Int8Array.from(src));
-}
-
-/**
- * Writes the values of `type` from `src` at `off` (a multiple of 4), big-endian, in file order:
- * as they are, or with their leading axes swapped back (`swap` = the file's [d0, d1, inner]: file
- * index (a, b, k) reads source index (b, a, k) over [d1, d0, inner]), run by run straight from
- * `src` (no reordered copy). On a little-endian machine each run is a copy of 32-bit words with
- * their bytes reversed (a float64 also swaps its two words): about 10× faster than a DataView
- * setter per value, whose loop over an ArrayLike of several kinds V8 does not specialise.
+ * Writes the values of `type` from `src` at `off`, big-endian, in file order: as they are, or
+ * with their leading axes swapped back (`swap` = the file's [d0, d1, inner]: file index (a, b, k)
+ * reads source index (b, a, k) over [d1, d0, inner]), run by run straight from `src` (no
+ * reordered copy). One plain loop per type, so each stays monomorphic.
  */
 function writeValues(view: DataView, off: number, type: NcType, src: ArrayLike<number>, swap: readonly [number, number, number] | undefined): void {
   const [d0, d1, inner] = swap ?? [1, 1, src.length];
   const size = SIZE[type];
-  if (!LITTLE_ENDIAN) {
-    for (let a = 0, o = off; a < d0; a++) {
-      for (let b = 0; b < d1; b++, o += inner * size) writeRun(view, o, type, src, (b * d0 + a) * inner, inner);
-    }
-    return;
-  }
-  const values = nativeValues(type, src);
-  if (size === 1) {
-    const to = new Uint8Array(view.buffer, view.byteOffset + off, src.length);
-    for (let a = 0, o = 0; a < d0; a++) {
-      for (let b = 0; b < d1; b++, o += inner) to.set(values.subarray((b * d0 + a) * inner, (b * d0 + a + 1) * inner) as Uint8Array, o);
-    }
-    return;
-  }
-  const words = size / 4;   // 32-bit words per value: 1 or 2
-  const from = new Uint32Array(values.buffer, values.byteOffset, values.length * words);
-  const to = new Uint32Array(view.buffer, view.byteOffset + off, src.length * words);
-  for (let a = 0, o = 0; a < d0; a++) {
-    for (let b = 0; b < d1; b++, o += inner * words) {
-      const s = (b * d0 + a) * inner * words;
-      if (words === 2) swapWords64(to, o, from, s, inner);
-      else swapWords32(to, o, from, s, inner);
-    }
+  for (let a = 0, o = off; a < d0; a++) {
+    for (let b = 0; b < d1; b++, o += inner * size) writeRun(view, o, type, src, (b * d0 + a) * inner, inner);
   }
 }
 
-/** `n` 64-bit values from `from[s…]` to `to[o…]`, big-endian: the two words exchanged, each byte-reversed. */
-function swapWords64(to: Uint32Array, o: number, from: Uint32Array, s: number, n: number): void {
-  for (let i = 0; i < 2 * n; i += 2) {
-    const lo = from[s + i]!, hi = from[s + i + 1]!;
-    to[o + i] = bswap(hi);
-    to[o + i + 1] = bswap(lo);
-  }
-}
-
-/** `n` 32-bit values from `from[s…]` to `to[o…]`, each byte-reversed. */
-function swapWords32(to: Uint32Array, o: number, from: Uint32Array, s: number, n: number): void {
-  for (let i = 0; i < n; i++) to[o + i] = bswap(from[s + i]!);
-}
-
-/** `n` values of `type` from `src[from…]` at byte `off`, big-endian (the DataView path, for a big-endian machine). */
+/** `n` values of `type` from `src[from…]` at byte `off`, big-endian. */
 function writeRun(view: DataView, off: number, type: NcType, src: ArrayLike<number>, from: number, n: number): void {
   if (type === 'float64') for (let i = 0; i < n; i++) view.setFloat64(off + 8 * i, src[from + i]!);
   else if (type === 'float32') for (let i = 0; i < n; i++) view.setFloat32(off + 4 * i, src[from + i]!);
