@@ -94,7 +94,9 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
     const { port1, port2 } = new MessageChannel();
     return { name, port: port2, mine: port1, state: new Int32Array(new SharedArrayBuffer(4)) };
   });
-  w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(input)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
+  // `background` is for this thread only: the worker writes at once.
+  const { background: _, ...posted } = input;
+  w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(posted)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
   outputsTuning.sent++;
   for (const t of tasks) {
     const fallback = here(t.name);

@@ -230,6 +230,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   // The run's temporary folder now, so the outputs worker can write the netCDF groups into it.
   const folder = startRunFolder(out);
   let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
+  /** This thread's background writes of the netCDF files, awaited before the folder is finished or discarded. */
+  let pending: Promise<unknown> | undefined;
   try {
     // A large run's work that needs no model goes to the outputs worker, beside the summary here. The worker starts with the report's
     // plots, then draws.json with draws.csv, then the netCDF groups; this thread, once the summary is printed, takes
@@ -237,22 +239,31 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
-      ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }),
+      ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }), background: true,
     }, looTask === undefined ? ['plots', 'drawsFiles', 'netcdf', 'loo', 'ppc'] as const : ['plots', 'drawsFiles', 'netcdf', 'ppc'] as const, twoThreads);
     const loo = looTask ?? tasks.loo;
-    /** The draws files alone, when the draws cannot be summarized (the run is kept). */
-    const unsummarized = (e: unknown): CliError => {
+    /** The netCDF task's files once written: those written (here in the background, or on the worker) and those left for `finish`. */
+    const netcdfWritten = async (): Promise<{ readonly netcdf: boolean; readonly files: Record<string, string | Uint8Array>; readonly written: readonly string[] }> => {
       const nc = tasks.netcdf.take();
+      pending = nc.pending;
+      const written = nc.pending === undefined ? nc.written : await nc.pending;
+      return { netcdf: nc.netcdf, written, files: Object.fromEntries(Object.entries(nc.files).filter(([f]) => !written.includes(f))) };
+    };
+    /** The draws files alone, when the draws cannot be summarized (the run is kept). */
+    const unsummarized = async (e: unknown): Promise<CliError> => {
+      const nc = await netcdfWritten();
       folder.finish({ ...nc.files, ...tasks.drawsFiles.take().files }, nc.written);
       return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
     };
+    let unsummarizable: { readonly error: unknown } | undefined;
     // The summary and the report's rank plots and histograms sort each quantity's draws once between them.
     const report = sharingSortedDraws(() => {
       let s;
       try {
         s = summary({ allStates: idata.posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
       } catch (e) {
-        throw unsummarized(e);
+        unsummarizable = { error: e };
+        return undefined;
       }
       io.stdout(`${s.format()}\n`);
       printWarnings(io, warnings);
@@ -266,12 +277,16 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
         return undefined;
       }
     });
-    netcdf = tasks.netcdf.take();
+    if (unsummarizable !== undefined) throw await unsummarized(unsummarizable.error);
+    // The netCDF files this thread makes are written in the background while it waits for (or makes) draws.json.
+    pending = tasks.netcdf.take().pending;
     drawsFiles = tasks.drawsFiles.take();
     // draws.csv fails where the summary would (it is made with draws.json, which prints each number once for both).
-    if ('error' in drawsFiles.csv) throw unsummarized(drawsFiles.csv.error);
+    if ('error' in drawsFiles.csv) throw await unsummarized(drawsFiles.csv.error);
+    netcdf = await netcdfWritten();
     texts = { ...netcdf.files, ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
   } catch (e) {
+    await pending;
     folder.discard();
     throw e;
   }
