@@ -24,7 +24,7 @@ import { stackingShared } from '../mcmc/predictive.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
-import { checkRunFolder, startRunFolder } from './output.js';
+import { checkRunFolder, startRunFolder, writeFilesInBackground } from './output.js';
 import { printWarnings } from './warnings.js';
 import { chainProgress } from '../mcmc/progress.js';
 import { stochaxVersion } from './version.js';
@@ -229,9 +229,10 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
   // The run's temporary folder now, so the outputs worker can write the netCDF groups into it.
   const folder = startRunFolder(out);
-  let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
-  /** This thread's background writes of the netCDF files, awaited before the folder is finished or discarded. */
+  let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf, written: readonly string[];
+  /** This thread's background writes (the netCDF files; in one thread, draws.json), awaited before the folder is finished or discarded. */
   let pending: Promise<unknown> | undefined;
+  let early: Promise<readonly string[]> | undefined;
   try {
     // A large run's work that needs no model goes to the outputs worker, beside the summary here. The worker starts with the report's
     // plots, then draws.json with draws.csv, then the netCDF groups; this thread, once the summary is printed, takes
@@ -252,10 +253,18 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = async (e: unknown): Promise<CliError> => {
       const nc = await netcdfWritten();
-      folder.finish({ ...nc.files, ...tasks.drawsFiles.take().files }, nc.written);
+      const done = [...nc.written, ...(await early ?? [])];
+      folder.finish(Object.fromEntries(Object.entries({ ...nc.files, ...tasks.drawsFiles.take().files }).filter(([f]) => !done.includes(f))), done);
       return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
     };
     let unsummarizable: { readonly error: unknown } | undefined;
+    if (!twoThreads && folder.dir !== undefined) {
+      // In one thread, draws.json first (with draws.csv, which prints the same numbers): written in the background while the
+      // summary and the report are made. draws.csv waits for the summary (a run it cannot summarize has no draws.csv).
+      try {
+        early = writeFilesInBackground(folder.dir, tasks.drawsFiles.take().files);
+      } catch { /* the task throws again where its files are taken below, after the summary */ }
+    }
     // The summary and the report's rank plots and histograms sort each quantity's draws once between them.
     const report = sharingSortedDraws(() => {
       let s;
@@ -285,12 +294,13 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     if ('error' in drawsFiles.csv) throw await unsummarized(drawsFiles.csv.error);
     netcdf = await netcdfWritten();
     texts = { ...netcdf.files, ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
+    written = [...netcdf.written, ...(await early ?? [])];
   } catch (e) {
-    await pending;
+    await Promise.all([pending, early]);
     folder.discard();
     throw e;
   }
-  folder.finish(texts, netcdf.written);
+  folder.finish(Object.fromEntries(Object.entries(texts).filter(([f]) => !written.includes(f))), written);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
   io.stdout(writtenList(out, [...Object.keys(texts), ...netcdf.written]));
