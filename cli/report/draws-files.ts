@@ -75,24 +75,18 @@ export function toDrawsCsv(draws: unknown, trace?: unknown, options?: CoordsDims
     const eventSize = s.tensor.size / (nDraws * nChains);
     statColumns(s).forEach((col, j) => columns.push({ label: col.label, texts, e: j, eventSize }));
   }
-  // Rows and cells joined from arrays (one flat string each), not appended (see arvizArray).
-  const rows = new Array<string>(nChains * nDraws + 2);
-  rows[0] = ['chain', 'draw', ...columns.map((c) => c.label)].map(csvCell).join(',');
-  const cells = new Array<string>(columns.length + 2);
-  for (let c = 0, r = 1; c < nChains; c++) {
-    cells[0] = String(c);
-    for (let d = 0; d < nDraws; d++, r++) {
-      cells[1] = String(d);
-      for (let k = 0; k < columns.length; k++) {
-        const col = columns[k]!;
+  let text = `${['chain', 'draw', ...columns.map((c) => c.label)].map(csvCell).join(',')}\n`;
+  for (let c = 0; c < nChains; c++) {
+    for (let d = 0; d < nDraws; d++) {
+      let row = `${c},${d}`;
+      for (const col of columns) {
         const cell = col.texts[(d * nChains + c) * col.eventSize + col.e]!;
-        cells[k + 2] = cell === JSON_MINUS_ZERO ? '-0' : cell;
+        row += cell === JSON_MINUS_ZERO ? ',-0' : `,${cell}`;
       }
-      rows[r] = cells.join(',');
+      text += `${row}\n`;
     }
   }
-  rows[rows.length - 1] = '';   // the final newline
-  return rows.join('\n');
+  return text;
 }
 
 /** Options of {@link toArvizJson}. */
@@ -108,15 +102,17 @@ export function arvizArray(t: Tensor): string {
   const event = t.shape.slice(2);
   const eventSize = sizeOf(event);
   const nest = jsonNester(t);
-  // Array joins, not `s +=`: V8 joins an array of strings into one flat string in one pass, where
-  // appending makes a rope of two nodes per value that every later join or write walks (half the time).
-  const row = new Array<string>(nDraws);
-  const chains = new Array<string>(nChains);
+  // one string built by appending (no array of rows per chain to join)
+  let s = '[';
   for (let c = 0; c < nChains; c++) {
-    for (let d = 0; d < nDraws; d++) row[d] = nest((d * nChains + c) * eventSize, event, eventSize);
-    chains[c] = `[${row.join(', ')}]`;
+    s += c === 0 ? '[' : ', [';
+    for (let d = 0; d < nDraws; d++) {
+      if (d > 0) s += ', ';
+      s += nest((d * nChains + c) * eventSize, event, eventSize);
+    }
+    s += ']';
   }
-  return `[${chains.join(', ')}]`;
+  return `${s}]`;
 }
 
 /**
@@ -129,14 +125,17 @@ export function jsonNester(t: Tensor): (base: number, dims: readonly number[], s
   const bool = t.dtype === 'bool' ? t.data as ArrayLike<number> : undefined;
   const texts = big === undefined && bool === undefined ? valueTexts(t) : undefined;
   const leaf = (i: number): string => (texts !== undefined ? texts[i]! : bool !== undefined ? (bool[i] !== 0 ? 'true' : 'false') : String(big![i]));
-  // axis by axis over the same dims (no slice per level), each level one join
+  // axis by axis over the same dims (no slice per level), each level one appended string
   const block = (base: number, dims: readonly number[], axis: number, stride: number): string => {
     const n = dims[axis]!;
     const inner = stride / n;
     const last = axis === dims.length - 1;
-    const items = new Array<string>(n);
-    for (let k = 0; k < n; k++) items[k] = last ? leaf(base + k * inner) : block(base + k * inner, dims, axis + 1, inner);
-    return `[${items.join(', ')}]`;
+    let s = '[';
+    for (let k = 0; k < n; k++) {
+      if (k > 0) s += ', ';
+      s += last ? leaf(base + k * inner) : block(base + k * inner, dims, axis + 1, inner);
+    }
+    return `${s}]`;
   };
   return (base, dims, stride) => (dims.length === 0 ? leaf(base) : block(base, dims, 0, stride));
 }
