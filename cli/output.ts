@@ -5,6 +5,7 @@
  * are saved elsewhere and the error says where.
  */
 import { accessSync, constants, copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { CliError, oneLine } from './errors.js';
@@ -188,6 +189,39 @@ export function writeFiles(dir: string, files: RunFiles): string[] {
     }
   } catch { /* `finish` writes the rest and reports the error */ }
   return written;
+}
+
+/**
+ * {@link writeFiles} on node's I/O threads: the calling thread goes on while the files are
+ * written (opening, writing and closing a 20 MB netCDF file blocked the main thread 15–100 ms on
+ * a busy disk). Resolves, never rejects, to the names written, in order, until one fails; the
+ * caller awaits it before `finish` or `discard`, and hands `finish` the files not written.
+ *
+ * @example
+ * const written = await writeFilesInBackground(dir, { 'idata/posterior.nc': bytes });   // ['idata/posterior.nc']
+ */
+export async function writeFilesInBackground(dir: string, files: RunFiles): Promise<string[]> {
+  const written: string[] = [];
+  try {
+    for (const name of Object.keys(files)) {
+      const path = join(dir, name);
+      await mkdir(dirname(path), { recursive: true });
+      await writeWhole(path, files[name]!);
+      written.push(name);
+    }
+  } catch { /* `finish` writes the rest and reports the error */ }
+  return written;
+}
+
+/** A file's bytes in as few I/O-thread writes as the system takes (`fs.promises.writeFile` makes one per 512 KiB: 80 round trips for a 40 MB file). */
+async function writeWhole(path: string, data: string | Uint8Array): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+  const file = await open(path, 'w');
+  try {
+    for (let at = 0; at < bytes.length;) at += (await file.write(bytes, at, bytes.length - at, at)).bytesWritten;
+  } finally {
+    await file.close();
+  }
 }
 
 /** `names` with draws.json last: its presence marks a complete run. */

@@ -15,8 +15,10 @@ import { nodeWorker } from '../mcmc/parallel/platform-node.js';
  *
  * For tests: `worker: false` runs every task in this thread; `steal: false` leaves every task
  * sent to the worker there; `sent` counts the batches sent, `fromWorker` the results received.
+ * `shareValues`: tensors from this size (values) cross to the worker in shared memory (the
+ * predictive groups are drawn there, others copied once into it; `copiedValues` counts them).
  */
-export const outputsTuning: { minValues: number; worker: boolean; steal: boolean; sent: number; fromWorker: number } = { minValues: 1_000_000, worker: true, steal: true, sent: 0, fromWorker: 0 };
+export const outputsTuning: { minValues: number; worker: boolean; steal: boolean; sent: number; fromWorker: number; shareValues: number; copiedValues: number } = { minValues: 1_000_000, worker: true, steal: true, sent: 0, fromWorker: 0, shareValues: 1 << 16, copiedValues: 0 };
 
 /** The words the main thread and the worker share: the worker is ready; the main thread has started sampling (stop warming up); the worker ran every warm-up task. @internal */
 export const READY = 0, SAMPLING = 1, WARMED = 2;

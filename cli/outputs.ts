@@ -34,8 +34,6 @@ export { outputsSamplingStarts, outputsTuning, outputsWorkerReady, outputsWorker
 /** Seconds to wait for a task on the worker before running it here (a worker that died never answers). */
 const TAKE_TIMEOUT_S = 300;
 
-/** Tensors at least this large (values) cross to the worker in shared memory instead of being copied into the message. */
-const SHARE_VALUES = 1 << 16;
 /** Each large tensor's shared copy, so that a tensor sent in two batches is copied once. */
 const sharedCopies = new WeakMap<Tensor, Tensor>();
 
@@ -47,7 +45,7 @@ const sharedCopies = new WeakMap<Tensor, Tensor>();
  */
 function shareLarge(value: unknown): unknown {
   if (value instanceof Tensor) {
-    if (value.size < SHARE_VALUES || value.data.buffer instanceof SharedArrayBuffer) return value;
+    if (value.size < outputsTuning.shareValues || value.data.buffer instanceof SharedArrayBuffer) return value;
     let copy = sharedCopies.get(value);
     if (copy === undefined) {
       const data = value.data as Exclude<Tensor['data'], readonly unknown[]>;
@@ -55,6 +53,7 @@ function shareLarge(value: unknown): unknown {
       const shared = new Ctor(new SharedArrayBuffer(data.byteLength));
       (shared as unknown as { set(a: ArrayLike<unknown>): void }).set(data as ArrayLike<unknown>);
       sharedCopies.set(value, copy = new Tensor(shared as Tensor['data'], value.shape, value.dtype));
+      outputsTuning.copiedValues += value.size;
     }
     return copy;
   }
@@ -98,7 +97,9 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
     const { port1, port2 } = new MessageChannel();
     return { name, port: port2, mine: port1, state: new Int32Array(new SharedArrayBuffer(4)) };
   });
-  w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(input)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
+  // `background` is for this thread only: the worker writes at once.
+  const { background: _, ...posted } = input;
+  w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(posted)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
   outputsTuning.sent++;
   for (const t of tasks) {
     let got: { value: unknown } | { error: unknown } | undefined;

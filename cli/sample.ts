@@ -21,10 +21,11 @@ import { outputTasks, outputsSamplingStarts, outputsTuning, outputsWorkerWarm, s
 import { inferenceDataStaged, type InferenceDataStage } from './report/inference-data.js';
 import type { OutputTaskResult } from './report/output-tasks.js';
 import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
+import { stackingShared } from '../mcmc/predictive.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
-import { checkRunFolder, startRunFolder } from './output.js';
+import { checkRunFolder, startRunFolder, writeFilesInBackground } from './output.js';
 import { printWarnings } from './warnings.js';
 import { chainProgress } from '../mcmc/progress.js';
 import { stochaxVersion } from './version.js';
@@ -218,7 +219,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   };
   if (model.kind === 'joint') {
     const predictive = flags.get('no-predictive') !== true;
-    const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0 };
+    const groups = { seed, chainIndex, predictive, logLikelihood: predictive, prior: predictive ? (flags.get('prior') as number | undefined) ?? 500 : 0, twoThreads };
     try {
       idata = await jointInferenceData(model, result, groups, onStage);
     } catch (e) {
@@ -238,28 +239,48 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
   // The run's temporary folder now, so the outputs worker can write the netCDF groups into it.
   const folder = startRunFolder(out);
-  let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf;
+  let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf, written: readonly string[];
+  /** This thread's background writes (the netCDF files; in one thread, draws.json), awaited before the folder is finished or discarded. */
+  let pending: Promise<unknown> | undefined;
+  let drawsWritten: Promise<readonly string[]> | undefined;
   try {
     // The rest (draws.json with draws.csv, the netCDF groups, and what no stage sent) goes to the worker now, beside the summary
     // here. This thread takes each result when it needs it, running itself what the worker has not started.
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
-      ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }),
+      ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }), background: true,
     }, ['drawsFiles', 'netcdf', ...(['plots', 'loo', 'ppc'] as const).filter((n) => early[n] === undefined)], twoThreads);
     const plots = early.plots ?? tasks.plots, loo = early.loo ?? tasks.loo, ppc = early.ppc ?? tasks.ppc;
-    /** The draws files alone, when the draws cannot be summarized (the run is kept). */
-    const unsummarized = (e: unknown): CliError => {
+    /** The netCDF task's files once written: those written (here in the background, or on the worker) and those left for `finish`. */
+    const netcdfWritten = async (): Promise<{ readonly netcdf: boolean; readonly files: Record<string, string | Uint8Array>; readonly written: readonly string[] }> => {
       const nc = tasks.netcdf.take();
-      folder.finish({ ...nc.files, ...tasks.drawsFiles.take().files }, nc.written);
+      pending = nc.pending;
+      const written = nc.pending === undefined ? nc.written : await nc.pending;
+      return { netcdf: nc.netcdf, written, files: Object.fromEntries(Object.entries(nc.files).filter(([f]) => !written.includes(f))) };
+    };
+    /** The draws files alone, when the draws cannot be summarized (the run is kept). */
+    const unsummarized = async (e: unknown): Promise<CliError> => {
+      const nc = await netcdfWritten();
+      const done = [...nc.written, ...(await drawsWritten ?? [])];
+      folder.finish(Object.fromEntries(Object.entries({ ...nc.files, ...tasks.drawsFiles.take().files }).filter(([f]) => !done.includes(f))), done);
       return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
     };
+    let unsummarizable: { readonly error: unknown } | undefined;
+    if (!twoThreads && folder.dir !== undefined) {
+      // In one thread, draws.json first (with draws.csv, which prints the same numbers): written in the background while the
+      // summary and the report are made. draws.csv waits for the summary (a run it cannot summarize has no draws.csv).
+      try {
+        drawsWritten = writeFilesInBackground(folder.dir, tasks.drawsFiles.take().files);
+      } catch { /* the task throws again where its files are taken below, after the summary */ }
+    }
     // The summary and the report's rank plots and histograms sort each quantity's draws once between them.
     const report = sharingSortedDraws(() => {
       let s;
       try {
         s = summary({ allStates: idata.posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });
       } catch (e) {
-        throw unsummarized(e);
+        unsummarizable = { error: e };
+        return undefined;
       }
       io.stdout(`${s.format()}\n`);
       printWarnings(io, warnings);
@@ -271,16 +292,21 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
         return undefined;
       }
     });
-    netcdf = tasks.netcdf.take();
+    if (unsummarizable !== undefined) throw await unsummarized(unsummarizable.error);
+    // The netCDF files this thread makes are written in the background while it waits for (or makes) draws.json.
+    pending = tasks.netcdf.take().pending;
     drawsFiles = tasks.drawsFiles.take();
     // draws.csv fails where the summary would (it is made with draws.json, which prints each number once for both).
-    if ('error' in drawsFiles.csv) throw unsummarized(drawsFiles.csv.error);
+    if ('error' in drawsFiles.csv) throw await unsummarized(drawsFiles.csv.error);
+    netcdf = await netcdfWritten();
     texts = { ...netcdf.files, ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
+    written = [...netcdf.written, ...(await drawsWritten ?? [])];
   } catch (e) {
+    await Promise.all([pending, drawsWritten]);
     folder.discard();
     throw e;
   }
-  folder.finish(texts, netcdf.written);
+  folder.finish(Object.fromEntries(Object.entries(texts).filter(([f]) => !written.includes(f))), written);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
   io.stdout(writtenList(out, [...Object.keys(texts), ...netcdf.written]));
@@ -359,13 +385,14 @@ function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefine
  * uses that chain's key, so merged files equal the all-chains run). `dims` and `coords` come
  * from the module (its exports of those names, which the run carries).
  */
-async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number },
+async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: Run, o: { seed: number | bigint; chainIndex: number | undefined; predictive: boolean; logLikelihood: boolean; prior: number; twoThreads: boolean },
   onStage?: Parameters<typeof inferenceDataStaged>[3]): Promise<InferenceData> {
-  return inferenceDataStaged(model.model, run as Parameters<typeof inferenceData>[1], {
+  // With the outputs worker, large groups are drawn into shared memory: the worker reads them without a copy.
+  return stackingShared(o.twoThreads ? outputsTuning.shareValues : Infinity, () => inferenceDataStaged(model.model, run as Parameters<typeof inferenceData>[1], {
     ...(model.pins === undefined ? {} : { pins: model.pins }),
     seed: o.seed, logLikelihood: o.logLikelihood, posteriorPredictive: o.predictive, prior: o.prior,
     ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
-  }, onStage);
+  }, onStage));
 }
 
 /** The output each stage of the InferenceData lets start (see `inferenceDataStaged`). */

@@ -98,6 +98,30 @@ function jointOf(fn: string, model: unknown): { jd: JointDistribution<StructKind
   return fail('type', fn, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
 }
 
+/** Results of at least this many values are stored in SharedArrayBuffers (see {@link stackingShared}). */
+let sharedFrom = Infinity;
+
+/**
+ * Runs `f` with the results of the predictive functions (`logLikelihood`,
+ * `samplePosteriorPredictive`, `samplePriorPredictive`, …) of at least `minValues` values stored
+ * in SharedArrayBuffers where the runtime has them: the same values, which another thread can
+ * then read without a copy (the CLI's outputs worker; a copy of a 40 MB log-likelihood into
+ * fresh shared memory cost more than drawing it). Nested calls keep the outer setting. @internal
+ *
+ * @example
+ * const ll = stackingShared(1 << 16, () => logLikelihood(model, draws, { y }));
+ * ll.y.data.buffer instanceof SharedArrayBuffer;   // true when large enough
+ */
+export function stackingShared<T>(minValues: number, f: () => T): T {
+  if (sharedFrom !== Infinity) return f();
+  sharedFrom = minValues;
+  try {
+    return f();
+  } finally {
+    sharedFrom = Infinity;
+  }
+}
+
 /** Stacks same-shaped per-draw tensors into `[...lead, ...shape]` (float64 unless all share an integer/bool dtype). */
 class Stacker {
   private data: Float64Array | Int32Array | Uint8Array | undefined;
@@ -129,7 +153,9 @@ class Stacker {
     this.dtype = dtype;
     const n = sizeOf(this.lead) * sizeOf(shape);
     if (n > 2 ** 28) fail('range', this.fn, this.what, `would need ${n} elements ([${[...this.lead, ...shape].join(', ')}]), more than 2^28 (2 GiB as float64); use fewer draws`, [...shape]);
-    this.data = dtype === 'int32' ? new Int32Array(n) : dtype === 'bool' ? new Uint8Array(n) : new Float64Array(n);
+    const bytes = n * (dtype === 'int32' ? 4 : dtype === 'bool' ? 1 : 8);
+    const buffer = n >= sharedFrom && typeof SharedArrayBuffer === 'function' ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+    this.data = dtype === 'int32' ? new Int32Array(buffer) : dtype === 'bool' ? new Uint8Array(buffer) : new Float64Array(buffer);
   }
 
   tensor(): Tensor {

@@ -75,18 +75,27 @@ export function toDrawsCsv(draws: unknown, trace?: unknown, options?: CoordsDims
     const eventSize = s.tensor.size / (nDraws * nChains);
     statColumns(s).forEach((col, j) => columns.push({ label: col.label, texts, e: j, eventSize }));
   }
-  let text = `${['chain', 'draw', ...columns.map((c) => c.label)].map(csvCell).join(',')}\n`;
-  for (let c = 0; c < nChains; c++) {
-    for (let d = 0; d < nDraws; d++) {
-      let row = `${c},${d}`;
-      for (const col of columns) {
+  // One flat string (rows and cells joined from arrays), not a rope of two nodes per cell: the CLI
+  // keeps the text while it computes the summary and the report, and a rope that lives that long is
+  // promoted by the garbage collector node by node and then flattened when written (draws.csv took
+  // 11–24 ms to write that way, 1–3 ms flat).
+  const rows = new Array<string>(nChains * nDraws + 2);
+  rows[0] = ['chain', 'draw', ...columns.map((c) => c.label)].map(csvCell).join(',');
+  const cells = new Array<string>(columns.length + 2);
+  for (let c = 0, r = 1; c < nChains; c++) {
+    cells[0] = String(c);
+    for (let d = 0; d < nDraws; d++, r++) {
+      cells[1] = String(d);
+      for (let k = 0; k < columns.length; k++) {
+        const col = columns[k]!;
         const cell = col.texts[(d * nChains + c) * col.eventSize + col.e]!;
-        row += cell === JSON_MINUS_ZERO ? ',-0' : `,${cell}`;
+        cells[k + 2] = cell === JSON_MINUS_ZERO ? '-0' : cell;
       }
-      text += `${row}\n`;
+      rows[r] = cells.join(',');
     }
   }
-  return text;
+  rows[rows.length - 1] = '';   // the final newline
+  return rows.join('\n');
 }
 
 /** Options of {@link toArvizJson}. */

@@ -7,7 +7,7 @@ import { runDrawsFiles, toDrawsCsv, type RunDrawsFiles, type RunDrawsFilesOption
 import { looSection, ppcSection, reportPlots } from './report-html.js';
 import type { InferenceData } from './inference-data-groups.js';
 import type { CoordsDims } from '../../mcmc/diagnostics/coords.js';
-import { writeFiles } from '../output.js';
+import { writeFiles, writeFilesInBackground } from '../output.js';
 import { sharingNumberTexts } from './number-text.js';
 import { Tensor } from '../../src/tensor/tensor.js';
 
@@ -18,6 +18,12 @@ export interface OutputTaskInput {
   readonly files?: RunDrawsFilesOptions;
   /** `netcdf`: the run's temporary folder (`startRunFolder`), where the `idata/` files are written at once. */
   readonly folder?: string;
+  /**
+   * `netcdf`: write them in the background (node's I/O threads) and give the promise of the names
+   * written as `pending`, which the caller must await (only where the task runs in the caller's
+   * thread: `outputTasks` never sends it to the worker).
+   */
+  readonly background?: boolean;
   /** `drawsFiles`: the trace and labels the CLI's draws.csv uses. */
   readonly csv?: { readonly trace: unknown; readonly labels: CoordsDims };
   /** `plots`: the report's variables (`reportHtml`'s varNames). */
@@ -30,8 +36,10 @@ export const OUTPUT_TASKS = {
   ppc: (t: OutputTaskInput): string | undefined => ppcSection('reportHtml', t.idata),
   loo: (t: OutputTaskInput): string | undefined => looSection(t.idata),
   /** The netCDF groups (`idata/*.nc`, when the run writes them), written to the run's folder from this thread: only their names come back. */
-  netcdf: (t: OutputTaskInput): RunDrawsFiles & { readonly written: readonly string[] } => {
+  netcdf: (t: OutputTaskInput): RunDrawsFiles & { readonly written: readonly string[]; readonly pending?: Promise<readonly string[]> } => {
     const d = runDrawsFiles(t.idata, { ...t.files, part: 'netcdf' });
+    // In the background: `files` keeps every file, `pending` says which were written.
+    if (t.folder !== undefined && t.background === true && Object.keys(d.files).length > 0) return { ...d, written: [], pending: writeFilesInBackground(t.folder, d.files) };
     const written = t.folder === undefined ? [] : writeFiles(t.folder, d.files);
     return { ...d, files: Object.fromEntries(Object.entries(d.files).filter(([f]) => !written.includes(f))), written };
   },

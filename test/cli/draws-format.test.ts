@@ -45,6 +45,18 @@ beforeAll(async () => {
   total = ALL.reduce((s, g) => s + Object.values(j[g] ?? {}).reduce((n: number, v) => n + flat(v).length, 0), 0);
 }, 60_000);
 
+describe('draws that cannot be summarized', () => {
+  it('are written all the same, the netCDF files (written in the background) with draws.json, and the error says where', async () => {
+    const r = await sample('unsummarized', ['--draws-format', 'netcdf', '--var-names', 'nope']);
+    expect(r.code).not.toBe(0);
+    expect(r.err).toMatch(/sampled, but could not summarize the draws \(.*`nope`.*\); they were written to .*unsummarized/);
+    expect(readdirSync(r.dir).sort()).toEqual(['draws.json', 'idata']);
+    expect(readdirSync(join(r.dir, 'idata')).sort()).toEqual(ALL.map((g) => `${g}.nc`).sort());
+    for (const g of ALL) expect(readFileSync(join(r.dir, 'idata', `${g}.nc`)), g).toEqual(readFileSync(join(asNetcdf.dir, 'idata', `${g}.nc`)));
+    expect(readdirSync(out).filter((f) => f.startsWith('.'))).toEqual([]);   // no temporary folder left
+  }, 60_000);
+});
+
 describe('--draws-format netcdf', () => {
   it('writes every group as idata/<group>.nc and a draws.json without the predictive groups, whose attrs say where they are', () => {
     expect(asNetcdf.code, asNetcdf.err).toBe(0);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliError } from '../../cli/errors.js';
-import { checkOutputFile, checkRunFolder, startRunFolder, writeFileAtomic, writeFiles, writeRunFolder } from '../../cli/output.js';
+import { checkOutputFile, checkRunFolder, startRunFolder, writeFileAtomic, writeFiles, writeFilesInBackground, writeRunFolder } from '../../cli/output.js';
 
 const dir = join(tmpdir(), `stochax-output-test-${process.pid}`);
 const files = { 'draws.csv': 'csv\n', 'draws.json': '{}\n', 'report.html': '<!DOCTYPE html>\n' };
@@ -112,6 +112,21 @@ describe('startRunFolder (the netCDF files written by the outputs worker while t
       expect(tree(b)).toEqual(tree(a));
     }
     expect(readdirSync(b).sort()).toEqual(['draws.csv', 'draws.json', 'idata', 'report.html']);
+  });
+
+  it('writeFilesInBackground leaves the same folder as writeFiles, and stops at the first failure without rejecting', async () => {
+    const a = join(dir, 'bg', 'one'), b = join(dir, 'bg', 'two');
+    writeRunFolder(a, run);
+    const folder = startRunFolder(b);
+    const early = Object.fromEntries(Object.entries(run).filter(([f]) => f.startsWith('idata/')));
+    const written = await writeFilesInBackground(folder.dir!, early);
+    expect(written).toEqual(Object.keys(early));
+    folder.finish(Object.fromEntries(Object.entries(run).filter(([f]) => !written.includes(f))), written);
+    expect(tree(b)).toEqual(tree(a));
+    const failing = startRunFolder(join(dir, 'bg', 'three'));
+    writeFileSync(join(failing.dir!, 'idata'), 'x');   // a file where the idata/ folder must go
+    expect(await writeFilesInBackground(failing.dir!, { 'first.txt': 'a', 'idata/posterior.nc': nc['idata/log_likelihood.nc'], 'last.txt': 'b' })).toEqual(['first.txt']);
+    failing.discard();
   });
 
   it('when finishing fails half-way, saves every file elsewhere (those written early copied from the temporary folder) and says where', () => {

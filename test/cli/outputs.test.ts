@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../cli/main.js';
 import { outputTasks, outputsTuning, outputsWorkerReady, outputsWorkerWarm, startOutputsWorker } from '../../cli/outputs.js';
 import { ppcSection } from '../../cli/report/report-html.js';
-import { toDrawsCsv } from '../../cli/report/draws-files.js';
+import { fromArvizJson, toDrawsCsv } from '../../cli/report/draws-files.js';
 import { Tensor, tensor } from '../../src/tensor/tensor.js';
 import { FLAGS, here } from '../fixtures/coords/make.js';
 
@@ -62,6 +62,26 @@ describe('stochax sample with its outputs worker', () => {
       expect(readdirSync(out).filter((f) => f.startsWith('.'))).toEqual([]);   // no temporary folder left
     }, 60_000);
   }
+});
+
+describe('stochax sample hands the worker its predictive groups', () => {
+  it('draws them into shared memory, so only the sampler\'s draws, the trace and the data are copied for the worker', async () => {
+    outputsTuning.shareValues = 0;   // every tensor crosses in shared memory (these runs are small)
+    const before = outputsTuning.copiedValues;
+    try {
+      expect((await sample('shared-groups', true, ['--draws-format', 'json'])).code).toBe(0);
+    } finally {
+      outputsTuning.shareValues = 1 << 16;
+    }
+    const copied = outputsTuning.copiedValues - before;
+    const { draws, trace, groups } = fromArvizJson(readFileSync(join(out, 'shared-groups', 'draws.json'), 'utf8'));
+    const size = (g: Readonly<Record<string, Tensor>> | undefined): number => Object.values(g ?? {}).reduce((n, t) => n + t.size, 0);
+    const predictive = size(groups.logLikelihood) + size(groups.posteriorPredictive) + size(groups.prior) + size(groups.priorPredictive);
+    expect(predictive).toBeGreaterThan(0);
+    // The posterior and trace the sampler returned and the data are copied once; the groups drawn after sampling are not.
+    expect(copied).toBeGreaterThan(0);
+    expect(copied).toBeLessThanOrEqual(size(draws) + size(trace) + size(groups.observedData));
+  }, 60_000);
 });
 
 describe('stochax sample below outputsTuning.minValues', () => {

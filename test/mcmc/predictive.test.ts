@@ -11,6 +11,7 @@ import {
   type CoroutineModel,
 } from '../../distributions/index.js';
 import { centered, nonCentered, sigma, y } from '../../examples/eight-schools.js';
+import { stackingShared } from '../../mcmc/predictive.js';
 import {
   compare, computeDeterministics, logLikelihood, loo, pointwiseLogProb, samplePosteriorPredictive, samplePriorPredictive, waic, type PredictiveModel,
 } from '../../mcmc/index.js';
@@ -213,6 +214,22 @@ describe('logLikelihood', () => {
     expect(() => logLikelihood(model, { ...draws, y: normal(key(0), [N, C, 8]) }, { y })).toThrow(/`draws.y` is an observed \(pinned\) node/);
     expect(() => logLikelihood(model, draws, { z: y })).toThrow(/logLikelihood: `pins` names unknown nodes/);
     expect(() => logLikelihood('m' as never, draws, { y })).toThrow(TypeError);
+  });
+});
+
+describe('stackingShared', () => {
+  it('stores results from its size in SharedArrayBuffers, smaller ones not, with the same values; none outside it', () => {
+    const draws = fakeDraws(20, 2, 9);
+    const plain = { ll: logLikelihood(model, draws, { y }).y!, rep: samplePosteriorPredictive(model, draws, { seed: 3 }).y!, prior: samplePriorPredictive(model, { seed: 3, samples: 10 }) };
+    const shared = stackingShared(20 * 2 * 8, () => ({ ll: logLikelihood(model, draws, { y }).y!, rep: samplePosteriorPredictive(model, draws, { seed: 3 }).y!, prior: samplePriorPredictive(model, { seed: 3, samples: 10 }) }));
+    for (const k of ['ll', 'rep'] as const) {
+      expect(shared[k].data.buffer, k).toBeInstanceOf(SharedArrayBuffer);
+      expect(plain[k].data.buffer, k).not.toBeInstanceOf(SharedArrayBuffer);
+      expect(Array.from(shared[k].data as Float64Array), k).toEqual(Array.from(plain[k].data as Float64Array));
+    }
+    expect(shared.prior.mu!.data.buffer).not.toBeInstanceOf(SharedArrayBuffer);   // 10 values: below the size
+    expect(Array.from(shared.prior.y!.data as Float64Array)).toEqual(Array.from(plain.prior.y!.data as Float64Array));
+    expect(logLikelihood(model, draws, { y }).y!.data.buffer).not.toBeInstanceOf(SharedArrayBuffer);
   });
 });
 

@@ -67,6 +67,43 @@ describe('netcdfBytes', () => {
     expect(Array.from({ length: 6 }, (_, i) => view.getInt32(4 * i))).toEqual([0, 2, 4, 1, 3, 5]);
   });
 
+  it('writes every type\'s values as a DataView setter does (typed or plain sources, swapped axes, NaN payloads, −0, subnormals, rounding)', () => {
+    // The writer byte-swaps 32-bit words; a DataView per value (big-endian) is the reference it must equal.
+    const [d0, d1, inner] = [3, 5, 7];   // file [chain 3, draw 5, k 7] from data [draw 5, chain 3, k 7]
+    const n = d0 * d1 * inner;
+    const f64 = new Float64Array(n).map((_, i) => (i * 0.7318 - 40) ** 3 / 7);
+    const words = new Uint32Array(f64.buffer);
+    words[1] = 0xfff80000; words[0] = 0;          // the negative quiet NaN x86 arithmetic makes
+    words[3] = 0x7ff00000; words[2] = 1;          // a signalling NaN with a payload
+    f64[2] = -0; f64[3] = 5e-324; f64[4] = -Infinity; f64[5] = 1 + 2 ** -30; f64[6] = 3.4e39;   // float32: rounds, overflows
+    const ints = Int32Array.from({ length: n }, (_, i) => (i * 2654435761) | 0);
+    const int8 = Int8Array.from({ length: n }, (_, i) => ((i * 37) % 256) - 128);
+    const cases: [NcDataset['variables'][number]['type'], ArrayLike<number>][] = [
+      ['float64', f64], ['float64', Array.from(f64)], ['float32', f64], ['float32', Float32Array.from(f64)],
+      ['int32', ints], ['int32', Array.from(ints)], ['int8', int8], ['int8', Array.from(int8)], ['int8', Uint8Array.from({ length: n }, (_, i) => i % 128)],
+    ];
+    for (const [type, data] of cases) {
+      for (const swap of [false, true]) {
+        const bytes = netcdfBytes({ dims: [['c', d0], ['d', d1], ['k', inner]], variables: [{ name: 'v', dims: ['c', 'd', 'k'], type, data, swapLeadingAxes: swap }] });
+        const size = { float64: 8, float32: 4, int32: 4, int8: 1, char: 1 }[type];
+        const expected = new DataView(new ArrayBuffer(n * size));
+        for (let a = 0, o = 0; a < d0; a++) {
+          for (let b = 0; b < d1; b++) {
+            for (let k = 0; k < inner; k++, o += size) {
+              const x = data[swap ? (b * d0 + a) * inner + k : (a * d1 + b) * inner + k]!;
+              if (type === 'float64') expected.setFloat64(o, x);
+              else if (type === 'float32') expected.setFloat32(o, x);
+              else if (type === 'int32') expected.setInt32(o, x);
+              else expected.setInt8(o, x);
+            }
+          }
+        }
+        const start = bytes.length - ((n * size + 3) & ~3);
+        expect(bytes.subarray(start, start + n * size), `${type} ${data.constructor.name} swap ${swap}`).toEqual(new Uint8Array(expected.buffer));
+      }
+    }
+  });
+
   it('stores strings as xarray does: NUL-padded UTF-8 over a string<N> dimension', () => {
     const { variable, charDim } = stringVariable('s', 's', ['ab', 'ü']);
     expect(charDim).toEqual(['string2', 2]);
