@@ -20,10 +20,7 @@ import { nodeWorker } from '../mcmc/parallel/platform-node.js';
  */
 export const outputsTuning: { minValues: number; worker: boolean; steal: boolean; sent: number; fromWorker: number; shareValues: number; copiedValues: number } = { minValues: 1_000_000, worker: true, steal: true, sent: 0, fromWorker: 0, shareValues: 1 << 16, copiedValues: 0 };
 
-/** The words the main thread and the worker share: the worker is ready; the main thread has started sampling (stop warming up); the worker ran every warm-up task. @internal */
-export const READY = 0, SAMPLING = 1, WARMED = 2;
-
-let shared: { worker: Worker; words: Int32Array } | null | undefined;
+let shared: { worker: Worker; ready: Int32Array } | null | undefined;
 
 /**
  * Starts the outputs worker if there is none (a no-op after the first call, or where worker
@@ -37,11 +34,11 @@ export function startOutputsWorker(): void {
   try {
     const worker = nodeWorker(new URL(/\.[mc]?tsx?$/.test(new URL(import.meta.url).pathname) ? './outputs-worker.ts' : './outputs-worker.js', import.meta.url));
     worker.unref();
-    const words = new Int32Array(new SharedArrayBuffer(12));
-    worker.postMessage({ words });
+    const ready = new Int32Array(new SharedArrayBuffer(4));
+    worker.postMessage({ ready });
     worker.on('error', () => { shared = null; });
     worker.on('exit', () => { shared = null; });
-    shared = { worker, words };
+    shared = { worker, ready };
   } catch {
     shared = null;
   }
@@ -54,21 +51,5 @@ export function outputsWorker(): Worker | undefined {
 
 /** Whether the outputs worker has started and is taking tasks (for tests and the bench). */
 export function outputsWorkerReady(): boolean {
-  return shared != null && Atomics.load(shared.words, READY) === 1;
-}
-
-/**
- * Tells the outputs worker that sampling starts: it stops warming up (after the task it is on),
- * so it leaves the second core to the sampler's own compiler and garbage-collector threads.
- *
- * @example
- * outputsSamplingStarts();
- */
-export function outputsSamplingStarts(): void {
-  if (shared != null) Atomics.store(shared.words, SAMPLING, 1);
-}
-
-/** Whether the outputs worker ran every warm-up task (`warmOutputTasks`) before sampling started: then even a small run's outputs are faster on two threads. */
-export function outputsWorkerWarm(): boolean {
-  return shared != null && Atomics.load(shared.words, WARMED) === 1;
+  return shared != null && Atomics.load(shared.ready, 0) === 1;
 }

@@ -8,18 +8,12 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { decodeValue, encodeValue } from '../src/effects/clone.js';
-import { OUTPUT_TASKS, warmOutputTasks, type OutputTaskInput, type OutputTaskName } from './report/output-tasks.js';
-import { READY, SAMPLING, WARMED } from './outputs-start.js';
+import { OUTPUT_TASKS, type OutputTaskInput, type OutputTaskName } from './report/output-tasks.js';
 import { DONE, QUEUED, WORKER, type OutputsBatch } from './outputs.js';
 
 const port = parentPort!;
-port.on('message', (m: OutputsBatch | { words: Int32Array }) => {
-  if ('words' in m) {
-    Atomics.store(m.words, READY, 1);
-    // While the CLI loads the model (this core is otherwise idle), the tasks run once on a made-up run, so they are compiled when the real one comes.
-    if (warmOutputTasks(() => Atomics.load(m.words, SAMPLING) === 0)) Atomics.store(m.words, WARMED, 1);
-    return;
-  }
+port.on('message', (m: OutputsBatch | { ready: Int32Array }) => {
+  if ('ready' in m) { Atomics.store(m.ready, 0, 1); return; }
   const input = decodeValue(m.input) as OutputTaskInput;
   for (const t of m.tasks) {
     // The main thread may have taken the task itself, having nothing else to do.

@@ -29,7 +29,7 @@ export interface OutputsBatch {
 /** A task's shared state: queued, taken by the worker, done there (its result on the port), taken by the main thread. @internal */
 export const QUEUED = 0, WORKER = 1, DONE = 2, HERE = 3;
 
-export { outputsSamplingStarts, outputsTuning, outputsWorkerReady, outputsWorkerWarm, startOutputsWorker } from './outputs-start.js';
+export { outputsTuning, outputsWorkerReady, startOutputsWorker } from './outputs-start.js';
 
 /** Seconds to wait for a task on the worker before running it here (a worker that died never answers). */
 const TAKE_TIMEOUT_S = 300;

@@ -17,7 +17,7 @@ import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { reportHtmlWith } from './report/report-html.js';
 import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
-import { outputTasks, outputsSamplingStarts, outputsTuning, outputsWorkerWarm, startOutputsWorker, type OutputTask } from './outputs.js';
+import { outputTasks, outputsTuning, startOutputsWorker, type OutputTask } from './outputs.js';
 import { inferenceDataStaged, type InferenceDataStage } from './report/inference-data.js';
 import type { OutputTaskResult } from './report/output-tasks.js';
 import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
@@ -182,9 +182,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   // With netCDF possible, the predictive groups never go into draws.json when they are large.
   if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, drawsFormat === 'json' && flags.get('no-predictive') !== true));
   // Large outputs get a second thread (`run` started it before loading this command; small ones are faster in one).
-  const large = model.kind === 'joint' && kept * nDraws * jointSize(model, flags.get('no-predictive') !== true) >= outputsTuning.minValues;
-  if (large) startOutputsWorker();
-  outputsSamplingStarts();
+  const twoThreads = model.kind === 'joint' && kept * nDraws * jointSize(model, flags.get('no-predictive') !== true) >= outputsTuning.minValues;
+  if (twoThreads) startOutputsWorker();
   const started = Date.now();
   // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
@@ -192,8 +191,6 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io) : runSetup(model, o, io)));
   const sampled = Date.now();
   io.stderr(`sampled in ${((sampled - started) / 1000).toFixed(1)} s\n`);
-  // A small run's outputs are faster on two threads only when the worker warmed up while the model loaded.
-  const twoThreads = large || outputsWorkerWarm();
   const warnings = runWarnings(result, io);
 
   const settings: RunSettings = {

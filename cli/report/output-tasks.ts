@@ -9,7 +9,6 @@ import type { InferenceData } from './inference-data-groups.js';
 import type { CoordsDims } from '../../mcmc/diagnostics/coords.js';
 import { writeFiles, writeFilesInBackground } from '../output.js';
 import { sharingNumberTexts } from './number-text.js';
-import { Tensor } from '../../src/tensor/tensor.js';
 
 /** What one after-sampling task is given: the InferenceData, and its own options. */
 export interface OutputTaskInput {
@@ -58,59 +57,3 @@ export const OUTPUT_TASKS = {
 
 export type OutputTaskName = keyof typeof OUTPUT_TASKS;
 export type OutputTaskResult<K extends OutputTaskName> = ReturnType<(typeof OUTPUT_TASKS)[K]>;
-
-/**
- * A made-up run shaped like a small `stochax sample` run (4 chains × 1000 draws; a scalar, an
- * 8-vector and 24 observations, with the groups, trace fields, dtypes, coords and dims the CLI
- * gives), for {@link warmOutputTasks}. The values are a fixed pseudo-random sequence (no PRNG
- * key: they are never output).
- */
-export function warmupInput(): OutputTaskInput {
-  const D = 1000, C = 4, K = 8, N = 8, P = 500;
-  let u = 0x9e3779b9;
-  const uniform = (): number => { u ^= u << 13; u ^= u >>> 17; u ^= u << 5; return (u >>> 0) / 4294967296; };
-  const gauss = (): number => uniform() + uniform() + uniform() + uniform() - 2;
-  const f64 = (shape: number[], f: () => number): Tensor => {
-    const data = new Float64Array(shape.reduce((a, b) => a * b, 1));
-    for (let i = 0; i < data.length; i++) data[i] = f();
-    return new Tensor(data, shape, 'float64');
-  };
-  const typed = <T extends Int32Array | Uint8Array>(data: T, dtype: 'int32' | 'bool', f: () => number): Tensor => {
-    for (let i = 0; i < data.length; i++) data[i] = f();
-    return new Tensor(data, [D, C], dtype);
-  };
-  const idata: InferenceData = {
-    posterior: { mu: f64([D, C], gauss), tau: f64([D, C], () => 1 + uniform()), theta: f64([D, C, K], gauss) },
-    sampleStats: {
-      stepSize: f64([D, C], () => 0.5), tune: typed(new Uint8Array(D * C), 'bool', () => 0), nSteps: typed(new Int32Array(D * C), 'int32', () => 7),
-      treeDepth: typed(new Int32Array(D * C), 'int32', () => 3), diverging: typed(new Uint8Array(D * C), 'bool', () => +(uniform() < 0.001)),
-      acceptRatio: f64([D, C], uniform), energy: f64([D, C], gauss), targetLogProb: f64([D, C], gauss),
-      isAccepted: typed(new Uint8Array(D * C), 'bool', () => 1), rejections: typed(new Int32Array(D * C), 'int32', () => 0),
-    },
-    logLikelihood: { y: f64([D, C, N], () => -1 - gauss() * gauss()) },
-    posteriorPredictive: { y: f64([D, C, N], gauss) },
-    prior: { mu: f64([P], gauss), theta: f64([P, K], gauss) },
-    priorPredictive: { y: f64([P, N], gauss) },
-    observedData: { y: f64([N], gauss) },
-    coords: { k: Array.from({ length: K }, (_, i) => `k${i}`) },
-    dims: { theta: ['k'] },
-  };
-  return { idata, files: { format: 'auto', settings: { seed: 0, chains: C, draws: D, warmup: D, model: 'warm-up' } }, csv: { trace: idata.sampleStats, labels: { coords: idata.coords!, dims: idata.dims! } } };
-}
-
-/**
- * Runs every task once on {@link warmupInput}, one at a time while `go()` is true, and
- * returns whether all ran: the outputs worker does this while the CLI loads the model, so V8 has
- * compiled the tasks' code before the run's own arrive (a fresh worker otherwise runs them
- * cold, at 2–3× their warm cost). Outputs are discarded; nothing is written.
- */
-export function warmOutputTasks(go: () => boolean): boolean {
-  const input = warmupInput();
-  // netCDF as a large run writes it (the made-up run is below `auto`'s threshold)
-  const netcdf = { ...input, files: { ...input.files, format: 'netcdf' as const } };
-  for (const name of ['loo', 'plots', 'drawsFiles', 'ppc', 'netcdf'] as const) {
-    if (!go()) return false;
-    try { OUTPUT_TASKS[name](name === 'netcdf' ? netcdf : input); } catch { /* a warm-up failure changes nothing: the task runs cold */ }
-  }
-  return true;
-}
