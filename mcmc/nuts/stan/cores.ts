@@ -15,7 +15,7 @@
  * `cores: 1` asked for it): one chain, `compile: false`, a model whose compiled program is not
  * portable, no worker threads or `Atomics.wait` (a browser's main thread, where blocking is not
  * allowed, or a Node without `process.getBuiltinModule`), or a run too small to pay for the
- * workers. That rule: the serial time is estimated as (seconds per gradient, timed at start, +
+ * workers. That rule: the serial time is estimated as (seconds per gradient, timed at start once its first calls have warmed it up, +
  * 1 µs of the sampler's own work) × 16 leapfrog steps per transition × transitions × chains,
  * and workers are used when the time they save, estimate × (1 − 1/cores), exceeds their
  * start-up (0.05 s when the pool is warm; a cold pool costs what the last worker took to start,
@@ -137,20 +137,27 @@ function workers(n: NodeApi, k: number): Pooled[] {
 }
 
 /**
- * Seconds per gradient evaluation of `f` at a point near the origin: the fastest of 2 to 8
- * batches of 8 calls (stopping after ~1 ms), so a thread descheduled on a loaded machine, or the
- * first unoptimised calls, do not inflate it, and a short run pays at most about a millisecond.
+ * Seconds per gradient evaluation of `f` at a point near the origin: the fastest batch of 8
+ * calls, so a thread descheduled on a loaded machine does not inflate it. The first calls run
+ * unoptimised, 3–6× slower (600-observation regression: 11 µs per call, 3.3 µs after ~350
+ * calls), which made a 0.2-s run look like a 1-s one and sent it to workers that take longer
+ * than that to start; so it times up to 64 batches (~20 ms at most), stopping as soon as a batch
+ * is at or below `enough` seconds per call (the caller's answer is then settled) or the budget
+ * is spent. The calls are not lost: they warm the code the chains then run in process. @internal
+ *
+ * @example
+ * gradientSeconds(target, 10, 1e-6);   // e.g. 3.2e-6
  */
-function gradientSeconds(target: FlatTarget, dim: number): number {
+export function gradientSeconds(target: FlatTarget, dim: number, enough: number): number {
   const x = Float64Array.from({ length: dim }, (_, i) => 0.05 * ((i % 7) - 3)), g = new Float64Array(dim);   // any fixed point: timing only
   let best = Infinity;
   const t0 = performance.now();
-  for (let b = 0; b < 8 && (b < 2 || performance.now() - t0 < 1); b++) {
+  for (let b = 0; b < 64 && (b < 2 || performance.now() - t0 < 20) && best > enough; b++) {
     const t = performance.now();
     for (let i = 0; i < 8; i++) { try { target.logDensityGradient(x, g); } catch { /* timing only */ } }
-    best = Math.min(best, (performance.now() - t) / 8);
+    best = Math.min(best, (performance.now() - t) / 8 / 1000);
   }
-  return best / 1000;
+  return best;
 }
 
 function sharedChainDraws(kept: number, dim: number, discrete: number): { shared: SharedDraws; draws: ChainDraws } {
@@ -190,10 +197,11 @@ export function runChainsOnCores(target: FlatTarget, compiled: Compiled | string
   if (n === null) return inProcess("this host cannot block on worker threads (a browser's main thread forbids Atomics.wait); chains run in process");
   if (typeof compiled === 'string') return inProcess(`the log density runs on the tape (${compiled}), which cannot be sent to a worker`);
   const { first, end } = runPlan(s), total = end - first;
-  const estimate = (gradientSeconds(target, s.dim) + STEP_OVERHEAD) * s.chains.length * total * LEAPFROGS;
-  const start = startCost(k - 1);
+  const start = startCost(k - 1), leapfrogs = s.chains.length * total * LEAPFROGS;
+  // Workers pay when the time they save, estimate × (1 − 1/k), exceeds their start-up: at or below this gradient time they do not.
+  const estimate = (gradientSeconds(target, s.dim, (start + MARGIN) / (1 - 1 / k) / leapfrogs - STEP_OVERHEAD) + STEP_OVERHEAD) * leapfrogs;
   if (!coresTuning.force && estimate * (1 - 1 / k) <= start + MARGIN) {
-    return inProcess(`the run is estimated at ${estimate.toPrecision(2)} s in process, too short to pay for ${k - 1} worker${k > 2 ? 's' : ''} (≈ ${start.toPrecision(2)} s to start)`);
+    return inProcess(`the run is estimated at ${estimate.toPrecision(2)} s or less in process, too short to pay for ${k - 1} worker${k > 2 ? 's' : ''} (≈ ${start.toPrecision(2)} s to start)`);
   }
   const exported = exportCompiled(compiled);
   if (!exported.ok) return inProcess(`the model's compiled log density cannot be sent to a worker: ${exported.reason}`);

@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as D from '../../../distributions/index.js';
 import { nonCentered, y } from '../../../examples/eight-schools.js';
 import { AbortError } from '../../../mcmc/abort-error.js';
-import { coresTuning } from '../../../mcmc/nuts/stan/cores.js';
+import { coresTuning, gradientSeconds } from '../../../mcmc/nuts/stan/cores.js';
+import type { FlatTarget } from '../../../src/compile/flat-target.js';
 import { windowedAdaptiveNuts, type WindowedAdaptiveNutsOptions, type WindowedPartial, type WindowedProgress } from '../../../mcmc/windowed-adaptive-nuts.js';
 import { mul } from '../../../src/tensor/ops/elementwise.js';
 import { gather, reshape, slice, stack, transpose } from '../../../src/tensor/ops/shape.js';
@@ -131,7 +132,20 @@ describe('windowedAdaptiveNuts({ cores })', () => {
   it('keeps a short run in process by the size rule, and says so', () => {
     coresTuning.force = false;
     const r = run({ cores: 2 });
-    expect(r.parallel).toEqual({ cores: 1, reason: expect.stringMatching(/^the run is estimated at .* s in process, too short to pay for 1 worker/) });
+    expect(r.parallel).toEqual({ cores: 1, reason: expect.stringMatching(/^the run is estimated at .* s or less in process, too short to pay for 1 worker/) });
+  });
+
+  it('times the gradient once its first calls are past (they run unoptimised, several times slower)', () => {
+    // A target whose first 150 calls take 40 µs and the rest ~0: the old 16–64 timed calls all saw 40 µs.
+    const busy = (us: number) => { const t = performance.now(); while (performance.now() - t < us / 1000) { /* spin */ } };
+    let calls = 0;
+    const target = { logDensityGradient: () => { if (calls++ < 150) busy(40); return 0; } } as unknown as FlatTarget;
+    expect(gradientSeconds(target, 3, 0)).toBeLessThan(20e-6);
+    expect(calls).toBeGreaterThan(150);
+    // It stops at the first batch at or below `enough`: the caller's answer is then settled.
+    calls = 1000;
+    gradientSeconds(target, 3, 1);
+    expect(calls).toBe(1008);
   });
 
   it('rejects a bad cores', () => {
