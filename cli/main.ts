@@ -11,7 +11,6 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { CliError, oneLine, type CliIo } from './errors.js';
-import { startOutputsWorker } from './outputs-start.js';
 import { stochaxVersion } from './version.js';
 
 export type { CliIo } from './errors.js';
@@ -106,8 +105,6 @@ export async function run(argv: readonly string[], io: CliIo = processIo()): Pro
     io.stderr(`stochax: unknown command '${command}' (commands: ${Object.keys(COMMANDS).join(', ')}; see stochax --help)\n`);
     return 1;
   }
-  // A large run's work after sampling gets a second thread, which loads while this one loads the CLI and samples.
-  if (command === 'sample' && !rest.includes('--help') && !rest.includes('-h')) startOutputsWorker();
   try {
     return await (await load()).run(rest, io);
   } catch (e) {

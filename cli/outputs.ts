@@ -1,8 +1,8 @@
 /**
  * The CLI's after-sampling work on two threads, for large runs (from `outputsTuning.minValues`
  * values; smaller ones are faster in one thread). `stochax sample` starts one outputs worker
- * (`outputs-worker.ts`, started by `outputs-start.ts` before the CLI loads the sample command, so
- * it loads beside the CLI and the model). After sampling a large run hands the worker the tasks
+ * (`outputs-worker.ts`) once it has loaded a large run's model, so it loads while the chains
+ * sample. After sampling a large run hands the worker the tasks
  * that need no model (`report/output-tasks.ts`: LOO as soon as the log-likelihood is drawn, then
  * the report's plots, draws.json with draws.csv, the netCDF groups, the PPC plot) while this
  * thread draws the predictive and prints the summary. When this thread asks for a result the
@@ -14,10 +14,10 @@
  *
  * One worker per process, reused by later runs and unref'd so it never keeps the process alive.
  */
-import { MessageChannel, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, type MessagePort, type Worker } from 'node:worker_threads';
 import { decodeValue, encodeValue } from '../src/effects/clone.js';
 import { Tensor } from '../src/tensor/tensor.js';
-import { outputsTuning, outputsWorker } from './outputs-start.js';
+import { nodeWorker } from '../mcmc/parallel/platform-node.js';
 import { OUTPUT_TASKS, type OutputTaskInput, type OutputTaskName, type OutputTaskResult } from './report/output-tasks.js';
 
 /** One batch posted to the worker (see outputs-worker.ts). @internal */
@@ -29,7 +29,53 @@ export interface OutputsBatch {
 /** A task's shared state: queued, taken by the worker, done there (its result on the port), taken by the main thread. @internal */
 export const QUEUED = 0, WORKER = 1, DONE = 2, HERE = 3;
 
-export { outputsTuning, outputsWorkerReady, startOutputsWorker } from './outputs-start.js';
+/**
+ * `minValues`: the run size (values in all groups of its InferenceData) from which `stochax
+ * sample` uses the outputs worker. Below, one thread is faster: the worker's isolate pays V8's
+ * warm-up again for all it runs (eight schools, ~0.15 M values: 0.39–0.48 s after sampling with
+ * it, 0.30–0.36 s without; fresh processes, 2 cores); above, it pays (8 M values: 0.68–0.86 s
+ * against 0.75–0.88 s; 24 M values: 2.2–2.6 s against 2.8–3.3 s).
+ *
+ * For tests: `worker: false` runs every task in this thread; `steal: false` leaves every task
+ * sent to the worker there; `sent` counts the batches sent, `fromWorker` the results received.
+ * `shareValues`: tensors from this size (values) cross to the worker in shared memory (the
+ * predictive groups are drawn there, others copied once into it; `copiedValues` counts them).
+ */
+export const outputsTuning: { minValues: number; worker: boolean; steal: boolean; sent: number; fromWorker: number; shareValues: number; copiedValues: number } = { minValues: 1_000_000, worker: true, steal: true, sent: 0, fromWorker: 0, shareValues: 1 << 16, copiedValues: 0 };
+
+let shared: { worker: Worker; ready: Int32Array } | null | undefined;
+
+/**
+ * Starts the outputs worker if there is none (a no-op after the first call, or where worker
+ * threads cannot start): call it before sampling so the worker loads while the chains run.
+ *
+ * @example
+ * startOutputsWorker();
+ */
+export function startOutputsWorker(): void {
+  if (shared !== undefined || !outputsTuning.worker) return;
+  try {
+    const worker = nodeWorker(new URL(/\.[mc]?tsx?$/.test(new URL(import.meta.url).pathname) ? './outputs-worker.ts' : './outputs-worker.js', import.meta.url));
+    worker.unref();
+    const ready = new Int32Array(new SharedArrayBuffer(4));
+    worker.postMessage({ ready });
+    worker.on('error', () => { shared = null; });
+    worker.on('exit', () => { shared = null; });
+    shared = { worker, ready };
+  } catch {
+    shared = null;
+  }
+}
+
+/** The outputs worker, or undefined when none was started or it failed. @internal */
+export function outputsWorker(): Worker | undefined {
+  return shared?.worker;
+}
+
+/** Whether the outputs worker has started and is taking tasks (for tests and the bench). */
+export function outputsWorkerReady(): boolean {
+  return shared != null && Atomics.load(shared.ready, 0) === 1;
+}
 
 /** Seconds to wait for a task on the worker before running it here (a worker that died never answers). */
 const TAKE_TIMEOUT_S = 300;

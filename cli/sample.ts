@@ -181,7 +181,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const model = await guardExit(positionals[0]!, () => loadModel(positionals[0]!, cwd));
   // With netCDF possible, the predictive groups never go into draws.json when they are large.
   if (model.kind === 'joint') checkRunSize(kept, nDraws, jointSize(model, drawsFormat === 'json' && flags.get('no-predictive') !== true));
-  // Large outputs get a second thread (`run` started it before loading this command; small ones are faster in one).
+  // Large outputs get a second thread, which loads while the chains sample (small ones are faster in one; starting it
+  // before the model loaded cost more wall time than it saved, as both loads then compete).
   const twoThreads = model.kind === 'joint' && kept * nDraws * jointSize(model, flags.get('no-predictive') !== true) >= outputsTuning.minValues;
   if (twoThreads) startOutputsWorker();
   const started = Date.now();
