@@ -113,6 +113,22 @@ function shareLarge(value: unknown): unknown {
 /** The tasks sent to the worker that this thread may still take over (each a no-op once started anywhere). */
 const queued: (() => boolean)[] = [];
 
+/** A task run in this thread: its result, or its error (kept, so a second take throws it again without running the task again). */
+type Settled = { readonly value: unknown } | { readonly error: unknown };
+
+function settle(name: OutputTaskName, input: OutputTaskInput): Settled {
+  try {
+    return { value: OUTPUT_TASKS[name](input) };
+  } catch (e) {
+    return { error: e };
+  }
+}
+
+function taken(got: Settled): unknown {
+  if ('error' in got) throw got.error;
+  return got.value;
+}
+
 /** A task's result, taken synchronously where it is needed. */
 export interface OutputTask<T> {
   /** The result (waiting for the worker if it runs there); the task's own error if it throws. */
@@ -129,8 +145,8 @@ export interface OutputTask<T> {
  */
 export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, names: readonly K[], useWorker = true): { [N in K]: OutputTask<OutputTaskResult<N>> } {
   const here = <N extends OutputTaskName>(name: N): OutputTask<OutputTaskResult<N>> => {
-    let got: { value: OutputTaskResult<N> } | undefined;
-    return { take: () => (got ??= { value: OUTPUT_TASKS[name](input) as OutputTaskResult<N> }).value };
+    let got: Settled | undefined;
+    return { take: () => taken(got ??= settle(name, input)) as OutputTaskResult<N> };
   };
   const out = {} as { [N in K]: OutputTask<OutputTaskResult<N>> };
   // Sent even before the worker is ready (it reads its messages once loaded): this thread takes back what it has not started.
@@ -148,14 +164,8 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
   w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(posted)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
   outputsTuning.sent++;
   for (const t of tasks) {
-    let got: { value: unknown } | { error: unknown } | undefined;
-    const runHere = (): void => {
-      try {
-        got = { value: OUTPUT_TASKS[t.name](input) };
-      } catch (e) {
-        got = { error: e };
-      }
-    };
+    let got: Settled | undefined;
+    const runHere = (): void => { got = settle(t.name, input); };
     // Not started on the worker: this thread, which would only wait, runs it (the threads balance their work).
     const steal = (): boolean => {
       if (!outputsTuning.steal || Atomics.compareExchange(t.state, 0, QUEUED, HERE) !== QUEUED) return false;
@@ -184,8 +194,7 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
             runHere();
           }
         }
-        if ('error' in got!) throw got.error;
-        return got!.value;
+        return taken(got!);
       },
     } as never;
   }

@@ -133,4 +133,15 @@ describe('outputTasks', () => {
     outputsTuning.steal = true;
     expect(outputsTuning.fromWorker).toBe(fromWorker + 2);   // the worker goes on after a failure
   }, 30_000);
+
+  it('a task that fails in this thread runs once: a second take throws the same error', () => {
+    let reads = 0;
+    const idata = new Proxy({}, { get: () => { reads++; throw new RangeError('no groups'); } });
+    const t = outputTasks({ idata } as never, ['ppc'], false);
+    let first: unknown;
+    try { t.ppc.take(); } catch (e) { first = e; }
+    expect(first).toBeInstanceOf(RangeError);
+    expect(() => t.ppc.take()).toThrow(first as RangeError);
+    expect(reads).toBe(1);
+  });
 });
