@@ -110,8 +110,12 @@ function shareLarge(value: unknown): unknown {
   return value;
 }
 
-/** The tasks sent to the worker that this thread may still take over (each a no-op once started anywhere). */
-const queued: (() => boolean)[] = [];
+/**
+ * The tasks sent to the worker that this thread may still take over (`steal` is a no-op once a
+ * task started anywhere). Pruned of started ones at each batch: an entry holds its run's
+ * InferenceData, which must not outlive the run in a long-lived process.
+ */
+let queued: { readonly state: Int32Array; readonly steal: () => boolean }[] = [];
 
 /** A task run in this thread: its result, or its error (kept, so a second take throws it again without running the task again). */
 type Settled = { readonly value: unknown } | { readonly error: unknown };
@@ -163,6 +167,7 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
   const { background: _, ...posted } = input;
   w.postMessage({ input: encodeValue('outputs', 'input', shareLarge(posted)), tasks: tasks.map(({ name, port, state }) => ({ name, port, state })) } satisfies OutputsBatch, tasks.map((t) => t.port));
   outputsTuning.sent++;
+  queued = queued.filter((q) => Atomics.load(q.state, 0) === QUEUED);
   for (const t of tasks) {
     let got: Settled | undefined;
     const runHere = (): void => { got = settle(t.name, input); };
@@ -173,13 +178,13 @@ export function outputTasks<K extends OutputTaskName>(input: OutputTaskInput, na
       runHere();
       return true;
     };
-    queued.push(steal);
+    queued.push({ state: t.state, steal });
     out[t.name] = {
       take: () => {
         if (got === undefined && !steal()) {
           // Running on the worker: first the tasks still queued (the last sent first, as the worker takes the first), then wait.
-          for (let i = queued.length - 1; i >= 0; i--) queued[i]!();
-          queued.length = 0;
+          for (let i = queued.length - 1; i >= 0; i--) queued[i]!.steal();
+          queued = [];
           let m: { value?: unknown; failed?: true } | undefined;
           try {
             const deadline = performance.now() + TAKE_TIMEOUT_S * 1000;
