@@ -134,7 +134,7 @@ export function writeRunFolder(out: string, files: RunFiles): void {
  * while the rest is still being computed: `dir` is the run's temporary folder, made now, into
  * which that thread writes (e.g. with {@link writeFiles}); `finish(files, written)` writes `files`
  * there, then moves the folder into place as writeRunFolder does; `written` names the files
- * already in `dir`; `discard()` removes the folder of a run that failed before `finish`. The
+ * already in `dir` (those of `files` among them are not written again); `discard()` removes the folder of a run that failed before `finish`. The
  * files and the folder are the same as writeRunFolder's.
  *
  * @throws CliError (from `finish`) when writing fails; the message says where the results were saved instead.
@@ -156,8 +156,9 @@ export function startRunFolder(out: string): { readonly dir: string | undefined;
   }
   return {
     dir: tmp,
-    finish(files: RunFiles, written: readonly string[] = []): void {
+    finish(given: RunFiles, written: readonly string[] = []): void {
       finished = true;
+      const files = written.length === 0 ? given : Object.fromEntries(Object.entries(given).filter(([f]) => !written.includes(f)));
       try {
         if (error !== undefined) throw error;
         writeAll(tmp!, lastDrawsJson(Object.keys(files)), files);

@@ -260,7 +260,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     const unsummarized = async (e: unknown): Promise<CliError> => {
       const nc = await netcdfWritten();
       const done = [...nc.written, ...(await drawsWritten ?? [])];
-      folder.finish(Object.fromEntries(Object.entries({ ...nc.files, ...tasks.drawsFiles.take().files }).filter(([f]) => !done.includes(f))), done);
+      folder.finish({ ...nc.files, ...tasks.drawsFiles.take().files }, done);
       return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
     };
     let unsummarizable: { readonly error: unknown } | undefined;
@@ -304,7 +304,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     folder.discard();
     throw e;
   }
-  folder.finish(Object.fromEntries(Object.entries(texts).filter(([f]) => !written.includes(f))), written);
+  folder.finish(texts, written);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
   io.stdout(writtenList(out, [...Object.keys(texts), ...netcdf.written]));

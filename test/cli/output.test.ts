@@ -114,6 +114,15 @@ describe('startRunFolder (the netCDF files written by the outputs worker while t
     expect(readdirSync(b).sort()).toEqual(['draws.csv', 'draws.json', 'idata', 'report.html']);
   });
 
+  it('finish leaves the files named in `written` as they were written, even when given again', () => {
+    const out = join(dir, 's', 'given-again');
+    const folder = startRunFolder(out);
+    expect(writeFiles(folder.dir!, { 'draws.json': '{"early": 1}\n' })).toEqual(['draws.json']);
+    folder.finish({ ...files, 'draws.json': '{"late": 1}\n' }, ['draws.json']);
+    expect(readFileSync(join(out, 'draws.json'), 'utf8')).toBe('{"early": 1}\n');
+    expect(readdirSync(out).sort()).toEqual(Object.keys(files).sort());
+  });
+
   it('writeFilesInBackground leaves the same folder as writeFiles, and stops at the first failure without rejecting', async () => {
     const a = join(dir, 'bg', 'one'), b = join(dir, 'bg', 'two');
     writeRunFolder(a, run);
