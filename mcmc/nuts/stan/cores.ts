@@ -15,8 +15,9 @@
  * `cores: 1` asked for it): one chain, `compile: false`, a model whose compiled program is not
  * portable, no worker threads or `Atomics.wait` (a browser's main thread, where blocking is not
  * allowed, or a Node without `process.getBuiltinModule`), or a run too small to pay for the
- * workers. That rule: the serial time is estimated as (seconds per gradient, timed at start once its first calls have warmed it up, +
- * 1 µs of the sampler's own work) × 16 leapfrog steps per transition × transitions × chains,
+ * workers. That rule: the serial time is estimated as (seconds per gradient, timed at start once
+ * its first calls have warmed it up, + 1 µs of the sampler's own work) × 16 leapfrog steps per
+ * transition × transitions × chains,
  * and workers are used when the time they save, estimate × (1 − 1/cores), exceeds their
  * start-up (0.05 s when the pool is warm; a cold pool costs what the last worker took to start,
  * else 0.5 s, 2 s under tsx) plus 0.05 s. The estimate only has to tell a 0.1-s run from a
@@ -197,10 +198,11 @@ export function runChainsOnCores(target: FlatTarget, compiled: Compiled | string
   if (n === null) return inProcess("this host cannot block on worker threads (a browser's main thread forbids Atomics.wait); chains run in process");
   if (typeof compiled === 'string') return inProcess(`the log density runs on the tape (${compiled}), which cannot be sent to a worker`);
   const { first, end } = runPlan(s), total = end - first;
-  const start = startCost(k - 1), leapfrogs = s.chains.length * total * LEAPFROGS;
-  // Workers pay when the time they save, estimate × (1 − 1/k), exceeds their start-up: at or below this gradient time they do not.
-  const estimate = (gradientSeconds(target, s.dim, (start + MARGIN) / (1 - 1 / k) / leapfrogs - STEP_OVERHEAD) + STEP_OVERHEAD) * leapfrogs;
-  if (!coresTuning.force && estimate * (1 - 1 / k) <= start + MARGIN) {
+  const start = startCost(k - 1), leapfrogs = s.chains.length * total * LEAPFROGS, saved = 1 - 1 / k;
+  // Workers pay when the time they save, estimate × saved, exceeds their start-up: at or below this gradient time they do not.
+  const enough = (start + MARGIN) / saved / leapfrogs - STEP_OVERHEAD;
+  const estimate = (gradientSeconds(target, s.dim, enough) + STEP_OVERHEAD) * leapfrogs;
+  if (!coresTuning.force && estimate * saved <= start + MARGIN) {
     return inProcess(`the run is estimated at ${estimate.toPrecision(2)} s or less in process, too short to pay for ${k - 1} worker${k > 2 ? 's' : ''} (≈ ${start.toPrecision(2)} s to start)`);
   }
   const exported = exportCompiled(compiled);
