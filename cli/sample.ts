@@ -15,7 +15,7 @@ import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { sizeOf } from '../src/tensor/shapes.js';
 import { inferenceData, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
-import { reportHtmlWith } from './report/report-html.js';
+import { MAX_SUBPLOTS, reportHtmlWith } from './report/report-html.js';
 import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
 import { outputTasks, outputsTuning, startOutputsWorker, type OutputTask } from './outputs.js';
 import { inferenceDataStaged, type InferenceDataStage } from './report/inference-data.js';
@@ -79,6 +79,9 @@ Flags:
   --no-predictive  leave out log_likelihood, posterior_predictive and the prior groups
   --var-names a,b  only these variables in the printed table and report.html (ArviZ's
                    var_names; draws.json and draws.csv keep every variable)
+  --max-subplots N report.html's trace, rank, marginal and autocorrelation plots for the
+                   first N parameters (default 40, ArviZ's plot.max_subplots); the table
+                   and the files keep them all
   --strict         exit with code 2 (after writing the files) when the run has warnings
   --draws-format F auto (default), json or netcdf. json: one draws.json with every group.
                    netcdf: every group as idata/<group>.nc (netCDF-3, written in one pass:
@@ -131,6 +134,7 @@ const FLAGS: Readonly<Record<string, FlagSpec>> = {
   prior: { kind: 'int', min: 0 },
   'no-predictive': { kind: 'bool' },
   'var-names': { kind: 'string' },
+  'max-subplots': { kind: 'int', min: 1 },
   strict: { kind: 'bool' },
   'draws-format': { kind: 'string' },
   'draws-dtype': { kind: 'string' },
@@ -208,12 +212,15 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
   let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...labelsOf(result, model) };
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const maxSubplots = flags.get('max-subplots') as number | undefined;
+  /** What the report shows: the variables and how many parameters get plots. */
+  const shown = { ...(varNames === undefined ? {} : { varNames }), ...(maxSubplots === undefined ? {} : { maxSubplots }) };
   // The outputs that need only some groups go to the outputs worker as soon as those are drawn, beside the next draws here:
   // the report's plots after the posterior, LOO after the log-likelihood, the PPC plot after the posterior predictive.
   let early: Partial<{ [N in (typeof STAGE_TASKS)[InferenceDataStage]]: OutputTask<OutputTaskResult<N>> }> = {};
   const onStage = (stage: InferenceDataStage, partial: InferenceData): void => {
     const name = STAGE_TASKS[stage];
-    early = { ...early, [name]: outputTasks({ idata: partial, ...(varNames === undefined ? {} : { varNames }) }, [name], twoThreads)[name] };
+    early = { ...early, [name]: outputTasks({ idata: partial, ...shown }, [name], twoThreads)[name] };
   };
   if (model.kind === 'joint') {
     const predictive = flags.get('no-predictive') !== true;
@@ -246,7 +253,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     // here. This thread takes each result when it needs it, running itself what the worker has not started.
     const tasks = outputTasks({
       idata, files: { format: drawsFormat, dtype: drawsDtype, autoValues, settings, ...(warnings === undefined ? {} : { warnings }) }, csv: { trace: result.trace, labels },
-      ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...(varNames === undefined ? {} : { varNames }), background: true,
+      ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...shown, background: true,
     }, ['drawsFiles', 'netcdf', ...(['plots', 'loo', 'ppc'] as const).filter((n) => early[n] === undefined)], twoThreads);
     const plots = early.plots ?? tasks.plots, loo = early.loo ?? tasks.loo, ppc = early.ppc ?? tasks.ppc;
     /** The netCDF task's files once written: those written (here in the background, or on the worker) and those left for `finish`. */
@@ -282,8 +289,10 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       }
       io.stdout(`${s.format()}\n`);
       printWarnings(io, warnings);
+      const plotted = maxSubplots ?? MAX_SUBPLOTS;
+      if (s.rows.length > plotted) io.stderr(`note: report.html plots the first ${plotted} of ${s.rows.length} parameters (--max-subplots N plots more; --var-names chooses the variables)\n`);
       try {
-        return reportHtmlWith({ inferenceData: idata, summary: s, settings, ...(varNames === undefined ? {} : { varNames }), ...(warnings === undefined ? {} : { warnings }) },
+        return reportHtmlWith({ inferenceData: idata, summary: s, settings, ...shown, ...(warnings === undefined ? {} : { warnings }) },
           { plots: () => plots.take(), ppc: () => ppc.take(), loo: () => loo.take() });
       } catch (e) {
         io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);

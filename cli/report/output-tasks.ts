@@ -27,11 +27,13 @@ export interface OutputTaskInput {
   readonly csv?: { readonly trace: unknown; readonly labels: CoordsDims };
   /** `plots`: the report's variables (`reportHtml`'s varNames). */
   readonly varNames?: readonly string[];
+  /** `plots`: `reportHtml`'s maxSubplots. */
+  readonly maxSubplots?: number;
 }
 
 /** The tasks by name. */
 export const OUTPUT_TASKS = {
-  plots: (t: OutputTaskInput): string[] => reportPlots({ inferenceData: t.idata, ...(t.varNames === undefined ? {} : { varNames: t.varNames }) }),
+  plots: (t: OutputTaskInput): string[] => reportPlots({ inferenceData: t.idata, ...(t.varNames === undefined ? {} : { varNames: t.varNames }), ...(t.maxSubplots === undefined ? {} : { maxSubplots: t.maxSubplots }) }),
   ppc: (t: OutputTaskInput): string | undefined => ppcSection('reportHtml', t.idata),
   loo: (t: OutputTaskInput): string | undefined => looSection(t.idata),
   /** The netCDF groups (`idata/*.nc`, when the run writes them), written to the run's folder from this thread: only their names come back. */

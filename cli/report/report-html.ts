@@ -54,7 +54,17 @@ export interface ReportInput {
   readonly coords?: Coords;
   /** Dimension names per variable (ArviZ's `dims`; default `inferenceData.dims`). */
   readonly dims?: Dims;
+  /**
+   * Parameters (scalar components) that get the per-parameter plots — trace and rank, marginal,
+   * autocorrelation — the first ones in the summary's order; the page says how many were left
+   * out (ArviZ's `rcParams['plot.max_subplots']`, default 40; `Infinity` for all). A 300-group
+   * hierarchical model plotted whole makes a 23 MB page of 1,200 plots.
+   */
+  readonly maxSubplots?: number;
 }
+
+/** ArviZ's `rcParams['plot.max_subplots']` (arviz 0.23). */
+export const MAX_SUBPLOTS = 40;
 
 const SECTIONS = [
   ['warnings', 'Warnings'], ['summary', 'Summary'], ['sampler', 'Sampler'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
@@ -174,10 +184,12 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * `settings` (seed, versions, …). Elements are labelled by coordinate where `dims` and
  * `coords` (or `inferenceData`'s) say so: `theta[Choate]` in the table, plot titles and
  * `pairParameters`. `varNames` chooses the variables shown; the pair plot shows
- * `pairParameters` (default: the first four shown) and names the ones it leaves out.
+ * `pairParameters` (default: the first four shown) and names the ones it leaves out. The
+ * per-parameter plots (trace and rank, marginal, autocorrelation) stop at `maxSubplots`
+ * parameters (default 40, ArviZ's `plot.max_subplots`), with a note; the table lists all.
  *
  * @param input - `draws` (TFP layout) or `inferenceData`, `trace`, `summary`, `settings`,
- *   `title`, `varNames`, `pairParameters`, `warnings`, `coords`, `dims`.
+ *   `title`, `varNames`, `pairParameters`, `warnings`, `coords`, `dims`, `maxSubplots`.
  * @returns The page's HTML.
  * @throws {TypeError} / {RangeError} for malformed draws, settings or options, a `varNames`
  *   entry that names no variable, or a `pairParameters` label that is not a parameter.
@@ -191,6 +203,8 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * writeFileSync('report.html', reportHtml({ inferenceData: inferenceData(model, run, { pins: { y } }), varNames: ['mu', 'tau', 'theta'] }));
  * // coordinates: rows and plot titles thetaTilde[Choate], …
  * reportHtml({ draws, trace, coords: { school: ['Choate', …] }, dims: { thetaTilde: ['school'] } });
+ * // a 300-group model: every group's plots instead of the first 40
+ * reportHtml({ draws, trace, maxSubplots: Infinity });
  */
 export function reportHtml(input: ReportInput): string {
   return reportHtmlWith(input);
@@ -211,7 +225,10 @@ export interface ReportSections {
 function prepare(input: ReportInput) {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
-  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings', 'coords', 'dims']);
+  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings', 'coords', 'dims', 'maxSubplots']);
+  const maxSubplots = input.maxSubplots ?? MAX_SUBPLOTS;
+  if (typeof maxSubplots !== 'number') fail('type', FN, 'input.maxSubplots', 'must be a positive integer or Infinity', maxSubplots);
+  if (!(maxSubplots >= 1 && (Number.isInteger(maxSubplots) || maxSubplots === Infinity))) fail('range', FN, 'input.maxSubplots', 'must be a positive integer or Infinity', maxSubplots);
   const idata = input.inferenceData;
   if (idata !== undefined && (idata === null || typeof idata !== 'object')) fail('type', FN, 'input.inferenceData', 'must be an InferenceData ({ posterior, sampleStats?, … })', idata);
   const drawsIn = input.draws ?? idata?.posterior;
@@ -237,7 +254,7 @@ function prepare(input: ReportInput) {
     if (p === undefined) fail('range', FN, `input.pairParameters[${i}]`, `must name a parameter (${params.slice(0, 6).map((q) => q.name).join(', ')}, …)`, n);
     return p;
   });
-  return { FN, idata, drawsIn, traceIn, labels, allParams, varNames, parts, params, chains, draws, stats, divergent, pairs };
+  return { FN, idata, drawsIn, traceIn, labels, allParams, varNames, parts, params, plotted: params.slice(0, maxSubplots), chains, draws, stats, divergent, pairs };
 }
 
 /** One section of the page. */
@@ -255,15 +272,16 @@ export function reportPlots(input: ReportInput): string[] {
 }
 
 /** {@link reportPlots} of an input already prepared. */
-function plotSections({ allParams, params, chains, draws, stats, divergent, pairs }: ReturnType<typeof prepare>): string[] {
+function plotSections({ allParams, params, plotted, chains, draws, stats, divergent, pairs }: ReturnType<typeof prepare>): string[] {
   const divOpt = divergent === undefined ? {} : { divergent };
   const energy = statValues(stats, 'energy');
+  const capped = cappedNote(plotted.length, params.length);
   return [
-    section('trace', params.map((p) => `<div class="row">${inline(tracePlot(p, divOpt))}${inline(rankPlot(p))}</div>`).join('')),
-    section('marginals', `<div class="grid">${params.map((p) => inline(histogramPlot(p))).join('')}</div>`),
+    section('trace', capped + plotted.map((p) => `<div class="row">${inline(tracePlot(p, divOpt))}${inline(rankPlot(p))}</div>`).join('')),
+    section('marginals', `${capped}<div class="grid">${plotted.map((p) => inline(histogramPlot(p))).join('')}</div>`),
     section('autocorrelation', draws < 2
       ? '<p class="note">One draw per chain: no autocorrelation.</p>'
-      : `<div class="grid">${params.map((p) => inline(autocorrelationPlot(p))).join('')}</div>`),
+      : `${capped}<div class="grid">${plotted.map((p) => inline(autocorrelationPlot(p))).join('')}</div>`),
     section('pairs', (pairs.length < 2
       ? '<p class="note">The pair plot needs at least two parameters.</p>'
       : inline(pairPlot(pairs, { ...divOpt, cell: pairs.length > 4 ? 120 : 150 }))) + leftOutNote(pairs.map((p) => p.name), params.map((p) => p.name), allParams.length - params.length)),
@@ -350,6 +368,13 @@ function coordsTable(labels: CoordsDims, parts: readonly string[]): string {
     + '</tbody></table><table><tbody>'
     + used.map((d) => `<tr><th class="name">${escapeXml(d)}</th><td class="name">${escapeXml(coords[d] === undefined ? 'no coordinates: positions 0, 1, …' : list(coords[d]!))}</td></tr>`).join('')
     + '</tbody></table>';
+}
+
+/** The note above each per-parameter section when `maxSubplots` left parameters out, or ''. */
+function cappedNote(plotted: number, shown: number): string {
+  if (plotted === shown) return '';
+  return `<p class="note">Plots of the first ${plotted} of ${shown} parameters (maxSubplots, ArviZ's plot.max_subplots); the summary lists them all. `
+    + 'Choose others with varNames (stochax sample --var-names) or plot more with maxSubplots (--max-subplots).</p>';
 }
 
 /** Parameters the pair plot shows when `pairParameters` is not given. */

@@ -25,6 +25,9 @@ ${GAUSS_MODULE.replace('export function setup({ seed }) {', "export function set
 import { zeros } from '../../../src/index.js';
 export const model = new JointDistributionNamed({ x: new Normal({ loc: zeros([1000000]), scale: 1 }) });
 `,
+  'groups.js': `import { JointDistributionNamed, Normal, Sample } from '../../../distributions/index.js';
+export const model = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale: 1 }), z: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 50 }) });
+`,
 };
 
 const cli = (...argv: string[]) => runCli(dir, ...argv);
@@ -90,6 +93,25 @@ describe('stochax sample sizes', () => {
   it('counts a joint model\'s parameters before sampling', async () => {
     expectEarlyError(await cli('sample', 'wide.js', '--chains', '4', '--draws', '100'), /4 chains × 100 draws × \(1000000 parameters \+ 10 statistics\)/);
   });
+});
+
+describe('stochax sample report size', () => {
+  const titles = (html: string) => [...html.matchAll(/<title>Trace plot of ([^<]*)<\/title>/g)].map((m) => m[1]);
+
+  it('report.html plots the first 40 parameters (ArviZ\'s plot.max_subplots) with a note; --max-subplots changes it; the table and files keep all', async () => {
+    const r = await cli('sample', 'groups.js', ...quick, '--out', 'groups');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('note: report.html plots the first 40 of 51 parameters (--max-subplots N plots more; --var-names chooses the variables)');
+    expect(r.out).toContain('z[49]');
+    const html = readFileSync(join(dir, 'groups', 'report.html'), 'utf8');
+    expect(titles(html)).toEqual(['mu', ...Array.from({ length: 39 }, (_, j) => `z[${j}]`)]);
+    expect(html).toContain('Plots of the first 40 of 51 parameters');
+    expect(Object.keys(fromArvizJson(readFileSync(join(dir, 'groups', 'draws.json'), 'utf8')).draws)).toEqual(['mu', 'z']);
+    const all = await cli('sample', 'groups.js', ...quick, '--max-subplots', '51', '--out', 'groups-all');
+    expect(all.err).not.toContain('report.html plots the first');
+    expect(titles(readFileSync(join(dir, 'groups-all', 'report.html'), 'utf8'))).toHaveLength(51);
+    expectEarlyError(await cli('sample', 'groups.js', ...quick, '--max-subplots', '0'), /--max-subplots/);
+  }, 60_000);
 });
 
 describe('stochax sample model modules', () => {

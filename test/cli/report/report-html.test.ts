@@ -70,6 +70,27 @@ describe('reportHtml', () => {
     expect(custom).toContain('<title>Pair plot of tau, theta[7]</title>');
   });
 
+  it('plots the first maxSubplots parameters (default 40, ArviZ\'s plot.max_subplots) and says how many it left out; the table keeps all', () => {
+    // 45 parameters: mu, tau and a 43-vector, 50 draws × 4 chains
+    let u = 7;
+    const next = () => { u = (u * 1103515245 + 12345) >>> 0; return u / 2 ** 32 - 0.5; };
+    const wide = { mu: draws.mu!, tau: draws.tau!, z: new Tensor(Float64Array.from({ length: 50 * 4 * 43 }, next), [50, 4, 43], 'float64') };
+    const titles = (h: string, kind: string) => [...h.matchAll(new RegExp(`<title>${kind} of ([^<]*)</title>`, 'g'))].map((m) => m[1]);
+    const capped = reportHtml({ draws: wide, trace });
+    const first40 = ['mu', 'tau', ...Array.from({ length: 38 }, (_, j) => `z[${j}]`)];
+    for (const kind of ['Trace plot', 'Rank plot', 'Marginal posterior', 'Autocorrelation']) expect(titles(capped, kind), kind).toEqual(first40);
+    expect(capped.match(/Plots of the first 40 of 45 parameters/g)).toHaveLength(3);
+    expect(capped).toContain('<td class="name">z[42]</td>');
+    const all = reportHtml({ draws: wide, trace, maxSubplots: Infinity });
+    expect(titles(all, 'Trace plot')).toHaveLength(45);
+    expect(all).not.toContain('Plots of the first');
+    const five = reportHtml({ draws: wide, trace, maxSubplots: 5, varNames: ['z'] });
+    expect(titles(five, 'Autocorrelation')).toEqual(['z[0]', 'z[1]', 'z[2]', 'z[3]', 'z[4]']);
+    expect(five).toContain('Plots of the first 5 of 43 parameters');
+    // at the limit: no note
+    expect(reportHtml({ draws: wide, trace, maxSubplots: 45 })).not.toContain('Plots of the first');
+  });
+
   it('marks divergences in the trace and pair plots and flags them in the tables', () => {
     const flags = new Uint8Array(200);
     flags[7] = 1; flags[150] = 1;
@@ -85,5 +106,8 @@ describe('reportHtml', () => {
     expect(() => reportHtml({ draws, pairParameters: ['mu', 'nope'] })).toThrow(/^reportHtml: `input\.pairParameters\[1\]` must name a parameter/);
     expect(() => reportHtml({ draws, summary: {} as never })).toThrow(/`input\.summary` must be a Summary/);
     expect(() => reportHtml({ draws, settings: { seed: [1] } as never })).toThrow(/^reportHtml: `settings\.seed`/);
+    for (const bad of [0, 2.5, -1, Number.NaN]) expect(() => reportHtml({ draws, maxSubplots: bad })).toThrow(/^reportHtml: `input\.maxSubplots` must be a positive integer or Infinity/);
+    expect(() => reportHtml({ draws, maxSubplots: '40' as never })).toThrow(TypeError);
+    expect(() => reportHtml({ draws, maxSubplot: 40 } as never)).toThrow(/maxSubplot/);
   });
 });
