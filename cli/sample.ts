@@ -20,7 +20,7 @@ import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './repo
 import { outputTasks, outputsTuning, startOutputsWorker, type OutputTask } from './outputs.js';
 import { inferenceDataStaged, type InferenceDataStage } from './report/inference-data.js';
 import type { OutputTaskResult } from './report/output-tasks.js';
-import { sharingSortedDraws } from '../mcmc/diagnostics/internal/quantile.js';
+import { sortedDrawsScope } from '../mcmc/diagnostics/internal/quantile.js';
 import { stackingShared } from '../mcmc/predictive.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
@@ -196,7 +196,9 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io) : runSetup(model, o, io)));
   const sampled = Date.now();
   io.stderr(`sampled in ${((sampled - started) / 1000).toFixed(1)} s\n`);
-  const warnings = runWarnings(result, io);
+  // The warnings' R-hat and ESS sort each quantity's draws: the summary and the report's rank plots and histograms reuse those sorts.
+  const sorting = sortedDrawsScope();
+  const warnings = sorting(() => runWarnings(result, io));
 
   const settings: RunSettings = {
     seed: typeof seed === 'bigint' ? String(seed) : seed,
@@ -278,8 +280,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
         drawsWritten = writeFilesInBackground(folder.dir, tasks.drawsFiles.take().files);
       } catch { /* the task throws again where its files are taken below, after the summary */ }
     }
-    // The summary and the report's rank plots and histograms sort each quantity's draws once between them.
-    const report = sharingSortedDraws(() => {
+    const report = sorting(() => {
       let s;
       try {
         s = summary({ allStates: idata.posterior as never, trace: result.trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels });

@@ -20,7 +20,7 @@ export interface FlatParameter {
   readonly index: readonly number[];
   readonly chains: number;
   readonly draws: number;
-  /** Chain-major values: `values[c · draws + d]`. */
+  /** Chain-major values: `values[c · draws + d]` (gathered from the draws when first read). */
   readonly values: Float64Array;
 }
 
@@ -104,14 +104,15 @@ export function flattenParameters(fn: string, draws: unknown, labels: CoordsDims
     }
     const values = float64Values(t);
     for (let e = 0; e < layout.eventSize; e++) {
-      const a = componentChains(values, layout, e);
+      // Gathered when first read: a report plots only some of a large model's parameters.
+      let chainMajor: Float64Array | undefined;
       out.push({
         name: coordLabel(name, layout.eventShape, e, coords, dims),
         part: name,
         index: unravel(layout.eventShape, e),
-        chains: a.chains,
-        draws: a.draws,
-        values: a.data,
+        chains: layout.chains,
+        draws: layout.draws,
+        get values() { return (chainMajor ??= componentChains(values, layout, e).data); },
       });
     }
   }

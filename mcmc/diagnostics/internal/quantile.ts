@@ -36,13 +36,30 @@ const SHARED_VALUES = 1 << 23;
  * const [table, html] = sharingSortedDraws(() => { const s = summary(draws); return [s, reportHtml({ draws, summary: s })]; });
  */
 export function sharingSortedDraws<T>(f: () => T): T {
-  if (shared !== undefined) return f();
-  shared = { byKey: new Map(), values: 0 };
-  try {
-    return f();
-  } finally {
-    shared = undefined;
-  }
+  return sortedDrawsScope()(f);
+}
+
+/**
+ * A {@link sharingSortedDraws} scope to enter more than once: each call runs `f` with the same
+ * kept sorts, so work done at different times (a run's warnings right after sampling, its summary
+ * and report later) sorts each quantity once. The sorts live as long as the returned function.
+ *
+ * @example
+ * const sorting = sortedDrawsScope();
+ * const warnings = sorting(() => samplingWarnings(draws, trace));
+ * const table = sorting(() => summary(draws));   // the warnings' sorts again
+ */
+export function sortedDrawsScope(): <T>(f: () => T) => T {
+  const store: NonNullable<typeof shared> = { byKey: new Map(), values: 0 };
+  return (f) => {
+    if (shared !== undefined) return f();
+    shared = store;
+    try {
+      return f();
+    } finally {
+      shared = undefined;
+    }
+  };
 }
 
 /** The draws of `a` and `b` equal bit for bit (NaN payloads and the sign of zero included). @internal */

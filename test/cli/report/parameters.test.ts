@@ -13,6 +13,7 @@ describe('flattenParameters', () => {
     expect(L.map((p) => p.name)).toEqual(['L[0, 0]', 'L[0, 1]', 'L[1, 0]', 'L[1, 1]']);
     expect(Array.from(L[2]!.values)).toEqual([2, 6]);
     expect(L[2]!.index).toEqual([1, 0]);
+    expect(L[2]!.values).toBe(L[2]!.values);   // gathered once, when first read
     expect(elementLabel('x', [], 0)).toBe('x');
     expect(unravel([2, 3], 4)).toEqual([1, 1]);
   });

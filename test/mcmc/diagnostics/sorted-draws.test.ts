@@ -2,8 +2,9 @@
 // rank plots and the histograms of one run sort each quantity once. A kept sort is given again
 // only for the same draws bit for bit (another order, −0 for 0, or draws changed in place are
 // sorted anew), nothing is kept outside a scope, and the summary and report text do not change.
-import { describe, expect, it } from 'vitest';
-import { sharingSortedDraws, sorted } from '../../../mcmc/diagnostics/internal/quantile.js';
+import { describe, expect, it, vi } from 'vitest';
+import { sharingSortedDraws, sortedDrawsScope, sorted } from '../../../mcmc/diagnostics/internal/quantile.js';
+import { samplingWarnings } from '../../../mcmc/diagnostics/warnings.js';
 import { summary } from '../../../mcmc/diagnostics/summary.js';
 import { reportHtml } from '../../../cli/report/report-html.js';
 import { Tensor } from '../../../src/tensor/tensor.js';
@@ -30,5 +31,28 @@ describe('sorted draws shared within a scope', () => {
     const plain = [summary(draws).format(), reportHtml({ draws })];
     const shared = sharingSortedDraws(() => [summary(draws).format(), reportHtml({ draws })]);
     expect(shared).toEqual(plain);
+  });
+
+  it('a scope entered twice keeps its sorts: the summary made after the warnings sorts nothing again', () => {
+    const sorting = sortedDrawsScope();
+    const x = Float64Array.of(3, 1, 2);
+    const a = sorting(() => sorted(x));
+    expect(sorting(() => sorted(Float64Array.from(x)))).toBe(a);
+    expect(sortedDrawsScope()(() => sorted(x))).not.toBe(a);   // another scope keeps its own
+    let s = 5;
+    const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
+    const draws = { mu: new Tensor(Float64Array.from({ length: 400 }, rnd), [100, 4], 'float64'), theta: new Tensor(Float64Array.from({ length: 1200 }, rnd), [100, 4, 3], 'float64') };
+    const sorts = vi.spyOn(Float64Array.prototype, 'sort');
+    try {
+      const run = sortedDrawsScope();
+      run(() => samplingWarnings(draws));
+      expect(sorts.mock.calls.length).toBeGreaterThanOrEqual(4);   // one per quantity at least
+      const before = sorts.mock.calls.length;
+      const table = run(() => summary(draws).format());
+      expect(sorts.mock.calls.length).toBe(before);
+      expect(table).toBe(summary(draws).format());
+    } finally {
+      sorts.mockRestore();
+    }
   });
 });
