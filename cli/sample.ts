@@ -193,11 +193,11 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   // The library's default warm-up (or the module's own), so the same seed gives the same draws from code and from here.
   const warmup = warmupFlag ?? (model.kind === 'joint' ? jointWarmup(model.options) : 1000);
   const o: RunOptions = { chains, nDraws, warmup, seed, workers, chainIndex, compile, metric: metric as RunOptions['metric'] };
-  const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io) : runSetup(model, o, io)));
-  const sampled = Date.now();
-  io.stderr(`sampled in ${((sampled - started) / 1000).toFixed(1)} s\n`);
   // The warnings' R-hat and ESS sort each quantity's draws: the summary and the report's rank plots and histograms reuse those sorts.
   const sorting = sortedDrawsScope();
+  const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io, sorting) : runSetup(model, o, io)));
+  const sampled = Date.now();
+  io.stderr(`sampled in ${((sampled - started) / 1000).toFixed(1)} s\n`);
   const warnings = sorting(() => runWarnings(result, io));
 
   const settings: RunSettings = {
@@ -506,7 +506,7 @@ interface RunOptions {
  * A joint-distribution module: `windowedAdaptiveNuts` in this process (one chain of it with
  * --chain-index), or its chains on worker threads with --workers N ≥ 1 (the same draws).
  */
-async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, io: CliIo): Promise<Run> {
+async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, io: CliIo, sorting: ReturnType<typeof sortedDrawsScope>): Promise<Run> {
   const pooled = (model.options as { adaptation?: unknown } | undefined)?.adaptation === 'pooled';
   if (o.chainIndex !== undefined && pooled) {
     throw new CliError(`--chain-index needs per-chain adaptation: ${model.name} sets options.adaptation = 'pooled', whose chains share their warm-up and cannot run one per process`);
@@ -537,7 +537,8 @@ async function runJoint(model: LoadedModel & { kind: 'joint' }, o: RunOptions, i
       ...(o.workers === undefined || pooled ? {} : { cores: Math.max(1, o.workers) }),   // --workers N: up to N threads (the cores path: the same draws)
     });
     // Say why the chains stayed in this thread when it is the model's doing (not a short run, one chain or one core).
-    const { parallel, ...rest } = r;
+    // Copying the result reads its warnings (a getter that computes them): inside `sorting`.
+    const { parallel, ...rest } = sorting(() => ({ ...r }));
     const why = parallel?.reason;
     if (why !== undefined && (onWorkers || !/^(the run is estimated|one chain|one core)/.test(why))) io.stderr(`note: chains ran in this thread: ${why}\n`);
     // The library's note on NaN in the data (it is silent with warn: false): sampled as `y_missing`.
