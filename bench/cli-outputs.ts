@@ -1,8 +1,9 @@
 /**
  * `stochax sample`'s time after sampling (posterior predictive and log-likelihood draws, LOO,
  * the summary, draws.json, draws.csv, the netCDF groups and report.html) beside its sampling
- * time, on three models: eight schools (8 observations), a normal regression with 600
- * observations and a logistic regression with 1,000. Each run is a fresh process with the CLI's
+ * time, on the issue's three models — eight schools (8 observations), a normal regression with
+ * 600 observations and a logistic regression with 1,000 — and a hierarchical model with 300
+ * groups (302 parameters: the report's plot limit and the draws files' number printing). Each run is a fresh process with the CLI's
  * default 4 × (1000 + 1000), run both ways a user runs it:
  *
  * - built: `node dist/cli/main.js sample model.ts`, as `npx stochax` runs it, the model
@@ -37,6 +38,7 @@ const MODELS: readonly [string, string][] = [
   ['eight schools (8 obs)', here('../examples/eight-schools.ts')],
   ['normal regression (600 obs)', here('./models/regression-600.ts')],
   ['logistic regression (1000 obs)', here('./models/logistic-regression.ts')],
+  ['hierarchical, 300 groups', here('./models/hierarchical-300.ts')],
 ];
 /** The helper modules the models import by a relative path (copied beside them for the built runs). */
 const MODEL_HELPERS = [here('./models/logistic-regression.ts')];
