@@ -111,17 +111,15 @@ export function arvizArray(t: Tensor): string {
   const event = t.shape.slice(2);
   const eventSize = sizeOf(event);
   const nest = jsonNester(t);
-  // one string built by appending (no array of rows per chain to join)
-  let s = '[';
+  // Arrays joined, not strings appended: `+=` builds a rope of two nodes per value, which the
+  // file's text then flattens node by node (143 ms for a 300-group model's 28 MB draws.json).
+  const chains = new Array<string>(nChains);
+  const draws = new Array<string>(nDraws);
   for (let c = 0; c < nChains; c++) {
-    s += c === 0 ? '[' : ', [';
-    for (let d = 0; d < nDraws; d++) {
-      if (d > 0) s += ', ';
-      s += nest((d * nChains + c) * eventSize, event, eventSize);
-    }
-    s += ']';
+    for (let d = 0; d < nDraws; d++) draws[d] = nest((d * nChains + c) * eventSize, event, eventSize);
+    chains[c] = `[${draws.join(', ')}]`;
   }
-  return `${s}]`;
+  return `[${chains.join(', ')}]`;
 }
 
 /**
@@ -134,17 +132,15 @@ export function jsonNester(t: Tensor): (base: number, dims: readonly number[], s
   const bool = t.dtype === 'bool' ? t.data as ArrayLike<number> : undefined;
   const texts = big === undefined && bool === undefined ? valueTexts(t) : undefined;
   const leaf = (i: number): string => (texts !== undefined ? texts[i]! : bool !== undefined ? (bool[i] !== 0 ? 'true' : 'false') : String(big![i]));
-  // axis by axis over the same dims (no slice per level), each level one appended string
+  // axis by axis over the same dims, each level one joined array (see arvizArray); the last
+  // axis's values are neighbours, so printed numbers are joined straight from their texts
   const block = (base: number, dims: readonly number[], axis: number, stride: number): string => {
     const n = dims[axis]!;
     const inner = stride / n;
-    const last = axis === dims.length - 1;
-    let s = '[';
-    for (let k = 0; k < n; k++) {
-      if (k > 0) s += ', ';
-      s += last ? leaf(base + k * inner) : block(base + k * inner, dims, axis + 1, inner);
-    }
-    return `${s}]`;
+    if (axis === dims.length - 1 && texts !== undefined) return `[${texts.slice(base, base + n).join(', ')}]`;
+    const items = new Array<string>(n);
+    for (let k = 0; k < n; k++) items[k] = axis === dims.length - 1 ? leaf(base + k * inner) : block(base + k * inner, dims, axis + 1, inner);
+    return `[${items.join(', ')}]`;
   };
   return (base, dims, stride) => (dims.length === 0 ? leaf(base) : block(base, dims, 0, stride));
 }
