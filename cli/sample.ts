@@ -25,7 +25,7 @@ import { stackingShared } from '../mcmc/predictive.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, type LoadedModel } from './load-model.js';
-import { checkRunFolder, startRunFolder, writeFilesInBackground } from './output.js';
+import { checkRunFolder, startRunFolder } from './output.js';
 import { printWarnings } from './warnings.js';
 import { chainProgress } from '../mcmc/progress.js';
 import { stochaxVersion } from './version.js';
@@ -246,10 +246,9 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
   // The run's temporary folder now, so the outputs worker can write the netCDF groups into it.
   const folder = startRunFolder(out);
-  let texts: Record<string, string | Uint8Array>, drawsFiles, netcdf, written: readonly string[];
-  /** This thread's background writes (the netCDF files; in one thread, draws.json), awaited before the folder is finished or discarded. */
-  let pending: Promise<unknown> | undefined;
-  let drawsWritten: Promise<readonly string[]> | undefined;
+  let texts: Record<string, string | Uint8Array>, drawsFiles, written: readonly string[];
+  /** This thread's background writes (the netCDF files and draws.json when made here), awaited before the folder is finished or discarded. */
+  const pending: Promise<unknown>[] = [];
   try {
     // The rest (draws.json with draws.csv, the netCDF groups, and what no stage sent) goes to the worker now, beside the summary
     // here. This thread takes each result when it needs it, running itself what the worker has not started.
@@ -258,26 +257,26 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...shown, background: true,
     }, ['drawsFiles', 'netcdf', ...(['plots', 'loo', 'ppc'] as const).filter((n) => early[n] === undefined)], twoThreads);
     const plots = early.plots ?? tasks.plots, loo = early.loo ?? tasks.loo, ppc = early.ppc ?? tasks.ppc;
-    /** The netCDF task's files once written: those written (here in the background, or on the worker) and those left for `finish`. */
-    const netcdfWritten = async (): Promise<{ readonly netcdf: boolean; readonly files: Record<string, string | Uint8Array>; readonly written: readonly string[] }> => {
-      const nc = tasks.netcdf.take();
-      pending = nc.pending;
-      const written = nc.pending === undefined ? nc.written : await nc.pending;
-      return { netcdf: nc.netcdf, written, files: Object.fromEntries(Object.entries(nc.files).filter(([f]) => !written.includes(f))) };
+    /** A task's files once written: those written (here in the background, or on the worker) and those left for `finish`. */
+    const settled = async (task: 'netcdf' | 'drawsFiles'): Promise<{ readonly files: Record<string, string | Uint8Array>; readonly written: readonly string[] }> => {
+      const r = tasks[task].take();
+      if (r.pending !== undefined && !pending.includes(r.pending)) pending.push(r.pending);
+      const written = r.pending === undefined ? r.written : await r.pending;
+      return { written, files: Object.fromEntries(Object.entries(r.files).filter(([f]) => !written.includes(f))) };
     };
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = async (e: unknown): Promise<CliError> => {
-      const nc = await netcdfWritten();
-      const done = [...nc.written, ...(await drawsWritten ?? [])];
-      folder.finish({ ...nc.files, ...tasks.drawsFiles.take().files }, done);
+      const [nc, df] = [await settled('netcdf'), await settled('drawsFiles')];
+      folder.finish({ ...nc.files, ...df.files }, [...nc.written, ...df.written]);
       return new CliError(`sampled, but could not summarize the draws (${oneLine(e)}); they were written to ${join(out, 'draws.json')}`);
     };
     let unsummarizable: { readonly error: unknown } | undefined;
-    if (!twoThreads && folder.dir !== undefined) {
+    if (!twoThreads) {
       // In one thread, draws.json first (with draws.csv, which prints the same numbers): written in the background while the
       // summary and the report are made. draws.csv waits for the summary (a run it cannot summarize has no draws.csv).
       try {
-        drawsWritten = writeFilesInBackground(folder.dir, tasks.drawsFiles.take().files);
+        const early = tasks.drawsFiles.take().pending;
+        if (early !== undefined) pending.push(early);   // settled('drawsFiles') finds it there
       } catch { /* the task throws again where its files are taken below, after the summary */ }
     }
     const report = sorting(() => {
@@ -302,22 +301,23 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     });
     if (unsummarizable !== undefined) throw await unsummarized(unsummarizable.error);
     // The netCDF files this thread makes are written in the background while it waits for (or makes) draws.json.
-    pending = tasks.netcdf.take().pending;
+    const ncPending = tasks.netcdf.take().pending;
+    if (ncPending !== undefined) pending.push(ncPending);   // so an error below still awaits it
     drawsFiles = tasks.drawsFiles.take();
     // draws.csv fails where the summary would (it is made with draws.json, which prints each number once for both).
     if ('error' in drawsFiles.csv) throw await unsummarized(drawsFiles.csv.error);
-    netcdf = await netcdfWritten();
-    texts = { ...netcdf.files, ...drawsFiles.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
-    written = [...netcdf.written, ...(await drawsWritten ?? [])];
+    const [nc, df] = [await settled('netcdf'), await settled('drawsFiles')];
+    texts = { ...nc.files, ...df.files, 'draws.csv': drawsFiles.csv.text, ...(report === undefined ? {} : { 'report.html': report }) };
+    written = [...nc.written, ...df.written];
   } catch (e) {
-    await Promise.all([pending, drawsWritten]);
+    await Promise.allSettled(pending);
     folder.discard();
     throw e;
   }
   folder.finish(texts, written);
   io.stderr(`outputs (predictive draws, summary, files) in ${((Date.now() - sampled) / 1000).toFixed(1)} s\n`);
   if (drawsFiles.netcdf) io.stderr(`${netcdfNote(out, drawsFiles, drawsFormat)}\n`);
-  io.stdout(writtenList(out, [...Object.keys(texts), ...netcdf.written]));
+  io.stdout(writtenList(out, [...Object.keys(texts), ...written]));
   return flags.get('strict') === true && warnings !== undefined && warnings.length > 0 ? 2 : 0;
 }
 

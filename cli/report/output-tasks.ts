@@ -15,12 +15,12 @@ export interface OutputTaskInput {
   readonly idata: InferenceData;
   /** `netcdf` and `drawsFiles`: runDrawsFiles's options (each task makes its part). */
   readonly files?: RunDrawsFilesOptions;
-  /** `netcdf`: the run's temporary folder (`startRunFolder`), where the `idata/` files are written at once. */
+  /** `netcdf` and `drawsFiles`: the run's temporary folder (`startRunFolder`), where the `idata/` files and draws.json are written at once. */
   readonly folder?: string;
   /**
-   * `netcdf`: write them in the background (node's I/O threads) and give the promise of the names
-   * written as `pending`, which the caller must await (only where the task runs in the caller's
-   * thread: `outputTasks` never sends it to the worker).
+   * `netcdf` and `drawsFiles`: write their files in the background (node's I/O threads) and give
+   * the promise of the names written as `pending`, which the caller must await (only where the
+   * task runs in the caller's thread: `outputTasks` never sends it to the worker).
    */
   readonly background?: boolean;
   /** `drawsFiles`: the trace and labels the CLI's draws.csv uses. */
@@ -37,25 +37,37 @@ export const OUTPUT_TASKS = {
   ppc: (t: OutputTaskInput): string | undefined => ppcSection('reportHtml', t.idata),
   loo: (t: OutputTaskInput): string | undefined => looSection(t.idata),
   /** The netCDF groups (`idata/*.nc`, when the run writes them), written to the run's folder from this thread: only their names come back. */
-  netcdf: (t: OutputTaskInput): RunDrawsFiles & { readonly written: readonly string[]; readonly pending?: Promise<readonly string[]> } => {
+  netcdf: (t: OutputTaskInput): RunDrawsFiles & FilesWritten => {
     const d = runDrawsFiles(t.idata, { ...t.files, part: 'netcdf' });
-    // In the background: `files` keeps every file, `pending` says which were written.
-    if (t.folder !== undefined && t.background === true && Object.keys(d.files).length > 0) return { ...d, written: [], pending: writeFilesInBackground(t.folder, d.files) };
-    const written = t.folder === undefined ? [] : writeFiles(t.folder, d.files);
-    return { ...d, files: Object.fromEntries(Object.entries(d.files).filter(([f]) => !written.includes(f))), written };
+    return { ...d, ...writtenNow(t, d.files) };
   },
-  /** draws.json and draws.csv, which print each number once between them. */
-  drawsFiles: (t: OutputTaskInput): RunDrawsFiles & { readonly csv: { readonly text: string } | { readonly error: unknown } } => sharingNumberTexts(() => {
+  /** draws.json, written to the run's folder as soon as made (as the netCDF groups), and the text of draws.csv, which prints the same numbers. */
+  drawsFiles: (t: OutputTaskInput): RunDrawsFiles & FilesWritten & { readonly csv: { readonly text: string } | { readonly error: unknown } } => sharingNumberTexts(() => {
     const d = runDrawsFiles(t.idata, { ...t.files, part: 'json' });
+    const w = writtenNow(t, d.files);
     let csv: { text: string } | { error: unknown };
     try {
       csv = { text: toDrawsCsv(t.idata.posterior, t.csv?.trace, t.csv?.labels) };
     } catch (e) {
       csv = { error: e };
     }
-    return { ...d, csv };
+    return { ...d, ...w, csv };
   }),
 } as const;
+
+/** A task's files after it wrote them: those `written`, or with `pending` those being written (each still in `files`), and the rest in `files`. */
+export interface FilesWritten {
+  readonly files: Record<string, string | Uint8Array>;
+  readonly written: readonly string[];
+  readonly pending?: Promise<readonly string[]>;
+}
+
+/** `files` written to the task's folder now: in the background when the task runs in the thread that awaits `pending`, else here. */
+function writtenNow(t: OutputTaskInput, files: Record<string, string | Uint8Array>): FilesWritten {
+  if (t.folder !== undefined && t.background === true && Object.keys(files).length > 0) return { files, written: [], pending: writeFilesInBackground(t.folder, files) };
+  const written = t.folder === undefined ? [] : writeFiles(t.folder, files);
+  return { files: Object.fromEntries(Object.entries(files).filter(([f]) => !written.includes(f))), written };
+}
 
 export type OutputTaskName = keyof typeof OUTPUT_TASKS;
 export type OutputTaskResult<K extends OutputTaskName> = ReturnType<(typeof OUTPUT_TASKS)[K]>;

@@ -134,6 +134,22 @@ describe('outputTasks', () => {
     expect(outputsTuning.fromWorker).toBe(fromWorker + 2);   // the worker goes on after a failure
   }, 30_000);
 
+  it('draws.json is written to the run folder as soon as it is made: by the worker, or here in the background', async () => {
+    const idata = { posterior: { mu: new Tensor(Float64Array.from({ length: 40 }, (_, i) => Math.sin(i)), [20, 2], 'float64') } };
+    const [onWorker, here] = [mkdtempSync(join(out, 'w-')), mkdtempSync(join(out, 'h-'))];
+    outputsTuning.steal = false;
+    const w = outputTasks({ idata, folder: onWorker, background: true }, ['drawsFiles']).drawsFiles.take();
+    outputsTuning.steal = true;
+    expect(w.written).toEqual(['draws.json']);   // the worker writes it itself (in the foreground there)
+    expect(w.pending).toBeUndefined();
+    expect(Object.keys(w.files)).toEqual([]);
+    const h = outputTasks({ idata, folder: here, background: true }, ['drawsFiles'], false).drawsFiles.take();
+    expect(Object.keys(h.files)).toEqual(['draws.json']);   // still given: `pending` says it is being written
+    expect(await h.pending).toEqual(['draws.json']);
+    expect(readFileSync(join(onWorker, 'draws.json'))).toEqual(readFileSync(join(here, 'draws.json')));
+    expect(readFileSync(join(here, 'draws.json'), 'utf8')).toBe(h.files['draws.json']);
+  }, 30_000);
+
   it('a task that fails in this thread runs once: a second take throws the same error', () => {
     let reads = 0;
     const idata = new Proxy({}, { get: () => { reads++; throw new RangeError('no groups'); } });
