@@ -22,7 +22,9 @@
  *    `--chain-index` runs one chain of N in this process; merged, the results are bit-identical.
  *
  * `.ts` modules are loaded through tsx (already active under `tsx cli/main.ts` and vitest;
- * otherwise tsx's ESM loader is registered on demand), `.js`/`.mjs` with plain `import()`.
+ * otherwise tsx's ESM loader is registered on demand), `.js`/`.mjs` with plain `import()`. A CLI
+ * compiled in `dist/` loads a model's imports of the package's sources from `dist/` too
+ * (`source-hooks.ts`), so the model and the CLI share one copy of the library.
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -76,7 +78,24 @@ async function importModule(path: string, url: string): Promise<Record<string, u
     api.register();
     tsxRegistered = true;
   }
+  if (!fromSources) await registerSourceHooks();   // after tsx's: the hook registered last runs first
   return await import(/* @vite-ignore */ url) as Record<string, unknown>;
+}
+
+let sourceHooks = false;
+
+/**
+ * When this CLI runs compiled from the package's `dist/`, imports of the package's own sources
+ * load their compiled modules (`source-hooks.ts`): one copy of the library. Needs `module.register`
+ * (Node ≥ 20.6); without it the model keeps its own copy, as before.
+ */
+async function registerSourceHooks(): Promise<void> {
+  if (sourceHooks) return;
+  sourceHooks = true;
+  const here = new URL(import.meta.url);
+  if (!/\/dist\/cli\/load-model\.js$/.test(here.pathname)) return;
+  const { register } = await import('node:module') as { register?: (specifier: URL, options: { data: unknown }) => void };
+  register?.(new URL('./source-hooks.js', here), { data: { root: new URL('../../', here).href } });
 }
 
 /**
