@@ -69,12 +69,26 @@ export function chainMeans(a: Chains): Float64Array {
 export function zScale(a: Chains, sortedData?: Float64Array): Chains {
   const x = a.data;
   const size = x.length;
-  const sortedX = sortedData ?? Float64Array.from(x).sort();
   const c = 3 / 8;
   const denom = size - 2 * c + 1;
+  const untied = untiedScores(size);
+  const order = sortOrder(x);
+  if (order !== undefined) {
+    // Each sorted position's draw gets its score straight (no search for it in the sorted draws).
+    const out = new Float64Array(size);
+    for (let i = 0; i < size;) {
+      const v = x[order[i]!]!;
+      let j = i + 1;
+      while (j < size && x[order[j]!] === v) j++;
+      const z = j === i + 1 ? untied[i]! : normalPpf(((i + 1 + j) / 2 - c) / denom);
+      for (let k = i; k < j; k++) out[order[k]!] = z;
+      i = j;
+    }
+    return { data: out, chains: a.chains, draws: a.draws };
+  }
+  const sortedX = sortedData ?? Float64Array.from(x).sort();
   // Score of each sorted position: ties at positions [i, j) share the mean 1-based rank (i+1+j)/2.
   const scores = new Float64Array(size);
-  const untied = untiedScores(size);
   for (let i = 0; i < size;) {
     let j = i + 1;
     while (j < size && sortedX[j] === sortedX[i]) j++;
@@ -95,6 +109,41 @@ export function zScale(a: Chains, sortedData?: Float64Array): Chains {
     out[i] = scores[lo]!;
   }
   return { data: out, chains: a.chains, draws: a.draws };
+}
+
+/** Whether this machine stores a float64's low 32-bit word first (every platform Node runs on); else {@link sortOrder} declines. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * The positions of `x` in ascending order of value (−0 before +0, as `Float64Array.prototype.sort`
+ * puts them; equal values in any order), by a radix sort of the values' bits: eight passes of
+ * 8 bits over keys that order as the numbers do, a pass skipped when all keys share its byte.
+ * Undefined when `x` holds a NaN or on a big-endian machine (the caller sorts and searches).
+ */
+function sortOrder(x: Float64Array): Uint32Array | undefined {
+  if (!LITTLE_ENDIAN) return undefined;
+  const n = x.length;
+  const words = new Uint32Array(x.buffer, x.byteOffset, 2 * n);
+  const lo = new Uint32Array(n), hi = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (x[i] !== x[i]) return undefined;
+    const h = words[2 * i + 1]!, l = words[2 * i]!;
+    // a negative number's bits, all flipped, order as its value; a positive one's with the sign bit set
+    if (h >>> 31 === 1) { hi[i] = ~h >>> 0; lo[i] = ~l >>> 0; } else { hi[i] = (h | 0x80000000) >>> 0; lo[i] = l; }
+  }
+  let order = new Uint32Array(n), spare = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
+  const count = new Uint32Array(256);
+  for (let pass = 0; pass < 8; pass++) {
+    const key = pass < 4 ? lo : hi, shift = 8 * (pass & 3);
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(key[i]! >>> shift) & 255]!++;
+    if (count[(key[0]! >>> shift) & 255] === n) continue;
+    for (let b = 0, at = 0; b < 256; b++) { const m = count[b]!; count[b] = at; at += m; }
+    for (let i = 0; i < n; i++) { const k = order[i]!; spare[count[(key[k]! >>> shift) & 255]!++] = k; }
+    [order, spare] = [spare, order];
+  }
+  return order;
 }
 
 /** {@link zScale}'s score of each position when it is not tied, per size (the last few sizes: every quantity of a run has the same). */
