@@ -67,7 +67,24 @@ export function laggedProductSums(x: Float64Array, offsets: readonly number[], n
   const out = new Float64Array(maxLag + 1);
   if (maxLag <= 40 || n < 64) {
     for (const o of offsets) {
-      for (let k = 0; k <= maxLag; k++) {
+      let k = 0;
+      // Four lags per pass over the series: four independent sums (the loop otherwise waits on
+      // each addition), each still in the order of i, so every lag's bits are the one-lag loop's.
+      for (; k + 3 <= maxLag; k += 4) {
+        let s0 = 0, s1 = 0, s2 = 0, s3 = 0, i = 0;
+        for (; i + k + 3 < n; i++) {
+          const xi = x[o + i]!, at = o + i + k;
+          s0 += x[at]! * xi;
+          s1 += x[at + 1]! * xi;
+          s2 += x[at + 2]! * xi;
+          s3 += x[at + 3]! * xi;
+        }
+        for (let j = i; j + k < n; j++) s0 += x[o + j + k]! * x[o + j]!;
+        for (let j = i; j + k + 1 < n; j++) s1 += x[o + j + k + 1]! * x[o + j]!;
+        for (let j = i; j + k + 2 < n; j++) s2 += x[o + j + k + 2]! * x[o + j]!;
+        out[k] += s0; out[k + 1] += s1; out[k + 2] += s2; out[k + 3] += s3;
+      }
+      for (; k <= maxLag; k++) {
         let s = 0;
         for (let i = 0; i + k < n; i++) s += x[o + i + k]! * x[o + i]!;
         out[k] += s;
