@@ -275,8 +275,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       // In one thread, draws.json first (with draws.csv, which prints the same numbers): written in the background while the
       // summary and the report are made. draws.csv waits for the summary (a run it cannot summarize has no draws.csv).
       try {
-        const early = tasks.drawsFiles.take().pending;
-        if (early !== undefined) pending.push(early);   // settled('drawsFiles') finds it there
+        const json = tasks.drawsFiles.take().pending;
+        if (json !== undefined) pending.push(json);   // settled('drawsFiles') finds it there
       } catch { /* the task throws again where its files are taken below, after the summary */ }
     }
     const report = sorting(() => {
