@@ -62,9 +62,10 @@ export function chainMeans(a: Chains): Float64Array {
 
 /**
  * ArviZ's `_z_scale`: average ranks over all draws (ties share their mean rank), Blom's
- * fractional offset `(r − 3/8) / (S − 3/4 + 1)`, then the normal quantile. `sortedData`, when
- * the caller has it, is `a.data` sorted (the same values in any order sort to the same bits), so
- * the draws are not sorted again.
+ * fractional offset `(r − 3/8) / (S − 3/4 + 1)`, then the normal quantile. Each draw's position
+ * comes from {@link sortOrder}; where that declines (a NaN, a big-endian machine), from a binary
+ * search in the sorted draws: `sortedData`, when the caller has it, is `a.data` sorted (the same
+ * values in any order sort to the same bits), so they are not sorted again.
  */
 export function zScale(a: Chains, sortedData?: Float64Array): Chains {
   const x = a.data;
