@@ -134,12 +134,17 @@ function sortOrder(x: Float64Array): Uint32Array | undefined {
   }
   let order = new Uint32Array(n), spare = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
-  const count = new Uint32Array(256);
+  // every pass's histogram in one read of the keys
+  const counts = new Uint32Array(8 * 256);
+  for (let i = 0; i < n; i++) {
+    const l = lo[i]!, h = hi[i]!;
+    counts[l & 255]!++; counts[256 + ((l >>> 8) & 255)]!++; counts[512 + ((l >>> 16) & 255)]!++; counts[768 + (l >>> 24)]!++;
+    counts[1024 + (h & 255)]!++; counts[1280 + ((h >>> 8) & 255)]!++; counts[1536 + ((h >>> 16) & 255)]!++; counts[1792 + (h >>> 24)]!++;
+  }
   for (let pass = 0; pass < 8; pass++) {
     const key = pass < 4 ? lo : hi, shift = 8 * (pass & 3);
-    count.fill(0);
-    for (let i = 0; i < n; i++) count[(key[i]! >>> shift) & 255]!++;
-    if (count[(key[0]! >>> shift) & 255] === n) continue;
+    const count = counts.subarray(256 * pass, 256 * (pass + 1));
+    if (n === 0 || count[(key[0]! >>> shift) & 255] === n) continue;
     for (let b = 0, at = 0; b < 256; b++) { const m = count[b]!; count[b] = at; at += m; }
     for (let i = 0; i < n; i++) { const k = order[i]!; spare[count[(key[k]! >>> shift) & 255]!++] = k; }
     [order, spare] = [spare, order];
