@@ -257,12 +257,11 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       ...(folder.dir === undefined ? {} : { folder: folder.dir }), ...shown, background: true,
     }, ['drawsFiles', 'netcdf', ...(['plots', 'loo', 'ppc'] as const).filter((n) => early[n] === undefined)], twoThreads);
     const plots = early.plots ?? tasks.plots, loo = early.loo ?? tasks.loo, ppc = early.ppc ?? tasks.ppc;
-    /** A task's files once written: those written (here in the background, or on the worker) and those left for `finish`. */
+    /** A task's files once written: those written (here in the background, or on the worker), which `finish` skips, and the rest. */
     const settled = async (task: 'netcdf' | 'drawsFiles'): Promise<{ readonly files: Record<string, string | Uint8Array>; readonly written: readonly string[] }> => {
       const r = tasks[task].take();
       if (r.pending !== undefined && !pending.includes(r.pending)) pending.push(r.pending);
-      const written = r.pending === undefined ? r.written : await r.pending;
-      return { written, files: Object.fromEntries(Object.entries(r.files).filter(([f]) => !written.includes(f))) };
+      return { written: r.pending === undefined ? r.written : await r.pending, files: r.files };
     };
     /** The draws files alone, when the draws cannot be summarized (the run is kept). */
     const unsummarized = async (e: unknown): Promise<CliError> => {
@@ -323,8 +322,9 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
 
 /** The closing "wrote …" lines: one per file of the run folder, `idata/` as one line naming its files. */
 export function writtenList(out: string, files: readonly string[]): string {
-  const listed = [...new Set(files.map((f) => (f.startsWith('idata/') ? 'idata/' : f)))].sort();
-  const [first, ...others] = listed.map((f) => (f === 'idata/' ? `${join(out, 'idata')}/ (${files.filter((n) => n.startsWith('idata/')).map((n) => n.slice(6)).join(', ')})` : join(out, f)));
+  const names = [...new Set(files)];   // a file written early may be named twice
+  const listed = [...new Set(names.map((f) => (f.startsWith('idata/') ? 'idata/' : f)))].sort();
+  const [first, ...others] = listed.map((f) => (f === 'idata/' ? `${join(out, 'idata')}/ (${names.filter((n) => n.startsWith('idata/')).map((n) => n.slice(6)).join(', ')})` : join(out, f)));
   return `\nwrote ${first}\n${others.map((f) => `      ${f}\n`).join('')}`;
 }
 

@@ -228,3 +228,11 @@ describe('stochax merge of netCDF runs', () => {
     expect(existsSync(join(out, 'merged-bad.json'))).toBe(false);
   }, 60_000);
 });
+
+describe('writtenList', () => {
+  it('names each file once, idata/ on one line, whether a file came as text, as written early, or both', async () => {
+    const { writtenList } = await import('../../cli/sample.js');
+    const list = writtenList('/o', ['report.html', 'idata/posterior.nc', 'draws.json', 'idata/posterior.nc', 'idata/prior.nc', 'draws.json']);
+    expect(list).toBe('\nwrote /o/draws.json\n      /o/idata/ (posterior.nc, prior.nc)\n      /o/report.html\n');
+  });
+});
