@@ -271,14 +271,15 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   const { draws, trace, settings, groups } = mergeDraws(files, positionals, force);
   if (lost !== undefined) io.stderr(`${lost}\n`);
   const depth = settings.max_tree_depth;
-  const warnings = samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {});
+  const labels = { ...(groups.coords === undefined ? {} : { coords: groups.coords }), ...(groups.dims === undefined ? {} : { dims: groups.dims }) };
+  const warnings = samplingWarnings(draws, trace, { ...labels, ...(typeof depth === 'number' ? { maxTreeDepth: depth } : {}) });
   const written = runDrawsFiles({ posterior: draws, sampleStats: trace, ...groups }, { format, dtype, autoValues, settings, warnings });
   // The .nc files go to idata/ beside --out (draws.json's netcdf_files names them relative to it), draws.json last.
   const target = (f: string): string => (f === 'draws.json' ? out : join(dirname(out), f));
   const ncFiles = Object.keys(written.files).filter((f) => f !== 'draws.json');
   for (const f of ncFiles) checkOutputFile(target(f), [...paths, ...paths.map((p) => join(dirname(p), f))], force);
   for (const f of [...ncFiles, 'draws.json']) writeFileAtomic(target(f), written.files[f]!);
-  io.stdout(`${summary({ allStates: draws, trace }).format()}\n`);
+  io.stdout(`${summary({ allStates: draws, trace }, labels).format()}\n`);
   printWarnings(io, warnings);
   const nc = ncFiles.length === 0 ? '' : ` and ${join(dirname(out), 'idata')}/ (${ncFiles.map((f) => f.slice(6)).join(', ')})`;
   io.stdout(`\nwrote ${out}${nc} (${draws[Object.keys(draws)[0]!]!.shape[1]} chains from ${files.length} files)\n`);

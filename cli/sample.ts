@@ -198,7 +198,8 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   const result = await guardExit(model.name, () => (model.kind === 'joint' ? runJoint(model, o, io, sorting) : runSetup(model, o, io)));
   const sampled = Date.now();
   io.stderr(`sampled in ${((sampled - started) / 1000).toFixed(1)} s\n`);
-  const warnings = sorting(() => runWarnings(result, io));
+  const runLabels = labelsOf(result, model);
+  const warnings = sorting(() => runWarnings(result, io, runLabels));
 
   const settings: RunSettings = {
     seed: typeof seed === 'bigint' ? String(seed) : seed,
@@ -212,7 +213,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
     versions: { stochax: stochaxVersion(), node: process.version },
   };
   // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
-  let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...labelsOf(result, model) };
+  let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...runLabels };
   const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
   const maxSubplots = flags.get('max-subplots') as number | undefined;
   /** What the report shows: the variables and how many parameters get plots. */
@@ -373,12 +374,15 @@ function labelsOf(run: Run, model: LoadedModel): { coords?: Coords; dims?: Dims 
   return { ...(coords === undefined ? {} : { coords }), ...(dims === undefined ? {} : { dims }) };
 }
 
-/** The run's warnings: the sampler's, else computed from the draws and trace (undefined, with a note, when they cannot be). */
-function runWarnings(run: Run, io: CliIo): readonly SamplingWarning[] | undefined {
+/**
+ * The run's warnings: the sampler's, else computed from the draws and trace, naming parameters by
+ * the run's coordinates (undefined, with a note, when they cannot be computed).
+ */
+function runWarnings(run: Run, io: CliIo, labels: { coords?: Coords; dims?: Dims }): readonly SamplingWarning[] | undefined {
   if (run.warnings !== undefined) return run.warnings;
   try {
     const trace = run.trace !== null && typeof run.trace === 'object' ? run.trace : undefined;
-    return samplingWarnings(run.draws as never, trace);
+    return samplingWarnings(run.draws as never, trace, labels);
   } catch (e) {
     io.stderr(`note: the run's warnings could not be computed: ${oneLine(e)}\n`);
     return undefined;

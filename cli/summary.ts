@@ -70,7 +70,7 @@ export async function summaryCommand(argv: readonly string[], io: CliIo): Promis
   io.stdout(`${summary({ allStates: draws, trace }, { ...(varNames === undefined ? {} : { varNames }), ...labels }).format()}\n`);
   // Of every variable (as the file was sampled), whatever --var-names shows.
   const depth = settings.max_tree_depth;
-  printWarnings(io, samplingWarnings(draws, trace, typeof depth === 'number' ? { maxTreeDepth: depth } : {}));
+  printWarnings(io, samplingWarnings(draws, trace, { ...labels, ...(typeof depth === 'number' ? { maxTreeDepth: depth } : {}) }));
   return 0;
 }
 

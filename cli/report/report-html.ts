@@ -315,7 +315,7 @@ export function reportHtmlWith(input: ReportInput, sections?: ReportSections): s
   ].filter((s) => s !== undefined).join(' · ');
 
   const head = [
-    section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn)),
+    section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn, labels)),
     section('summary', summaryTable(table, divergences) + coordsTable(labels, parts)),
     section('sampler', samplerTable(stats, chains, draws)),
   ];
@@ -337,8 +337,8 @@ export function reportHtmlWith(input: ReportInput, sections?: ReportSections): s
     + `<title>${escapeXml(title)}</title>\n<style>${CSS}</style>\n</head>\n<body>\n${body.join('\n')}\n</body>\n</html>\n`;
 }
 
-/** The run's warnings as a list (computed from the draws and trace when not given). */
-function warningsList(fn: string, given: unknown, draws: unknown, trace: unknown): string {
+/** The run's warnings as a list (computed from the draws and trace when not given, parameters named as in the table). */
+function warningsList(fn: string, given: unknown, draws: unknown, trace: unknown, labels: CoordsDims): string {
   let warnings: readonly Pick<SamplingWarning, 'kind' | 'message'>[];
   if (given !== undefined) {
     if (!Array.isArray(given) || given.some((w) => w === null || typeof w !== 'object' || typeof w.kind !== 'string' || typeof w.message !== 'string')) {
@@ -347,7 +347,7 @@ function warningsList(fn: string, given: unknown, draws: unknown, trace: unknown
     warnings = given;
   } else {
     try {
-      warnings = samplingWarnings(draws as never, trace !== null && typeof trace === 'object' ? trace : undefined);
+      warnings = samplingWarnings(draws as never, trace !== null && typeof trace === 'object' ? trace : undefined, labels);
     } catch (e) {
       return `<p class="note">The warnings could not be computed: ${escapeXml(e instanceof Error ? e.message : String(e))}</p>`;
     }

@@ -4,6 +4,7 @@
  * library prints nothing unless asked.
  */
 import { checkBoolean, checkFunction } from '../../src/checks.js';
+import type { Coords, Dims } from './coords.js';
 import { isPartRecord, type DrawsStructure } from './draws.js';
 import { samplingWarnings, type SamplingWarning, type SamplingWarningsOptions } from './warnings.js';
 
@@ -48,10 +49,12 @@ export function warningHooks(fn: string, options: WarningOptions): WarningHooks 
 export function withWarnings<R extends { readonly trace?: unknown }>(
   hooks: WarningHooks, result: R, settings: SamplingWarningsOptions = {},
 ): R & { readonly warnings: readonly SamplingWarning[] } {
-  const r = result as R & { draws?: unknown; allStates?: unknown };
+  const r = result as R & { draws?: unknown; allStates?: unknown; coords?: Coords; dims?: Dims };
   const draws = (r.draws ?? r.allStates) as DrawsStructure;
+  // The result's labels (windowedAdaptiveNuts carries its coords and dims) name the parameters as its summary does.
+  const labels = { ...(r.coords === undefined ? {} : { coords: r.coords }), ...(r.dims === undefined ? {} : { dims: r.dims }) };
   // A custom trace need not be a record (TFP's traceFn may return one tensor): then only the draws count.
-  const compute = () => samplingWarnings(draws, isPartRecord(r.trace) ? r.trace : undefined, settings);
+  const compute = () => samplingWarnings(draws, isPartRecord(r.trace) ? r.trace : undefined, { ...labels, ...settings });
   if (!hooks.warn && hooks.onWarning === undefined) {
     let cached: readonly SamplingWarning[] | undefined;
     return Object.defineProperty({ ...result }, 'warnings', { enumerable: true, get: () => (cached ??= compute()) }) as R & { readonly warnings: readonly SamplingWarning[] };

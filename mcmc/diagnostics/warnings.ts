@@ -7,9 +7,9 @@ import { checkNonNegativeInteger, checkOptions, checkPositiveInteger, fail } fro
 import { Tensor } from '../../src/tensor/tensor.js';
 import { disagreeingChains, type ChainDeviation } from './chains-disagree.js';
 import { componentChains, drawsLayout, float64Values, isPartList, isPartRecord, toTensor, type DrawsLayout, type DrawsStructure } from './draws.js';
+import { coordLabel, groupCoordsDims, type Coords, type Dims } from './coords.js';
 import { bfmiOf, sharedMultichainStatistics } from './internal/arviz-stats.js';
 import type { Chains } from './internal/chains.js';
-import { label } from './summary.js';
 
 /** What a {@link SamplingWarning} is about. */
 export type SamplingWarningKind =
@@ -19,7 +19,7 @@ export type SamplingWarningKind =
 export interface SamplingWarning {
   readonly kind: SamplingWarningKind;
   readonly message: string;
-  /** Parameter labels (`mu`, `theta[2]`; `lp` for the log density) it concerns, worst first. */
+  /** Parameter labels (`mu`, `theta[2]`, or `theta[Choate]` with `coords` and `dims`; `lp` for the log density) it concerns, worst first. */
   readonly variables?: readonly string[];
   /** Chains it concerns (0-based), in order. */
   readonly chains?: readonly number[];
@@ -39,6 +39,13 @@ export interface SamplingWarningsOptions {
   readonly warmupDraws?: number;
   /** Names of the parts when `draws` is an array of parts (default `x0`, `x1`, …; `x` for one part), as `summary`'s. */
   readonly names?: readonly string[];
+  /**
+   * ArviZ's `coords` and `dims`, as `summary` takes them: the parameters are then named by
+   * coordinate (`theta[Choate]`) in the messages and `variables`, as in the summary's rows.
+   * `dims` of variables not among the draws are left alone. `windowedAdaptiveNuts` passes its own.
+   */
+  readonly coords?: Coords;
+  readonly dims?: Dims;
 }
 
 /** R-hat above this warns (Vehtari et al. 2021; Stan, ArviZ). */
@@ -78,14 +85,15 @@ const LISTED = 5;
  *   `windowedAdaptiveNuts` returns them), an array of parts or one part.
  * @param trace - the run's trace (`WindowedTrace`: `diverging`, `treeDepth`, `energy`,
  *   `targetLogProb`, `tune`, each `[draws, chains]`), or undefined.
- * @param options - `maxTreeDepth` (default 10), `warmupDraws` (default from `trace.tune`), `names`.
+ * @param options - `maxTreeDepth` (default 10), `warmupDraws` (default from `trace.tune`), `names`,
+ *   `coords` and `dims` (the parameters' labels, as `summary`'s).
  * @returns The warnings, in the order above.
  * @throws {TypeError} for draws that are not draws, a trace that is not an object, or bad options.
- * @throws {RangeError} when parts or trace fields disagree on draws and chains, or `warmupDraws`
- *   leaves no draws.
+ * @throws {RangeError} when parts or trace fields disagree on draws and chains, `warmupDraws`
+ *   leaves no draws, or a `dims` entry does not fit its variable (as in `summary`).
  *
  * @example
- * import { random } from 'stochax';
+ * import { random, tensor } from 'stochax';
  * import { JointDistributionNamed, Normal } from 'stochax/distributions';
  * import { windowedAdaptiveNuts, samplingWarnings } from 'stochax/mcmc';
  * samplingWarnings({ x: random.normal(random.key(0), [1000, 4]) });   // → [] (iid draws)
@@ -93,9 +101,12 @@ const LISTED = 5;
  * const { draws, trace } = windowedAdaptiveNuts(model, { seed: 0, maxTreeDepth: 1 });
  * for (const w of samplingWarnings(draws, trace, { maxTreeDepth: 1 })) console.log(w.kind, w.message);
  * // tree-depth 4000 of 4000 transitions (100.0%) hit the maximum tree depth 1 (chain 0: 1000, …): …
+ * const stuck = random.normal(random.key(1), [1000, 4, 2]);   // chain 3 shifted below: chains that disagree, two schools
+ * samplingWarnings({ theta: stuck.add(tensor([0, 0, 0, 3]).reshape([1, 4, 1])) }, undefined,
+ *   { coords: { school: ['Choate', 'Deerfield'] }, dims: { theta: ['school'] } })[0]!.variables;   // ['theta[Deerfield]', 'theta[Choate]'] (R-hat, worst first)
  */
 export function samplingWarnings(draws: DrawsStructure, trace?: unknown, options?: SamplingWarningsOptions): SamplingWarning[] {
-  const o = checkOptions(FN, options, ['maxTreeDepth', 'warmupDraws', 'names']);
+  const o = checkOptions(FN, options, ['maxTreeDepth', 'warmupDraws', 'names', 'coords', 'dims']);
   const maxTreeDepth = checkPositiveInteger(FN, 'maxTreeDepth', o.maxTreeDepth ?? 10);
   if (trace !== undefined && (trace === null || typeof trace !== 'object' || trace instanceof Tensor)) {
     fail('type', FN, 'trace', 'must be a record of trace fields ({ diverging, treeDepth, energy, targetLogProb, … }) or undefined', trace);
@@ -107,6 +118,7 @@ export function samplingWarnings(draws: DrawsStructure, trace?: unknown, options
   layouts.forEach((l, i) => {
     if (l.draws !== N || l.chains !== C) fail('range', FN, `draws.${parts[i]![0]}`, `must have ${N} draws and ${C} chains like draws.${parts[0]![0]}`, [...parts[i]![1].shape]);
   });
+  const labels = groupCoordsDims(FN, o.coords, o.dims, new Map(parts.map(([name, t]) => [name, t.shape.slice(2)])));
   const fields = traceFields(trace as Record<string, unknown> | undefined, N, C);
   const W = o.warmupDraws === undefined ? warmupFromTune(fields.get('tune'), N, C) : checkNonNegativeInteger(FN, 'warmupDraws', o.warmupDraws);
   if (W >= N) fail('range', FN, 'warmupDraws', `must leave draws to check (there are ${N})`, W);
@@ -124,7 +136,7 @@ export function samplingWarnings(draws: DrawsStructure, trace?: unknown, options
     const values = after(source, layout.eventSize);
     for (let e = 0; e < layout.eventSize; e++) {
       const a = componentChains(values, layout, e);
-      const id = label(name, layout.eventShape, e);
+      const id = coordLabel(name, layout.eventShape, e, labels.coords, labels.dims);
       const s = sharedMultichainStatistics(source, `${W}/${n}x${C}x${layout.eventSize}/${e}`, a);
       if (s.rHat > RHAT_THRESHOLD) rhats.push([id, s.rHat]);
       if (s.essBulk < ESS_PER_CHAIN * C) bulk.push([id, s.essBulk]);

@@ -50,6 +50,7 @@ export const options = { adaptation: 'pooled' };
   'empty.js': 'export const answer = 42;\n',
   'not-a-model.js': 'export const model = { logProb: () => 0 };\n',
   'gauss.js': GAUSS_MODULE,
+  'gauss-coords.js': `${GAUSS_MODULE}export const coords = { side: ['left', 'right'] };\nexport const dims = { x: ['side'] };\n`,
 };
 
 const cli = (...argv: string[]) => runCli(dir, ...argv);
@@ -212,6 +213,18 @@ describe('stochax sample (setup module) and merge', () => {
     expectOneLineError(partial, /hold 2 of the 3 chains/);
     const twice = await cli('merge', 'g1/draws.json', 'g1/draws.json', '--out', 'g-twice.json');
     expectOneLineError(twice, /same chain/);
+  });
+});
+
+describe('stochax sample (setup module) with coords and dims', () => {
+  it('the table and the warnings name x[left] and x[right], not x[0] and x[1]', async () => {
+    const r = await cli('sample', 'gauss-coords.js', '--chains', '2', '--draws', '30', '--warmup', '10', '--seed', '11', '--workers', '0', '--out', 'g-coords');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^x\[left\]\s/m);
+    const warned = r.err.split('\n').filter((l) => l.startsWith('warning [ess-bulk]'));   // 60 draws cannot give 200
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatch(/x\[(left|right)\] \d+, x\[(left|right)\] \d+/);
+    expect(r.err).not.toMatch(/x\[[01]\]/);
   });
 });
 

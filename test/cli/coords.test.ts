@@ -65,6 +65,34 @@ describe('stochax sample with coords and dims in the model file', () => {
     expect(run.html).toContain('<tr><th class="name">group</th><td class="name">north, south, east</td></tr>');
   });
 
+  it('the warnings name parameters as the table does: on stderr, in draws.json and report.html, and from `stochax summary` and `stochax merge`', async () => {
+    const want = arviz.summary_index;
+    /** The parameter labels a text's warnings name (`alpha[south]`, `beta[1, north]`). */
+    const named = (text: string): string[] => [...text.matchAll(/\b\w+\[[^\]]+\]/g)].map((m) => m[0]);
+    const messages = String(fromArvizJson(run.json).attrs.warnings);
+    expect(named(messages).length).toBeGreaterThan(3);
+    expect(named(messages).filter((l) => !want.includes(l))).toEqual([]);
+    const stderrWarnings = run.err.split('\n').filter((l) => l.startsWith('warning')).join('\n');
+    expect(named(stderrWarnings)).toEqual(named(messages));
+    expect(named(run.html.split('<li class="warn">').slice(1).join(''))).toEqual(expect.arrayContaining(named(messages)));
+    const dir = join(here, `.tmp-warn-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(join(dir, 'draws.json'), run.json);
+      for (const args of [['summary', 'draws.json'], ['merge', 'draws.json', '--out', 'merged.json']]) {
+        const r = await runCli(dir, ...args);
+        expect(r.code, r.err).toBe(0);
+        const printed = `${r.out}\n${r.err}`.split('\n').filter((l) => l.startsWith('warning')).join('\n');
+        // (over every posterior variable, the derived `delta` too: the names differ from the sampler's, the labels do not)
+        expect(named(printed).length, args[0]).toBeGreaterThan(3);
+        expect(named(printed).filter((l) => !want.includes(l)), args[0]).toEqual([]);
+        expect(rowLabels(r.out.split('\n\nwrote')[0]!), args[0]).toEqual(want);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the report shows the CLI table\'s interval columns (94% HDI) with its numbers, and the run\'s warnings', () => {
     const [head, mu] = run.table.split('\n');
     const titles = head!.trim().split(/\s+/);

@@ -111,3 +111,15 @@ describe('reportHtml', () => {
     expect(() => reportHtml({ draws, maxSubplot: 40 } as never)).toThrow(/maxSubplot/);
   });
 });
+
+describe('reportHtml: the warnings it computes name parameters as its table does', () => {
+  it('with coords and dims, theta[Choate] in the warnings, not theta[0]', () => {
+    // 50 draws per chain: ESS below 100 per chain for every parameter, so each one is named
+    const schools = ['Choate', 'Deerfield', 'Phillips Andover', 'Phillips Exeter', 'Hotchkiss', 'Lawrenceville', "St. Paul's", 'Mt. Hermon'];
+    const page = reportHtml({ draws, trace, coords: { school: schools }, dims: { theta: ['school'], thetaTilde: ['school'] } });
+    const warnings = page.split('<li class="warn">').slice(1).join('').split('</ul>')[0]!;
+    expect(warnings).toMatch(/theta\[[A-Z][^\]]*\]/);
+    expect(warnings).not.toMatch(/theta(Tilde)?\[\d\]/);
+    expect(html.split('<li class="warn">').slice(1).join('')).toMatch(/theta(Tilde)?\[\d\]/);   // without labels, the indices
+  });
+});

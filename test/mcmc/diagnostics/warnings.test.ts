@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JointDistributionNamed } from '../../../distributions/joint/joint-distribution-named.js';
 import { Normal } from '../../../distributions/normal.js';
 import { Sample } from '../../../distributions/sample.js';
-import { samplingWarnings, type SamplingWarning } from '../../../mcmc/diagnostics/index.js';
+import { samplingWarnings, summary, type SamplingWarning } from '../../../mcmc/diagnostics/index.js';
 import { flaggedChains, chainsDisagreeThreshold } from '../../../mcmc/diagnostics/chains-disagree.js';
 import { windowedAdaptiveNuts } from '../../../mcmc/windowed-adaptive-nuts.js';
 import { sampleChains } from '../../../mcmc/parallel/sample-chains.js';
@@ -191,6 +191,35 @@ describe('samplingWarnings on constructed draws', () => {
     expect(samplingWarnings([iid(18), shifted], undefined, { names: ['a', 'b'] }).find((w) => w.kind === 'rhat')!.variables).toEqual(['b']);
     expect(samplingWarnings({ theta: new Tensor(Float64Array.from({ length: N * C * 2 }, (_, i) => (normal(key(19), [N * C * 2]).data as Float64Array)[i]! + (i % 8 === 1 ? 1 : 0)), [N, C, 2], 'float64') })
       .find((w) => w.kind === 'rhat')!.variables).toEqual(['theta[1]']);
+  });
+
+  it('coords and dims name the parameters by coordinate, in the messages, variables and chains-disagree, as summary\'s rows', () => {
+    // theta[·, 1] of chain 3 shifted by 3 sd: R-hat, ESS and chains-disagree fire for that element only
+    const z = normal(key(20), [N, C, 2, 2]).data as Float64Array;
+    const theta = new Tensor(Float64Array.from(z, (v, i) => v + (Math.floor(i / 4) % C === 3 && i % 2 === 1 ? 3 : 0)), [N, C, 2, 2], 'float64');
+    const labels = { coords: { school: ['Choate', 'Deerfield'], coef: ['a', 'b'] }, dims: { theta: ['school', 'coef'], y: ['obs'] } };
+    const w = samplingWarnings({ mu: iid(21), theta }, undefined, labels);
+    const rhat = w.find((x) => x.kind === 'rhat')!;
+    expect(rhat.variables).toHaveLength(2);
+    expect([...rhat.variables!].sort()).toEqual(['theta[Choate, b]', 'theta[Deerfield, b]']);
+    expect(rhat.message).toMatch(/\(theta\[(Choate|Deerfield), b\] 1\.\d+, theta\[(Choate|Deerfield), b\] 1\.\d+\)/);
+    expect(w.find((x) => x.kind === 'chains-disagree')!.variables).toEqual(expect.arrayContaining(['theta[Choate, b]']));
+    // the same labels as summary's rows; without coords, indices (ArviZ's default coordinates)
+    const rows = summary({ mu: iid(21), theta }, labels).rows.map((r) => r.name);
+    for (const x of w) for (const v of x.variables ?? []) expect(rows).toContain(v);
+    expect(samplingWarnings({ mu: iid(21), theta }).find((x) => x.kind === 'rhat')!.variables!.every((v) => /^theta\[[01], 1\]$/.test(v))).toBe(true);
+    // dims alone: the axes' indices; a dims entry that does not fit its variable is an error naming it
+    expect(samplingWarnings({ theta }, undefined, { dims: { theta: ['school', 'coef'] } })[0]!.variables!.every((v) => /^theta\[[01], 1\]$/.test(v))).toBe(true);
+    expect(() => samplingWarnings({ theta }, undefined, { dims: { theta: ['school'] } })).toThrow(/samplingWarnings.*dims/);
+    expect(() => samplingWarnings({ theta }, undefined, { coords: { school: ['A'] }, dims: { theta: ['school', 'coef'] } })).toThrow(RangeError);
+  });
+
+  it('windowedAdaptiveNuts passes its coords and dims to its warnings', () => {
+    const model = new JointDistributionNamed({ theta: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 2 }) });
+    const r = windowedAdaptiveNuts(model, { seed: 0, nDraws: 50, numAdaptationSteps: 100, coords: { school: ['Choate', 'Deerfield'] }, dims: { theta: ['school'] } });
+    const bulk = r.warnings.find((x) => x.kind === 'ess-bulk')!;   // 200 draws cannot give 400
+    expect([...bulk.variables!].sort()).toEqual(['theta[Choate]', 'theta[Deerfield]']);
+    expect(bulk.message).toMatch(/theta\[Choate\]/);
   });
 
   it('bad input: TypeError/RangeError naming samplingWarnings and the argument', () => {
