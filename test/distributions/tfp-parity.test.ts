@@ -147,8 +147,8 @@ describe('the fixtures cover the distributions', () => {
       // draws through its MultivariateNormalTriL marginal (a kernel parameter is not JSON): TFP's
       // draws in gaussian-process.py's fixture (gaussian-process.test.ts)
       'GaussianProcess',
-      // the same marginal construction, its moments checked against closed form computed with numpy
-      // (test/fixtures/gprm/generate.py, gaussian-process-regression-model.test.ts); no TFP fixture yet
+      // the same marginal construction: TFP's moments, log densities and draws in gprm.py's fixture
+      // (gaussian-process-regression-model.test.ts), and a numpy closed form (test/fixtures/gprm/generate.py)
       'GaussianProcessRegressionModel',
       // an improper prior has no sampler (sample throws NotImplementedError)
       'ImproperUniform',
