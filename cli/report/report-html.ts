@@ -12,6 +12,7 @@ import { sampleStats, statValues, type SampleStat } from './sample-stats.js';
 import { flatSettings, type RunSettings } from './settings.js';
 import { autocorrelationPlot } from './plots/autocorrelation.js';
 import { energyBfmi, energyPlot } from './plots/energy.js';
+import { forestPlot } from './plots/forest.js';
 import { histogramPlot } from './plots/histogram.js';
 import { pairPlot } from './plots/pair.js';
 import { rankPlot } from './plots/rank.js';
@@ -67,7 +68,7 @@ export interface ReportInput {
 export const MAX_SUBPLOTS = 40;
 
 const SECTIONS = [
-  ['warnings', 'Warnings'], ['summary', 'Summary'], ['sampler', 'Sampler'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
+  ['warnings', 'Warnings'], ['summary', 'Summary'], ['sampler', 'Sampler'], ['forest', 'Forest plot'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
   ['autocorrelation', 'Autocorrelation'], ['pairs', 'Pair plot'], ['energy', 'Energy'],
   ['ppc', 'Posterior predictive checks'], ['loo', 'LOO (Pareto k)'], ['settings', 'Settings'],
 ] as const;
@@ -175,7 +176,9 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * top): `warnings` (the run's warnings: `input.warnings`, else `samplingWarnings` of the draws and
  * trace), `summary` (the CLI table's columns: mean, mcse, sd, ArviZ's 94% HDI, ess_bulk, ess_tail,
  * r_hat — or the quantiles of a `summary` made with `interval: 'quantiles'`; divergences; the
- * variables' dims and coordinates), `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI), `trace` (trace
+ * variables' dims and coordinates), `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI),
+ * `forest` (ArviZ's forest plot of every parameter shown: HDI, quartiles and median, a row per
+ * chain, or per parameter beyond `maxSubplots` parameters), `trace` (trace
  * and rank plot per parameter, divergences marked), `marginals` (histogram + KDE),
  * `autocorrelation`, `pairs` (pair plot of a few parameters with divergences in red), `energy`
  * (marginal energy vs transitions, E-BFMI per chain), `ppc` (observed vs replicated densities
@@ -254,7 +257,7 @@ function prepare(input: ReportInput) {
     if (p === undefined) fail('range', FN, `input.pairParameters[${i}]`, `must name a parameter (${params.slice(0, 6).map((q) => q.name).join(', ')}, …)`, n);
     return p;
   });
-  return { FN, idata, drawsIn, traceIn, labels, allParams, varNames, parts, params, plotted: params.slice(0, maxSubplots), chains, draws, stats, divergent, pairs };
+  return { FN, idata, drawsIn, traceIn, labels, allParams, varNames, parts, params, plotted: params.slice(0, maxSubplots), maxSubplots, chains, draws, stats, divergent, pairs };
 }
 
 /** One section of the page. */
@@ -272,11 +275,15 @@ export function reportPlots(input: ReportInput): string[] {
 }
 
 /** {@link reportPlots} of an input already prepared. */
-function plotSections({ allParams, params, plotted, chains, draws, stats, divergent, pairs }: ReturnType<typeof prepare>): string[] {
+function plotSections({ allParams, params, plotted, maxSubplots, chains, draws, stats, divergent, pairs }: ReturnType<typeof prepare>): string[] {
   const divOpt = divergent === undefined ? {} : { divergent };
   const energy = statValues(stats, 'energy');
   const capped = cappedNote(plotted.length, params.length);
+  // Every parameter shown (one plot, a row each): a row per chain as ArviZ draws it, up to the subplot limit; beyond, one per parameter.
+  const combined = chains > 1 && params.length > maxSubplots;
   return [
+    section('forest', inline(forestPlot(params, { combined }))
+      + (combined ? `<p class="note">All chains in one row per parameter (${params.length} parameters, more than maxSubplots, ${maxSubplots}); the trace plots show each chain.</p>` : '')),
     section('trace', capped + plotted.map((p) => `<div class="row">${inline(tracePlot(p, divOpt))}${inline(rankPlot(p))}</div>`).join('')),
     section('marginals', `${capped}<div class="grid">${plotted.map((p) => inline(histogramPlot(p))).join('')}</div>`),
     section('autocorrelation', draws < 2

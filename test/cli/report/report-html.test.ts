@@ -32,9 +32,11 @@ describe('reportHtml', () => {
     expect(html).toContain(`<td class="name">mu</td><td>${mu.mean.toFixed(3)}</td><td>${mu.mcseMean.toFixed(3)}</td><td>${mu.sd.toFixed(3)}</td>`);
   });
 
-  it('all plots: a trace and rank plot, marginal and autocorrelation per parameter, a pair plot, the energy plot', () => {
+  it('all plots: a forest plot, a trace and rank plot, marginal and autocorrelation per parameter, a pair plot, the energy plot', () => {
     const svgs = svgsIn(html);
-    expect(svgs).toHaveLength(4 * names.length + 2);
+    expect(svgs).toHaveLength(4 * names.length + 3);
+    expect(html).toContain('<title>Forest plot (94.0% HDI)</title>');
+    expect(html.split('<section id="forest">')[1]!.split('</section>')[0]!.match(/<circle /g)).toHaveLength(4 * names.length);   // a row per chain
     for (const svg of svgs) expect(svgProblems(svg)).toEqual([]);
     for (const n of names) {
       for (const kind of ['Trace plot of', 'Rank plot of', 'Marginal posterior of', 'Autocorrelation of']) expect(html).toContain(`<title>${kind} ${n}</title>`);
@@ -121,5 +123,18 @@ describe('reportHtml: the warnings it computes name parameters as its table does
     expect(warnings).toMatch(/theta\[[A-Z][^\]]*\]/);
     expect(warnings).not.toMatch(/theta(Tilde)?\[\d\]/);
     expect(html.split('<li class="warn">').slice(1).join('')).toMatch(/theta(Tilde)?\[\d\]/);   // without labels, the indices
+  });
+});
+
+describe('reportHtml: the forest plot', () => {
+  it('every parameter shown, a row per chain up to maxSubplots parameters; beyond, one row each, with a note', () => {
+    const forest = (page: string) => page.split('<section id="forest">')[1]!.split('</section>')[0]!;
+    const capped = reportHtml({ draws, trace, maxSubplots: 5 });
+    expect(forest(capped).match(/<circle /g)).toHaveLength(names.length);
+    expect(forest(capped)).toContain(`All chains in one row per parameter (${names.length} parameters, more than maxSubplots, 5)`);
+    for (const n of names) expect(forest(capped)).toContain(`>${n}</text>`);
+    expect(forest(html)).not.toContain('All chains in one row');
+    const some = reportHtml({ draws, trace, varNames: ['mu', 'tau'] });
+    expect(forest(some).match(/<circle /g)).toHaveLength(8);
   });
 });
