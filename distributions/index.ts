@@ -73,6 +73,7 @@ export { DefaultJointBijector } from './joint/default-joint-bijector.js';
 export { Root, type RootNode } from './joint/root.js';
 export { deterministic, isDeterministicNode, isDeterministicFn, type DeterministicNode, type DeterministicFn } from './joint/deterministic-node.js';
 export { factor, isFactorNode, isFactorFn, type FactorNode, type FactorFn } from './joint/factor-node.js';
+export { modelGraph, modelToGraphviz, type ModelGraph, type ModelGraphNode, type ModelGraphKind, type ModelGraphOptions } from './joint/model-graph.js';
 export type { PartialValues, Struct, StructKind } from './joint/values.js';
 export * as bijectors from './bijectors/index.js';
 export * as psdKernels from './psd-kernels/index.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import gammaQuantile from '@stdlib/stats-base-dists-gamma-quantile';
-import { compileLogDensity, deterministic, HalfCauchy, HalfNormal, Independent, JointDistributionNamed, Normal, Gamma, Poisson, Sample } from '../distributions/index.js';
+import { compileLogDensity, deterministic, HalfCauchy, HalfNormal, Independent, JointDistributionNamed, Normal, Gamma, Poisson, Sample, modelGraph, modelToGraphviz } from '../distributions/index.js';
 import { inferenceData } from '../cli/report/index.js';
 import { summary, windowedAdaptiveNuts } from '../mcmc/index.js';
 import { add, jit, mul, square, sum, tensor, valueAndGrad, type Tensor } from '../src/index.js';
@@ -36,6 +36,8 @@ describe('README tour', () => {
     const x = model.sample([], { seed: 0 }) as Record<string, Tensor>;
     expect(x.y!.shape).toEqual([3]);
     const pinned = model.experimentalPin({ y: [1.2, 0.7, 2.1] });
+    expect(modelGraph(pinned).edges).toEqual([['mu', 'y'], ['sigma', 'y']]);
+    expect(modelToGraphviz(pinned)).toContain('"y" [label="y\\n~\\nNormal" shape=ellipse style=filled]');
     const byHand = new Normal({ loc: 0, scale: 10 }).logProb(1).item() as number
       + (new HalfNormal({ scale: 1 }).logProb(2).item() as number)
       + [1.2, 0.7, 2.1].reduce((s, v) => s + (new Normal({ loc: 1, scale: 2 }).logProb(v).item() as number), 0);

@@ -23,6 +23,7 @@ export { gaussianKde, scottBandwidth } from './plots/kde.js';
 export { autocorrelation, autocorrelationPlot, type AutocorrelationPlotOptions } from './plots/autocorrelation.js';
 export { pairPlot, type PairPlotOptions } from './plots/pair.js';
 export { energyPlot, energyBfmi, type EnergyPlotOptions } from './plots/energy.js';
+export { modelGraphPlot } from './plots/model-graph.js';
 export { forestPlot, forestRows, type ForestRow, type ForestOptions, type ForestPlotOptions } from './plots/forest.js';
 export { ppcPlot, type PpcSeries, type PpcPlotOptions } from './plots/ppc.js';
 export { paretoKPlot, type ParetoKPlotOptions } from './plots/pareto-k.js';

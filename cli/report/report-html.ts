@@ -13,6 +13,8 @@ import { flatSettings, type RunSettings } from './settings.js';
 import { autocorrelationPlot } from './plots/autocorrelation.js';
 import { energyBfmi, energyPlot } from './plots/energy.js';
 import { forestPlot } from './plots/forest.js';
+import { modelGraphPlot } from './plots/model-graph.js';
+import type { ModelGraph } from '../../distributions/joint/model-graph.js';
 import { histogramPlot } from './plots/histogram.js';
 import { pairPlot } from './plots/pair.js';
 import { rankPlot } from './plots/rank.js';
@@ -62,13 +64,15 @@ export interface ReportInput {
    * hierarchical model plotted whole makes a 23 MB page of 1,200 plots.
    */
   readonly maxSubplots?: number;
+  /** The model's graph (`modelGraph(model, { pins, dims })`, as `stochax sample` gives it): drawn in a `model` section. */
+  readonly modelGraph?: ModelGraph;
 }
 
 /** ArviZ's `rcParams['plot.max_subplots']` (arviz 0.23). */
 export const MAX_SUBPLOTS = 40;
 
 const SECTIONS = [
-  ['warnings', 'Warnings'], ['summary', 'Summary'], ['sampler', 'Sampler'], ['forest', 'Forest plot'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
+  ['warnings', 'Warnings'], ['summary', 'Summary'], ['sampler', 'Sampler'], ['model', 'Model graph'], ['forest', 'Forest plot'], ['trace', 'Trace and rank plots'], ['marginals', 'Marginal posteriors'],
   ['autocorrelation', 'Autocorrelation'], ['pairs', 'Pair plot'], ['energy', 'Energy'],
   ['ppc', 'Posterior predictive checks'], ['loo', 'LOO (Pareto k)'], ['settings', 'Settings'],
 ] as const;
@@ -177,6 +181,7 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * trace), `summary` (the CLI table's columns: mean, mcse, sd, ArviZ's 94% HDI, ess_bulk, ess_tail,
  * r_hat — or the quantiles of a `summary` made with `interval: 'quantiles'`; divergences; the
  * variables' dims and coordinates), `sampler` (per-chain step size, acceptance, tree depth, divergences, E-BFMI),
+ * `model` (with `modelGraph`: the model's graph, as PyMC's `model_to_graphviz` draws it),
  * `forest` (ArviZ's forest plot of every parameter shown: HDI, quartiles and median, a row per
  * chain, or per parameter beyond `maxSubplots` parameters), `trace` (trace
  * and rank plot per parameter, divergences marked), `marginals` (histogram + KDE),
@@ -192,7 +197,7 @@ function settingsTable(settings: RunSettings | undefined, params: readonly FlatP
  * parameters (default 40, ArviZ's `plot.max_subplots`), with a note; the table lists all.
  *
  * @param input - `draws` (TFP layout) or `inferenceData`, `trace`, `summary`, `settings`,
- *   `title`, `varNames`, `pairParameters`, `warnings`, `coords`, `dims`, `maxSubplots`.
+ *   `title`, `varNames`, `pairParameters`, `warnings`, `coords`, `dims`, `maxSubplots`, `modelGraph`.
  * @returns The page's HTML.
  * @throws {TypeError} / {RangeError} for malformed draws, settings or options, a `varNames`
  *   entry that names no variable, or a `pairParameters` label that is not a parameter.
@@ -228,7 +233,7 @@ export interface ReportSections {
 function prepare(input: ReportInput) {
   const FN = 'reportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { draws, trace?, summary?, settings? }', input);
-  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings', 'coords', 'dims', 'maxSubplots']);
+  checkOptions(FN, input, ['draws', 'trace', 'summary', 'settings', 'title', 'pairParameters', 'inferenceData', 'varNames', 'warnings', 'coords', 'dims', 'maxSubplots', 'modelGraph']);
   const maxSubplots = input.maxSubplots ?? MAX_SUBPLOTS;
   if (typeof maxSubplots !== 'number') fail('type', FN, 'input.maxSubplots', 'must be a positive integer or Infinity', maxSubplots);
   if (!(maxSubplots >= 1 && (Number.isInteger(maxSubplots) || maxSubplots === Infinity))) fail('range', FN, 'input.maxSubplots', 'must be a positive integer or Infinity', maxSubplots);
@@ -325,12 +330,13 @@ export function reportHtmlWith(input: ReportInput, sections?: ReportSections): s
     section('warnings', warningsList(FN, input.warnings, drawsIn, traceIn, labels)),
     section('summary', summaryTable(table, divergences) + coordsTable(labels, parts)),
     section('sampler', samplerTable(stats, chains, draws)),
+    ...(input.modelGraph === undefined ? [] : [section('model', inline(modelGraphPlot(input.modelGraph)))]),
   ];
   // Last, so that another thread computing them overlaps everything above.
   const plots = sections === undefined ? plotSections(prepared) : sections.plots();
   const ppc = sections === undefined ? ppcSection(FN, idata) : sections.ppc();
   const looPart = sections === undefined ? looSection(idata) : sections.loo();
-  const shown = SECTIONS.filter(([id]) => (id !== 'ppc' || ppc !== undefined) && (id !== 'loo' || looPart !== undefined));
+  const shown = SECTIONS.filter(([id]) => (id !== 'ppc' || ppc !== undefined) && (id !== 'loo' || looPart !== undefined) && (id !== 'model' || input.modelGraph !== undefined));
   const body = [
     `<header><h1>${escapeXml(title)}</h1><p class="lede">${escapeXml(lede)}</p>`,
     `<nav>${shown.map(([id, name]) => `<a href="#${id}">${escapeXml(name)}</a>`).join('')}</nav></header>`,

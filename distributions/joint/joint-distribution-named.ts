@@ -197,6 +197,14 @@ export class JointDistributionNamed extends JointDistribution<'record'> {
   resolveGraph(): [string, string[]][] {
     return this.order.map((k) => [k, [...this.graph.get(k)!]]);
   }
+
+  /** Each entry in declaration order with the entries its function names (derived values and factors too). @internal */
+  override declaredGraph(): { readonly name: string; readonly parents: readonly string[]; readonly kind: 'node' | 'deterministic' | 'factor' }[] {
+    return this.keys.map((k) => {
+      const m = this.makers.get(k)!;
+      return { name: k, parents: [...m.parents], kind: m.det === true ? 'deterministic' : m.factor === true ? 'factor' : 'node' };
+    });
+  }
 }
 
 /**

@@ -143,6 +143,16 @@ export abstract class JointDistribution<K extends StructKind> {
    */
   abstract resolveGraph(): [string, string[]][];
 
+  /**
+   * Every entry of the model as declared, with the entries it reads: the nodes and, where the
+   * model declares them with their inputs (`JointDistributionNamed`), its `deterministic(...)`
+   * values and `factor(...)` terms, whose inputs `resolveGraph` folds into the nodes below them.
+   * What `modelGraph` draws. @internal
+   */
+  declaredGraph(): { readonly name: string; readonly parents: readonly string[]; readonly kind: 'node' | 'deterministic' | 'factor' }[] {
+    return this.resolveGraph().map(([name, parents]) => ({ name, parents, kind: 'node' }));
+  }
+
   // ---- running the model ------------------------------------------------------------------
 
   /**

@@ -47,6 +47,14 @@ export const model = new JointDistributionNamed({ mu: new Normal({ loc: 0, scale
 export const pins = { y: tensor(0.5) };
 export const options = { adaptation: 'pooled' };
 `,
+  'coroutine.js': `import { JointDistributionCoroutine, Normal, Root } from '../../../distributions/index.js';
+import { tensor } from '../../../src/index.js';
+export const model = new JointDistributionCoroutine(function* () {
+  const mu = yield Root(new Normal({ loc: 0, scale: 1, name: 'mu' }));
+  yield new Normal({ loc: mu, scale: 1, name: 'y' });
+}, { name: 'Co' });
+export const pins = { y: tensor(0.5) };
+`,
   'empty.js': 'export const answer = 42;\n',
   'not-a-model.js': 'export const model = { logProb: () => 0 };\n',
   'gauss.js': GAUSS_MODULE,
@@ -214,6 +222,20 @@ describe('stochax sample (setup module) and merge', () => {
     const twice = await cli('merge', 'g1/draws.json', 'g1/draws.json', '--out', 'g-twice.json');
     expectOneLineError(twice, /same chain/);
   });
+});
+
+describe('stochax sample: the model graph in report.html', () => {
+  it('a named model\'s graph is drawn; a coroutine model declares no parents: a note, and no model section', async () => {
+    const named = await cli('sample', 'tiny.js', '--chains', '2', '--draws', '30', '--warmup', '30', '--out', 'graph-tiny');
+    expect(named.code, named.err).toBe(0);
+    const html = readFileSync(join(dir, 'graph-tiny', 'report.html'), 'utf8');
+    expect(html).toContain('<title>Model graph of Tiny</title>');
+    expect(html).toContain('>y ~ Normal<');
+    const co = await cli('sample', 'coroutine.js', '--chains', '2', '--draws', '30', '--warmup', '30', '--out', 'graph-co');
+    expect(co.code, co.err).toBe(0);
+    expect(co.err).toMatch(/note: report\.html has no model graph: .*coroutine model does not declare its parents/);
+    expect(readFileSync(join(dir, 'graph-co', 'report.html'), 'utf8')).not.toContain('id="model"');
+  }, 60_000);
 });
 
 describe('stochax sample (setup module) with coords and dims', () => {

@@ -93,6 +93,18 @@ describe('stochax sample with coords and dims in the model file', () => {
     }
   });
 
+  it('the report draws the model graph: plates labelled by the dims, the observed y grey, the derived delta a box', () => {
+    const graph = run.html.split('<section id="model">')[1]!.split('</section>')[0]!;
+    expect(graph).toContain('<title>Model graph of Groups</title>');
+    for (const label of ['mu ~ Normal', 'alpha ~ Normal', 'beta ~ Normal', 'gamma ~ Normal', 'sigma ~ HalfNormal', 'delta ~ Deterministic', 'y ~ Normal']) expect(graph).toContain(`>${label}<`);
+    expect(graph).toContain('>group (3)<');
+    expect(graph).toContain('>side (2) x group (3)<');
+    expect(graph).toContain('>2<');   // gamma: no dims, its size
+    expect(graph.match(/<ellipse [^>]*fill="#d9d9d9"/g)).toHaveLength(1);
+    expect(graph.match(/<rect [^>]*fill="#fff"/g)).toHaveLength(1);
+    expect(run.err).not.toContain('no model graph');
+  });
+
   it('the report shows the CLI table\'s interval columns (94% HDI) with its numbers, and the run\'s warnings', () => {
     const [head, mu] = run.table.split('\n');
     const titles = head!.trim().split(/\s+/);
