@@ -238,6 +238,22 @@ describe('stochax sample: the model graph in report.html', () => {
   }, 60_000);
 });
 
+describe('stochax graph', () => {
+  it('prints the DOT of modelToGraphviz with the module\'s pins (filled) and dims (plates); a setup module and bad arguments are one-line errors', async () => {
+    const r = await cli('graph', 'tiny.js');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^digraph "Tiny" \{/);
+    expect(r.out).toContain('"y" [label="y\\n~\\nNormal" shape=ellipse style=filled]');
+    expect(r.out).toContain('"sigma" -> "y"');
+    const schools = await runCli(repo, 'graph', 'examples/eight-schools.ts');
+    expect(schools.out).toContain('subgraph "clusterschool (8)"');
+    expectOneLineError(await cli('graph', 'gauss.js'), /setup module.*no model to draw/);
+    expectOneLineError(await cli('graph'), /give one model file/);
+    expectOneLineError(await cli('graph', 'coroutine.js'), /coroutine model does not declare its parents/);
+    expect((await cli('graph', '--help')).out).toContain('pm.model_to_graphviz');
+  }, 30_000);
+});
+
 describe('stochax sample (setup module) with coords and dims', () => {
   it('the table and the warnings name x[left] and x[right], not x[0] and x[1]', async () => {
     const r = await cli('sample', 'gauss-coords.js', '--chains', '2', '--draws', '30', '--warmup', '10', '--seed', '11', '--workers', '0', '--out', 'g-coords');

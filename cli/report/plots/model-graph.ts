@@ -74,7 +74,7 @@ export function modelGraphPlot(graph: ModelGraph): string {
     const a = placed[index.get(from)!]!, b = placed[index.get(to)!]!;
     const x1 = a.x, y1 = top(a) + NODE_H, x2 = b.x, y2 = top(b) - 2;
     // The arrowhead along the edge's direction, 8 px long.
-    const len = Math.hypot(x2 - x1, y2 - y1) || 1, ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    const dx = x2 - x1, dy = y2 - y1, len = Math.sqrt(dx * dx + dy * dy) || 1, ux = dx / len, uy = dy / len;
     const bx = x2 - 8 * ux, by = y2 - 8 * uy;
     body.push(`<line x1="${coord(x1)}" y1="${coord(y1)}" x2="${coord(bx)}" y2="${coord(by)}"/>`
       + `<polygon points="${coord(x2)},${coord(y2)} ${coord(bx - 3.5 * uy)},${coord(by + 3.5 * ux)} ${coord(bx + 3.5 * uy)},${coord(by - 3.5 * ux)}"/>`);
