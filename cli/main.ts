@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `stochax` command line: `sample`, `optimize`, `laplace`, `pathfinder`, `variational`,
- * `summary`, `merge`, `graph`, `--help`, `--version`.
+ * `summary`, `merge`, `compare`, `graph`, `--help`, `--version`.
  *
  * `run(argv, io)` is the whole CLI as a function (tests call it in-process); run as a script,
  * this module calls it with `process.argv.slice(2)` and exits with its code. Mistakes (missing
@@ -28,6 +28,7 @@ Usage:
   stochax variational <model> [--algorithm meanfield|fullrank] [--output-draws 1000] [--eta E] …
   stochax summary <draws.json>
   stochax merge <draws.json>... [--out merged.json] [--force]
+  stochax compare <draws.json> <draws.json>... [--names a,b] [--ic loo|waic]
   stochax graph <model.ts|model.js>
   stochax <command> --help
   stochax --version
@@ -46,6 +47,8 @@ Commands:
                print a summary, their warnings to stderr, and take --strict)
   summary      print the summary table of a draws.json
   merge        concatenate the chains of several draws.json files
+  compare      az.compare of several runs: PSIS-LOO (or WAIC) from their log-likelihoods,
+               ranked, with elpd differences and stacking weights
   graph        print the model's graph as Graphviz DOT (PyMC's model_to_graphviz)
 
 Results are never overwritten without --force, and are written to a temporary name and
@@ -71,6 +74,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   sample: async () => { const m = await import('./sample.js'); return { run: m.sampleCommand, help: m.SAMPLE_HELP }; },
   summary: async () => { const m = await import('./summary.js'); return { run: m.summaryCommand, help: m.SUMMARY_HELP }; },
   merge: async () => { const m = await import('./merge.js'); return { run: m.mergeCommand, help: m.MERGE_HELP }; },
+  compare: async () => { const m = await import('./compare.js'); return { run: m.compareCommand, help: m.COMPARE_HELP }; },
   graph: async () => { const m = await import('./graph.js'); return { run: m.graphCommand, help: m.GRAPH_HELP }; },
   ...Object.fromEntries((['optimize', 'laplace', 'pathfinder', 'variational'] as const).map((name) => [name, async (): Promise<Command> => {
     const m = await import('./approximate.js');

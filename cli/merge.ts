@@ -216,10 +216,13 @@ function mergeGroups(files: readonly ArvizDraws[], names: readonly string[]): In
 /**
  * Puts back into each file's groups those it keeps only in netCDF (`netcdf_only_groups`: a large
  * run, or --draws-format netcdf), read from the `idata/<group>.nc` beside its draws.json. A file
- * whose .nc files are gone is left as it is, and the note returned says which groups the merged
- * file lacks for that (mergeGroups merges a group only when every file has it).
+ * whose .nc files are gone is left as it is; the groups lost so (`name (path is missing)`) are
+ * returned (for merge's note: mergeGroups merges a group only when every file has it).
+ *
+ * @example
+ * const lost = readNetcdfOnlyGroups(files, paths, positionals);   // [] when every .nc file is there
  */
-function readNetcdfOnlyGroups(files: ArvizDraws[], paths: readonly string[], names: readonly string[]): string | undefined {
+export function readNetcdfOnlyGroups(files: ArvizDraws[], paths: readonly string[], names: readonly string[]): string[] {
   const lost: string[] = [];
   files.forEach((f, i) => {
     const only = f.attrs.netcdf_only_groups;
@@ -240,7 +243,7 @@ function readNetcdfOnlyGroups(files: ArvizDraws[], paths: readonly string[], nam
     }
     files[i] = { ...f, groups: groups as InferenceDataGroups };
   });
-  return lost.length === 0 ? undefined : `note: the merged file has no ${[...new Set(lost)].join(', ')}: merge puts a group in only when every file has it`;
+  return [...new Set(lost)];
 }
 
 /**
@@ -269,7 +272,7 @@ export async function mergeCommand(argv: readonly string[], io: CliIo): Promise<
   const files = positionals.map((f) => readDrawsJson(f, cwd));
   const lost = readNetcdfOnlyGroups(files, paths, positionals);
   const { draws, trace, settings, groups } = mergeDraws(files, positionals, force);
-  if (lost !== undefined) io.stderr(`${lost}\n`);
+  if (lost.length > 0) io.stderr(`note: the merged file has no ${lost.join(', ')}: merge puts a group in only when every file has it\n`);
   const depth = settings.max_tree_depth;
   const labels = { ...(groups.coords === undefined ? {} : { coords: groups.coords }), ...(groups.dims === undefined ? {} : { dims: groups.dims }) };
   const warnings = samplingWarnings(draws, trace, { ...labels, ...(typeof depth === 'number' ? { maxTreeDepth: depth } : {}) });
