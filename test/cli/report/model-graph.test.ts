@@ -3,22 +3,14 @@
 // name, each variable below every variable it reads, an arrow per edge; report.html shows it in
 // its `model` section when given the graph.
 import { describe, expect, it } from 'vitest';
-import { HalfCauchy, Independent, JointDistributionNamed, Normal, Sample, deterministic, factor, modelGraph } from '../../../distributions/index.js';
+import { modelGraph } from '../../../distributions/index.js';
+import { graphSchools } from '../../distributions/joint/helpers.js';
 import { modelGraphPlot } from '../../../cli/report/plots/model-graph.js';
 import { reportHtml } from '../../../cli/report/report-html.js';
-import { add, mul } from '../../../src/tensor/ops/elementwise.js';
-import type { Tensor } from '../../../src/tensor/tensor.js';
 import { random } from '../../../src/index.js';
 import { svgProblems } from './xml.js';
 
-const schools = new JointDistributionNamed({
-  mu: new Normal({ loc: 0, scale: 5 }),
-  tau: new HalfCauchy({ loc: 0, scale: 5 }),
-  thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
-  theta: deterministic((mu: Tensor, tau: Tensor, thetaTilde: Tensor) => add(mu, mul(tau, thetaTilde))),
-  y: (theta: Tensor) => new Independent({ distribution: new Normal({ loc: theta, scale: 10 }), reinterpretedBatchNdims: 1 }),
-  penalty: factor((tau: Tensor) => mul(tau, -0.01)),
-});
+const schools = graphSchools;
 const graph = modelGraph(schools, { pins: ['y'], dims: { thetaTilde: ['school'], theta: ['school'], y: ['school'] } });
 
 /** Each label's text position (its x, y), by variable name. */
@@ -38,7 +30,7 @@ describe('modelGraphPlot', () => {
     expect(svg.match(/class="ax-label">school \(8\)</g)).toHaveLength(3);
     expect(svg.match(/<line /g)).toHaveLength(graph.edges.length);
     expect(svg).toContain('>y ~ Normal<');
-    expect(svg).toContain('<title>Model graph of JointDistributionNamed</title>');
+    expect(svg).toContain('<title>Model graph of Schools</title>');
   });
 
   it('each variable below every variable it reads', () => {

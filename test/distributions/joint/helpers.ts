@@ -3,6 +3,8 @@
  * the library), central finite differences over a record of scalars, and bitwise tensor equality.
  */
 import { expect } from 'vitest';
+import { HalfCauchy, Independent, JointDistributionNamed, Normal, Sample, deterministic, factor } from '../../../distributions/index.js';
+import { add, mul } from '../../../src/tensor/ops/elementwise.js';
 import type { Tensor } from '../../../src/tensor/tensor.js';
 
 export const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
@@ -51,3 +53,13 @@ export function logAbsDet(a: number[][]): number {
   }
   return s;
 }
+
+/** Eight schools, non-centred, with a derived `theta` and a `factor` term: every kind of variable a model graph shows. */
+export const graphSchools = new JointDistributionNamed({
+  mu: new Normal({ loc: 0, scale: 5 }),
+  tau: new HalfCauchy({ loc: 0, scale: 5 }),
+  thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
+  theta: deterministic((mu: Tensor, tau: Tensor, thetaTilde: Tensor) => add(mu, mul(tau, thetaTilde))),
+  y: (theta: Tensor) => new Independent({ distribution: new Normal({ loc: theta, scale: 10 }), reinterpretedBatchNdims: 1 }),
+  penalty: factor((tau: Tensor) => mul(tau, -0.01)),
+}, { name: 'Schools' });

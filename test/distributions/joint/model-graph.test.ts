@@ -6,21 +6,13 @@
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  HalfCauchy, HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, JointDistributionSequential, Normal, Root, Sample,
-  deterministic, factor, modelGraph, modelToGraphviz,
+  HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, JointDistributionSequential, Normal, Root, modelGraph, modelToGraphviz,
 } from '../../../distributions/index.js';
 import { NotImplementedError } from '../../../distributions/distribution.js';
-import { add, mul } from '../../../src/tensor/ops/elementwise.js';
 import { Tensor, tensor } from '../../../src/tensor/tensor.js';
+import { graphSchools } from './helpers.js';
 
-const schools = new JointDistributionNamed({
-  mu: new Normal({ loc: 0, scale: 5 }),
-  tau: new HalfCauchy({ loc: 0, scale: 5 }),
-  thetaTilde: new Sample({ distribution: new Normal({ loc: 0, scale: 1 }), sampleShape: 8 }),
-  theta: deterministic((mu: Tensor, tau: Tensor, thetaTilde: Tensor) => add(mu, mul(tau, thetaTilde))),
-  y: (theta: Tensor) => new Independent({ distribution: new Normal({ loc: theta, scale: 10 }), reinterpretedBatchNdims: 1 }),
-  penalty: factor((tau: Tensor) => mul(tau, -0.01)),
-}, { name: 'Schools' });
+const schools = graphSchools;
 const dims = { thetaTilde: ['school'], theta: ['school'], y: ['school'] };
 
 describe('modelGraph', () => {
