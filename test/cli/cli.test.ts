@@ -251,6 +251,10 @@ describe('stochax graph', () => {
     expectOneLineError(await cli('graph'), /give one model file/);
     expectOneLineError(await cli('graph', 'coroutine.js'), /coroutine model does not declare its parents/);
     expect((await cli('graph', '--help')).out).toContain('pm.model_to_graphviz');
+    const svg = await cli('graph', 'tiny.js', '--svg');
+    expect(svg.out).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svg.out).toContain('<title>Model graph of Tiny</title>');
+    expect(svg.out).toContain('>y ~ Normal<');
   }, 30_000);
 });
 
