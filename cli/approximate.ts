@@ -24,7 +24,7 @@ import { approximateReportHtml, inferenceData, toDrawsCsv, type InferenceData, t
 import { runDrawsFiles } from './report/draws-files.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
-import { loadModel, type JointModelModule, type LoadedModel } from './load-model.js';
+import { loadModel, moduleGraph, type JointModelModule, type LoadedModel } from './load-model.js';
 import { checkRunFolder, writeRunFolder } from './output.js';
 import { pointTable, readDrawsJson } from './summary.js';
 import { stochaxVersion } from './version.js';
@@ -321,9 +321,11 @@ export async function methodCommand(method: MethodName, argv: readonly string[],
   }
   io.stdout(`${run.headline}\n\n${table}\n`);
   printWarnings(io, warnings);
+  const graph = moduleGraph(model, labels.dims, io);
   try {
     texts['report.html'] = approximateReportHtml({
       method, posterior: idata.posterior, settings, warnings, ...(varNames === undefined ? {} : { varNames }), ...(s === undefined ? {} : { summary: s }),
+      ...(graph === undefined ? {} : { modelGraph: graph }),
     });
   } catch (e) {
     io.stderr(`note: report.html was not written: ${oneLine(e)}\n`);

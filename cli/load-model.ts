@@ -33,7 +33,9 @@ import { JointDistribution } from '../distributions/joint/joint-distribution.js'
 import { JointDistributionPinned } from '../distributions/joint/joint-distribution-pinned.js';
 import type { PartialValues, StructKind } from '../distributions/joint/values.js';
 import type { WindowedAdaptiveNutsOptions } from '../mcmc/windowed-adaptive-nuts.js';
-import { CliError, oneLine } from './errors.js';
+import { CliError, oneLine, type CliIo } from './errors.js';
+import { modelGraph, type ModelGraph } from '../distributions/joint/model-graph.js';
+import type { Dims } from '../mcmc/diagnostics/coords.js';
 import { checkCoordsDims, type CoordsDims } from '../mcmc/diagnostics/coords.js';
 
 /** A module exporting a joint distribution (sampled with `windowedAdaptiveNuts`). */
@@ -174,4 +176,21 @@ function labelsOf(name: string, mod: Record<string, unknown>, options: WindowedA
   }
   const checked = checkCoordsDims(name, out.coords, out.dims);
   return { ...(checked.coords === undefined ? {} : { coords: checked.coords }), ...(checked.dims === undefined ? {} : { dims: checked.dims }) };
+}
+
+/**
+ * A joint module's graph (`modelGraph` with its pins and `dims`, e.g. the run's, which add the
+ * derived values' dims) for report.html; undefined, with a note, for a model without one (a
+ * coroutine does not declare its parents).
+ *
+ * @example
+ * const graph = moduleGraph(model, model.dims, io);
+ */
+export function moduleGraph(model: JointModelModule, dims: Dims | undefined, io: CliIo): ModelGraph | undefined {
+  try {
+    return modelGraph(model.model, { ...(model.pins === undefined ? {} : { pins: model.pins }), ...(dims === undefined ? {} : { dims }) });
+  } catch (e) {
+    io.stderr(`note: report.html has no model graph: ${oneLine(e)}\n`);
+    return undefined;
+  }
 }

@@ -14,7 +14,6 @@ import { sampleChainByIndex } from '../mcmc/parallel/sample-chain-by-index.js';
 import { sampleChains } from '../mcmc/parallel/sample-chains.js';
 import { defaultWarmup, windowedAdaptiveNuts, type WindowedProgress } from '../mcmc/windowed-adaptive-nuts.js';
 import { sizeOf } from '../src/tensor/shapes.js';
-import { modelGraph, type ModelGraph } from '../distributions/joint/model-graph.js';
 import { inferenceData, type InferenceData, type ReportDraws, type RunSettings } from './report/index.js';
 import { MAX_SUBPLOTS, reportHtmlWith } from './report/report-html.js';
 import { AUTO_NETCDF_VALUES, type DrawsFormat, type RunDrawsFiles } from './report/draws-files.js';
@@ -25,7 +24,7 @@ import { sortedDrawsScope } from '../mcmc/diagnostics/internal/quantile.js';
 import { stackingShared } from '../mcmc/predictive.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
-import { loadModel, type LoadedModel } from './load-model.js';
+import { loadModel, moduleGraph, type LoadedModel } from './load-model.js';
 import { checkRunFolder, startRunFolder } from './output.js';
 import { printWarnings } from './warnings.js';
 import { chainProgress } from '../mcmc/progress.js';
@@ -293,7 +292,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
       const plotted = maxSubplots ?? MAX_SUBPLOTS;
       if (s.rows.length > plotted) io.stderr(`note: report.html plots the first ${plotted} of ${s.rows.length} parameters (--max-subplots N plots more; --var-names chooses the variables)\n`);
       try {
-        const graph = model.kind === 'joint' ? jointGraph(model, labels.dims, io) : undefined;
+        const graph = model.kind === 'joint' ? moduleGraph(model, labels.dims, io) : undefined;
         return reportHtmlWith({ inferenceData: idata, summary: s, settings, ...shown, ...(warnings === undefined ? {} : { warnings }), ...(graph === undefined ? {} : { modelGraph: graph }) },
           { plots: () => plots.take(), ppc: () => ppc.take(), loo: () => loo.take() });
       } catch (e) {
@@ -407,16 +406,6 @@ async function jointInferenceData(model: LoadedModel & { kind: 'joint' }, run: R
     seed: o.seed, logLikelihood: o.logLikelihood, posteriorPredictive: o.predictive, prior: o.prior,
     ...(o.chainIndex === undefined ? {} : { chains: [o.chainIndex] }),
   }, onStage));
-}
-
-/** A joint module's graph for report.html (undefined, with a note, for a model without one: a coroutine's parents are not declared). */
-function jointGraph(model: LoadedModel & { kind: 'joint' }, dims: Dims | undefined, io: CliIo): ModelGraph | undefined {
-  try {
-    return modelGraph(model.model, { ...(model.pins === undefined ? {} : { pins: model.pins }), ...(dims === undefined ? {} : { dims }) });
-  } catch (e) {
-    io.stderr(`note: report.html has no model graph: ${oneLine(e)}\n`);
-    return undefined;
-  }
 }
 
 /** The output each stage of the InferenceData lets start (see `inferenceDataStaged`). */

@@ -1,14 +1,17 @@
 /**
  * The short `report.html` of `stochax optimize | laplace | pathfinder | variational`: the method
- * and its results, the summary table (the point, for optimize), the warnings and the settings.
- * No plots: the draws are one chain of independent draws (or one point), and the sampler's
- * diagnostics do not apply.
+ * and its results, the summary table (the point, for optimize), a forest plot of the draws, the
+ * model graph, the warnings and the settings. No sampler plots: the draws are one chain of
+ * independent draws (or one point), and the sampler's diagnostics do not apply.
  */
 import { checkOptions, fail } from '../../src/checks.js';
 import { Summary } from '../../mcmc/diagnostics/summary.js';
 import { flattenParameters, type ReportDraws } from './parameters.js';
+import { forestPlot } from './plots/forest.js';
+import { modelGraphPlot } from './plots/model-graph.js';
 import { escapeXml } from './plots/svg.js';
-import { CSS, summaryTable } from './report-html.js';
+import type { ModelGraph } from '../../distributions/joint/model-graph.js';
+import { CSS, inline, summaryTable } from './report-html.js';
 import { flatSettings, type RunSettings } from './settings.js';
 
 /** What {@link approximateReportHtml} reports on. */
@@ -24,12 +27,15 @@ export interface ApproximateReportInput {
   readonly warnings?: readonly { readonly kind: string; readonly message: string }[];
   /** Only these variables (ArviZ's var_names). */
   readonly varNames?: readonly string[];
+  /** The model's graph (`modelGraph(model, { pins, dims })`): drawn in a `model` section. */
+  readonly modelGraph?: ModelGraph;
 }
 
 /**
  * The report page of an optimisation or approximate-inference run: one self-contained HTML
  * string (inline CSS, no scripts, no network) with the warnings, the summary table (for a point:
- * parameter and value) and the settings and results.
+ * parameter and value), for draws a forest plot (ArviZ's, one row per parameter), with
+ * `modelGraph` the model's graph, and the settings and results.
  *
  * @throws {TypeError} for a malformed input or an unknown field.
  * @throws {RangeError} for a `varNames` entry that names no variable.
@@ -41,7 +47,7 @@ export interface ApproximateReportInput {
 export function approximateReportHtml(input: ApproximateReportInput): string {
   const FN = 'approximateReportHtml';
   if (input === null || typeof input !== 'object') fail('type', FN, 'input', 'must be { method, posterior, summary?, settings?, warnings? }', input);
-  checkOptions(FN, input, ['method', 'posterior', 'summary', 'settings', 'warnings', 'varNames']);
+  checkOptions(FN, input, ['method', 'posterior', 'summary', 'settings', 'warnings', 'varNames', 'modelGraph']);
   if (typeof input.method !== 'string') fail('type', FN, 'input.method', 'must be a string', input.method);
   if (input.summary !== undefined && !(input.summary instanceof Summary)) fail('type', FN, 'input.summary', 'must be a Summary (from summary())', input.summary);
   const params = flattenParameters(FN, input.posterior);
@@ -62,6 +68,8 @@ export function approximateReportHtml(input: ApproximateReportInput): string {
     `<section id="warnings"><h2>Warnings</h2>${warnings.length === 0 ? '<p class="note">None.</p>'
       : `<ul class="warnings">${warnings.map((w) => `<li class="warn">[${escapeXml(w.kind)}] ${escapeXml(w.message)}</li>`).join('')}</ul>`}</section>`,
     `<section id="summary"><h2>${input.summary !== undefined ? 'Summary' : 'Point'}</h2>${table}</section>`,
+    ...(input.summary === undefined ? [] : [`<section id="forest"><h2>Forest plot</h2>${inline(forestPlot(shown, { combined: true }))}</section>`]),
+    ...(input.modelGraph === undefined ? [] : [`<section id="model"><h2>Model graph</h2>${inline(modelGraphPlot(input.modelGraph))}</section>`]),
     `<section id="settings"><h2>Method, settings and results</h2><table><tbody>${settings.map(([k, v]) => `<tr><th class="name">${escapeXml(k)}</th><td class="name">${escapeXml(String(v))}</td></tr>`).join('')}</tbody></table></section>`,
   ];
   return `<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`

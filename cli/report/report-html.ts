@@ -109,8 +109,8 @@ function num(x: number | undefined, digits: number): string {
   return x.toFixed(digits);
 }
 
-/** An SVG for inlining: the namespace attribute is implied in HTML, so the page names no URL at all. */
-function inline(svg: string): string {
+/** An SVG for inlining: the namespace attribute is implied in HTML, so the page names no URL at all. @internal */
+export function inline(svg: string): string {
   return `<figure>${svg.replace(' xmlns="http://www.w3.org/2000/svg"', '')}</figure>`;
 }
 

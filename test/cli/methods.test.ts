@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approximateReportHtml, fromArvizJson } from '../../cli/report/index.js';
+import { approximateReportHtml, flattenParameters, forestRows, fromArvizJson } from '../../cli/report/index.js';
+import { modelGraph } from '../../distributions/index.js';
 import { readNetcdfGroup } from '../../cli/report/netcdf-read.js';
 import { summary } from '../../mcmc/index.js';
 import { HalfNormal, JointDistributionNamed, Normal, Sample } from '../../distributions/index.js';
@@ -122,7 +123,10 @@ describe('stochax laplace', () => {
     expect(r.out).toContain(`laplace: 400 draws, Pareto k̂ ${lib.paretoK.toFixed(2)} (good below 0.62), ${lib.gradientEvaluations} gradient evaluations`);
     expect(r.out).toMatch(/mean\s+mcse\s+sd\s+hdi_3%/);
     expect(readFileSync(join(dir, 'lap', 'draws.csv'), 'utf8').split('\n')[0]).toBe('chain,draw,mu,sigma,log_p,log_q');
-    expect(readFileSync(join(dir, 'lap', 'report.html'), 'utf8')).toContain('Pareto k̂');
+    const lapReport = readFileSync(join(dir, 'lap', 'report.html'), 'utf8');
+    expect(lapReport).toContain('Pareto k̂');
+    expect(lapReport).toContain('<section id="model"><h2>Model graph</h2>');   // the module's graph
+    expect(lapReport).toContain('<section id="forest"><h2>Forest plot</h2>');
     const s = await cli('summary', join('lap', 'draws.json'));
     expect(s.code, s.err).toBe(0);
     expect(r.out).toContain(s.out.trimEnd());
@@ -213,16 +217,24 @@ describe('flags and errors', () => {
 
 describe('approximateReportHtml', () => {
   const fit = laplace(model, { pins, seed: 0, draws: 200 });
-  it('a summary table (or the point), the warnings and the settings; no plots', () => {
+  it('a summary table (or the point), a forest plot of the draws, the model graph when given, the warnings and the settings', () => {
     const html = approximateReportHtml({ method: 'laplace', posterior: fit.draws, summary: summary(fit.draws), settings: { seed: 0, pareto_k: fit.paretoK }, warnings: [{ kind: 'laplace', message: 'k <hat>' }] });
     expect(html).toContain('<h2>Summary</h2>');
     expect(html).toContain('[laplace] k &lt;hat&gt;');
     expect(html).toContain(`<th class="name">pareto_k</th><td class="name">${fit.paretoK}</td>`);
-    expect(html).not.toContain('<svg');
+    // one forest row per parameter (one chain of independent draws), the numbers forestRows gives
+    const forest = html.split('<section id="forest">')[1]!.split('</section>')[0]!;
+    expect(forest.match(/<svg/g)).toHaveLength(1);
+    expect(forest.match(/<circle /g)).toHaveLength(forestRows(flattenParameters('t', fit.draws), { combined: true }).length);
+    expect(html).not.toContain('id="model"');
+    expect(html).not.toContain('xmlns=');
+    const graphed = approximateReportHtml({ method: 'laplace', posterior: fit.draws, summary: summary(fit.draws), modelGraph: modelGraph(model, { pins }) });
+    expect(graphed.split('<section id="model">')[1]).toContain('>sigma ~ ');
     const point = approximateReportHtml({ method: 'optimize', posterior: optimize(model, { pins, seed: 0 }).params, varNames: ['sigma'] });
     expect(point).toContain('<h2>Point</h2>');
     expect(point).toContain('>sigma<');
     expect(point).not.toContain('>mu<');
+    expect(point).not.toContain('<svg');   // a point: no forest
   });
   it('rejects unknown fields and variables it does not have', () => {
     expect(() => approximateReportHtml({ method: 'laplace', posterior: fit.draws, plots: true } as never)).toThrow(/approximateReportHtml.*plots/);
