@@ -8,12 +8,13 @@
  */
 import { checkOptions, fail } from '../../src/checks.js';
 import { zerosSeed } from '../../src/samplers/seeds.js';
-import type { Tensor } from '../../src/tensor/tensor.js';
+import { Tensor } from '../../src/tensor/tensor.js';
 import type { Distribution } from '../distribution.js';
 import { Independent } from '../independent.js';
 import { Sample } from '../sample.js';
 import { JointDistribution } from './joint-distribution.js';
 import { JointDistributionPinned } from './joint-distribution-pinned.js';
+import { MISSING_SUFFIX } from './impute-missing.js';
 import type { PartialValues, StructKind } from './values.js';
 
 /** How PyMC's graph shows a variable: a free or observed random variable, a derived value, or a log-density term. */
@@ -85,7 +86,14 @@ export function modelGraph(model: JointDistribution<StructKind> | JointDistribut
   if (!(jd instanceof JointDistribution)) fail('type', FN, 'model', 'must be a joint distribution (e.g. JointDistributionNamed) or a pinned one', model);
   const declared = jd.declaredGraph();
   const names = jd.nodeNames;
-  const observed = new Set([...Object.keys(pinned?.pins ?? {}), ...pinNames(jd, o.pins)]);
+  const given = pinsOf(jd, o.pins);
+  const observed = new Set([...Object.keys(pinned?.pins ?? {}), ...given.names]);
+  // Observed values with NaN: those entries are sampled as the latent node `y_missing` (see experimentalPin).
+  const missing = new Map<string, number>();
+  for (const [n, v] of [...Object.entries(pinned?.pins ?? {}), ...given.values]) {
+    const m = countNaN(v);
+    if (m > 0 && !names.includes(`${n}${MISSING_SUFFIX}`)) missing.set(n, m);   // (a model pinned by experimentalPin has the node already)
+  }
   for (const p of observed) if (!names.includes(p)) fail('range', FN, 'options.pins', `names \`${p}\`, which is not a node (${names.join(', ')})`, p);
   // One run on placeholders (no random draws: the shapes a draw has) for the derived values' and factor terms' shapes.
   const dists = jd.singleSampleDistributions();
@@ -95,28 +103,50 @@ export function modelGraph(model: JointDistribution<StructKind> | JointDistribut
     jd.executeSample(FN, [], zerosSeed(), [], (name, v) => { shapes.set(name, v.shape); }, { placeholders: true, onFactor: (name, v: Tensor) => { shapes.set(name, v.shape); } });
   }
   const dims = checkDims(o.dims, shapes);
-  const nodes = declared.map(({ name, kind }): ModelGraphNode => {
+  const nodes = declared.flatMap(({ name, kind }): ModelGraphNode[] => {
     const shape = shapes.get(name) ?? [];
     const d = kind === 'node' ? dists[names.indexOf(name)] : undefined;
-    return {
+    const node: ModelGraphNode = {
       name,
       kind: kind === 'deterministic' ? 'deterministic' : kind === 'factor' ? 'potential' : observed.has(name) ? 'observed' : 'free',
       distribution: d === undefined ? (kind === 'factor' ? 'Potential' : 'Deterministic') : leafName(d),
       shape,
       plate: shape.map((n, k) => (dims[name] === undefined ? String(n) : `${dims[name]![k]} (${n})`)).join(' x '),
     };
+    const m = missing.get(name);
+    return m === undefined ? [node] : [{ ...node, name: `${name}${MISSING_SUFFIX}`, kind: 'free', shape: [m], plate: String(m) }, node];
   });
-  const edges = declared.flatMap(({ name, parents }) => parents.filter((p) => kinds.has(p)).map((p) => [p, name] as const));
+  const edges = declared.flatMap(({ name, parents }) => {
+    const read = parents.filter((p) => kinds.has(p));
+    // y_missing has y's parents, and y (its observed and imputed entries together) is what later variables read.
+    if (!missing.has(name)) return read.map((p) => [p, name] as const);
+    const imputed = `${name}${MISSING_SUFFIX}`;
+    return [...read.map((p) => [p, imputed] as const), ...read.map((p) => [p, name] as const), [imputed, name] as const];
+  });
   return { name: pinned?.name ?? jd.name, nodes, edges };
 }
 
-/** The observed nodes' names from `pins`: node names, or pinned values as the samplers take them (a record, or an array in model order). */
-function pinNames(jd: JointDistribution<StructKind>, pins: unknown): string[] {
-  if (pins === undefined) return [];
-  if (Array.isArray(pins) && pins.length > 0 && pins.every((p) => typeof p === 'string')) return pins as string[];
+/** How many NaN a pinned value (a number, nested arrays, a typed array or a tensor) holds. */
+function countNaN(v: unknown): number {
+  if (typeof v === 'number') return Number.isNaN(v) ? 1 : 0;
+  const data = v instanceof Tensor ? v.data : ArrayBuffer.isView(v) ? v as unknown as ArrayLike<unknown> : Array.isArray(v) ? v : undefined;
+  if (data === undefined) return 0;
+  let n = 0;
+  for (let i = 0; i < data.length; i++) n += countNaN(data[i]);
+  return n;
+}
+
+/**
+ * The observed nodes from `pins`: node names, or pinned values as the samplers take them (a
+ * record, or an array in model order), with the values when given.
+ */
+function pinsOf(jd: JointDistribution<StructKind>, pins: unknown): { names: string[]; values: [string, unknown][] } {
+  if (pins === undefined) return { names: [], values: [] };
+  if (Array.isArray(pins) && pins.length > 0 && pins.every((p) => typeof p === 'string')) return { names: pins as string[], values: [] };
   if (pins === null || typeof pins !== 'object') fail('type', FN, 'options.pins', 'must be node names or pinned values (a record, or an array in model order)', pins);
   const flat = jd.flattenValues(FN, 'options.pins', pins);
-  return jd.nodeNames.filter((_, i) => flat[i] !== undefined && flat[i] !== null);
+  const values = jd.nodeNames.flatMap((n, i): [string, unknown][] => (flat[i] === undefined || flat[i] === null ? [] : [[n, flat[i]]]));
+  return { names: values.map(([n]) => n), values };
 }
 
 /** `dims` checked against the variables' ranks (entries of other variables, e.g. data, are left alone). */

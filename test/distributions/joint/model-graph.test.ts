@@ -6,7 +6,7 @@
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, JointDistributionSequential, Normal, Root, modelGraph, modelToGraphviz,
+  HalfNormal, Independent, JointDistributionCoroutine, JointDistributionNamed, JointDistributionSequential, Normal, Root, Sample, modelGraph, modelToGraphviz,
 } from '../../../distributions/index.js';
 import { NotImplementedError } from '../../../distributions/distribution.js';
 import { Tensor, tensor } from '../../../src/tensor/tensor.js';
@@ -48,6 +48,22 @@ describe('modelGraph', () => {
     expect(g.nodes.map((n) => n.kind)).toEqual(['free', 'free']);
     expect(g.edges).toHaveLength(1);
     expect(modelGraph(seq, { pins: [undefined, 1.5] }).nodes.map((n) => n.kind)).toEqual(['free', 'observed']);   // pins as the samplers take them
+  });
+
+  it('missing values (NaN in the pinned data): the latent y_missing beside y, with y\'s parents, as PyMC\'s y_unobserved', () => {
+    const line = new JointDistributionNamed({
+      a: new Normal({ loc: 0, scale: 1 }),
+      s: new HalfNormal({ scale: 1 }),
+      y: (a: Tensor, s: Tensor) => new Sample({ distribution: new Normal({ loc: a, scale: s }), sampleShape: 4 }),
+    });
+    const y = [0.5, NaN, 1.2, NaN];
+    const g = modelGraph(line, { pins: { y } });
+    expect(g.nodes.map((n) => [n.name, n.kind, n.shape, n.plate])).toEqual([['a', 'free', [], ''], ['s', 'free', [], ''], ['y_missing', 'free', [2], '2'], ['y', 'observed', [4], '4']]);
+    expect(g.nodes[2]!.distribution).toBe('Normal');
+    expect(g.edges).toEqual([['a', 'y_missing'], ['s', 'y_missing'], ['a', 'y'], ['s', 'y'], ['y_missing', 'y']]);
+    // names only: the values are not known, so nothing is imputed; the model experimentalPin makes has y_missing once
+    expect(modelGraph(line, { pins: ['y'] }).nodes.map((n) => n.name)).toEqual(['a', 's', 'y']);
+    expect(modelGraph(line.experimentalPin({ y })).nodes.filter((n) => n.name === 'y_missing')).toHaveLength(1);
   });
 
   it('errors: a coroutine model has no declared graph; bad dims, pins and options name modelGraph and the argument', () => {
