@@ -69,7 +69,7 @@ const FN = 'modelGraph';
  * @throws {RangeError} for a `dims` entry whose length is not its variable's rank, or a pin that names no node.
  * @throws NotImplementedError for a `JointDistributionCoroutine`.
  * @example
- * import { HalfCauchy, JointDistributionNamed, Normal, Sample, modelGraph } from 'stochax/distributions';
+ * import { HalfCauchy, Independent, JointDistributionNamed, Normal, Sample, modelGraph } from 'stochax/distributions';
  * const schools = new JointDistributionNamed({
  *   mu: new Normal({ loc: 0, scale: 5 }),
  *   tau: new HalfCauchy({ loc: 0, scale: 5 }),
