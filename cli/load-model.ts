@@ -35,8 +35,7 @@ import type { PartialValues, StructKind } from '../distributions/joint/values.js
 import type { WindowedAdaptiveNutsOptions } from '../mcmc/windowed-adaptive-nuts.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { modelGraph, type ModelGraph } from '../distributions/joint/model-graph.js';
-import type { Dims } from '../mcmc/diagnostics/coords.js';
-import { checkCoordsDims, type CoordsDims } from '../mcmc/diagnostics/coords.js';
+import { checkCoordsDims, type CoordsDims, type Dims } from '../mcmc/diagnostics/coords.js';
 
 /** A module exporting a joint distribution (sampled with `windowedAdaptiveNuts`). */
 export interface JointModelModule {

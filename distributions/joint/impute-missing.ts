@@ -312,13 +312,19 @@ export function imputedNodes(jd: unknown): readonly ImputedNode[] | undefined {
   return jd instanceof wrapperClass() ? (jd as ImputedModel).imputed : undefined;
 }
 
+/** How many NaN a pinned value (a number, nested arrays, a typed array or a float tensor) holds. @internal */
+export function countNaN(v: unknown): number {
+  if (typeof v === 'number') return Number.isNaN(v) ? 1 : 0;
+  const data = v instanceof Tensor ? (v.dtype === 'float64' || v.dtype === 'float32' ? v.data : undefined) : ArrayBuffer.isView(v) ? v as unknown as ArrayLike<unknown> : Array.isArray(v) ? v : undefined;
+  if (data === undefined) return 0;
+  let n = 0;
+  for (let i = 0; i < data.length; i++) n += countNaN(data[i]);
+  return n;
+}
+
 /** True if `v` (a number, nested array or tensor) holds a NaN. */
 function hasNaN(v: unknown): boolean {
-  if (typeof v === 'number') return Number.isNaN(v);
-  const data = v instanceof Tensor ? (v.dtype === 'float64' || v.dtype === 'float32' ? v.data : undefined) : ArrayBuffer.isView(v) ? v : undefined;
-  if (data !== undefined) return Array.prototype.some.call(data, (x: unknown) => typeof x === 'number' && Number.isNaN(x));
-  if (Array.isArray(v)) return v.some(hasNaN);
-  return false;
+  return countNaN(v) > 0;
 }
 
 /**

@@ -8,13 +8,13 @@
  */
 import { checkOptions, fail } from '../../src/checks.js';
 import { zerosSeed } from '../../src/samplers/seeds.js';
-import { Tensor } from '../../src/tensor/tensor.js';
+import type { Tensor } from '../../src/tensor/tensor.js';
 import type { Distribution } from '../distribution.js';
 import { Independent } from '../independent.js';
 import { Sample } from '../sample.js';
 import { JointDistribution } from './joint-distribution.js';
 import { JointDistributionPinned } from './joint-distribution-pinned.js';
-import { MISSING_SUFFIX } from './impute-missing.js';
+import { countNaN, MISSING_SUFFIX } from './impute-missing.js';
 import type { PartialValues, StructKind } from './values.js';
 
 /** How PyMC's graph shows a variable: a free or observed random variable, a derived value, or a log-density term. */
@@ -124,16 +124,6 @@ export function modelGraph(model: JointDistribution<StructKind> | JointDistribut
     return [...read.map((p) => [p, imputed] as const), ...read.map((p) => [p, name] as const), [imputed, name] as const];
   });
   return { name: pinned?.name ?? jd.name, nodes, edges };
-}
-
-/** How many NaN a pinned value (a number, nested arrays, a typed array or a tensor) holds. */
-function countNaN(v: unknown): number {
-  if (typeof v === 'number') return Number.isNaN(v) ? 1 : 0;
-  const data = v instanceof Tensor ? v.data : ArrayBuffer.isView(v) ? v as unknown as ArrayLike<unknown> : Array.isArray(v) ? v : undefined;
-  if (data === undefined) return 0;
-  let n = 0;
-  for (let i = 0; i < data.length; i++) n += countNaN(data[i]);
-  return n;
 }
 
 /**
