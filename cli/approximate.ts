@@ -22,7 +22,7 @@ import { advi } from '../optimize/advi.js';
 import { optimize, type OptimizeResult } from '../optimize/optimize.js';
 import { approximateReportHtml, inferenceData, toDrawsCsv, type InferenceData, type RunSettings } from './report/index.js';
 import { runDrawsFiles } from './report/draws-files.js';
-import { parseArgs, type FlagSpec } from './args.js';
+import { listFlag, parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, moduleGraph, type JointModelModule, type LoadedModel } from './load-model.js';
 import { checkRunFolder, writeRunFolder } from './output.js';
@@ -310,7 +310,7 @@ export async function methodCommand(method: MethodName, argv: readonly string[],
   const texts: Record<string, string | Uint8Array> = { ...drawsFiles.files };
   const labels = { ...(idata.coords === undefined ? {} : { coords: idata.coords }), ...(idata.dims === undefined ? {} : { dims: idata.dims }) };
   texts['draws.csv'] = toDrawsCsv(idata.posterior, idata.sampleStats, labels);
-  const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const varNames = listFlag(flags, 'var-names');
   let s: Summary | undefined, table: string;
   try {
     s = method === 'optimize' ? undefined : summary(idata.posterior as never, { ...(varNames === undefined ? {} : { varNames }), ...labels });

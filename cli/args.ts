@@ -84,3 +84,14 @@ function convert(name: string, s: FlagSpec, value: string): string | number | bi
   if (!Number.isSafeInteger(n) || n < min) throw new CliError(`--${name} must be an integer ≥ ${min}; got ${value}`);
   return n;
 }
+
+/**
+ * A comma-separated string flag (`--var-names a,b`) as its non-empty trimmed entries, or
+ * undefined when the flag is absent.
+ *
+ * @example
+ * listFlag(parseArgs(['--var-names', 'mu, tau'], { 'var-names': { kind: 'string' } }, 'summary').flags, 'var-names');   // ['mu', 'tau']
+ */
+export function listFlag(flags: ReadonlyMap<string, unknown>, name: string): string[] | undefined {
+  return (flags.get(name) as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+}

@@ -22,7 +22,7 @@ import { inferenceDataStaged, type InferenceDataStage } from './report/inference
 import type { OutputTaskResult } from './report/output-tasks.js';
 import { sortedDrawsScope } from '../mcmc/diagnostics/internal/quantile.js';
 import { stackingShared } from '../mcmc/predictive.js';
-import { parseArgs, type FlagSpec } from './args.js';
+import { listFlag, parseArgs, type FlagSpec } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { loadModel, moduleGraph, type LoadedModel } from './load-model.js';
 import { checkRunFolder, startRunFolder } from './output.js';
@@ -214,7 +214,7 @@ export async function sampleCommand(argv: readonly string[], io: CliIo): Promise
   };
   // draws.json first: it is the run; the table, the CSV and the report can be rebuilt from it.
   let idata: InferenceData = { posterior: result.draws as ReportDraws, sampleStats: result.trace, ...runLabels };
-  const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const varNames = listFlag(flags, 'var-names');
   const maxSubplots = flags.get('max-subplots') as number | undefined;
   /** What the report shows: the variables and how many parameters get plots. */
   const shown = { ...(varNames === undefined ? {} : { varNames }), ...(maxSubplots === undefined ? {} : { maxSubplots }) };

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { summary } from '../mcmc/diagnostics/summary.js';
 import { samplingWarnings } from '../mcmc/diagnostics/warnings.js';
 import { flattenParameters, fromArvizJson, type ArvizDraws } from './report/index.js';
-import { parseArgs } from './args.js';
+import { listFlag, parseArgs } from './args.js';
 import { CliError, oneLine, type CliIo } from './errors.js';
 import { printWarnings } from './warnings.js';
 
@@ -58,7 +58,7 @@ export async function summaryCommand(argv: readonly string[], io: CliIo): Promis
   if (flags.get('help')) { io.stdout(SUMMARY_HELP); return 0; }
   if (positionals.length !== 1) throw new CliError('give one draws file: stochax summary <draws.json>');
   const { draws, trace, settings, groups } = readDrawsJson(positionals[0]!, io.cwd ?? process.cwd());
-  const varNames = (flags.get('var-names') as string | undefined)?.split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const varNames = listFlag(flags, 'var-names');
   const first = Object.values(draws)[0]!;
   if (first.shape[0] === 1 && first.shape[1] === 1) {
     // One point (`stochax optimize`): its values; there is nothing to summarise or warn about.
