@@ -54,7 +54,7 @@ export function compareRuns(paths: readonly string[], cwd: string, o: CompareRun
   const ic = o.ic ?? 'loo';
   if (o.names !== undefined && o.names.length !== paths.length) throw new CliError(`--names gives ${o.names.length} names for ${paths.length} files`);
   const files = paths.map((f) => readDrawsJson(f, cwd));
-  const lost = readNetcdfOnlyGroups(files, paths.map((f) => resolve(cwd, f)), paths);
+  const lost = readNetcdfOnlyGroups(files, paths.map((f) => resolve(cwd, f)), paths, ['log_likelihood']);   // not the large predictive groups
   const names = o.names ?? defaultNames(files.map((f) => f.settings.model), paths);
   if (new Set(names).size !== names.length) throw new CliError(`the models' names must differ (${names.join(', ')}); give them with --names`);
   const results: Record<string, LooResult | WaicResult> = {};

@@ -217,18 +217,20 @@ function mergeGroups(files: readonly ArvizDraws[], names: readonly string[]): In
  * Puts back into each file's groups those it keeps only in netCDF (`netcdf_only_groups`: a large
  * run, or --draws-format netcdf), read from the `idata/<group>.nc` beside its draws.json. A file
  * whose .nc files are gone is left as it is; the groups lost so (`name (path is missing)`) are
- * returned (for merge's note: mergeGroups merges a group only when every file has it).
+ * returned (for merge's note: mergeGroups merges a group only when every file has it). With
+ * `wanted` (ArviZ group names), only those groups are read.
  *
  * @example
  * const lost = readNetcdfOnlyGroups(files, paths, positionals);   // [] when every .nc file is there
  */
-export function readNetcdfOnlyGroups(files: ArvizDraws[], paths: readonly string[], names: readonly string[]): string[] {
+export function readNetcdfOnlyGroups(files: ArvizDraws[], paths: readonly string[], names: readonly string[], wanted?: readonly string[]): string[] {
   const lost: string[] = [];
   files.forEach((f, i) => {
     const only = f.attrs.netcdf_only_groups;
     if (typeof only !== 'string' || only === '') return;
     const groups: Record<string, unknown> = { ...f.groups };
     for (const name of only.split(',')) {
+      if (wanted !== undefined && !wanted.includes(name)) continue;
       const entry = GROUPS.find(([, n]) => n === name);
       if (entry === undefined) throw new CliError(`${names[i]} says its group ${name} is in netCDF, which is not an InferenceData group stochax writes`);
       const [key, , kind] = entry;

@@ -14,7 +14,7 @@ import { fromArvizJson } from '../../cli/report/index.js';
 import { loo } from '../../mcmc/diagnostics/loo.js';
 import type { Tensor } from '../../src/tensor/tensor.js';
 import { runCli } from './cli-support.js';
-import { makeRuns, sha256 } from '../fixtures/compare/make.js';
+import { FLAGS, makeRuns, sha256 } from '../fixtures/compare/make.js';
 import arviz from '../fixtures/compare/compare.json' with { type: 'json' };
 import recorded from '../fixtures/compare/runs.json' with { type: 'json' };
 
@@ -87,6 +87,18 @@ describe('stochax compare', () => {
     const t = trace as Record<string, Tensor>;
     expect(row.elpd).toBe(loo(groups.logLikelihood!.y!, { logP: t.logP!, logQ: t.logQ! }).elpdLoo);
     expect(row.elpd).not.toBe(loo(groups.logLikelihood!.y!).elpdLoo);
+  }, 30_000);
+
+  it('a run written as netCDF: its log-likelihood read from idata/log_likelihood.nc, and nothing else there', async () => {
+    const r = await runCli(join(repo, 'test/fixtures/compare'), 'sample', 'pooled.ts', ...FLAGS, '--draws-format', 'netcdf', '--out', join(dir, 'nc'));
+    expect(r.code, r.err).toBe(0);
+    const path = join(dir, 'nc', 'draws.json');
+    expect(fromArvizJson(readFileSync(path, 'utf8')).groups.logLikelihood).toBeUndefined();   // only in the .nc file
+    const fromJson = compareRuns(files, repo, { names: ['Groups', 'Pooled'] });
+    expect(compareRuns([files[0]!, path], repo, { names: ['Groups', 'Pooled'] }).rows).toEqual(fromJson.rows);
+    // the predictive groups are not read: a broken posterior_predictive.nc does not matter
+    writeFileSync(join(dir, 'nc', 'idata', 'posterior_predictive.nc'), 'not netCDF');
+    expect(compareRuns([files[0]!, path], repo, { names: ['Groups', 'Pooled'] }).rows).toEqual(fromJson.rows);
   }, 30_000);
 
   it('errors are one line: too few files, bad flags, a run without a log-likelihood, repeated names', async () => {
